@@ -1,0 +1,145 @@
+//! The messages of each hop. Every request carries an id (so its answer reaches the client that
+//! asked, and only that client) and the agent id of the caller.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{AgentId, Command, Outcome, RequestId};
+
+/// One command from one agent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Request {
+    pub id: RequestId,
+    pub agent_id: AgentId,
+    /// How long the caller will wait; the extension bounds its own waits by it.
+    pub timeout_ms: u32,
+    pub command: Command,
+}
+
+/// The answer to the request with the same id.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Response {
+    pub id: RequestId,
+    pub outcome: Outcome,
+}
+
+/// MCP server → host, over the Unix socket. The first message must be `hello`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum ClientMessage {
+    Hello {
+        token: String,
+        agent_id: AgentId,
+        /// Name and version of the client, for logs.
+        client: String,
+    },
+    Request(Request),
+}
+
+/// Host → MCP server.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum HostMessage {
+    /// Authentication succeeded.
+    Welcome { host_version: String, host_pid: u32 },
+    /// The connection is refused (then closed): bad token, malformed frame, …
+    Refused(crate::ErrorBody),
+    Response(Response),
+}
+
+/// Host → extension, over native messaging (each frame at most 1 MiB).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum ToExtension {
+    Request(Request),
+    /// The agent's socket connection closed: release its tabs as on `goodbye`.
+    AgentGone { agent_id: AgentId },
+}
+
+/// Extension → host.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum FromExtension {
+    /// Sent once the background is ready, after every (re)connect.
+    Hello { version: String },
+    Response(Response),
+}
+
+/// Background → content script (top frame of one tab). The reply is an [`Outcome`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum ContentRequest {
+    GetContent {
+        selector: Option<String>,
+        max_length: u32,
+    },
+    /// Wait up to `wait_ms` for the element, then click it.
+    Click { selector: String, wait_ms: u32 },
+    Type {
+        selector: String,
+        text: String,
+        clear: bool,
+        wait_ms: u32,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::command::NavigateArgs;
+    use crate::reply::{ErrorBody, ErrorCode, Reply};
+    use crate::TabId;
+    use serde_json::json;
+
+    fn agent() -> AgentId {
+        AgentId::new([1; 16], 7)
+    }
+
+    #[test]
+    fn request_round_trips_through_every_hop_type() {
+        let req = Request {
+            id: 41,
+            agent_id: agent(),
+            timeout_ms: 5_000,
+            command: Command::Navigate(NavigateArgs { url: "about:blank".into(), tab_id: Some(TabId(2)) }),
+        };
+        let client = ClientMessage::Request(req.clone());
+        let v = serde_json::to_value(&client).unwrap();
+        assert_eq!(v["type"], "request");
+        assert_eq!(v["id"], 41);
+        assert_eq!(v["command"]["name"], "navigate");
+        assert_eq!(serde_json::from_value::<ClientMessage>(v).unwrap(), client);
+        let ext = ToExtension::Request(req);
+        let s = serde_json::to_string(&ext).unwrap();
+        assert_eq!(serde_json::from_str::<ToExtension>(&s).unwrap(), ext);
+    }
+
+    #[test]
+    fn responses_and_hellos_round_trip() {
+        let msgs = [
+            FromExtension::Hello { version: "0.1.0".into() },
+            FromExtension::Response(Response { id: 1, outcome: Ok(Reply::Pong { version: "0.1.0".into() }) }),
+            FromExtension::Response(Response {
+                id: u32::MAX as u64 + 5,
+                outcome: Err(ErrorBody::new(ErrorCode::Timeout, "slow").with_hint("raise timeout")),
+            }),
+        ];
+        for m in msgs {
+            let s = serde_json::to_string(&m).unwrap();
+            assert_eq!(serde_json::from_str::<FromExtension>(&s).unwrap(), m, "{s}");
+        }
+        let hello = ClientMessage::Hello { token: "ab".into(), agent_id: agent(), client: "t".into() };
+        let v = serde_json::to_value(&hello).unwrap();
+        assert_eq!(v["type"], "hello");
+        assert_eq!(v["agentId"], agent().as_str());
+    }
+
+    #[test]
+    fn content_requests_on_the_wire() {
+        let req = ContentRequest::Type { selector: "#q".into(), text: "hi".into(), clear: true, wait_ms: 100 };
+        let v = serde_json::to_value(&req).unwrap();
+        assert_eq!(v, json!({"op": "type", "selector": "#q", "text": "hi", "clear": true, "waitMs": 100}));
+        assert_eq!(serde_json::from_value::<ContentRequest>(v).unwrap(), req);
+    }
+}

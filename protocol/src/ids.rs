@@ -1,0 +1,108 @@
+//! Identifiers that cross boundaries.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// Correlates a response with its request on one hop. The host rewrites client ids into its own
+/// so that ids from different clients never collide on the way to the extension.
+pub type RequestId = u64;
+
+/// A Firefox tab id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(transparent)]
+pub struct TabId(pub u32);
+
+impl fmt::Display for TabId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// Who is asking: `agent_<32 hex digits>_<pid>`, one per MCP server process.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct AgentId(String);
+
+/// The string is not of the form `agent_<32 hex>_<pid>`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("agent id must look like agent_<32 lowercase hex digits>_<pid>, got {0:?}")]
+pub struct BadAgentId(pub String);
+
+impl AgentId {
+    /// Builds an id from 16 random bytes and a process id.
+    pub fn new(random: [u8; 16], pid: u32) -> Self {
+        let hex: String = random.iter().map(|b| format!("{b:02x}")).collect();
+        Self(format!("agent_{hex}_{pid}"))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// A short form for messages shown to other agents: `agent_1a2b3c4d…`.
+    pub fn short(&self) -> &str {
+        &self.0[..self.0.len().min(14)]
+    }
+}
+
+impl TryFrom<String> for AgentId {
+    type Error = BadAgentId;
+
+    fn try_from(s: String) -> Result<Self, Self::Error> {
+        let valid = s.strip_prefix("agent_").is_some_and(|rest| {
+            let (hex, pid) = rest.split_at(rest.len().min(32));
+            hex.len() == 32
+                && hex.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+                && pid.strip_prefix('_').is_some_and(|p| {
+                    !p.is_empty() && p.len() <= 10 && p.bytes().all(|b| b.is_ascii_digit())
+                })
+        });
+        if valid { Ok(Self(s)) } else { Err(BadAgentId(s)) }
+    }
+}
+
+impl From<AgentId> for String {
+    fn from(id: AgentId) -> Self {
+        id.0
+    }
+}
+
+impl fmt::Display for AgentId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agent_id_round_trips_and_validates() {
+        let id = AgentId::new([0xab; 16], 4242);
+        assert_eq!(id.as_str(), format!("agent_{}_4242", "ab".repeat(16)));
+        assert_eq!(AgentId::try_from(id.to_string()), Ok(id.clone()));
+        assert_eq!(id.short(), "agent_abababab");
+        let json = serde_json::to_string(&id).unwrap();
+        assert_eq!(serde_json::from_str::<AgentId>(&json).unwrap(), id);
+    }
+
+    #[test]
+    fn malformed_agent_ids_are_refused() {
+        for bad in [
+            "",
+            "agent_",
+            "agent_abc_1",
+            &format!("agent_{}_", "a".repeat(32)),
+            &format!("agent_{}_12x", "a".repeat(32)),
+            &format!("agent_{}_1", "A".repeat(32)),
+            &format!("agent_{}_1", "g".repeat(32)),
+            &format!("bot_{}_1", "a".repeat(32)),
+        ] {
+            assert!(AgentId::try_from(bad.to_string()).is_err(), "{bad:?} accepted");
+            assert!(serde_json::from_str::<AgentId>(&format!("{bad:?}")).is_err());
+        }
+    }
+}

@@ -1,0 +1,43 @@
+//! The language every part of Claudezilla speaks.
+//!
+//! ```text
+//! MCP server ──socket──▶ host ──native messaging──▶ extension background ──▶ content script
+//!   ClientMessage          ToExtension                    ContentRequest
+//!   ◀── HostMessage        ◀── FromExtension              ◀── Outcome
+//! ```
+//!
+//! * [`framing`]: 4-byte little-endian length + UTF-8 JSON, with the size limits of each hop.
+//! * [`command`]: what an agent can ask for, with typed arguments.
+//! * [`reply`]: what comes back — a typed [`reply::Reply`] or an [`reply::ErrorBody`] with a stable code.
+//! * [`envelope`]: the messages of each hop (socket, native messaging, content script).
+//! * [`validate`]: argument checks shared by the MCP server (first line) and the extension (last line).
+//! * [`paths`]: the runtime directory the host and the MCP server agree on (Unix only).
+//!
+//! This crate does no I/O except in [`paths`], and knows nothing of tokio unless the `codec`
+//! feature is on; it builds for wasm32.
+
+pub mod command;
+pub mod envelope;
+pub mod framing;
+pub mod ids;
+pub mod reply;
+pub mod validate;
+
+#[cfg(feature = "codec")]
+pub mod codec;
+#[cfg(unix)]
+pub mod paths;
+
+pub use command::Command;
+pub use envelope::{ClientMessage, FromExtension, HostMessage, Request, Response, ToExtension};
+pub use ids::{AgentId, RequestId, TabId};
+pub use reply::{ErrorBody, ErrorCode, Outcome, Reply};
+
+/// The version every part reports, so `firefox_diagnose` can spot a mismatch.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Name of the native-messaging host, as registered with Firefox and used by `connectNative`.
+pub const NATIVE_HOST_NAME: &str = "claudezilla";
+
+/// The extension's gecko id (must match `extension-shell/manifest.json`).
+pub const EXTENSION_ID: &str = "claudezilla-rs@claudezilla.org";

@@ -1,0 +1,225 @@
+//! What comes back: a typed [`Reply`], or an [`ErrorBody`] with a stable [`ErrorCode`].
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::TabId;
+
+/// The result of one command, as it travels back through every hop.
+pub type Outcome = Result<Reply, ErrorBody>;
+
+/// Stable error codes. They are part of the interface (agents and scripts match on them):
+/// never rename one; add new ones at the end. Documented in ARCHITECTURE.md.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ErrorCode {
+    /// An argument is missing, malformed or out of range.
+    InvalidArgument,
+    /// A URL whose scheme or form is not allowed.
+    BadUrl,
+    /// The command is not on the host's whitelist.
+    UnknownCommand,
+    /// A message could not be decoded (bad framing, UTF-8 or JSON).
+    Malformed,
+    /// The socket client did not authenticate (missing, wrong or late token).
+    AuthFailed,
+    /// The tab belongs to another agent.
+    Ownership,
+    /// The tab does not exist (closed, or never was), or the agent has none.
+    NoSuchTab,
+    /// No element matches the selector.
+    ElementNotFound,
+    /// The page refused the operation (not scriptable, element not editable, …).
+    PageError,
+    /// A browser API failed.
+    Browser,
+    /// The operation did not finish within its timeout.
+    Timeout,
+    /// The host, the extension or Firefox is not running or not reachable.
+    NotConnected,
+    /// A message would exceed a channel's size limit.
+    TooLarge,
+    /// Another agent holds the screenshot lock.
+    MutexBusy,
+    /// The shared tab pool is full.
+    PoolFull,
+    /// A bug on our side.
+    Internal,
+}
+
+impl ErrorCode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::InvalidArgument => "INVALID_ARGUMENT",
+            Self::BadUrl => "BAD_URL",
+            Self::UnknownCommand => "UNKNOWN_COMMAND",
+            Self::Malformed => "MALFORMED",
+            Self::AuthFailed => "AUTH_FAILED",
+            Self::Ownership => "OWNERSHIP",
+            Self::NoSuchTab => "NO_SUCH_TAB",
+            Self::ElementNotFound => "ELEMENT_NOT_FOUND",
+            Self::PageError => "PAGE_ERROR",
+            Self::Browser => "BROWSER",
+            Self::Timeout => "TIMEOUT",
+            Self::NotConnected => "NOT_CONNECTED",
+            Self::TooLarge => "TOO_LARGE",
+            Self::MutexBusy => "MUTEX_BUSY",
+            Self::PoolFull => "POOL_FULL",
+            Self::Internal => "INTERNAL",
+        }
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An error as shown to the agent: `CODE: what went wrong` and, when there is one, what to do.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[serde(rename_all = "camelCase")]
+pub struct ErrorBody {
+    pub code: ErrorCode,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+}
+
+impl ErrorBody {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+            hint: None,
+        }
+    }
+
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+}
+
+impl fmt::Display for ErrorBody {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)?;
+        if let Some(hint) = &self.hint {
+            write!(f, "\nHint: {hint}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A successful answer, one variant per kind of result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum Reply {
+    /// A tab was opened or navigated.
+    Tab(TabReport),
+    Tabs { tabs: Vec<TabEntry> },
+    Content(PageContent),
+    Clicked { element: String },
+    Typed { element: String, value_length: u32 },
+    Screenshot(Screenshot),
+    Closed { tab_id: TabId },
+    Pong { version: String },
+    Diagnosis(ExtensionDiagnosis),
+    Bye { tabs_closed: u32 },
+}
+
+/// Whether the page finished loading before the answer was sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum LoadState {
+    Complete,
+    Loading,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TabReport {
+    pub tab_id: TabId,
+    pub url: String,
+    pub title: String,
+    pub load_state: LoadState,
+    /// How long the call waited for the page to load.
+    pub waited_ms: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TabEntry {
+    pub tab_id: TabId,
+    pub url: String,
+    pub title: String,
+    /// True when the asking agent owns the tab.
+    pub mine: bool,
+    /// The owner's short id.
+    pub owner: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PageContent {
+    pub url: String,
+    pub title: String,
+    pub text: String,
+    /// Length of the whole text in characters, before any cut.
+    pub total_length: u32,
+    pub truncated: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Screenshot {
+    /// Always `image/jpeg`.
+    pub mime: String,
+    /// Base64 of the image bytes.
+    pub data: String,
+    pub width: u32,
+    pub height: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExtensionDiagnosis {
+    pub version: String,
+    /// The agents' window, when open.
+    pub window_id: Option<u32>,
+    pub tabs_in_pool: u32,
+    pub pool_limit: u32,
+    /// Tabs the asking agent owns.
+    pub your_tabs: Vec<TabId>,
+    pub agents: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn outcomes_on_the_wire() {
+        let ok: Outcome = Ok(Reply::Closed { tab_id: TabId(9) });
+        assert_eq!(serde_json::to_value(&ok).unwrap(), json!({"Ok": {"kind": "closed", "tabId": 9}}));
+        let err: Outcome = Err(ErrorBody::new(ErrorCode::Ownership, "Cannot close tab 9 (owned by agent_x)"));
+        let v = serde_json::to_value(&err).unwrap();
+        assert_eq!(v, json!({"Err": {"code": "OWNERSHIP", "message": "Cannot close tab 9 (owned by agent_x)"}}));
+        assert_eq!(serde_json::from_value::<Outcome>(v).unwrap(), err);
+    }
+
+    #[test]
+    fn error_codes_serialise_as_their_documented_names() {
+        for code in [ErrorCode::InvalidArgument, ErrorCode::MutexBusy, ErrorCode::NotConnected, ErrorCode::Internal] {
+            assert_eq!(serde_json::to_value(code).unwrap(), json!(code.as_str()));
+        }
+    }
+
+    #[test]
+    fn display_reads_as_code_message_hint() {
+        let e = ErrorBody::new(ErrorCode::NoSuchTab, "tab 4 is closed").with_hint("call firefox_get_tabs");
+        assert_eq!(e.to_string(), "NO_SUCH_TAB: tab 4 is closed\nHint: call firefox_get_tabs");
+    }
+}
