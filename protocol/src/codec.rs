@@ -2,7 +2,7 @@
 
 use std::marker::PhantomData;
 
-use bytes::{Buf, BytesMut};
+use bytes::{Bytes, BytesMut};
 use serde::{Serialize, de::DeserializeOwned};
 use tokio_util::codec::{Decoder, Encoder};
 
@@ -26,7 +26,15 @@ impl<In, Out> FrameCodec<In, Out> {
     }
 }
 
-/// A codec error: bad framing, or the underlying I/O.
+/// A whole frame whose content could not be parsed; the stream itself is still in step.
+#[derive(Debug)]
+pub struct BadFrame {
+    pub error: FrameError,
+    /// The raw payload, so the receiver can still find the request id to answer.
+    pub payload: Bytes,
+}
+
+/// A codec error that ends the stream: bad framing, or the underlying I/O.
 #[derive(Debug, thiserror::Error)]
 pub enum CodecError {
     #[error(transparent)]
@@ -36,26 +44,61 @@ pub enum CodecError {
 }
 
 impl<In: DeserializeOwned, Out> Decoder for FrameCodec<In, Out> {
-    type Item = Result<In, FrameError>;
+    type Item = Result<In, BadFrame>;
     type Error = CodecError;
 
-    /// Fatal framing errors end the stream; a frame with bad content is yielded as `Err` so the
-    /// caller can answer it and go on reading.
     fn decode(&mut self, src: &mut BytesMut) -> Result<Option<Self::Item>, CodecError> {
         let Some((consumed, payload)) = decode_frame(src, self.max_in)? else {
             return Ok(None);
         };
         let parsed = parse_payload(payload);
-        src.advance(consumed);
-        Ok(Some(parsed))
+        let frame = src.split_to(consumed);
+        Ok(Some(parsed.map_err(|error| BadFrame {
+            error,
+            payload: frame.freeze().slice(4..),
+        })))
     }
 }
 
-impl<In, Out: Serialize> Encoder<&Out> for FrameCodec<In, Out> {
+impl<In, Out: Serialize> Encoder<Out> for FrameCodec<In, Out> {
     type Error = CodecError;
 
-    fn encode(&mut self, item: &Out, dst: &mut BytesMut) -> Result<(), CodecError> {
-        dst.extend_from_slice(&encode_frame(item, self.max_out)?);
+    fn encode(&mut self, item: Out, dst: &mut BytesMut) -> Result<(), CodecError> {
+        dst.extend_from_slice(&encode_frame(&item, self.max_out)?);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{Value, json};
+
+    #[test]
+    fn bad_content_is_yielded_with_its_payload_and_the_stream_goes_on() {
+        let mut codec = FrameCodec::<Value, Value>::new(64, 64);
+        let mut buf = BytesMut::new();
+        buf.extend_from_slice(&3u32.to_le_bytes());
+        buf.extend_from_slice(b"{x}");
+        codec.encode(json!([1]), &mut buf).unwrap();
+        let bad = codec.decode(&mut buf).unwrap().unwrap().unwrap_err();
+        assert_eq!(&bad.payload[..], b"{x}");
+        assert_eq!(
+            codec.decode(&mut buf).unwrap().unwrap().unwrap(),
+            json!([1])
+        );
+        assert!(codec.decode(&mut buf).unwrap().is_none());
+    }
+
+    #[test]
+    fn oversized_output_is_refused() {
+        let mut codec = FrameCodec::<Value, Value>::new(64, 8);
+        let err = codec
+            .encode(json!("0123456789"), &mut BytesMut::new())
+            .unwrap_err();
+        assert!(matches!(
+            err,
+            CodecError::Frame(FrameError::TooLarge { .. })
+        ));
     }
 }

@@ -236,17 +236,35 @@ mod tests {
         assert_eq!(serde_json::from_value::<Command>(v).unwrap(), cmd);
         let unit = serde_json::to_value(Command::GetTabs).unwrap();
         assert_eq!(unit, json!({"name": "getTabs"}));
-        assert_eq!(serde_json::from_value::<Command>(unit).unwrap(), Command::GetTabs);
+        assert_eq!(
+            serde_json::from_value::<Command>(unit).unwrap(),
+            Command::GetTabs
+        );
     }
 
     #[test]
     fn names_list_matches_every_variant() {
         let all = [
             Command::CreateWindow(CreateWindowArgs { url: about_blank() }),
-            Command::Navigate(NavigateArgs { url: about_blank(), tab_id: None }),
-            Command::GetContent(GetContentArgs { tab_id: None, selector: None, max_length: 1 }),
-            Command::Click(ClickArgs { selector: "a".into(), tab_id: None }),
-            Command::Type(TypeArgs { selector: "a".into(), text: String::new(), clear: false, tab_id: None }),
+            Command::Navigate(NavigateArgs {
+                url: about_blank(),
+                tab_id: None,
+            }),
+            Command::GetContent(GetContentArgs {
+                tab_id: None,
+                selector: None,
+                max_length: 1,
+            }),
+            Command::Click(ClickArgs {
+                selector: "a".into(),
+                tab_id: None,
+            }),
+            Command::Type(TypeArgs {
+                selector: "a".into(),
+                text: String::new(),
+                clear: false,
+                tab_id: None,
+            }),
             Command::Screenshot(ScreenshotArgs { tab_id: None }),
             Command::GetTabs,
             Command::CloseTab(CloseTabArgs { tab_id: TabId(1) }),
@@ -265,7 +283,10 @@ mod tests {
     #[test]
     fn defaults_apply_and_unknown_fields_are_refused() {
         let c: GetContentArgs = serde_json::from_value(json!({})).unwrap();
-        assert_eq!((c.tab_id, c.selector, c.max_length), (None, None, DEFAULT_MAX_LENGTH));
+        assert_eq!(
+            (c.tab_id, c.selector, c.max_length),
+            (None, None, DEFAULT_MAX_LENGTH)
+        );
         let w: CreateWindowArgs = serde_json::from_value(json!({})).unwrap();
         assert_eq!(w.url, "about:blank");
         assert!(serde_json::from_value::<ClickArgs>(json!({"selector": "a", "tabid": 1})).is_err());
@@ -273,9 +294,16 @@ mod tests {
 
     #[test]
     fn validation_names_the_field() {
-        let long = Command::Click(ClickArgs { selector: "a".repeat(1001), tab_id: None });
+        let long = Command::Click(ClickArgs {
+            selector: "a".repeat(1001),
+            tab_id: None,
+        });
         assert_eq!(long.validate().unwrap_err().field, "selector");
-        let max = Command::GetContent(GetContentArgs { tab_id: None, selector: None, max_length: 0 });
+        let max = Command::GetContent(GetContentArgs {
+            tab_id: None,
+            selector: None,
+            max_length: 0,
+        });
         assert_eq!(max.validate().unwrap_err().field, "maxLength");
         let text = Command::Type(TypeArgs {
             selector: "input".into(),
@@ -284,7 +312,10 @@ mod tests {
             tab_id: None,
         });
         assert_eq!(text.validate().unwrap_err().field, "text");
-        let url = Command::Navigate(NavigateArgs { url: "javascript:alert(1)".into(), tab_id: None });
+        let url = Command::Navigate(NavigateArgs {
+            url: "javascript:alert(1)".into(),
+            tab_id: None,
+        });
         assert_eq!(url.validate().unwrap_err().field, "url");
     }
 }

@@ -26,7 +26,11 @@ pub struct Response {
 
 /// MCP server → host, over the Unix socket. The first message must be `hello`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum ClientMessage {
     Hello {
         token: String,
@@ -39,10 +43,17 @@ pub enum ClientMessage {
 
 /// Host → MCP server.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum HostMessage {
     /// Authentication succeeded.
-    Welcome { host_version: String, host_pid: u32 },
+    Welcome {
+        host_version: String,
+        host_pid: u32,
+    },
     /// The connection is refused (then closed): bad token, malformed frame, …
     Refused(crate::ErrorBody),
     Response(Response),
@@ -50,19 +61,31 @@ pub enum HostMessage {
 
 /// Host → extension, over native messaging (each frame at most 1 MiB).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum ToExtension {
     Request(Request),
     /// The agent's socket connection closed: release its tabs as on `goodbye`.
-    AgentGone { agent_id: AgentId },
+    AgentGone {
+        agent_id: AgentId,
+    },
 }
 
 /// Extension → host.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum FromExtension {
     /// Sent once the background is ready, after every (re)connect.
-    Hello { version: String },
+    Hello {
+        version: String,
+    },
     Response(Response),
 }
 
@@ -87,9 +110,9 @@ pub enum ContentRequest {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::TabId;
     use crate::command::NavigateArgs;
     use crate::reply::{ErrorBody, ErrorCode, Reply};
-    use crate::TabId;
     use serde_json::json;
 
     fn agent() -> AgentId {
@@ -102,7 +125,10 @@ mod tests {
             id: 41,
             agent_id: agent(),
             timeout_ms: 5_000,
-            command: Command::Navigate(NavigateArgs { url: "about:blank".into(), tab_id: Some(TabId(2)) }),
+            command: Command::Navigate(NavigateArgs {
+                url: "about:blank".into(),
+                tab_id: Some(TabId(2)),
+            }),
         };
         let client = ClientMessage::Request(req.clone());
         let v = serde_json::to_value(&client).unwrap();
@@ -118,8 +144,15 @@ mod tests {
     #[test]
     fn responses_and_hellos_round_trip() {
         let msgs = [
-            FromExtension::Hello { version: "0.1.0".into() },
-            FromExtension::Response(Response { id: 1, outcome: Ok(Reply::Pong { version: "0.1.0".into() }) }),
+            FromExtension::Hello {
+                version: "0.1.0".into(),
+            },
+            FromExtension::Response(Response {
+                id: 1,
+                outcome: Ok(Reply::Pong {
+                    version: "0.1.0".into(),
+                }),
+            }),
             FromExtension::Response(Response {
                 id: u32::MAX as u64 + 5,
                 outcome: Err(ErrorBody::new(ErrorCode::Timeout, "slow").with_hint("raise timeout")),
@@ -129,7 +162,11 @@ mod tests {
             let s = serde_json::to_string(&m).unwrap();
             assert_eq!(serde_json::from_str::<FromExtension>(&s).unwrap(), m, "{s}");
         }
-        let hello = ClientMessage::Hello { token: "ab".into(), agent_id: agent(), client: "t".into() };
+        let hello = ClientMessage::Hello {
+            token: "ab".into(),
+            agent_id: agent(),
+            client: "t".into(),
+        };
         let v = serde_json::to_value(&hello).unwrap();
         assert_eq!(v["type"], "hello");
         assert_eq!(v["agentId"], agent().as_str());
@@ -137,9 +174,17 @@ mod tests {
 
     #[test]
     fn content_requests_on_the_wire() {
-        let req = ContentRequest::Type { selector: "#q".into(), text: "hi".into(), clear: true, wait_ms: 100 };
+        let req = ContentRequest::Type {
+            selector: "#q".into(),
+            text: "hi".into(),
+            clear: true,
+            wait_ms: 100,
+        };
         let v = serde_json::to_value(&req).unwrap();
-        assert_eq!(v, json!({"op": "type", "selector": "#q", "text": "hi", "clear": true, "waitMs": 100}));
+        assert_eq!(
+            v,
+            json!({"op": "type", "selector": "#q", "text": "hi", "clear": true, "waitMs": 100})
+        );
         assert_eq!(serde_json::from_value::<ContentRequest>(v).unwrap(), req);
     }
 }

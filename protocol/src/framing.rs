@@ -129,7 +129,10 @@ mod tests {
             assert!(got.is_none(), "frame yielded after {i} bytes");
             dec.push(&[*b]);
         }
-        assert_eq!(dec.next::<Value>().unwrap(), Some(json!({"hello": "world"})));
+        assert_eq!(
+            dec.next::<Value>().unwrap(),
+            Some(json!({"hello": "world"}))
+        );
         assert_eq!(dec.next::<Value>().unwrap(), None);
     }
 
@@ -164,7 +167,9 @@ mod tests {
         let mut dec = FrameDecoder::new(MAX_TO_EXTENSION);
         dec.push(&header);
         let err = dec.next::<Value>().unwrap_err();
-        assert!(matches!(err, FrameError::TooLarge { len, max } if len == u32::MAX as usize && max == MAX_TO_EXTENSION));
+        assert!(
+            matches!(err, FrameError::TooLarge { len, max } if len == u32::MAX as usize && max == MAX_TO_EXTENSION)
+        );
         assert!(err.is_fatal());
         assert!(dec.buf.capacity() < 64);
     }

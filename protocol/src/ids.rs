@@ -54,12 +54,18 @@ impl TryFrom<String> for AgentId {
         let valid = s.strip_prefix("agent_").is_some_and(|rest| {
             let (hex, pid) = rest.split_at(rest.len().min(32));
             hex.len() == 32
-                && hex.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+                && hex
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
                 && pid.strip_prefix('_').is_some_and(|p| {
                     !p.is_empty() && p.len() <= 10 && p.bytes().all(|b| b.is_ascii_digit())
                 })
         });
-        if valid { Ok(Self(s)) } else { Err(BadAgentId(s)) }
+        if valid {
+            Ok(Self(s))
+        } else {
+            Err(BadAgentId(s))
+        }
     }
 }
 
@@ -101,7 +107,10 @@ mod tests {
             &format!("agent_{}_1", "g".repeat(32)),
             &format!("bot_{}_1", "a".repeat(32)),
         ] {
-            assert!(AgentId::try_from(bad.to_string()).is_err(), "{bad:?} accepted");
+            assert!(
+                AgentId::try_from(bad.to_string()).is_err(),
+                "{bad:?} accepted"
+            );
             assert!(serde_json::from_str::<AgentId>(&format!("{bad:?}")).is_err());
         }
     }

@@ -23,9 +23,13 @@ pub enum PathError {
         #[source]
         source: io::Error,
     },
-    #[error("runtime directory {path} belongs to uid {owner}, not to us (uid {uid}); remove it or set {ENV_RUNTIME_DIR}")]
+    #[error(
+        "runtime directory {path} belongs to uid {owner}, not to us (uid {uid}); remove it or set {ENV_RUNTIME_DIR}"
+    )]
     NotOurs { path: PathBuf, owner: u32, uid: u32 },
-    #[error("socket path {path} is {len} bytes, over the {MAX_SOCKET_PATH}-byte limit of Unix sockets; set {ENV_RUNTIME_DIR} to a shorter folder")]
+    #[error(
+        "socket path {path} is {len} bytes, over the {MAX_SOCKET_PATH}-byte limit of Unix sockets; set {ENV_RUNTIME_DIR} to a shorter folder"
+    )]
     SocketPathTooLong { path: PathBuf, len: usize },
 }
 
@@ -72,7 +76,11 @@ impl RuntimeDir {
             path: self.dir.clone(),
             source,
         };
-        match fs::DirBuilder::new().recursive(true).mode(0o700).create(&self.dir) {
+        match fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&self.dir)
+        {
             Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
             Err(e) => return Err(io(e)),
@@ -101,7 +109,9 @@ impl RuntimeDir {
 
     /// Writes the token file 0600, replacing any old one atomically.
     pub fn write_token(&self, token: &str) -> io::Result<()> {
-        let tmp = self.dir.join(format!(".{TOKEN_FILE}.{}", std::process::id()));
+        let tmp = self
+            .dir
+            .join(format!(".{TOKEN_FILE}.{}", std::process::id()));
         let mut file = fs::OpenOptions::new()
             .write(true)
             .create_new(true)
@@ -133,15 +143,26 @@ mod tests {
     use std::ffi::OsString;
 
     fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<OsString> + 'a {
-        move |k| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| OsString::from(v))
+        move |k| {
+            pairs
+                .iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| OsString::from(v))
+        }
     }
 
     #[test]
     fn resolution_order() {
-        let both = [(ENV_RUNTIME_DIR, "/a/b"), ("XDG_RUNTIME_DIR", "/run/user/5")];
+        let both = [
+            (ENV_RUNTIME_DIR, "/a/b"),
+            ("XDG_RUNTIME_DIR", "/run/user/5"),
+        ];
         assert_eq!(RuntimeDir::resolve(env(&both), 5).path(), Path::new("/a/b"));
         let xdg = [("XDG_RUNTIME_DIR", "/run/user/5")];
-        assert_eq!(RuntimeDir::resolve(env(&xdg), 5).path(), Path::new("/run/user/5/claudezilla"));
+        assert_eq!(
+            RuntimeDir::resolve(env(&xdg), 5).path(),
+            Path::new("/run/user/5/claudezilla")
+        );
         let empty = [(ENV_RUNTIME_DIR, ""), ("XDG_RUNTIME_DIR", "")];
         let fallback = RuntimeDir::resolve(env(&empty), 5);
         assert_eq!(fallback.path(), std::env::temp_dir().join("claudezilla-5"));
@@ -178,7 +199,10 @@ mod tests {
         assert!(RuntimeDir::at(&file).ensure().is_err());
         let link = tmp.path().join("l");
         std::os::unix::fs::symlink(tmp.path(), &link).unwrap();
-        assert!(matches!(RuntimeDir::at(&link).ensure(), Err(PathError::NotOurs { .. })));
+        assert!(matches!(
+            RuntimeDir::at(&link).ensure(),
+            Err(PathError::NotOurs { .. })
+        ));
     }
 
     #[test]

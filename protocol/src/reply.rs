@@ -114,19 +114,36 @@ impl fmt::Display for ErrorBody {
 
 /// A successful answer, one variant per kind of result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum Reply {
     /// A tab was opened or navigated.
     Tab(TabReport),
-    Tabs { tabs: Vec<TabEntry> },
+    Tabs {
+        tabs: Vec<TabEntry>,
+    },
     Content(PageContent),
-    Clicked { element: String },
-    Typed { element: String, value_length: u32 },
+    Clicked {
+        element: String,
+    },
+    Typed {
+        element: String,
+        value_length: u32,
+    },
     Screenshot(Screenshot),
-    Closed { tab_id: TabId },
-    Pong { version: String },
+    Closed {
+        tab_id: TabId,
+    },
+    Pong {
+        version: String,
+    },
     Diagnosis(ExtensionDiagnosis),
-    Bye { tabs_closed: u32 },
+    Bye {
+        tabs_closed: u32,
+    },
 }
 
 /// Whether the page finished loading before the answer was sent.
@@ -203,23 +220,41 @@ mod tests {
     #[test]
     fn outcomes_on_the_wire() {
         let ok: Outcome = Ok(Reply::Closed { tab_id: TabId(9) });
-        assert_eq!(serde_json::to_value(&ok).unwrap(), json!({"Ok": {"kind": "closed", "tabId": 9}}));
-        let err: Outcome = Err(ErrorBody::new(ErrorCode::Ownership, "Cannot close tab 9 (owned by agent_x)"));
+        assert_eq!(
+            serde_json::to_value(&ok).unwrap(),
+            json!({"Ok": {"kind": "closed", "tabId": 9}})
+        );
+        let err: Outcome = Err(ErrorBody::new(
+            ErrorCode::Ownership,
+            "Cannot close tab 9 (owned by agent_x)",
+        ));
         let v = serde_json::to_value(&err).unwrap();
-        assert_eq!(v, json!({"Err": {"code": "OWNERSHIP", "message": "Cannot close tab 9 (owned by agent_x)"}}));
+        assert_eq!(
+            v,
+            json!({"Err": {"code": "OWNERSHIP", "message": "Cannot close tab 9 (owned by agent_x)"}})
+        );
         assert_eq!(serde_json::from_value::<Outcome>(v).unwrap(), err);
     }
 
     #[test]
     fn error_codes_serialise_as_their_documented_names() {
-        for code in [ErrorCode::InvalidArgument, ErrorCode::MutexBusy, ErrorCode::NotConnected, ErrorCode::Internal] {
+        for code in [
+            ErrorCode::InvalidArgument,
+            ErrorCode::MutexBusy,
+            ErrorCode::NotConnected,
+            ErrorCode::Internal,
+        ] {
             assert_eq!(serde_json::to_value(code).unwrap(), json!(code.as_str()));
         }
     }
 
     #[test]
     fn display_reads_as_code_message_hint() {
-        let e = ErrorBody::new(ErrorCode::NoSuchTab, "tab 4 is closed").with_hint("call firefox_get_tabs");
-        assert_eq!(e.to_string(), "NO_SUCH_TAB: tab 4 is closed\nHint: call firefox_get_tabs");
+        let e = ErrorBody::new(ErrorCode::NoSuchTab, "tab 4 is closed")
+            .with_hint("call firefox_get_tabs");
+        assert_eq!(
+            e.to_string(),
+            "NO_SUCH_TAB: tab 4 is closed\nHint: call firefox_get_tabs"
+        );
     }
 }

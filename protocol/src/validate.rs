@@ -45,30 +45,50 @@ impl From<Invalid> for ErrorBody {
 pub fn url(field: &'static str, url: &str) -> Result<(), Invalid> {
     const ALLOWED: &str = "allowed: http://, https://, file:// and about:blank";
     if url.len() > MAX_URL {
-        return Err(Invalid::new(field, format!("is {} bytes, over the {MAX_URL}-byte limit", url.len())));
+        return Err(Invalid::new(
+            field,
+            format!("is {} bytes, over the {MAX_URL}-byte limit", url.len()),
+        ));
     }
     // Browsers strip leading/trailing whitespace and control characters before parsing, which
     // would let " javascript:…" past a naive scheme check: refuse them outright.
     if url.chars().any(|c| c.is_control()) || url.trim() != url {
-        return Err(Invalid::new(field, "contains whitespace at an end or control characters"));
+        return Err(Invalid::new(
+            field,
+            "contains whitespace at an end or control characters",
+        ));
     }
     if url == "about:blank" {
         return Ok(());
     }
     let Some((scheme, rest)) = url.split_once(':') else {
-        return Err(Invalid::new(field, format!("{url:?} has no scheme; {ALLOWED}")));
+        return Err(Invalid::new(
+            field,
+            format!("{url:?} has no scheme; {ALLOWED}"),
+        ));
     };
     match scheme.to_ascii_lowercase().as_str() {
         "http" | "https" => {
-            let host = rest.strip_prefix("//").map(|r| r.split(['/', '?', '#']).next().unwrap_or(""));
+            let host = rest
+                .strip_prefix("//")
+                .map(|r| r.split(['/', '?', '#']).next().unwrap_or(""));
             match host {
                 Some(h) if !h.is_empty() && !h.starts_with('@') => Ok(()),
-                _ => Err(Invalid::new(field, format!("{url:?} has no host; write it as {scheme}://host/path"))),
+                _ => Err(Invalid::new(
+                    field,
+                    format!("{url:?} has no host; write it as {scheme}://host/path"),
+                )),
             }
         }
         "file" if rest.starts_with("//") => Ok(()),
-        "file" => Err(Invalid::new(field, format!("{url:?} must start with file:///"))),
-        other => Err(Invalid::new(field, format!("scheme {other:?} is not allowed; {ALLOWED}"))),
+        "file" => Err(Invalid::new(
+            field,
+            format!("{url:?} must start with file:///"),
+        )),
+        other => Err(Invalid::new(
+            field,
+            format!("scheme {other:?} is not allowed; {ALLOWED}"),
+        )),
     }
 }
 
@@ -76,11 +96,17 @@ pub fn url(field: &'static str, url: &str) -> Result<(), Invalid> {
 /// browser itself, which says precisely what is wrong.
 pub fn selector(field: &'static str, selector: &str) -> Result<(), Invalid> {
     if selector.trim().is_empty() {
-        return Err(Invalid::new(field, "is empty; give a CSS selector such as \"#submit\" or \"form button\""));
+        return Err(Invalid::new(
+            field,
+            "is empty; give a CSS selector such as \"#submit\" or \"form button\"",
+        ));
     }
     let chars = selector.chars().count();
     if chars > MAX_SELECTOR {
-        return Err(Invalid::new(field, format!("is {chars} characters; at most {MAX_SELECTOR} are allowed")));
+        return Err(Invalid::new(
+            field,
+            format!("is {chars} characters; at most {MAX_SELECTOR} are allowed"),
+        ));
     }
     Ok(())
 }
@@ -94,7 +120,9 @@ pub fn timeout(ms: Option<u64>) -> Result<u32, Invalid> {
         Ok(ms) if (MIN_TIMEOUT_MS..=MAX_TIMEOUT_MS).contains(&ms) => Ok(ms),
         _ => Err(Invalid::new(
             "timeout",
-            format!("{ms} ms is outside {MIN_TIMEOUT_MS}–{MAX_TIMEOUT_MS} ms (default {DEFAULT_TIMEOUT_MS})"),
+            format!(
+                "{ms} ms is outside {MIN_TIMEOUT_MS}–{MAX_TIMEOUT_MS} ms (default {DEFAULT_TIMEOUT_MS})"
+            ),
         )),
     }
 }
@@ -141,7 +169,10 @@ mod tests {
             assert_eq!(err.field, "url");
         }
         let err = url("url", "javascript:alert(1)").unwrap_err();
-        assert!(err.message.contains("\"javascript\" is not allowed"), "{err}");
+        assert!(
+            err.message.contains("\"javascript\" is not allowed"),
+            "{err}"
+        );
         assert!(err.message.contains("about:blank"), "{err}");
         assert_eq!(ErrorBody::from(err).code, ErrorCode::BadUrl);
     }

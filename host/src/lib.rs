@@ -1,0 +1,177 @@
+//! The native-messaging host: Firefox starts it; it relays between the extension (stdin/stdout)
+//! and any number of authenticated MCP servers on a Unix socket.
+//!
+//! **Invariants:** stdout carries frames and nothing else (logs go to stderr); no frame toward
+//! the extension exceeds 1 MiB (the router refuses the request instead); an answer reaches only
+//! the client that asked; only commands on [`claudezilla_protocol::Command::NAMES`] pass.
+
+pub mod auth;
+pub mod manifest;
+mod router;
+mod server;
+pub mod status;
+
+use std::future::Future;
+use std::io;
+use std::os::unix::fs::MetadataExt;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use claudezilla_protocol::FromExtension;
+use claudezilla_protocol::codec::FrameCodec;
+use claudezilla_protocol::framing::MAX_SOCKET_FRAME;
+use claudezilla_protocol::paths::{self, PathError, RuntimeDir};
+use futures_util::StreamExt;
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
+use tokio::net::UnixListener;
+use tokio::sync::mpsc;
+use tokio_util::codec::FramedRead;
+
+use crate::auth::Token;
+use crate::router::{Event, Router};
+
+/// How long a socket client has to present the token.
+pub const AUTH_TIMEOUT: Duration = Duration::from_secs(5);
+
+pub struct Config {
+    pub runtime: RuntimeDir,
+    pub auth_timeout: Duration,
+}
+
+impl Config {
+    pub fn from_env() -> Self {
+        Self {
+            runtime: RuntimeDir::from_env(),
+            auth_timeout: AUTH_TIMEOUT,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum HostError {
+    #[error(transparent)]
+    Path(#[from] PathError),
+    #[error("cannot listen on {path}: {source}")]
+    Listen { path: PathBuf, source: io::Error },
+    #[error("cannot write the token file: {0}")]
+    Token(io::Error),
+    #[error("the extension sent a stream that cannot be read: {0}")]
+    ExtensionStream(claudezilla_protocol::codec::CodecError),
+}
+
+/// Runs until the extension closes stdin (Firefox is gone) or `shutdown` completes, then removes
+/// the socket and token file it created.
+pub async fn run(
+    config: Config,
+    ext_in: impl AsyncRead + Unpin,
+    ext_out: impl AsyncWrite + Unpin + Send + 'static,
+    shutdown: impl Future<Output = ()>,
+) -> Result<(), HostError> {
+    let rt = &config.runtime;
+    rt.ensure()?;
+    let token = Arc::new(Token::generate().map_err(HostError::Token)?);
+    let socket = rt.socket();
+    // A socket left by a crashed host, or by another browser's host: the newest host wins.
+    let _ = std::fs::remove_file(&socket);
+    let listen_err = |source| HostError::Listen {
+        path: socket.clone(),
+        source,
+    };
+    let listener = UnixListener::bind(&socket).map_err(listen_err)?;
+    paths::make_private(&socket).map_err(listen_err)?;
+    let _files = OwnFiles::claim(rt, &token)?;
+    tracing::info!(socket = %socket.display(), "listening");
+
+    let (frames_tx, frames_rx) = mpsc::unbounded_channel();
+    let (events_tx, mut events_rx) = mpsc::unbounded_channel();
+    let writer = tokio::spawn(write_frames(ext_out, frames_rx));
+    let accept = tokio::spawn(server::serve(
+        listener,
+        token,
+        events_tx.clone(),
+        config.auth_timeout,
+    ));
+    let route = tokio::spawn(async move {
+        let mut router = Router::new(frames_tx);
+        while let Some(event) = events_rx.recv().await {
+            router.handle(event);
+        }
+    });
+
+    let result = tokio::select! {
+        r = read_extension(ext_in, events_tx) => r,
+        () = shutdown => Ok(()),
+    };
+    accept.abort();
+    route.abort();
+    writer.abort();
+    result
+}
+
+/// Reads the extension's frames until EOF. A frame with bad content is logged and skipped;
+/// a broken stream ends the host (Firefox then sees the port close, and the extension reconnects).
+async fn read_extension(
+    ext_in: impl AsyncRead + Unpin,
+    events: mpsc::UnboundedSender<Event>,
+) -> Result<(), HostError> {
+    let mut frames = FramedRead::new(
+        ext_in,
+        FrameCodec::<FromExtension, ()>::new(MAX_SOCKET_FRAME, 0),
+    );
+    while let Some(frame) = frames.next().await {
+        match frame {
+            Ok(Ok(msg)) => {
+                let _ = events.send(Event::FromExtension(msg));
+            }
+            Ok(Err(bad)) => tracing::error!("unreadable message from the extension: {}", bad.error),
+            Err(e) => return Err(HostError::ExtensionStream(e)),
+        }
+    }
+    tracing::info!("extension closed stdin; exiting");
+    Ok(())
+}
+
+async fn write_frames(
+    mut out: impl AsyncWrite + Unpin,
+    mut frames: mpsc::UnboundedReceiver<Vec<u8>>,
+) {
+    while let Some(frame) = frames.recv().await {
+        if out.write_all(&frame).await.is_err() || out.flush().await.is_err() {
+            tracing::error!("cannot write to the extension");
+            return;
+        }
+    }
+}
+
+/// The socket and token this host created; removed on drop unless a newer host replaced them.
+struct OwnFiles {
+    socket: PathBuf,
+    socket_inode: (u64, u64),
+    token_path: PathBuf,
+    token: String,
+}
+
+impl OwnFiles {
+    fn claim(rt: &RuntimeDir, token: &Token) -> Result<Self, HostError> {
+        rt.write_token(token.as_str()).map_err(HostError::Token)?;
+        let meta = std::fs::metadata(rt.socket()).map_err(HostError::Token)?;
+        Ok(Self {
+            socket: rt.socket(),
+            socket_inode: (meta.dev(), meta.ino()),
+            token_path: rt.token(),
+            token: token.as_str().to_owned(),
+        })
+    }
+}
+
+impl Drop for OwnFiles {
+    fn drop(&mut self) {
+        if std::fs::metadata(&self.socket).is_ok_and(|m| (m.dev(), m.ino()) == self.socket_inode) {
+            let _ = std::fs::remove_file(&self.socket);
+        }
+        if std::fs::read_to_string(&self.token_path).is_ok_and(|t| t.trim() == self.token) {
+            let _ = std::fs::remove_file(&self.token_path);
+        }
+    }
+}

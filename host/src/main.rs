@@ -1,0 +1,137 @@
+//! `claudezilla-host`: started by Firefox (argv: manifest path, extension id) to relay; or
+//! `install | uninstall | status` from a terminal.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use claudezilla_host::{Config, manifest, status};
+use claudezilla_protocol::EXTENSION_ID;
+use claudezilla_protocol::paths::RuntimeDir;
+
+const USAGE: &str = "claudezilla-host — Claudezilla's native-messaging host
+
+Firefox starts it by itself. From a terminal:
+  claudezilla-host install [--extension-id ID]   register this binary with Firefox
+  claudezilla-host uninstall                     remove the registration
+  claudezilla-host status                        what is installed and connected, with fixes";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("install") => install(&args[1..]),
+        Some("uninstall") => uninstall(),
+        Some("status") => return status(),
+        Some("--version" | "-V") => {
+            println!("claudezilla-host {}", claudezilla_protocol::VERSION);
+            Ok(())
+        }
+        Some("--help" | "-h") => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        // Started by hand with nothing to relay: say what to do instead of waiting on a terminal.
+        None if std::io::stdin().is_terminal() => {
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+        _ => relay(),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("claudezilla-host: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn relay() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("CLAUDEZILLA_LOG")
+                .unwrap_or_else(|_| "info".into()),
+        )
+        .init();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    rt.block_on(async {
+        let config = Config::from_env();
+        claudezilla_host::run(config, tokio::io::stdin(), tokio::io::stdout(), signals()).await
+    })?;
+    // stdin's blocking reader may still be parked in a read: do not wait for it.
+    std::process::exit(0)
+}
+
+async fn signals() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (Ok(mut term), Ok(mut int)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    ) else {
+        return std::future::pending().await;
+    };
+    tokio::select! {
+        _ = term.recv() => {}
+        _ = int.recv() => {}
+    }
+    tracing::info!("signal received; exiting");
+}
+
+fn install(args: &[String]) -> anyhow::Result<()> {
+    let extension_id = match args {
+        [] => EXTENSION_ID.to_owned(),
+        [flag, id] if flag == "--extension-id" && !id.is_empty() => id.clone(),
+        _ => bail!("usage: claudezilla-host install [--extension-id ID]"),
+    };
+    let host: PathBuf = std::env::current_exe()
+        .and_then(|p| p.canonicalize())
+        .context("cannot find this binary's path")?;
+    let path = manifest::install(&manifest::home()?, &host, &extension_id)
+        .context("cannot write the native-messaging manifest")?;
+    println!(
+        "Registered {} for extension {extension_id}\n  manifest: {}",
+        host.display(),
+        path.display()
+    );
+    Ok(())
+}
+
+fn uninstall() -> anyhow::Result<()> {
+    let home = manifest::home()?;
+    if manifest::uninstall(&home)? {
+        println!("Removed {}", manifest::manifest_path(&home).display());
+    } else {
+        println!(
+            "Nothing to remove: {} does not exist",
+            manifest::manifest_path(&home).display()
+        );
+    }
+    Ok(())
+}
+
+fn status() -> ExitCode {
+    let home = match manifest::home() {
+        Ok(h) => h,
+        Err(e) => {
+            eprintln!("claudezilla-host: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let checks = status::check(&home, &RuntimeDir::from_env());
+    for c in &checks {
+        println!("{} {}", if c.ok { "ok " } else { "ERR" }, c.what);
+        if let Some(fix) = &c.fix {
+            println!("    fix: {fix}");
+        }
+    }
+    if checks.iter().all(|c| c.ok) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}

@@ -1,0 +1,504 @@
+//! The host in-process: a duplex pipe stands in for Firefox's end of native messaging (this
+//! tests the host alone; the end-to-end suite runs it under a real Firefox).
+
+use std::os::unix::fs::PermissionsExt;
+use std::time::Duration;
+
+use claudezilla_host::{Config, run};
+use claudezilla_protocol::codec::FrameCodec;
+use claudezilla_protocol::framing::{MAX_SOCKET_FRAME, MAX_TO_EXTENSION};
+use claudezilla_protocol::paths::RuntimeDir;
+use claudezilla_protocol::reply::Reply;
+use claudezilla_protocol::{
+    AgentId, ClientMessage, Command, ErrorCode, FromExtension, HostMessage, Request, Response,
+    ToExtension,
+};
+use futures_util::{SinkExt, StreamExt};
+use tokio::io::{AsyncWriteExt, DuplexStream};
+use tokio::net::UnixStream;
+use tokio::sync::oneshot;
+use tokio_util::codec::Framed;
+
+type Client = Framed<UnixStream, FrameCodec<HostMessage, ClientMessage>>;
+type Extension = Framed<DuplexStream, FrameCodec<ToExtension, FromExtension>>;
+
+struct Host {
+    rt: RuntimeDir,
+    _dir: tempfile::TempDir,
+    ext: Extension,
+    token: String,
+    stop: Option<oneshot::Sender<()>>,
+    task: tokio::task::JoinHandle<Result<(), claudezilla_host::HostError>>,
+}
+
+async fn start(auth_timeout: Duration) -> Host {
+    let dir = tempfile::Builder::new()
+        .prefix("czh")
+        .tempdir_in("/tmp")
+        .unwrap();
+    let rt = RuntimeDir::at(dir.path().join("rt"));
+    let (host_side, ext_side) = tokio::io::duplex(4 * 1024 * 1024);
+    let (host_in, host_out) = tokio::io::split(host_side);
+    let (stop, stopped) = oneshot::channel::<()>();
+    let config = Config {
+        runtime: rt.clone(),
+        auth_timeout,
+    };
+    let task = tokio::spawn(run(config, host_in, host_out, async {
+        let _ = stopped.await;
+    }));
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    while !(rt.socket().exists() && rt.token().exists()) {
+        assert!(tokio::time::Instant::now() < deadline, "host did not start");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let token = rt.read_token().unwrap();
+    let ext = Framed::new(
+        ext_side,
+        FrameCodec::new(MAX_TO_EXTENSION, MAX_SOCKET_FRAME),
+    );
+    Host {
+        rt,
+        _dir: dir,
+        ext,
+        token,
+        stop: Some(stop),
+        task,
+    }
+}
+
+fn agent(n: u8) -> AgentId {
+    AgentId::new([n; 16], n as u32)
+}
+
+async fn connect(host: &Host) -> Client {
+    let stream = UnixStream::connect(host.rt.socket()).await.unwrap();
+    Framed::new(stream, FrameCodec::new(MAX_SOCKET_FRAME, MAX_SOCKET_FRAME))
+}
+
+async fn hello(host: &Host, n: u8) -> Client {
+    let mut c = connect(host).await;
+    c.send(ClientMessage::Hello {
+        token: host.token.clone(),
+        agent_id: agent(n),
+        client: "test".into(),
+    })
+    .await
+    .unwrap();
+    match next(&mut c).await {
+        HostMessage::Welcome { host_version, .. } => {
+            assert_eq!(host_version, claudezilla_protocol::VERSION)
+        }
+        other => panic!("expected welcome, got {other:?}"),
+    }
+    c
+}
+
+async fn next(c: &mut Client) -> HostMessage {
+    tokio::time::timeout(Duration::from_secs(5), c.next())
+        .await
+        .expect("no message within 5 s")
+        .expect("connection closed")
+        .expect("stream error")
+        .expect("bad frame")
+}
+
+async fn ext_next(host: &mut Host) -> ToExtension {
+    tokio::time::timeout(Duration::from_secs(5), host.ext.next())
+        .await
+        .expect("nothing reached the extension within 5 s")
+        .unwrap()
+        .unwrap()
+        .unwrap()
+}
+
+async fn closed(c: &mut Client) -> bool {
+    matches!(
+        tokio::time::timeout(Duration::from_secs(5), c.next()).await,
+        Ok(None | Some(Err(_)))
+    )
+}
+
+fn request(id: u64, n: u8, command: Command) -> ClientMessage {
+    ClientMessage::Request(Request {
+        id,
+        agent_id: agent(n),
+        timeout_ms: 5_000,
+        command,
+    })
+}
+
+async fn expect_refused(c: &mut Client, code: ErrorCode) {
+    match next(c).await {
+        HostMessage::Refused(e) => assert_eq!(e.code, code, "{e}"),
+        other => panic!("expected refusal, got {other:?}"),
+    }
+    assert!(closed(c).await, "connection left open after refusal");
+}
+
+#[tokio::test]
+async fn files_are_private() {
+    let host = start(Duration::from_secs(5)).await;
+    for path in [host.rt.socket(), host.rt.token()] {
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "{}", path.display());
+    }
+    let dir_mode = std::fs::metadata(host.rt.path())
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o777;
+    assert_eq!(dir_mode, 0o700);
+    assert_eq!(host.token.len(), 64);
+}
+
+#[tokio::test]
+async fn right_token_is_welcomed_and_requests_reach_the_extension() {
+    let mut host = start(Duration::from_secs(5)).await;
+    let mut c = hello(&host, 1).await;
+    c.send(request(77, 1, Command::Ping)).await.unwrap();
+    let ToExtension::Request(req) = ext_next(&mut host).await else {
+        panic!("not a request")
+    };
+    assert_eq!(req.command, Command::Ping);
+    assert_eq!(req.agent_id, agent(1));
+    host.ext
+        .send(FromExtension::Response(Response {
+            id: req.id,
+            outcome: Ok(Reply::Pong {
+                version: "x".into(),
+            }),
+        }))
+        .await
+        .unwrap();
+    match next(&mut c).await {
+        HostMessage::Response(r) => {
+            assert_eq!(r.id, 77, "the client's own id comes back");
+            assert_eq!(
+                r.outcome,
+                Ok(Reply::Pong {
+                    version: "x".into()
+                })
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn wrong_token_is_refused_and_closed() {
+    let host = start(Duration::from_secs(5)).await;
+    let mut c = connect(&host).await;
+    let wrong = "0".repeat(64);
+    c.send(ClientMessage::Hello {
+        token: wrong,
+        agent_id: agent(1),
+        client: "t".into(),
+    })
+    .await
+    .unwrap();
+    expect_refused(&mut c, ErrorCode::AuthFailed).await;
+}
+
+#[tokio::test]
+async fn missing_token_is_refused_and_closed() {
+    let mut host = start(Duration::from_secs(5)).await;
+    let mut c = connect(&host).await;
+    c.send(request(1, 1, Command::GetTabs)).await.unwrap();
+    expect_refused(&mut c, ErrorCode::AuthFailed).await;
+    // Nothing from an unauthenticated client reached the extension.
+    assert!(
+        tokio::time::timeout(Duration::from_millis(200), host.ext.next())
+            .await
+            .is_err()
+    );
+}
+
+#[tokio::test]
+async fn late_token_is_refused_and_closed() {
+    let host = start(Duration::from_millis(200)).await;
+    let mut c = connect(&host).await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let _ = c
+        .send(ClientMessage::Hello {
+            token: host.token.clone(),
+            agent_id: agent(1),
+            client: "t".into(),
+        })
+        .await;
+    expect_refused(&mut c, ErrorCode::AuthFailed).await;
+}
+
+#[tokio::test]
+async fn answers_reach_only_the_client_that_asked() {
+    let mut host = start(Duration::from_secs(5)).await;
+    let mut a = hello(&host, 1).await;
+    let mut b = hello(&host, 2).await;
+    // Both clients use the same request id; the host must keep them apart.
+    a.send(request(5, 1, Command::GetTabs)).await.unwrap();
+    b.send(request(5, 2, Command::Diagnose)).await.unwrap();
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let ToExtension::Request(req) = ext_next(&mut host).await else {
+            panic!()
+        };
+        ids.push((req.id, req.agent_id));
+    }
+    assert_ne!(ids[0].0, ids[1].0, "host ids must be unique");
+    // Answer in reverse order, each with the agent's name in it.
+    for (id, agent) in ids.iter().rev() {
+        let outcome = Ok(Reply::Pong {
+            version: agent.to_string(),
+        });
+        host.ext
+            .send(FromExtension::Response(Response { id: *id, outcome }))
+            .await
+            .unwrap();
+    }
+    for (client, n) in [(&mut a, 1), (&mut b, 2)] {
+        match next(client).await {
+            HostMessage::Response(Response {
+                id: 5,
+                outcome: Ok(Reply::Pong { version }),
+            }) => {
+                assert_eq!(version, agent(n).to_string())
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+async fn send_raw(c: &mut Client, payload: &[u8]) {
+    let stream = c.get_mut();
+    stream
+        .write_all(&(payload.len() as u32).to_le_bytes())
+        .await
+        .unwrap();
+    stream.write_all(payload).await.unwrap();
+}
+
+#[tokio::test]
+async fn unknown_commands_and_bad_json_get_errors_and_the_connection_goes_on() {
+    let host = start(Duration::from_secs(5)).await;
+    let mut c = hello(&host, 1).await;
+    let unknown = format!(
+        r#"{{"type":"request","id":9,"agentId":"{}","timeoutMs":5000,"command":{{"name":"evaluate","args":{{}}}}}}"#,
+        agent(1)
+    );
+    send_raw(&mut c, unknown.as_bytes()).await;
+    match next(&mut c).await {
+        HostMessage::Response(Response {
+            id: 9,
+            outcome: Err(e),
+        }) => {
+            assert_eq!(e.code, ErrorCode::UnknownCommand);
+            assert!(e.message.contains("\"evaluate\""), "{e}");
+            assert!(
+                e.message.contains("navigate"),
+                "lists the allowed commands: {e}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    let bad_args = format!(
+        r#"{{"type":"request","id":10,"agentId":"{}","timeoutMs":5000,"command":{{"name":"closeTab","args":{{"tabId":"x"}}}}}}"#,
+        agent(1)
+    );
+    send_raw(&mut c, bad_args.as_bytes()).await;
+    match next(&mut c).await {
+        HostMessage::Response(Response {
+            id: 10,
+            outcome: Err(e),
+        }) => assert_eq!(e.code, ErrorCode::InvalidArgument),
+        other => panic!("{other:?}"),
+    }
+    send_raw(&mut c, b"{not json").await;
+    match next(&mut c).await {
+        HostMessage::Refused(e) => assert_eq!(e.code, ErrorCode::Malformed),
+        other => panic!("{other:?}"),
+    }
+    send_raw(&mut c, &[0xff, 0xfe]).await;
+    match next(&mut c).await {
+        HostMessage::Refused(e) => assert_eq!(e.code, ErrorCode::Malformed, "{e}"),
+        other => panic!("{other:?}"),
+    }
+    // Still usable after all that.
+    c.send(request(11, 1, Command::Ping)).await.unwrap();
+}
+
+#[tokio::test]
+async fn bad_lengths_close_the_connection() {
+    let host = start(Duration::from_secs(5)).await;
+    for len in [0u32, (MAX_SOCKET_FRAME + 1) as u32] {
+        let mut c = hello(&host, 1).await;
+        c.get_mut().write_all(&len.to_le_bytes()).await.unwrap();
+        expect_refused(&mut c, ErrorCode::Malformed).await;
+    }
+}
+
+#[tokio::test]
+async fn a_request_over_1_mib_is_refused_not_sent() {
+    use claudezilla_protocol::command::TypeArgs;
+    let mut host = start(Duration::from_secs(5)).await;
+    let mut c = hello(&host, 1).await;
+    let text = "x".repeat(MAX_TO_EXTENSION);
+    let cmd = Command::Type(TypeArgs {
+        selector: "#a".into(),
+        text,
+        clear: false,
+        tab_id: None,
+    });
+    c.send(request(3, 1, cmd)).await.unwrap();
+    match next(&mut c).await {
+        HostMessage::Response(Response {
+            id: 3,
+            outcome: Err(e),
+        }) => assert_eq!(e.code, ErrorCode::TooLarge),
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        tokio::time::timeout(Duration::from_millis(200), host.ext.next())
+            .await
+            .is_err()
+    );
+}
+
+#[tokio::test]
+async fn a_request_naming_another_agent_is_refused() {
+    let mut host = start(Duration::from_secs(5)).await;
+    let mut c = hello(&host, 1).await;
+    c.send(request(4, 2, Command::GetTabs)).await.unwrap();
+    match next(&mut c).await {
+        HostMessage::Response(Response {
+            id: 4,
+            outcome: Err(e),
+        }) => assert_eq!(e.code, ErrorCode::InvalidArgument),
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        tokio::time::timeout(Duration::from_millis(200), host.ext.next())
+            .await
+            .is_err()
+    );
+}
+
+#[tokio::test]
+async fn a_departed_client_releases_its_agent_and_its_late_answer_is_dropped() {
+    let mut host = start(Duration::from_secs(5)).await;
+    let mut a = hello(&host, 1).await;
+    let mut b = hello(&host, 2).await;
+    a.send(request(1, 1, Command::GetTabs)).await.unwrap();
+    let ToExtension::Request(req) = ext_next(&mut host).await else {
+        panic!()
+    };
+    drop(a);
+    assert_eq!(
+        ext_next(&mut host).await,
+        ToExtension::AgentGone { agent_id: agent(1) }
+    );
+    let late = Ok(Reply::Pong {
+        version: "late".into(),
+    });
+    host.ext
+        .send(FromExtension::Response(Response {
+            id: req.id,
+            outcome: late,
+        }))
+        .await
+        .unwrap();
+    // b still works and never sees a's answer.
+    b.send(request(2, 2, Command::Ping)).await.unwrap();
+    let ToExtension::Request(req) = ext_next(&mut host).await else {
+        panic!()
+    };
+    host.ext
+        .send(FromExtension::Response(Response {
+            id: req.id,
+            outcome: Ok(Reply::Pong {
+                version: "b".into(),
+            }),
+        }))
+        .await
+        .unwrap();
+    match next(&mut b).await {
+        HostMessage::Response(Response {
+            id: 2,
+            outcome: Ok(Reply::Pong { version }),
+        }) => assert_eq!(version, "b"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn stdin_eof_ends_the_host_and_removes_its_files() {
+    let Host {
+        rt,
+        ext,
+        task,
+        stop,
+        _dir,
+        ..
+    } = start(Duration::from_secs(5)).await;
+    drop(ext);
+    let result = tokio::time::timeout(Duration::from_secs(5), task)
+        .await
+        .expect("host did not exit")
+        .unwrap();
+    assert!(result.is_ok(), "{result:?}");
+    assert!(
+        !rt.socket().exists() && !rt.token().exists(),
+        "files left behind"
+    );
+    drop(stop);
+}
+
+#[tokio::test]
+async fn a_newer_host_keeps_its_files_when_the_older_one_exits() {
+    let old = start(Duration::from_secs(5)).await;
+    let (host_side, _ext) = tokio::io::duplex(1024);
+    let (i, o) = tokio::io::split(host_side);
+    let config = Config {
+        runtime: old.rt.clone(),
+        auth_timeout: Duration::from_secs(5),
+    };
+    let (_stop, stopped) = oneshot::channel::<()>();
+    let newer = tokio::spawn(run(config, i, o, async {
+        let _ = stopped.await;
+    }));
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    while old.rt.read_token().map(|t| t == old.token).unwrap_or(true) {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "newer host did not start"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let Host { rt, stop, task, .. } = old;
+    stop.unwrap().send(()).unwrap();
+    task.await.unwrap().unwrap();
+    assert!(
+        rt.socket().exists() && rt.token().exists(),
+        "old host removed the newer host's files"
+    );
+    newer.abort();
+}
+
+#[tokio::test]
+async fn garbage_from_the_extension_ends_the_host() {
+    let Host {
+        rt,
+        mut ext,
+        task,
+        _dir,
+        stop,
+        ..
+    } = start(Duration::from_secs(5)).await;
+    ext.get_mut().write_all(&0u32.to_le_bytes()).await.unwrap();
+    let result = tokio::time::timeout(Duration::from_secs(5), task)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(result.is_err());
+    assert!(!rt.socket().exists());
+    drop(stop);
+}
