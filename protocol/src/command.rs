@@ -214,6 +214,7 @@ pub struct ScreenshotArgs {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CloseTabArgs {
     /// The tab to close (one of yours).
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
     pub tab_id: TabId,
 }
 

@@ -191,6 +191,7 @@ pub struct PageContent {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Screenshot {
+    pub tab_id: TabId,
     /// Always `image/jpeg`.
     pub mime: String,
     /// Base64 of the image bytes.

@@ -1,0 +1,14 @@
+//! Claudezilla's MCP server: browser tools for an AI agent, spoken over stdio with `rmcp`, sent
+//! to Firefox through the native host's authenticated socket.
+//!
+//! * [`server`]: the `ServerHandler` and the single path every tool call takes.
+//! * [`tools`]: one module per group of tools.
+//! * [`link`]: the persistent, reconnecting connection to the host.
+//! * [`agent`]: this process's agent id.
+
+pub mod agent;
+pub mod link;
+pub mod server;
+pub mod tools;
+
+pub use server::Claudezilla;

@@ -1,0 +1,257 @@
+//! One authenticated connection to the host per MCP server process, shared by every tool call,
+//! re-established on the next call after it drops.
+//!
+//! A call never hangs on a missing browser: connecting fails at once when no host listens, a
+//! dropped connection fails every call in flight at once, and every call is bounded by its
+//! timeout (after which its late answer is dropped).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use claudezilla_protocol::codec::FrameCodec;
+use claudezilla_protocol::framing::MAX_SOCKET_FRAME;
+use claudezilla_protocol::paths::RuntimeDir;
+use claudezilla_protocol::{
+    AgentId, ClientMessage, Command, ErrorBody, ErrorCode, HostMessage, Outcome, Request,
+    RequestId, Response,
+};
+use futures_util::{SinkExt, StreamExt};
+use tokio::net::UnixStream;
+use tokio::sync::{mpsc, oneshot};
+use tokio_util::codec::{FramedRead, FramedWrite};
+use tokio_util::sync::CancellationToken;
+
+/// How long connecting and authenticating may take before the call gives up.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+
+pub const START_HINT: &str = "Start Firefox with the Claudezilla extension installed and enabled \
+(from the repository: `cargo xtask run`), then call the tool again. \
+`claudezilla-host status` says what is missing.";
+
+type Waiters = Arc<Mutex<HashMap<RequestId, oneshot::Sender<Outcome>>>>;
+
+/// A live, authenticated connection.
+struct Connection {
+    to_host: mpsc::UnboundedSender<ClientMessage>,
+    waiters: Waiters,
+    /// Cancelled when the connection ends, from either side.
+    alive: CancellationToken,
+    /// What the host said in its welcome.
+    host_version: String,
+}
+
+impl Connection {
+    fn is_open(&self) -> bool {
+        !self.alive.is_cancelled()
+    }
+}
+
+/// What `firefox_diagnose` reports about the link itself.
+pub struct LinkInfo {
+    pub runtime_dir: std::path::PathBuf,
+    pub connected: bool,
+    pub host_version: Option<String>,
+}
+
+pub struct HostLink {
+    runtime: RuntimeDir,
+    agent: AgentId,
+    next_id: AtomicU64,
+    conn: tokio::sync::Mutex<Option<Connection>>,
+}
+
+impl HostLink {
+    pub fn new(runtime: RuntimeDir, agent: AgentId) -> Self {
+        Self {
+            runtime,
+            agent,
+            next_id: AtomicU64::new(1),
+            conn: tokio::sync::Mutex::new(None),
+        }
+    }
+
+    pub fn agent(&self) -> &AgentId {
+        &self.agent
+    }
+
+    pub async fn info(&self) -> LinkInfo {
+        let conn = self.conn.lock().await;
+        let live = conn.as_ref().filter(|c| c.is_open());
+        LinkInfo {
+            runtime_dir: self.runtime.path().to_owned(),
+            connected: live.is_some(),
+            host_version: live.map(|c| c.host_version.clone()),
+        }
+    }
+
+    /// Sends one command and waits for its answer, at most `timeout_ms`.
+    pub async fn call(&self, command: Command, timeout_ms: u32) -> Outcome {
+        let name = command.name();
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = oneshot::channel();
+        let waiters = {
+            let mut guard = self.conn.lock().await;
+            let conn = match guard.as_ref().filter(|c| c.is_open()) {
+                Some(conn) => conn,
+                None => guard.insert(self.connect().await?),
+            };
+            conn.waiters.lock().expect("waiters lock").insert(id, tx);
+            let request = Request {
+                id,
+                agent_id: self.agent.clone(),
+                timeout_ms,
+                command,
+            };
+            // The reader cancels `alive` before clearing the waiters: checking after inserting
+            // means a waiter can never be left behind by a connection that just ended.
+            if !conn.is_open() || conn.to_host.send(ClientMessage::Request(request)).is_err() {
+                conn.waiters.lock().expect("waiters lock").remove(&id);
+                return Err(lost());
+            }
+            conn.waiters.clone()
+        };
+        match tokio::time::timeout(Duration::from_millis(timeout_ms.into()), rx).await {
+            Ok(Ok(outcome)) => outcome,
+            Ok(Err(_)) => Err(lost()),
+            Err(_) => {
+                // Forget the call: its answer, if it ever comes, is dropped by the reader.
+                waiters.lock().expect("waiters lock").remove(&id);
+                Err(ErrorBody::new(ErrorCode::Timeout, format!("{name} got no answer within {timeout_ms} ms"))
+                    .with_hint("the page or browser may be busy; retry, or pass a larger `timeout` (up to 300000 ms)"))
+            }
+        }
+    }
+
+    /// Connects only if not connected yet (used to warm up at start; errors are ignored).
+    pub async fn warm_up(&self) {
+        let mut guard = self.conn.lock().await;
+        if guard.as_ref().is_none_or(|c| !c.is_open()) {
+            *guard = self.connect().await.ok();
+        }
+    }
+
+    /// True when a connection is open (so `goodbye` has someone to tell).
+    pub async fn is_connected(&self) -> bool {
+        self.conn
+            .lock()
+            .await
+            .as_ref()
+            .is_some_and(Connection::is_open)
+    }
+
+    async fn connect(&self) -> Result<Connection, ErrorBody> {
+        tokio::time::timeout(CONNECT_TIMEOUT, self.handshake())
+            .await
+            .unwrap_or_else(|_| Err(not_connected("the host did not answer within 3 s")))
+    }
+
+    async fn handshake(&self) -> Result<Connection, ErrorBody> {
+        let socket = self.runtime.socket();
+        let stream = UnixStream::connect(&socket).await.map_err(|e| {
+            not_connected(format!(
+                "Firefox is not connected: no Claudezilla host at {} ({e})",
+                socket.display()
+            ))
+        })?;
+        let token = self.runtime.read_token().map_err(|e| {
+            not_connected(format!(
+                "cannot read the host's token {}: {e}",
+                self.runtime.token().display()
+            ))
+        })?;
+        let (rd, wr) = stream.into_split();
+        let mut reader = FramedRead::new(rd, codec());
+        let mut writer = FramedWrite::new(wr, codec());
+        let hello = ClientMessage::Hello {
+            token,
+            agent_id: self.agent.clone(),
+            client: format!("claudezilla-mcp {}", claudezilla_protocol::VERSION),
+        };
+        writer
+            .send(hello)
+            .await
+            .map_err(|e| not_connected(format!("host connection failed: {e}")))?;
+        let host_version = match reader.next().await {
+            Some(Ok(Ok(HostMessage::Welcome { host_version, .. }))) => host_version,
+            Some(Ok(Ok(HostMessage::Refused(e)))) => return Err(e),
+            other => {
+                return Err(not_connected(format!(
+                    "unexpected answer to hello: {other:?}"
+                )));
+            }
+        };
+        tracing::info!(%host_version, "connected to the host");
+
+        let waiters: Waiters = Arc::default();
+        let alive = CancellationToken::new();
+        let (to_host, mut outbox) = mpsc::unbounded_channel::<ClientMessage>();
+        let writer_alive = alive.clone();
+        tokio::spawn(async move {
+            loop {
+                let msg = tokio::select! {
+                    msg = outbox.recv() => msg,
+                    () = writer_alive.cancelled() => None,
+                };
+                let Some(msg) = msg else { break };
+                if let Err(e) = writer.send(msg).await {
+                    tracing::warn!("host connection write failed: {e}");
+                    break;
+                }
+            }
+            writer_alive.cancel();
+        });
+        let reader_waiters = waiters.clone();
+        let reader_alive = alive.clone();
+        tokio::spawn(async move {
+            tokio::select! {
+                () = read_answers(reader, &reader_waiters) => {}
+                () = reader_alive.cancelled() => {}
+            }
+            reader_alive.cancel();
+            // Fail every call in flight now rather than at its timeout.
+            reader_waiters.lock().expect("waiters lock").clear();
+        });
+        Ok(Connection {
+            to_host,
+            waiters,
+            alive,
+            host_version,
+        })
+    }
+}
+
+type Reader = FramedRead<tokio::net::unix::OwnedReadHalf, FrameCodec<HostMessage, ClientMessage>>;
+
+async fn read_answers(mut reader: Reader, waiters: &Waiters) {
+    while let Some(frame) = reader.next().await {
+        match frame {
+            Ok(Ok(HostMessage::Response(Response { id, outcome }))) => {
+                if let Some(tx) = waiters.lock().expect("waiters lock").remove(&id) {
+                    let _ = tx.send(outcome);
+                }
+            }
+            Ok(Ok(HostMessage::Refused(e))) => tracing::warn!("host refused: {e}"),
+            Ok(Ok(HostMessage::Welcome { .. })) => {}
+            Ok(Err(bad)) => tracing::warn!("unreadable frame from the host: {}", bad.error),
+            Err(e) => {
+                tracing::warn!("host connection broken: {e}");
+                return;
+            }
+        }
+    }
+    tracing::info!("host connection closed");
+}
+
+fn codec() -> FrameCodec<HostMessage, ClientMessage> {
+    FrameCodec::new(MAX_SOCKET_FRAME, MAX_SOCKET_FRAME)
+}
+
+fn not_connected(message: impl Into<String>) -> ErrorBody {
+    ErrorBody::new(ErrorCode::NotConnected, message).with_hint(START_HINT)
+}
+
+fn lost() -> ErrorBody {
+    not_connected("the connection to Firefox was lost (Firefox closed or the extension restarted)")
+}

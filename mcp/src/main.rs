@@ -1,0 +1,88 @@
+//! `claudezilla-mcp`: an MCP server on stdio. Claude Code starts one per session.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use claudezilla_mcp::Claudezilla;
+use claudezilla_mcp::agent::new_agent_id;
+use claudezilla_mcp::link::HostLink;
+use claudezilla_protocol::Command;
+use claudezilla_protocol::paths::RuntimeDir;
+use rmcp::ServiceExt;
+
+/// How long shutdown may spend telling the browser to release our tabs.
+const GOODBYE_TIMEOUT: Duration = Duration::from_secs(2);
+
+fn main() -> anyhow::Result<()> {
+    if std::env::args()
+        .nth(1)
+        .is_some_and(|a| a == "--version" || a == "-V")
+    {
+        println!("claudezilla-mcp {}", claudezilla_protocol::VERSION);
+        return Ok(());
+    }
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("CLAUDEZILLA_LOG")
+                .unwrap_or_else(|_| "warn".into()),
+        )
+        .init();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    rt.block_on(serve())?;
+    // tokio's stdin reader may be parked in a blocking read: exit without waiting for it.
+    std::process::exit(0)
+}
+
+async fn serve() -> anyhow::Result<()> {
+    let link = Arc::new(HostLink::new(RuntimeDir::from_env(), new_agent_id()?));
+    tracing::info!(agent = %link.agent(), "starting");
+    let warm = link.clone();
+    tokio::spawn(async move { warm.warm_up().await });
+
+    let server = Claudezilla::new(link.clone());
+    let running = match server.serve(rmcp::transport::stdio()).await {
+        Ok(running) => running,
+        // The client left before initializing: nothing to clean up.
+        Err(e) => {
+            tracing::info!("no session: {e}");
+            return Ok(());
+        }
+    };
+    tokio::select! {
+        reason = running.waiting() => tracing::info!(?reason, "client closed the session"),
+        () = signals() => tracing::info!("signal received"),
+    }
+    goodbye(&link).await;
+    Ok(())
+}
+
+/// Releases this agent's tabs, without letting a dead browser hold up the exit.
+async fn goodbye(link: &HostLink) {
+    if !link.is_connected().await {
+        return;
+    }
+    let bye = link.call(Command::Goodbye, 5_000);
+    match tokio::time::timeout(GOODBYE_TIMEOUT, bye).await {
+        Ok(Ok(_)) => tracing::info!("goodbye acknowledged"),
+        Ok(Err(e)) => tracing::warn!("goodbye failed: {e}"),
+        Err(_) => tracing::warn!("goodbye timed out"),
+    }
+}
+
+async fn signals() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (Ok(mut term), Ok(mut int)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    ) else {
+        return std::future::pending().await;
+    };
+    tokio::select! {
+        _ = term.recv() => {}
+        _ = int.recv() => {}
+    }
+}

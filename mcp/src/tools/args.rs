@@ -1,0 +1,100 @@
+//! Tool arguments: a protocol argument struct plus the `timeout` every tool takes.
+
+use std::borrow::Cow;
+
+use rmcp::schemars::{self, JsonSchema, Schema, SchemaGenerator};
+use serde::de::{DeserializeOwned, Error as _};
+use serde::{Deserialize, Deserializer};
+use serde_json::{Map, Value, json};
+
+/// `T`'s fields (unknown ones refused, so a misspelt `tabid` is an error, not a silent default)
+/// and an optional `timeout` in ms.
+#[derive(Debug)]
+pub struct Args<T> {
+    pub args: T,
+    pub timeout: Option<u64>,
+}
+
+impl<'de, T: DeserializeOwned> Deserialize<'de> for Args<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let mut map = Map::<String, Value>::deserialize(d)?;
+        let timeout = match map.remove("timeout") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(v.as_u64().ok_or_else(|| {
+                D::Error::custom(format!(
+                    "`timeout` must be a whole number of milliseconds between 5000 and 300000, got {v}"
+                ))
+            })?),
+        };
+        let args = T::deserialize(Value::Object(map)).map_err(D::Error::custom)?;
+        Ok(Self { args, timeout })
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for Args<T> {
+    fn schema_name() -> Cow<'static, str> {
+        T::schema_name()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let mut schema = T::json_schema(generator);
+        let props = schema
+            .ensure_object()
+            .entry("properties")
+            .or_insert_with(|| json!({}));
+        if let Some(props) = props.as_object_mut() {
+            props.insert(
+                "timeout".into(),
+                json!({
+                    "type": "integer",
+                    "minimum": 5000,
+                    "maximum": 300000,
+                    "description": "Max wait in ms (default 150000)."
+                }),
+            );
+        }
+        schema
+    }
+}
+
+/// For tools that take nothing but `timeout`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoArgs {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use claudezilla_protocol::command::NavigateArgs;
+
+    #[test]
+    fn timeout_is_split_off_and_unknown_fields_refused() {
+        let a: Args<NavigateArgs> =
+            serde_json::from_value(json!({"url": "about:blank", "tabId": 3, "timeout": 9000}))
+                .unwrap();
+        assert_eq!(
+            (a.args.tab_id.map(|t| t.0), a.timeout),
+            (Some(3), Some(9000))
+        );
+        let err =
+            serde_json::from_value::<Args<NavigateArgs>>(json!({"url": "about:blank", "tabid": 3}))
+                .unwrap_err()
+                .to_string();
+        assert!(err.contains("unknown field `tabid`"), "{err}");
+        let err = serde_json::from_value::<Args<NoArgs>>(json!({"timeout": "soon"}))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("`timeout` must be a whole number"), "{err}");
+        assert!(serde_json::from_value::<Args<NoArgs>>(json!({"timeout": -5})).is_err());
+    }
+
+    #[test]
+    fn schema_has_the_fields_and_timeout() {
+        let schema = schemars::schema_for!(Args<NavigateArgs>);
+        let v = serde_json::to_value(&schema).unwrap();
+        assert_eq!(v["type"], "object");
+        assert_eq!(v["properties"]["tabId"]["type"], "integer");
+        assert_eq!(v["properties"]["timeout"]["maximum"], 300000);
+        assert_eq!(v["required"], json!(["url"]));
+    }
+}

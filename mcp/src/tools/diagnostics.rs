@@ -1,0 +1,119 @@
+//! `firefox_diagnose`: every link of the chain, each problem with its fix.
+
+use std::fmt::Write;
+use std::time::Instant;
+
+use claudezilla_protocol::reply::ExtensionDiagnosis;
+use claudezilla_protocol::{Command, Reply, VERSION, validate};
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::CallToolResult;
+use rmcp::{tool, tool_router};
+
+use super::args::{Args, NoArgs};
+use super::text;
+use crate::server::Claudezilla;
+
+#[tool_router(router = diagnostics_router, vis = "pub(crate)")]
+impl Claudezilla {
+    #[tool(
+        name = "firefox_diagnose",
+        description = "Check the connection to Firefox (socket, token, host, extension, latency, tab pool) and say how to fix what is wrong."
+    )]
+    async fn diagnose(&self, Parameters(a): Parameters<Args<NoArgs>>) -> CallToolResult {
+        let timeout = match validate::timeout(a.timeout) {
+            Ok(t) => t.min(10_000),
+            Err(e) => {
+                return CallToolResult::error(vec![rmcp::model::ContentBlock::text(e.to_string())]);
+            }
+        };
+        let mut report = Report::default();
+        let link = &self.link;
+        report.ok(format!("MCP server {VERSION}, agent {}", link.agent()));
+
+        let started = Instant::now();
+        let ping = link.call(Command::Ping, timeout).await;
+        let rtt = started.elapsed().as_secs_f64() * 1e3;
+        let info = link.info().await;
+        let dir = info.runtime_dir.display();
+        match info.host_version {
+            Some(v) if v == VERSION => report.ok(format!("host {v} connected through {dir}")),
+            Some(v) => report.bad(
+                format!("host {v} differs from this MCP server {VERSION}"),
+                "rebuild and run `claudezilla-host install`, then restart Firefox",
+            ),
+            None => report.bad(
+                format!("no host reachable in {dir}"),
+                crate::link::START_HINT,
+            ),
+        }
+        match ping {
+            Ok(Reply::Pong { version }) if version == VERSION => {
+                report.ok(format!("extension {version} answered ping in {rtt:.1} ms"))
+            }
+            Ok(Reply::Pong { version }) => report.bad(
+                format!("extension {version} differs from {VERSION}"),
+                "reload the extension (about:debugging) or restart Firefox after rebuilding",
+            ),
+            Ok(other) => report.bad(
+                format!("unexpected ping answer {other:?}"),
+                "restart Firefox",
+            ),
+            Err(e) => report.bad(
+                format!("ping failed: {}", e.message),
+                e.hint.as_deref().unwrap_or(crate::link::START_HINT),
+            ),
+        }
+        if info.connected {
+            match link.call(Command::Diagnose, timeout).await {
+                Ok(Reply::Diagnosis(d)) => report.ok(render_pool(&d)),
+                Ok(other) => {
+                    report.bad(format!("unexpected diagnosis {other:?}"), "restart Firefox")
+                }
+                Err(e) => report.bad(
+                    format!("extension diagnosis failed: {e}"),
+                    "restart Firefox",
+                ),
+            }
+        }
+        text(report.finish())
+    }
+}
+
+fn render_pool(d: &ExtensionDiagnosis) -> String {
+    let window = d
+        .window_id
+        .map_or("not open".to_owned(), |w| format!("window {w}"));
+    format!(
+        "tab pool: {} of {} tabs in use by {} agent(s), {} yours {:?}; agent window {window}",
+        d.tabs_in_pool,
+        d.pool_limit,
+        d.agents,
+        d.your_tabs.len(),
+        d.your_tabs.iter().map(|t| t.0).collect::<Vec<_>>()
+    )
+}
+
+#[derive(Default)]
+struct Report {
+    lines: String,
+    problems: usize,
+}
+
+impl Report {
+    fn ok(&mut self, what: String) {
+        let _ = writeln!(self.lines, "ok   {what}");
+    }
+
+    fn bad(&mut self, what: String, fix: &str) {
+        self.problems += 1;
+        let _ = writeln!(self.lines, "FAIL {what}\n     fix: {fix}");
+    }
+
+    fn finish(self) -> String {
+        let verdict = match self.problems {
+            0 => "Everything works.".to_owned(),
+            n => format!("{n} problem(s) found."),
+        };
+        format!("{}{verdict}", self.lines)
+    }
+}

@@ -1,0 +1,34 @@
+//! The tools, one module per group. Each tool turns its arguments into a protocol
+//! [`claudezilla_protocol::Command`], runs it through [`crate::server::Claudezilla::run`], and
+//! renders the typed reply as text (or an image) for the model.
+
+pub mod args;
+mod diagnostics;
+mod interaction;
+mod navigation;
+mod reading;
+mod screenshot;
+mod tabs;
+
+use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
+use rmcp::model::{CallToolResult, ContentBlock};
+
+/// Renders a successful reply, or the error as a tool error the model can read.
+pub(crate) fn respond(
+    outcome: Outcome,
+    render: impl FnOnce(Reply) -> Result<CallToolResult, Reply>,
+) -> CallToolResult {
+    let error = match outcome.map(render) {
+        Ok(Ok(result)) => return result,
+        Ok(Err(unexpected)) => ErrorBody::new(
+            ErrorCode::Internal,
+            format!("unexpected reply from the extension: {unexpected:?}"),
+        ),
+        Err(e) => e,
+    };
+    CallToolResult::error(vec![ContentBlock::text(error.to_string())])
+}
+
+pub(crate) fn text(s: impl Into<String>) -> CallToolResult {
+    CallToolResult::success(vec![ContentBlock::text(s.into())])
+}

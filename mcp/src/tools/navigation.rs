@@ -1,0 +1,50 @@
+//! Loading pages.
+
+use claudezilla_protocol::command::NavigateArgs;
+use claudezilla_protocol::reply::{LoadState, TabReport};
+use claudezilla_protocol::{Command, Reply};
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::CallToolResult;
+use rmcp::{tool, tool_router};
+
+use super::args::Args;
+use super::{respond, text};
+use crate::server::Claudezilla;
+
+#[tool_router(router = navigation_router, vis = "pub(crate)")]
+impl Claudezilla {
+    #[tool(
+        name = "firefox_navigate",
+        description = "Load a URL in your tab and wait for it to load."
+    )]
+    async fn navigate(&self, Parameters(a): Parameters<Args<NavigateArgs>>) -> CallToolResult {
+        respond(
+            self.run(Command::Navigate(a.args), a.timeout).await,
+            render_tab,
+        )
+    }
+}
+
+/// The answer of every tool that loads a page.
+pub(super) fn render_tab(reply: Reply) -> Result<CallToolResult, Reply> {
+    let Reply::Tab(TabReport {
+        tab_id,
+        url,
+        title,
+        load_state,
+        waited_ms,
+    }) = reply
+    else {
+        return Err(reply);
+    };
+    Ok(text(match load_state {
+        LoadState::Complete => {
+            format!("Tab {tab_id} loaded in {waited_ms} ms: {title}\nURL: {url}")
+        }
+        LoadState::Loading => format!(
+            "Tab {tab_id} is still loading after {waited_ms} ms: {url}\n\
+             Hint: the page did not finish within the timeout. Read what is there with firefox_get_content, \
+             or navigate again with a larger timeout."
+        ),
+    }))
+}

@@ -1,0 +1,73 @@
+//! Opening, listing and closing tabs.
+
+use claudezilla_protocol::command::{CloseTabArgs, CreateWindowArgs};
+use claudezilla_protocol::reply::TabEntry;
+use claudezilla_protocol::{Command, Reply};
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::CallToolResult;
+use rmcp::{tool, tool_router};
+
+use super::args::{Args, NoArgs};
+use super::navigation::render_tab;
+use super::{respond, text};
+use crate::server::Claudezilla;
+
+#[tool_router(router = tabs_router, vis = "pub(crate)")]
+impl Claudezilla {
+    #[tool(
+        name = "firefox_create_window",
+        description = "Open a URL in a new tab of the shared agent window and wait for it to load. Returns your tabId."
+    )]
+    async fn create_window(
+        &self,
+        Parameters(a): Parameters<Args<CreateWindowArgs>>,
+    ) -> CallToolResult {
+        respond(
+            self.run(Command::CreateWindow(a.args), a.timeout).await,
+            render_tab,
+        )
+    }
+
+    #[tool(
+        name = "firefox_get_tabs",
+        description = "List the tabs in the agent window; yours are marked."
+    )]
+    async fn get_tabs(&self, Parameters(a): Parameters<Args<NoArgs>>) -> CallToolResult {
+        respond(
+            self.run(Command::GetTabs, a.timeout).await,
+            |reply| match reply {
+                Reply::Tabs { tabs } => Ok(text(render_tabs(&tabs))),
+                other => Err(other),
+            },
+        )
+    }
+
+    #[tool(name = "firefox_close_tab", description = "Close one of your tabs.")]
+    async fn close_tab(&self, Parameters(a): Parameters<Args<CloseTabArgs>>) -> CallToolResult {
+        respond(
+            self.run(Command::CloseTab(a.args), a.timeout).await,
+            |reply| match reply {
+                Reply::Closed { tab_id } => Ok(text(format!("Closed tab {tab_id}."))),
+                other => Err(other),
+            },
+        )
+    }
+}
+
+fn render_tabs(tabs: &[TabEntry]) -> String {
+    if tabs.is_empty() {
+        return "No agent tabs are open. Open one with firefox_create_window.".into();
+    }
+    let lines: Vec<String> = tabs
+        .iter()
+        .map(|t| {
+            let owner = if t.mine {
+                "yours".to_owned()
+            } else {
+                format!("owned by {}", t.owner)
+            };
+            format!("tab {} ({owner}): {} — {}", t.tab_id, t.title, t.url)
+        })
+        .collect();
+    lines.join("\n")
+}
