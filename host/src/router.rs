@@ -68,6 +68,12 @@ impl Router {
             Event::Disconnected { conn } => self.disconnect(conn),
             Event::FromExtension(FromExtension::Hello { version }) => {
                 tracing::info!(%version, "extension says hello");
+                self.to_extension(&ToExtension::Welcome {
+                    host_version: claudezilla_protocol::VERSION.into(),
+                });
+            }
+            Event::FromExtension(FromExtension::Ping { seq }) => {
+                self.to_extension(&ToExtension::Pong { seq });
             }
             Event::FromExtension(FromExtension::Response(response)) => self.answer(response),
         }
@@ -134,10 +140,14 @@ impl Router {
         if self.clients.values().any(|c| c.agent == client.agent) {
             return;
         }
-        let gone = ToExtension::AgentGone {
+        self.to_extension(&ToExtension::AgentGone {
             agent_id: client.agent,
-        };
-        if let Ok(frame) = encode_frame(&gone, MAX_TO_EXTENSION) {
+        });
+    }
+
+    /// Sends a small message of the host's own (never over the limit).
+    fn to_extension(&self, msg: &ToExtension) {
+        if let Ok(frame) = encode_frame(msg, MAX_TO_EXTENSION) {
             let _ = self.to_extension.send(frame);
         }
     }

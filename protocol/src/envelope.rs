@@ -67,6 +67,10 @@ pub enum HostMessage {
     rename_all_fields = "camelCase"
 )]
 pub enum ToExtension {
+    /// The answer to the extension's hello: the port works end to end.
+    Welcome { host_version: String },
+    /// The answer to a health-check ping.
+    Pong { seq: u64 },
     Request(Request),
     /// The agent's socket connection closed: release its tabs as on `goodbye`.
     AgentGone {
@@ -83,9 +87,9 @@ pub enum ToExtension {
 )]
 pub enum FromExtension {
     /// Sent once the background is ready, after every (re)connect.
-    Hello {
-        version: String,
-    },
+    Hello { version: String },
+    /// Health check: the host must answer with `pong` carrying the same `seq`.
+    Ping { seq: u64 },
     Response(Response),
 }
 

@@ -1,0 +1,158 @@
+//! The native-messaging port to the host: connect, reconnect with backoff, health checks.
+
+use std::cell::RefCell;
+
+use claudezilla_protocol::{
+    FromExtension, NATIVE_HOST_NAME, Request, Response, ToExtension, VERSION,
+};
+use wasm_bindgen::prelude::*;
+
+use super::commands;
+use crate::web::{self, Port};
+
+const FIRST_BACKOFF_MS: u32 = 500;
+const MAX_BACKOFF_MS: u32 = 30_000;
+const HEALTH_INTERVAL_MS: u32 = 30_000;
+
+#[derive(Default)]
+struct Link {
+    port: Option<Port>,
+    /// Set when the host welcomed us: the port works end to end.
+    welcomed: bool,
+    backoff_ms: u32,
+    ping_seq: u64,
+    /// A ping still unanswered at the next health check means the host is stuck.
+    awaiting_pong: Option<u64>,
+}
+
+thread_local! {
+    static LINK: RefCell<Link> = RefCell::new(Link::default());
+}
+
+/// Opens the port (Firefox starts the host) and says hello.
+pub fn connect() {
+    let port = web::connect_native(NATIVE_HOST_NAME);
+    let on_message = Closure::<dyn FnMut(JsValue)>::new(on_message);
+    port.on_message().add_listener(on_message.as_ref().unchecked_ref());
+    on_message.forget();
+    let on_disconnect = Closure::<dyn FnMut(Port)>::new(on_disconnect);
+    port.on_disconnect().add_listener(on_disconnect.as_ref().unchecked_ref());
+    on_disconnect.forget();
+    LINK.with(|l| {
+        let mut l = l.borrow_mut();
+        l.port = Some(port);
+        l.welcomed = false;
+        l.awaiting_pong = None;
+    });
+    send(&FromExtension::Hello { version: VERSION.into() });
+}
+
+/// Sends one message to the host (dropped if the port is down: the host is gone with it).
+pub fn send(msg: &FromExtension) {
+    let Ok(json) = serde_json::to_string(msg) else { return };
+    let Ok(value) = js_sys::JSON::parse(&json) else { return };
+    LINK.with(|l| {
+        if let Some(port) = &l.borrow().port {
+            if let Err(e) = port.post_message(&value) {
+                web_log(&format!("cannot post to the host: {}", web::js_error_message(&e)));
+            }
+        }
+    });
+}
+
+fn on_message(value: JsValue) {
+    let parsed = js_sys::JSON::stringify(&value)
+        .ok()
+        .and_then(|s| s.as_string())
+        .map(|s| serde_json::from_str::<ToExtension>(&s));
+    let msg = match parsed {
+        Some(Ok(msg)) => msg,
+        Some(Err(e)) => return web_log(&format!("unreadable message from the host: {e}")),
+        None => return web_log("unreadable message from the host"),
+    };
+    match msg {
+        ToExtension::Welcome { host_version } => LINK.with(|l| {
+            let mut l = l.borrow_mut();
+            l.welcomed = true;
+            l.backoff_ms = 0;
+            if host_version != VERSION {
+                web_log(&format!("host {host_version} differs from extension {VERSION}"));
+            }
+        }),
+        ToExtension::Pong { seq } => LINK.with(|l| {
+            let mut l = l.borrow_mut();
+            if l.awaiting_pong == Some(seq) {
+                l.awaiting_pong = None;
+            }
+        }),
+        ToExtension::Request(request) => wasm_bindgen_futures::spawn_local(answer(request)),
+        ToExtension::AgentGone { agent_id } => {
+            wasm_bindgen_futures::spawn_local(async move {
+                commands::release_agent(&agent_id).await;
+            })
+        }
+    }
+}
+
+async fn answer(request: Request) {
+    let id = request.id;
+    let outcome = commands::handle(request).await;
+    send(&FromExtension::Response(Response { id, outcome }));
+}
+
+fn on_disconnect(port: Port) {
+    let error = port.error();
+    let reason = if error.is_null() || error.is_undefined() {
+        "the host exited".to_owned()
+    } else {
+        web::js_error_message(&error)
+    };
+    let delay = LINK.with(|l| {
+        let mut l = l.borrow_mut();
+        l.port = None;
+        l.welcomed = false;
+        l.backoff_ms = (l.backoff_ms * 2).clamp(FIRST_BACKOFF_MS, MAX_BACKOFF_MS);
+        l.backoff_ms
+    });
+    web_log(&format!("native port closed ({reason}); reconnecting in {delay} ms"));
+    wasm_bindgen_futures::spawn_local(async move {
+        web::sleep(delay).await;
+        connect();
+    });
+}
+
+/// Every 30 s: ping the host; if the previous ping went unanswered, the host is stuck, so
+/// drop the port and start a fresh one.
+pub async fn health_checks() {
+    loop {
+        web::sleep(HEALTH_INTERVAL_MS).await;
+        let (stuck, seq) = LINK.with(|l| {
+            let mut l = l.borrow_mut();
+            let stuck = l.port.is_some() && l.awaiting_pong.is_some();
+            l.ping_seq += 1;
+            let seq = l.ping_seq;
+            l.awaiting_pong = l.port.as_ref().map(|_| seq);
+            (stuck, seq)
+        });
+        if stuck {
+            web_log("the host stopped answering pings; reconnecting");
+            let port = LINK.with(|l| l.borrow_mut().port.take());
+            if let Some(port) = port {
+                port.disconnect();
+                on_disconnect(port);
+            }
+            continue;
+        }
+        send(&FromExtension::Ping { seq });
+    }
+}
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = console, js_name = warn)]
+    fn console_warn(s: &str);
+}
+
+pub fn web_log(message: &str) {
+    console_warn(&format!("Claudezilla: {message}"));
+}

@@ -1,0 +1,193 @@
+//! The agents' window and tabs: opening, navigating, closing, and waiting for loads.
+
+use claudezilla_protocol::reply::{LoadState, TabReport};
+use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Outcome, Reply, TabId};
+use futures_channel::oneshot;
+use futures_util::lock::Mutex;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use super::{LoadWaiter, with_state};
+use crate::load::LoadWatch;
+use crate::web::{self, Tab, Window};
+
+thread_local! {
+    /// Serialises "find or open the agents' window, then add a tab", so agents that start
+    /// together share one window instead of opening one each.
+    static WINDOW_LOCK: std::rc::Rc<Mutex<()>> = std::rc::Rc::new(Mutex::new(()));
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CreateTab<'a> {
+    window_id: u32,
+    url: &'a str,
+    active: bool,
+}
+
+#[derive(Serialize)]
+struct CreateWindow<'a> {
+    url: &'a str,
+}
+
+#[derive(Serialize)]
+struct SetUrl<'a> {
+    url: &'a str,
+}
+
+/// Opens `url` in a new tab owned by `agent`, in the agents' window (opening it if needed).
+pub async fn create(agent: &AgentId, url: &str, budget_ms: u32) -> Outcome {
+    let started = web::now_ms();
+    let tab = {
+        let lock = WINDOW_LOCK.with(|l| l.clone());
+        let _guard = lock.lock().await;
+        with_state(|s| s.pool.admit(agent))?;
+        let tab = open_tab(url).await.map_err(|e| refine_url_error(e, url))?;
+        with_state(|s| s.pool.insert(TabId(tab.id), agent.clone(), url.to_owned()));
+        tab
+    };
+    wait_loaded(TabId(tab.id), LoadWatch::new_tab(url), started, budget_ms).await
+}
+
+async fn open_tab(url: &str) -> Result<Tab, ErrorBody> {
+    let window = with_state(|s| s.pool.window);
+    if let Some(window_id) = window {
+        if web::call(web::windows_get(window_id)).await.is_ok() {
+            let props = CreateTab { window_id, url, active: true };
+            return web::call_as(web::tabs_create(&web::to_js(&props))).await;
+        }
+    }
+    let window: Window = web::call_as(web::windows_create(&web::to_js(&CreateWindow { url }))).await?;
+    with_state(|s| s.pool.window = Some(window.id));
+    window
+        .tabs
+        .into_iter()
+        .next()
+        .ok_or_else(|| ErrorBody::new(ErrorCode::Browser, "the new window has no tab"))
+}
+
+/// Loads `url` in `tab` and waits for it.
+pub async fn navigate(tab: TabId, url: &str, budget_ms: u32) -> Outcome {
+    let started = web::now_ms();
+    let done = watch(tab, LoadWatch::navigation());
+    web::call(web::tabs_update(tab.0, &web::to_js(&SetUrl { url }))).await.map_err(|e| refine_url_error(e, url))?;
+    finish_wait(tab, done, started, budget_ms).await
+}
+
+pub async fn close(tab: TabId) -> Outcome {
+    with_state(|s| s.pool.remove(tab));
+    web::call(web::tabs_remove(&JsValue::from(tab.0))).await.map_err(|e| gone(tab, e))?;
+    Ok(Reply::Closed { tab_id: tab })
+}
+
+/// Closes tabs that were already taken out of the pool; tabs already gone are fine.
+pub async fn remove_all(tabs: &[TabId]) {
+    if tabs.is_empty() {
+        return;
+    }
+    let ids = js_sys::Array::new();
+    for tab in tabs {
+        ids.push(&JsValue::from(tab.0));
+    }
+    let _ = web::call(web::tabs_remove(&ids)).await;
+}
+
+/// Registers a waiter for `tab`; its receiver completes when the watch is satisfied.
+fn watch(tab: TabId, watch: LoadWatch) -> oneshot::Receiver<()> {
+    let (done, rx) = oneshot::channel();
+    with_state(|s| s.waiters.entry(tab).or_default().push(LoadWaiter { watch, done }));
+    rx
+}
+
+async fn wait_loaded(tab: TabId, load: LoadWatch, started: f64, budget_ms: u32) -> Outcome {
+    let done = watch(tab, load);
+    // The load may have finished before the waiter existed.
+    let now: Tab = web::call_as(web::tabs_get(tab.0)).await.map_err(|e| gone(tab, e))?;
+    if load.satisfied_by(&now.status, &now.url) {
+        return report(tab, started, LoadState::Complete).await;
+    }
+    finish_wait(tab, done, started, budget_ms).await
+}
+
+async fn finish_wait(tab: TabId, done: oneshot::Receiver<()>, started: f64, budget_ms: u32) -> Outcome {
+    let left = (budget_ms as f64 - (web::now_ms() - started)).max(0.0) as u32;
+    match web::with_deadline(left, done).await {
+        Some(Ok(())) => report(tab, started, LoadState::Complete).await,
+        Some(Err(_)) => Err(ErrorBody::new(ErrorCode::NoSuchTab, format!("tab {tab} was closed while loading"))),
+        None => report(tab, started, LoadState::Loading).await,
+    }
+}
+
+async fn report(tab: TabId, started: f64, load_state: LoadState) -> Outcome {
+    let now: Tab = web::call_as(web::tabs_get(tab.0)).await.map_err(|e| gone(tab, e))?;
+    with_state(|s| s.pool.update_page(tab, Some(now.url.clone()), Some(now.title.clone())));
+    Ok(Reply::Tab(TabReport {
+        tab_id: tab,
+        url: now.url,
+        title: now.title,
+        load_state,
+        waited_ms: (web::now_ms() - started) as u32,
+    }))
+}
+
+fn gone(tab: TabId, e: ErrorBody) -> ErrorBody {
+    ErrorBody::new(ErrorCode::NoSuchTab, format!("tab {tab} is gone ({})", e.message))
+        .with_hint("firefox_get_tabs lists your open tabs")
+}
+
+/// Firefox refuses some URLs that pass our scheme check (e.g. file: from an extension).
+fn refine_url_error(e: ErrorBody, url: &str) -> ErrorBody {
+    if e.message.contains("Illegal URL") || e.message.contains("not allowed") {
+        return ErrorBody::new(ErrorCode::BadUrl, format!("Firefox refused to open {url}: {}", e.message));
+    }
+    e
+}
+
+/// Wires the browser's tab and window events into the pool and the load waiters.
+pub fn listen() {
+    let on_updated = Closure::<dyn FnMut(u32, JsValue, JsValue)>::new(on_updated);
+    web::TABS_ON_UPDATED.with(|e| e.add_listener(on_updated.as_ref().unchecked_ref()));
+    on_updated.forget();
+    let on_removed = Closure::<dyn FnMut(u32)>::new(|tab: u32| {
+        with_state(|s| {
+            s.pool.remove(TabId(tab));
+            // Dropping the senders tells waiters the tab is gone.
+            s.waiters.remove(&TabId(tab));
+        });
+    });
+    web::TABS_ON_REMOVED.with(|e| e.add_listener(on_removed.as_ref().unchecked_ref()));
+    on_removed.forget();
+    let on_window_removed = Closure::<dyn FnMut(u32)>::new(|window: u32| {
+        with_state(|s| s.pool.window_closed(window));
+    });
+    web::WINDOWS_ON_REMOVED.with(|e| e.add_listener(on_window_removed.as_ref().unchecked_ref()));
+    on_window_removed.forget();
+}
+
+#[derive(serde::Deserialize, Default)]
+struct ChangeInfo {
+    status: Option<String>,
+    url: Option<String>,
+    title: Option<String>,
+}
+
+fn on_updated(tab: u32, change: JsValue, state: JsValue) {
+    let tab = TabId(tab);
+    let change: ChangeInfo = serde_wasm_bindgen::from_value(change).unwrap_or_default();
+    let Ok(state) = serde_wasm_bindgen::from_value::<Tab>(state) else { return };
+    with_state(|s| {
+        s.pool.update_page(tab, change.url.clone(), change.title.clone());
+        let Some(waiters) = s.waiters.remove(&tab) else { return };
+        let mut pending = Vec::new();
+        for mut w in waiters {
+            if w.watch.on_update(change.status.as_deref(), change.url.as_deref(), &state.status, &state.url) {
+                let _ = w.done.send(());
+            } else if !w.done.is_canceled() {
+                pending.push(w);
+            }
+        }
+        if !pending.is_empty() {
+            s.waiters.insert(tab, pending);
+        }
+    });
+}

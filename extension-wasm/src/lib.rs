@@ -1,0 +1,24 @@
+//! The Firefox extension's logic, compiled to wasm and loaded by thin JS shims.
+//!
+//! Pure policy lives in plain modules that build and test natively (`cargo test`):
+//! * [`pool`]: the shared tab pool and who owns which tab — the only place ownership is decided.
+//! * [`load`]: when a navigation counts as finished.
+//! * [`text`]: cutting text and naming elements for answers.
+//! * [`jpeg`]: reading a JPEG's dimensions.
+//!
+//! The browser glue is wasm-only:
+//! * `web`: bindings to `browser.*` APIs and timers.
+//! * `background`: the native port, command dispatch and tab management.
+//! * `content`: DOM operations, one coarse call per command.
+
+pub mod jpeg;
+pub mod load;
+pub mod pool;
+pub mod text;
+
+#[cfg(target_arch = "wasm32")]
+mod background;
+#[cfg(target_arch = "wasm32")]
+mod content;
+#[cfg(target_arch = "wasm32")]
+mod web;

@@ -1,0 +1,115 @@
+//! Bindings to the WebExtension APIs we use, and small async helpers over them.
+//!
+//! `browser.*` is not in web-sys: these declarations are the whole surface the extension calls.
+
+mod time;
+
+pub use time::{now_ms, sleep, with_deadline};
+
+use claudezilla_protocol::{ErrorBody, ErrorCode};
+use js_sys::{Function, Promise};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = create)]
+    pub fn tabs_create(props: &JsValue) -> Promise;
+    #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = get)]
+    pub fn tabs_get(tab_id: u32) -> Promise;
+    #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = update)]
+    pub fn tabs_update(tab_id: u32, props: &JsValue) -> Promise;
+    #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = remove)]
+    pub fn tabs_remove(tab_ids: &JsValue) -> Promise;
+    #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = sendMessage)]
+    pub fn tabs_send_message(tab_id: u32, message: &JsValue, options: &JsValue) -> Promise;
+    #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = executeScript)]
+    pub fn tabs_execute_script(tab_id: u32, details: &JsValue) -> Promise;
+    #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = captureVisibleTab)]
+    pub fn tabs_capture_visible_tab(window_id: u32, options: &JsValue) -> Promise;
+
+    #[wasm_bindgen(js_namespace = ["browser", "windows"], js_name = create)]
+    pub fn windows_create(props: &JsValue) -> Promise;
+    #[wasm_bindgen(js_namespace = ["browser", "windows"], js_name = get)]
+    pub fn windows_get(window_id: u32) -> Promise;
+
+    #[wasm_bindgen(js_namespace = ["browser", "runtime"], js_name = connectNative)]
+    pub fn connect_native(name: &str) -> Port;
+
+    /// A `runtime.Port`.
+    pub type Port;
+    #[wasm_bindgen(method, catch, js_name = postMessage)]
+    pub fn post_message(this: &Port, message: &JsValue) -> Result<(), JsValue>;
+    #[wasm_bindgen(method)]
+    pub fn disconnect(this: &Port);
+    #[wasm_bindgen(method, getter, js_name = onMessage)]
+    pub fn on_message(this: &Port) -> BrowserEvent;
+    #[wasm_bindgen(method, getter, js_name = onDisconnect)]
+    pub fn on_disconnect(this: &Port) -> BrowserEvent;
+    #[wasm_bindgen(method, getter)]
+    pub fn error(this: &Port) -> JsValue;
+
+    /// An `events.Event`.
+    pub type BrowserEvent;
+    #[wasm_bindgen(method, js_name = addListener)]
+    pub fn add_listener(this: &BrowserEvent, callback: &Function);
+
+    #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "tabs"], js_name = onUpdated)]
+    pub static TABS_ON_UPDATED: BrowserEvent;
+    #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "tabs"], js_name = onRemoved)]
+    pub static TABS_ON_REMOVED: BrowserEvent;
+    #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "windows"], js_name = onRemoved)]
+    pub static WINDOWS_ON_REMOVED: BrowserEvent;
+}
+
+/// A `tabs.Tab`, the fields we read.
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Tab {
+    pub id: u32,
+    pub window_id: u32,
+    #[serde(default)]
+    pub url: String,
+    #[serde(default)]
+    pub title: String,
+    #[serde(default)]
+    pub status: String,
+}
+
+/// A `windows.Window`, the fields we read.
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct Window {
+    pub id: u32,
+    #[serde(default)]
+    pub tabs: Vec<Tab>,
+}
+
+/// Converts a typed value into the plain JS object a browser API takes.
+pub fn to_js<T: Serialize>(value: &T) -> JsValue {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap_or(JsValue::UNDEFINED)
+}
+
+/// Awaits a browser promise, turning a rejection into a BROWSER error with its message.
+pub async fn call(promise: Promise) -> Result<JsValue, ErrorBody> {
+    JsFuture::from(promise).await.map_err(|e| ErrorBody::new(ErrorCode::Browser, js_error_message(&e)))
+}
+
+/// Awaits a browser promise and reads its result as `T`.
+pub async fn call_as<T: DeserializeOwned>(promise: Promise) -> Result<T, ErrorBody> {
+    let value = call(promise).await?;
+    serde_wasm_bindgen::from_value(value)
+        .map_err(|e| ErrorBody::new(ErrorCode::Internal, format!("unexpected browser answer: {e}")))
+}
+
+/// The message of a JS error (or its string form).
+pub fn js_error_message(e: &JsValue) -> String {
+    js_sys::Reflect::get(e, &"message".into())
+        .ok()
+        .and_then(|m| m.as_string())
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| format!("{e:?}"))
+}

@@ -1,0 +1,35 @@
+//! Timers for wasm: sleeping, deadlines and a clock.
+
+use std::future::Future;
+
+use futures_util::future::{Either, select};
+use js_sys::{Function, Promise};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_name = setTimeout)]
+    fn set_timeout(callback: &Function, ms: i32) -> JsValue;
+}
+
+pub async fn sleep(ms: u32) {
+    let promise = Promise::new(&mut |resolve, _| {
+        set_timeout(&resolve, ms.min(i32::MAX as u32) as i32);
+    });
+    let _ = JsFuture::from(promise).await;
+}
+
+/// `Some(output)` if `fut` finishes within `ms`, else `None`.
+pub async fn with_deadline<F: Future>(ms: u32, fut: F) -> Option<F::Output> {
+    let fut = std::pin::pin!(fut);
+    let timer = std::pin::pin!(sleep(ms));
+    match select(fut, timer).await {
+        Either::Left((out, _)) => Some(out),
+        Either::Right(_) => None,
+    }
+}
+
+pub fn now_ms() -> f64 {
+    js_sys::Date::now()
+}

@@ -1,0 +1,37 @@
+//! `cargo xtask <command>`: the project's automation, in Rust so it runs the same everywhere.
+//!
+//! * `run`   — install what is missing, build, register the host, start Firefox with the
+//!             extension (`web-ext run`), print the `claude mcp add` line.
+//! * `test`  — install what is missing, build, then fmt, clippy, web-ext lint and every test.
+//! * `build` — build the binaries (release) and the extension (wasm + shims).
+//! * `setup` — only install what is missing.
+//! * `bench` — build, then run the end-to-end benchmark.
+
+mod build;
+mod run;
+mod setup;
+mod sh;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("setup") => setup::all(),
+        Some("build") => setup::all().and_then(|()| build::all()),
+        Some("run") => run::run(),
+        Some("test") => setup::all().and_then(|()| build::all()).and_then(|()| run::test(&args[1..])),
+        Some("bench") => setup::all().and_then(|()| build::all()).and_then(|()| run::bench(&args[1..])),
+        _ => {
+            eprintln!("usage: cargo xtask <run | test | build | setup | bench>");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("\nxtask: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

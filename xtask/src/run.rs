@@ -1,0 +1,92 @@
+//! The README's commands: `run` (start everything for Claude Code) and `test` (every check).
+
+use std::time::{Duration, Instant};
+
+use crate::sh::{self, Result, cmd, root};
+use crate::{build, setup};
+
+/// Starts Firefox with the extension through `web-ext run` and waits until the extension has
+/// connected, then prints how to connect Claude Code. Runs until Firefox or web-ext stops.
+pub fn run() -> Result {
+    setup::all()?;
+    build::all()?;
+    let host = root().join("target/release/claudezilla-host");
+    let mcp = root().join("target/release/claudezilla-mcp");
+    sh::run(cmd(&host.to_string_lossy(), &["install"]))?;
+
+    let mut web_ext = cmd("npx", &["--no-install", "web-ext", "run"]);
+    web_ext.env("NO_UPDATE_NOTIFIER", "1");
+    if let Some(firefox) = setup::firefox_binary() {
+        web_ext.env("FIREFOX", firefox);
+    }
+    eprintln!("$ npx web-ext run   (Firefox with the extension; Ctrl-C stops it)");
+    let mut child = web_ext.spawn().map_err(|e| format!("cannot start web-ext: {e}"))?;
+
+    let deadline = Instant::now() + Duration::from_secs(90);
+    loop {
+        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+            return Err(format!("web-ext exited before the extension connected ({status})"));
+        }
+        if sh::output(&host.to_string_lossy(), &["status"]).is_some() {
+            break;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let report = cmd(&host.to_string_lossy(), &["status"]).output().map(|o| o.stdout).unwrap_or_default();
+            return Err(format!(
+                "the extension did not connect within 90 s:\n{}",
+                String::from_utf8_lossy(&report)
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(250));
+    }
+    println!(
+        "\nClaudezilla is running: Firefox is up and the extension is connected.\n\
+         Connect Claude Code with:\n\n  claude mcp add --scope user claudezilla -- {}\n\n\
+         Check it any time with `{} status`. Stop with Ctrl-C.",
+        mcp.display(),
+        host.display()
+    );
+    let status = child.wait().map_err(|e| e.to_string())?;
+    if status.success() { Ok(()) } else { Err(format!("web-ext exited ({status})")) }
+}
+
+/// Formatting, lints (Rust native and wasm, web-ext) and every test, release build.
+pub fn test(filter: &[String]) -> Result {
+    sh::run(cmd("cargo", &["fmt", "--all", "--check"]))?;
+    sh::run(cmd("cargo", &["clippy", "--release", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
+    sh::run(cmd(
+        "cargo",
+        &[
+            "clippy",
+            "--profile",
+            "wasm",
+            "--target",
+            "wasm32-unknown-unknown",
+            "-p",
+            "claudezilla-extension-wasm",
+            "--",
+            "-D",
+            "warnings",
+        ],
+    ))?;
+    let mut lint = cmd("npx", &["--no-install", "web-ext", "lint"]);
+    lint.env("NO_UPDATE_NOTIFIER", "1");
+    sh::run(lint)?;
+    let mut args = vec!["test", "--release", "--workspace"];
+    if !filter.is_empty() {
+        args.push("--");
+        args.extend(filter.iter().map(String::as_str));
+    }
+    sh::run(cmd("cargo", &args))
+}
+
+/// The end-to-end benchmark (real Firefox); figures go to stdout for the README.
+pub fn bench(args: &[String]) -> Result {
+    let mut all = vec!["bench", "-p", "claudezilla-e2e"];
+    if !args.is_empty() {
+        all.push("--");
+        all.extend(args.iter().map(String::as_str));
+    }
+    sh::run(cmd("cargo", &all))
+}

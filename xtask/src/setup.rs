@@ -1,0 +1,93 @@
+//! Installs what is missing: the wasm target, the pinned wasm-bindgen CLI, the npm tools and
+//! Firefox ESR (via apt, as root). Each step checks first, so a ready machine costs ~nothing.
+
+use crate::sh::{self, Result, cmd, exists, is_root, output, root};
+
+pub fn all() -> Result {
+    wasm_target()?;
+    wasm_bindgen_cli()?;
+    node_tools()?;
+    firefox()
+}
+
+fn wasm_target() -> Result {
+    let installed = output("rustup", &["target", "list", "--installed"]).unwrap_or_default();
+    if installed.lines().any(|t| t.trim() == "wasm32-unknown-unknown") {
+        return Ok(());
+    }
+    sh::run(cmd("rustup", &["target", "add", "wasm32-unknown-unknown"]))
+}
+
+/// The wasm-bindgen version Cargo.lock pins; the CLI must match it exactly.
+pub fn wasm_bindgen_version() -> Result<String> {
+    let lock = std::fs::read_to_string(root().join("Cargo.lock")).map_err(|e| format!("Cargo.lock: {e}"))?;
+    let mut lines = lock.lines();
+    while let Some(line) = lines.next() {
+        if line == "name = \"wasm-bindgen\"" {
+            if let Some(v) = lines.next().and_then(|l| l.strip_prefix("version = \"")) {
+                return Ok(v.trim_end_matches('"').to_owned());
+            }
+        }
+    }
+    Err("wasm-bindgen is not in Cargo.lock".into())
+}
+
+fn wasm_bindgen_cli() -> Result {
+    let want = wasm_bindgen_version()?;
+    let have = output("wasm-bindgen", &["--version"]).unwrap_or_default();
+    if have.split_whitespace().nth(1) == Some(want.as_str()) {
+        return Ok(());
+    }
+    eprintln!("wasm-bindgen CLI {want} is needed (found {:?}); installing (a few minutes, once)", have.trim());
+    sh::run(cmd("cargo", &["install", "wasm-bindgen-cli", "--version", &want]))
+}
+
+fn node_tools() -> Result {
+    if !exists("npm") {
+        apt_install(&["nodejs", "npm"], "Node.js and npm (for web-ext)")?;
+    }
+    let stamp = root().join("node_modules/.package-lock.json");
+    let lock = root().join("package-lock.json");
+    let fresh = match (std::fs::metadata(&stamp), std::fs::metadata(&lock)) {
+        (Ok(s), Ok(l)) => s.modified().ok() >= l.modified().ok(),
+        _ => false,
+    };
+    if fresh {
+        return Ok(());
+    }
+    let mut npm = cmd("npm", &["ci", "--no-audit", "--no-fund"]);
+    npm.env("NO_UPDATE_NOTIFIER", "1");
+    sh::run(npm)
+}
+
+/// The Firefox to run: $FIREFOX, else firefox-esr, else firefox.
+pub fn firefox_binary() -> Option<String> {
+    if let Some(f) = std::env::var("FIREFOX").ok().filter(|f| !f.is_empty()) {
+        return Some(f);
+    }
+    ["firefox-esr", "firefox"].into_iter().find(|b| exists(b)).map(str::to_owned)
+}
+
+fn firefox() -> Result {
+    if firefox_binary().is_some() {
+        return Ok(());
+    }
+    apt_install(&["firefox-esr"], "Firefox ESR")
+}
+
+fn apt_install(packages: &[&str], what: &str) -> Result {
+    if !is_root() || !exists("apt-get") {
+        return Err(format!(
+            "{what} is missing: install it (Debian/Ubuntu: `sudo apt-get install {}`) and run this again",
+            packages.join(" ")
+        ));
+    }
+    let mut update = cmd("apt-get", &["update", "-q"]);
+    update.env("DEBIAN_FRONTEND", "noninteractive");
+    sh::run(update)?;
+    let mut args = vec!["install", "-y", "-q", "--no-install-recommends"];
+    args.extend(packages);
+    let mut install = cmd("apt-get", &args);
+    install.env("DEBIAN_FRONTEND", "noninteractive");
+    sh::run(install)
+}
