@@ -13,7 +13,9 @@ pub enum LoadWatch {
 
 impl LoadWatch {
     pub fn new_tab(target: &str) -> Self {
-        Self::NewTab { blank_is_target: target == "about:blank" }
+        Self::NewTab {
+            blank_is_target: target == "about:blank",
+        }
     }
 
     pub fn navigation() -> Self {
@@ -24,14 +26,22 @@ impl LoadWatch {
     /// in case the load finished before any event arrived.)
     pub fn satisfied_by(&self, status: &str, url: &str) -> bool {
         match *self {
-            Self::NewTab { blank_is_target } => status == "complete" && (blank_is_target || url != "about:blank"),
+            Self::NewTab { blank_is_target } => {
+                status == "complete" && (blank_is_target || url != "about:blank")
+            }
             Self::Navigation { .. } => false,
         }
     }
 
     /// Feeds one `tabs.onUpdated` event: `changed_status`/`changed_url` are the change info,
     /// `status`/`url` the tab's state after it. Returns true when the load is done.
-    pub fn on_update(&mut self, changed_status: Option<&str>, changed_url: Option<&str>, status: &str, url: &str) -> bool {
+    pub fn on_update(
+        &mut self,
+        changed_status: Option<&str>,
+        changed_url: Option<&str>,
+        status: &str,
+        url: &str,
+    ) -> bool {
         match self {
             Self::NewTab { .. } => self.satisfied_by(status, url),
             Self::Navigation { saw_loading } => {
@@ -67,7 +77,12 @@ mod tests {
         assert!(!w.satisfied_by("complete", "http://old/"));
         // A stale "complete" of the old page before the new load started does not count.
         assert!(!w.on_update(Some("complete"), None, "complete", "http://old/"));
-        assert!(!w.on_update(Some("loading"), Some("http://new/"), "loading", "http://new/"));
+        assert!(!w.on_update(
+            Some("loading"),
+            Some("http://new/"),
+            "loading",
+            "http://new/"
+        ));
         assert!(!w.on_update(None, None, "loading", "http://new/"));
         assert!(w.on_update(Some("complete"), None, "complete", "http://new/"));
     }

@@ -54,17 +54,33 @@ impl Pool {
 
     pub fn insert(&mut self, tab: TabId, owner: AgentId, url: String) {
         let last_used = self.tick();
-        self.tabs.insert(tab, TabRecord { owner, url, title: String::new(), last_used });
+        self.tabs.insert(
+            tab,
+            TabRecord {
+                owner,
+                url,
+                title: String::new(),
+                last_used,
+            },
+        );
     }
 
     /// Checks that `agent` may `action` the tab it named (or its most recent tab when it named
     /// none), and marks the tab as just used.
-    pub fn authorize(&mut self, agent: &AgentId, tab: Option<TabId>, action: &str) -> Result<TabId, ErrorBody> {
+    pub fn authorize(
+        &mut self,
+        agent: &AgentId,
+        tab: Option<TabId>,
+        action: &str,
+    ) -> Result<TabId, ErrorBody> {
         let tab = match tab {
             Some(tab) => tab,
             None => self.most_recent(agent).ok_or_else(|| {
-                ErrorBody::new(ErrorCode::NoSuchTab, format!("cannot {action}: you have no open tab"))
-                    .with_hint("open one with firefox_create_window")
+                ErrorBody::new(
+                    ErrorCode::NoSuchTab,
+                    format!("cannot {action}: you have no open tab"),
+                )
+                .with_hint("open one with firefox_create_window")
             })?,
         };
         let now = self.tick();
@@ -79,7 +95,10 @@ impl Pool {
         if &record.owner != agent {
             return Err(ErrorBody::new(
                 ErrorCode::Ownership,
-                format!("Cannot {action} tab {tab} (owned by {})", record.owner.short()),
+                format!(
+                    "Cannot {action} tab {tab} (owned by {})",
+                    record.owner.short()
+                ),
             )
             .with_hint("act only on your own tabs; open one with firefox_create_window"));
         }
@@ -110,7 +129,9 @@ impl Pool {
 
     /// Keeps the cached URL and title current (from `tabs.onUpdated`).
     pub fn update_page(&mut self, tab: TabId, url: Option<String>, title: Option<String>) {
-        let Some(record) = self.tabs.get_mut(&tab) else { return };
+        let Some(record) = self.tabs.get_mut(&tab) else {
+            return;
+        };
         if let Some(url) = url {
             record.url = url;
         }
@@ -124,7 +145,11 @@ impl Pool {
     }
 
     pub fn owned_by(&self, agent: &AgentId) -> Vec<TabId> {
-        self.tabs.iter().filter(|(_, r)| &r.owner == agent).map(|(id, _)| *id).collect()
+        self.tabs
+            .iter()
+            .filter(|(_, r)| &r.owner == agent)
+            .map(|(id, _)| *id)
+            .collect()
     }
 
     /// Every agent tab, as `agent` sees them.
@@ -179,12 +204,20 @@ mod tests {
     fn owners_act_and_others_are_refused_with_the_ownership_message() {
         let mut pool = Pool::new();
         pool.insert(TabId(4), agent(1), "about:blank".into());
-        assert_eq!(pool.authorize(&agent(1), Some(TabId(4)), "navigate"), Ok(TabId(4)));
-        let err = pool.authorize(&agent(2), Some(TabId(4)), "navigate").unwrap_err();
+        assert_eq!(
+            pool.authorize(&agent(1), Some(TabId(4)), "navigate"),
+            Ok(TabId(4))
+        );
+        let err = pool
+            .authorize(&agent(2), Some(TabId(4)), "navigate")
+            .unwrap_err();
         assert_eq!(err.code, ErrorCode::Ownership);
         assert_eq!(
             err.to_string().lines().next().unwrap(),
-            format!("OWNERSHIP: Cannot navigate tab 4 (owned by {})", agent(1).short())
+            format!(
+                "OWNERSHIP: Cannot navigate tab 4 (owned by {})",
+                agent(1).short()
+            )
         );
     }
 
@@ -205,7 +238,9 @@ mod tests {
     #[test]
     fn unknown_tabs_are_no_such_tab() {
         let mut pool = Pool::new();
-        let err = pool.authorize(&agent(1), Some(TabId(99)), "close").unwrap_err();
+        let err = pool
+            .authorize(&agent(1), Some(TabId(99)), "close")
+            .unwrap_err();
         assert_eq!(err.code, ErrorCode::NoSuchTab);
         assert!(err.message.contains("tab 99"));
     }
@@ -244,7 +279,10 @@ mod tests {
         assert_eq!((e[0].mine, e[1].mine), (false, true));
         assert_eq!((e[1].url.as_str(), e[1].title.as_str()), ("c", "T"));
         let d = pool.diagnosis(&agent(1), "v");
-        assert_eq!((d.tabs_in_pool, d.agents, d.your_tabs.clone()), (2, 2, vec![TabId(1)]));
+        assert_eq!(
+            (d.tabs_in_pool, d.agents, d.your_tabs.clone()),
+            (2, 2, vec![TabId(1)])
+        );
     }
 
     #[test]

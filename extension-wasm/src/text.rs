@@ -67,7 +67,10 @@ mod tests {
 
     #[test]
     fn elements_are_named_by_tag_id_classes_and_label() {
-        assert_eq!(describe_element("BUTTON", "go", "primary big", "  Go\n now "), "button#go.primary.big \"Go now\"");
+        assert_eq!(
+            describe_element("BUTTON", "go", "primary big", "  Go\n now "),
+            "button#go.primary.big \"Go now\""
+        );
         assert_eq!(describe_element("INPUT", "", "", ""), "input");
         let long = describe_element("A", "", "", &"x".repeat(50));
         assert!(long.ends_with("…\""), "{long}");

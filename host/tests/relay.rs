@@ -506,11 +506,21 @@ async fn garbage_from_the_extension_ends_the_host() {
 #[tokio::test]
 async fn the_extension_is_welcomed_and_its_pings_answered() {
     let mut host = start(Duration::from_secs(5)).await;
-    host.ext.send(FromExtension::Hello { version: "9.9.9".into() }).await.unwrap();
+    host.ext
+        .send(FromExtension::Hello {
+            version: "9.9.9".into(),
+        })
+        .await
+        .unwrap();
     assert_eq!(
         ext_next(&mut host).await,
-        ToExtension::Welcome { host_version: claudezilla_protocol::VERSION.into() }
+        ToExtension::Welcome {
+            host_version: claudezilla_protocol::VERSION.into()
+        }
     );
-    host.ext.send(FromExtension::Ping { seq: 42 }).await.unwrap();
+    host.ext
+        .send(FromExtension::Ping { seq: 42 })
+        .await
+        .unwrap();
     assert_eq!(ext_next(&mut host).await, ToExtension::Pong { seq: 42 });
 }

@@ -68,9 +68,13 @@ pub enum HostMessage {
 )]
 pub enum ToExtension {
     /// The answer to the extension's hello: the port works end to end.
-    Welcome { host_version: String },
+    Welcome {
+        host_version: String,
+    },
     /// The answer to a health-check ping.
-    Pong { seq: u64 },
+    Pong {
+        seq: u64,
+    },
     Request(Request),
     /// The agent's socket connection closed: release its tabs as on `goodbye`.
     AgentGone {
@@ -87,9 +91,13 @@ pub enum ToExtension {
 )]
 pub enum FromExtension {
     /// Sent once the background is ready, after every (re)connect.
-    Hello { version: String },
+    Hello {
+        version: String,
+    },
     /// Health check: the host must answer with `pong` carrying the same `seq`.
-    Ping { seq: u64 },
+    Ping {
+        seq: u64,
+    },
     Response(Response),
 }
 

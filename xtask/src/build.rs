@@ -8,18 +8,38 @@ use crate::sh::{self, Result, cmd, root};
 pub const WASM_CRATE: &str = "claudezilla_extension_wasm";
 
 pub fn all() -> Result {
-    sh::run(cmd("cargo", &["build", "--release", "-p", "claudezilla-host", "-p", "claudezilla-mcp"]))?;
+    sh::run(cmd(
+        "cargo",
+        &[
+            "build",
+            "--release",
+            "-p",
+            "claudezilla-host",
+            "-p",
+            "claudezilla-mcp",
+        ],
+    ))?;
     extension()
 }
 
 fn extension() -> Result {
     sh::run(cmd(
         "cargo",
-        &["build", "--profile", "wasm", "--target", "wasm32-unknown-unknown", "-p", "claudezilla-extension-wasm"],
+        &[
+            "build",
+            "--profile",
+            "wasm",
+            "--target",
+            "wasm32-unknown-unknown",
+            "-p",
+            "claudezilla-extension-wasm",
+        ],
     ))?;
     let out = root().join("extension-shell/wasm");
     fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let wasm = root().join(format!("target/wasm32-unknown-unknown/wasm/{WASM_CRATE}.wasm"));
+    let wasm = root().join(format!(
+        "target/wasm32-unknown-unknown/wasm/{WASM_CRATE}.wasm"
+    ));
     sh::run(cmd(
         "wasm-bindgen",
         &[
@@ -40,12 +60,23 @@ fn extension() -> Result {
 fn optimize(wasm: &std::path::Path) -> Result {
     let wasm_opt = root().join("node_modules/.bin/wasm-opt");
     let path = wasm.to_string_lossy();
-    sh::run(cmd(&wasm_opt.to_string_lossy(), &["-O3", "--strip-debug", "--strip-producers", &path, "-o", &path]))
+    sh::run(cmd(
+        &wasm_opt.to_string_lossy(),
+        &[
+            "-O3",
+            "--strip-debug",
+            "--strip-producers",
+            &path,
+            "-o",
+            &path,
+        ],
+    ))
 }
 
 /// One file for `tabs.executeScript`: the glue, then the shim that uses it.
 fn bundle_content(out: &std::path::Path) -> Result {
-    let read = |p: std::path::PathBuf| fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()));
+    let read =
+        |p: std::path::PathBuf| fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()));
     let glue = read(out.join(format!("{WASM_CRATE}.js")))?;
     let shim = read(root().join("extension-shell/content-shim.js"))?;
     let bundle = format!("{glue}\n{shim}");

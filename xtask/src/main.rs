@@ -20,8 +20,12 @@ fn main() -> ExitCode {
         Some("setup") => setup::all(),
         Some("build") => setup::all().and_then(|()| build::all()),
         Some("run") => run::run(),
-        Some("test") => setup::all().and_then(|()| build::all()).and_then(|()| run::test(&args[1..])),
-        Some("bench") => setup::all().and_then(|()| build::all()).and_then(|()| run::bench(&args[1..])),
+        Some("test") => setup::all()
+            .and_then(|()| build::all())
+            .and_then(|()| run::test(&args[1..])),
+        Some("bench") => setup::all()
+            .and_then(|()| build::all())
+            .and_then(|()| run::bench(&args[1..])),
         _ => {
             eprintln!("usage: cargo xtask <run | test | build | setup | bench>");
             return ExitCode::from(2);

@@ -20,19 +20,26 @@ pub fn run() -> Result {
         web_ext.env("FIREFOX", firefox);
     }
     eprintln!("$ npx web-ext run   (Firefox with the extension; Ctrl-C stops it)");
-    let mut child = web_ext.spawn().map_err(|e| format!("cannot start web-ext: {e}"))?;
+    let mut child = web_ext
+        .spawn()
+        .map_err(|e| format!("cannot start web-ext: {e}"))?;
 
     let deadline = Instant::now() + Duration::from_secs(90);
     loop {
         if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
-            return Err(format!("web-ext exited before the extension connected ({status})"));
+            return Err(format!(
+                "web-ext exited before the extension connected ({status})"
+            ));
         }
         if sh::output(&host.to_string_lossy(), &["status"]).is_some() {
             break;
         }
         if Instant::now() > deadline {
             let _ = child.kill();
-            let report = cmd(&host.to_string_lossy(), &["status"]).output().map(|o| o.stdout).unwrap_or_default();
+            let report = cmd(&host.to_string_lossy(), &["status"])
+                .output()
+                .map(|o| o.stdout)
+                .unwrap_or_default();
             return Err(format!(
                 "the extension did not connect within 90 s:\n{}",
                 String::from_utf8_lossy(&report)
@@ -48,13 +55,28 @@ pub fn run() -> Result {
         host.display()
     );
     let status = child.wait().map_err(|e| e.to_string())?;
-    if status.success() { Ok(()) } else { Err(format!("web-ext exited ({status})")) }
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("web-ext exited ({status})"))
+    }
 }
 
 /// Formatting, lints (Rust native and wasm, web-ext) and every test, release build.
 pub fn test(filter: &[String]) -> Result {
     sh::run(cmd("cargo", &["fmt", "--all", "--check"]))?;
-    sh::run(cmd("cargo", &["clippy", "--release", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
+    sh::run(cmd(
+        "cargo",
+        &[
+            "clippy",
+            "--release",
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ],
+    ))?;
     sh::run(cmd(
         "cargo",
         &[

@@ -12,7 +12,10 @@ pub fn all() -> Result {
 
 fn wasm_target() -> Result {
     let installed = output("rustup", &["target", "list", "--installed"]).unwrap_or_default();
-    if installed.lines().any(|t| t.trim() == "wasm32-unknown-unknown") {
+    if installed
+        .lines()
+        .any(|t| t.trim() == "wasm32-unknown-unknown")
+    {
         return Ok(());
     }
     sh::run(cmd("rustup", &["target", "add", "wasm32-unknown-unknown"]))
@@ -20,7 +23,8 @@ fn wasm_target() -> Result {
 
 /// The wasm-bindgen version Cargo.lock pins; the CLI must match it exactly.
 pub fn wasm_bindgen_version() -> Result<String> {
-    let lock = std::fs::read_to_string(root().join("Cargo.lock")).map_err(|e| format!("Cargo.lock: {e}"))?;
+    let lock = std::fs::read_to_string(root().join("Cargo.lock"))
+        .map_err(|e| format!("Cargo.lock: {e}"))?;
     let mut lines = lock.lines();
     while let Some(line) = lines.next() {
         if line == "name = \"wasm-bindgen\"" {
@@ -38,8 +42,14 @@ fn wasm_bindgen_cli() -> Result {
     if have.split_whitespace().nth(1) == Some(want.as_str()) {
         return Ok(());
     }
-    eprintln!("wasm-bindgen CLI {want} is needed (found {:?}); installing (a few minutes, once)", have.trim());
-    sh::run(cmd("cargo", &["install", "wasm-bindgen-cli", "--version", &want]))
+    eprintln!(
+        "wasm-bindgen CLI {want} is needed (found {:?}); installing (a few minutes, once)",
+        have.trim()
+    );
+    sh::run(cmd(
+        "cargo",
+        &["install", "wasm-bindgen-cli", "--version", &want],
+    ))
 }
 
 fn node_tools() -> Result {
@@ -65,7 +75,10 @@ pub fn firefox_binary() -> Option<String> {
     if let Some(f) = std::env::var("FIREFOX").ok().filter(|f| !f.is_empty()) {
         return Some(f);
     }
-    ["firefox-esr", "firefox"].into_iter().find(|b| exists(b)).map(str::to_owned)
+    ["firefox-esr", "firefox"]
+        .into_iter()
+        .find(|b| exists(b))
+        .map(str::to_owned)
 }
 
 fn firefox() -> Result {

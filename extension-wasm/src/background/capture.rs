@@ -34,24 +34,53 @@ pub async fn screenshot(tab: TabId, budget_ms: u32) -> Outcome {
     let lock = CAPTURE_LOCK.with(|l| l.clone());
     // The guard is dropped on every path out of this function, errors included.
     let Some(_guard) = web::with_deadline(budget_ms, lock.lock()).await else {
-        return Err(ErrorBody::new(ErrorCode::MutexBusy, "another screenshot held the capture lock for too long")
-            .with_hint("retry in a moment"));
+        return Err(ErrorBody::new(
+            ErrorCode::MutexBusy,
+            "another screenshot held the capture lock for too long",
+        )
+        .with_hint("retry in a moment"));
     };
-    let shown: Tab = web::call_as(web::tabs_update(tab.0, &web::to_js(&Activate { active: true })))
-        .await
-        .map_err(|e| ErrorBody::new(ErrorCode::NoSuchTab, format!("cannot show tab {tab}: {}", e.message)))?;
-    let details = ImageDetails { format: "jpeg", quality: QUALITY, scale: SCALE };
-    let url = web::call(web::tabs_capture_visible_tab(shown.window_id, &web::to_js(&details)))
-        .await?
-        .as_string()
-        .unwrap_or_default();
+    let shown: Tab = web::call_as(web::tabs_update(
+        tab.0,
+        &web::to_js(&Activate { active: true }),
+    ))
+    .await
+    .map_err(|e| {
+        ErrorBody::new(
+            ErrorCode::NoSuchTab,
+            format!("cannot show tab {tab}: {}", e.message),
+        )
+    })?;
+    let details = ImageDetails {
+        format: "jpeg",
+        quality: QUALITY,
+        scale: SCALE,
+    };
+    let url = web::call(web::tabs_capture_visible_tab(
+        shown.window_id,
+        &web::to_js(&details),
+    ))
+    .await?
+    .as_string()
+    .unwrap_or_default();
     let data = url
         .strip_prefix(PREFIX)
         .ok_or_else(|| ErrorBody::new(ErrorCode::Browser, "the capture is not a JPEG data URL"))?;
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(data)
-        .map_err(|e| ErrorBody::new(ErrorCode::Browser, format!("the capture is not valid base64: {e}")))?;
+        .map_err(|e| {
+            ErrorBody::new(
+                ErrorCode::Browser,
+                format!("the capture is not valid base64: {e}"),
+            )
+        })?;
     let (width, height) = jpeg::dimensions(&bytes)
         .ok_or_else(|| ErrorBody::new(ErrorCode::Browser, "the capture is not a readable JPEG"))?;
-    Ok(Reply::Screenshot(Screenshot { tab_id: tab, mime: "image/jpeg".into(), data: data.to_owned(), width, height }))
+    Ok(Reply::Screenshot(Screenshot {
+        tab_id: tab,
+        mime: "image/jpeg".into(),
+        data: data.to_owned(),
+        width,
+        height,
+    }))
 }

@@ -13,11 +13,17 @@ const ANSWER_MARGIN_MS: u32 = 750;
 const ELEMENT_WAIT_MS: u32 = 5_000;
 
 pub async fn handle(request: Request) -> Outcome {
-    let Request { agent_id: agent, timeout_ms, command, .. } = request;
+    let Request {
+        agent_id: agent,
+        timeout_ms,
+        command,
+        ..
+    } = request;
     // The MCP server validated already; nothing that crossed a boundary is trusted.
     command.validate().map_err(ErrorBody::from)?;
     let budget = timeout_ms.saturating_sub(ANSWER_MARGIN_MS).max(1_000);
-    let element_wait = ELEMENT_WAIT_MS.min(budget);
+    // Leave time to report "not found" before the budget runs out.
+    let element_wait = ELEMENT_WAIT_MS.min(budget.saturating_sub(500));
     match command {
         Command::CreateWindow(a) => tabs::create(&agent, &a.url, budget).await,
         Command::Navigate(a) => {
@@ -26,31 +32,50 @@ pub async fn handle(request: Request) -> Outcome {
         }
         Command::GetContent(a) => {
             let tab = authorize(&agent, a.tab_id, "read")?;
-            let req = ContentRequest::GetContent { selector: a.selector, max_length: a.max_length };
+            let req = ContentRequest::GetContent {
+                selector: a.selector,
+                max_length: a.max_length,
+            };
             content::send(tab, &req, budget).await
         }
         Command::Click(a) => {
             let tab = authorize(&agent, a.tab_id, "click in")?;
-            let req = ContentRequest::Click { selector: a.selector, wait_ms: element_wait };
+            let req = ContentRequest::Click {
+                selector: a.selector,
+                wait_ms: element_wait,
+            };
             content::send(tab, &req, budget).await
         }
         Command::Type(a) => {
             let tab = authorize(&agent, a.tab_id, "type into")?;
-            let req = ContentRequest::Type { selector: a.selector, text: a.text, clear: a.clear, wait_ms: element_wait };
+            let req = ContentRequest::Type {
+                selector: a.selector,
+                text: a.text,
+                clear: a.clear,
+                wait_ms: element_wait,
+            };
             content::send(tab, &req, budget).await
         }
         Command::Screenshot(a) => {
             let tab = authorize(&agent, a.tab_id, "screenshot")?;
             capture::screenshot(tab, budget).await
         }
-        Command::GetTabs => Ok(Reply::Tabs { tabs: with_state(|s| s.pool.entries(&agent)) }),
+        Command::GetTabs => Ok(Reply::Tabs {
+            tabs: with_state(|s| s.pool.entries(&agent)),
+        }),
         Command::CloseTab(a) => {
             let tab = authorize(&agent, Some(a.tab_id), "close")?;
             tabs::close(tab).await
         }
-        Command::Ping => Ok(Reply::Pong { version: VERSION.into() }),
-        Command::Diagnose => Ok(Reply::Diagnosis(with_state(|s| s.pool.diagnosis(&agent, VERSION)))),
-        Command::Goodbye => Ok(Reply::Bye { tabs_closed: release_agent(&agent).await }),
+        Command::Ping => Ok(Reply::Pong {
+            version: VERSION.into(),
+        }),
+        Command::Diagnose => Ok(Reply::Diagnosis(with_state(|s| {
+            s.pool.diagnosis(&agent, VERSION)
+        }))),
+        Command::Goodbye => Ok(Reply::Bye {
+            tabs_closed: release_agent(&agent).await,
+        }),
     }
 }
 

@@ -31,7 +31,10 @@ pub async fn send(tab: TabId, request: &ContentRequest, budget_ms: u32) -> Outco
             Ok(None) | Err(_) => {
                 inject(tab).await?;
                 ask(tab, &message).await?.ok_or_else(|| {
-                    ErrorBody::new(ErrorCode::PageError, "the content script did not start in this page")
+                    ErrorBody::new(
+                        ErrorCode::PageError,
+                        "the content script did not start in this page",
+                    )
                 })?
             }
         };
@@ -54,8 +57,12 @@ async fn ask(tab: TabId, message: &JsValue) -> Result<Option<String>, ErrorBody>
 }
 
 async fn inject(tab: TabId) -> Result<(), ErrorBody> {
-    let details = web::to_js(&Inject { file: CONTENT_BUNDLE });
-    web::call(web::tabs_execute_script(tab.0, &details)).await.map_err(|e| page_error(tab, e))?;
+    let details = web::to_js(&Inject {
+        file: CONTENT_BUNDLE,
+    });
+    web::call(web::tabs_execute_script(tab.0, &details))
+        .await
+        .map_err(|e| page_error(tab, e))?;
     Ok(())
 }
 
@@ -63,7 +70,9 @@ fn page_error(tab: TabId, e: ErrorBody) -> ErrorBody {
     if e.message.contains("Invalid tab ID") || e.message.contains("No tab with id") {
         return ErrorBody::new(ErrorCode::NoSuchTab, format!("tab {tab} is gone"));
     }
-    if e.message.contains("Missing host permission") || e.message.contains("non-structured-clonable") {
+    if e.message.contains("Missing host permission")
+        || e.message.contains("non-structured-clonable")
+    {
         return ErrorBody::new(
             ErrorCode::PageError,
             format!("the page in tab {tab} cannot be scripted ({})", e.message),

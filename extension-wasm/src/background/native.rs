@@ -33,10 +33,12 @@ thread_local! {
 pub fn connect() {
     let port = web::connect_native(NATIVE_HOST_NAME);
     let on_message = Closure::<dyn FnMut(JsValue)>::new(on_message);
-    port.on_message().add_listener(on_message.as_ref().unchecked_ref());
+    port.on_message()
+        .add_listener(on_message.as_ref().unchecked_ref());
     on_message.forget();
     let on_disconnect = Closure::<dyn FnMut(Port)>::new(on_disconnect);
-    port.on_disconnect().add_listener(on_disconnect.as_ref().unchecked_ref());
+    port.on_disconnect()
+        .add_listener(on_disconnect.as_ref().unchecked_ref());
     on_disconnect.forget();
     LINK.with(|l| {
         let mut l = l.borrow_mut();
@@ -44,17 +46,26 @@ pub fn connect() {
         l.welcomed = false;
         l.awaiting_pong = None;
     });
-    send(&FromExtension::Hello { version: VERSION.into() });
+    send(&FromExtension::Hello {
+        version: VERSION.into(),
+    });
 }
 
 /// Sends one message to the host (dropped if the port is down: the host is gone with it).
 pub fn send(msg: &FromExtension) {
-    let Ok(json) = serde_json::to_string(msg) else { return };
-    let Ok(value) = js_sys::JSON::parse(&json) else { return };
+    let Ok(json) = serde_json::to_string(msg) else {
+        return;
+    };
+    let Ok(value) = js_sys::JSON::parse(&json) else {
+        return;
+    };
     LINK.with(|l| {
         if let Some(port) = &l.borrow().port {
             if let Err(e) = port.post_message(&value) {
-                web_log(&format!("cannot post to the host: {}", web::js_error_message(&e)));
+                web_log(&format!(
+                    "cannot post to the host: {}",
+                    web::js_error_message(&e)
+                ));
             }
         }
     });
@@ -76,7 +87,9 @@ fn on_message(value: JsValue) {
             l.welcomed = true;
             l.backoff_ms = 0;
             if host_version != VERSION {
-                web_log(&format!("host {host_version} differs from extension {VERSION}"));
+                web_log(&format!(
+                    "host {host_version} differs from extension {VERSION}"
+                ));
             }
         }),
         ToExtension::Pong { seq } => LINK.with(|l| {
@@ -86,11 +99,9 @@ fn on_message(value: JsValue) {
             }
         }),
         ToExtension::Request(request) => wasm_bindgen_futures::spawn_local(answer(request)),
-        ToExtension::AgentGone { agent_id } => {
-            wasm_bindgen_futures::spawn_local(async move {
-                commands::release_agent(&agent_id).await;
-            })
-        }
+        ToExtension::AgentGone { agent_id } => wasm_bindgen_futures::spawn_local(async move {
+            commands::release_agent(&agent_id).await;
+        }),
     }
 }
 
@@ -114,7 +125,9 @@ fn on_disconnect(port: Port) {
         l.backoff_ms = (l.backoff_ms * 2).clamp(FIRST_BACKOFF_MS, MAX_BACKOFF_MS);
         l.backoff_ms
     });
-    web_log(&format!("native port closed ({reason}); reconnecting in {delay} ms"));
+    web_log(&format!(
+        "native port closed ({reason}); reconnecting in {delay} ms"
+    ));
     wasm_bindgen_futures::spawn_local(async move {
         web::sleep(delay).await;
         connect();

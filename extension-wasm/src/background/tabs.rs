@@ -53,11 +53,16 @@ async fn open_tab(url: &str) -> Result<Tab, ErrorBody> {
     let window = with_state(|s| s.pool.window);
     if let Some(window_id) = window {
         if web::call(web::windows_get(window_id)).await.is_ok() {
-            let props = CreateTab { window_id, url, active: true };
+            let props = CreateTab {
+                window_id,
+                url,
+                active: true,
+            };
             return web::call_as(web::tabs_create(&web::to_js(&props))).await;
         }
     }
-    let window: Window = web::call_as(web::windows_create(&web::to_js(&CreateWindow { url }))).await?;
+    let window: Window =
+        web::call_as(web::windows_create(&web::to_js(&CreateWindow { url }))).await?;
     with_state(|s| s.pool.window = Some(window.id));
     window
         .tabs
@@ -70,13 +75,17 @@ async fn open_tab(url: &str) -> Result<Tab, ErrorBody> {
 pub async fn navigate(tab: TabId, url: &str, budget_ms: u32) -> Outcome {
     let started = web::now_ms();
     let done = watch(tab, LoadWatch::navigation());
-    web::call(web::tabs_update(tab.0, &web::to_js(&SetUrl { url }))).await.map_err(|e| refine_url_error(e, url))?;
+    web::call(web::tabs_update(tab.0, &web::to_js(&SetUrl { url })))
+        .await
+        .map_err(|e| refine_url_error(e, url))?;
     finish_wait(tab, done, started, budget_ms).await
 }
 
 pub async fn close(tab: TabId) -> Outcome {
     with_state(|s| s.pool.remove(tab));
-    web::call(web::tabs_remove(&JsValue::from(tab.0))).await.map_err(|e| gone(tab, e))?;
+    web::call(web::tabs_remove(&JsValue::from(tab.0)))
+        .await
+        .map_err(|e| gone(tab, e))?;
     Ok(Reply::Closed { tab_id: tab })
 }
 
@@ -95,32 +104,52 @@ pub async fn remove_all(tabs: &[TabId]) {
 /// Registers a waiter for `tab`; its receiver completes when the watch is satisfied.
 fn watch(tab: TabId, watch: LoadWatch) -> oneshot::Receiver<()> {
     let (done, rx) = oneshot::channel();
-    with_state(|s| s.waiters.entry(tab).or_default().push(LoadWaiter { watch, done }));
+    with_state(|s| {
+        s.waiters
+            .entry(tab)
+            .or_default()
+            .push(LoadWaiter { watch, done })
+    });
     rx
 }
 
 async fn wait_loaded(tab: TabId, load: LoadWatch, started: f64, budget_ms: u32) -> Outcome {
     let done = watch(tab, load);
     // The load may have finished before the waiter existed.
-    let now: Tab = web::call_as(web::tabs_get(tab.0)).await.map_err(|e| gone(tab, e))?;
+    let now: Tab = web::call_as(web::tabs_get(tab.0))
+        .await
+        .map_err(|e| gone(tab, e))?;
     if load.satisfied_by(&now.status, &now.url) {
         return report(tab, started, LoadState::Complete).await;
     }
     finish_wait(tab, done, started, budget_ms).await
 }
 
-async fn finish_wait(tab: TabId, done: oneshot::Receiver<()>, started: f64, budget_ms: u32) -> Outcome {
+async fn finish_wait(
+    tab: TabId,
+    done: oneshot::Receiver<()>,
+    started: f64,
+    budget_ms: u32,
+) -> Outcome {
     let left = (budget_ms as f64 - (web::now_ms() - started)).max(0.0) as u32;
     match web::with_deadline(left, done).await {
         Some(Ok(())) => report(tab, started, LoadState::Complete).await,
-        Some(Err(_)) => Err(ErrorBody::new(ErrorCode::NoSuchTab, format!("tab {tab} was closed while loading"))),
+        Some(Err(_)) => Err(ErrorBody::new(
+            ErrorCode::NoSuchTab,
+            format!("tab {tab} was closed while loading"),
+        )),
         None => report(tab, started, LoadState::Loading).await,
     }
 }
 
 async fn report(tab: TabId, started: f64, load_state: LoadState) -> Outcome {
-    let now: Tab = web::call_as(web::tabs_get(tab.0)).await.map_err(|e| gone(tab, e))?;
-    with_state(|s| s.pool.update_page(tab, Some(now.url.clone()), Some(now.title.clone())));
+    let now: Tab = web::call_as(web::tabs_get(tab.0))
+        .await
+        .map_err(|e| gone(tab, e))?;
+    with_state(|s| {
+        s.pool
+            .update_page(tab, Some(now.url.clone()), Some(now.title.clone()))
+    });
     Ok(Reply::Tab(TabReport {
         tab_id: tab,
         url: now.url,
@@ -131,14 +160,20 @@ async fn report(tab: TabId, started: f64, load_state: LoadState) -> Outcome {
 }
 
 fn gone(tab: TabId, e: ErrorBody) -> ErrorBody {
-    ErrorBody::new(ErrorCode::NoSuchTab, format!("tab {tab} is gone ({})", e.message))
-        .with_hint("firefox_get_tabs lists your open tabs")
+    ErrorBody::new(
+        ErrorCode::NoSuchTab,
+        format!("tab {tab} is gone ({})", e.message),
+    )
+    .with_hint("firefox_get_tabs lists your open tabs")
 }
 
 /// Firefox refuses some URLs that pass our scheme check (e.g. file: from an extension).
 fn refine_url_error(e: ErrorBody, url: &str) -> ErrorBody {
     if e.message.contains("Illegal URL") || e.message.contains("not allowed") {
-        return ErrorBody::new(ErrorCode::BadUrl, format!("Firefox refused to open {url}: {}", e.message));
+        return ErrorBody::new(
+            ErrorCode::BadUrl,
+            format!("Firefox refused to open {url}: {}", e.message),
+        );
     }
     e
 }
@@ -174,13 +209,23 @@ struct ChangeInfo {
 fn on_updated(tab: u32, change: JsValue, state: JsValue) {
     let tab = TabId(tab);
     let change: ChangeInfo = serde_wasm_bindgen::from_value(change).unwrap_or_default();
-    let Ok(state) = serde_wasm_bindgen::from_value::<Tab>(state) else { return };
+    let Ok(state) = serde_wasm_bindgen::from_value::<Tab>(state) else {
+        return;
+    };
     with_state(|s| {
-        s.pool.update_page(tab, change.url.clone(), change.title.clone());
-        let Some(waiters) = s.waiters.remove(&tab) else { return };
+        s.pool
+            .update_page(tab, change.url.clone(), change.title.clone());
+        let Some(waiters) = s.waiters.remove(&tab) else {
+            return;
+        };
         let mut pending = Vec::new();
         for mut w in waiters {
-            if w.watch.on_update(change.status.as_deref(), change.url.as_deref(), &state.status, &state.url) {
+            if w.watch.on_update(
+                change.status.as_deref(),
+                change.url.as_deref(),
+                &state.status,
+                &state.url,
+            ) {
                 let _ = w.done.send(());
             } else if !w.done.is_canceled() {
                 pending.push(w);

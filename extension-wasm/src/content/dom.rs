@@ -5,8 +5,9 @@ use claudezilla_protocol::reply::PageContent;
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
 use wasm_bindgen::JsCast;
 use web_sys::{
-    Document, Element, Event, EventInit, HtmlElement, HtmlInputElement, HtmlTextAreaElement, InputEvent,
-    InputEventInit, MouseEvent, MouseEventInit, ScrollBehavior, ScrollIntoViewOptions, ScrollLogicalPosition,
+    Document, Element, Event, EventInit, HtmlElement, HtmlInputElement, HtmlTextAreaElement,
+    InputEvent, InputEventInit, MouseEvent, MouseEventInit, ScrollBehavior, ScrollIntoViewOptions,
+    ScrollLogicalPosition,
 };
 
 use crate::text::{describe_element, tidy, truncate_chars};
@@ -17,11 +18,17 @@ const POLL_MS: u32 = 50;
 
 pub async fn run(request: ContentRequest) -> Outcome {
     match request {
-        ContentRequest::GetContent { selector, max_length } => get_content(selector.as_deref(), max_length),
+        ContentRequest::GetContent {
+            selector,
+            max_length,
+        } => get_content(selector.as_deref(), max_length),
         ContentRequest::Click { selector, wait_ms } => click(&wait_for(&selector, wait_ms).await?),
-        ContentRequest::Type { selector, text, clear, wait_ms } => {
-            type_into(&wait_for(&selector, wait_ms).await?, &text, clear)
-        }
+        ContentRequest::Type {
+            selector,
+            text,
+            clear,
+            wait_ms,
+        } => type_into(&wait_for(&selector, wait_ms).await?, &text, clear),
     }
 }
 
@@ -35,7 +42,10 @@ fn query(selector: &str) -> Result<Option<Element>, ErrorBody> {
     document()?.query_selector(selector).map_err(|e| {
         ErrorBody::new(
             ErrorCode::InvalidArgument,
-            format!("selector {selector:?} is not valid CSS: {}", web::js_error_message(&e)),
+            format!(
+                "selector {selector:?} is not valid CSS: {}",
+                web::js_error_message(&e)
+            ),
         )
     })
 }
@@ -54,18 +64,25 @@ async fn wait_for(selector: &str, wait_ms: u32) -> Result<Element, ErrorBody> {
 }
 
 fn not_found(selector: &str, waited: Option<u32>) -> ErrorBody {
-    let waited = waited.map(|ms| format!(" (waited {ms} ms)")).unwrap_or_default();
-    ErrorBody::new(ErrorCode::ElementNotFound, format!("no element matches {selector:?}{waited}"))
-        .with_hint("check the selector against firefox_get_content, or wait for the page to finish")
+    let waited = waited
+        .map(|ms| format!(" (waited {ms} ms)"))
+        .unwrap_or_default();
+    ErrorBody::new(
+        ErrorCode::ElementNotFound,
+        format!("no element matches {selector:?}{waited}"),
+    )
+    .with_hint("check the selector against firefox_get_content, or wait for the page to finish")
 }
 
 fn get_content(selector: Option<&str>, max_length: u32) -> Outcome {
     let doc = document()?;
     let root = match selector {
         Some(selector) => query(selector)?.ok_or_else(|| not_found(selector, None))?,
-        None => doc.body().map(Element::from).or_else(|| doc.document_element()).ok_or_else(|| {
-            ErrorBody::new(ErrorCode::PageError, "the page has no body yet")
-        })?,
+        None => doc
+            .body()
+            .map(Element::from)
+            .or_else(|| doc.document_element())
+            .ok_or_else(|| ErrorBody::new(ErrorCode::PageError, "the page has no body yet"))?,
     };
     let raw = match root.dyn_ref::<HtmlElement>() {
         Some(html) => html.inner_text(),
@@ -85,26 +102,44 @@ fn get_content(selector: Option<&str>, max_length: u32) -> Outcome {
 fn describe(element: &Element) -> String {
     let label = element
         .get_attribute("aria-label")
-        .or_else(|| element.dyn_ref::<HtmlElement>().map(HtmlElement::inner_text))
+        .or_else(|| {
+            element
+                .dyn_ref::<HtmlElement>()
+                .map(HtmlElement::inner_text)
+        })
         .filter(|l| !l.trim().is_empty())
-        .or_else(|| element.dyn_ref::<HtmlInputElement>().map(HtmlInputElement::value))
+        .or_else(|| {
+            element
+                .dyn_ref::<HtmlInputElement>()
+                .map(HtmlInputElement::value)
+        })
         .or_else(|| element.get_attribute("title"))
         .unwrap_or_default();
-    describe_element(&element.tag_name(), &element.id(), &element.class_name(), &label)
+    describe_element(
+        &element.tag_name(),
+        &element.id(),
+        &element.class_name(),
+        &label,
+    )
 }
 
 fn click(element: &Element) -> Outcome {
     let name = describe(element);
     if element.matches(":disabled").unwrap_or(false) {
-        return Err(ErrorBody::new(ErrorCode::PageError, format!("{name} is disabled"))
-            .with_hint("wait for the page to enable it (fill required fields first)"));
+        return Err(
+            ErrorBody::new(ErrorCode::PageError, format!("{name} is disabled"))
+                .with_hint("wait for the page to enable it (fill required fields first)"),
+        );
     }
     let options = ScrollIntoViewOptions::new();
     options.set_block(ScrollLogicalPosition::Center);
     options.set_behavior(ScrollBehavior::Instant);
     element.scroll_into_view_with_scroll_into_view_options(&options);
     let rect = element.get_bounding_client_rect();
-    let (x, y) = (rect.left() + rect.width() / 2.0, rect.top() + rect.height() / 2.0);
+    let (x, y) = (
+        rect.left() + rect.width() / 2.0,
+        rect.top() + rect.height() / 2.0,
+    );
     // Pages listen for the whole press sequence, not only `click`.
     for kind in ["pointerdown", "mousedown", "pointerup", "mouseup"] {
         dispatch_mouse(element, kind, x, y);
@@ -135,20 +170,40 @@ fn dispatch_mouse(element: &Element, kind: &str, x: f64, y: f64) {
 }
 
 /// Input types that take typed text.
-const TEXT_INPUTS: &[&str] =
-    &["text", "search", "email", "url", "tel", "password", "number", "date", "time", "datetime-local", "month", "week", ""];
+const TEXT_INPUTS: &[&str] = &[
+    "text",
+    "search",
+    "email",
+    "url",
+    "tel",
+    "password",
+    "number",
+    "date",
+    "time",
+    "datetime-local",
+    "month",
+    "week",
+    "",
+];
 
 fn type_into(element: &Element, text: &str, clear: bool) -> Outcome {
     let name = describe(element);
     let value_length = if let Some(input) = element.dyn_ref::<HtmlInputElement>() {
         let kind = input.type_().to_ascii_lowercase();
         if !TEXT_INPUTS.contains(&kind.as_str()) {
-            return Err(ErrorBody::new(ErrorCode::PageError, format!("{name} is an input of type {kind:?}, which takes no typed text"))
-                .with_hint("use firefox_click for checkboxes, radios and buttons"));
+            return Err(ErrorBody::new(
+                ErrorCode::PageError,
+                format!("{name} is an input of type {kind:?}, which takes no typed text"),
+            )
+            .with_hint("use firefox_click for checkboxes, radios and buttons"));
         }
         editable(input.disabled(), input.read_only(), &name)?;
         let _ = input.focus();
-        let value = if clear { text.to_owned() } else { input.value() + text };
+        let value = if clear {
+            text.to_owned()
+        } else {
+            input.value() + text
+        };
         // The element's own setter, seen through the content script's wrapper, is the native
         // one: frameworks that track `value` (React) notice the change on the input event.
         input.set_value(&value);
@@ -156,10 +211,17 @@ fn type_into(element: &Element, text: &str, clear: bool) -> Outcome {
     } else if let Some(area) = element.dyn_ref::<HtmlTextAreaElement>() {
         editable(area.disabled(), area.read_only(), &name)?;
         let _ = area.focus();
-        let value = if clear { text.to_owned() } else { area.value() + text };
+        let value = if clear {
+            text.to_owned()
+        } else {
+            area.value() + text
+        };
         area.set_value(&value);
         area.value().chars().count()
-    } else if let Some(html) = element.dyn_ref::<HtmlElement>().filter(|h| h.is_content_editable()) {
+    } else if let Some(html) = element
+        .dyn_ref::<HtmlElement>()
+        .filter(|h| h.is_content_editable())
+    {
         let _ = html.focus();
         if clear {
             html.set_text_content(Some(text));
@@ -169,17 +231,25 @@ fn type_into(element: &Element, text: &str, clear: bool) -> Outcome {
         }
         html.text_content().unwrap_or_default().chars().count()
     } else {
-        return Err(ErrorBody::new(ErrorCode::PageError, format!("{name} is not editable"))
-            .with_hint("select an input, a textarea or a contenteditable element"));
+        return Err(
+            ErrorBody::new(ErrorCode::PageError, format!("{name} is not editable"))
+                .with_hint("select an input, a textarea or a contenteditable element"),
+        );
     };
     fire_input(element, text);
-    Ok(Reply::Typed { element: name, value_length: value_length as u32 })
+    Ok(Reply::Typed {
+        element: name,
+        value_length: value_length as u32,
+    })
 }
 
 fn editable(disabled: bool, read_only: bool, name: &str) -> Result<(), ErrorBody> {
     if disabled || read_only {
         let why = if disabled { "disabled" } else { "read-only" };
-        return Err(ErrorBody::new(ErrorCode::PageError, format!("{name} is {why}")));
+        return Err(ErrorBody::new(
+            ErrorCode::PageError,
+            format!("{name} is {why}"),
+        ));
     }
     Ok(())
 }

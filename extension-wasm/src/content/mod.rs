@@ -11,7 +11,10 @@ use wasm_bindgen::prelude::*;
 pub async fn content_handle(request: String) -> String {
     let outcome: Outcome = match serde_json::from_str::<ContentRequest>(&request) {
         Ok(request) => dom::run(request).await,
-        Err(e) => Err(ErrorBody::new(ErrorCode::Malformed, format!("content request: {e}"))),
+        Err(e) => Err(ErrorBody::new(
+            ErrorCode::Malformed,
+            format!("content request: {e}"),
+        )),
     };
     serde_json::to_string(&outcome).unwrap_or_else(|e| {
         format!(r#"{{"Err":{{"code":"INTERNAL","message":"cannot encode the answer: {e}"}}}}"#)

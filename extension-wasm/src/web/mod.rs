@@ -95,14 +95,20 @@ pub fn to_js<T: Serialize>(value: &T) -> JsValue {
 
 /// Awaits a browser promise, turning a rejection into a BROWSER error with its message.
 pub async fn call(promise: Promise) -> Result<JsValue, ErrorBody> {
-    JsFuture::from(promise).await.map_err(|e| ErrorBody::new(ErrorCode::Browser, js_error_message(&e)))
+    JsFuture::from(promise)
+        .await
+        .map_err(|e| ErrorBody::new(ErrorCode::Browser, js_error_message(&e)))
 }
 
 /// Awaits a browser promise and reads its result as `T`.
 pub async fn call_as<T: DeserializeOwned>(promise: Promise) -> Result<T, ErrorBody> {
     let value = call(promise).await?;
-    serde_wasm_bindgen::from_value(value)
-        .map_err(|e| ErrorBody::new(ErrorCode::Internal, format!("unexpected browser answer: {e}")))
+    serde_wasm_bindgen::from_value(value).map_err(|e| {
+        ErrorBody::new(
+            ErrorCode::Internal,
+            format!("unexpected browser answer: {e}"),
+        )
+    })
 }
 
 /// The message of a JS error (or its string form).

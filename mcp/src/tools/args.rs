@@ -26,7 +26,16 @@ impl<'de, T: DeserializeOwned> Deserialize<'de> for Args<T> {
                 ))
             })?),
         };
-        let args = T::deserialize(Value::Object(map)).map_err(D::Error::custom)?;
+        // Name the field in errors ("tabId: invalid type …"), not just the type.
+        let args = serde_path_to_error::deserialize(Value::Object(map)).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner();
+            if path == "." {
+                D::Error::custom(inner)
+            } else {
+                D::Error::custom(format!("{path}: {inner}"))
+            }
+        })?;
         Ok(Self { args, timeout })
     }
 }
@@ -81,6 +90,12 @@ mod tests {
                 .unwrap_err()
                 .to_string();
         assert!(err.contains("unknown field `tabid`"), "{err}");
+        let err = serde_json::from_value::<Args<NavigateArgs>>(
+            json!({"url": "about:blank", "tabId": "x"}),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.starts_with("tabId: invalid type"), "{err}");
         let err = serde_json::from_value::<Args<NoArgs>>(json!({"timeout": "soon"}))
             .unwrap_err()
             .to_string();

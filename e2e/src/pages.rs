@@ -1,0 +1,91 @@
+//! A tiny HTTP server on 127.0.0.1 for the pages the tests own.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+
+/// One page: body, content type and an optional delay before answering.
+#[derive(Clone)]
+pub struct Page {
+    pub body: String,
+    pub content_type: &'static str,
+    pub delay: Duration,
+}
+
+impl Page {
+    pub fn html(body: impl Into<String>) -> Self {
+        Self {
+            body: body.into(),
+            content_type: "text/html; charset=utf-8",
+            delay: Duration::ZERO,
+        }
+    }
+
+    pub fn js(body: impl Into<String>) -> Self {
+        Self {
+            body: body.into(),
+            content_type: "text/javascript",
+            delay: Duration::ZERO,
+        }
+    }
+
+    pub fn delayed(mut self, delay: Duration) -> Self {
+        self.delay = delay;
+        self
+    }
+}
+
+pub struct PageServer {
+    pub port: u16,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl PageServer {
+    /// Serves `pages` (path → page) until dropped; anything else is a 404.
+    pub async fn start(pages: HashMap<&'static str, Page>) -> anyhow::Result<Self> {
+        let listener = TcpListener::bind("127.0.0.1:0").await?;
+        let port = listener.local_addr()?.port();
+        let pages = Arc::new(pages);
+        let task = tokio::spawn(async move {
+            while let Ok((mut stream, _)) = listener.accept().await {
+                let pages = pages.clone();
+                tokio::spawn(async move {
+                    let mut buf = vec![0u8; 8192];
+                    let Ok(n) = stream.read(&mut buf).await else {
+                        return;
+                    };
+                    let head = String::from_utf8_lossy(&buf[..n]);
+                    let path = head.split_whitespace().nth(1).unwrap_or("/");
+                    let path = path.split('?').next().unwrap_or(path);
+                    let (status, page) = match pages.get(path) {
+                        Some(p) => ("200 OK", p.clone()),
+                        None => ("404 Not Found", Page::html("not found")),
+                    };
+                    tokio::time::sleep(page.delay).await;
+                    let response = format!(
+                        "HTTP/1.1 {status}\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n{}",
+                        page.content_type,
+                        page.body.len(),
+                        page.body
+                    );
+                    let _ = stream.write_all(response.as_bytes()).await;
+                    let _ = stream.shutdown().await;
+                });
+            }
+        });
+        Ok(Self { port, task })
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{path}", self.port)
+    }
+}
+
+impl Drop for PageServer {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
