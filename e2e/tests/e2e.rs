@@ -512,8 +512,7 @@ async fn other_agents_cannot_touch_my_tab(s: Arc<Shared>) -> anyhow::Result<()> 
             .expect_error("OWNERSHIP")
             .with_context(|| tool.to_owned())?;
         ensure!(
-            text.contains(&format!("Cannot"))
-                && text.contains(&format!("tab {tab} (owned by agent_")),
+            text.contains("Cannot") && text.contains(&format!("tab {tab} (owned by agent_")),
             "{tool}: {text}"
         );
     }

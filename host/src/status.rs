@@ -179,7 +179,7 @@ fn send(stream: &mut UnixStream, msg: &ClientMessage) -> Result<(), String> {
 fn recv(stream: &mut UnixStream, decoder: &mut FrameDecoder) -> Result<HostMessage, String> {
     let mut buf = [0u8; 64 * 1024];
     loop {
-        if let Some(msg) = decoder.next().map_err(|e| e.to_string())? {
+        if let Some(msg) = decoder.next_frame().map_err(|e| e.to_string())? {
             return Ok(msg);
         }
         match stream.read(&mut buf) {

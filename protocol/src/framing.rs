@@ -92,7 +92,7 @@ impl FrameDecoder {
     }
 
     /// The next whole frame, parsed; `Ok(None)` until one has fully arrived.
-    pub fn next<T: DeserializeOwned>(&mut self) -> Result<Option<T>, FrameError> {
+    pub fn next_frame<T: DeserializeOwned>(&mut self) -> Result<Option<T>, FrameError> {
         let Some((consumed, payload)) = decode_frame(&self.buf, self.max)? else {
             return Ok(None);
         };
@@ -125,15 +125,15 @@ mod tests {
         let bytes = frame(br#"{"hello":"world"}"#);
         let mut dec = FrameDecoder::new(MAX_SOCKET_FRAME);
         for (i, b) in bytes.iter().enumerate() {
-            let got: Option<Value> = dec.next().unwrap();
+            let got: Option<Value> = dec.next_frame().unwrap();
             assert!(got.is_none(), "frame yielded after {i} bytes");
             dec.push(&[*b]);
         }
         assert_eq!(
-            dec.next::<Value>().unwrap(),
+            dec.next_frame::<Value>().unwrap(),
             Some(json!({"hello": "world"}))
         );
-        assert_eq!(dec.next::<Value>().unwrap(), None);
+        assert_eq!(dec.next_frame::<Value>().unwrap(), None);
     }
 
     #[test]
@@ -144,12 +144,12 @@ mod tests {
         bytes.extend(&frame(b"4")[..3]);
         let mut dec = FrameDecoder::new(MAX_SOCKET_FRAME);
         dec.push(&bytes);
-        assert_eq!(dec.next::<Value>().unwrap(), Some(json!(1)));
-        assert_eq!(dec.next::<Value>().unwrap(), Some(json!([2])));
-        assert_eq!(dec.next::<Value>().unwrap(), Some(json!("three")));
-        assert_eq!(dec.next::<Value>().unwrap(), None);
+        assert_eq!(dec.next_frame::<Value>().unwrap(), Some(json!(1)));
+        assert_eq!(dec.next_frame::<Value>().unwrap(), Some(json!([2])));
+        assert_eq!(dec.next_frame::<Value>().unwrap(), Some(json!("three")));
+        assert_eq!(dec.next_frame::<Value>().unwrap(), None);
         dec.push(&frame(b"4")[3..]);
-        assert_eq!(dec.next::<Value>().unwrap(), Some(json!(4)));
+        assert_eq!(dec.next_frame::<Value>().unwrap(), Some(json!(4)));
     }
 
     #[test]
@@ -166,7 +166,7 @@ mod tests {
         let header = u32::MAX.to_le_bytes();
         let mut dec = FrameDecoder::new(MAX_TO_EXTENSION);
         dec.push(&header);
-        let err = dec.next::<Value>().unwrap_err();
+        let err = dec.next_frame::<Value>().unwrap_err();
         assert!(
             matches!(err, FrameError::TooLarge { len, max } if len == u32::MAX as usize && max == MAX_TO_EXTENSION)
         );
@@ -192,13 +192,13 @@ mod tests {
         bytes.extend(frame(b"true"));
         let mut dec = FrameDecoder::new(MAX_SOCKET_FRAME);
         dec.push(&bytes);
-        let utf8 = dec.next::<Value>().unwrap_err();
+        let utf8 = dec.next_frame::<Value>().unwrap_err();
         assert!(matches!(utf8, FrameError::InvalidUtf8 { valid_up_to: 1 }));
         assert!(!utf8.is_fatal());
-        let json = dec.next::<Value>().unwrap_err();
+        let json = dec.next_frame::<Value>().unwrap_err();
         assert!(matches!(json, FrameError::InvalidJson(_)));
         assert!(!json.is_fatal());
-        assert_eq!(dec.next::<Value>().unwrap(), Some(json!(true)));
+        assert_eq!(dec.next_frame::<Value>().unwrap(), Some(json!(true)));
     }
 
     #[test]
@@ -221,7 +221,7 @@ mod tests {
             }
             let mut dec = FrameDecoder::new(16);
             dec.push(&bytes);
-            while let Ok(Some(_)) = dec.next::<Value>() {}
+            while let Ok(Some(_)) = dec.next_frame::<Value>() {}
         }
     }
 }

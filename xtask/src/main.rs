@@ -1,7 +1,7 @@
 //! `cargo xtask <command>`: the project's automation, in Rust so it runs the same everywhere.
 //!
 //! * `run`   — install what is missing, build, register the host, start Firefox with the
-//!             extension (`web-ext run`), print the `claude mcp add` line.
+//!   extension (`web-ext run`), print the `claude mcp add` line.
 //! * `test`  — install what is missing, build, then fmt, clippy, web-ext lint and every test.
 //! * `build` — build the binaries (release) and the extension (wasm + shims).
 //! * `setup` — only install what is missing.

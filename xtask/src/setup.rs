@@ -27,10 +27,10 @@ pub fn wasm_bindgen_version() -> Result<String> {
         .map_err(|e| format!("Cargo.lock: {e}"))?;
     let mut lines = lock.lines();
     while let Some(line) = lines.next() {
-        if line == "name = \"wasm-bindgen\"" {
-            if let Some(v) = lines.next().and_then(|l| l.strip_prefix("version = \"")) {
-                return Ok(v.trim_end_matches('"').to_owned());
-            }
+        if line == "name = \"wasm-bindgen\""
+            && let Some(v) = lines.next().and_then(|l| l.strip_prefix("version = \""))
+        {
+            return Ok(v.trim_end_matches('"').to_owned());
         }
     }
     Err("wasm-bindgen is not in Cargo.lock".into())

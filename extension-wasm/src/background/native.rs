@@ -60,13 +60,13 @@ pub fn send(msg: &FromExtension) {
         return;
     };
     LINK.with(|l| {
-        if let Some(port) = &l.borrow().port {
-            if let Err(e) = port.post_message(&value) {
-                web_log(&format!(
-                    "cannot post to the host: {}",
-                    web::js_error_message(&e)
-                ));
-            }
+        if let Some(port) = &l.borrow().port
+            && let Err(e) = port.post_message(&value)
+        {
+            web_log(&format!(
+                "cannot post to the host: {}",
+                web::js_error_message(&e)
+            ));
         }
     });
 }

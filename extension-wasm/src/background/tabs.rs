@@ -51,15 +51,15 @@ pub async fn create(agent: &AgentId, url: &str, budget_ms: u32) -> Outcome {
 
 async fn open_tab(url: &str) -> Result<Tab, ErrorBody> {
     let window = with_state(|s| s.pool.window);
-    if let Some(window_id) = window {
-        if web::call(web::windows_get(window_id)).await.is_ok() {
-            let props = CreateTab {
-                window_id,
-                url,
-                active: true,
-            };
-            return web::call_as(web::tabs_create(&web::to_js(&props))).await;
-        }
+    if let Some(window_id) = window
+        && web::call(web::windows_get(window_id)).await.is_ok()
+    {
+        let props = CreateTab {
+            window_id,
+            url,
+            active: true,
+        };
+        return web::call_as(web::tabs_create(&web::to_js(&props))).await;
     }
     let window: Window =
         web::call_as(web::windows_create(&web::to_js(&CreateWindow { url }))).await?;
