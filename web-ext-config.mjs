@@ -16,6 +16,7 @@ export default {
   },
   build: {
     overwriteDest: true,
+    filename: "claudezilla-{version}.xpi",
   },
   run: {
     target: ["firefox-desktop"],

@@ -1,1 +1,302 @@
-fn main() {}
+//! The end-to-end benchmark: times each hop and each tool against a real headless Firefox and
+//! prints a Markdown table for the README (`cargo xtask bench`). Figures, not assertions.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use claudezilla_e2e::pages::{Page, large_page};
+use claudezilla_e2e::{Agent, Browser, PageServer, RawClient};
+use claudezilla_protocol::Command;
+use serde_json::json;
+
+struct Row {
+    what: String,
+    median: f64,
+    p95: f64,
+    note: String,
+}
+
+fn stats(mut samples: Vec<f64>) -> (f64, f64) {
+    samples.sort_by(f64::total_cmp);
+    let at = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
+    (at(0.5), at(0.95))
+}
+
+async fn time(
+    n: usize,
+    mut f: impl AsyncFnMut() -> anyhow::Result<()>,
+) -> anyhow::Result<(f64, f64)> {
+    for _ in 0..n / 10 {
+        f().await?; // warm-up
+    }
+    let mut samples = Vec::with_capacity(n);
+    for _ in 0..n {
+        let t = Instant::now();
+        f().await?;
+        samples.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    Ok(stats(samples))
+}
+
+fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))?
+                .split_whitespace()
+                .nth(1)?
+                .parse()
+                .ok()
+        })
+        .unwrap_or(0)
+}
+
+/// utime + stime of a process, in clock ticks.
+fn cpu_ticks(pid: i32) -> u64 {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return 0;
+    };
+    let Some(rest) = stat.rfind(')').map(|i| &stat[i + 2..]) else {
+        return 0;
+    };
+    let fields: Vec<&str> = rest.split(' ').collect();
+    fields
+        .get(11)
+        .and_then(|u| u.parse::<u64>().ok())
+        .unwrap_or(0)
+        + fields
+            .get(12)
+            .and_then(|s| s.parse::<u64>().ok())
+            .unwrap_or(0)
+}
+
+/// Firefox's whole process group's CPU use over 10 s of quiet, in % of one core.
+async fn idle_cpu(browser: &Browser) -> f64 {
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let group: Vec<i32> = browser.group_processes().iter().map(|(p, _)| *p).collect();
+    let before: u64 = group.iter().map(|p| cpu_ticks(*p)).sum();
+    let window = Duration::from_secs(10);
+    tokio::time::sleep(window).await;
+    let after: u64 = group.iter().map(|p| cpu_ticks(*p)).sum();
+    // SAFETY: sysconf has no preconditions.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
+    (after - before) as f64 / hz / window.as_secs_f64() * 100.0
+}
+
+async fn bench() -> anyhow::Result<Vec<Row>> {
+    let mut rows = Vec::new();
+    let mut row = |what: &str, (median, p95): (f64, f64), note: String| {
+        rows.push(Row {
+            what: what.into(),
+            median,
+            p95,
+            note,
+        });
+    };
+    let pages = PageServer::start(HashMap::from([
+        (
+            "/small.html",
+            Page::html("<!doctype html><title>Small</title><h1>Hello</h1><p>A small page.</p>"),
+        ),
+        ("/large.html", Page::html(large_page(2_000))),
+    ]))
+    .await?;
+    let browser = Browser::start().await?;
+    let log = browser.path().join("mcp.log");
+    let baseline = idle_cpu(&browser).await;
+
+    let mut spawned = Vec::new();
+    let init = time(20, async || {
+        spawned.push(Agent::spawn(browser.runtime.path(), &log).await?);
+        Ok(())
+    })
+    .await?;
+    for agent in spawned {
+        agent.close().await?;
+    }
+    row(
+        "MCP spawn → initialized",
+        init,
+        "process start + initialize handshake".into(),
+    );
+
+    let mut raw = RawClient::connect(&browser.runtime).await?;
+    let ping = time(300, async || {
+        raw.call(Command::Ping)
+            .await?
+            .map(|_| ())
+            .map_err(|e| anyhow::anyhow!("{e}"))
+    });
+    row(
+        "raw socket ping (→ host → extension → back)",
+        ping.await?,
+        "no MCP server".into(),
+    );
+
+    let agent = Agent::spawn(browser.runtime.path(), &log).await?;
+    let small = agent
+        .call(
+            "firefox_create_window",
+            json!({"url": pages.url("/small.html")}),
+        )
+        .await?
+        .ok()?
+        .tab_id()?;
+    let large = agent
+        .call(
+            "firefox_create_window",
+            json!({"url": pages.url("/large.html")}),
+        )
+        .await?
+        .ok()?
+        .tab_id()?;
+
+    let tabs = time(300, async || {
+        agent
+            .call("firefox_get_tabs", json!({}))
+            .await?
+            .ok()
+            .map(|_| ())
+    })
+    .await?;
+    row("firefox_get_tabs", tabs, String::new());
+    let content = time(200, async || {
+        agent
+            .call("firefox_get_content", json!({"tabId": small}))
+            .await?
+            .ok()
+            .map(|_| ())
+    });
+    row(
+        "firefox_get_content, small page",
+        content.await?,
+        String::new(),
+    );
+    let chars = agent
+        .call("firefox_get_content", json!({"tabId": large}))
+        .await?
+        .ok()?
+        .text
+        .chars()
+        .count();
+    let content = time(100, async || {
+        agent
+            .call("firefox_get_content", json!({"tabId": large}))
+            .await?
+            .ok()
+            .map(|_| ())
+    });
+    row(
+        "firefox_get_content, 2,000-element page",
+        content.await?,
+        format!("answer {chars} chars"),
+    );
+    let click = time(100, async || {
+        agent
+            .call(
+                "firefox_click",
+                json!({"tabId": large, "selector": "#s10 button"}),
+            )
+            .await?
+            .ok()
+            .map(|_| ())
+    });
+    row("firefox_click", click.await?, String::new());
+    let typing = time(100, async || {
+        agent
+            .call(
+                "firefox_type",
+                json!({"tabId": large, "selector": "#s10 input", "text": "hi", "clear": true}),
+            )
+            .await?
+            .ok()
+            .map(|_| ())
+    });
+    row("firefox_type", typing.await?, String::new());
+    let mut bytes = 0;
+    let shot = time(50, async || {
+        let r = agent
+            .call("firefox_screenshot", json!({"tabId": small}))
+            .await?
+            .ok()?;
+        bytes = r.images[0].1.len() * 3 / 4;
+        Ok(())
+    });
+    let shot = shot.await?;
+    row(
+        "firefox_screenshot, small page",
+        shot,
+        format!("{:.1} KB JPEG", bytes as f64 / 1000.0),
+    );
+    let nav = time(30, async || {
+        agent
+            .call(
+                "firefox_navigate",
+                json!({"tabId": small, "url": pages.url("/small.html")}),
+            )
+            .await?
+            .ok()
+            .map(|_| ())
+    });
+    row(
+        "firefox_navigate (local page, until loaded)",
+        nav.await?,
+        String::new(),
+    );
+
+    let list = serde_json::to_string(&json!({"tools": agent.tools().await?}))?;
+    row(
+        "tools/list",
+        (0.0, 0.0),
+        format!(
+            "{} chars ≈ {} tokens",
+            list.chars().count(),
+            list.chars().count() / 4
+        ),
+    );
+
+    let mcp_rss = rss_kib(agent.pid());
+    let host_rss = browser
+        .host_pids()
+        .first()
+        .map(|p| rss_kib(*p as u32))
+        .unwrap_or(0);
+    row(
+        "resident memory",
+        (0.0, 0.0),
+        format!(
+            "MCP server {:.1} MiB, host {:.1} MiB",
+            mcp_rss as f64 / 1024.0,
+            host_rss as f64 / 1024.0
+        ),
+    );
+
+    // Idle cost: agent tabs open, nobody calling (compare with the baseline before any tab).
+    let idle = idle_cpu(&browser).await;
+    row(
+        "idle Firefox with 2 agent tabs open",
+        (0.0, 0.0),
+        format!("{idle:.1} % of one core (no agent tab: {baseline:.1} %)"),
+    );
+    agent.close().await?;
+    Ok(rows)
+}
+
+fn main() -> anyhow::Result<()> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    let rows = rt.block_on(bench())?;
+    println!("| what | median ms | p95 ms | note |\n|---|---|---|---|");
+    for r in rows {
+        let (m, p) = if r.median == 0.0 {
+            ("".into(), "".into())
+        } else {
+            (format!("{:.2}", r.median), format!("{:.2}", r.p95))
+        };
+        println!("| {} | {m} | {p} | {} |", r.what, r.note);
+    }
+    Ok(())
+}

@@ -8,10 +8,12 @@
 pub mod agent;
 pub mod browser;
 pub mod pages;
+pub mod raw;
 
 pub use agent::{Agent, ToolResult};
 pub use browser::Browser;
 pub use pages::PageServer;
+pub use raw::RawClient;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};

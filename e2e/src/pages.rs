@@ -89,3 +89,18 @@ impl Drop for PageServer {
         self.task.abort();
     }
 }
+
+/// A page of about `elements` elements: sections of a heading, a paragraph with a link, a
+/// labelled input and a button (the "large page" of the benchmarks).
+pub fn large_page(elements: usize) -> String {
+    let mut body =
+        String::from("<!doctype html><html><head><title>Large page</title></head><body><main>");
+    for i in 0..elements / 7 {
+        body.push_str(&format!(
+            "<section id=s{i}><h2>Section {i}</h2><p>Paragraph {i} with <a href=#s{i}>link {i}</a>.</p>\
+             <label>Field {i} <input name=f{i}></label><button type=button>Button {i}</button></section>"
+        ));
+    }
+    body.push_str("</main></body></html>");
+    body
+}

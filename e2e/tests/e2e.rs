@@ -11,11 +11,8 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail, ensure};
 use base64::Engine;
 use claudezilla_e2e::pages::Page;
-use claudezilla_e2e::{Agent, Browser, PageServer, eventually};
-use claudezilla_protocol::codec::FrameCodec;
-use claudezilla_protocol::framing::MAX_SOCKET_FRAME;
-use claudezilla_protocol::{AgentId, ClientMessage, ErrorCode, HostMessage};
-use futures_util::{SinkExt, StreamExt};
+use claudezilla_e2e::{Agent, Browser, PageServer, RawClient, eventually};
+use claudezilla_protocol::{Command, ErrorCode, HostMessage, Reply};
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::json;
 
@@ -664,27 +661,19 @@ async fn goodbye_releases_tabs(s: Arc<Shared>) -> anyhow::Result<()> {
 }
 
 async fn the_real_host_refuses_a_wrong_token(s: Arc<Shared>) -> anyhow::Result<()> {
-    let stream = tokio::net::UnixStream::connect(s.browser.runtime.socket()).await?;
-    let mut framed = tokio_util::codec::Framed::new(
-        stream,
-        FrameCodec::<HostMessage, ClientMessage>::new(MAX_SOCKET_FRAME, MAX_SOCKET_FRAME),
-    );
-    let agent_id = AgentId::new([7; 16], 7);
-    framed
-        .send(ClientMessage::Hello {
-            token: "f".repeat(64),
-            agent_id,
-            client: "intruder".into(),
-        })
-        .await?;
-    match framed.next().await {
-        Some(Ok(Ok(HostMessage::Refused(e)))) => ensure!(e.code == ErrorCode::AuthFailed, "{e}"),
+    let (mut client, first) = RawClient::hello(&s.browser.runtime, &"f".repeat(64)).await?;
+    match first {
+        HostMessage::Refused(e) => ensure!(e.code == ErrorCode::AuthFailed, "{e}"),
         other => bail!("expected a refusal, got {other:?}"),
     }
     ensure!(
-        matches!(framed.next().await, None | Some(Err(_))),
-        "connection left open"
+        client.next().await?.is_none(),
+        "connection left open after a wrong token"
     );
+    // The right token still works.
+    let mut client = RawClient::connect(&s.browser.runtime).await?;
+    let pong = client.call(Command::Ping).await?;
+    ensure!(matches!(pong, Ok(Reply::Pong { .. })), "{pong:?}");
     Ok(())
 }
 

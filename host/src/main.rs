@@ -60,11 +60,32 @@ fn relay() -> anyhow::Result<()> {
         .enable_all()
         .build()?;
     rt.block_on(async {
-        let config = Config::from_env();
-        claudezilla_host::run(config, tokio::io::stdin(), tokio::io::stdout(), signals()).await
+        let (ext_in, ext_out) = extension_pipes();
+        claudezilla_host::run(Config::from_env(), ext_in, ext_out, signals()).await
     })?;
     // stdin's blocking reader may still be parked in a read: do not wait for it.
     std::process::exit(0)
+}
+
+type Reader = Box<dyn tokio::io::AsyncRead + Unpin>;
+type Writer = Box<dyn tokio::io::AsyncWrite + Unpin + Send>;
+
+/// stdin/stdout as non-blocking pipes on the I/O reactor when they are pipes (as Firefox makes
+/// them): no hand-off to a blocking thread per frame. They are reopened through /proc so the
+/// non-blocking flag stays on our own file descriptions.
+fn extension_pipes() -> (Reader, Writer) {
+    use tokio::net::unix::pipe;
+    let reopened = (
+        std::fs::File::open("/proc/self/fd/0").and_then(pipe::Receiver::from_file),
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/proc/self/fd/1")
+            .and_then(pipe::Sender::from_file),
+    );
+    match reopened {
+        (Ok(input), Ok(output)) => (Box::new(input), Box::new(output)),
+        _ => (Box::new(tokio::io::stdin()), Box::new(tokio::io::stdout())),
+    }
 }
 
 async fn signals() {

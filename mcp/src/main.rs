@@ -44,7 +44,7 @@ async fn serve() -> anyhow::Result<()> {
     tokio::spawn(async move { warm.warm_up().await });
 
     let server = Claudezilla::new(link.clone());
-    let running = match server.serve(rmcp::transport::stdio()).await {
+    let running = match server.serve(rmcp::transport::stdio_pipes()).await {
         Ok(running) => running,
         // The client left before initializing: nothing to clean up.
         Err(e) => {

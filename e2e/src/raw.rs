@@ -1,0 +1,105 @@
+//! A socket client speaking the host protocol directly (no MCP server), for measuring the host
+//! hop alone and for probing its authentication.
+
+use anyhow::{Context, bail};
+use claudezilla_protocol::codec::FrameCodec;
+use claudezilla_protocol::framing::MAX_SOCKET_FRAME;
+use claudezilla_protocol::paths::RuntimeDir;
+use claudezilla_protocol::{AgentId, ClientMessage, Command, HostMessage, Outcome, Request};
+use futures_util::{SinkExt, StreamExt};
+use tokio::net::UnixStream;
+use tokio_util::codec::Framed;
+
+type Conn = Framed<UnixStream, FrameCodec<HostMessage, ClientMessage>>;
+
+pub struct RawClient {
+    conn: Conn,
+    agent: AgentId,
+    next_id: u64,
+}
+
+impl RawClient {
+    /// Connects and says hello with `token`; returns the host's first answer as well.
+    pub async fn hello(runtime: &RuntimeDir, token: &str) -> anyhow::Result<(Self, HostMessage)> {
+        let stream = UnixStream::connect(runtime.socket())
+            .await
+            .context("connect")?;
+        let mut conn = Framed::new(stream, FrameCodec::new(MAX_SOCKET_FRAME, MAX_SOCKET_FRAME));
+        let agent = AgentId::new(rand_bytes(), std::process::id());
+        let hello = ClientMessage::Hello {
+            token: token.into(),
+            agent_id: agent.clone(),
+            client: "e2e raw client".into(),
+        };
+        conn.send(hello).await?;
+        let first = next(&mut conn)
+            .await?
+            .context("closed before answering hello")?;
+        Ok((
+            Self {
+                conn,
+                agent,
+                next_id: 1,
+            },
+            first,
+        ))
+    }
+
+    /// Connects with the real token and expects a welcome.
+    pub async fn connect(runtime: &RuntimeDir) -> anyhow::Result<Self> {
+        let token = runtime.read_token()?;
+        match Self::hello(runtime, &token).await? {
+            (client, HostMessage::Welcome { .. }) => Ok(client),
+            (_, other) => bail!("expected welcome, got {other:?}"),
+        }
+    }
+
+    pub async fn call(&mut self, command: Command) -> anyhow::Result<Outcome> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let request = Request {
+            id,
+            agent_id: self.agent.clone(),
+            timeout_ms: 10_000,
+            command,
+        };
+        self.conn.send(ClientMessage::Request(request)).await?;
+        loop {
+            match next(&mut self.conn)
+                .await?
+                .context("host closed the connection")?
+            {
+                HostMessage::Response(r) if r.id == id => return Ok(r.outcome),
+                HostMessage::Refused(e) => bail!("refused: {e}"),
+                _ => {}
+            }
+        }
+    }
+
+    /// The next message, or `None` once the host has closed the connection.
+    pub async fn next(&mut self) -> anyhow::Result<Option<HostMessage>> {
+        next(&mut self.conn).await
+    }
+}
+
+async fn next(conn: &mut Conn) -> anyhow::Result<Option<HostMessage>> {
+    match conn.next().await {
+        None => Ok(None),
+        Some(Ok(Ok(msg))) => Ok(Some(msg)),
+        Some(Ok(Err(bad))) => bail!("bad frame: {}", bad.error),
+        Some(Err(_)) => Ok(None),
+    }
+}
+
+fn rand_bytes() -> [u8; 16] {
+    let mut seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(1);
+    std::array::from_fn(|_| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 64) as u8
+    })
+}
