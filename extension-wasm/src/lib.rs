@@ -1,7 +1,9 @@
 //! The Firefox extension's logic, compiled to wasm and loaded by thin JS shims.
 //!
 //! Pure policy lives in plain modules that build and test natively (`cargo test`):
-//! * [`pool`]: the shared tab pool and who owns which tab — the only place ownership is decided.
+//! * [`pool`]: the shared tab pool and who owns which tab — the only place ownership is decided —
+//!   with slot requests, reservations and idle agents.
+//! * [`capture_lock`]: the screenshot mutex, granted in arrival order.
 //! * [`load`]: when a navigation counts as finished.
 //! * [`text`]: cutting text and naming elements for answers.
 //! * [`jpeg`]: reading a JPEG's dimensions.
@@ -11,6 +13,7 @@
 //! * `background`: the native port, command dispatch and tab management.
 //! * `content`: DOM operations, one coarse call per command.
 
+pub mod capture_lock;
 pub mod jpeg;
 pub mod load;
 pub mod pool;

@@ -1,32 +1,66 @@
-//! The shared pool of agent tabs and their owners.
+//! The shared pool of agent tabs: who owns which tab, who waits for room, who was given a
+//! reserved slot, and when each agent was last heard from.
 //!
 //! **Invariant:** this module alone decides who may touch a tab. Every command that touches a
 //! tab goes through [`Pool::authorize`], also when it names no tab (it then gets the caller's
 //! most recently used tab, never whatever tab happens to be active).
+//!
+//! Time is passed in (milliseconds), so every rule is tested natively.
 
 use std::collections::BTreeMap;
 
-use claudezilla_protocol::reply::{ExtensionDiagnosis, TabEntry};
+use claudezilla_protocol::reply::{ExtensionDiagnosis, SlotRequests, TabEntry, WaitingAgent};
 use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, TabId};
+use serde::{Deserialize, Serialize};
 
 /// Most tabs all agents together may hold.
 pub const POOL_LIMIT: usize = 12;
+/// An agent may grant a slot only while it holds more than this many tabs.
+pub const GRANT_MINIMUM: usize = 2;
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TabRecord {
     pub owner: AgentId,
     pub url: String,
     pub title: String,
+    /// Order of opening (the oldest tab is given up on a grant).
+    opened: u64,
     /// Larger is more recent; bumped by every authorized command.
     last_used: u64,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct SlotRequest {
+    agent: AgentId,
+    since: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Reservation {
+    agent: AgentId,
+    until: u64,
+}
+
+/// The pool as saved across background restarts.
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Pool {
     tabs: BTreeMap<TabId, TabRecord>,
     /// The dedicated window the agents' tabs live in, once opened.
     pub window: Option<u32>,
+    /// Its "Claudezilla" tab group, where the browser has tab groups.
+    pub group: Option<u32>,
     clock: u64,
+    requests: Vec<SlotRequest>,
+    reservations: Vec<Reservation>,
+    /// Last call from each agent (ms).
+    seen: BTreeMap<AgentId, u64>,
+}
+
+/// What a grant did: the granter's tab to close, and who got the slot.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Grant {
+    pub released: TabId,
+    pub to: AgentId,
 }
 
 impl Pool {
@@ -39,28 +73,85 @@ impl Pool {
         self.clock
     }
 
-    /// May `agent` open one more tab?
-    pub fn admit(&self, agent: &AgentId) -> Result<(), ErrorBody> {
-        if self.tabs.len() < POOL_LIMIT {
-            return Ok(());
-        }
-        let mine = self.owned_by(agent).len();
-        Err(ErrorBody::new(
-            ErrorCode::PoolFull,
-            format!("all {POOL_LIMIT} agent tabs are in use ({mine} of them yours)"),
-        )
-        .with_hint("close one of your tabs with firefox_close_tab, then try again"))
+    /// Records a call from `agent` (every command, heartbeats included).
+    pub fn touch(&mut self, agent: &AgentId, now: u64) {
+        self.seen.insert(agent.clone(), now);
     }
 
+    /// Drops reservations that ran out.
+    pub fn expire(&mut self, now: u64) {
+        self.reservations.retain(|r| r.until > now);
+    }
+
+    fn reserved_for_others(&self, agent: &AgentId) -> usize {
+        self.reservations
+            .iter()
+            .filter(|r| &r.agent != agent)
+            .count()
+    }
+
+    fn has_reservation(&self, agent: &AgentId) -> bool {
+        self.reservations.iter().any(|r| &r.agent == agent)
+    }
+
+    /// Free slots for `agent`: its own reservation counts as room, others' do not.
+    pub fn room_for(&self, agent: &AgentId) -> usize {
+        if self.has_reservation(agent) {
+            return 1;
+        }
+        POOL_LIMIT.saturating_sub(self.tabs.len() + self.reserved_for_others(agent))
+    }
+
+    /// May `agent` open one more tab now?
+    pub fn admit(&mut self, agent: &AgentId, now: u64) -> Result<(), ErrorBody> {
+        self.expire(now);
+        if self.room_for(agent) > 0 {
+            return Ok(());
+        }
+        Err(ErrorBody::new(
+            ErrorCode::PoolFull,
+            format!("the pool of {POOL_LIMIT} agent tabs is full: {}", self.holders(agent)),
+        )
+        .with_hint(
+            "close one of your tabs with firefox_close_tab, or ask for room with firefox_request_tab_space \
+             (an agent holding more than 2 tabs can then give you one with firefox_grant_tab_space)",
+        ))
+    }
+
+    /// "you hold 3, agent_ab12cd34 holds 3, …; 1 slot reserved for agent_…".
+    fn holders(&self, agent: &AgentId) -> String {
+        let mut counts: BTreeMap<&AgentId, usize> = BTreeMap::new();
+        for r in self.tabs.values() {
+            *counts.entry(&r.owner).or_default() += 1;
+        }
+        let mut parts: Vec<String> = counts
+            .iter()
+            .map(|(owner, n)| match *owner == agent {
+                true => format!("you hold {n}"),
+                false => format!("{} holds {n}", owner.short()),
+            })
+            .collect();
+        for r in &self.reservations {
+            parts.push(format!("1 slot reserved for {}", r.agent.short()));
+        }
+        parts.join(", ")
+    }
+
+    /// Adds a tab (after [`admit`](Self::admit)); uses up the owner's reservation if it had one.
     pub fn insert(&mut self, tab: TabId, owner: AgentId, url: String) {
-        let last_used = self.tick();
+        if let Some(i) = self.reservations.iter().position(|r| r.agent == owner) {
+            self.reservations.remove(i);
+        }
+        self.requests.retain(|r| r.agent != owner);
+        let now = self.tick();
         self.tabs.insert(
             tab,
             TabRecord {
                 owner,
                 url,
                 title: String::new(),
-                last_used,
+                opened: now,
+                last_used: now,
             },
         );
     }
@@ -118,13 +209,122 @@ impl Pool {
         self.tabs.remove(&tab)
     }
 
-    /// Forgets every tab of `agent` and returns them (for the caller to close).
+    /// Forgets every tab, request and reservation of `agent` and returns its tabs (to close).
     pub fn release(&mut self, agent: &AgentId) -> Vec<TabId> {
         let gone = self.owned_by(agent);
         for tab in &gone {
             self.tabs.remove(tab);
         }
+        self.requests.retain(|r| &r.agent != agent);
+        self.reservations.retain(|r| &r.agent != agent);
+        self.seen.remove(agent);
         gone
+    }
+
+    /// Agents with tabs that have made no call for `idle_ms`.
+    pub fn idle_agents(&self, now: u64, idle_ms: u64) -> Vec<AgentId> {
+        let mut owners: Vec<&AgentId> = self.tabs.values().map(|r| &r.owner).collect();
+        owners.sort();
+        owners.dedup();
+        owners
+            .into_iter()
+            .filter(|a| {
+                self.seen
+                    .get(*a)
+                    .is_none_or(|t| now.saturating_sub(*t) >= idle_ms)
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// Queues `agent` for the next slot another agent grants. Returns its place (1-based), or
+    /// 0 when a slot is already reserved for it.
+    pub fn request_space(&mut self, agent: &AgentId, now: u64) -> usize {
+        if self.has_reservation(agent) {
+            return 0;
+        }
+        if let Some(i) = self.requests.iter().position(|r| &r.agent == agent) {
+            return i + 1;
+        }
+        self.requests.push(SlotRequest {
+            agent: agent.clone(),
+            since: now,
+        });
+        self.requests.len()
+    }
+
+    /// `granter` gives up its oldest tab; the longest-waiting other agent gets the slot,
+    /// reserved for it until `now + reservation_ms`.
+    pub fn grant(
+        &mut self,
+        granter: &AgentId,
+        now: u64,
+        reservation_ms: u64,
+    ) -> Result<Grant, ErrorBody> {
+        self.expire(now);
+        let Some(i) = self
+            .requests
+            .iter()
+            .position(|r| &r.agent != granter && !self.has_reservation(&r.agent))
+        else {
+            return Err(ErrorBody::new(
+                ErrorCode::InvalidArgument,
+                "no other agent is waiting for a tab",
+            )
+            .with_hint("firefox_get_slot_requests lists who waits"));
+        };
+        let held = self.owned_by(granter).len();
+        if held <= GRANT_MINIMUM {
+            return Err(ErrorBody::new(
+                ErrorCode::InvalidArgument,
+                format!(
+                    "you hold {held} tab(s); only an agent holding more than {GRANT_MINIMUM} can grant one"
+                ),
+            ));
+        }
+        let released = self
+            .tabs
+            .iter()
+            .filter(|(_, r)| &r.owner == granter)
+            .min_by_key(|(_, r)| r.opened)
+            .map(|(id, _)| *id)
+            .expect("the granter holds more than 2 tabs");
+        self.tabs.remove(&released);
+        let to = self.requests.remove(i).agent;
+        self.reservations.push(Reservation {
+            agent: to.clone(),
+            until: now + reservation_ms,
+        });
+        Ok(Grant { released, to })
+    }
+
+    /// Who waits for room and who holds a reserved slot.
+    pub fn slot_requests(&mut self, agent: &AgentId, now: u64) -> SlotRequests {
+        self.expire(now);
+        let waiting = self
+            .requests
+            .iter()
+            .map(|r| WaitingAgent {
+                agent: r.agent.short().to_owned(),
+                mine: &r.agent == agent,
+                waited_ms: now.saturating_sub(r.since),
+            })
+            .collect();
+        let reserved = self
+            .reservations
+            .iter()
+            .map(|r| WaitingAgent {
+                agent: r.agent.short().to_owned(),
+                mine: &r.agent == agent,
+                waited_ms: r.until.saturating_sub(now),
+            })
+            .collect();
+        SlotRequests {
+            waiting,
+            reserved,
+            tabs_in_pool: self.tabs.len() as u32,
+            pool_limit: POOL_LIMIT as u32,
+        }
     }
 
     /// Keeps the cached URL and title current (from `tabs.onUpdated`).
@@ -144,12 +344,29 @@ impl Pool {
         self.tabs.contains_key(&tab)
     }
 
+    pub fn len(&self) -> usize {
+        self.tabs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tabs.is_empty()
+    }
+
+    pub fn tab_ids(&self) -> Vec<TabId> {
+        self.tabs.keys().copied().collect()
+    }
+
     pub fn owned_by(&self, agent: &AgentId) -> Vec<TabId> {
         self.tabs
             .iter()
             .filter(|(_, r)| &r.owner == agent)
             .map(|(id, _)| *id)
             .collect()
+    }
+
+    /// Tabs owned by someone other than `agent`.
+    pub fn others_tabs(&self, agent: &AgentId) -> usize {
+        self.tabs.values().filter(|r| &r.owner != agent).count()
     }
 
     /// Every agent tab, as `agent` sees them.
@@ -186,9 +403,39 @@ impl Pool {
             return Vec::new();
         }
         self.window = None;
-        let all: Vec<TabId> = self.tabs.keys().copied().collect();
+        self.group = None;
+        let all = self.tab_ids();
         self.tabs.clear();
         all
+    }
+
+    /// After a background restart: keeps only the tabs that still exist, and counts their
+    /// owners as just seen (so idle release starts afresh).
+    pub fn adopt(&mut self, existing: &[TabId], now: u64) {
+        self.tabs.retain(|id, _| existing.contains(id));
+        let owners: Vec<AgentId> = self.tabs.values().map(|r| r.owner.clone()).collect();
+        self.seen = owners.into_iter().map(|a| (a, now)).collect();
+        self.requests.clear();
+        self.reservations.clear();
+    }
+
+    /// Checks the pool's invariants (the property tests call it after every step).
+    pub fn check_invariants(&self, now: u64) -> Result<(), String> {
+        let live = self.reservations.iter().filter(|r| r.until > now).count();
+        if self.tabs.len() + live > POOL_LIMIT {
+            return Err(format!(
+                "over-committed: {} tabs + {live} reserved",
+                self.tabs.len()
+            ));
+        }
+        let mut agents: Vec<&AgentId> = self.reservations.iter().map(|r| &r.agent).collect();
+        agents.sort();
+        let n = agents.len();
+        agents.dedup();
+        if agents.len() != n {
+            return Err("an agent holds two reservations".into());
+        }
+        Ok(())
     }
 }
 
@@ -198,6 +445,13 @@ mod tests {
 
     fn agent(n: u8) -> AgentId {
         AgentId::new([n; 16], n.into())
+    }
+
+    fn fill(pool: &mut Pool, owner: u8, count: u32, first_id: u32) {
+        for i in 0..count {
+            pool.admit(&agent(owner), 0).unwrap();
+            pool.insert(TabId(first_id + i), agent(owner), String::new());
+        }
     }
 
     #[test]
@@ -231,8 +485,10 @@ mod tests {
         pool.authorize(&agent(1), Some(TabId(1)), "read").unwrap();
         assert_eq!(pool.authorize(&agent(1), None, "read"), Ok(TabId(1)));
         assert_eq!(pool.authorize(&agent(2), None, "read"), Ok(TabId(3)));
-        let err = pool.authorize(&agent(3), None, "read").unwrap_err();
-        assert_eq!(err.code, ErrorCode::NoSuchTab);
+        assert_eq!(
+            pool.authorize(&agent(3), None, "read").unwrap_err().code,
+            ErrorCode::NoSuchTab
+        );
     }
 
     #[test]
@@ -246,27 +502,129 @@ mod tests {
     }
 
     #[test]
-    fn the_pool_admits_up_to_its_limit() {
+    fn a_full_pool_names_its_holders_and_what_to_do() {
         let mut pool = Pool::new();
-        for i in 0..POOL_LIMIT as u32 {
-            pool.admit(&agent(1)).unwrap();
-            pool.insert(TabId(i), agent(1), String::new());
+        for owner in 1..=4 {
+            fill(&mut pool, owner, 3, owner as u32 * 10);
         }
-        let err = pool.admit(&agent(2)).unwrap_err();
+        let err = pool.admit(&agent(5), 0).unwrap_err();
         assert_eq!(err.code, ErrorCode::PoolFull);
-        pool.remove(TabId(0));
-        assert!(pool.admit(&agent(2)).is_ok());
+        assert!(
+            err.message
+                .contains(&format!("{} holds 3", agent(1).short())),
+            "{err}"
+        );
+        let hint = err.hint.unwrap();
+        assert!(
+            hint.contains("firefox_request_tab_space") && hint.contains("firefox_close_tab"),
+            "{hint}"
+        );
+        let mine = pool.admit(&agent(1), 0).unwrap_err();
+        assert!(mine.message.contains("you hold 3"), "{mine}");
     }
 
     #[test]
-    fn release_takes_only_the_agents_tabs() {
+    fn request_and_grant_reserve_a_slot_for_the_waiter() {
+        let mut pool = Pool::new();
+        for owner in 1..=4 {
+            fill(&mut pool, owner, 3, owner as u32 * 10);
+        }
+        assert_eq!(pool.request_space(&agent(5), 100), 1);
+        assert_eq!(
+            pool.request_space(&agent(5), 150),
+            1,
+            "asking twice keeps the place"
+        );
+        let grant = pool.grant(&agent(2), 200, 30_000).unwrap();
+        assert_eq!(
+            grant,
+            Grant {
+                released: TabId(20),
+                to: agent(5)
+            },
+            "the granter's oldest tab goes"
+        );
+        // The freed slot is reserved: another agent cannot take it.
+        assert_eq!(
+            pool.admit(&agent(1), 300).unwrap_err().code,
+            ErrorCode::PoolFull
+        );
+        pool.admit(&agent(5), 300).unwrap();
+        pool.insert(TabId(50), agent(5), String::new());
+        assert_eq!(pool.len(), POOL_LIMIT);
+        assert!(pool.slot_requests(&agent(5), 300).reserved.is_empty());
+    }
+
+    #[test]
+    fn an_unused_reservation_expires() {
+        let mut pool = Pool::new();
+        for owner in 1..=4 {
+            fill(&mut pool, owner, 3, owner as u32 * 10);
+        }
+        pool.request_space(&agent(5), 0);
+        pool.grant(&agent(1), 1_000, 30_000).unwrap();
+        assert_eq!(
+            pool.admit(&agent(2), 30_999).unwrap_err().code,
+            ErrorCode::PoolFull
+        );
+        assert_eq!(pool.slot_requests(&agent(2), 30_999).reserved.len(), 1);
+        pool.admit(&agent(2), 31_000).unwrap();
+        assert!(pool.slot_requests(&agent(2), 31_000).reserved.is_empty());
+    }
+
+    #[test]
+    fn grants_need_a_waiter_and_more_than_two_tabs() {
+        let mut pool = Pool::new();
+        fill(&mut pool, 1, 2, 1);
+        assert!(
+            pool.grant(&agent(1), 0, 1)
+                .unwrap_err()
+                .message
+                .contains("no other agent")
+        );
+        pool.request_space(&agent(2), 0);
+        pool.request_space(&agent(1), 0);
+        assert!(
+            pool.grant(&agent(1), 0, 1)
+                .unwrap_err()
+                .message
+                .contains("you hold 2")
+        );
+        fill(&mut pool, 1, 1, 3);
+        assert_eq!(
+            pool.grant(&agent(1), 0, 1).unwrap().to,
+            agent(2),
+            "never to the granter itself"
+        );
+    }
+
+    #[test]
+    fn release_takes_only_the_agents_tabs_requests_and_reservations() {
         let mut pool = Pool::new();
         pool.insert(TabId(1), agent(1), String::new());
         pool.insert(TabId(2), agent(2), String::new());
         pool.insert(TabId(3), agent(1), String::new());
+        pool.request_space(&agent(1), 0);
         assert_eq!(pool.release(&agent(1)), vec![TabId(1), TabId(3)]);
         assert!(pool.contains(TabId(2)) && !pool.contains(TabId(1)));
+        assert!(pool.slot_requests(&agent(2), 0).waiting.is_empty());
         assert!(pool.release(&agent(1)).is_empty());
+    }
+
+    #[test]
+    fn idle_agents_are_those_not_heard_from() {
+        let mut pool = Pool::new();
+        pool.insert(TabId(1), agent(1), String::new());
+        pool.insert(TabId(2), agent(2), String::new());
+        pool.touch(&agent(1), 1_000);
+        pool.touch(&agent(2), 5_000);
+        assert_eq!(pool.idle_agents(600_999, 600_000), Vec::<AgentId>::new());
+        assert_eq!(pool.idle_agents(601_000, 600_000), vec![agent(1)]);
+        pool.touch(&agent(3), 0);
+        assert!(
+            !pool.idle_agents(10_000_000, 1).contains(&agent(3)),
+            "no tabs, nothing to release"
+        );
     }
 
     #[test]
@@ -293,5 +651,22 @@ mod tests {
         assert!(pool.window_closed(8).is_empty());
         assert_eq!(pool.window_closed(7), vec![TabId(1)]);
         assert_eq!(pool.window, None);
+    }
+
+    #[test]
+    fn a_saved_pool_is_adopted_with_only_its_surviving_tabs() {
+        let mut pool = Pool::new();
+        pool.window = Some(3);
+        pool.insert(TabId(1), agent(1), "a".into());
+        pool.insert(TabId(2), agent(2), "b".into());
+        pool.request_space(&agent(3), 0);
+        let saved = serde_json::to_string(&pool).unwrap();
+        let mut back: Pool = serde_json::from_str(&saved).unwrap();
+        assert_eq!(back, pool);
+        back.adopt(&[TabId(2)], 50);
+        assert_eq!(back.tab_ids(), vec![TabId(2)]);
+        assert_eq!(back.window, Some(3));
+        assert!(back.idle_agents(50, 1).is_empty());
+        assert!(back.slot_requests(&agent(3), 50).waiting.is_empty());
     }
 }

@@ -20,6 +20,7 @@ use std::time::Duration;
 
 use claudezilla_protocol::FromExtension;
 use claudezilla_protocol::codec::FrameCodec;
+use claudezilla_protocol::envelope::Tuning;
 use claudezilla_protocol::framing::MAX_SOCKET_FRAME;
 use claudezilla_protocol::paths::{self, PathError, RuntimeDir};
 use futures_util::StreamExt;
@@ -37,6 +38,8 @@ pub const AUTH_TIMEOUT: Duration = Duration::from_secs(5);
 pub struct Config {
     pub runtime: RuntimeDir,
     pub auth_timeout: Duration,
+    /// Passed on to the extension in its welcome.
+    pub tuning: Tuning,
 }
 
 impl Config {
@@ -44,7 +47,19 @@ impl Config {
         Self {
             runtime: RuntimeDir::from_env(),
             auth_timeout: AUTH_TIMEOUT,
+            tuning: tuning_from_env(|k| std::env::var(k).ok()),
         }
+    }
+}
+
+/// The default timings, each overridable by an environment variable (in ms).
+pub fn tuning_from_env(var: impl Fn(&str) -> Option<String>) -> Tuning {
+    let ms = |name: &str, default: u64| var(name).and_then(|v| v.parse().ok()).unwrap_or(default);
+    let d = Tuning::default();
+    Tuning {
+        reservation_ms: ms("CLAUDEZILLA_RESERVATION_MS", d.reservation_ms),
+        idle_release_ms: ms("CLAUDEZILLA_IDLE_RELEASE_MS", d.idle_release_ms),
+        mutex_busy_ms: ms("CLAUDEZILLA_MUTEX_BUSY_MS", d.mutex_busy_ms),
     }
 }
 
@@ -83,6 +98,7 @@ pub async fn run(
     let _files = OwnFiles::claim(rt, &token)?;
     tracing::info!(socket = %socket.display(), "listening");
 
+    let tuning = config.tuning;
     let (frames_tx, frames_rx) = mpsc::unbounded_channel();
     let (events_tx, mut events_rx) = mpsc::unbounded_channel();
     let writer = tokio::spawn(write_frames(ext_out, frames_rx));
@@ -93,7 +109,7 @@ pub async fn run(
         config.auth_timeout,
     ));
     let route = tokio::spawn(async move {
-        let mut router = Router::new(frames_tx);
+        let mut router = Router::new(frames_tx, tuning);
         while let Some(event) = events_rx.recv().await {
             router.handle(event);
         }

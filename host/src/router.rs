@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use claudezilla_protocol::envelope::Tuning;
 use claudezilla_protocol::framing::{MAX_TO_EXTENSION, encode_frame};
 use claudezilla_protocol::{
     AgentId, ErrorBody, ErrorCode, FromExtension, HostMessage, Request, RequestId, Response,
@@ -46,15 +47,17 @@ pub struct Router {
     next_id: RequestId,
     /// Encoded frames for the extension's stdin, each already checked against 1 MiB.
     to_extension: UnboundedSender<Vec<u8>>,
+    tuning: Tuning,
 }
 
 impl Router {
-    pub fn new(to_extension: UnboundedSender<Vec<u8>>) -> Self {
+    pub fn new(to_extension: UnboundedSender<Vec<u8>>, tuning: Tuning) -> Self {
         Self {
             clients: HashMap::new(),
             pending: HashMap::new(),
             next_id: 1,
             to_extension,
+            tuning,
         }
     }
 
@@ -70,6 +73,7 @@ impl Router {
                 tracing::info!(%version, "extension says hello");
                 self.to_extension(&ToExtension::Welcome {
                     host_version: claudezilla_protocol::VERSION.into(),
+                    tuning: self.tuning,
                 });
             }
             Event::FromExtension(FromExtension::Ping { seq }) => {

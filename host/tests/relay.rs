@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use claudezilla_host::{Config, run};
 use claudezilla_protocol::codec::FrameCodec;
+use claudezilla_protocol::envelope::Tuning;
 use claudezilla_protocol::framing::{MAX_SOCKET_FRAME, MAX_TO_EXTENSION};
 use claudezilla_protocol::paths::RuntimeDir;
 use claudezilla_protocol::reply::Reply;
@@ -515,7 +516,8 @@ async fn the_extension_is_welcomed_and_its_pings_answered() {
     assert_eq!(
         ext_next(&mut host).await,
         ToExtension::Welcome {
-            host_version: claudezilla_protocol::VERSION.into()
+            host_version: claudezilla_protocol::VERSION.into(),
+            tuning: Tuning::default()
         }
     );
     host.ext
@@ -523,4 +525,14 @@ async fn the_extension_is_welcomed_and_its_pings_answered() {
         .await
         .unwrap();
     assert_eq!(ext_next(&mut host).await, ToExtension::Pong { seq: 42 });
+}
+
+#[test]
+fn tuning_defaults_and_environment_overrides() {
+    let env = |k: &str| (k == "CLAUDEZILLA_RESERVATION_MS").then(|| "1500".to_owned());
+    let t = claudezilla_host::tuning_from_env(env);
+    assert_eq!(t.reservation_ms, 1500);
+    assert_eq!((t.idle_release_ms, t.mutex_busy_ms), (600_000, 2_500));
+    let garbage = claudezilla_host::tuning_from_env(|_| Some("soon".into()));
+    assert_eq!(garbage, Tuning::default());
 }

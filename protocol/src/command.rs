@@ -32,6 +32,14 @@ pub enum Command {
     Diagnose,
     /// The agent is leaving: close and release its tabs.
     Goodbye,
+    RequestTabSpace,
+    GrantTabSpace,
+    GetSlotRequests,
+    CloseWindow,
+    /// Keeps an idle but live agent's tabs from being released.
+    Heartbeat,
+    /// Restarts the extension's background (after a rebuild); not an MCP tool.
+    ReloadExtension,
 }
 
 impl Command {
@@ -48,6 +56,12 @@ impl Command {
         "ping",
         "diagnose",
         "goodbye",
+        "requestTabSpace",
+        "grantTabSpace",
+        "getSlotRequests",
+        "closeWindow",
+        "heartbeat",
+        "reloadExtension",
     ];
 
     pub fn name(&self) -> &'static str {
@@ -63,6 +77,12 @@ impl Command {
             Self::Ping => "ping",
             Self::Diagnose => "diagnose",
             Self::Goodbye => "goodbye",
+            Self::RequestTabSpace => "requestTabSpace",
+            Self::GrantTabSpace => "grantTabSpace",
+            Self::GetSlotRequests => "getSlotRequests",
+            Self::CloseWindow => "closeWindow",
+            Self::Heartbeat => "heartbeat",
+            Self::ReloadExtension => "reloadExtension",
         }
     }
 
@@ -80,7 +100,13 @@ impl Command {
             | Self::CloseTab(_)
             | Self::Ping
             | Self::Diagnose
-            | Self::Goodbye => Ok(()),
+            | Self::Goodbye
+            | Self::RequestTabSpace
+            | Self::GrantTabSpace
+            | Self::GetSlotRequests
+            | Self::CloseWindow
+            | Self::Heartbeat
+            | Self::ReloadExtension => Ok(()),
         }
     }
 }
@@ -272,6 +298,12 @@ mod tests {
             Command::Ping,
             Command::Diagnose,
             Command::Goodbye,
+            Command::RequestTabSpace,
+            Command::GrantTabSpace,
+            Command::GetSlotRequests,
+            Command::CloseWindow,
+            Command::Heartbeat,
+            Command::ReloadExtension,
         ];
         let names: Vec<_> = all.iter().map(Command::name).collect();
         assert_eq!(names, Command::NAMES);

@@ -70,6 +70,7 @@ pub enum ToExtension {
     /// The answer to the extension's hello: the port works end to end.
     Welcome {
         host_version: String,
+        tuning: Tuning,
     },
     /// The answer to a health-check ping.
     Pong {
@@ -80,6 +81,30 @@ pub enum ToExtension {
     AgentGone {
         agent_id: AgentId,
     },
+}
+
+/// Timings of the multi-agent rules. Defaults are the documented behaviour; the host may
+/// shorten them from its environment (`CLAUDEZILLA_RESERVATION_MS`, `CLAUDEZILLA_IDLE_RELEASE_MS`,
+/// `CLAUDEZILLA_MUTEX_BUSY_MS`) so tests need not wait minutes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Tuning {
+    /// How long a granted slot stays reserved for its agent.
+    pub reservation_ms: u64,
+    /// An agent silent this long (no call, no heartbeat) loses its tabs.
+    pub idle_release_ms: u64,
+    /// A screenshot waiting longer than this behind another gets `MUTEX_BUSY`.
+    pub mutex_busy_ms: u64,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Self {
+            reservation_ms: 30_000,
+            idle_release_ms: 600_000,
+            mutex_busy_ms: 2_500,
+        }
+    }
 }
 
 /// Extension → host.
@@ -109,14 +134,44 @@ pub enum ContentRequest {
         selector: Option<String>,
         max_length: u32,
     },
-    /// Wait up to `wait_ms` for the element, then click it.
-    Click { selector: String, wait_ms: u32 },
+    /// Wait for the element until `until` (ms since the epoch; background and content share
+    /// the clock, so time spent injecting the script counts), then click it.
+    Click { selector: String, until: u64 },
     Type {
         selector: String,
         text: String,
         clear: bool,
-        wait_ms: u32,
+        until: u64,
     },
+}
+
+/// Popup → background: what the toolbar popup shows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PopupStatus {
+    pub connected: bool,
+    pub pool_limit: u32,
+    pub tabs: Vec<PopupTab>,
+    pub waiting: Vec<String>,
+    pub reserved: Vec<String>,
+    /// The screenshot lock: holder (short id) and for how long, and how many wait.
+    pub capture: Option<CaptureState>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PopupTab {
+    pub tab_id: crate::TabId,
+    pub title: String,
+    pub owner: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CaptureState {
+    pub holder: String,
+    pub held_ms: u64,
+    pub waiting: u32,
 }
 
 #[cfg(test)]
@@ -190,12 +245,12 @@ mod tests {
             selector: "#q".into(),
             text: "hi".into(),
             clear: true,
-            wait_ms: 100,
+            until: 100,
         };
         let v = serde_json::to_value(&req).unwrap();
         assert_eq!(
             v,
-            json!({"op": "type", "selector": "#q", "text": "hi", "clear": true, "waitMs": 100})
+            json!({"op": "type", "selector": "#q", "text": "hi", "clear": true, "until": 100})
         );
         assert_eq!(serde_json::from_value::<ContentRequest>(v).unwrap(), req);
     }

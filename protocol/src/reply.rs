@@ -144,6 +144,23 @@ pub enum Reply {
     Bye {
         tabs_closed: u32,
     },
+    /// The agent is queued for the next granted slot (or there is room already).
+    SlotRequested {
+        position: u32,
+        room_now: bool,
+    },
+    /// The granter's oldest tab was closed; the slot is reserved for `to`.
+    Granted {
+        released_tab: TabId,
+        to: String,
+        reserved_ms: u32,
+    },
+    SlotRequests(SlotRequests),
+    WindowClosed {
+        tabs_closed: u32,
+    },
+    /// Done; nothing to report.
+    Ack,
 }
 
 /// Whether the page finished loading before the answer was sent.
@@ -211,6 +228,26 @@ pub struct ExtensionDiagnosis {
     /// Tabs the asking agent owns.
     pub your_tabs: Vec<TabId>,
     pub agents: u32,
+}
+
+/// Who waits for a tab slot, and who holds a reserved one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SlotRequests {
+    pub waiting: Vec<WaitingAgent>,
+    /// `waited_ms` here is the time left on the reservation.
+    pub reserved: Vec<WaitingAgent>,
+    pub tabs_in_pool: u32,
+    pub pool_limit: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WaitingAgent {
+    /// Short agent id.
+    pub agent: String,
+    pub mine: bool,
+    pub waited_ms: u64,
 }
 
 #[cfg(test)]

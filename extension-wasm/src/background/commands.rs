@@ -2,9 +2,12 @@
 //! first (ownership), including those that name no tab.
 
 use claudezilla_protocol::envelope::ContentRequest;
-use claudezilla_protocol::{AgentId, Command, ErrorBody, Outcome, Reply, Request, TabId, VERSION};
+use claudezilla_protocol::{
+    AgentId, Command, ErrorBody, ErrorCode, Outcome, Reply, Request, TabId, VERSION,
+};
 
-use super::{capture, content, tabs, with_state};
+use super::{capture, content, now, persist, tabs, with_state};
+use crate::web;
 
 /// Answer this long before the caller's own timeout, so a slow page yields a report, not a
 /// timeout error.
@@ -21,9 +24,10 @@ pub async fn handle(request: Request) -> Outcome {
     } = request;
     // The MCP server validated already; nothing that crossed a boundary is trusted.
     command.validate().map_err(ErrorBody::from)?;
+    with_state(|s| s.pool.touch(&agent, now()));
     let budget = timeout_ms.saturating_sub(ANSWER_MARGIN_MS).max(1_000);
     // Leave time to report "not found" before the budget runs out.
-    let element_wait = ELEMENT_WAIT_MS.min(budget.saturating_sub(500));
+    let element_deadline = now() + u64::from(ELEMENT_WAIT_MS.min(budget.saturating_sub(500)));
     match command {
         Command::CreateWindow(a) => tabs::create(&agent, &a.url, budget).await,
         Command::Navigate(a) => {
@@ -42,7 +46,7 @@ pub async fn handle(request: Request) -> Outcome {
             let tab = authorize(&agent, a.tab_id, "click in")?;
             let req = ContentRequest::Click {
                 selector: a.selector,
-                wait_ms: element_wait,
+                until: element_deadline,
             };
             content::send(tab, &req, budget).await
         }
@@ -52,13 +56,13 @@ pub async fn handle(request: Request) -> Outcome {
                 selector: a.selector,
                 text: a.text,
                 clear: a.clear,
-                wait_ms: element_wait,
+                until: element_deadline,
             };
             content::send(tab, &req, budget).await
         }
         Command::Screenshot(a) => {
             let tab = authorize(&agent, a.tab_id, "screenshot")?;
-            capture::screenshot(tab, budget).await
+            capture::screenshot(&agent, tab, budget).await
         }
         Command::GetTabs => Ok(Reply::Tabs {
             tabs: with_state(|s| s.pool.entries(&agent)),
@@ -76,6 +80,21 @@ pub async fn handle(request: Request) -> Outcome {
         Command::Goodbye => Ok(Reply::Bye {
             tabs_closed: release_agent(&agent).await,
         }),
+        Command::RequestTabSpace => Ok(request_space(&agent)),
+        Command::GrantTabSpace => grant(&agent).await,
+        Command::GetSlotRequests => Ok(Reply::SlotRequests(with_state(|s| {
+            s.pool.slot_requests(&agent, now())
+        }))),
+        Command::CloseWindow => tabs::close_window(&agent).await,
+        Command::Heartbeat => Ok(Reply::Ack),
+        Command::ReloadExtension => {
+            // Answer first; the reload tears down this page.
+            wasm_bindgen_futures::spawn_local(async {
+                web::sleep(100).await;
+                web::runtime_reload();
+            });
+            Ok(Reply::Ack)
+        }
     }
 }
 
@@ -83,10 +102,71 @@ fn authorize(agent: &AgentId, tab: Option<TabId>, action: &str) -> Result<TabId,
     with_state(|s| s.pool.authorize(agent, tab, action))
 }
 
-/// Closes and forgets every tab of an agent that said goodbye or whose connection dropped.
+fn request_space(agent: &AgentId) -> Reply {
+    let (position, room) = with_state(|s| {
+        let now = now();
+        s.pool.expire(now);
+        let room = s.pool.room_for(agent) > 0;
+        let position = if room {
+            0
+        } else {
+            s.pool.request_space(agent, now)
+        };
+        (position as u32, room)
+    });
+    persist::save();
+    Reply::SlotRequested {
+        position,
+        room_now: room,
+    }
+}
+
+async fn grant(agent: &AgentId) -> Outcome {
+    let (grant, reserved_ms) = with_state(|s| {
+        let reserved = s.tuning.reservation_ms;
+        s.pool.grant(agent, now(), reserved).map(|g| (g, reserved))
+    })?;
+    tabs::remove_all(&[grant.released]).await;
+    persist::save();
+    Ok(Reply::Granted {
+        released_tab: grant.released,
+        to: grant.to.short().to_owned(),
+        reserved_ms: reserved_ms.min(u64::from(u32::MAX)) as u32,
+    })
+}
+
+/// Closes and forgets every tab of an agent that said goodbye, whose connection dropped, or
+/// that went silent.
 pub async fn release_agent(agent: &AgentId) -> u32 {
     let released = with_state(|s| s.pool.release(agent));
     let count = released.len() as u32;
     tabs::remove_all(&released).await;
+    persist::save();
     count
+}
+
+/// Every so often, releases the tabs of agents silent for longer than the idle limit
+/// (a live MCP server sends heartbeats, so only dead or stuck agents lose their tabs).
+pub async fn release_idle_agents_forever() {
+    loop {
+        let idle_ms = with_state(|s| s.tuning.idle_release_ms);
+        web::sleep((idle_ms / 4).clamp(250, 30_000) as u32).await;
+        let idle = with_state(|s| s.pool.idle_agents(now(), s.tuning.idle_release_ms));
+        for agent in idle {
+            let closed = release_agent(&agent).await;
+            super::native::web_log(&format!(
+                "released {closed} tab(s) of idle agent {}",
+                agent.short()
+            ));
+        }
+    }
+}
+
+/// The refusal for closing the window while others work in it.
+pub fn window_in_use(others: usize) -> ErrorBody {
+    ErrorBody::new(
+        ErrorCode::Ownership,
+        format!("Cannot close the agent window: {others} tab(s) in it belong to other agents"),
+    )
+    .with_hint("close your own tabs with firefox_close_tab instead")
 }

@@ -6,17 +6,22 @@ mod capture;
 mod commands;
 mod content;
 mod native;
+mod persist;
+mod popup;
 mod tabs;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 
 use claudezilla_protocol::TabId;
+use claudezilla_protocol::envelope::Tuning;
 use futures_channel::oneshot;
 use wasm_bindgen::prelude::*;
 
+use crate::capture_lock::{CaptureLock, Ticket};
 use crate::load::LoadWatch;
 use crate::pool::Pool;
+use crate::web;
 
 /// Someone waiting for a tab to finish loading.
 struct LoadWaiter {
@@ -28,6 +33,10 @@ struct LoadWaiter {
 struct State {
     pool: Pool,
     waiters: HashMap<TabId, Vec<LoadWaiter>>,
+    capture: CaptureLock,
+    /// Wakes a queued screenshot when its ticket is granted.
+    capture_wakers: HashMap<Ticket, oneshot::Sender<()>>,
+    tuning: Tuning,
 }
 
 thread_local! {
@@ -39,10 +48,22 @@ fn with_state<R>(f: impl FnOnce(&mut State) -> R) -> R {
     STATE.with(|s| f(&mut s.borrow_mut()))
 }
 
+/// Milliseconds since the epoch, the pool's clock.
+fn now() -> u64 {
+    web::now_ms() as u64
+}
+
 /// Entry point, called once by `background.js` after the wasm has loaded.
 #[wasm_bindgen]
 pub fn start_background() {
     tabs::listen();
-    native::connect();
-    wasm_bindgen_futures::spawn_local(native::health_checks());
+    popup::listen();
+    wasm_bindgen_futures::spawn_local(async {
+        // Re-adopt the window and tabs of a previous run before taking any command, so a
+        // restarted background never opens a second agent window.
+        persist::restore().await;
+        native::connect();
+        wasm_bindgen_futures::spawn_local(native::health_checks());
+        commands::release_idle_agents_forever().await;
+    });
 }

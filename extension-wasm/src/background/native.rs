@@ -7,7 +7,7 @@ use claudezilla_protocol::{
 };
 use wasm_bindgen::prelude::*;
 
-use super::commands;
+use super::{commands, with_state};
 use crate::web::{self, Port};
 
 const FIRST_BACKOFF_MS: u32 = 500;
@@ -71,6 +71,11 @@ pub fn send(msg: &FromExtension) {
     });
 }
 
+/// True once the host has welcomed the current port.
+pub fn is_connected() -> bool {
+    LINK.with(|l| l.borrow().welcomed)
+}
+
 fn on_message(value: JsValue) {
     let parsed = js_sys::JSON::stringify(&value)
         .ok()
@@ -82,16 +87,22 @@ fn on_message(value: JsValue) {
         None => return web_log("unreadable message from the host"),
     };
     match msg {
-        ToExtension::Welcome { host_version } => LINK.with(|l| {
-            let mut l = l.borrow_mut();
-            l.welcomed = true;
-            l.backoff_ms = 0;
+        ToExtension::Welcome {
+            host_version,
+            tuning,
+        } => {
+            with_state(|s| s.tuning = tuning);
+            LINK.with(|l| {
+                let mut l = l.borrow_mut();
+                l.welcomed = true;
+                l.backoff_ms = 0;
+            });
             if host_version != VERSION {
                 web_log(&format!(
                     "host {host_version} differs from extension {VERSION}"
                 ));
             }
-        }),
+        }
         ToExtension::Pong { seq } => LINK.with(|l| {
             let mut l = l.borrow_mut();
             if l.awaiting_pong == Some(seq) {

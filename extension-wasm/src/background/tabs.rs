@@ -7,7 +7,7 @@ use futures_util::lock::Mutex;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::{LoadWaiter, with_state};
+use super::{LoadWaiter, now, persist, with_state};
 use crate::load::LoadWatch;
 use crate::web::{self, Tab, Window};
 
@@ -41,12 +41,69 @@ pub async fn create(agent: &AgentId, url: &str, budget_ms: u32) -> Outcome {
     let tab = {
         let lock = WINDOW_LOCK.with(|l| l.clone());
         let _guard = lock.lock().await;
-        with_state(|s| s.pool.admit(agent))?;
+        with_state(|s| s.pool.admit(agent, now()))?;
         let tab = open_tab(url).await.map_err(|e| refine_url_error(e, url))?;
         with_state(|s| s.pool.insert(TabId(tab.id), agent.clone(), url.to_owned()));
+        persist::save();
         tab
     };
+    group(tab.id, tab.window_id).await;
     wait_loaded(TabId(tab.id), LoadWatch::new_tab(url), started, budget_ms).await
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct GroupTabs {
+    tab_ids: [u32; 1],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    group_id: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    create_properties: Option<InWindow>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct InWindow {
+    window_id: u32,
+}
+
+#[derive(Serialize)]
+struct GroupLook {
+    title: &'static str,
+    color: &'static str,
+}
+
+/// Puts the tab in the "Claudezilla" tab group where the browser has tab groups; elsewhere
+/// (or if grouping fails) the dedicated window alone keeps agents' tabs together.
+async fn group(tab: u32, window_id: u32) {
+    let known = with_state(|s| s.pool.group);
+    let request = GroupTabs {
+        tab_ids: [tab],
+        group_id: known,
+        create_properties: known.is_none().then_some(InWindow { window_id }),
+    };
+    let Ok(promise) = web::tabs_group(&web::to_js(&request)) else {
+        return;
+    };
+    let Ok(group) = web::call(promise).await else {
+        return;
+    };
+    let Some(group) = group.as_f64().map(|g| g as u32) else {
+        return;
+    };
+    if known != Some(group) {
+        with_state(|s| s.pool.group = Some(group));
+        persist::save();
+        if let Ok(p) = web::tab_groups_update(
+            group,
+            &web::to_js(&GroupLook {
+                title: "Claudezilla",
+                color: "orange",
+            }),
+        ) {
+            let _ = web::call(p).await;
+        }
+    }
 }
 
 async fn open_tab(url: &str) -> Result<Tab, ErrorBody> {
@@ -54,16 +111,20 @@ async fn open_tab(url: &str) -> Result<Tab, ErrorBody> {
     if let Some(window_id) = window
         && web::call(web::windows_get(window_id)).await.is_ok()
     {
+        // Not activated: the active tab changes only for screenshots, under their lock.
         let props = CreateTab {
             window_id,
             url,
-            active: true,
+            active: false,
         };
         return web::call_as(web::tabs_create(&web::to_js(&props))).await;
     }
     let window: Window =
         web::call_as(web::windows_create(&web::to_js(&CreateWindow { url }))).await?;
-    with_state(|s| s.pool.window = Some(window.id));
+    with_state(|s| {
+        s.pool.window = Some(window.id);
+        s.pool.group = None;
+    });
     window
         .tabs
         .into_iter()
@@ -83,10 +144,28 @@ pub async fn navigate(tab: TabId, url: &str, budget_ms: u32) -> Outcome {
 
 pub async fn close(tab: TabId) -> Outcome {
     with_state(|s| s.pool.remove(tab));
+    persist::save();
     web::call(web::tabs_remove(&JsValue::from(tab.0)))
         .await
         .map_err(|e| gone(tab, e))?;
     Ok(Reply::Closed { tab_id: tab })
+}
+
+/// Closes the agents' window, if only `agent`'s tabs are in it.
+pub async fn close_window(agent: &AgentId) -> Outcome {
+    let (window, others) = with_state(|s| (s.pool.window, s.pool.others_tabs(agent)));
+    if others > 0 {
+        return Err(super::commands::window_in_use(others));
+    }
+    let Some(window) = window else {
+        return Ok(Reply::WindowClosed { tabs_closed: 0 });
+    };
+    let closed = with_state(|s| s.pool.window_closed(window)).len() as u32;
+    persist::save();
+    let _ = web::call(web::windows_remove(window)).await;
+    Ok(Reply::WindowClosed {
+        tabs_closed: closed,
+    })
 }
 
 /// Closes tabs that were already taken out of the pool; tabs already gone are fine.
@@ -184,16 +263,21 @@ pub fn listen() {
     web::TABS_ON_UPDATED.with(|e| e.add_listener(on_updated.as_ref().unchecked_ref()));
     on_updated.forget();
     let on_removed = Closure::<dyn FnMut(u32)>::new(|tab: u32| {
-        with_state(|s| {
-            s.pool.remove(TabId(tab));
+        let known = with_state(|s| {
             // Dropping the senders tells waiters the tab is gone.
             s.waiters.remove(&TabId(tab));
+            s.pool.remove(TabId(tab)).is_some()
         });
+        if known {
+            persist::save();
+        }
     });
     web::TABS_ON_REMOVED.with(|e| e.add_listener(on_removed.as_ref().unchecked_ref()));
     on_removed.forget();
     let on_window_removed = Closure::<dyn FnMut(u32)>::new(|window: u32| {
-        with_state(|s| s.pool.window_closed(window));
+        if !with_state(|s| s.pool.window_closed(window)).is_empty() {
+            persist::save();
+        }
     });
     web::WINDOWS_ON_REMOVED.with(|e| e.add_listener(on_window_removed.as_ref().unchecked_ref()));
     on_window_removed.forget();

@@ -22,13 +22,13 @@ pub async fn run(request: ContentRequest) -> Outcome {
             selector,
             max_length,
         } => get_content(selector.as_deref(), max_length),
-        ContentRequest::Click { selector, wait_ms } => click(&wait_for(&selector, wait_ms).await?),
+        ContentRequest::Click { selector, until } => click(&wait_for(&selector, until).await?),
         ContentRequest::Type {
             selector,
             text,
             clear,
-            wait_ms,
-        } => type_into(&wait_for(&selector, wait_ms).await?, &text, clear),
+            until,
+        } => type_into(&wait_for(&selector, until).await?, &text, clear),
     }
 }
 
@@ -50,14 +50,15 @@ fn query(selector: &str) -> Result<Option<Element>, ErrorBody> {
     })
 }
 
-async fn wait_for(selector: &str, wait_ms: u32) -> Result<Element, ErrorBody> {
+async fn wait_for(selector: &str, until: u64) -> Result<Element, ErrorBody> {
     let started = web::now_ms();
     loop {
         if let Some(element) = query(selector)? {
             return Ok(element);
         }
-        if web::now_ms() - started >= wait_ms as f64 {
-            return Err(not_found(selector, Some(wait_ms)));
+        let now = web::now_ms();
+        if now >= until as f64 {
+            return Err(not_found(selector, Some((now - started) as u32)));
         }
         web::sleep(POLL_MS).await;
     }

@@ -30,11 +30,29 @@ extern "C" {
     #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = captureVisibleTab)]
     pub fn tabs_capture_visible_tab(window_id: u32, options: &JsValue) -> Promise;
 
+    #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = query)]
+    pub fn tabs_query(query: &JsValue) -> Promise;
+    /// Firefox 138+; missing before, hence `catch`.
+    #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = group)]
+    pub fn tabs_group(options: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "tabGroups"], js_name = update)]
+    pub fn tab_groups_update(group_id: u32, props: &JsValue) -> Result<Promise, JsValue>;
+
     #[wasm_bindgen(js_namespace = ["browser", "windows"], js_name = create)]
     pub fn windows_create(props: &JsValue) -> Promise;
     #[wasm_bindgen(js_namespace = ["browser", "windows"], js_name = get)]
     pub fn windows_get(window_id: u32) -> Promise;
 
+    #[wasm_bindgen(js_namespace = ["browser", "windows"], js_name = remove)]
+    pub fn windows_remove(window_id: u32) -> Promise;
+
+    #[wasm_bindgen(js_namespace = ["browser", "storage", "session"], js_name = get)]
+    pub fn session_get(key: &str) -> Promise;
+    #[wasm_bindgen(js_namespace = ["browser", "storage", "session"], js_name = set)]
+    pub fn session_set(items: &JsValue) -> Promise;
+
+    #[wasm_bindgen(js_namespace = ["browser", "runtime"], js_name = reload)]
+    pub fn runtime_reload();
     #[wasm_bindgen(js_namespace = ["browser", "runtime"], js_name = connectNative)]
     pub fn connect_native(name: &str) -> Port;
 
@@ -62,6 +80,8 @@ extern "C" {
     pub static TABS_ON_REMOVED: BrowserEvent;
     #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "windows"], js_name = onRemoved)]
     pub static WINDOWS_ON_REMOVED: BrowserEvent;
+    #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "runtime"], js_name = onMessage)]
+    pub static RUNTIME_ON_MESSAGE: BrowserEvent;
 }
 
 /// A `tabs.Tab`, the fields we read.
@@ -70,6 +90,8 @@ extern "C" {
 pub struct Tab {
     pub id: u32,
     pub window_id: u32,
+    #[serde(default)]
+    pub active: bool,
     #[serde(default)]
     pub url: String,
     #[serde(default)]

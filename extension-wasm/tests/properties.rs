@@ -1,0 +1,164 @@
+//! Property tests: random interleavings of what several agents do never break the pool's or
+//! the screenshot lock's invariants.
+
+use std::collections::BTreeMap;
+
+use claudezilla_extension_wasm::capture_lock::CaptureLock;
+use claudezilla_extension_wasm::pool::{POOL_LIMIT, Pool};
+use claudezilla_protocol::{AgentId, TabId};
+use proptest::prelude::*;
+
+const AGENTS: u8 = 5;
+const RESERVATION_MS: u64 = 30_000;
+const IDLE_MS: u64 = 600_000;
+
+#[derive(Debug, Clone)]
+enum Op {
+    Create(u8),
+    Close(u8, usize),
+    Request(u8),
+    Grant(u8),
+    Goodbye(u8),
+    /// The user closes a tab in the window.
+    UserCloses(usize),
+    Touch(u8),
+    Advance(u64),
+    IdleSweep,
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        4 => (0..AGENTS).prop_map(Op::Create),
+        2 => (0..AGENTS, 0..6usize).prop_map(|(a, i)| Op::Close(a, i)),
+        2 => (0..AGENTS).prop_map(Op::Request),
+        2 => (0..AGENTS).prop_map(Op::Grant),
+        1 => (0..AGENTS).prop_map(Op::Goodbye),
+        1 => (0..20usize).prop_map(Op::UserCloses),
+        1 => (0..AGENTS).prop_map(Op::Touch),
+        2 => prop_oneof![Just(1_000u64), Just(29_000), Just(31_000), Just(400_000)].prop_map(Op::Advance),
+        1 => Just(Op::IdleSweep),
+    ]
+}
+
+fn agent(n: u8) -> AgentId {
+    AgentId::new([n + 1; 16], n.into())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_pool_never_overcommits_or_leaks(ops in proptest::collection::vec(op(), 1..120)) {
+        let mut pool = Pool::new();
+        let mut now = 0u64;
+        let mut next_tab = 1u32;
+        // What the browser would show: tab → owner, kept in step with the pool.
+        let mut shadow: BTreeMap<TabId, AgentId> = BTreeMap::new();
+        for op in ops {
+            match op {
+                Op::Create(a) => {
+                    pool.touch(&agent(a), now);
+                    if pool.admit(&agent(a), now).is_ok() {
+                        pool.insert(TabId(next_tab), agent(a), String::new());
+                        shadow.insert(TabId(next_tab), agent(a));
+                        next_tab += 1;
+                    }
+                }
+                Op::Close(a, i) => {
+                    let mine = pool.owned_by(&agent(a));
+                    if let Some(tab) = mine.get(i % mine.len().max(1)) {
+                        prop_assert!(pool.authorize(&agent(a), Some(*tab), "close").is_ok());
+                        pool.remove(*tab);
+                        shadow.remove(tab);
+                    }
+                }
+                Op::Request(a) => { pool.request_space(&agent(a), now); }
+                Op::Grant(a) => {
+                    if let Ok(g) = pool.grant(&agent(a), now, RESERVATION_MS) {
+                        prop_assert_eq!(shadow.remove(&g.released), Some(agent(a)), "granted someone else's tab");
+                        prop_assert_ne!(g.to, agent(a));
+                    }
+                }
+                Op::Goodbye(a) => {
+                    for tab in pool.release(&agent(a)) {
+                        prop_assert_eq!(shadow.remove(&tab), Some(agent(a)));
+                    }
+                }
+                Op::UserCloses(i) => {
+                    let ids = pool.tab_ids();
+                    if let Some(tab) = ids.get(i % ids.len().max(1)) {
+                        pool.remove(*tab);
+                        shadow.remove(tab);
+                    }
+                }
+                Op::Touch(a) => pool.touch(&agent(a), now),
+                Op::Advance(ms) => now += ms,
+                Op::IdleSweep => {
+                    for a in pool.idle_agents(now, IDLE_MS) {
+                        for tab in pool.release(&a) {
+                            shadow.remove(&tab);
+                        }
+                    }
+                }
+            }
+            pool.check_invariants(now).map_err(TestCaseError::fail)?;
+            prop_assert!(pool.len() <= POOL_LIMIT);
+            // One owner per tab, the same one the browser-side record says.
+            let listed: BTreeMap<TabId, AgentId> = (0..AGENTS)
+                .flat_map(|a| pool.owned_by(&agent(a)).into_iter().map(move |t| (t, agent(a))))
+                .collect();
+            prop_assert_eq!(&listed, &shadow);
+            // Every tab is refused to everyone but its owner.
+            for (tab, owner) in &shadow {
+                for a in 0..AGENTS {
+                    let allowed = pool.authorize(&agent(a), Some(*tab), "read").is_ok();
+                    prop_assert_eq!(allowed, &agent(a) == owner);
+                }
+            }
+        }
+        // Everyone leaves: no tab, request or reservation is left behind.
+        for a in 0..AGENTS {
+            pool.release(&agent(a));
+        }
+        prop_assert!(pool.is_empty());
+        for a in 0..AGENTS {
+            prop_assert_eq!(pool.room_for(&agent(a)), POOL_LIMIT);
+        }
+    }
+
+    #[test]
+    fn the_capture_lock_has_one_holder_and_ends_free(
+        ops in proptest::collection::vec((0..AGENTS, 0..3u8), 1..80)
+    ) {
+        let mut lock = CaptureLock::new();
+        let mut live = Vec::new();
+        let mut now = 0;
+        for (a, action) in ops {
+            now += 7;
+            match action {
+                0 => live.push(lock.request(&agent(a), now)),
+                // The holder finishes (success, error or closed tab: the guard releases).
+                1 => if let Some(i) = live.iter().position(|t| lock.is_granted(*t)) {
+                    lock.release(live.remove(i), now);
+                },
+                // A waiter gives up (MUTEX_BUSY or timeout).
+                _ => if let Some(i) = live.iter().position(|t| !lock.is_granted(*t)) {
+                    lock.cancel(live.remove(i), now);
+                },
+            }
+            let holders = live.iter().filter(|t| lock.is_granted(**t)).count();
+            prop_assert!(holders <= 1);
+            prop_assert_eq!(holders == 1, lock.holder().is_some());
+            prop_assert_eq!(lock.waiting() + holders, live.len());
+            // The oldest live ticket is the holder: first come, first served.
+            if let Some(first) = live.iter().min() {
+                prop_assert!(lock.is_granted(*first));
+            }
+        }
+        for t in live.drain(..) {
+            lock.release(t, now);
+        }
+        prop_assert!(lock.holder().is_none());
+        prop_assert_eq!(lock.waiting(), 0);
+    }
+}
