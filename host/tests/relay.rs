@@ -44,6 +44,7 @@ async fn start(auth_timeout: Duration) -> Host {
     let config = Config {
         runtime: rt.clone(),
         auth_timeout,
+        tuning: Tuning::default(),
     };
     let task = tokio::spawn(run(config, host_in, host_out, async {
         let _ = stopped.await;
@@ -461,6 +462,7 @@ async fn a_newer_host_keeps_its_files_when_the_older_one_exits() {
     let config = Config {
         runtime: old.rt.clone(),
         auth_timeout: Duration::from_secs(5),
+        tuning: Tuning::default(),
     };
     let (_stop, stopped) = oneshot::channel::<()>();
     let newer = tokio::spawn(run(config, i, o, async {
