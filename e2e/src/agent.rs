@@ -57,9 +57,19 @@ impl ToolResult {
 impl Agent {
     /// Starts a server for the given runtime dir; its stderr goes to `log`.
     pub async fn spawn(runtime_dir: &Path, log: &Path) -> anyhow::Result<Self> {
+        Self::spawn_with(runtime_dir, log, &[]).await
+    }
+
+    /// [`spawn`](Self::spawn) with extra environment (e.g. `CLAUDEZILLA_HEARTBEAT_MS`).
+    pub async fn spawn_with(
+        runtime_dir: &Path,
+        log: &Path,
+        env: &[(&str, &str)],
+    ) -> anyhow::Result<Self> {
         let mut cmd = tokio::process::Command::new(binary("claudezilla-mcp"));
         cmd.env("CLAUDEZILLA_RUNTIME_DIR", runtime_dir)
-            .env("CLAUDEZILLA_LOG", "debug");
+            .env("CLAUDEZILLA_LOG", "debug")
+            .envs(env.iter().copied());
         let log = std::fs::OpenOptions::new()
             .create(true)
             .append(true)

@@ -48,12 +48,17 @@ const PREFS: &[(&str, &str)] = &[
     ),
     ("browser.tabs.warnOnClose", "false"),
     ("browser.sessionstore.resume_from_crash", "false"),
+    // The extension's console messages go to Firefox's output, which failing tests print.
+    ("devtools.console.stdout.chrome", "true"),
+    ("devtools.console.stdout.content", "true"),
 ];
 
 pub struct Browser {
     dir: tempfile::TempDir,
     child: Option<Child>,
     pub runtime: RuntimeDir,
+    /// Extra environment for Firefox (and so for the host it starts), e.g. shorter timings.
+    env: Vec<(String, String)>,
 }
 
 impl Browser {
@@ -89,12 +94,22 @@ impl Browser {
             dir,
             child: None,
             runtime,
+            env: Vec::new(),
         })
     }
 
     /// Prepares and launches, then waits until the extension has connected to the host.
     pub async fn start() -> anyhow::Result<Self> {
+        Self::start_with(&[]).await
+    }
+
+    /// [`start`](Self::start) with extra environment for Firefox and the host.
+    pub async fn start_with(env: &[(&str, &str)]) -> anyhow::Result<Self> {
         let mut browser = Self::prepare()?;
+        browser.env = env
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         browser.launch().await?;
         Ok(browser)
     }
@@ -126,6 +141,7 @@ impl Browser {
             .env("MOZ_CRASHREPORTER_DISABLE", "1")
             .env("MOZ_HEADLESS_WIDTH", "1280")
             .env("MOZ_HEADLESS_HEIGHT", "800")
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::null())
             .stdout(log.try_clone()?)
             .stderr(log)

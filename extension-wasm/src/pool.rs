@@ -11,14 +11,13 @@ use std::collections::BTreeMap;
 
 use claudezilla_protocol::reply::{ExtensionDiagnosis, SlotRequests, TabEntry, WaitingAgent};
 use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, TabId};
-use serde::{Deserialize, Serialize};
 
 /// Most tabs all agents together may hold.
 pub const POOL_LIMIT: usize = 12;
 /// An agent may grant a slot only while it holds more than this many tabs.
 pub const GRANT_MINIMUM: usize = 2;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct TabRecord {
     pub owner: AgentId,
     pub url: String,
@@ -29,20 +28,19 @@ pub struct TabRecord {
     last_used: u64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 struct SlotRequest {
     agent: AgentId,
     since: u64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 struct Reservation {
     agent: AgentId,
     until: u64,
 }
 
-/// The pool as saved across background restarts.
-#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Default, Clone, PartialEq)]
 pub struct Pool {
     tabs: BTreeMap<TabId, TabRecord>,
     /// The dedicated window the agents' tabs live in, once opened.
@@ -394,6 +392,7 @@ impl Pool {
             pool_limit: POOL_LIMIT as u32,
             your_tabs: self.owned_by(agent),
             agents: owners.len() as u32,
+            browser_windows: 0,
         }
     }
 
@@ -409,14 +408,24 @@ impl Pool {
         all
     }
 
-    /// After a background restart: keeps only the tabs that still exist, and counts their
-    /// owners as just seen (so idle release starts afresh).
-    pub fn adopt(&mut self, existing: &[TabId], now: u64) {
-        self.tabs.retain(|id, _| existing.contains(id));
-        let owners: Vec<AgentId> = self.tabs.values().map(|r| r.owner.clone()).collect();
-        self.seen = owners.into_iter().map(|a| (a, now)).collect();
-        self.requests.clear();
-        self.reservations.clear();
+    /// After a background restart: the pool of the agents' window found in the browser, with
+    /// its tabs' owners counted as just seen (so idle release starts afresh).
+    pub fn adopted(
+        window: u32,
+        group: Option<u32>,
+        tabs: Vec<(TabId, AgentId, String)>,
+        now: u64,
+    ) -> Self {
+        let mut pool = Self {
+            window: Some(window),
+            group,
+            ..Self::default()
+        };
+        for (tab, owner, url) in tabs {
+            pool.touch(&owner, now);
+            pool.insert(tab, owner, url);
+        }
+        pool
     }
 
     /// Checks the pool's invariants (the property tests call it after every step).
@@ -654,19 +663,16 @@ mod tests {
     }
 
     #[test]
-    fn a_saved_pool_is_adopted_with_only_its_surviving_tabs() {
-        let mut pool = Pool::new();
-        pool.window = Some(3);
-        pool.insert(TabId(1), agent(1), "a".into());
-        pool.insert(TabId(2), agent(2), "b".into());
-        pool.request_space(&agent(3), 0);
-        let saved = serde_json::to_string(&pool).unwrap();
-        let mut back: Pool = serde_json::from_str(&saved).unwrap();
-        assert_eq!(back, pool);
-        back.adopt(&[TabId(2)], 50);
-        assert_eq!(back.tab_ids(), vec![TabId(2)]);
-        assert_eq!(back.window, Some(3));
-        assert!(back.idle_agents(50, 1).is_empty());
-        assert!(back.slot_requests(&agent(3), 50).waiting.is_empty());
+    fn an_adopted_pool_keeps_owners_and_starts_their_idle_clocks() {
+        let tabs = vec![
+            (TabId(2), agent(2), "b".into()),
+            (TabId(5), agent(1), "a".into()),
+        ];
+        let mut pool = Pool::adopted(3, Some(9), tabs, 50);
+        assert_eq!((pool.window, pool.group), (Some(3), Some(9)));
+        assert_eq!(pool.owned_by(&agent(1)), vec![TabId(5)]);
+        assert_eq!(pool.authorize(&agent(2), None, "read"), Ok(TabId(2)));
+        assert!(pool.idle_agents(50, 1).is_empty());
+        assert_eq!(pool.idle_agents(51, 1).len(), 2);
     }
 }

@@ -10,6 +10,8 @@ use claudezilla_protocol::Command;
 use claudezilla_protocol::paths::RuntimeDir;
 use rmcp::ServiceExt;
 
+/// How often a live server says so (overridable with `CLAUDEZILLA_HEARTBEAT_MS`).
+const HEARTBEAT_MS: u64 = 60_000;
 /// How long shutdown may spend telling the browser to release our tabs.
 const GOODBYE_TIMEOUT: Duration = Duration::from_secs(2);
 
@@ -42,6 +44,7 @@ async fn serve() -> anyhow::Result<()> {
     tracing::info!(agent = %link.agent(), "starting");
     let warm = link.clone();
     tokio::spawn(async move { warm.warm_up().await });
+    tokio::spawn(heartbeats(link.clone()));
 
     let server = Claudezilla::new(link.clone());
     let running = match server.serve(rmcp::transport::stdio_pipes()).await {
@@ -58,6 +61,22 @@ async fn serve() -> anyhow::Result<()> {
     }
     goodbye(&link).await;
     Ok(())
+}
+
+/// Tells the extension this agent is alive, so its tabs outlive a quiet spell (the extension
+/// releases the tabs of agents silent for 10 minutes).
+async fn heartbeats(link: Arc<HostLink>) {
+    let every = std::env::var("CLAUDEZILLA_HEARTBEAT_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(HEARTBEAT_MS);
+    let mut ticks = tokio::time::interval(Duration::from_millis(every));
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    ticks.tick().await;
+    loop {
+        ticks.tick().await;
+        let _ = link.call(Command::Heartbeat, 5_000).await;
+    }
 }
 
 /// Releases this agent's tabs, without letting a dead browser hold up the exit.

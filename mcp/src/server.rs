@@ -26,6 +26,7 @@ impl Claudezilla {
             + Self::reading_router()
             + Self::interaction_router()
             + Self::screenshot_router()
+            + Self::pool_router()
             + Self::diagnostics_router();
         Self { link, tool_router }
     }

@@ -228,6 +228,8 @@ pub struct ExtensionDiagnosis {
     /// Tabs the asking agent owns.
     pub your_tabs: Vec<TabId>,
     pub agents: u32,
+    /// All open browser windows (the user's and the agents').
+    pub browser_windows: u32,
 }
 
 /// Who waits for a tab slot, and who holds a reserved one.

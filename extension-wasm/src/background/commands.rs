@@ -6,7 +6,7 @@ use claudezilla_protocol::{
     AgentId, Command, ErrorBody, ErrorCode, Outcome, Reply, Request, TabId, VERSION,
 };
 
-use super::{capture, content, now, persist, tabs, with_state};
+use super::{capture, content, now, tabs, with_state};
 use crate::web;
 
 /// Answer this long before the caller's own timeout, so a slow page yields a report, not a
@@ -74,9 +74,13 @@ pub async fn handle(request: Request) -> Outcome {
         Command::Ping => Ok(Reply::Pong {
             version: VERSION.into(),
         }),
-        Command::Diagnose => Ok(Reply::Diagnosis(with_state(|s| {
-            s.pool.diagnosis(&agent, VERSION)
-        }))),
+        Command::Diagnose => {
+            let mut d = with_state(|s| s.pool.diagnosis(&agent, VERSION));
+            let windows: Vec<web::Window> =
+                web::call_as(web::windows_get_all(&wasm_bindgen::JsValue::UNDEFINED)).await?;
+            d.browser_windows = windows.len() as u32;
+            Ok(Reply::Diagnosis(d))
+        }
         Command::Goodbye => Ok(Reply::Bye {
             tabs_closed: release_agent(&agent).await,
         }),
@@ -114,7 +118,6 @@ fn request_space(agent: &AgentId) -> Reply {
         };
         (position as u32, room)
     });
-    persist::save();
     Reply::SlotRequested {
         position,
         room_now: room,
@@ -127,7 +130,6 @@ async fn grant(agent: &AgentId) -> Outcome {
         s.pool.grant(agent, now(), reserved).map(|g| (g, reserved))
     })?;
     tabs::remove_all(&[grant.released]).await;
-    persist::save();
     Ok(Reply::Granted {
         released_tab: grant.released,
         to: grant.to.short().to_owned(),
@@ -141,7 +143,6 @@ pub async fn release_agent(agent: &AgentId) -> u32 {
     let released = with_state(|s| s.pool.release(agent));
     let count = released.len() as u32;
     tabs::remove_all(&released).await;
-    persist::save();
     count
 }
 
@@ -150,7 +151,8 @@ pub async fn release_agent(agent: &AgentId) -> u32 {
 pub async fn release_idle_agents_forever() {
     loop {
         let idle_ms = with_state(|s| s.tuning.idle_release_ms);
-        web::sleep((idle_ms / 4).clamp(250, 30_000) as u32).await;
+        // Re-read each round: the host's welcome may change the limit.
+        web::sleep((idle_ms / 4).clamp(250, 5_000) as u32).await;
         let idle = with_state(|s| s.pool.idle_agents(now(), s.tuning.idle_release_ms));
         for agent in idle {
             let closed = release_agent(&agent).await;

@@ -1,55 +1,75 @@
-//! The pool survives a restart of the background (extension reload or update): it is saved to
-//! `storage.session` after every change and re-adopted at start, keeping only tabs that still
-//! exist. `storage.session` is cleared when Firefox quits, as tab ids are then meaningless.
+//! The pool survives a restart of the background (extension reload or update) without
+//! opening a second window: the agents' window and each agent tab carry a mark, stored by the
+//! browser on the window and tab themselves (`sessions` values), which outlives our state and
+//! dies with the tab. At start the marked window is found and its marked tabs re-adopted.
 
-use claudezilla_protocol::TabId;
+use claudezilla_protocol::{AgentId, TabId};
 use serde::Serialize;
-use wasm_bindgen::JsValue;
 
 use super::{now, with_state};
 use crate::pool::Pool;
 use crate::web::{self, Tab};
 
-const KEY: &str = "pool";
+const WINDOW_KEY: &str = "claudezilla-window";
+const OWNER_KEY: &str = "claudezilla-owner";
 
 #[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct InWindow {
-    window_id: u32,
+struct Populate {
+    populate: bool,
 }
 
-/// Saves the pool (called after each change; the write is asynchronous and cheap).
-pub fn save() {
-    let Ok(json) = with_state(|s| serde_json::to_string(&s.pool)) else {
-        return;
-    };
-    let items = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&items, &KEY.into(), &JsValue::from_str(&json));
-    wasm_bindgen_futures::spawn_local(async move {
-        let _ = web::call(web::session_set(&items)).await;
-    });
+#[derive(serde::Deserialize)]
+struct WindowWithTabs {
+    id: u32,
+    #[serde(default)]
+    tabs: Vec<Tab>,
 }
 
+pub async fn mark_window(window: u32) {
+    let _ = web::call(web::sessions_set_window_value(window, WINDOW_KEY, "agents")).await;
+}
+
+pub async fn mark_tab(tab: u32, owner: &AgentId) {
+    let _ = web::call(web::sessions_set_tab_value(tab, OWNER_KEY, owner.as_str())).await;
+}
+
+/// Finds the marked window and re-adopts its marked tabs with their owners.
 pub async fn restore() {
-    let Ok(saved) = web::call(web::session_get(KEY)).await else {
-        return;
-    };
-    let json = js_sys::Reflect::get(&saved, &KEY.into())
-        .ok()
-        .and_then(|v| v.as_string());
-    let Some(mut pool) = json.and_then(|j| serde_json::from_str::<Pool>(&j).ok()) else {
-        return;
-    };
-    let Some(window) = pool.window else { return };
-    if web::call(web::windows_get(window)).await.is_err() {
+    let windows: Vec<WindowWithTabs> = web::call_as(web::windows_get_all(&web::to_js(&Populate {
+        populate: true,
+    })))
+    .await
+    .unwrap_or_default();
+    for window in windows {
+        let mark = web::call(web::sessions_get_window_value(window.id, WINDOW_KEY)).await;
+        if mark.ok().and_then(|m| m.as_string()).as_deref() != Some("agents") {
+            continue;
+        }
+        let mut tabs = Vec::new();
+        let mut titles = Vec::new();
+        let mut group = None;
+        for tab in window.tabs {
+            let owner = web::call(web::sessions_get_tab_value(tab.id, OWNER_KEY))
+                .await
+                .ok()
+                .and_then(|v| v.as_string());
+            let Some(owner) = owner.and_then(|o| AgentId::try_from(o).ok()) else {
+                continue;
+            };
+            group = group.or(tab.group_id.filter(|g| *g >= 0).map(|g| g as u32));
+            titles.push((TabId(tab.id), tab.title));
+            tabs.push((TabId(tab.id), owner, tab.url));
+        }
+        let count = tabs.len();
+        let mut pool = Pool::adopted(window.id, group, tabs, now());
+        for (tab, title) in titles {
+            pool.update_page(tab, None, Some(title));
+        }
+        with_state(|s| s.pool = pool);
+        super::native::web_log(&format!(
+            "re-adopted window {} with {count} agent tab(s)",
+            window.id
+        ));
         return;
     }
-    let query = web::to_js(&InWindow { window_id: window });
-    let tabs: Vec<Tab> = web::call_as(web::tabs_query(&query))
-        .await
-        .unwrap_or_default();
-    let existing: Vec<TabId> = tabs.iter().map(|t| TabId(t.id)).collect();
-    pool.adopt(&existing, now());
-    with_state(|s| s.pool = pool);
-    save();
 }

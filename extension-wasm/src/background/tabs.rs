@@ -44,7 +44,7 @@ pub async fn create(agent: &AgentId, url: &str, budget_ms: u32) -> Outcome {
         with_state(|s| s.pool.admit(agent, now()))?;
         let tab = open_tab(url).await.map_err(|e| refine_url_error(e, url))?;
         with_state(|s| s.pool.insert(TabId(tab.id), agent.clone(), url.to_owned()));
-        persist::save();
+        persist::mark_tab(tab.id, agent).await;
         tab
     };
     group(tab.id, tab.window_id).await;
@@ -93,7 +93,6 @@ async fn group(tab: u32, window_id: u32) {
     };
     if known != Some(group) {
         with_state(|s| s.pool.group = Some(group));
-        persist::save();
         if let Ok(p) = web::tab_groups_update(
             group,
             &web::to_js(&GroupLook {
@@ -125,6 +124,7 @@ async fn open_tab(url: &str) -> Result<Tab, ErrorBody> {
         s.pool.window = Some(window.id);
         s.pool.group = None;
     });
+    persist::mark_window(window.id).await;
     window
         .tabs
         .into_iter()
@@ -144,7 +144,6 @@ pub async fn navigate(tab: TabId, url: &str, budget_ms: u32) -> Outcome {
 
 pub async fn close(tab: TabId) -> Outcome {
     with_state(|s| s.pool.remove(tab));
-    persist::save();
     web::call(web::tabs_remove(&JsValue::from(tab.0)))
         .await
         .map_err(|e| gone(tab, e))?;
@@ -161,7 +160,6 @@ pub async fn close_window(agent: &AgentId) -> Outcome {
         return Ok(Reply::WindowClosed { tabs_closed: 0 });
     };
     let closed = with_state(|s| s.pool.window_closed(window)).len() as u32;
-    persist::save();
     let _ = web::call(web::windows_remove(window)).await;
     Ok(Reply::WindowClosed {
         tabs_closed: closed,
@@ -263,21 +261,16 @@ pub fn listen() {
     web::TABS_ON_UPDATED.with(|e| e.add_listener(on_updated.as_ref().unchecked_ref()));
     on_updated.forget();
     let on_removed = Closure::<dyn FnMut(u32)>::new(|tab: u32| {
-        let known = with_state(|s| {
+        with_state(|s| {
             // Dropping the senders tells waiters the tab is gone.
             s.waiters.remove(&TabId(tab));
-            s.pool.remove(TabId(tab)).is_some()
+            s.pool.remove(TabId(tab));
         });
-        if known {
-            persist::save();
-        }
     });
     web::TABS_ON_REMOVED.with(|e| e.add_listener(on_removed.as_ref().unchecked_ref()));
     on_removed.forget();
     let on_window_removed = Closure::<dyn FnMut(u32)>::new(|window: u32| {
-        if !with_state(|s| s.pool.window_closed(window)).is_empty() {
-            persist::save();
-        }
+        with_state(|s| s.pool.window_closed(window));
     });
     web::WINDOWS_ON_REMOVED.with(|e| e.add_listener(on_window_removed.as_ref().unchecked_ref()));
     on_window_removed.forget();

@@ -43,13 +43,19 @@ extern "C" {
     #[wasm_bindgen(js_namespace = ["browser", "windows"], js_name = get)]
     pub fn windows_get(window_id: u32) -> Promise;
 
+    #[wasm_bindgen(js_namespace = ["browser", "windows"], js_name = getAll)]
+    pub fn windows_get_all(options: &JsValue) -> Promise;
     #[wasm_bindgen(js_namespace = ["browser", "windows"], js_name = remove)]
     pub fn windows_remove(window_id: u32) -> Promise;
 
-    #[wasm_bindgen(js_namespace = ["browser", "storage", "session"], js_name = get)]
-    pub fn session_get(key: &str) -> Promise;
-    #[wasm_bindgen(js_namespace = ["browser", "storage", "session"], js_name = set)]
-    pub fn session_set(items: &JsValue) -> Promise;
+    #[wasm_bindgen(js_namespace = ["browser", "sessions"], js_name = setTabValue)]
+    pub fn sessions_set_tab_value(tab_id: u32, key: &str, value: &str) -> Promise;
+    #[wasm_bindgen(js_namespace = ["browser", "sessions"], js_name = getTabValue)]
+    pub fn sessions_get_tab_value(tab_id: u32, key: &str) -> Promise;
+    #[wasm_bindgen(js_namespace = ["browser", "sessions"], js_name = setWindowValue)]
+    pub fn sessions_set_window_value(window_id: u32, key: &str, value: &str) -> Promise;
+    #[wasm_bindgen(js_namespace = ["browser", "sessions"], js_name = getWindowValue)]
+    pub fn sessions_get_window_value(window_id: u32, key: &str) -> Promise;
 
     #[wasm_bindgen(js_namespace = ["browser", "runtime"], js_name = reload)]
     pub fn runtime_reload();
@@ -98,6 +104,9 @@ pub struct Tab {
     pub title: String,
     #[serde(default)]
     pub status: String,
+    /// The tab's group, where the browser has tab groups (-1: none).
+    #[serde(default)]
+    pub group_id: Option<i64>,
 }
 
 /// A `windows.Window`, the fields we read.

@@ -84,12 +84,13 @@ fn render_pool(d: &ExtensionDiagnosis) -> String {
         .window_id
         .map_or("not open".to_owned(), |w| format!("window {w}"));
     format!(
-        "tab pool: {} of {} tabs in use by {} agent(s), {} yours {:?}; agent window {window}",
+        "tab pool: {} of {} tabs in use by {} agent(s), {} yours {:?}; agent window {window} ({} browser window(s) open)",
         d.tabs_in_pool,
         d.pool_limit,
         d.agents,
         d.your_tabs.len(),
-        d.your_tabs.iter().map(|t| t.0).collect::<Vec<_>>()
+        d.your_tabs.iter().map(|t| t.0).collect::<Vec<_>>(),
+        d.browser_windows
     )
 }
 

@@ -6,6 +6,7 @@ pub mod args;
 mod diagnostics;
 mod interaction;
 mod navigation;
+mod pool;
 mod reading;
 mod screenshot;
 mod tabs;

@@ -1,0 +1,193 @@
+//! What the tests share: the runtime, the shared browser and its pages, the trial wrappers.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use claudezilla_e2e::pages::Page;
+use claudezilla_e2e::{Agent, Browser, PageServer};
+use libtest_mimic::{Failed, Trial};
+
+pub const TEST_LIMIT: Duration = Duration::from_secs(120);
+
+pub fn runtime() -> &'static tokio::runtime::Runtime {
+    static RT: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
+    RT.get_or_init(|| {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("runtime")
+    })
+}
+
+/// The browser and page server the shared tests use.
+pub struct Shared {
+    pub browser: Browser,
+    pub pages: PageServer,
+}
+
+pub static SHARED: Mutex<Option<Arc<Shared>>> = Mutex::new(None);
+
+fn shared() -> anyhow::Result<Arc<Shared>> {
+    let mut slot = SHARED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(s) = slot.as_ref() {
+        return Ok(s.clone());
+    }
+    let s = Arc::new(runtime().block_on(async {
+        let pages = PageServer::start(test_pages()).await?;
+        let browser = Browser::start().await?;
+        anyhow::Ok(Shared { browser, pages })
+    })?);
+    *slot = Some(s.clone());
+    Ok(s)
+}
+
+const BASIC: &str = r#"<!doctype html><html><head><title>Basic page</title>
+<style>body{margin:0;font:16px sans-serif} #swatch{position:fixed;inset:0;background:rgb(0,160,80);z-index:-1}</style></head>
+<body><div id="swatch"></div>
+<h1>Claudezilla test page</h1><p id="marker">marker-7f3a</p>
+<button id="btn" onclick="window.n=(window.n||0)+1;document.getElementById('out').textContent='clicked '+window.n">Press me</button>
+<p id="out">not clicked</p>
+<input id="name" value="pre-"><p id="echo">no input yet</p>
+<button id="off" disabled>Off</button>
+<script>document.getElementById('name').addEventListener('input',e=>{document.getElementById('echo').textContent='echo:'+e.target.value})</script>
+</body></html>"#;
+
+/// Solid colours, one per agent, that screenshots are checked against.
+pub const COLOURS: [(&str, [u8; 3]); 4] = [
+    ("red", [220, 30, 30]),
+    ("green", [30, 180, 60]),
+    ("blue", [30, 60, 220]),
+    ("yellow", [230, 200, 20]),
+];
+
+fn colour_page(rgb: [u8; 3]) -> Page {
+    let [r, g, b] = rgb;
+    Page::html(format!(
+        "<!doctype html><title>Colour {r},{g},{b}</title>\
+         <style>html,body{{margin:0;height:100%;background:rgb({r},{g},{b})}}</style><p>colour</p>"
+    ))
+}
+
+pub fn test_pages() -> HashMap<&'static str, Page> {
+    let colours = [
+        ("/colour/red.html", colour_page(COLOURS[0].1)),
+        ("/colour/green.html", colour_page(COLOURS[1].1)),
+        ("/colour/blue.html", colour_page(COLOURS[2].1)),
+        ("/colour/yellow.html", colour_page(COLOURS[3].1)),
+    ];
+    let mut pages = HashMap::from(colours);
+    pages.extend([
+        ("/basic.html", Page::html(BASIC)),
+        (
+            "/other.html",
+            Page::html("<!doctype html><title>Other page</title><p>other-91c2</p>"),
+        ),
+        (
+            "/slow.html",
+            Page::html(
+                "<!doctype html><title>Slow page</title><p id=late>waiting</p><script src=/slow.js></script>",
+            ),
+        ),
+        (
+            "/slow.js",
+            Page::js("document.getElementById('late').textContent='late-loaded-55e1'")
+                .delayed(Duration::from_millis(800)),
+        ),
+        (
+            "/hang.html",
+            Page::html(
+                "<!doctype html><title>Hanging page</title><p>partial-3b8d</p><img src=/never.png>",
+            ),
+        ),
+        (
+            "/never.png",
+            Page::html("").delayed(Duration::from_secs(60)),
+        ),
+        (
+            "/long.html",
+            Page::html(format!(
+                "<!doctype html><title>Long</title><p>{}</p>",
+                "word ".repeat(4000)
+            )),
+        ),
+    ]);
+    pages
+}
+
+/// Decodes a screenshot and returns the colour at its centre.
+pub fn centre_colour(base64_jpeg: &str) -> anyhow::Result<[u8; 3]> {
+    use base64::Engine;
+    let bytes = base64::engine::general_purpose::STANDARD.decode(base64_jpeg)?;
+    let mut decoder = jpeg_decoder::Decoder::new(&bytes[..]);
+    let pixels = decoder.decode()?;
+    let info = decoder
+        .info()
+        .ok_or_else(|| anyhow::anyhow!("no JPEG info"))?;
+    let (w, h) = (info.width as usize, info.height as usize);
+    let at = ((h / 2) * w + w / 2) * 3;
+    Ok([pixels[at], pixels[at + 1], pixels[at + 2]])
+}
+
+/// True when two colours differ by at most `tolerance` per channel (JPEG is lossy).
+pub fn close_to(a: [u8; 3], b: [u8; 3], tolerance: u8) -> bool {
+    a.iter().zip(b).all(|(x, y)| x.abs_diff(y) <= tolerance)
+}
+
+impl Shared {
+    pub async fn agent(&self, name: &str) -> anyhow::Result<Agent> {
+        Agent::spawn(
+            self.browser.runtime.path(),
+            &self.browser.path().join(format!("mcp-{name}.log")),
+        )
+        .await
+    }
+}
+
+// ---------------------------------------------------------------- harness
+
+pub fn plain<F, Fut>(name: &str, test: F) -> Trial
+where
+    F: FnOnce() -> Fut + Send + 'static,
+    Fut: Future<Output = anyhow::Result<()>>,
+{
+    Trial::test(name, move || {
+        finish(
+            runtime().block_on(async { tokio::time::timeout(TEST_LIMIT, test()).await }),
+            None,
+        )
+    })
+}
+
+pub fn with_shared<F, Fut>(name: &str, test: F) -> Trial
+where
+    F: FnOnce(Arc<Shared>) -> Fut + Send + 'static,
+    Fut: Future<Output = anyhow::Result<()>>,
+{
+    Trial::test(name, move || {
+        let s = shared().map_err(|e| Failed::from(format!("{e:#}")))?;
+        let result =
+            runtime().block_on(async { tokio::time::timeout(TEST_LIMIT, test(s.clone())).await });
+        finish(result, Some(&s.browser))
+    })
+}
+
+fn finish(
+    result: Result<anyhow::Result<()>, tokio::time::error::Elapsed>,
+    browser: Option<&Browser>,
+) -> Result<(), Failed> {
+    let error = match result {
+        Ok(Ok(())) => return Ok(()),
+        Ok(Err(e)) => format!("{e:#}"),
+        Err(_) => format!("hung for more than {TEST_LIMIT:?}"),
+    };
+    let log = browser.map(|b| tail(&b.log(), 40)).unwrap_or_default();
+    Err(format!("{error}\n--- Firefox log (last lines) ---\n{log}").into())
+}
+
+fn tail(text: &str, lines: usize) -> String {
+    let all: Vec<&str> = text.lines().collect();
+    all[all.len().saturating_sub(lines)..].join("\n")
+}

@@ -1,0 +1,109 @@
+//! End-to-end tests: real headless Firefox ESR, real extension, real host, real MCP servers.
+//!
+//! Tests that cannot disturb each other share one browser (each uses its own agents and tabs);
+//! tests that fill the pool, restart the extension or stop Firefox get their own.
+//! Run with `cargo xtask test`.
+
+mod agents;
+mod common;
+mod lifecycle;
+mod mcp;
+mod pipeline;
+
+use common::{plain, with_shared};
+use libtest_mimic::Arguments;
+
+fn main() {
+    let mut args = Arguments::from_args();
+    // Two cores: a few Firefox tabs at a time keep the suite steady.
+    args.test_threads.get_or_insert(3);
+    let mut trials = vec![
+        plain("mcp::lists_the_tools_with_timeouts", mcp::lists_the_tools),
+        plain(
+            "mcp::refuses_bad_arguments_clearly",
+            mcp::refuses_bad_arguments,
+        ),
+        plain(
+            "mcp::exits_promptly_when_stdin_closes",
+            mcp::exits_promptly_on_stdin_close,
+        ),
+        with_shared(
+            "pipeline::reads_clicks_types_screenshots_and_closes",
+            pipeline::reads_clicks_types_screenshots_and_closes,
+        ),
+        with_shared(
+            "pipeline::element_and_page_errors_are_clear",
+            pipeline::element_errors_are_clear,
+        ),
+        with_shared(
+            "pipeline::navigation_waits_for_the_page",
+            pipeline::navigation_waits_for_the_page,
+        ),
+        with_shared(
+            "pipeline::a_page_that_never_loads_reports_its_state",
+            pipeline::a_page_that_never_loads_reports_its_state,
+        ),
+        with_shared(
+            "pipeline::diagnose_reports_every_link",
+            pipeline::diagnose_reports_every_link,
+        ),
+        with_shared(
+            "isolation::other_agents_cannot_touch_my_tab",
+            pipeline::other_agents_cannot_touch_my_tab,
+        ),
+        with_shared(
+            "isolation::goodbye_releases_the_agents_tabs",
+            pipeline::goodbye_releases_tabs,
+        ),
+        with_shared(
+            "security::the_real_host_refuses_a_wrong_token",
+            pipeline::the_real_host_refuses_a_wrong_token,
+        ),
+        plain(
+            "lifecycle::fails_fast_without_firefox_then_reconnects",
+            lifecycle::fails_fast_without_firefox_then_reconnects,
+        ),
+        plain(
+            "lifecycle::a_crashed_firefox_takes_the_host_down",
+            lifecycle::a_crashed_firefox_takes_the_host_down,
+        ),
+    ];
+    trials.extend([
+        plain(
+            "agents::a_full_pool_is_shared_by_request_and_grant",
+            agents::a_full_pool_is_shared_by_request_and_grant,
+        ),
+        plain(
+            "agents::first_tabs_opened_together_share_one_window",
+            agents::first_tabs_opened_together_share_one_window,
+        ),
+        with_shared(
+            "agents::a_killed_agent_frees_its_tabs",
+            agents::a_killed_agent_frees_its_tabs,
+        ),
+        with_shared(
+            "agents::concurrent_screenshots_each_show_their_own_page",
+            agents::concurrent_screenshots_each_show_their_own_page,
+        ),
+        plain(
+            "agents::the_capture_lock_survives_failures_and_busy_waiters",
+            agents::the_capture_lock_survives_failures_and_busy_waiters,
+        ),
+        plain(
+            "agents::a_restarted_extension_readopts_its_window",
+            agents::a_restarted_extension_readopts_its_window,
+        ),
+        plain(
+            "agents::silent_agents_lose_their_tabs_live_ones_keep_them",
+            agents::silent_agents_lose_their_tabs_live_ones_keep_them,
+        ),
+    ]);
+    let conclusion = libtest_mimic::run(&args, trials);
+    // Tear the shared browser down before exiting (statics are not dropped).
+    let shared = common::SHARED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .take();
+    drop(shared);
+    conclusion.exit();
+}

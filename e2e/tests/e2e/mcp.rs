@@ -1,0 +1,154 @@
+//! The MCP server on its own (no browser): tool list, argument errors, shutdown.
+
+use std::time::Duration;
+
+use anyhow::{Context, ensure};
+use claudezilla_e2e::Agent;
+use serde_json::json;
+
+async fn no_browser_agent() -> anyhow::Result<(tempfile::TempDir, Agent)> {
+    let dir = tempfile::Builder::new().prefix("cz").tempdir_in("/tmp")?;
+    let agent = Agent::spawn(&dir.path().join("rt"), &dir.path().join("mcp.log")).await?;
+    Ok((dir, agent))
+}
+
+pub async fn lists_the_tools() -> anyhow::Result<()> {
+    let (_dir, agent) = no_browser_agent().await?;
+    let tools = agent.tools().await?;
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    for want in [
+        "firefox_create_window",
+        "firefox_navigate",
+        "firefox_get_content",
+        "firefox_click",
+        "firefox_type",
+        "firefox_screenshot",
+        "firefox_get_tabs",
+        "firefox_close_tab",
+        "firefox_diagnose",
+    ] {
+        ensure!(names.contains(&want), "{want} missing from {names:?}");
+    }
+    for tool in &tools {
+        let timeout = &tool.input_schema["properties"]["timeout"];
+        ensure!(
+            timeout["minimum"] == 5000 && timeout["maximum"] == 300000,
+            "{} lacks timeout: {timeout}",
+            tool.name
+        );
+        ensure!(
+            tool.description.as_deref().is_some_and(|d| !d.is_empty()),
+            "{} has no description",
+            tool.name
+        );
+    }
+    Ok(())
+}
+
+pub async fn refuses_bad_arguments() -> anyhow::Result<()> {
+    let (_dir, agent) = no_browser_agent().await?;
+    let cases = [
+        (
+            "firefox_navigate",
+            json!({"url": "javascript:alert(1)"}),
+            "BAD_URL",
+            "javascript",
+        ),
+        (
+            "firefox_create_window",
+            json!({"url": "data:text/html,hi"}),
+            "BAD_URL",
+            "\"data\"",
+        ),
+        (
+            "firefox_create_window",
+            json!({"url": "about:config"}),
+            "BAD_URL",
+            "about:blank",
+        ),
+        (
+            "firefox_navigate",
+            json!({"url": "moz-extension://x/y"}),
+            "BAD_URL",
+            "moz-extension",
+        ),
+        (
+            "firefox_get_tabs",
+            json!({"timeout": 4999}),
+            "INVALID_ARGUMENT",
+            "5000–300000",
+        ),
+        (
+            "firefox_get_tabs",
+            json!({"timeout": 300001}),
+            "INVALID_ARGUMENT",
+            "5000–300000",
+        ),
+        (
+            "firefox_click",
+            json!({"selector": "a".repeat(1001)}),
+            "INVALID_ARGUMENT",
+            "at most 1000",
+        ),
+        (
+            "firefox_click",
+            json!({"selector": ""}),
+            "INVALID_ARGUMENT",
+            "empty",
+        ),
+        (
+            "firefox_get_content",
+            json!({"maxLength": 0}),
+            "INVALID_ARGUMENT",
+            "maxLength",
+        ),
+        (
+            "firefox_type",
+            json!({"selector": "#a", "text": "x".repeat(100_001)}),
+            "INVALID_ARGUMENT",
+            "text",
+        ),
+    ];
+    for (tool, args, code, detail) in cases {
+        let r = agent.call(tool, args).await?;
+        let text = r.expect_error(code).with_context(|| tool.to_owned())?;
+        ensure!(
+            text.contains(detail),
+            "{tool}: {text:?} does not mention {detail:?}"
+        );
+    }
+    // Shape errors come from the schema check: unknown fields, wrong types, missing fields.
+    for (tool, args, detail) in [
+        (
+            "firefox_navigate",
+            json!({"url": "about:blank", "tabid": 3}),
+            "unknown field `tabid`",
+        ),
+        ("firefox_close_tab", json!({"tabId": "three"}), "tabId"),
+        ("firefox_close_tab", json!({}), "tabId"),
+        ("firefox_get_tabs", json!({"timeout": "soon"}), "timeout"),
+    ] {
+        let r = agent.call(tool, args).await?;
+        ensure!(
+            r.is_error && r.text.contains(detail),
+            "{tool}: {r:?} should mention {detail:?}"
+        );
+    }
+    Ok(())
+}
+
+pub async fn exits_promptly_on_stdin_close() -> anyhow::Result<()> {
+    let (_dir, agent) = no_browser_agent().await?;
+    let pid = agent.pid();
+    let took = agent.close().await?;
+    // rmcp's client escalates to SIGTERM after 3 s: a server that honours EOF exits well before.
+    ensure!(
+        took < Duration::from_millis(2500),
+        "server took {took:?} to exit after stdin closed"
+    );
+    ensure!(
+        !std::path::Path::new(&format!("/proc/{pid}")).exists(),
+        "server {pid} still running"
+    );
+    Ok(())
+}
