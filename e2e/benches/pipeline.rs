@@ -84,6 +84,43 @@ async fn idle_cpu(browser: &Browser) -> f64 {
     (after - before) as f64 / hz / window.as_secs_f64() * 100.0
 }
 
+/// `agents` agents, each with its own tab, alternate get_tabs and get_content as fast as they
+/// can for 4 s. Returns calls per second and the median and p95 latency.
+async fn throughput(browser: &Browser, pages: &PageServer, agents: usize) -> anyhow::Result<(f64, f64, f64)> {
+    let log = browser.path().join("mcp-throughput.log");
+    let mut all = Vec::new();
+    for _ in 0..agents {
+        let a = Agent::spawn(browser.runtime.path(), &log).await?;
+        let tab = a.call("firefox_create_window", json!({"url": pages.url("/small.html")})).await?.ok()?.tab_id()?;
+        all.push((a, tab));
+    }
+    let window = Duration::from_secs(4);
+    let started = Instant::now();
+    let runs = futures_util::future::join_all(all.iter().map(async |(a, tab)| {
+        let mut samples = Vec::new();
+        while started.elapsed() < window {
+            for (tool, args) in [("firefox_get_tabs", json!({})), ("firefox_get_content", json!({"tabId": tab}))] {
+                let t = Instant::now();
+                a.call(tool, args).await?.ok()?;
+                samples.push(t.elapsed().as_secs_f64() * 1e3);
+            }
+        }
+        anyhow::Ok(samples)
+    }))
+    .await;
+    let elapsed = started.elapsed().as_secs_f64();
+    let mut samples = Vec::new();
+    for r in runs {
+        samples.extend(r?);
+    }
+    for (a, _) in all {
+        a.close().await?;
+    }
+    let rate = samples.len() as f64 / elapsed;
+    let (median, p95) = stats(samples);
+    Ok((rate, median, p95))
+}
+
 async fn bench() -> anyhow::Result<Vec<Row>> {
     let mut rows = Vec::new();
     let mut row = |what: &str, (median, p95): (f64, f64), note: String| {
@@ -244,6 +281,15 @@ async fn bench() -> anyhow::Result<Vec<Row>> {
         nav.await?,
         String::new(),
     );
+
+    for agents in [1, 4, 8] {
+        let (rate, median, p95) = throughput(&browser, &pages, agents).await?;
+        row(
+            &format!("throughput, {agents} agent(s): get_tabs + get_content"),
+            (median, p95),
+            format!("{rate:.0} calls/s"),
+        );
+    }
 
     let list = serde_json::to_string(&json!({"tools": agent.tools().await?}))?;
     row(
