@@ -86,12 +86,23 @@ async fn idle_cpu(browser: &Browser) -> f64 {
 
 /// `agents` agents, each with its own tab, alternate get_tabs and get_content as fast as they
 /// can for 4 s. Returns calls per second and the median and p95 latency.
-async fn throughput(browser: &Browser, pages: &PageServer, agents: usize) -> anyhow::Result<(f64, f64, f64)> {
+async fn throughput(
+    browser: &Browser,
+    pages: &PageServer,
+    agents: usize,
+) -> anyhow::Result<(f64, f64, f64)> {
     let log = browser.path().join("mcp-throughput.log");
     let mut all = Vec::new();
     for _ in 0..agents {
         let a = Agent::spawn(browser.runtime.path(), &log).await?;
-        let tab = a.call("firefox_create_window", json!({"url": pages.url("/small.html")})).await?.ok()?.tab_id()?;
+        let tab = a
+            .call(
+                "firefox_create_window",
+                json!({"url": pages.url("/small.html")}),
+            )
+            .await?
+            .ok()?
+            .tab_id()?;
         all.push((a, tab));
     }
     let window = Duration::from_secs(4);
@@ -99,7 +110,10 @@ async fn throughput(browser: &Browser, pages: &PageServer, agents: usize) -> any
     let runs = futures_util::future::join_all(all.iter().map(async |(a, tab)| {
         let mut samples = Vec::new();
         while started.elapsed() < window {
-            for (tool, args) in [("firefox_get_tabs", json!({})), ("firefox_get_content", json!({"tabId": tab}))] {
+            for (tool, args) in [
+                ("firefox_get_tabs", json!({})),
+                ("firefox_get_content", json!({"tabId": tab})),
+            ] {
                 let t = Instant::now();
                 a.call(tool, args).await?.ok()?;
                 samples.push(t.elapsed().as_secs_f64() * 1e3);

@@ -69,6 +69,10 @@ fn main() {
         ),
     ];
     trials.extend([
+        with_shared(
+            "pipeline::file_pages_are_refused_with_a_way_out",
+            pipeline::file_pages_are_refused_with_a_way_out,
+        ),
         plain(
             "agents::a_full_pool_is_shared_by_request_and_grant",
             agents::a_full_pool_is_shared_by_request_and_grant,

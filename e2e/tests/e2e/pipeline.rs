@@ -443,3 +443,29 @@ pub async fn diagnose_reports_every_link(s: Arc<Shared>) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+/// Firefox refuses file: URLs from every extension; the answer must say so and what to do.
+pub async fn file_pages_are_refused_with_a_way_out(s: Arc<Shared>) -> anyhow::Result<()> {
+    let dir = tempfile::tempdir()?;
+    let page = dir.path().join("local.html");
+    std::fs::write(
+        &page,
+        "<!doctype html><title>Local file</title><p>from-disk</p>",
+    )?;
+    let a = s.agent("file").await?;
+    let r = a
+        .call(
+            "firefox_create_window",
+            json!({"url": format!("file://{}", page.display())}),
+        )
+        .await?;
+    let text = r.expect_error("BAD_URL")?;
+    ensure!(text.contains("http.server"), "no way out offered: {text}");
+    let tabs = a.call("firefox_get_tabs", json!({})).await?.ok()?;
+    ensure!(
+        !tabs.text.contains("(yours)"),
+        "a refused open left a tab behind: {}",
+        tabs.text
+    );
+    Ok(())
+}

@@ -246,13 +246,24 @@ fn gone(tab: TabId, e: ErrorBody) -> ErrorBody {
 
 /// Firefox refuses some URLs that pass our scheme check (e.g. file: from an extension).
 fn refine_url_error(e: ErrorBody, url: &str) -> ErrorBody {
-    if e.message.contains("Illegal URL") || e.message.contains("not allowed") {
-        return ErrorBody::new(
-            ErrorCode::BadUrl,
-            format!("Firefox refused to open {url}: {}", e.message),
+    if !(e.message.contains("Illegal URL") || e.message.contains("not allowed")) {
+        return e;
+    }
+    let refused = ErrorBody::new(
+        ErrorCode::BadUrl,
+        format!("Firefox refused to open {url}: {}", e.message),
+    );
+    if url
+        .get(..5)
+        .is_some_and(|s| s.eq_ignore_ascii_case("file:"))
+    {
+        // Firefox lets no extension open file: pages (tabs.create/update refuse them).
+        return refused.with_hint(
+            "Firefox does not let extensions open file:// pages; serve the folder over http instead, \
+             e.g. `python3 -m http.server 8000` there, then open http://127.0.0.1:8000/…",
         );
     }
-    e
+    refused
 }
 
 /// Wires the browser's tab and window events into the pool and the load waiters.
