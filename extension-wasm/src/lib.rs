@@ -13,10 +13,14 @@
 //! * `background`: the native port, command dispatch and tab management.
 //! * `content`: DOM operations, one coarse call per command.
 
+pub mod a11y;
 pub mod capture_lock;
+pub mod glob;
 pub mod jpeg;
 pub mod load;
+pub mod markdown;
 pub mod pool;
+pub mod suggest;
 pub mod text;
 
 #[cfg(target_arch = "wasm32")]

@@ -10,6 +10,7 @@ pub mod manifest;
 mod router;
 mod server;
 pub mod status;
+mod upload;
 
 use std::future::Future;
 use std::io;

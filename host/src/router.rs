@@ -6,8 +6,8 @@ use std::collections::HashMap;
 use claudezilla_protocol::envelope::Tuning;
 use claudezilla_protocol::framing::{MAX_TO_EXTENSION, encode_frame};
 use claudezilla_protocol::{
-    AgentId, ErrorBody, ErrorCode, FromExtension, HostMessage, Request, RequestId, Response,
-    ToExtension,
+    AgentId, Command, ErrorBody, ErrorCode, FromExtension, HostMessage, Request, RequestId,
+    Response, ToExtension,
 };
 use tokio::sync::mpsc::UnboundedSender;
 
@@ -83,7 +83,7 @@ impl Router {
         }
     }
 
-    fn forward(&mut self, conn: ConnId, request: Request) {
+    fn forward(&mut self, conn: ConnId, mut request: Request) {
         let Some(client) = self.clients.get(&conn) else {
             return;
         };
@@ -96,6 +96,11 @@ impl Router {
                     request.agent_id
                 ),
             );
+            return reply(client, client_id, Err(err));
+        }
+        if let Command::UploadFile(args) = &mut request.command
+            && let Err(err) = crate::upload::attach(args)
+        {
             return reply(client, client_id, Err(err));
         }
         let id = self.next_id;

@@ -340,12 +340,13 @@ async fn bad_lengths_close_the_connection() {
 
 #[tokio::test]
 async fn a_request_over_1_mib_is_refused_not_sent() {
-    use claudezilla_protocol::command::TypeArgs;
+    use claudezilla_protocol::args::TypeArgs;
     let mut host = start(Duration::from_secs(5)).await;
     let mut c = hello(&host, 1).await;
     let text = "x".repeat(MAX_TO_EXTENSION);
     let cmd = Command::Type(TypeArgs {
-        selector: "#a".into(),
+        selector: Some("#a".into()),
+        element_ref: None,
         text,
         clear: false,
         tab_id: None,
@@ -537,4 +538,47 @@ fn tuning_defaults_and_environment_overrides() {
     assert_eq!((t.idle_release_ms, t.mutex_busy_ms), (600_000, 2_500));
     let garbage = claudezilla_host::tuning_from_env(|_| Some("soon".into()));
     assert_eq!(garbage, Tuning::default());
+}
+
+#[tokio::test]
+async fn uploads_carry_the_files_bytes_and_missing_files_are_refused() {
+    use claudezilla_protocol::args::UploadFileArgs;
+    let mut host = start(Duration::from_secs(5)).await;
+    let mut c = hello(&host, 1).await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("photo.png");
+    std::fs::write(&path, [1u8, 2, 3]).unwrap();
+    let upload = |path: String| {
+        Command::UploadFile(UploadFileArgs {
+            selector: Some("input".into()),
+            element_ref: None,
+            path,
+            file: None,
+            tab_id: None,
+        })
+    };
+    c.send(request(1, 1, upload(path.to_string_lossy().into())))
+        .await
+        .unwrap();
+    let ToExtension::Request(req) = ext_next(&mut host).await else {
+        panic!()
+    };
+    let Command::UploadFile(args) = req.command else {
+        panic!("{:?}", req.command)
+    };
+    let file = args.file.expect("the host attached the file");
+    assert_eq!(
+        (file.name.as_str(), file.mime.as_str(), file.base64.as_str()),
+        ("photo.png", "image/png", "AQID")
+    );
+    c.send(request(2, 1, upload("/no/such/file".into())))
+        .await
+        .unwrap();
+    match next(&mut c).await {
+        HostMessage::Response(Response {
+            id: 2,
+            outcome: Err(e),
+        }) => assert_eq!(e.code, ErrorCode::InvalidArgument, "{e}"),
+        other => panic!("{other:?}"),
+    }
 }

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::args::{ContentFormat, ElementTarget, FieldValue, FileData};
 use crate::{AgentId, Command, Outcome, RequestId};
 
 /// One command from one agent.
@@ -126,23 +127,111 @@ pub enum FromExtension {
     Response(Response),
 }
 
-/// Background → content script (top frame of one tab). The reply is an [`Outcome`].
+/// Background → content script (one frame of one tab). The reply is an [`Outcome`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "camelCase", rename_all_fields = "camelCase")]
-pub enum ContentRequest {
+#[serde(rename_all = "camelCase")]
+pub struct ContentRequest {
+    /// The frame's id, which prefixes the refs it hands out (0: the top frame).
+    pub frame: u32,
+    /// Deadline for any waiting (ms since the epoch; background and content scripts share the
+    /// clock, so time spent injecting the script counts).
+    pub until: u64,
+    pub op: PageOp,
+}
+
+/// Key modifiers held during a key press.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Modifiers {
+    pub ctrl: bool,
+    pub shift: bool,
+    pub alt: bool,
+    pub meta: bool,
+}
+
+/// What the content script does, one coarse wasm call each.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum PageOp {
     GetContent {
         selector: Option<String>,
         max_length: u32,
+        format: ContentFormat,
     },
-    /// Wait for the element until `until` (ms since the epoch; background and content share
-    /// the clock, so time spent injecting the script counts), then click it.
-    Click { selector: String, until: u64 },
+    Click {
+        target: ElementTarget,
+    },
     Type {
-        selector: String,
+        target: ElementTarget,
         text: String,
         clear: bool,
-        until: u64,
     },
+    PressKey {
+        target: Option<ElementTarget>,
+        key: String,
+        modifiers: Modifiers,
+    },
+    Scroll {
+        target: Option<ElementTarget>,
+        x: Option<i32>,
+        y: Option<i32>,
+        smooth: bool,
+    },
+    Hover {
+        target: ElementTarget,
+    },
+    SelectOption {
+        target: ElementTarget,
+        values: Vec<String>,
+    },
+    FillForm {
+        fields: Vec<(ElementTarget, FieldValue)>,
+    },
+    Upload {
+        target: ElementTarget,
+        file: FileData,
+    },
+    Drag {
+        from: ElementTarget,
+        to: ElementTarget,
+    },
+    GetElement {
+        target: ElementTarget,
+    },
+    WaitFor {
+        selector: Option<String>,
+        text: Option<String>,
+    },
+    PageState {
+        limits: [u32; 5],
+    },
+    /// One frame's part of a snapshot; the background splices child frames in.
+    Snapshot {
+        selector: Option<String>,
+        interactive_only: bool,
+        max_chars: u32,
+        max_depth: Option<u32>,
+        max_nodes: Option<u32>,
+    },
+    Dialogs {
+        accept: bool,
+        prompt_text: Option<String>,
+    },
+}
+
+/// One frame's snapshot, with where its child frames go.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SnapshotPart {
+    pub text: String,
+    pub refs: u32,
+    pub cut: Option<String>,
+    /// (frame id, byte offset in `text` where its lines go, indent in spaces).
+    pub frames: Vec<(u32, usize, usize)>,
 }
 
 /// Popup → background: what the toolbar popup shows.
@@ -178,7 +267,7 @@ pub struct CaptureState {
 mod tests {
     use super::*;
     use crate::TabId;
-    use crate::command::NavigateArgs;
+    use crate::args::NavigateArgs;
     use crate::reply::{ErrorBody, ErrorCode, Reply};
     use serde_json::json;
 
@@ -193,7 +282,8 @@ mod tests {
             agent_id: agent(),
             timeout_ms: 5_000,
             command: Command::Navigate(NavigateArgs {
-                url: "about:blank".into(),
+                url: Some("about:blank".into()),
+                action: None,
                 tab_id: Some(TabId(2)),
             }),
         };
@@ -241,16 +331,19 @@ mod tests {
 
     #[test]
     fn content_requests_on_the_wire() {
-        let req = ContentRequest::Type {
-            selector: "#q".into(),
-            text: "hi".into(),
-            clear: true,
+        let req = ContentRequest {
+            frame: 0,
             until: 100,
+            op: PageOp::Type {
+                target: ElementTarget::Selector("#q".into()),
+                text: "hi".into(),
+                clear: true,
+            },
         };
         let v = serde_json::to_value(&req).unwrap();
         assert_eq!(
             v,
-            json!({"op": "type", "selector": "#q", "text": "hi", "clear": true, "until": 100})
+            json!({"frame": 0, "until": 100, "op": {"kind": "type", "target": {"selector": "#q"}, "text": "hi", "clear": true}})
         );
         assert_eq!(serde_json::from_value::<ContentRequest>(v).unwrap(), req);
     }

@@ -16,6 +16,7 @@
 //! This crate does no I/O except in [`paths`], and knows nothing of tokio unless the `codec`
 //! feature is on; it builds for wasm32.
 
+pub mod args;
 pub mod command;
 pub mod envelope;
 pub mod framing;

@@ -156,6 +156,21 @@ pub enum Reply {
         reserved_ms: u32,
     },
     SlotRequests(SlotRequests),
+    /// An action on an element or the page, described for the agent.
+    Acted {
+        what: String,
+    },
+    /// A wait ended with its condition met.
+    Waited {
+        what: String,
+        waited_ms: u32,
+    },
+    Snapshot(Snapshot),
+    Element(ElementInfo),
+    PageState(PageState),
+    Dialogs(DialogReport),
+    /// Content script → background only: one frame's part of a snapshot.
+    SnapshotPart(crate::envelope::SnapshotPart),
     WindowClosed {
         tabs_closed: u32,
     },
@@ -230,6 +245,71 @@ pub struct ExtensionDiagnosis {
     pub agents: u32,
     /// All open browser windows (the user's and the agents').
     pub browser_windows: u32,
+}
+
+/// A compact accessibility tree in which every interactive element carries a ref.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Snapshot {
+    pub text: String,
+    /// Elements given a ref.
+    pub refs: u32,
+    /// When cut short: where it stopped and how to get the rest.
+    pub cut: Option<String>,
+}
+
+/// What `firefox_get_element` reports.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ElementInfo {
+    pub element: String,
+    pub tag: String,
+    pub attributes: Vec<(String, String)>,
+    pub visible: bool,
+    /// x, y, width, height in CSS pixels, relative to the viewport.
+    pub rect: [f64; 4],
+    pub styles: Vec<(String, String)>,
+    pub text: String,
+    /// Current value of form fields.
+    pub value: Option<String>,
+}
+
+/// A structured summary of the page (`firefox_get_page_state`), also the input of
+/// `firefox_diff_page_state`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct PageState {
+    pub url: String,
+    pub title: String,
+    pub headings: Vec<String>,
+    pub links: Vec<String>,
+    pub buttons: Vec<String>,
+    pub inputs: Vec<String>,
+    pub images: Vec<String>,
+    pub landmarks: Vec<String>,
+    pub counts: PageCounts,
+    /// The page's last uncaught errors (up to 10).
+    pub errors: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct PageCounts {
+    pub headings: u32,
+    pub links: u32,
+    pub buttons: u32,
+    pub inputs: u32,
+    pub images: u32,
+    pub forms: u32,
+}
+
+/// Dialogs the page opened, and how they were answered.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DialogReport {
+    /// What dialogs answer from now on.
+    pub policy: String,
+    pub seen: Vec<String>,
 }
 
 /// Who waits for a tab slot, and who holds a reserved one.

@@ -73,12 +73,13 @@ fn optimize(wasm: &std::path::Path) -> Result {
     ))
 }
 
-/// One file for `tabs.executeScript`: the glue, then the shim that uses it.
+/// One file for `tabs.executeScript`: the glue, then the shim that uses it, in one block so the
+/// glue's top-level `let` cannot clash when a frame gets the bundle twice.
 fn bundle_content(out: &std::path::Path) -> Result {
     let read =
         |p: std::path::PathBuf| fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()));
     let glue = read(out.join(format!("{WASM_CRATE}.js")))?;
     let shim = read(root().join("extension-shell/content-shim.js"))?;
-    let bundle = format!("{glue}\n{shim}");
+    let bundle = format!("\"use strict\";\n{{\n{glue}\n{shim}}}\n");
     fs::write(out.join("content-bundle.js"), bundle).map_err(|e| format!("content bundle: {e}"))
 }

@@ -157,7 +157,7 @@ pub async fn element_errors_are_clear(s: Arc<Shared>) -> anyhow::Result<()> {
     let missing = a
         .call(
             "firefox_click",
-            json!({"tabId": tab, "selector": "#nope", "timeout": 5000}),
+            json!({"tabId": tab, "selector": "#nope", "timeout": 10000}),
         )
         .await?;
     missing.expect_error("ELEMENT_NOT_FOUND")?;

@@ -1,7 +1,8 @@
 //! Runs one command for one agent. Every command that touches a tab is authorized by the pool
 //! first (ownership), including those that name no tab.
 
-use claudezilla_protocol::envelope::ContentRequest;
+use claudezilla_protocol::args::{ElementTarget, WaitForArgs};
+use claudezilla_protocol::envelope::{Modifiers, PageOp};
 use claudezilla_protocol::{
     AgentId, Command, ErrorBody, ErrorCode, Outcome, Reply, Request, TabId, VERSION,
 };
@@ -26,39 +27,29 @@ pub async fn handle(request: Request) -> Outcome {
     command.validate().map_err(ErrorBody::from)?;
     with_state(|s| s.pool.touch(&agent, now()));
     let budget = timeout_ms.saturating_sub(ANSWER_MARGIN_MS).max(1_000);
-    // Leave time to report "not found" before the budget runs out.
-    let element_deadline = now() + u64::from(ELEMENT_WAIT_MS.min(budget.saturating_sub(500)));
+    // Waits inside the page end early enough to report "not found" within the budget.
+    let until = now() + u64::from(budget.saturating_sub(1_000));
+    let element_until = now() + u64::from(ELEMENT_WAIT_MS.min(budget.saturating_sub(1_000)));
+    if let Some((tab, frame, op, wait)) = page_op(&agent, &command)? {
+        let until = if wait { until } else { element_until };
+        return match op {
+            op @ PageOp::Snapshot { .. } => content::snapshot(tab, until, op, budget).await,
+            op => content::send(tab, frame, until, op, budget).await,
+        };
+    }
     match command {
         Command::CreateWindow(a) => tabs::create(&agent, &a.url, budget).await,
         Command::Navigate(a) => {
             let tab = authorize(&agent, a.tab_id, "navigate")?;
-            tabs::navigate(tab, &a.url, budget).await
+            tabs::navigate(tab, a.url.as_deref(), a.action, budget).await
         }
-        Command::GetContent(a) => {
-            let tab = authorize(&agent, a.tab_id, "read")?;
-            let req = ContentRequest::GetContent {
-                selector: a.selector,
-                max_length: a.max_length,
-            };
-            content::send(tab, &req, budget).await
-        }
-        Command::Click(a) => {
-            let tab = authorize(&agent, a.tab_id, "click in")?;
-            let req = ContentRequest::Click {
-                selector: a.selector,
-                until: element_deadline,
-            };
-            content::send(tab, &req, budget).await
-        }
-        Command::Type(a) => {
-            let tab = authorize(&agent, a.tab_id, "type into")?;
-            let req = ContentRequest::Type {
-                selector: a.selector,
-                text: a.text,
-                clear: a.clear,
-                until: element_deadline,
-            };
-            content::send(tab, &req, budget).await
+        Command::WaitFor(WaitForArgs {
+            url: Some(glob),
+            tab_id,
+            ..
+        }) => {
+            let tab = authorize(&agent, tab_id, "wait in")?;
+            tabs::wait_for_url(tab, &glob, until).await
         }
         Command::Screenshot(a) => {
             let tab = authorize(&agent, a.tab_id, "screenshot")?;
@@ -99,7 +90,216 @@ pub async fn handle(request: Request) -> Outcome {
             });
             Ok(Reply::Ack)
         }
+        other => Err(ErrorBody::new(
+            ErrorCode::Internal,
+            format!("{} has no handler", other.name()),
+        )),
     }
+}
+
+/// The commands carried out by a content script: which tab (authorized), which frame, what to
+/// do there, and whether it waits up to the whole budget (true) or the 5 s element wait.
+fn page_op(
+    agent: &AgentId,
+    command: &Command,
+) -> Result<Option<(TabId, u32, PageOp, bool)>, ErrorBody> {
+    let on = |tab: Option<TabId>, action: &str| authorize(agent, tab, action);
+    let target = |t: Result<ElementTarget, claudezilla_protocol::validate::Invalid>| {
+        t.map_err(ErrorBody::from)
+    };
+    Ok(Some(match command {
+        Command::GetContent(a) => {
+            let op = PageOp::GetContent {
+                selector: a.selector.clone(),
+                max_length: a.max_length,
+                format: a.effective_format(),
+            };
+            (on(a.tab_id, "read")?, 0, op, false)
+        }
+        Command::Click(a) => {
+            let t = target(a.target())?;
+            (
+                on(a.tab_id, "click in")?,
+                t.frame(),
+                PageOp::Click { target: t },
+                false,
+            )
+        }
+        Command::Type(a) => {
+            let t = target(a.target())?;
+            (
+                on(a.tab_id, "type into")?,
+                t.frame(),
+                PageOp::Type {
+                    target: t,
+                    text: a.text.clone(),
+                    clear: a.clear,
+                },
+                false,
+            )
+        }
+        Command::PressKey(a) => {
+            let t = a.target().map_err(ErrorBody::from)?;
+            let modifiers = Modifiers {
+                ctrl: a.ctrl_key,
+                shift: a.shift_key,
+                alt: a.alt_key,
+                meta: a.meta_key,
+            };
+            let frame = t.as_ref().map_or(0, ElementTarget::frame);
+            (
+                on(a.tab_id, "press keys in")?,
+                frame,
+                PageOp::PressKey {
+                    target: t,
+                    key: a.key.clone(),
+                    modifiers,
+                },
+                false,
+            )
+        }
+        Command::Scroll(a) => {
+            let t = a.target().map_err(ErrorBody::from)?;
+            let frame = t.as_ref().map_or(0, ElementTarget::frame);
+            let smooth = a.behavior.as_deref() == Some("smooth");
+            (
+                on(a.tab_id, "scroll")?,
+                frame,
+                PageOp::Scroll {
+                    target: t,
+                    x: a.x,
+                    y: a.y,
+                    smooth,
+                },
+                false,
+            )
+        }
+        Command::Hover(a) => {
+            let t = target(a.target())?;
+            (
+                on(a.tab_id, "hover in")?,
+                t.frame(),
+                PageOp::Hover { target: t },
+                false,
+            )
+        }
+        Command::GetElement(a) => {
+            let t = target(a.target())?;
+            (
+                on(a.tab_id, "inspect")?,
+                t.frame(),
+                PageOp::GetElement { target: t },
+                false,
+            )
+        }
+        Command::SelectOption(a) => {
+            let t = target(a.target())?;
+            (
+                on(a.tab_id, "select in")?,
+                t.frame(),
+                PageOp::SelectOption {
+                    target: t,
+                    values: a.values.clone(),
+                },
+                false,
+            )
+        }
+        Command::FillForm(a) => {
+            let fields: Vec<_> = a
+                .fields
+                .iter()
+                .map(|f| f.target().map(|t| (t, f.value.clone())))
+                .collect::<Result<_, _>>()?;
+            let frame = fields[0].0.frame();
+            if fields.iter().any(|(t, _)| t.frame() != frame) {
+                return Err(ErrorBody::new(
+                    ErrorCode::InvalidArgument,
+                    "all fields of one fill must be in the same frame",
+                ));
+            }
+            (
+                on(a.tab_id, "fill a form in")?,
+                frame,
+                PageOp::FillForm { fields },
+                false,
+            )
+        }
+        Command::UploadFile(a) => {
+            let t = target(a.target())?;
+            let file = a.file.clone().ok_or_else(|| {
+                ErrorBody::new(
+                    ErrorCode::Internal,
+                    "the host did not attach the file's bytes",
+                )
+                .with_hint("update claudezilla-host")
+            })?;
+            (
+                on(a.tab_id, "upload into")?,
+                t.frame(),
+                PageOp::Upload { target: t, file },
+                false,
+            )
+        }
+        Command::Drag(a) => {
+            let (from, to) = a.targets().map_err(ErrorBody::from)?;
+            (
+                on(a.tab_id, "drag in")?,
+                from.frame(),
+                PageOp::Drag { from, to },
+                false,
+            )
+        }
+        Command::HandleDialog(a) => {
+            let op = PageOp::Dialogs {
+                accept: a.accept,
+                prompt_text: a.prompt_text.clone(),
+            };
+            (on(a.tab_id, "answer dialogs in")?, 0, op, false)
+        }
+        Command::WaitFor(a) if a.url.is_none() => {
+            let op = PageOp::WaitFor {
+                selector: a.selector.clone(),
+                text: a.text.clone(),
+            };
+            (on(a.tab_id, "wait in")?, 0, op, true)
+        }
+        Command::GetPageState(a) => {
+            let limits = [
+                a.max_headings,
+                a.max_links,
+                a.max_buttons,
+                a.max_inputs,
+                a.max_images,
+            ];
+            (
+                on(a.tab_id, "read")?,
+                0,
+                PageOp::PageState { limits },
+                false,
+            )
+        }
+        Command::Snapshot(a) => {
+            let op = PageOp::Snapshot {
+                selector: a.selector.clone(),
+                interactive_only: a.interactive_only,
+                max_chars: a.max_chars,
+                max_depth: None,
+                max_nodes: None,
+            };
+            (on(a.tab_id, "snapshot")?, 0, op, false)
+        }
+        Command::AccessibilitySnapshot(a) => {
+            let op = PageOp::Snapshot {
+                selector: a.selector.clone(),
+                interactive_only: false,
+                max_chars: claudezilla_protocol::args::MAX_MAX_LENGTH,
+                max_depth: Some(a.max_depth),
+                max_nodes: Some(a.max_nodes),
+            };
+            (on(a.tab_id, "snapshot")?, 0, op, false)
+        }
+        _ => return Ok(None),
+    }))
 }
 
 fn authorize(agent: &AgentId, tab: Option<TabId>, action: &str) -> Result<TabId, ErrorBody> {

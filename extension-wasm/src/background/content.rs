@@ -1,36 +1,46 @@
-//! Talking to the content script in an agent's tab, injecting it on first use.
+//! Talking to the content scripts in an agent's tab (one per frame), injecting them where
+//! missing, and stitching a snapshot together from every frame's part.
 
-use claudezilla_protocol::envelope::ContentRequest;
-use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, TabId};
+use std::future::Future;
+use std::pin::Pin;
+
+use claudezilla_protocol::envelope::{ContentRequest, PageOp, SnapshotPart};
+use claudezilla_protocol::reply::Snapshot;
+use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply, TabId};
 use serde::Serialize;
 use wasm_bindgen::JsValue;
 
 use crate::web;
 
-/// The content bundle: the wasm glue followed by the shim (built by `cargo xtask build`).
+/// The content bundle: the wasm glue and the shim in one block (built by `cargo xtask build`).
 const CONTENT_BUNDLE: &str = "/wasm/content-bundle.js";
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct TopFrame {
+struct InFrame {
     frame_id: u32,
 }
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct Inject {
     file: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    frame_id: Option<u32>,
+    all_frames: bool,
 }
 
-/// Sends one request to the tab's top frame and returns its outcome, bounded by `budget_ms`.
-pub async fn send(tab: TabId, request: &ContentRequest, budget_ms: u32) -> Outcome {
-    let message = JsValue::from_str(&serde_json::to_string(request).map_err(internal)?);
+/// Sends one operation to one frame and returns its outcome, bounded by `budget_ms`.
+pub async fn send(tab: TabId, frame: u32, until: u64, op: PageOp, budget_ms: u32) -> Outcome {
+    let request = ContentRequest { frame, until, op };
+    let message = JsValue::from_str(&serde_json::to_string(&request).map_err(internal)?);
     let exchange = async {
-        let answer = match ask(tab, &message).await {
-            Ok(Some(answer)) => answer,
+        let answer = match ask(tab, frame, &message).await? {
+            Some(answer) => answer,
             // No listener yet (new document): inject the content script, then ask again.
-            Ok(None) | Err(_) => {
-                inject(tab).await?;
-                ask(tab, &message).await?.ok_or_else(|| {
+            None => {
+                inject(tab, Some(frame)).await?;
+                ask(tab, frame, &message).await?.ok_or_else(|| {
                     ErrorBody::new(
                         ErrorCode::PageError,
                         "the content script did not start in this page",
@@ -40,15 +50,20 @@ pub async fn send(tab: TabId, request: &ContentRequest, budget_ms: u32) -> Outco
         };
         serde_json::from_str::<Outcome>(&answer).map_err(internal)?
     };
-    web::with_deadline(budget_ms, exchange).await.unwrap_or_else(|| {
-        Err(ErrorBody::new(ErrorCode::Timeout, format!("the page in tab {tab} did not answer within {budget_ms} ms"))
-            .with_hint("the page may be frozen or showing a dialog; take a screenshot, or retry with a larger timeout"))
-    })
+    web::with_deadline(budget_ms, exchange)
+        .await
+        .unwrap_or_else(|| {
+            Err(ErrorBody::new(
+                ErrorCode::Timeout,
+                format!("the page in tab {tab} did not answer within {budget_ms} ms"),
+            )
+            .with_hint("the page may be frozen; take a screenshot, or retry with a larger timeout"))
+        })
 }
 
-/// One round trip; `Ok(None)` when nothing in the page listens.
-async fn ask(tab: TabId, message: &JsValue) -> Result<Option<String>, ErrorBody> {
-    let options = web::to_js(&TopFrame { frame_id: 0 });
+/// One round trip; `Ok(None)` when nothing in the frame listens.
+async fn ask(tab: TabId, frame: u32, message: &JsValue) -> Result<Option<String>, ErrorBody> {
+    let options = web::to_js(&InFrame { frame_id: frame });
     match web::call(web::tabs_send_message(tab.0, message, &options)).await {
         Ok(answer) => Ok(answer.as_string()),
         Err(e) if e.message.contains("Receiving end does not exist") => Ok(None),
@@ -56,14 +71,101 @@ async fn ask(tab: TabId, message: &JsValue) -> Result<Option<String>, ErrorBody>
     }
 }
 
-async fn inject(tab: TabId) -> Result<(), ErrorBody> {
+/// Injects the content script into one frame, or every frame.
+async fn inject(tab: TabId, frame: Option<u32>) -> Result<(), ErrorBody> {
     let details = web::to_js(&Inject {
         file: CONTENT_BUNDLE,
+        frame_id: frame,
+        all_frames: frame.is_none(),
     });
     web::call(web::tabs_execute_script(tab.0, &details))
         .await
         .map_err(|e| page_error(tab, e))?;
     Ok(())
+}
+
+/// After a page load: start the content script in every frame, so dialogs and errors are
+/// captured from the start and the first command needs no injection. Failures (privileged
+/// pages) are fine: commands report them when they need the page.
+pub async fn preload(tab: TabId) {
+    let _ = inject(tab, None).await;
+}
+
+/// A snapshot of the whole tab: the top frame's part with each child frame's part spliced in
+/// where its iframe is, its refs prefixed with its frame id.
+pub async fn snapshot(tab: TabId, until: u64, op: PageOp, budget_ms: u32) -> Outcome {
+    let part = part(tab, 0, until, op.clone(), budget_ms).await?;
+    let total_refs = part.refs;
+    let (text, refs, cut) = splice(tab, part, until, op, budget_ms, 0).await;
+    Ok(Reply::Snapshot(Snapshot {
+        text,
+        refs: refs.max(total_refs),
+        cut,
+    }))
+}
+
+async fn part(
+    tab: TabId,
+    frame: u32,
+    until: u64,
+    op: PageOp,
+    budget_ms: u32,
+) -> Result<SnapshotPart, ErrorBody> {
+    match send(tab, frame, until, op, budget_ms).await? {
+        Reply::SnapshotPart(p) => Ok(p),
+        other => Err(internal_msg(format!(
+            "unexpected snapshot answer {other:?}"
+        ))),
+    }
+}
+
+/// Fills the child frames of `part` (depth-limited: frames nest rarely, never endlessly).
+fn splice(
+    tab: TabId,
+    part: SnapshotPart,
+    until: u64,
+    op: PageOp,
+    budget_ms: u32,
+    nesting: u32,
+) -> Pin<Box<dyn Future<Output = (String, u32, Option<String>)>>> {
+    Box::pin(async move {
+        let SnapshotPart {
+            mut text,
+            mut refs,
+            mut cut,
+            frames,
+        } = part;
+        // From the last insertion point backwards, so earlier offsets stay valid.
+        for (frame, offset, indent) in frames.into_iter().rev() {
+            let pad = " ".repeat(indent);
+            let child = match part_of(tab, frame, until, &op, budget_ms, nesting).await {
+                Ok((child, child_refs, child_cut)) => {
+                    refs += child_refs;
+                    cut = cut.or(child_cut);
+                    child
+                }
+                Err(e) => format!("(frame {frame} could not be read: {})\n", e.message),
+            };
+            let indented: String = child.lines().map(|l| format!("{pad}{l}\n")).collect();
+            text.insert_str(offset.min(text.len()), &indented);
+        }
+        (text, refs, cut)
+    })
+}
+
+async fn part_of(
+    tab: TabId,
+    frame: u32,
+    until: u64,
+    op: &PageOp,
+    budget_ms: u32,
+    nesting: u32,
+) -> Result<(String, u32, Option<String>), ErrorBody> {
+    if nesting >= 5 {
+        return Ok(("(frames nested too deep)\n".into(), 0, None));
+    }
+    let child = part(tab, frame, until, op.clone(), budget_ms).await?;
+    Ok(splice(tab, child, until, op.clone(), budget_ms, nesting + 1).await)
 }
 
 fn page_error(tab: TabId, e: ErrorBody) -> ErrorBody {
@@ -77,11 +179,24 @@ fn page_error(tab: TabId, e: ErrorBody) -> ErrorBody {
             ErrorCode::PageError,
             format!("the page in tab {tab} cannot be scripted ({})", e.message),
         )
-        .with_hint("about:, addons and other privileged pages cannot be read; navigate to an http(s) or file page");
+        .with_hint(
+            "about:blank, about: and addons pages cannot be read; navigate to an http(s) page",
+        );
+    }
+    if e.message.contains("Frame not found") || e.message.contains("No frame with id") {
+        return ErrorBody::new(
+            ErrorCode::ElementNotFound,
+            format!("tab {tab}: {}", e.message),
+        )
+        .with_hint("the frame is gone; call firefox_snapshot again");
     }
     ErrorBody::new(ErrorCode::PageError, format!("tab {tab}: {}", e.message))
 }
 
 fn internal(e: serde_json::Error) -> ErrorBody {
-    ErrorBody::new(ErrorCode::Internal, format!("content script message: {e}"))
+    internal_msg(format!("content script message: {e}"))
+}
+
+fn internal_msg(message: String) -> ErrorBody {
+    ErrorBody::new(ErrorCode::Internal, message)
 }

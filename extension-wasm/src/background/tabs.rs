@@ -1,5 +1,6 @@
 //! The agents' window and tabs: opening, navigating, closing, and waiting for loads.
 
+use claudezilla_protocol::args::NavAction;
 use claudezilla_protocol::reply::{LoadState, TabReport};
 use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Outcome, Reply, TabId};
 use futures_channel::oneshot;
@@ -133,13 +134,63 @@ async fn open_tab(url: &str) -> Result<Tab, ErrorBody> {
 }
 
 /// Loads `url` in `tab` and waits for it.
-pub async fn navigate(tab: TabId, url: &str, budget_ms: u32) -> Outcome {
+/// Loads `url` in `tab`, or goes back, forward or reloads, and waits for the page.
+pub async fn navigate(
+    tab: TabId,
+    url: Option<&str>,
+    action: Option<NavAction>,
+    budget_ms: u32,
+) -> Outcome {
     let started = web::now_ms();
     let done = watch(tab, LoadWatch::navigation());
-    web::call(web::tabs_update(tab.0, &web::to_js(&SetUrl { url })))
-        .await
-        .map_err(|e| refine_url_error(e, url))?;
+    let go = match (url, action) {
+        (Some(url), _) => web::call(web::tabs_update(tab.0, &web::to_js(&SetUrl { url })))
+            .await
+            .map_err(|e| refine_url_error(e, url)),
+        (None, Some(NavAction::Back)) => web::call(web::tabs_go_back(tab.0))
+            .await
+            .map_err(|e| no_history(e, "back")),
+        (None, Some(NavAction::Forward)) => web::call(web::tabs_go_forward(tab.0))
+            .await
+            .map_err(|e| no_history(e, "forward")),
+        (None, Some(NavAction::Reload)) => web::call(web::tabs_reload(tab.0)).await,
+        (None, None) => Err(ErrorBody::new(
+            ErrorCode::InvalidArgument,
+            "give a url or an action",
+        )),
+    };
+    go?;
     finish_wait(tab, done, started, budget_ms).await
+}
+
+fn no_history(e: ErrorBody, way: &str) -> ErrorBody {
+    ErrorBody::new(
+        ErrorCode::PageError,
+        format!("cannot go {way}: {}", e.message),
+    )
+    .with_hint("the tab has no page to go to in that direction")
+}
+
+/// Waits until the tab's URL matches `glob`, or `until` (ms since the epoch).
+pub async fn wait_for_url(tab: TabId, glob: &str, until: u64) -> Outcome {
+    let started = web::now_ms();
+    loop {
+        let now: Tab = web::call_as(web::tabs_get(tab.0))
+            .await
+            .map_err(|e| gone(tab, e))?;
+        let waited = (web::now_ms() - started) as u32;
+        if crate::glob::matches(glob, &now.url) {
+            return Ok(Reply::Waited {
+                what: format!("the URL {} matches {glob:?}", now.url),
+                waited_ms: waited,
+            });
+        }
+        if web::now_ms() >= until as f64 {
+            return Err(ErrorBody::new(ErrorCode::Timeout, format!("the URL is still {} after {waited} ms, not {glob:?}", now.url))
+                .with_hint("* matches within one path part, ** anything; pass a larger timeout if the page is slow"));
+        }
+        web::sleep(100).await;
+    }
 }
 
 pub async fn close(tab: TabId) -> Outcome {
@@ -300,6 +351,10 @@ fn on_updated(tab: u32, change: JsValue, state: JsValue) {
     let Ok(state) = serde_wasm_bindgen::from_value::<Tab>(state) else {
         return;
     };
+    // Start the content script in every frame of an agent's freshly loaded page.
+    if change.status.as_deref() == Some("complete") && with_state(|s| s.pool.contains(tab)) {
+        wasm_bindgen_futures::spawn_local(super::content::preload(tab));
+    }
     with_state(|s| {
         s.pool
             .update_page(tab, change.url.clone(), change.title.clone());

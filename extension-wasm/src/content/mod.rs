@@ -1,16 +1,38 @@
-//! The content script: DOM work in the agent's page, one coarse call per command.
+//! The content script: DOM work in one frame of an agent's page, one coarse call per command.
 
-mod dom;
+mod act;
+mod dialogs;
+mod find;
+mod read;
+mod snapshot;
 
-use claudezilla_protocol::envelope::ContentRequest;
-use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome};
+use base64::Engine;
+use claudezilla_protocol::envelope::{ContentRequest, PageOp};
+use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
 use wasm_bindgen::prelude::*;
+
+/// Called once per frame by the shim after the wasm has loaded.
+#[wasm_bindgen]
+pub fn content_start() {
+    dialogs::install();
+    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(|e: web_sys::Event| {
+        let message = js_sys::Reflect::get(&e, &"message".into())
+            .ok()
+            .and_then(|m| m.as_string())
+            .unwrap_or_default();
+        read::record_error(crate::a11y::clean(&message, 300));
+    });
+    if let Some(window) = web_sys::window() {
+        let _ = window.add_event_listener_with_callback("error", on_error.as_ref().unchecked_ref());
+    }
+    on_error.forget();
+}
 
 /// Runs one request (JSON of a `ContentRequest`) and returns the JSON of its `Outcome`.
 #[wasm_bindgen]
 pub async fn content_handle(request: String) -> String {
     let outcome: Outcome = match serde_json::from_str::<ContentRequest>(&request) {
-        Ok(request) => dom::run(request).await,
+        Ok(request) => run(request).await,
         Err(e) => Err(ErrorBody::new(
             ErrorCode::Malformed,
             format!("content request: {e}"),
@@ -19,4 +41,102 @@ pub async fn content_handle(request: String) -> String {
     serde_json::to_string(&outcome).unwrap_or_else(|e| {
         format!(r#"{{"Err":{{"code":"INTERNAL","message":"cannot encode the answer: {e}"}}}}"#)
     })
+}
+
+async fn run(ContentRequest { frame, until, op }: ContentRequest) -> Outcome {
+    use find::{resolve, wait_for};
+    match op {
+        PageOp::GetContent {
+            selector,
+            max_length,
+            format,
+        } => read::get_content(selector.as_deref(), max_length, format),
+        PageOp::Click { target } => act::click(&wait_for(&target, until).await?),
+        PageOp::Type {
+            target,
+            text,
+            clear,
+        } => act::type_into(&wait_for(&target, until).await?, &text, clear),
+        PageOp::PressKey {
+            target,
+            key,
+            modifiers,
+        } => {
+            let element = match target {
+                Some(t) => Some(wait_for(&t, until).await?),
+                None => None,
+            };
+            act::press_key(element, &key, modifiers)
+        }
+        PageOp::Scroll {
+            target,
+            x,
+            y,
+            smooth,
+        } => {
+            let element = target.as_ref().map(resolve).transpose()?;
+            act::scroll(element, x, y, smooth)
+        }
+        PageOp::Hover { target } => act::hover(&wait_for(&target, until).await?),
+        PageOp::SelectOption { target, values } => {
+            act::select_option(&wait_for(&target, until).await?, &values)
+        }
+        PageOp::FillForm { fields } => {
+            let mut done = Vec::new();
+            for (target, value) in &fields {
+                let element = resolve(target).map_err(|e| partial(e, &done))?;
+                done.push(act::fill(&element, value).map_err(|e| partial(e, &done))?);
+            }
+            Ok(Reply::Acted {
+                what: format!("Filled {} field(s): {}.", done.len(), done.join("; ")),
+            })
+        }
+        PageOp::Upload { target, file } => {
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(&file.base64)
+                .map_err(|e| ErrorBody::new(ErrorCode::Malformed, format!("file data: {e}")))?;
+            act::upload(
+                &wait_for(&target, until).await?,
+                &file.name,
+                &file.mime,
+                &bytes,
+            )
+        }
+        PageOp::Drag { from, to } => {
+            act::drag(&wait_for(&from, until).await?, &wait_for(&to, until).await?)
+        }
+        PageOp::GetElement { target } => read::get_element(&resolve(&target)?, frame),
+        PageOp::WaitFor { selector, text } => {
+            read::wait_for(selector.as_deref(), text.as_deref(), until).await
+        }
+        PageOp::PageState { limits } => read::page_state(frame, limits),
+        PageOp::Snapshot {
+            selector,
+            interactive_only,
+            max_chars,
+            max_depth,
+            max_nodes,
+        } => {
+            let limits = snapshot::Limits {
+                interactive_only,
+                max_chars: max_chars as usize,
+                max_depth: max_depth.map(|d| d as usize),
+                max_nodes: max_nodes.map(|n| n as usize),
+            };
+            snapshot::snapshot(frame, selector.as_deref(), limits)
+        }
+        PageOp::Dialogs {
+            accept,
+            prompt_text,
+        } => dialogs::handle(accept, prompt_text),
+    }
+}
+
+/// An error part-way through a form: say which fields were already set.
+fn partial(e: ErrorBody, done: &[String]) -> ErrorBody {
+    if done.is_empty() {
+        return e;
+    }
+    let message = format!("{} (after setting: {})", e.message, done.join("; "));
+    ErrorBody { message, ..e }
 }

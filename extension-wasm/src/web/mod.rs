@@ -30,6 +30,12 @@ extern "C" {
     #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = captureVisibleTab)]
     pub fn tabs_capture_visible_tab(window_id: u32, options: &JsValue) -> Promise;
 
+    #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = goBack)]
+    pub fn tabs_go_back(tab_id: u32) -> Promise;
+    #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = goForward)]
+    pub fn tabs_go_forward(tab_id: u32) -> Promise;
+    #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = reload)]
+    pub fn tabs_reload(tab_id: u32) -> Promise;
     #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = query)]
     pub fn tabs_query(query: &JsValue) -> Promise;
     /// Firefox 138+; missing before, hence `catch`.

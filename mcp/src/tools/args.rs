@@ -74,7 +74,7 @@ pub struct NoArgs {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use claudezilla_protocol::command::NavigateArgs;
+    use claudezilla_protocol::args::NavigateArgs;
 
     #[test]
     fn timeout_is_split_off_and_unknown_fields_refused() {

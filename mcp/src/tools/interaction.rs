@@ -1,6 +1,9 @@
-//! Acting on pages.
+//! Acting on pages: click, type, keys, scroll, hover, select, fill forms, upload, drag, dialogs.
 
-use claudezilla_protocol::command::{ClickArgs, TypeArgs};
+use claudezilla_protocol::args::{
+    ClickArgs, DragArgs, FillFormArgs, HandleDialogArgs, PressKeyArgs, ScrollArgs,
+    SelectOptionArgs, TargetArgs, TypeArgs, UploadFileArgs,
+};
 use claudezilla_protocol::{Command, Reply};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
@@ -10,11 +13,19 @@ use super::args::Args;
 use super::{respond, text};
 use crate::server::Claudezilla;
 
+/// Renders the plain "what happened" answers of actions.
+fn acted(reply: Reply) -> Result<CallToolResult, Reply> {
+    match reply {
+        Reply::Acted { what } => Ok(text(what)),
+        other => Err(other),
+    }
+}
+
 #[tool_router(router = interaction_router, vis = "pub(crate)")]
 impl Claudezilla {
     #[tool(
         name = "firefox_click",
-        description = "Click the element matching a CSS selector in your tab (waits up to 5 s for it to appear)."
+        description = "Click an element (selector or ref from firefox_snapshot) as a user would; waits up to 5 s for it. No match: suggests close selectors."
     )]
     async fn click(&self, Parameters(a): Parameters<Args<ClickArgs>>) -> CallToolResult {
         respond(
@@ -28,8 +39,7 @@ impl Claudezilla {
 
     #[tool(
         name = "firefox_type",
-        description = "Type text into an input, textarea or contenteditable element, firing input and change events \
-                       as a user would (React/Vue see it). clear: replace the current value."
+        description = "Type into an input, textarea or contenteditable (selector or ref), firing input/change events as a user would (React/Vue see it). clear: replace the value."
     )]
     async fn type_text(&self, Parameters(a): Parameters<Args<TypeArgs>>) -> CallToolResult {
         respond(
@@ -41,6 +51,98 @@ impl Claudezilla {
                 } => Ok(text(format!(
                     "Typed into {element}; its value is now {value_length} characters long."
                 ))),
+                other => Err(other),
+            },
+        )
+    }
+
+    #[tool(
+        name = "firefox_press_key",
+        description = "Press a key (Enter, Tab, Escape, ArrowDown, a…) on an element or the focused one, with modifiers. Enter submits forms as a browser would; the answer says what happened."
+    )]
+    async fn press_key(&self, Parameters(a): Parameters<Args<PressKeyArgs>>) -> CallToolResult {
+        respond(self.run(Command::PressKey(a.args), a.timeout).await, acted)
+    }
+
+    #[tool(
+        name = "firefox_scroll",
+        description = "Scroll an element into view (selector or ref), or the page to x/y. Says when nothing moved."
+    )]
+    async fn scroll(&self, Parameters(a): Parameters<Args<ScrollArgs>>) -> CallToolResult {
+        respond(self.run(Command::Scroll(a.args), a.timeout).await, acted)
+    }
+
+    #[tool(
+        name = "firefox_hover",
+        description = "Move the mouse over an element (selector or ref): shows menus and tooltips."
+    )]
+    async fn hover(&self, Parameters(a): Parameters<Args<TargetArgs>>) -> CallToolResult {
+        respond(self.run(Command::Hover(a.args), a.timeout).await, acted)
+    }
+
+    #[tool(
+        name = "firefox_select_option",
+        description = "Choose options of a <select> by value or visible label."
+    )]
+    async fn select_option(
+        &self,
+        Parameters(a): Parameters<Args<SelectOptionArgs>>,
+    ) -> CallToolResult {
+        respond(
+            self.run(Command::SelectOption(a.args), a.timeout).await,
+            acted,
+        )
+    }
+
+    #[tool(
+        name = "firefox_fill_form",
+        description = "Set several fields in one call: text inputs and textareas (text), checkboxes and radios (true/false), selects (value or label)."
+    )]
+    async fn fill_form(&self, Parameters(a): Parameters<Args<FillFormArgs>>) -> CallToolResult {
+        respond(self.run(Command::FillForm(a.args), a.timeout).await, acted)
+    }
+
+    #[tool(
+        name = "firefox_upload_file",
+        description = "Attach a file from this computer (absolute path, at most 700 KiB) to an <input type=file>."
+    )]
+    async fn upload_file(&self, Parameters(a): Parameters<Args<UploadFileArgs>>) -> CallToolResult {
+        respond(
+            self.run(Command::UploadFile(a.args), a.timeout).await,
+            acted,
+        )
+    }
+
+    #[tool(
+        name = "firefox_drag",
+        description = "Drag one element onto another (each a ref or a selector)."
+    )]
+    async fn drag(&self, Parameters(a): Parameters<Args<DragArgs>>) -> CallToolResult {
+        respond(self.run(Command::Drag(a.args), a.timeout).await, acted)
+    }
+
+    #[tool(
+        name = "firefox_handle_dialog",
+        description = "Choose how the page's alert/confirm/prompt dialogs are answered from now on (they never block; by default confirm and prompt are dismissed). Lists the dialogs seen."
+    )]
+    async fn handle_dialog(
+        &self,
+        Parameters(a): Parameters<Args<HandleDialogArgs>>,
+    ) -> CallToolResult {
+        respond(
+            self.run(Command::HandleDialog(a.args), a.timeout).await,
+            |reply| match reply {
+                Reply::Dialogs(d) => {
+                    let seen = if d.seen.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        d.seen.join("\n")
+                    };
+                    Ok(text(format!(
+                        "Dialogs will be answered: {}.\nDialogs since the last call:\n{seen}",
+                        d.policy
+                    )))
+                }
                 other => Err(other),
             },
         )

@@ -1,6 +1,6 @@
 //! Loading pages.
 
-use claudezilla_protocol::command::NavigateArgs;
+use claudezilla_protocol::args::NavigateArgs;
 use claudezilla_protocol::reply::{LoadState, TabReport};
 use claudezilla_protocol::{Command, Reply};
 use rmcp::handler::server::wrapper::Parameters;
@@ -15,7 +15,7 @@ use crate::server::Claudezilla;
 impl Claudezilla {
     #[tool(
         name = "firefox_navigate",
-        description = "Load a URL in your tab and wait for it to load."
+        description = "Load a URL in your tab, or go back/forward/reload (action), and wait until the page has loaded."
     )]
     async fn navigate(&self, Parameters(a): Parameters<Args<NavigateArgs>>) -> CallToolResult {
         respond(

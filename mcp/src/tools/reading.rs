@@ -1,21 +1,28 @@
-//! Reading pages.
+//! Reading pages: content, snapshots with refs, elements, page state and its diff, waiting.
 
-use claudezilla_protocol::command::GetContentArgs;
-use claudezilla_protocol::reply::PageContent;
+use claudezilla_protocol::args::{
+    AccessibilitySnapshotArgs, GetContentArgs, PageStateArgs, SnapshotArgs, TargetArgs, WaitForArgs,
+};
+use claudezilla_protocol::reply::{PageContent, PageState};
 use claudezilla_protocol::{Command, Reply};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
+use rmcp::schemars::{self, JsonSchema};
 use rmcp::{tool, tool_router};
+use serde::Deserialize;
 
 use super::args::Args;
 use super::{respond, text};
 use crate::server::Claudezilla;
 
+/// firefox_wait_for's own default, shorter than other tools'.
+const WAIT_FOR_DEFAULT_MS: u64 = 10_000;
+
 #[tool_router(router = reading_router, vis = "pub(crate)")]
 impl Claudezilla {
     #[tool(
         name = "firefox_get_content",
-        description = "Read the visible text of your tab, or of the element matching selector. Cut at maxLength."
+        description = "Read your tab as text (default), markdown (headings, links, lists, tables) or html, whole or under a selector. Cut at maxLength."
     )]
     async fn get_content(&self, Parameters(a): Parameters<Args<GetContentArgs>>) -> CallToolResult {
         let max_length = a.args.max_length;
@@ -23,6 +30,88 @@ impl Claudezilla {
             self.run(Command::GetContent(a.args), a.timeout).await,
             |reply| match reply {
                 Reply::Content(c) => Ok(text(render_content(&c, max_length))),
+                other => Err(other),
+            },
+        )
+    }
+
+    #[tool(
+        name = "firefox_snapshot",
+        description = "Compact accessibility tree of your tab (all frames, shadow DOM) where every interactive element has a ref (e12) that any action tool takes instead of a selector."
+    )]
+    async fn snapshot(&self, Parameters(a): Parameters<Args<SnapshotArgs>>) -> CallToolResult {
+        respond(
+            self.run(Command::Snapshot(a.args), a.timeout).await,
+            render_snapshot,
+        )
+    }
+
+    #[tool(
+        name = "firefox_get_accessibility_snapshot",
+        description = "Accessibility tree limited by depth and node count (Claudezilla's); firefox_snapshot is usually better."
+    )]
+    async fn accessibility_snapshot(
+        &self,
+        Parameters(a): Parameters<Args<AccessibilitySnapshotArgs>>,
+    ) -> CallToolResult {
+        respond(
+            self.run(Command::AccessibilitySnapshot(a.args), a.timeout)
+                .await,
+            render_snapshot,
+        )
+    }
+
+    #[tool(
+        name = "firefox_get_element",
+        description = "One element in detail: attributes, visibility, box, key styles, text, value."
+    )]
+    async fn get_element(&self, Parameters(a): Parameters<Args<TargetArgs>>) -> CallToolResult {
+        respond(
+            self.run(Command::GetElement(a.args), a.timeout).await,
+            |reply| match reply {
+                Reply::Element(e) => Ok(text(serde_json::to_string_pretty(&e).unwrap_or_default())),
+                other => Err(other),
+            },
+        )
+    }
+
+    #[tool(
+        name = "firefox_get_page_state",
+        description = "Structured page summary (JSON): headings, links, buttons, inputs with refs, images, landmarks, counts, recent errors."
+    )]
+    async fn get_page_state(
+        &self,
+        Parameters(a): Parameters<Args<PageStateArgs>>,
+    ) -> CallToolResult {
+        respond(
+            self.run(Command::GetPageState(a.args), a.timeout).await,
+            |reply| match reply {
+                Reply::PageState(s) => Ok(text(serde_json::to_string(&s).unwrap_or_default())),
+                other => Err(other),
+            },
+        )
+    }
+
+    #[tool(
+        name = "firefox_diff_page_state",
+        description = "What changed between two firefox_get_page_state answers (pass them as before and after)."
+    )]
+    async fn diff_page_state(&self, Parameters(a): Parameters<Args<DiffArgs>>) -> CallToolResult {
+        text(diff(&a.args.before.0, &a.args.after.0))
+    }
+
+    #[tool(
+        name = "firefox_wait_for",
+        description = "Wait until an element matches a selector, the page shows a text, or the URL matches a glob. timeout defaults to 10000 here."
+    )]
+    async fn wait_for(&self, Parameters(a): Parameters<Args<WaitForArgs>>) -> CallToolResult {
+        let timeout = a.timeout.or(Some(WAIT_FOR_DEFAULT_MS));
+        respond(
+            self.run(Command::WaitFor(a.args), timeout).await,
+            |reply| match reply {
+                Reply::Waited { what, waited_ms } => {
+                    Ok(text(format!("Done after {waited_ms} ms: {what}.")))
+                }
                 other => Err(other),
             },
         )
@@ -38,4 +127,129 @@ fn render_content(c: &PageContent, max_length: u32) -> String {
         ));
     }
     out
+}
+
+fn render_snapshot(reply: Reply) -> Result<CallToolResult, Reply> {
+    let Reply::Snapshot(s) = reply else {
+        return Err(reply);
+    };
+    let mut out = s.text;
+    out.push_str(&format!("\n[{} refs. Use them as `ref` in firefox_click, firefox_type, …; they stay valid until the element leaves the page.]", s.refs));
+    if let Some(cut) = s.cut {
+        out.push_str(&format!("\n[Cut: {cut}]"));
+    }
+    Ok(text(out))
+}
+
+/// A page state given as the JSON object, or as the JSON text firefox_get_page_state returned.
+#[derive(Debug)]
+pub struct StateArg(PageState);
+
+impl<'de> Deserialize<'de> for StateArg {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        match serde_json::Value::deserialize(d)? {
+            serde_json::Value::String(s) => serde_json::from_str(&s)
+                .map(StateArg)
+                .map_err(D::Error::custom),
+            v => serde_json::from_value(v)
+                .map(StateArg)
+                .map_err(D::Error::custom),
+        }
+    }
+}
+
+impl JsonSchema for StateArg {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "PageState".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({"description": "A firefox_get_page_state answer (object or its JSON text)."})
+    }
+}
+
+/// Arguments of `firefox_diff_page_state`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DiffArgs {
+    before: StateArg,
+    after: StateArg,
+}
+
+/// Lists what appeared and disappeared in each part of the page state.
+fn diff(before: &PageState, after: &PageState) -> String {
+    let mut out = Vec::new();
+    if before.url != after.url {
+        out.push(format!("url: {} → {}", before.url, after.url));
+    }
+    if before.title != after.title {
+        out.push(format!("title: {:?} → {:?}", before.title, after.title));
+    }
+    let parts: [(&str, &Vec<String>, &Vec<String>); 7] = [
+        ("headings", &before.headings, &after.headings),
+        ("links", &before.links, &after.links),
+        ("buttons", &before.buttons, &after.buttons),
+        ("inputs", &before.inputs, &after.inputs),
+        ("images", &before.images, &after.images),
+        ("landmarks", &before.landmarks, &after.landmarks),
+        ("errors", &before.errors, &after.errors),
+    ];
+    for (name, b, a) in parts {
+        let added: Vec<&String> = a.iter().filter(|x| !b.contains(x)).collect();
+        let removed: Vec<&String> = b.iter().filter(|x| !a.contains(x)).collect();
+        for x in added {
+            out.push(format!("+ {name}: {x}"));
+        }
+        for x in removed {
+            out.push(format!("- {name}: {x}"));
+        }
+    }
+    if before.counts != after.counts {
+        out.push(format!("counts: {:?} → {:?}", before.counts, after.counts));
+    }
+    if out.is_empty() {
+        "No change.".into()
+    } else {
+        out.join("\n")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diff_lists_what_appeared_and_went() {
+        let before = PageState {
+            url: "a".into(),
+            buttons: vec!["Save (e1)".into()],
+            ..Default::default()
+        };
+        let mut after = before.clone();
+        assert_eq!(diff(&before, &after), "No change.");
+        after.url = "b".into();
+        after.buttons = vec!["Undo (e2)".into()];
+        after.errors = vec!["boom".into()];
+        let d = diff(&before, &after);
+        assert!(
+            d.contains("url: a → b")
+                && d.contains("+ buttons: Undo (e2)")
+                && d.contains("- buttons: Save (e1)")
+                && d.contains("+ errors: boom"),
+            "{d}"
+        );
+    }
+
+    #[test]
+    fn states_come_as_objects_or_their_json_text() {
+        let obj: DiffArgs = serde_json::from_value(
+            serde_json::json!({"before": {"url": "x"}, "after": "{\"url\":\"y\"}"}),
+        )
+        .unwrap();
+        assert_eq!(
+            (obj.before.0.url.as_str(), obj.after.0.url.as_str()),
+            ("x", "y")
+        );
+    }
 }

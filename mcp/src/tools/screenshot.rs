@@ -1,6 +1,6 @@
 //! Pictures of pages.
 
-use claudezilla_protocol::command::ScreenshotArgs;
+use claudezilla_protocol::args::ScreenshotArgs;
 use claudezilla_protocol::{Command, Reply};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock};

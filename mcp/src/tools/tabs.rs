@@ -1,6 +1,6 @@
 //! Opening, listing and closing tabs.
 
-use claudezilla_protocol::command::{CloseTabArgs, CreateWindowArgs};
+use claudezilla_protocol::args::{CloseTabArgs, CreateWindowArgs};
 use claudezilla_protocol::reply::TabEntry;
 use claudezilla_protocol::{Command, Reply};
 use rmcp::handler::server::wrapper::Parameters;

@@ -1,0 +1,363 @@
+//! Accessibility rules for snapshots, without the DOM: which role an element has, whether an
+//! agent can act on it, and how its line reads. The content script feeds it what it reads from
+//! each element.
+
+/// What the walker knows about one element.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct ElementFacts<'a> {
+    pub tag: &'a str,
+    /// The `role` attribute, if any.
+    pub role_attr: Option<&'a str>,
+    /// `type` of an input or button.
+    pub input_type: Option<&'a str>,
+    pub has_href: bool,
+    pub contenteditable: bool,
+    /// A tabindex ≥ 0 or an inline onclick: scripted controls.
+    pub focusable: bool,
+}
+
+/// The role an element plays, after ARIA rules (explicit role first, then the tag's).
+pub fn role(f: &ElementFacts) -> Option<&'static str> {
+    if let Some(explicit) = f.role_attr.and_then(|r| r.split_whitespace().next()) {
+        return KNOWN_ROLES
+            .iter()
+            .find(|k| k.eq_ignore_ascii_case(explicit))
+            .copied();
+    }
+    Some(match f.tag {
+        "a" | "area" if f.has_href => "link",
+        "button" => "button",
+        "summary" => "button",
+        "select" => "combobox",
+        "textarea" => "textbox",
+        "input" => input_role(f.input_type.unwrap_or("text"))?,
+        "h1" => "h1",
+        "h2" => "h2",
+        "h3" => "h3",
+        "h4" => "h4",
+        "h5" => "h5",
+        "h6" => "h6",
+        "img" => "img",
+        "nav" => "navigation",
+        "main" => "main",
+        "header" => "banner",
+        "footer" => "contentinfo",
+        "aside" => "complementary",
+        "form" => "form",
+        "dialog" => "dialog",
+        "ul" | "ol" | "menu" => "list",
+        "li" => "listitem",
+        "table" => "table",
+        "tr" => "row",
+        "iframe" => "iframe",
+        "label" => "label",
+        _ if f.contenteditable => "textbox",
+        _ => return None,
+    })
+}
+
+fn input_role(kind: &str) -> Option<&'static str> {
+    Some(match kind.to_ascii_lowercase().as_str() {
+        "hidden" => return None,
+        "checkbox" => "checkbox",
+        "radio" => "radio",
+        "range" => "slider",
+        "number" => "spinbutton",
+        "search" => "searchbox",
+        "button" | "submit" | "reset" | "image" => "button",
+        "file" => "file",
+        "color" | "date" | "datetime-local" | "month" | "time" | "week" => "input",
+        _ => "textbox",
+    })
+}
+
+const KNOWN_ROLES: &[&str] = &[
+    "button",
+    "link",
+    "checkbox",
+    "radio",
+    "switch",
+    "tab",
+    "tabpanel",
+    "tablist",
+    "menuitem",
+    "menuitemcheckbox",
+    "menuitemradio",
+    "menu",
+    "menubar",
+    "option",
+    "listbox",
+    "combobox",
+    "textbox",
+    "searchbox",
+    "slider",
+    "spinbutton",
+    "treeitem",
+    "gridcell",
+    "dialog",
+    "alertdialog",
+    "navigation",
+    "main",
+    "banner",
+    "contentinfo",
+    "complementary",
+    "form",
+    "search",
+    "region",
+    "list",
+    "listitem",
+    "table",
+    "row",
+    "cell",
+    "heading",
+    "img",
+    "alert",
+    "status",
+    "progressbar",
+    "tooltip",
+    "none",
+    "presentation",
+    "generic",
+    "group",
+];
+
+/// Roles an agent can act on: they get a ref.
+pub fn is_interactive(role: Option<&str>, f: &ElementFacts) -> bool {
+    match role {
+        Some(
+            "link" | "button" | "checkbox" | "radio" | "switch" | "tab" | "menuitem"
+            | "menuitemcheckbox" | "menuitemradio" | "option" | "combobox" | "textbox"
+            | "searchbox" | "slider" | "spinbutton" | "treeitem" | "file" | "input" | "listbox",
+        ) => true,
+        _ => f.focusable,
+    }
+}
+
+/// Roles that structure the page: they get a line and their children are indented under it.
+pub fn is_container(role: Option<&str>) -> bool {
+    matches!(
+        role,
+        Some(
+            "navigation"
+                | "main"
+                | "banner"
+                | "contentinfo"
+                | "complementary"
+                | "form"
+                | "search"
+                | "region"
+                | "dialog"
+                | "alertdialog"
+                | "list"
+                | "table"
+                | "tablist"
+                | "menu"
+                | "menubar"
+                | "listbox"
+                | "group"
+        )
+    )
+}
+
+/// Elements whose content never shows.
+pub fn is_skipped(tag: &str) -> bool {
+    matches!(
+        tag,
+        "script"
+            | "style"
+            | "noscript"
+            | "template"
+            | "head"
+            | "meta"
+            | "link"
+            | "title"
+            | "option"
+            | "datalist"
+    )
+}
+
+/// Collapses whitespace and cuts to `max` characters with an ellipsis.
+pub fn clean(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    for (i, word) in text.split_whitespace().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(word);
+        if out.chars().count() > max {
+            let cut: String = out.chars().take(max).collect();
+            return format!("{}…", cut.trim_end());
+        }
+    }
+    out
+}
+
+/// States worth showing on a line.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct States {
+    pub checked: bool,
+    pub disabled: bool,
+    pub expanded: Option<bool>,
+    pub required: bool,
+    /// Current value of a field (already cleaned).
+    pub value: Option<String>,
+}
+
+/// One line: `{indent}{role} "{name}" {ref} ={value} [states]`.
+pub fn line(
+    depth: usize,
+    role: &str,
+    name: &str,
+    reference: Option<&str>,
+    states: &States,
+) -> String {
+    let mut out = " ".repeat(depth);
+    out.push_str(role);
+    if !name.is_empty() {
+        out.push_str(" \"");
+        out.push_str(&name.replace('"', "'"));
+        out.push('"');
+    }
+    if let Some(r) = reference {
+        out.push(' ');
+        out.push_str(r);
+    }
+    if let Some(v) = &states.value
+        && !v.is_empty()
+    {
+        out.push_str(" =");
+        out.push_str(v);
+    }
+    for (on, label) in [
+        (states.checked, "checked"),
+        (states.disabled, "disabled"),
+        (states.required, "required"),
+    ] {
+        if on {
+            out.push_str(" [");
+            out.push_str(label);
+            out.push(']');
+        }
+    }
+    if let Some(expanded) = states.expanded {
+        out.push_str(if expanded {
+            " [expanded]"
+        } else {
+            " [collapsed]"
+        });
+    }
+    out.push('\n');
+    out
+}
+
+/// A text line: the text itself, quoted.
+pub fn text_line(depth: usize, text: &str) -> String {
+    format!("{}\"{}\"\n", " ".repeat(depth), text.replace('"', "'"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn facts(tag: &str) -> ElementFacts<'_> {
+        ElementFacts {
+            tag,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn roles_follow_aria_then_tags() {
+        assert_eq!(
+            role(&ElementFacts {
+                has_href: true,
+                ..facts("a")
+            }),
+            Some("link")
+        );
+        assert_eq!(
+            role(&facts("a")),
+            None,
+            "an anchor without href is not a link"
+        );
+        assert_eq!(
+            role(&ElementFacts {
+                input_type: Some("CHECKBOX"),
+                ..facts("input")
+            }),
+            Some("checkbox")
+        );
+        assert_eq!(
+            role(&ElementFacts {
+                input_type: Some("hidden"),
+                ..facts("input")
+            }),
+            None
+        );
+        assert_eq!(
+            role(&ElementFacts {
+                input_type: Some("submit"),
+                ..facts("input")
+            }),
+            Some("button")
+        );
+        assert_eq!(
+            role(&ElementFacts {
+                role_attr: Some("Tab"),
+                ..facts("div")
+            }),
+            Some("tab")
+        );
+        assert_eq!(
+            role(&ElementFacts {
+                role_attr: Some("bogus"),
+                ..facts("button")
+            }),
+            None
+        );
+        assert_eq!(
+            role(&ElementFacts {
+                contenteditable: true,
+                ..facts("div")
+            }),
+            Some("textbox")
+        );
+        assert_eq!(role(&facts("h3")), Some("h3"));
+    }
+
+    #[test]
+    fn interactive_elements_and_scripted_controls_get_refs() {
+        assert!(is_interactive(Some("button"), &facts("button")));
+        assert!(!is_interactive(Some("h2"), &facts("h2")));
+        assert!(is_interactive(
+            None,
+            &ElementFacts {
+                focusable: true,
+                ..facts("div")
+            }
+        ));
+        assert!(is_container(Some("navigation")) && !is_container(Some("button")));
+    }
+
+    #[test]
+    fn lines_are_compact() {
+        let s = States {
+            checked: true,
+            value: Some("ada@x".into()),
+            ..Default::default()
+        };
+        assert_eq!(
+            line(2, "textbox", "Email \"work\"", Some("e7"), &s),
+            "  textbox \"Email 'work'\" e7 =ada@x [checked]\n"
+        );
+        assert_eq!(line(0, "main", "", None, &States::default()), "main\n");
+        assert_eq!(text_line(1, "hello"), " \"hello\"\n");
+    }
+
+    #[test]
+    fn clean_collapses_and_cuts() {
+        assert_eq!(clean("  a \n\t b  ", 10), "a b");
+        assert_eq!(clean("abcdef ghij", 4), "abcd…");
+        assert_eq!(clean("", 4), "");
+    }
+}

@@ -1,0 +1,214 @@
+//! Finding elements: by CSS selector (the document, then open shadow roots) or by snapshot ref,
+//! waiting for them until the request's deadline; clear errors with "did you mean" suggestions.
+
+use std::cell::RefCell;
+
+use claudezilla_protocol::args::{ElementRef, ElementTarget};
+use claudezilla_protocol::{ErrorBody, ErrorCode};
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Document, Element, HtmlElement};
+
+use crate::suggest;
+use crate::web;
+
+/// How often a missing element is looked for again while a command waits for it.
+const POLL_MS: u32 = 50;
+
+thread_local! {
+    /// Elements handed out as refs in this frame: index → element. Kept until the page goes.
+    static REFS: RefCell<Vec<Element>> = const { RefCell::new(Vec::new()) };
+    /// element → index, so an element keeps its ref across snapshots.
+    static INDEX: js_sys::WeakMap = js_sys::WeakMap::new();
+}
+
+pub fn document() -> Result<Document, ErrorBody> {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or_else(|| ErrorBody::new(ErrorCode::PageError, "this page has no document"))
+}
+
+/// The ref of `element` in this frame, handing out a new one on first sight.
+pub fn ref_for(element: &Element, frame: u32) -> ElementRef {
+    let known = INDEX.with(|m| m.get(element)).as_f64();
+    let index = match known {
+        Some(i) => i as u32,
+        None => REFS.with(|r| {
+            let mut r = r.borrow_mut();
+            r.push(element.clone());
+            let i = r.len() as u32;
+            INDEX.with(|m| m.set(element, &JsValue::from(i)));
+            i
+        }),
+    };
+    ElementRef { frame, index }
+}
+
+fn by_ref(r: ElementRef) -> Result<Element, ErrorBody> {
+    let found = REFS.with(|refs| {
+        refs.borrow()
+            .get((r.index as usize).wrapping_sub(1))
+            .cloned()
+    });
+    match found {
+        Some(el) if el.is_connected() => Ok(el),
+        Some(_) => Err(ErrorBody::new(
+            ErrorCode::ElementNotFound,
+            format!("ref {r} is stale: that element left the page"),
+        )
+        .with_hint("call firefox_snapshot again and use the new refs")),
+        None => Err(ErrorBody::new(
+            ErrorCode::ElementNotFound,
+            format!("ref {r} is unknown in this page"),
+        )
+        .with_hint("refs last until the page changes; call firefox_snapshot again")),
+    }
+}
+
+/// The first element matching `selector` in the document or any open shadow root.
+pub fn query(selector: &str) -> Result<Option<Element>, ErrorBody> {
+    let doc = document()?;
+    let found = doc
+        .query_selector(selector)
+        .map_err(|e| invalid(selector, &e))?;
+    if found.is_some() {
+        return Ok(found);
+    }
+    Ok(deep_query(
+        &doc.query_selector_all("*")
+            .map_err(|e| invalid(selector, &e))?,
+        selector,
+    ))
+}
+
+fn deep_query(all: &web_sys::NodeList, selector: &str) -> Option<Element> {
+    for i in 0..all.length() {
+        let Some(root) = all
+            .item(i)
+            .and_then(|n| n.dyn_into::<Element>().ok())
+            .and_then(|e| e.shadow_root())
+        else {
+            continue;
+        };
+        if let Ok(Some(el)) = root.query_selector(selector) {
+            return Some(el);
+        }
+        if let Ok(inner) = root.query_selector_all("*")
+            && let Some(el) = deep_query(&inner, selector)
+        {
+            return Some(el);
+        }
+    }
+    None
+}
+
+fn invalid(selector: &str, e: &JsValue) -> ErrorBody {
+    ErrorBody::new(
+        ErrorCode::InvalidArgument,
+        format!(
+            "selector {selector:?} is not valid CSS: {}",
+            web::js_error_message(e)
+        ),
+    )
+}
+
+/// The target now, or an error (no waiting).
+pub fn resolve(target: &ElementTarget) -> Result<Element, ErrorBody> {
+    match target {
+        ElementTarget::Ref(r) => by_ref(*r),
+        ElementTarget::Selector(s) => query(s)?.ok_or_else(|| not_found(s, None)),
+    }
+}
+
+/// The target, waiting for a selector to match until `until` (ms since the epoch).
+pub async fn wait_for(target: &ElementTarget, until: u64) -> Result<Element, ErrorBody> {
+    let ElementTarget::Selector(selector) = target else {
+        return resolve(target);
+    };
+    let started = web::now_ms();
+    loop {
+        if let Some(el) = query(selector)? {
+            return Ok(el);
+        }
+        let now = web::now_ms();
+        if now >= until as f64 {
+            return Err(not_found(selector, Some((now - started) as u32)));
+        }
+        web::sleep(POLL_MS).await;
+    }
+}
+
+/// "No element matches" with up to 5 selectors the page does have that look alike.
+pub fn not_found(selector: &str, waited: Option<u32>) -> ErrorBody {
+    let waited = waited
+        .map(|ms| format!(" (waited {ms} ms)"))
+        .unwrap_or_default();
+    let suggestions = suggest::closest(selector, &candidates(), 5);
+    let hint = if suggestions.is_empty() {
+        "check the selector, or use a ref from firefox_snapshot".to_owned()
+    } else {
+        format!(
+            "did you mean: {}? (firefox_snapshot gives refs for every control)",
+            suggestions.join(", ")
+        )
+    };
+    ErrorBody::new(
+        ErrorCode::ElementNotFound,
+        format!("no element matches {selector:?}{waited}"),
+    )
+    .with_hint(hint)
+}
+
+/// Selectors that exist on the page: ids, classes, names and the tags of controls.
+fn candidates() -> Vec<String> {
+    let Ok(all) = document().and_then(|d| {
+        d.query_selector_all("[id], [class], [name], button, a, input, select, textarea")
+            .map_err(|_| ErrorBody::new(ErrorCode::Internal, ""))
+    }) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for i in 0..all.length().min(3_000) {
+        let Some(el) = all.item(i).and_then(|n| n.dyn_into::<Element>().ok()) else {
+            continue;
+        };
+        let tag = el.local_name();
+        let id = el.id();
+        if !id.is_empty() {
+            out.push(format!("#{id}"));
+        }
+        if let Some(name) = el.get_attribute("name") {
+            out.push(format!("{tag}[name=\"{name}\"]"));
+        }
+        for class in el.class_name().split_whitespace().take(3) {
+            out.push(format!(".{class}"));
+            out.push(format!("{tag}.{class}"));
+        }
+        out.push(tag);
+    }
+    out
+}
+
+/// Short description for answers: `button#save.primary "Save"`.
+pub fn describe(element: &Element) -> String {
+    let label = element
+        .get_attribute("aria-label")
+        .or_else(|| {
+            element
+                .dyn_ref::<HtmlElement>()
+                .map(HtmlElement::inner_text)
+        })
+        .filter(|l| !l.trim().is_empty())
+        .or_else(|| {
+            element
+                .dyn_ref::<web_sys::HtmlInputElement>()
+                .map(web_sys::HtmlInputElement::value)
+        })
+        .or_else(|| element.get_attribute("title"))
+        .unwrap_or_default();
+    crate::text::describe_element(
+        &element.local_name(),
+        &element.id(),
+        &element.class_name(),
+        &label,
+    )
+}

@@ -1,0 +1,319 @@
+//! Reading the page: text, Markdown or HTML; one element in detail; a structured page state;
+//! waiting for something to appear.
+
+use std::cell::RefCell;
+
+use claudezilla_protocol::args::ContentFormat;
+use claudezilla_protocol::reply::{ElementInfo, PageContent, PageCounts, PageState};
+use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
+use wasm_bindgen::JsCast;
+use web_sys::{
+    Element, HtmlAnchorElement, HtmlElement, HtmlInputElement, HtmlSelectElement,
+    HtmlTextAreaElement, Node,
+};
+
+use super::find::{self, describe, document, ref_for};
+use super::snapshot::is_visible as check_visibility;
+use crate::a11y::clean;
+use crate::markdown::Markdown;
+use crate::text::{tidy, truncate_chars};
+use crate::web;
+
+thread_local! {
+    /// The page's last uncaught errors, newest last (for the page state).
+    pub static ERRORS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+}
+
+pub fn record_error(message: String) {
+    ERRORS.with(|e| {
+        let mut e = e.borrow_mut();
+        e.push(message);
+        let len = e.len();
+        if len > 10 {
+            e.drain(..len - 10);
+        }
+    });
+}
+
+pub fn get_content(selector: Option<&str>, max_length: u32, format: ContentFormat) -> Outcome {
+    let doc = document()?;
+    let root = match selector {
+        Some(selector) => find::query(selector)?.ok_or_else(|| find::not_found(selector, None))?,
+        None => doc
+            .body()
+            .map(Element::from)
+            .or_else(|| doc.document_element())
+            .ok_or_else(|| ErrorBody::new(ErrorCode::PageError, "the page has no body yet"))?,
+    };
+    let full = match format {
+        ContentFormat::Text => tidy(&match root.dyn_ref::<HtmlElement>() {
+            Some(html) => html.inner_text(),
+            None => root.text_content().unwrap_or_default(),
+        }),
+        ContentFormat::Markdown => {
+            let mut md = Markdown::new();
+            markdown(&root, &mut md);
+            md.finish()
+        }
+        ContentFormat::Html => root.outer_html(),
+    };
+    let (kept, total, truncated) = truncate_chars(&full, max_length as usize);
+    Ok(Reply::Content(PageContent {
+        url: doc.url().unwrap_or_default(),
+        title: doc.title(),
+        text: kept.to_owned(),
+        total_length: total as u32,
+        truncated,
+    }))
+}
+
+fn markdown(node: &Node, md: &mut Markdown) {
+    let mut child = node.first_child();
+    while let Some(n) = child {
+        match n.node_type() {
+            Node::TEXT_NODE => md.text(&n.text_content().unwrap_or_default()),
+            Node::ELEMENT_NODE => markdown_element(n.unchecked_ref(), md),
+            _ => {}
+        }
+        child = n.next_sibling();
+    }
+}
+
+fn markdown_element(el: &Element, md: &mut Markdown) {
+    let tag = el.local_name();
+    if crate::a11y::is_skipped(&tag) || el.has_attribute("hidden") || !check_visibility(el) {
+        return;
+    }
+    let text = || el.text_content().unwrap_or_default();
+    match tag.as_str() {
+        "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
+            md.heading(tag[1..].parse().unwrap_or(1), &text())
+        }
+        "a" => match el.dyn_ref::<HtmlAnchorElement>() {
+            Some(a) if el.has_attribute("href") => md.link(&text(), &a.href()),
+            _ => markdown(el, md),
+        },
+        "img" => md.image(&el.get_attribute("alt").unwrap_or_default()),
+        "br" => md.paragraph(),
+        "pre" => md.code_block(&text()),
+        "ul" | "ol" => {
+            md.list_start();
+            let ordered = tag == "ol";
+            let mut n = 0;
+            let mut item = el.first_element_child();
+            while let Some(li) = item {
+                n += 1;
+                md.item(ordered.then_some(n));
+                markdown(&li, md);
+                item = li.next_element_sibling();
+            }
+            md.list_end();
+        }
+        "table" => {
+            md.paragraph();
+            if let Ok(rows) = el.query_selector_all("tr") {
+                for i in 0..rows.length() {
+                    let Some(row) = rows.item(i).and_then(|r| r.dyn_into::<Element>().ok()) else {
+                        continue;
+                    };
+                    let mut cells = Vec::new();
+                    let mut cell = row.first_element_child();
+                    while let Some(c) = cell {
+                        cells.push(c.text_content().unwrap_or_default());
+                        cell = c.next_element_sibling();
+                    }
+                    md.row(&cells, i == 0);
+                }
+            }
+            md.paragraph();
+        }
+        "p" | "div" | "section" | "article" | "main" | "header" | "footer" | "nav" | "aside"
+        | "blockquote" | "form" | "fieldset" | "figure" | "dl" | "dt" | "dd" | "details"
+        | "summary" | "tr" => {
+            md.paragraph();
+            markdown(el, md);
+            md.paragraph();
+        }
+        _ => markdown(el, md),
+    }
+}
+
+const STYLES: &[&str] = &[
+    "display",
+    "visibility",
+    "opacity",
+    "color",
+    "background-color",
+    "font-size",
+    "font-weight",
+    "position",
+    "z-index",
+    "cursor",
+    "pointer-events",
+];
+
+pub fn get_element(el: &Element, frame: u32) -> Outcome {
+    let attrs = el.attributes();
+    let attributes = (0..attrs.length())
+        .filter_map(|i| attrs.item(i))
+        .map(|a| (a.name(), clean(&a.value(), 200)))
+        .collect();
+    let r = el.get_bounding_client_rect();
+    let styles = web_sys::window()
+        .and_then(|w| w.get_computed_style(el).ok().flatten())
+        .map(|s| {
+            STYLES
+                .iter()
+                .map(|p| (p.to_string(), s.get_property_value(p).unwrap_or_default()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let value = el
+        .dyn_ref::<HtmlInputElement>()
+        .map(HtmlInputElement::value)
+        .or_else(|| {
+            el.dyn_ref::<HtmlTextAreaElement>()
+                .map(HtmlTextAreaElement::value)
+        })
+        .or_else(|| {
+            el.dyn_ref::<HtmlSelectElement>()
+                .map(HtmlSelectElement::value)
+        });
+    let text = el
+        .dyn_ref::<HtmlElement>()
+        .map(HtmlElement::inner_text)
+        .unwrap_or_else(|| el.text_content().unwrap_or_default());
+    Ok(Reply::Element(ElementInfo {
+        element: format!("{} ({})", describe(el), ref_for(el, frame)),
+        tag: el.local_name(),
+        attributes,
+        visible: check_visibility(el),
+        rect: [r.x(), r.y(), r.width(), r.height()],
+        styles,
+        text: clean(&text, 500),
+        value,
+    }))
+}
+
+fn each(selector: &str, mut f: impl FnMut(&Element)) -> u32 {
+    let Ok(list) = document().and_then(|d| {
+        d.query_selector_all(selector)
+            .map_err(|_| ErrorBody::new(ErrorCode::Internal, ""))
+    }) else {
+        return 0;
+    };
+    for i in 0..list.length() {
+        if let Some(el) = list.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
+            f(&el);
+        }
+    }
+    list.length()
+}
+
+/// Headings, links, buttons, inputs, images, landmarks, counts and recent errors; the actionable
+/// entries carry refs.
+pub fn page_state(frame: u32, limits: [u32; 5]) -> Outcome {
+    let doc = document()?;
+    let [max_headings, max_links, max_buttons, max_inputs, max_images] = limits.map(|l| l as usize);
+    let mut s = PageState {
+        url: doc.url().unwrap_or_default(),
+        title: doc.title(),
+        ..PageState::default()
+    };
+    let mut c = PageCounts::default();
+    let r = |el: &Element| ref_for(el, frame).to_string();
+    c.headings = each("h1, h2, h3, h4, h5, h6", |el| {
+        if s.headings.len() < max_headings {
+            s.headings.push(format!(
+                "{}: {}",
+                el.local_name(),
+                clean(&el.text_content().unwrap_or_default(), 100)
+            ));
+        }
+    });
+    c.links = each("a[href]", |el| {
+        if s.links.len() < max_links && check_visibility(el) {
+            let href = el
+                .dyn_ref::<HtmlAnchorElement>()
+                .map(HtmlAnchorElement::href)
+                .unwrap_or_default();
+            s.links.push(format!(
+                "{} → {href} ({})",
+                clean(&el.text_content().unwrap_or_default(), 60),
+                r(el)
+            ));
+        }
+    });
+    c.buttons = each(
+        "button, input[type=button], input[type=submit], input[type=reset], [role=button]",
+        |el| {
+            if s.buttons.len() < max_buttons && check_visibility(el) {
+                s.buttons.push(format!("{} ({})", describe(el), r(el)));
+            }
+        },
+    );
+    c.inputs = each("input:not([type=hidden]), select, textarea", |el| {
+        if s.inputs.len() < max_inputs && check_visibility(el) {
+            s.inputs.push(format!("{} ({})", describe(el), r(el)));
+        }
+    });
+    c.images = each("img", |el| {
+        if s.images.len() < max_images {
+            let alt = el.get_attribute("alt").unwrap_or_default();
+            s.images.push(if alt.is_empty() {
+                el.get_attribute("src").unwrap_or_default()
+            } else {
+                alt
+            });
+        }
+    });
+    c.forms = each("form", |_| {});
+    each(
+        "nav, main, header, footer, aside, [role=navigation], [role=main], [role=search], [role=banner], [role=contentinfo], [role=dialog]",
+        |el| {
+            let role = el.get_attribute("role").unwrap_or_else(|| el.local_name());
+            if s.landmarks.len() < 20 {
+                s.landmarks.push(role);
+            }
+        },
+    );
+    s.counts = c;
+    s.errors = ERRORS.with(|e| e.borrow().clone());
+    Ok(Reply::PageState(s))
+}
+
+/// Waits until `selector` matches or the page's text contains `text`.
+pub async fn wait_for(selector: Option<&str>, text: Option<&str>, until: u64) -> Outcome {
+    let started = web::now_ms();
+    loop {
+        let met = match (selector, text) {
+            (Some(s), _) => find::query(s)?.is_some(),
+            (_, Some(t)) => document()?
+                .body()
+                .map(|b| b.inner_text())
+                .is_some_and(|body| body.contains(t)),
+            _ => true,
+        };
+        let waited = (web::now_ms() - started) as u32;
+        let what = selector
+            .map(|s| format!("an element matching {s:?}"))
+            .or(text.map(|t| format!("the text {t:?}")))
+            .unwrap_or_default();
+        if met {
+            return Ok(Reply::Waited {
+                what: format!("{what} is there"),
+                waited_ms: waited,
+            });
+        }
+        if web::now_ms() >= until as f64 {
+            return Err(ErrorBody::new(
+                ErrorCode::Timeout,
+                format!("{what} did not appear within {waited} ms"),
+            )
+            .with_hint(
+                "pass a larger timeout, or check with firefox_get_content what the page shows",
+            ));
+        }
+        web::sleep(100).await;
+    }
+}

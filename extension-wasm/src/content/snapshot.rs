@@ -1,0 +1,376 @@
+//! The snapshot: one walk of the frame's DOM (open shadow roots included) producing a compact
+//! tree of roles and names in which every interactive element carries a ref. Child frames are
+//! left as placeholders that the background fills with their own snapshots.
+
+use claudezilla_protocol::envelope::SnapshotPart;
+use claudezilla_protocol::{ErrorBody, Outcome, Reply};
+use wasm_bindgen::prelude::*;
+use web_sys::{
+    Element, HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, Node,
+};
+
+use super::find::{self, document};
+use crate::a11y::{self, ElementFacts, States};
+
+#[wasm_bindgen]
+extern "C" {
+    /// An element seen through `checkVisibility()` (not in web-sys yet).
+    #[wasm_bindgen(extends = Element)]
+    type Checkable;
+    #[wasm_bindgen(method, js_name = checkVisibility)]
+    fn check_visibility(this: &Checkable) -> bool;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "runtime"], js_name = getFrameId)]
+    fn get_frame_id(target: &Element) -> Result<i32, JsValue>;
+}
+
+/// False for elements not rendered (display: none, content-visibility hidden, …).
+pub fn is_visible(el: &Element) -> bool {
+    el.unchecked_ref::<Checkable>().check_visibility()
+}
+
+/// Limits of one snapshot.
+pub struct Limits {
+    pub interactive_only: bool,
+    pub max_chars: usize,
+    pub max_depth: Option<usize>,
+    pub max_nodes: Option<usize>,
+}
+
+struct Walker {
+    frame: u32,
+    limits: Limits,
+    out: String,
+    refs: u32,
+    lines: usize,
+    frames: Vec<(u32, usize, usize)>,
+    cut: Option<String>,
+}
+
+pub fn snapshot(frame: u32, selector: Option<&str>, limits: Limits) -> Outcome {
+    let root: Node = match selector {
+        Some(s) => find::query(s)?
+            .ok_or_else(|| find::not_found(s, None))?
+            .into(),
+        None => document()?.body().map(Node::from).ok_or_else(|| {
+            ErrorBody::new(
+                claudezilla_protocol::ErrorCode::PageError,
+                "the page has no body yet",
+            )
+        })?,
+    };
+    let mut w = Walker {
+        frame,
+        limits,
+        out: String::new(),
+        refs: 0,
+        lines: 0,
+        frames: Vec::new(),
+        cut: None,
+    };
+    match root.dyn_ref::<Element>() {
+        Some(el) if selector.is_some() => w.element(el, 0),
+        _ => w.children(&root, 0),
+    }
+    Ok(Reply::SnapshotPart(SnapshotPart {
+        text: w.out,
+        refs: w.refs,
+        cut: w.cut,
+        frames: w.frames,
+    }))
+}
+
+impl Walker {
+    fn children(&mut self, parent: &Node, depth: usize) {
+        if let Some(shadow) = parent.dyn_ref::<Element>().and_then(Element::shadow_root) {
+            self.children(&shadow, depth);
+        }
+        let mut child = parent.first_child();
+        while let Some(node) = child {
+            if self.cut.is_some() {
+                return;
+            }
+            match node.node_type() {
+                Node::ELEMENT_NODE => self.element(node.unchecked_ref(), depth),
+                Node::TEXT_NODE if !self.limits.interactive_only => self.text(&node, depth),
+                _ => {}
+            }
+            child = node.next_sibling();
+        }
+    }
+
+    fn push(&mut self, line: String, at: &Element) -> bool {
+        let over_nodes = self.limits.max_nodes.is_some_and(|n| self.lines >= n);
+        if self.out.len() + line.len() > self.limits.max_chars || over_nodes {
+            let path = css_path(at);
+            let why = if over_nodes {
+                format!("{} nodes", self.lines)
+            } else {
+                format!("{} characters", self.limits.max_chars)
+            };
+            self.cut = Some(format!(
+                "cut at {why} ({} refs so far); the rest starts at {path}: call firefox_snapshot with selector {path:?}, or interactiveOnly: true, to see it",
+                self.refs
+            ));
+            return false;
+        }
+        self.out.push_str(&line);
+        self.lines += 1;
+        true
+    }
+
+    fn text(&mut self, node: &Node, depth: usize) {
+        let text = a11y::clean(&node.text_content().unwrap_or_default(), 120);
+        if text.chars().any(char::is_alphanumeric) && self.within_depth(depth) {
+            let line = a11y::text_line(depth, &text);
+            if let Some(parent) = node.parent_element() {
+                self.push(line, &parent);
+            }
+        }
+    }
+
+    fn within_depth(&self, depth: usize) -> bool {
+        self.limits.max_depth.is_none_or(|d| depth < d)
+    }
+
+    fn element(&mut self, el: &Element, depth: usize) {
+        let tag = el.local_name();
+        if a11y::is_skipped(&tag)
+            || el.has_attribute("hidden")
+            || el.get_attribute("aria-hidden").as_deref() == Some("true")
+            || !is_visible(el)
+        {
+            return;
+        }
+        let role_attr = el.get_attribute("role");
+        let input_type = (tag == "input" || tag == "button")
+            .then(|| el.get_attribute("type"))
+            .flatten();
+        let facts = ElementFacts {
+            tag: &tag,
+            role_attr: role_attr.as_deref(),
+            input_type: input_type.as_deref(),
+            has_href: tag == "a" && el.has_attribute("href"),
+            contenteditable: el.dyn_ref::<HtmlElement>().is_some_and(|h| {
+                h.is_content_editable() && el.get_attribute("contenteditable").is_some()
+            }),
+            focusable: el
+                .get_attribute("tabindex")
+                .is_some_and(|t| t.trim() != "-1")
+                || el.has_attribute("onclick"),
+        };
+        let role = a11y::role(&facts);
+        if a11y::is_interactive(role, &facts) {
+            let role = role.unwrap_or("clickable");
+            let reference = find::ref_for(el, self.frame).to_string();
+            let line = a11y::line(
+                depth,
+                role,
+                &name(el, role),
+                Some(&reference),
+                &states(el, role),
+            );
+            if self.within_depth(depth) && self.push(line, el) {
+                self.refs += 1;
+            }
+            return;
+        }
+        match role {
+            Some(h @ ("h1" | "h2" | "h3" | "h4" | "h5" | "h6")) => {
+                let line = a11y::line(depth, h, &text_of(el, 100), None, &States::default());
+                if self.within_depth(depth) {
+                    self.push(line, el);
+                }
+            }
+            Some("img") if !self.limits.interactive_only => {
+                let alt = el.get_attribute("alt").unwrap_or_default();
+                if !alt.trim().is_empty() && self.within_depth(depth) {
+                    self.push(
+                        a11y::line(
+                            depth,
+                            "img",
+                            &a11y::clean(&alt, 80),
+                            None,
+                            &States::default(),
+                        ),
+                        el,
+                    );
+                }
+            }
+            Some("iframe") => self.iframe(el, depth),
+            Some(r) if a11y::is_container(Some(r)) => {
+                let label = el
+                    .get_attribute("aria-label")
+                    .map(|l| a11y::clean(&l, 60))
+                    .unwrap_or_default();
+                if self.within_depth(depth)
+                    && !self.push(a11y::line(depth, r, &label, None, &States::default()), el)
+                {
+                    return;
+                }
+                self.children(el, depth + 1);
+            }
+            // Generic elements, list items, rows, labels: their content at the same level.
+            _ => self.children(el, depth),
+        }
+    }
+
+    fn iframe(&mut self, el: &Element, depth: usize) {
+        let Ok(frame) = get_frame_id(el) else { return };
+        if frame < 0 || !self.within_depth(depth) {
+            return;
+        }
+        let title = el
+            .get_attribute("title")
+            .or_else(|| el.get_attribute("name"))
+            .unwrap_or_default();
+        if self.push(
+            a11y::line(
+                depth,
+                "iframe",
+                &a11y::clean(&title, 60),
+                None,
+                &States::default(),
+            ),
+            el,
+        ) {
+            self.frames.push((frame as u32, self.out.len(), depth + 1));
+        }
+    }
+}
+
+fn text_of(el: &Element, max: usize) -> String {
+    a11y::clean(&el.text_content().unwrap_or_default(), max)
+}
+
+/// The accessible name, after the ARIA order: labelledby, aria-label, the field's label, alt,
+/// the element's own text, title, placeholder.
+fn name(el: &Element, role: &str) -> String {
+    if let Some(ids) = el.get_attribute("aria-labelledby")
+        && let Ok(doc) = document()
+    {
+        let text: Vec<String> = ids
+            .split_whitespace()
+            .filter_map(|id| doc.get_element_by_id(id))
+            .map(|e| text_of(&e, 80))
+            .collect();
+        if !text.is_empty() {
+            return a11y::clean(&text.join(" "), 80);
+        }
+    }
+    if let Some(label) = el
+        .get_attribute("aria-label")
+        .filter(|l| !l.trim().is_empty())
+    {
+        return a11y::clean(&label, 80);
+    }
+    let field_label = el
+        .dyn_ref::<HtmlInputElement>()
+        .and_then(|i| i.labels())
+        .or_else(|| {
+            el.dyn_ref::<HtmlSelectElement>()
+                .map(HtmlSelectElement::labels)
+        })
+        .or_else(|| {
+            el.dyn_ref::<HtmlTextAreaElement>()
+                .map(HtmlTextAreaElement::labels)
+        })
+        .and_then(|labels| labels.item(0))
+        .map(|l| a11y::clean(&l.text_content().unwrap_or_default(), 80))
+        .filter(|l| !l.is_empty());
+    if let Some(label) = field_label {
+        return label;
+    }
+    let is_field = matches!(
+        role,
+        "textbox"
+            | "searchbox"
+            | "combobox"
+            | "spinbutton"
+            | "slider"
+            | "input"
+            | "file"
+            | "checkbox"
+            | "radio"
+    );
+    let own = if is_field {
+        String::new()
+    } else if let Some(input) = el.dyn_ref::<HtmlInputElement>() {
+        a11y::clean(&input.value(), 80)
+    } else {
+        el.get_attribute("alt")
+            .map(|a| a11y::clean(&a, 80))
+            .unwrap_or_else(|| text_of(el, 80))
+    };
+    if !own.is_empty() {
+        return own;
+    }
+    ["title", "placeholder", "name"]
+        .iter()
+        .find_map(|a| el.get_attribute(a).filter(|v| !v.trim().is_empty()))
+        .map(|v| a11y::clean(&v, 80))
+        .unwrap_or_default()
+}
+
+fn states(el: &Element, role: &str) -> States {
+    let mut s = States {
+        disabled: el.has_attribute("disabled")
+            || el.get_attribute("aria-disabled").as_deref() == Some("true"),
+        expanded: el.get_attribute("aria-expanded").map(|e| e == "true"),
+        required: el.has_attribute("required"),
+        ..States::default()
+    };
+    if let Some(input) = el.dyn_ref::<HtmlInputElement>() {
+        match role {
+            "checkbox" | "radio" => s.checked = input.checked(),
+            "button" => {}
+            _ if input.type_() == "password" => {
+                s.value = (!input.value().is_empty()).then(|| "••••".to_owned())
+            }
+            _ => s.value = Some(a11y::clean(&input.value(), 40)),
+        }
+    } else if let Some(area) = el.dyn_ref::<HtmlTextAreaElement>() {
+        s.value = Some(a11y::clean(&area.value(), 40));
+    } else if let Some(select) = el.dyn_ref::<HtmlSelectElement>() {
+        let idx = select.selected_index();
+        s.value = (idx >= 0)
+            .then(|| select.options().get_with_index(idx as u32))
+            .flatten()
+            .map(|o| a11y::clean(&o.text_content().unwrap_or_default(), 40));
+    } else if el.get_attribute("aria-checked").as_deref() == Some("true") {
+        s.checked = true;
+    }
+    s
+}
+
+/// A selector for `el`: its nearest ancestor-or-self with an id, then tags with positions.
+pub fn css_path(el: &Element) -> String {
+    let mut parts = Vec::new();
+    let mut cur = Some(el.clone());
+    while let Some(e) = cur {
+        let id = e.id();
+        if !id.is_empty() && !id.contains(char::is_whitespace) {
+            parts.push(format!("#{id}"));
+            break;
+        }
+        let tag = e.local_name();
+        if tag == "body" || tag == "html" || parts.len() == 6 {
+            parts.push(tag);
+            break;
+        }
+        let index = {
+            let mut n = 1;
+            let mut sib = e.previous_element_sibling();
+            while let Some(s) = sib {
+                if s.local_name() == tag {
+                    n += 1;
+                }
+                sib = s.previous_element_sibling();
+            }
+            n
+        };
+        parts.push(format!("{tag}:nth-of-type({index})"));
+        cur = e.parent_element();
+    }
+    parts.reverse();
+    parts.join(" > ")
+}

@@ -1,0 +1,961 @@
+//! The arguments of each command. They double as the MCP tools' input schemas (feature
+//! `schema`): the names an agent writes (`tabId`, `maxLength`, `ref`, …) are the names on the
+//! wire, and every check lives here, next to its field.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::TabId;
+use crate::validate::{self, Invalid};
+
+/// Default and ceiling of `maxLength` for page text.
+pub const DEFAULT_MAX_LENGTH: u32 = 50_000;
+pub const MAX_MAX_LENGTH: u32 = 1_000_000;
+/// Longest text `firefox_type` accepts (keeps every frame toward the extension far under 1 MiB).
+pub const MAX_TYPE_TEXT: usize = 100_000;
+/// Default size cap of a snapshot answer, in characters.
+pub const DEFAULT_SNAPSHOT_CHARS: u32 = 40_000;
+/// Largest file `firefox_upload_file` sends: its base64 must fit one 1 MiB native message.
+pub const MAX_UPLOAD_BYTES: u64 = 700 * 1024;
+
+/// Which element a command acts on: a CSS selector (top frame, open shadow roots included) or a
+/// ref from `firefox_snapshot` (any frame).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ElementTarget {
+    Selector(String),
+    Ref(ElementRef),
+}
+
+impl ElementTarget {
+    /// The frame the element lives in (selectors address the top frame).
+    pub fn frame(&self) -> u32 {
+        match self {
+            Self::Selector(_) => 0,
+            Self::Ref(r) => r.frame,
+        }
+    }
+
+    /// Reads `from`/`to` style arguments: a ref when it looks like one, else a selector.
+    pub fn parse(field: &'static str, text: &str) -> Result<Self, Invalid> {
+        if let Ok(r) = text.parse::<ElementRef>() {
+            return Ok(Self::Ref(r));
+        }
+        validate::selector(field, text)?;
+        Ok(Self::Selector(text.to_owned()))
+    }
+}
+
+impl fmt::Display for ElementTarget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Selector(s) => write!(f, "{s:?}"),
+            Self::Ref(r) => write!(f, "ref {r}"),
+        }
+    }
+}
+
+/// `e12` (top frame) or `f5e12` (frame 5): an element named in a snapshot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ElementRef {
+    pub frame: u32,
+    pub index: u32,
+}
+
+impl fmt::Display for ElementRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.frame {
+            0 => write!(f, "e{}", self.index),
+            frame => write!(f, "f{frame}e{}", self.index),
+        }
+    }
+}
+
+impl std::str::FromStr for ElementRef {
+    type Err = ();
+
+    fn from_str(s: &str) -> Result<Self, ()> {
+        let digits = |t: &str| {
+            (!t.is_empty() && t.len() <= 9 && t.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| t.parse().ok())
+                .flatten()
+        };
+        let (frame, rest) = match s.strip_prefix('f') {
+            Some(rest) => {
+                let (frame, rest) = rest.split_once('e').ok_or(())?;
+                (digits(frame).ok_or(())?, rest)
+            }
+            None => (0, s.strip_prefix('e').ok_or(())?),
+        };
+        Ok(Self {
+            frame,
+            index: digits(rest).ok_or(())?,
+        })
+    }
+}
+
+/// Exactly one of `selector` and `ref`.
+fn target(
+    selector: &Option<String>,
+    element_ref: &Option<String>,
+) -> Result<ElementTarget, Invalid> {
+    match (selector, element_ref) {
+        (Some(s), None) => {
+            validate::selector("selector", s)?;
+            Ok(ElementTarget::Selector(s.clone()))
+        }
+        (None, Some(r)) => r.parse().map(ElementTarget::Ref).map_err(|()| {
+            Invalid::new(
+                "ref",
+                format!("{r:?} is not a ref; refs look like e12 or f3e12 (from firefox_snapshot)"),
+            )
+        }),
+        (Some(_), Some(_)) => Err(Invalid::new(
+            "selector",
+            "give either selector or ref, not both",
+        )),
+        (None, None) => Err(Invalid::new(
+            "selector",
+            "give a CSS selector, or a ref from firefox_snapshot",
+        )),
+    }
+}
+
+fn about_blank() -> String {
+    "about:blank".into()
+}
+
+fn default_max_length() -> u32 {
+    DEFAULT_MAX_LENGTH
+}
+
+fn check_len(field: &'static str, text: &str, max: usize) -> Result<(), Invalid> {
+    let chars = text.chars().count();
+    if chars > max {
+        return Err(Invalid::new(
+            field,
+            format!("is {chars} characters; at most {max} are allowed"),
+        ));
+    }
+    Ok(())
+}
+
+/// Arguments of `firefox_create_window`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CreateWindowArgs {
+    /// Page to open (http, https or about:blank).
+    #[serde(default = "about_blank")]
+    pub url: String,
+}
+
+/// Where `firefox_navigate` goes other than a URL.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum NavAction {
+    Back,
+    Forward,
+    Reload,
+}
+
+/// Arguments of `firefox_navigate`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NavigateArgs {
+    /// Page to load (http, https or about:blank).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// Instead of a url: back, forward or reload.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<NavAction>,
+    /// Your tab; defaults to your most recent tab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: Option<TabId>,
+}
+
+impl NavigateArgs {
+    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        match (&self.url, self.action) {
+            (Some(url), None) => validate::url("url", url),
+            (None, Some(_)) => Ok(()),
+            _ => Err(Invalid::new(
+                "url",
+                "give either a url, or an action (back, forward, reload)",
+            )),
+        }
+    }
+}
+
+/// How `firefox_get_content` renders the page.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum ContentFormat {
+    #[default]
+    Text,
+    Markdown,
+    Html,
+}
+
+/// Arguments of `firefox_get_content`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct GetContentArgs {
+    /// Your tab; defaults to your most recent tab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: Option<TabId>,
+    /// CSS selector of the part to read; the whole page when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub selector: Option<String>,
+    /// Cut the answer after this many characters (default 50000).
+    #[serde(default = "default_max_length")]
+    pub max_length: u32,
+    /// text (default), markdown (headings, links, lists, tables) or html.
+    #[serde(default)]
+    pub format: ContentFormat,
+    /// Same as format: "html" (Claudezilla's name).
+    #[serde(default)]
+    pub include_html: bool,
+}
+
+impl GetContentArgs {
+    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        if let Some(selector) = &self.selector {
+            validate::selector("selector", selector)?;
+        }
+        if !(1..=MAX_MAX_LENGTH).contains(&self.max_length) {
+            return Err(Invalid::new(
+                "maxLength",
+                format!(
+                    "must be between 1 and {MAX_MAX_LENGTH}, got {}",
+                    self.max_length
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn effective_format(&self) -> ContentFormat {
+        if self.include_html {
+            ContentFormat::Html
+        } else {
+            self.format
+        }
+    }
+}
+
+/// Arguments of the tools that act on one element (`firefox_hover`, `firefox_get_element`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TargetArgs {
+    /// CSS selector of the element (or give ref).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub selector: Option<String>,
+    /// Element ref from firefox_snapshot, e.g. e12 (or give selector).
+    #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub element_ref: Option<String>,
+    /// Your tab; defaults to your most recent tab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: Option<TabId>,
+}
+
+impl TargetArgs {
+    pub fn target(&self) -> Result<ElementTarget, Invalid> {
+        target(&self.selector, &self.element_ref)
+    }
+}
+
+/// Arguments of `firefox_click`.
+pub type ClickArgs = TargetArgs;
+
+/// Arguments of `firefox_type`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TypeArgs {
+    /// CSS selector of the input, textarea or contenteditable element (or give ref).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub selector: Option<String>,
+    /// Element ref from firefox_snapshot (or give selector).
+    #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub element_ref: Option<String>,
+    /// Text to enter.
+    pub text: String,
+    /// Replace the current value instead of appending to it.
+    #[serde(default)]
+    pub clear: bool,
+    /// Your tab; defaults to your most recent tab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: Option<TabId>,
+}
+
+impl TypeArgs {
+    pub fn target(&self) -> Result<ElementTarget, Invalid> {
+        target(&self.selector, &self.element_ref)
+    }
+
+    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        self.target()?;
+        check_len("text", &self.text, MAX_TYPE_TEXT)
+    }
+}
+
+/// Arguments of `firefox_press_key`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PressKeyArgs {
+    /// Key name as in KeyboardEvent.key: Enter, Tab, Escape, ArrowDown, a, …
+    pub key: String,
+    /// Element to press it on (default: the focused element).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub selector: Option<String>,
+    /// Element ref instead of selector.
+    #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub element_ref: Option<String>,
+    #[serde(default)]
+    pub ctrl_key: bool,
+    #[serde(default)]
+    pub shift_key: bool,
+    #[serde(default)]
+    pub alt_key: bool,
+    #[serde(default)]
+    pub meta_key: bool,
+    /// Your tab; defaults to your most recent tab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: Option<TabId>,
+}
+
+impl PressKeyArgs {
+    /// `None`: the focused element.
+    pub fn target(&self) -> Result<Option<ElementTarget>, Invalid> {
+        if self.selector.is_none() && self.element_ref.is_none() {
+            return Ok(None);
+        }
+        target(&self.selector, &self.element_ref).map(Some)
+    }
+
+    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        if self.key.is_empty() || self.key.chars().count() > 32 {
+            return Err(Invalid::new(
+                "key",
+                "give a key name such as Enter, Tab, Escape, ArrowDown or a",
+            ));
+        }
+        self.target().map(drop)
+    }
+}
+
+/// Arguments of `firefox_scroll`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ScrollArgs {
+    /// Scroll this element into view (or give ref, or x/y).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub selector: Option<String>,
+    /// Element ref instead of selector.
+    #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub element_ref: Option<String>,
+    /// Scroll the page to this x position (pixels).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "i32"))]
+    pub x: Option<i32>,
+    /// Scroll the page to this y position (pixels).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "i32"))]
+    pub y: Option<i32>,
+    /// "instant" (default) or "smooth".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub behavior: Option<String>,
+    /// Your tab; defaults to your most recent tab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: Option<TabId>,
+}
+
+impl ScrollArgs {
+    /// `None`: scroll to x/y.
+    pub fn target(&self) -> Result<Option<ElementTarget>, Invalid> {
+        if self.selector.is_none() && self.element_ref.is_none() {
+            return Ok(None);
+        }
+        target(&self.selector, &self.element_ref).map(Some)
+    }
+
+    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        if let Some(b) = &self.behavior
+            && !matches!(b.as_str(), "instant" | "smooth" | "auto")
+        {
+            return Err(Invalid::new(
+                "behavior",
+                format!("{b:?} is not one of instant, smooth, auto"),
+            ));
+        }
+        match (self.target()?, self.x.or(self.y)) {
+            (Some(_), Some(_)) => Err(Invalid::new("x", "give an element or x/y, not both")),
+            (None, None) => Err(Invalid::new(
+                "selector",
+                "give an element (selector or ref) or x/y coordinates",
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Arguments of `firefox_select_option`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SelectOptionArgs {
+    /// CSS selector of the <select> (or give ref).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub selector: Option<String>,
+    /// Element ref instead of selector.
+    #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub element_ref: Option<String>,
+    /// Option values or visible labels to select (several for a multiple select).
+    pub values: Vec<String>,
+    /// Your tab; defaults to your most recent tab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: Option<TabId>,
+}
+
+impl SelectOptionArgs {
+    pub fn target(&self) -> Result<ElementTarget, Invalid> {
+        target(&self.selector, &self.element_ref)
+    }
+
+    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        if self.values.is_empty() {
+            return Err(Invalid::new(
+                "values",
+                "give at least one option value or label",
+            ));
+        }
+        self.target().map(drop)
+    }
+}
+
+/// One field of `firefox_fill_form`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FormField {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub selector: Option<String>,
+    #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub element_ref: Option<String>,
+    /// Text for inputs and textareas; true/false for checkboxes and radios; option value or label for selects.
+    pub value: FieldValue,
+}
+
+/// A form value: text, or a checked state.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum FieldValue {
+    Checked(bool),
+    Text(String),
+}
+
+impl FormField {
+    pub fn target(&self) -> Result<ElementTarget, Invalid> {
+        target(&self.selector, &self.element_ref)
+    }
+}
+
+/// Arguments of `firefox_fill_form`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FillFormArgs {
+    /// The fields to set, in order.
+    pub fields: Vec<FormField>,
+    /// Your tab; defaults to your most recent tab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: Option<TabId>,
+}
+
+impl FillFormArgs {
+    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        if self.fields.is_empty() || self.fields.len() > 200 {
+            return Err(Invalid::new("fields", "give between 1 and 200 fields"));
+        }
+        for f in &self.fields {
+            f.target()?;
+            if let FieldValue::Text(t) = &f.value {
+                check_len("value", t, MAX_TYPE_TEXT)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A file's bytes, read by the host.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileData {
+    pub name: String,
+    pub mime: String,
+    /// Base64 of the content.
+    pub base64: String,
+}
+
+/// Arguments of `firefox_upload_file`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct UploadFileArgs {
+    /// CSS selector of the <input type=file> (or give ref).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub selector: Option<String>,
+    /// Element ref instead of selector.
+    #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub element_ref: Option<String>,
+    /// Absolute path of the file on this computer (at most 700 KiB).
+    pub path: String,
+    /// Filled in by the host from `path`; not an argument.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(skip))]
+    pub file: Option<FileData>,
+    /// Your tab; defaults to your most recent tab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: Option<TabId>,
+}
+
+impl UploadFileArgs {
+    pub fn target(&self) -> Result<ElementTarget, Invalid> {
+        target(&self.selector, &self.element_ref)
+    }
+
+    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        if !self.path.starts_with('/') {
+            return Err(Invalid::new(
+                "path",
+                format!("{:?} is not an absolute path", self.path),
+            ));
+        }
+        self.target().map(drop)
+    }
+}
+
+/// Arguments of `firefox_drag`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DragArgs {
+    /// Element to drag: a ref (e12) or a CSS selector.
+    pub from: String,
+    /// Element to drop it on: a ref or a CSS selector.
+    pub to: String,
+    /// Your tab; defaults to your most recent tab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: Option<TabId>,
+}
+
+impl DragArgs {
+    pub fn targets(&self) -> Result<(ElementTarget, ElementTarget), Invalid> {
+        Ok((
+            ElementTarget::parse("from", &self.from)?,
+            ElementTarget::parse("to", &self.to)?,
+        ))
+    }
+
+    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        let (from, to) = self.targets()?;
+        if from.frame() != to.frame() {
+            return Err(Invalid::new("to", "from and to must be in the same frame"));
+        }
+        Ok(())
+    }
+}
+
+/// Arguments of `firefox_handle_dialog`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct HandleDialogArgs {
+    /// Accept (OK) or dismiss (Cancel) the page's alert/confirm/prompt/beforeunload dialogs from now on.
+    pub accept: bool,
+    /// What prompt() dialogs answer when accepted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub prompt_text: Option<String>,
+    /// Your tab; defaults to your most recent tab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: Option<TabId>,
+}
+
+impl HandleDialogArgs {
+    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        self.prompt_text
+            .as_deref()
+            .map_or(Ok(()), |t| check_len("promptText", t, 10_000))
+    }
+}
+
+/// Arguments of `firefox_wait_for`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WaitForArgs {
+    /// Wait until an element matches this CSS selector.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub selector: Option<String>,
+    /// Wait until the page's text contains this.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub text: Option<String>,
+    /// Wait until the tab's URL matches this glob (* within a part, ** anything).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub url: Option<String>,
+    /// Your tab; defaults to your most recent tab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: Option<TabId>,
+}
+
+impl WaitForArgs {
+    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        let given = [
+            self.selector.is_some(),
+            self.text.is_some(),
+            self.url.is_some(),
+        ];
+        if given.iter().filter(|g| **g).count() != 1 {
+            return Err(Invalid::new(
+                "selector",
+                "give exactly one of selector, text or url",
+            ));
+        }
+        if let Some(s) = &self.selector {
+            validate::selector("selector", s)?;
+        }
+        for (field, value) in [("text", &self.text), ("url", &self.url)] {
+            if let Some(v) = value {
+                if v.is_empty() {
+                    return Err(Invalid::new(field, "is empty"));
+                }
+                check_len(field, v, 2_000)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn d30() -> u32 {
+    30
+}
+fn d50() -> u32 {
+    50
+}
+fn d20() -> u32 {
+    20
+}
+
+/// Arguments of `firefox_get_page_state`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PageStateArgs {
+    #[serde(default = "d30")]
+    pub max_headings: u32,
+    #[serde(default = "d50")]
+    pub max_links: u32,
+    #[serde(default = "d30")]
+    pub max_buttons: u32,
+    #[serde(default = "d30")]
+    pub max_inputs: u32,
+    #[serde(default = "d20")]
+    pub max_images: u32,
+    /// Your tab; defaults to your most recent tab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: Option<TabId>,
+}
+
+fn default_snapshot_chars() -> u32 {
+    DEFAULT_SNAPSHOT_CHARS
+}
+
+/// Arguments of `firefox_snapshot`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SnapshotArgs {
+    /// Only interactive elements (and the headings and landmarks around them).
+    #[serde(default)]
+    pub interactive_only: bool,
+    /// Cut the answer at this many characters (default 40000); a cut answer says how to get the rest.
+    #[serde(default = "default_snapshot_chars")]
+    pub max_chars: u32,
+    /// Snapshot only the part under this CSS selector.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub selector: Option<String>,
+    /// Your tab; defaults to your most recent tab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: Option<TabId>,
+}
+
+impl SnapshotArgs {
+    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        if let Some(s) = &self.selector {
+            validate::selector("selector", s)?;
+        }
+        if !(100..=MAX_MAX_LENGTH).contains(&self.max_chars) {
+            return Err(Invalid::new(
+                "maxChars",
+                format!("must be between 100 and {MAX_MAX_LENGTH}"),
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn d5() -> u32 {
+    5
+}
+fn d200() -> u32 {
+    200
+}
+
+/// Arguments of `firefox_get_accessibility_snapshot` (Claudezilla's limits).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AccessibilitySnapshotArgs {
+    #[serde(default = "d5")]
+    pub max_depth: u32,
+    #[serde(default = "d200")]
+    pub max_nodes: u32,
+    /// Snapshot only the part under this CSS selector.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub selector: Option<String>,
+    /// Your tab; defaults to your most recent tab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: Option<TabId>,
+}
+
+impl AccessibilitySnapshotArgs {
+    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        if let Some(s) = &self.selector {
+            validate::selector("selector", s)?;
+        }
+        if self.max_depth == 0 || self.max_nodes == 0 || self.max_nodes > 100_000 {
+            return Err(Invalid::new(
+                "maxNodes",
+                "maxDepth and maxNodes must be positive (maxNodes ≤ 100000)",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Arguments of `firefox_screenshot`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ScreenshotArgs {
+    /// Your tab; defaults to your most recent tab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: Option<TabId>,
+}
+
+/// Arguments of `firefox_close_tab`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CloseTabArgs {
+    /// The tab to close (one of yours).
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: TabId,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn refs_parse_and_print() {
+        assert_eq!(
+            "e12".parse(),
+            Ok(ElementRef {
+                frame: 0,
+                index: 12
+            })
+        );
+        assert_eq!("f5e3".parse(), Ok(ElementRef { frame: 5, index: 3 }));
+        for bad in [
+            "",
+            "e",
+            "12",
+            "x1",
+            "e1x",
+            "f5",
+            "fe3",
+            "f5e",
+            "e-1",
+            "e1234567890",
+        ] {
+            assert!(bad.parse::<ElementRef>().is_err(), "{bad}");
+        }
+        assert_eq!(ElementRef { frame: 0, index: 7 }.to_string(), "e7");
+        assert_eq!(ElementRef { frame: 2, index: 7 }.to_string(), "f2e7");
+    }
+
+    #[test]
+    fn a_target_is_exactly_one_of_selector_and_ref() {
+        let args = |v| serde_json::from_value::<TargetArgs>(v).unwrap();
+        assert_eq!(
+            args(json!({"selector": "#a"})).target(),
+            Ok(ElementTarget::Selector("#a".into()))
+        );
+        assert_eq!(
+            args(json!({"ref": "f1e2"})).target(),
+            Ok(ElementTarget::Ref(ElementRef { frame: 1, index: 2 }))
+        );
+        assert!(args(json!({})).target().is_err());
+        assert!(
+            args(json!({"selector": "#a", "ref": "e1"}))
+                .target()
+                .is_err()
+        );
+        let bad = args(json!({"ref": "button"})).target().unwrap_err();
+        assert_eq!(bad.field, "ref");
+        assert!(bad.message.contains("firefox_snapshot"));
+    }
+
+    #[test]
+    fn drag_ends_are_refs_or_selectors() {
+        let d = DragArgs {
+            from: "e3".into(),
+            to: "#bin".into(),
+            tab_id: None,
+        };
+        let (from, to) = d.targets().unwrap();
+        assert!(matches!(from, ElementTarget::Ref(_)) && matches!(to, ElementTarget::Selector(_)));
+        assert!(
+            DragArgs {
+                from: "e3".into(),
+                to: "f2e1".into(),
+                tab_id: None
+            }
+            .validate()
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn defaults_and_unknown_fields() {
+        let c: GetContentArgs = serde_json::from_value(json!({})).unwrap();
+        assert_eq!(
+            (c.max_length, c.effective_format()),
+            (DEFAULT_MAX_LENGTH, ContentFormat::Text)
+        );
+        let c: GetContentArgs = serde_json::from_value(json!({"includeHtml": true})).unwrap();
+        assert_eq!(c.effective_format(), ContentFormat::Html);
+        let w: CreateWindowArgs = serde_json::from_value(json!({})).unwrap();
+        assert_eq!(w.url, "about:blank");
+        assert!(serde_json::from_value::<ClickArgs>(json!({"selector": "a", "tabid": 1})).is_err());
+        let p: PageStateArgs = serde_json::from_value(json!({})).unwrap();
+        assert_eq!((p.max_headings, p.max_links, p.max_images), (30, 50, 20));
+    }
+
+    #[test]
+    fn field_values_are_text_or_checked() {
+        let f: FormField = serde_json::from_value(json!({"ref": "e1", "value": true})).unwrap();
+        assert_eq!(f.value, FieldValue::Checked(true));
+        let f: FormField =
+            serde_json::from_value(json!({"selector": "#n", "value": "Ada"})).unwrap();
+        assert_eq!(f.value, FieldValue::Text("Ada".into()));
+    }
+
+    #[test]
+    fn each_validation_names_its_field() {
+        let nav = NavigateArgs {
+            url: None,
+            action: None,
+            tab_id: None,
+        };
+        assert_eq!(nav.validate().unwrap_err().field, "url");
+        let nav = NavigateArgs {
+            url: Some("about:blank".into()),
+            action: Some(NavAction::Back),
+            tab_id: None,
+        };
+        assert!(nav.validate().is_err());
+        let wait = WaitForArgs {
+            selector: Some("a".into()),
+            text: Some("b".into()),
+            url: None,
+            tab_id: None,
+        };
+        assert!(wait.validate().is_err());
+        let scroll = ScrollArgs {
+            selector: None,
+            element_ref: None,
+            x: None,
+            y: None,
+            behavior: None,
+            tab_id: None,
+        };
+        assert!(scroll.validate().is_err());
+        let up = UploadFileArgs {
+            selector: Some("input".into()),
+            element_ref: None,
+            path: "rel/x".into(),
+            file: None,
+            tab_id: None,
+        };
+        assert_eq!(up.validate().unwrap_err().field, "path");
+        let text = TypeArgs {
+            selector: Some("i".into()),
+            element_ref: None,
+            text: "x".repeat(MAX_TYPE_TEXT + 1),
+            clear: false,
+            tab_id: None,
+        };
+        assert_eq!(text.validate().unwrap_err().field, "text");
+    }
+}
