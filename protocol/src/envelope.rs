@@ -131,7 +131,7 @@ pub enum FromExtension {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ContentRequest {
-    /// The frame's id, which prefixes the refs it hands out (0: the top frame).
+    /// The frame's short alias, which prefixes the refs it hands out (0: the top frame).
     pub frame: u32,
     /// Deadline for any waiting (ms since the epoch; background and content scripts share the
     /// clock, so time spent injecting the script counts).
@@ -230,8 +230,8 @@ pub struct SnapshotPart {
     pub text: String,
     pub refs: u32,
     pub cut: Option<String>,
-    /// (frame id, byte offset in `text` where its lines go, indent in spaces).
-    pub frames: Vec<(u32, usize, usize)>,
+    /// (the browser's frame id, byte offset in `text` where its lines go, indent in spaces).
+    pub frames: Vec<(u64, usize, usize)>,
 }
 
 /// Popup → background: what the toolbar popup shows.

@@ -26,6 +26,8 @@ pub fn runtime() -> &'static tokio::runtime::Runtime {
 pub struct Shared {
     pub browser: Browser,
     pub pages: PageServer,
+    /// A second origin, for cross-origin frames.
+    pub other: PageServer,
 }
 
 pub static SHARED: Mutex<Option<Arc<Shared>>> = Mutex::new(None);
@@ -36,9 +38,19 @@ fn shared() -> anyhow::Result<Arc<Shared>> {
         return Ok(s.clone());
     }
     let s = Arc::new(runtime().block_on(async {
-        let pages = PageServer::start(test_pages()).await?;
+        let other = PageServer::start(crate::page_set::pages("")).await?;
+        let mut all = test_pages();
+        all.extend(crate::page_set::pages(&format!(
+            "http://127.0.0.1:{}",
+            other.port
+        )));
+        let pages = PageServer::start(all).await?;
         let browser = Browser::start().await?;
-        anyhow::Ok(Shared { browser, pages })
+        anyhow::Ok(Shared {
+            browser,
+            pages,
+            other,
+        })
     })?);
     *slot = Some(s.clone());
     Ok(s)

@@ -8,6 +8,8 @@ mod agents;
 mod common;
 mod lifecycle;
 mod mcp;
+mod page_set;
+mod pages;
 mod pipeline;
 
 use common::{plain, with_shared};
@@ -68,6 +70,44 @@ fn main() {
             lifecycle::a_crashed_firefox_takes_the_host_down,
         ),
     ];
+    trials.extend([
+        with_shared(
+            "pages::refs_from_a_snapshot_drive_every_action",
+            pages::refs_from_a_snapshot_drive_every_action,
+        ),
+        with_shared(
+            "pages::forms_fill_in_one_call_and_enter_submits",
+            pages::forms_fill_in_one_call_and_enter_submits,
+        ),
+        with_shared(
+            "pages::a_react_like_page_sees_typing",
+            pages::a_react_like_page_sees_typing,
+        ),
+        with_shared(
+            "pages::frames_and_shadow_roots_are_in_snapshots_and_reachable",
+            pages::frames_and_shadow_roots_are_in_snapshots_and_reachable,
+        ),
+        with_shared(
+            "pages::dialogs_never_block_and_follow_the_policy",
+            pages::dialogs_never_block_and_follow_the_policy,
+        ),
+        with_shared(
+            "pages::waiting_inspecting_and_page_state",
+            pages::waiting_inspecting_and_page_state,
+        ),
+        with_shared(
+            "pages::keys_scroll_hover_and_drag",
+            pages::keys_scroll_hover_and_drag,
+        ),
+        with_shared(
+            "pages::markdown_html_and_history",
+            pages::markdown_html_and_history,
+        ),
+        with_shared(
+            "pages::a_large_page_snapshot_addresses_every_control_compactly",
+            pages::a_large_page_snapshot_addresses_every_control_compactly,
+        ),
+    ]);
     trials.extend([
         with_shared(
             "pipeline::file_pages_are_refused_with_a_way_out",

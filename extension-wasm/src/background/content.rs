@@ -10,6 +10,7 @@ use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply, TabId};
 use serde::Serialize;
 use wasm_bindgen::JsValue;
 
+use super::with_state;
 use crate::web;
 
 /// The content bundle: the wasm glue and the shim in one block (built by `cargo xtask build`).
@@ -18,7 +19,7 @@ const CONTENT_BUNDLE: &str = "/wasm/content-bundle.js";
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct InFrame {
-    frame_id: u32,
+    frame_id: u64,
 }
 
 #[derive(Serialize)]
@@ -26,13 +27,19 @@ struct InFrame {
 struct Inject {
     file: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    frame_id: Option<u32>,
+    frame_id: Option<u64>,
     all_frames: bool,
 }
 
-/// Sends one operation to one frame and returns its outcome, bounded by `budget_ms`.
-pub async fn send(tab: TabId, frame: u32, until: u64, op: PageOp, budget_ms: u32) -> Outcome {
-    let request = ContentRequest { frame, until, op };
+/// Sends one operation to one frame (by its alias, 0 for the top frame) and returns its
+/// outcome, bounded by `budget_ms`.
+pub async fn send(tab: TabId, alias: u32, until: u64, op: PageOp, budget_ms: u32) -> Outcome {
+    let frame = frame_id(tab, alias)?;
+    let request = ContentRequest {
+        frame: alias,
+        until,
+        op,
+    };
     let message = JsValue::from_str(&serde_json::to_string(&request).map_err(internal)?);
     let exchange = async {
         let answer = match ask(tab, frame, &message).await? {
@@ -62,7 +69,7 @@ pub async fn send(tab: TabId, frame: u32, until: u64, op: PageOp, budget_ms: u32
 }
 
 /// One round trip; `Ok(None)` when nothing in the frame listens.
-async fn ask(tab: TabId, frame: u32, message: &JsValue) -> Result<Option<String>, ErrorBody> {
+async fn ask(tab: TabId, frame: u64, message: &JsValue) -> Result<Option<String>, ErrorBody> {
     let options = web::to_js(&InFrame { frame_id: frame });
     match web::call(web::tabs_send_message(tab.0, message, &options)).await {
         Ok(answer) => Ok(answer.as_string()),
@@ -72,7 +79,7 @@ async fn ask(tab: TabId, frame: u32, message: &JsValue) -> Result<Option<String>
 }
 
 /// Injects the content script into one frame, or every frame.
-async fn inject(tab: TabId, frame: Option<u32>) -> Result<(), ErrorBody> {
+async fn inject(tab: TabId, frame: Option<u64>) -> Result<(), ErrorBody> {
     let details = web::to_js(&Inject {
         file: CONTENT_BUNDLE,
         frame_id: frame,
@@ -91,8 +98,39 @@ pub async fn preload(tab: TabId) {
     let _ = inject(tab, None).await;
 }
 
+/// Frame ids are large numbers; refs name frames by a short per-tab alias instead (`f1e3`).
+fn alias_for(tab: TabId, frame: u64) -> u32 {
+    with_state(|s| {
+        let known = s.frames.entry(tab).or_default();
+        let at = known.iter().position(|f| *f == frame).unwrap_or_else(|| {
+            known.push(frame);
+            known.len() - 1
+        });
+        at as u32 + 1
+    })
+}
+
+fn frame_id(tab: TabId, alias: u32) -> Result<u64, ErrorBody> {
+    if alias == 0 {
+        return Ok(0);
+    }
+    with_state(|s| {
+        s.frames
+            .get(&tab)
+            .and_then(|f| f.get(alias as usize - 1))
+            .copied()
+    })
+    .ok_or_else(|| {
+        ErrorBody::new(
+            ErrorCode::ElementNotFound,
+            format!("frame f{alias} is unknown in tab {tab}"),
+        )
+        .with_hint("call firefox_snapshot again and use the new refs")
+    })
+}
+
 /// A snapshot of the whole tab: the top frame's part with each child frame's part spliced in
-/// where its iframe is, its refs prefixed with its frame id.
+/// where its iframe is, its refs prefixed with its frame's alias.
 pub async fn snapshot(tab: TabId, until: u64, op: PageOp, budget_ms: u32) -> Outcome {
     let part = part(tab, 0, until, op.clone(), budget_ms).await?;
     let total_refs = part.refs;
@@ -138,14 +176,15 @@ fn splice(
         // From the last insertion point backwards, so earlier offsets stay valid.
         for (frame, offset, indent) in frames.into_iter().rev() {
             let pad = " ".repeat(indent);
-            let child = match part_of(tab, frame, until, &op, budget_ms, nesting).await {
-                Ok((child, child_refs, child_cut)) => {
-                    refs += child_refs;
-                    cut = cut.or(child_cut);
-                    child
-                }
-                Err(e) => format!("(frame {frame} could not be read: {})\n", e.message),
-            };
+            let child =
+                match part_of(tab, alias_for(tab, frame), until, &op, budget_ms, nesting).await {
+                    Ok((child, child_refs, child_cut)) => {
+                        refs += child_refs;
+                        cut = cut.or(child_cut);
+                        child
+                    }
+                    Err(e) => format!("(this frame could not be read: {})\n", e.message),
+                };
             let indented: String = child.lines().map(|l| format!("{pad}{l}\n")).collect();
             text.insert_str(offset.min(text.len()), &indented);
         }

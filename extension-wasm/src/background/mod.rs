@@ -34,6 +34,8 @@ struct State {
     pool: Pool,
     waiters: HashMap<TabId, Vec<LoadWaiter>>,
     capture: CaptureLock,
+    /// Per tab, the browser frame ids behind the frame aliases of refs (alias n is index n-1).
+    frames: HashMap<TabId, Vec<u64>>,
     /// Wakes a queued screenshot when its ticket is granted.
     capture_wakers: HashMap<Ticket, oneshot::Sender<()>>,
     tuning: Tuning,

@@ -326,6 +326,7 @@ pub fn listen() {
         with_state(|s| {
             // Dropping the senders tells waiters the tab is gone.
             s.waiters.remove(&TabId(tab));
+            s.frames.remove(&TabId(tab));
             s.pool.remove(TabId(tab));
         });
     });

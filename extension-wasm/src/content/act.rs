@@ -434,7 +434,12 @@ pub fn select_option(element: &Element, values: &[String]) -> Outcome {
         };
         let (value, label) = (option.value(), option.text().trim().to_owned());
         let wanted = values.iter().any(|v| *v == value || *v == label);
-        option.set_selected(wanted);
+        if select.multiple() {
+            option.set_selected(wanted);
+        } else if wanted && picked.is_empty() {
+            // Unselecting the others one by one would reset a single select to its first option.
+            select.set_selected_index(i as i32);
+        }
         if wanted {
             picked.push(label.clone());
         }

@@ -20,7 +20,7 @@ extern "C" {
     #[wasm_bindgen(method, js_name = checkVisibility)]
     fn check_visibility(this: &Checkable) -> bool;
     #[wasm_bindgen(catch, js_namespace = ["browser", "runtime"], js_name = getFrameId)]
-    fn get_frame_id(target: &Element) -> Result<i32, JsValue>;
+    fn get_frame_id(target: &JsValue) -> Result<f64, JsValue>;
 }
 
 /// False for elements not rendered (display: none, content-visibility hidden, …).
@@ -42,7 +42,7 @@ struct Walker {
     out: String,
     refs: u32,
     lines: usize,
-    frames: Vec<(u32, usize, usize)>,
+    frames: Vec<(u64, usize, usize)>,
     cut: Option<String>,
 }
 
@@ -81,6 +81,21 @@ pub fn snapshot(frame: u32, selector: Option<&str>, limits: Limits) -> Outcome {
 
 impl Walker {
     fn children(&mut self, parent: &Node, depth: usize) {
+        self.children_of(parent, depth, !self.limits.interactive_only);
+    }
+
+    /// A label's own words name its field; the field's line carries them.
+    fn label(&mut self, el: &Element, depth: usize) {
+        let labels_a_field = el.has_attribute("for")
+            || el
+                .query_selector("input, select, textarea")
+                .ok()
+                .flatten()
+                .is_some();
+        self.children_of(el, depth, !labels_a_field && !self.limits.interactive_only);
+    }
+
+    fn children_of(&mut self, parent: &Node, depth: usize, with_text: bool) {
         if let Some(shadow) = parent.dyn_ref::<Element>().and_then(Element::shadow_root) {
             self.children(&shadow, depth);
         }
@@ -91,7 +106,7 @@ impl Walker {
             }
             match node.node_type() {
                 Node::ELEMENT_NODE => self.element(node.unchecked_ref(), depth),
-                Node::TEXT_NODE if !self.limits.interactive_only => self.text(&node, depth),
+                Node::TEXT_NODE if with_text => self.text(&node, depth),
                 _ => {}
             }
             child = node.next_sibling();
@@ -197,6 +212,7 @@ impl Walker {
                 }
             }
             Some("iframe") => self.iframe(el, depth),
+            Some("label") => self.label(el, depth),
             Some(r) if a11y::is_container(Some(r)) => {
                 let label = el
                     .get_attribute("aria-label")
@@ -215,10 +231,16 @@ impl Walker {
     }
 
     fn iframe(&mut self, el: &Element, depth: usize) {
-        let Ok(frame) = get_frame_id(el) else { return };
-        if frame < 0 || !self.within_depth(depth) {
+        // The browser's frame id of the iframe's document (a large number; the background maps
+        // it to a short alias for refs).
+        let window = js_sys::Reflect::get(el, &"contentWindow".into()).unwrap_or(JsValue::NULL);
+        let Ok(frame) = get_frame_id(&window).or_else(|_| get_frame_id(el)) else {
+            return;
+        };
+        if frame < 0.0 || !self.within_depth(depth) {
             return;
         }
+        let frame = frame as u64;
         let title = el
             .get_attribute("title")
             .or_else(|| el.get_attribute("name"))
@@ -233,9 +255,33 @@ impl Walker {
             ),
             el,
         ) {
-            self.frames.push((frame as u32, self.out.len(), depth + 1));
+            self.frames.push((frame, self.out.len(), depth + 1));
         }
     }
+}
+
+/// A label's text without that of the fields inside it (a select's options, say).
+fn own_words(node: &Node) -> String {
+    let mut out = String::new();
+    let mut child = node.first_child();
+    while let Some(n) = child {
+        match n.node_type() {
+            Node::TEXT_NODE => out.push_str(&n.text_content().unwrap_or_default()),
+            Node::ELEMENT_NODE
+                if !matches!(
+                    n.unchecked_ref::<Element>().local_name().as_str(),
+                    "input" | "select" | "textarea"
+                ) =>
+            {
+                out.push(' ');
+                out.push_str(&own_words(&n));
+            }
+            _ => {}
+        }
+        out.push(' ');
+        child = n.next_sibling();
+    }
+    out
 }
 
 fn text_of(el: &Element, max: usize) -> String {
@@ -275,7 +321,7 @@ fn name(el: &Element, role: &str) -> String {
                 .map(HtmlTextAreaElement::labels)
         })
         .and_then(|labels| labels.item(0))
-        .map(|l| a11y::clean(&l.text_content().unwrap_or_default(), 80))
+        .map(|l| a11y::clean(&own_words(&l), 80))
         .filter(|l| !l.is_empty());
     if let Some(label) = field_label {
         return label;
