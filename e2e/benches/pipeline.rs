@@ -243,6 +243,69 @@ async fn bench() -> anyhow::Result<Vec<Row>> {
         content.await?,
         format!("answer {chars} chars"),
     );
+    let snap = agent
+        .call("firefox_snapshot", json!({"tabId": large}))
+        .await?
+        .ok()?
+        .text;
+    let snapshot = time(30, async || {
+        agent
+            .call("firefox_snapshot", json!({"tabId": large}))
+            .await?
+            .ok()
+            .map(|_| ())
+    });
+    row(
+        "firefox_snapshot, 2,000-element page",
+        snapshot.await?,
+        format!("{} chars ≈ {} tokens", snap.len(), snap.len() / 4),
+    );
+    let small_snap = agent
+        .call(
+            "firefox_snapshot",
+            json!({"tabId": large, "interactiveOnly": true}),
+        )
+        .await?
+        .ok()?
+        .text;
+    let interactive = time(30, async || {
+        agent
+            .call(
+                "firefox_snapshot",
+                json!({"tabId": large, "interactiveOnly": true}),
+            )
+            .await?
+            .ok()
+            .map(|_| ())
+    });
+    row(
+        "firefox_snapshot interactiveOnly, same page",
+        interactive.await?,
+        format!("{} chars", small_snap.len()),
+    );
+    let md = agent
+        .call(
+            "firefox_get_content",
+            json!({"tabId": large, "format": "markdown"}),
+        )
+        .await?
+        .ok()?
+        .text;
+    let markdown = time(30, async || {
+        agent
+            .call(
+                "firefox_get_content",
+                json!({"tabId": large, "format": "markdown"}),
+            )
+            .await?
+            .ok()
+            .map(|_| ())
+    });
+    row(
+        "firefox_get_content markdown, same page",
+        markdown.await?,
+        format!("{} chars", md.len()),
+    );
     let click = time(100, async || {
         agent
             .call(

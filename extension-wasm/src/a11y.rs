@@ -159,6 +159,19 @@ pub fn is_container(role: Option<&str>) -> bool {
     )
 }
 
+/// Tags that, without special attributes, play no role of their own: the snapshot shows only
+/// their content.
+pub fn is_plain(tag: &str) -> bool {
+    !matches!(tag, "a" | "area" | "label" | "iframe")
+        && matches!(
+            role(&ElementFacts {
+                tag,
+                ..ElementFacts::default()
+            }),
+            None | Some("listitem" | "row")
+        )
+}
+
 /// Elements whose content never shows.
 pub fn is_skipped(tag: &str) -> bool {
     matches!(
@@ -323,6 +336,18 @@ mod tests {
             Some("textbox")
         );
         assert_eq!(role(&facts("h3")), Some("h3"));
+    }
+
+    #[test]
+    fn plain_tags_are_walked_through() {
+        for plain in ["div", "span", "p", "section", "li", "tr", "td"] {
+            assert!(is_plain(plain), "{plain}");
+        }
+        for special in [
+            "a", "button", "input", "h2", "nav", "ul", "img", "iframe", "label", "select",
+        ] {
+            assert!(!is_plain(special), "{special}");
+        }
     }
 
     #[test]

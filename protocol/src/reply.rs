@@ -166,8 +166,8 @@ pub enum Reply {
         waited_ms: u32,
     },
     Snapshot(Snapshot),
-    Element(ElementInfo),
-    PageState(PageState),
+    Element(Box<ElementInfo>),
+    PageState(Box<PageState>),
     Dialogs(DialogReport),
     /// Content script → background only: one frame's part of a snapshot.
     SnapshotPart(crate::envelope::SnapshotPart),

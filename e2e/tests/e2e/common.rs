@@ -26,8 +26,8 @@ pub fn runtime() -> &'static tokio::runtime::Runtime {
 pub struct Shared {
     pub browser: Browser,
     pub pages: PageServer,
-    /// A second origin, for cross-origin frames.
-    pub other: PageServer,
+    /// A second origin serving the cross-origin frames; held only to keep it running.
+    _other: PageServer,
 }
 
 pub static SHARED: Mutex<Option<Arc<Shared>>> = Mutex::new(None);
@@ -49,7 +49,7 @@ fn shared() -> anyhow::Result<Arc<Shared>> {
         anyhow::Ok(Shared {
             browser,
             pages,
-            other,
+            _other: other,
         })
     })?);
     *slot = Some(s.clone());

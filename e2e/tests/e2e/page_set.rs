@@ -65,8 +65,8 @@ pub const DELAYED: &str = r#"<!doctype html><title>Delayed</title><p>waiting pag
 setTimeout(() => { const b = document.createElement('button'); b.id = 'late'; b.textContent = 'Late button'; document.body.append(b); }, 700);
 setTimeout(() => { document.body.append('the eagle has landed'); }, 900);
 setTimeout(() => { location.hash = 'done'; }, 1100);
-setTimeout(() => { throw new Error('delayed boom'); }, 50);
-</script>"#;
+</script>
+<button id="boom" onclick="setTimeout(() => { throw new Error('delayed boom'); }, 0)">Boom</button>"#;
 
 pub const KEYS: &str = r#"<!doctype html><title>Keys</title>
 <form id="search" onsubmit="event.preventDefault(); document.getElementById('out').textContent = 'searched ' + document.getElementById('q').value">

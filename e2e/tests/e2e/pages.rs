@@ -2,10 +2,10 @@
 //! DOM, dialogs, waiting, keys, hover, drag, upload, Markdown, navigation history.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, ensure};
-use claudezilla_e2e::{Agent, ToolResult};
+use claudezilla_e2e::{Agent, ToolResult, eventually};
 use serde_json::{Value, json};
 
 use crate::common::Shared;
@@ -345,14 +345,26 @@ pub async fn waiting_inspecting_and_page_state(s: Arc<Shared>) -> anyhow::Result
         .await?;
     never.expect_error("TIMEOUT")?;
 
-    let after = call(&a, "firefox_get_page_state", json!({"tabId": tab}))
-        .await?
-        .text;
+    call(
+        &a,
+        "firefox_click",
+        json!({"tabId": tab, "selector": "#boom"}),
+    )
+    .await?;
+    let after = eventually(
+        Duration::from_secs(5),
+        "the page's uncaught error in its state",
+        async || {
+            let state = a
+                .call("firefox_get_page_state", json!({"tabId": tab}))
+                .await
+                .ok()?
+                .text;
+            state.contains("delayed boom").then_some(state)
+        },
+    )
+    .await?;
     let state: Value = serde_json::from_str(&after)?;
-    ensure!(
-        state["errors"].to_string().contains("delayed boom"),
-        "uncaught errors are reported: {after}"
-    );
     let diff = call(
         &a,
         "firefox_diff_page_state",
@@ -360,7 +372,9 @@ pub async fn waiting_inspecting_and_page_state(s: Arc<Shared>) -> anyhow::Result
     )
     .await?;
     ensure!(
-        diff.text.contains("+ buttons: button#late") && diff.text.contains("url:"),
+        diff.text.contains("+ buttons: button#late")
+            && diff.text.contains("url:")
+            && diff.text.contains("+ errors:"),
         "{}",
         diff.text
     );

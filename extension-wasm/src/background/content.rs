@@ -157,6 +157,9 @@ async fn part(
     }
 }
 
+/// A snapshot's text, its ref count and where it was cut, if it was.
+type Stitched = (String, u32, Option<String>);
+
 /// Fills the child frames of `part` (depth-limited: frames nest rarely, never endlessly).
 fn splice(
     tab: TabId,
@@ -165,7 +168,7 @@ fn splice(
     op: PageOp,
     budget_ms: u32,
     nesting: u32,
-) -> Pin<Box<dyn Future<Output = (String, u32, Option<String>)>>> {
+) -> Pin<Box<dyn Future<Output = Stitched>>> {
     Box::pin(async move {
         let SnapshotPart {
             mut text,
@@ -199,7 +202,7 @@ async fn part_of(
     op: &PageOp,
     budget_ms: u32,
     nesting: u32,
-) -> Result<(String, u32, Option<String>), ErrorBody> {
+) -> Result<Stitched, ErrorBody> {
     if nesting >= 5 {
         return Ok(("(frames nested too deep)\n".into(), 0, None));
     }

@@ -183,7 +183,7 @@ pub fn get_element(el: &Element, frame: u32) -> Outcome {
         .dyn_ref::<HtmlElement>()
         .map(HtmlElement::inner_text)
         .unwrap_or_else(|| el.text_content().unwrap_or_default());
-    Ok(Reply::Element(ElementInfo {
+    Ok(Reply::Element(Box::new(ElementInfo {
         element: format!("{} ({})", describe(el), ref_for(el, frame)),
         tag: el.local_name(),
         attributes,
@@ -192,7 +192,7 @@ pub fn get_element(el: &Element, frame: u32) -> Outcome {
         styles,
         text: clean(&text, 500),
         value,
-    }))
+    })))
 }
 
 fn each(selector: &str, mut f: impl FnMut(&Element)) -> u32 {
@@ -279,7 +279,7 @@ pub fn page_state(frame: u32, limits: [u32; 5]) -> Outcome {
     );
     s.counts = c;
     s.errors = ERRORS.with(|e| e.borrow().clone());
-    Ok(Reply::PageState(s))
+    Ok(Reply::PageState(Box::new(s)))
 }
 
 /// Waits until `selector` matches or the page's text contains `text`.

@@ -5,9 +5,7 @@
 use claudezilla_protocol::envelope::SnapshotPart;
 use claudezilla_protocol::{ErrorBody, Outcome, Reply};
 use wasm_bindgen::prelude::*;
-use web_sys::{
-    Element, HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, Node,
-};
+use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, Node};
 
 use super::find::{self, document};
 use crate::a11y::{self, ElementFacts, States};
@@ -19,8 +17,21 @@ extern "C" {
     type Checkable;
     #[wasm_bindgen(method, js_name = checkVisibility)]
     fn check_visibility(this: &Checkable) -> bool;
+    /// `matches` with a selector kept as a JS string (no re-encoding per call).
+    #[wasm_bindgen(method, js_name = matches)]
+    fn matches_value(this: &Checkable, selectors: &JsValue) -> bool;
     #[wasm_bindgen(catch, js_namespace = ["browser", "runtime"], js_name = getFrameId)]
     fn get_frame_id(target: &JsValue) -> Result<f64, JsValue>;
+}
+
+thread_local! {
+    /// Attributes that make an element more than its tag says; most elements have none, and
+    /// one `matches` call lets the walk skip every attribute read for them.
+    static MARKED: JsValue = JsValue::from_str("[hidden],[aria-hidden],[role],[tabindex],[onclick],[contenteditable]");
+}
+
+fn is_marked(el: &Element) -> bool {
+    MARKED.with(|m| el.unchecked_ref::<Checkable>().matches_value(m))
 }
 
 /// False for elements not rendered (display: none, content-visibility hidden, …).
@@ -96,9 +107,13 @@ impl Walker {
     }
 
     fn children_of(&mut self, parent: &Node, depth: usize, with_text: bool) {
-        if let Some(shadow) = parent.dyn_ref::<Element>().and_then(Element::shadow_root) {
+        let parent_el = parent.dyn_ref::<Element>();
+        if let Some(shadow) = parent_el.and_then(Element::shadow_root) {
             self.children(&shadow, depth);
         }
+        // Generic elements are not checked for visibility on the way down (too costly); their
+        // text is shown only if they are visible, checked once, at their first text.
+        let mut visible: Option<bool> = None;
         let mut child = parent.first_child();
         while let Some(node) = child {
             if self.cut.is_some() {
@@ -106,7 +121,12 @@ impl Walker {
             }
             match node.node_type() {
                 Node::ELEMENT_NODE => self.element(node.unchecked_ref(), depth),
-                Node::TEXT_NODE if with_text => self.text(&node, depth),
+                Node::TEXT_NODE
+                    if with_text
+                        && *visible.get_or_insert_with(|| parent_el.is_none_or(is_visible)) =>
+                {
+                    self.text(&node, depth)
+                }
                 _ => {}
             }
             child = node.next_sibling();
@@ -149,14 +169,25 @@ impl Walker {
 
     fn element(&mut self, el: &Element, depth: usize) {
         let tag = el.local_name();
-        if a11y::is_skipped(&tag)
-            || el.has_attribute("hidden")
-            || el.get_attribute("aria-hidden").as_deref() == Some("true")
-            || !is_visible(el)
-        {
+        if a11y::is_skipped(&tag) {
             return;
         }
-        let role_attr = el.get_attribute("role");
+        let marked = is_marked(el);
+        if !marked && a11y::is_plain(&tag) {
+            // The common case: a generic element, only its content matters.
+            return self.children(el, depth);
+        }
+        let hidden = marked
+            && (el.has_attribute("hidden")
+                || el.get_attribute("aria-hidden").as_deref() == Some("true"));
+        if hidden || !is_visible(el) {
+            return;
+        }
+        let role_attr = if marked {
+            el.get_attribute("role")
+        } else {
+            None
+        };
         let input_type = (tag == "input" || tag == "button")
             .then(|| el.get_attribute("type"))
             .flatten();
@@ -165,13 +196,15 @@ impl Walker {
             role_attr: role_attr.as_deref(),
             input_type: input_type.as_deref(),
             has_href: tag == "a" && el.has_attribute("href"),
-            contenteditable: el.dyn_ref::<HtmlElement>().is_some_and(|h| {
-                h.is_content_editable() && el.get_attribute("contenteditable").is_some()
-            }),
-            focusable: el
-                .get_attribute("tabindex")
-                .is_some_and(|t| t.trim() != "-1")
-                || el.has_attribute("onclick"),
+            contenteditable: marked
+                && el
+                    .get_attribute("contenteditable")
+                    .is_some_and(|v| v != "false"),
+            focusable: marked
+                && (el
+                    .get_attribute("tabindex")
+                    .is_some_and(|t| t.trim() != "-1")
+                    || el.has_attribute("onclick")),
         };
         let role = a11y::role(&facts);
         if a11y::is_interactive(role, &facts) {

@@ -110,6 +110,15 @@ mod tests {
         assert_eq!(v["type"], "object");
         assert_eq!(v["properties"]["tabId"]["type"], "integer");
         assert_eq!(v["properties"]["timeout"]["maximum"], 300000);
-        assert_eq!(v["required"], json!(["url"]));
+        assert_eq!(
+            v["required"],
+            json!(null),
+            "url or action: neither is required alone"
+        );
+        let close = serde_json::to_value(schemars::schema_for!(
+            Args<claudezilla_protocol::args::CloseTabArgs>
+        ))
+        .unwrap();
+        assert_eq!(close["required"], json!(["tabId"]));
     }
 }
