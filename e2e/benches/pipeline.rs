@@ -339,9 +339,78 @@ async fn bench() -> anyhow::Result<Vec<Row>> {
     });
     let shot = shot.await?;
     row(
-        "firefox_screenshot, small page",
+        "firefox_screenshot, small page (default read-text, with readiness)",
         shot,
         format!("{:.1} KB JPEG", bytes as f64 / 1000.0),
+    );
+    // The raw client is an agent of its own: it needs tabs of its own.
+    let mut raw_tabs = Vec::new();
+    for path in ["/small.html", "/large.html"] {
+        let args = serde_json::from_value(json!({"url": pages.url(path)}))?;
+        match raw.call(Command::CreateWindow(args)).await? {
+            Ok(claudezilla_protocol::Reply::Tab(t)) => raw_tabs.push(t.tab_id.0),
+            other => anyhow::bail!("{other:?}"),
+        }
+    }
+    // Side by side, without MCP and without readiness: our Rust pipeline, the browser's JPEG.
+    for (what, browser) in [
+        ("Rust/wasm pipeline", false),
+        ("browser's own JPEG encoder", true),
+    ] {
+        for (page, tab) in [("small", raw_tabs[0]), ("large", raw_tabs[1])] {
+            let mut size = 0;
+            let args: claudezilla_protocol::args::ScreenshotArgs = serde_json::from_value(
+                json!({"tabId": tab, "skipReadiness": true, "browserEncoder": browser}),
+            )?;
+            let timed = time(40, async || {
+                match raw.call(Command::Screenshot(args.clone())).await? {
+                    Ok(claudezilla_protocol::Reply::Screenshot(s)) => size = s.data.len() * 3 / 4,
+                    other => anyhow::bail!("{other:?}"),
+                }
+                Ok(())
+            });
+            row(
+                &format!("screenshot read-text, {page} page, {what} (raw socket)"),
+                timed.await?,
+                format!("{:.1} KB", size as f64 / 1000.0),
+            );
+        }
+    }
+    for purpose in ["quick-glance", "inspect-ui", "full-detail"] {
+        let mut size = 0;
+        let timed = time(20, async || {
+            let r = agent
+                .call(
+                    "firefox_screenshot",
+                    json!({"tabId": large, "purpose": purpose}),
+                )
+                .await?
+                .ok()?;
+            size = r.images[0].1.len() * 3 / 4;
+            Ok(())
+        });
+        row(
+            &format!("firefox_screenshot {purpose}, large page"),
+            timed.await?,
+            format!("{:.1} KB", size as f64 / 1000.0),
+        );
+    }
+    let mut size = 0;
+    let timed = time(10, async || {
+        let r = agent
+            .call(
+                "firefox_screenshot",
+                json!({"tabId": large, "fullPage": true}),
+            )
+            .await?
+            .ok()?;
+        size = r.images[0].1.len() * 3 / 4;
+        Ok(())
+    });
+    row(
+        "firefox_screenshot fullPage, large page",
+        timed.await?,
+        format!("{:.1} KB", size as f64 / 1000.0),
     );
     let nav = time(30, async || {
         agent

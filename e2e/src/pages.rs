@@ -24,6 +24,14 @@ impl Page {
         }
     }
 
+    pub fn svg(body: impl Into<String>) -> Self {
+        Self {
+            body: body.into(),
+            content_type: "image/svg+xml",
+            delay: Duration::ZERO,
+        }
+    }
+
     pub fn js(body: impl Into<String>) -> Self {
         Self {
             body: body.into(),

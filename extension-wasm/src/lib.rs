@@ -19,6 +19,8 @@ pub mod glob;
 pub mod jpeg;
 pub mod load;
 pub mod markdown;
+pub mod network;
+pub mod pixels;
 pub mod pool;
 pub mod suggest;
 pub mod text;

@@ -8,6 +8,7 @@
 pub mod auth;
 pub mod manifest;
 mod router;
+mod save;
 mod server;
 pub mod status;
 mod upload;

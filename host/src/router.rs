@@ -11,6 +11,8 @@ use claudezilla_protocol::{
 };
 use tokio::sync::mpsc::UnboundedSender;
 
+use crate::save;
+
 /// Numbers socket connections for the life of the host.
 pub type ConnId = u64;
 
@@ -35,10 +37,12 @@ struct Client {
     tx: UnboundedSender<HostMessage>,
 }
 
-/// A request on its way to the extension: who asked, under which id.
+/// A request on its way to the extension: who asked, under which id, and where its
+/// screenshot goes if it is to be saved rather than returned.
 struct Pending {
     conn: ConnId,
     client_id: RequestId,
+    save: Option<save::Target>,
 }
 
 pub struct Router {
@@ -103,6 +107,17 @@ impl Router {
         {
             return reply(client, client_id, Err(err));
         }
+        let save = match &request.command {
+            Command::Screenshot(a) => match a
+                .save_path
+                .as_deref()
+                .map(|p| save::Target::check(p, a.overwrite))
+            {
+                Some(Err(err)) => return reply(client, client_id, Err(err)),
+                checked => checked.and_then(Result::ok),
+            },
+            _ => None,
+        };
         let id = self.next_id;
         self.next_id += 1;
         let name = request.command.name();
@@ -119,7 +134,14 @@ impl Router {
             }
         };
         tracing::debug!(conn, id, client_id, name, "→ extension");
-        self.pending.insert(id, Pending { conn, client_id });
+        self.pending.insert(
+            id,
+            Pending {
+                conn,
+                client_id,
+                save,
+            },
+        );
         if self.to_extension.send(frame).is_err() {
             self.pending.remove(&id);
             let err = ErrorBody::new(ErrorCode::NotConnected, "the extension's port is closed");
@@ -128,12 +150,21 @@ impl Router {
     }
 
     fn answer(&mut self, response: Response) {
-        let Some(Pending { conn, client_id }) = self.pending.remove(&response.id) else {
+        let Some(Pending {
+            conn,
+            client_id,
+            save,
+        }) = self.pending.remove(&response.id)
+        else {
             tracing::warn!(id = response.id, "answer to no pending request");
             return;
         };
+        let outcome = match save {
+            Some(target) => response.outcome.and_then(|reply| target.write(reply)),
+            None => response.outcome,
+        };
         match self.clients.get(&conn) {
-            Some(client) => reply(client, client_id, response.outcome),
+            Some(client) => reply(client, client_id, outcome),
             // The client left while waiting: its answer is dropped, never sent to someone else.
             None => tracing::debug!(conn, client_id, "answer for a departed client dropped"),
         }

@@ -790,15 +790,149 @@ impl AccessibilitySnapshotArgs {
     }
 }
 
+/// Screenshot presets: JPEG quality and scale for what the picture is for.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum Purpose {
+    /// 30 % quality, quarter scale.
+    QuickGlance,
+    /// 60 %, half scale (the default).
+    #[default]
+    ReadText,
+    /// 80 %, three-quarter scale.
+    InspectUi,
+    /// 95 %, full scale.
+    FullDetail,
+}
+
+impl Purpose {
+    /// (quality, scale).
+    pub fn preset(self) -> (u8, f64) {
+        match self {
+            Self::QuickGlance => (30, 0.25),
+            Self::ReadText => (60, 0.5),
+            Self::InspectUi => (80, 0.75),
+            Self::FullDetail => (95, 1.0),
+        }
+    }
+}
+
+/// Image format of a screenshot.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum ImageFormat {
+    #[default]
+    Jpeg,
+    Png,
+}
+
+fn yes() -> bool {
+    true
+}
+
 /// Arguments of `firefox_screenshot`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ScreenshotArgs {
+    /// quick-glance (30%/0.25), read-text (60%/0.5, default), inspect-ui (80%/0.75), full-detail (95%/1.0).
+    #[serde(default)]
+    pub purpose: Purpose,
+    /// JPEG quality 1-100 (overrides the purpose).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u8"))]
+    pub quality: Option<u8>,
+    /// Scale 0.1-1 (overrides the purpose).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "f64"))]
+    pub scale: Option<f64>,
+    #[serde(default)]
+    pub format: ImageFormat,
+    /// Longest wait for the page to settle, ms (default 10000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub max_wait: Option<u32>,
+    /// Wait for images and fonts (default true).
+    #[serde(default = "yes")]
+    pub wait_for_images: bool,
+    /// Capture at once, without waiting for the page to settle.
+    #[serde(default)]
+    pub skip_readiness: bool,
+    /// Number up to 30 interactive elements on the picture and return number → ref.
+    #[serde(default)]
+    pub annotate: bool,
+    /// The whole page, not just what is in view (tall pages are cut, with a note).
+    #[serde(default)]
+    pub full_page: bool,
+    /// Only this element (or give ref).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub selector: Option<String>,
+    /// Only this element, by ref.
+    #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub element_ref: Option<String>,
+    /// Write the image to this absolute path instead of returning it (the folder must exist).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub save_path: Option<String>,
+    /// Replace an existing file at savePath.
+    #[serde(default)]
+    pub overwrite: bool,
+    /// Let the browser encode the JPEG instead of our Rust pipeline (for the benchmark's
+    /// side-by-side comparison; no readiness, badges or budget). Not an MCP argument.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(feature = "schema", schemars(skip))]
+    pub browser_encoder: bool,
     /// Your tab; defaults to your most recent tab.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "u32"))]
     pub tab_id: Option<TabId>,
+}
+
+impl ScreenshotArgs {
+    /// (quality, scale) after the purpose and any override.
+    pub fn quality_and_scale(&self) -> (u8, f64) {
+        let (q, s) = self.purpose.preset();
+        (self.quality.unwrap_or(q), self.scale.unwrap_or(s))
+    }
+
+    /// The element to capture alone, if any.
+    pub fn target(&self) -> Result<Option<ElementTarget>, Invalid> {
+        if self.selector.is_none() && self.element_ref.is_none() {
+            return Ok(None);
+        }
+        target(&self.selector, &self.element_ref).map(Some)
+    }
+
+    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        if self.quality.is_some_and(|q| !(1..=100).contains(&q)) {
+            return Err(Invalid::new("quality", "must be between 1 and 100"));
+        }
+        if self.scale.is_some_and(|s| !(0.1..=1.0).contains(&s)) {
+            return Err(Invalid::new("scale", "must be between 0.1 and 1"));
+        }
+        if self.max_wait.is_some_and(|w| w > 60_000) {
+            return Err(Invalid::new("maxWait", "must be at most 60000 ms"));
+        }
+        if self.target()?.is_some() && self.full_page {
+            return Err(Invalid::new(
+                "fullPage",
+                "give fullPage or an element, not both",
+            ));
+        }
+        if let Some(path) = &self.save_path
+            && !path.starts_with('/')
+        {
+            return Err(Invalid::new(
+                "savePath",
+                format!("{path:?} is not an absolute path"),
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// Arguments of `firefox_close_tab`.

@@ -91,8 +91,8 @@ impl Command {
             Self::WaitFor(a) => a.validate(),
             Self::Snapshot(a) => a.validate(),
             Self::AccessibilitySnapshot(a) => a.validate(),
+            Self::Screenshot(a) => a.validate(),
             Self::GetPageState(_)
-            | Self::Screenshot(_)
             | Self::GetTabs
             | Self::CloseTab(_)
             | Self::Ping

@@ -221,6 +221,15 @@ pub enum PageOp {
         accept: bool,
         prompt_text: Option<String>,
     },
+    /// Wait for images (up to 3 s) and fonts, then two frames and an idle moment.
+    Settle {
+        images: bool,
+    },
+    /// Geometry for a capture: viewport, scroll, page size, an element's box, badge targets.
+    Metrics {
+        target: Option<ElementTarget>,
+        marks: bool,
+    },
 }
 
 /// One frame's snapshot, with where its child frames go.

@@ -134,6 +134,16 @@ pub enum Reply {
         value_length: u32,
     },
     Screenshot(Screenshot),
+    /// A screenshot written to disk by the host (`savePath`).
+    Saved {
+        path: String,
+        bytes: u64,
+        width: u32,
+        height: u32,
+        notes: Vec<String>,
+    },
+    /// Content script → background only: page geometry for a capture.
+    Metrics(PageMetrics),
     Closed {
         tab_id: TabId,
     },
@@ -224,12 +234,19 @@ pub struct PageContent {
 #[serde(rename_all = "camelCase")]
 pub struct Screenshot {
     pub tab_id: TabId,
-    /// Always `image/jpeg`.
+    /// `image/jpeg` or `image/png`.
     pub mime: String,
     /// Base64 of the image bytes.
     pub data: String,
     pub width: u32,
     pub height: u32,
+    /// JPEG quality and scale used (after any budget step-down).
+    pub quality: u8,
+    pub scale: f64,
+    /// What was waited for, what was cut or shrunk: one line each.
+    pub notes: Vec<String>,
+    /// Badge number → the element's ref and name (with `annotate`).
+    pub marks: Vec<(u32, String)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -245,6 +262,20 @@ pub struct ExtensionDiagnosis {
     pub agents: u32,
     /// All open browser windows (the user's and the agents').
     pub browser_windows: u32,
+}
+
+/// Page geometry for a capture, in CSS pixels.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PageMetrics {
+    pub viewport: [f64; 2],
+    pub scroll: [f64; 2],
+    /// The whole document's size.
+    pub page: [f64; 2],
+    /// The target element's box in document coordinates, if one was asked for.
+    pub element: Option<[f64; 4]>,
+    /// Interactive elements in view (document coordinates), for badges: (ref and name, box).
+    pub marks: Vec<(String, [f64; 4])>,
 }
 
 /// A compact accessibility tree in which every interactive element carries a ref.

@@ -11,6 +11,7 @@ mod mcp;
 mod page_set;
 mod pages;
 mod pipeline;
+mod shots;
 
 use common::{plain, with_shared};
 use libtest_mimic::Arguments;
@@ -141,6 +142,26 @@ fn main() {
             "agents::silent_agents_lose_their_tabs_live_ones_keep_them",
             agents::silent_agents_lose_their_tabs_live_ones_keep_them,
         ),
+    ]);
+    trials.extend([
+        with_shared("shots::presets_set_the_size", shots::presets_set_the_size),
+        with_shared(
+            "shots::a_late_image_is_waited_for",
+            shots::a_late_image_is_waited_for,
+        ),
+        with_shared(
+            "shots::full_page_and_element_shots",
+            shots::full_page_and_element_shots,
+        ),
+        with_shared(
+            "shots::noise_stays_under_the_budget",
+            shots::noise_stays_under_the_budget,
+        ),
+        with_shared(
+            "shots::badges_map_to_refs_that_work",
+            shots::badges_map_to_refs_that_work,
+        ),
+        with_shared("shots::saving_to_disk", shots::saving_to_disk),
     ]);
     let conclusion = libtest_mimic::run(&args, trials);
     // Tear the shared browser down before exiting (statics are not dropped).

@@ -1,35 +1,39 @@
-//! Screenshots: activate the tab, capture the visible area as JPEG — one capture at a time, in
-//! arrival order ([`CaptureLock`](crate::capture_lock::CaptureLock)). The lock is released on
-//! every path out (a guard), errors, timeouts and closed tabs included.
+//! Screenshots: let the page settle, capture it with `tabs.captureTab` (no tab switch: the
+//! user's view and other agents' tabs stay as they are), then in Rust decode, stitch, crop,
+//! draw badges and encode a JPEG that fits the byte budget.
+//!
+//! Captures take turns ([`CaptureLock`](crate::capture_lock::CaptureLock)): they are heavy, and
+//! MUTEX_BUSY tells an agent when another capture is hogging the browser. The turn is released
+//! on every path out (a guard).
 
 use base64::Engine;
-use claudezilla_protocol::reply::Screenshot;
+use claudezilla_protocol::args::{ImageFormat, ScreenshotArgs};
+use claudezilla_protocol::envelope::PageOp;
+use claudezilla_protocol::reply::{PageMetrics, Screenshot};
 use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Outcome, Reply, TabId};
 use futures_channel::oneshot;
 use serde::Serialize;
 
-use super::{now, with_state};
+use super::{content, now, with_state};
 use crate::capture_lock::Ticket;
-use crate::jpeg;
-use crate::web::{self, Tab};
+use crate::pixels::{self, Image};
+use crate::web;
 
-const QUALITY: u8 = 60;
-const SCALE: f64 = 0.5;
-const PREFIX: &str = "data:image/jpeg;base64,";
-/// Another tab activated between our activation and the capture: try again this many times.
-const ATTEMPTS: usize = 3;
-
-#[derive(Serialize)]
-struct Activate {
-    active: bool,
-}
-
-#[derive(Serialize)]
-struct ImageDetails {
-    format: &'static str,
-    quality: u8,
-    scale: f64,
-}
+/// Largest image returned in an answer (its base64 stays well under the 1 MiB that MCP
+/// clients and our own channels handle comfortably).
+const ANSWER_BUDGET: usize = 700_000;
+/// Largest image written to disk with `savePath`.
+const FILE_BUDGET: usize = 8 * 1024 * 1024;
+/// Full-page shots stop at this height (CSS pixels), with a note.
+const MAX_PAGE_HEIGHT: f64 = 16_000.0;
+/// Full pages are captured in pieces of at most this height (CSS pixels) and stitched.
+const PIECE_HEIGHT: f64 = 4_000.0;
+/// Default longest wait for the page to settle.
+const DEFAULT_MAX_WAIT: u32 = 10_000;
+/// The network counts as quiet after this long without a critical request in flight.
+const QUIET_MS: f64 = 150.0;
+/// A page loaded less than this long ago may still be starting requests.
+const YOUNG_PAGE_MS: f64 = 600.0;
 
 /// Holds a ticket; giving it back on drop wakes the next screenshot in line.
 struct Turn(Ticket);
@@ -47,20 +51,309 @@ impl Drop for Turn {
     }
 }
 
-pub async fn screenshot(agent: &AgentId, tab: TabId, budget_ms: u32) -> Outcome {
-    let started = now();
-    let turn = Turn(with_state(|s| s.capture.request(agent, started)));
-    wait_for_turn(&turn, started + u64::from(budget_ms)).await?;
-    for _ in 0..ATTEMPTS {
-        if let Some(shot) = capture(tab).await? {
-            return Ok(Reply::Screenshot(shot));
-        }
+pub async fn screenshot(
+    agent: &AgentId,
+    tab: TabId,
+    args: ScreenshotArgs,
+    budget_ms: u32,
+) -> Outcome {
+    if args.browser_encoder {
+        return browser_jpeg(tab, &args).await;
     }
-    Err(ErrorBody::new(
-        ErrorCode::Browser,
-        format!("tab {tab} kept losing focus during the capture"),
+    let deadline = now() + u64::from(budget_ms);
+    let mut notes = Vec::new();
+    // Settling needs no turn: only capturing and encoding take the lock.
+    if !args.skip_readiness {
+        let max_wait = args
+            .max_wait
+            .unwrap_or(DEFAULT_MAX_WAIT)
+            .min(budget_ms.saturating_sub(1_000));
+        notes.push(
+            settle(
+                tab,
+                args.wait_for_images,
+                now() + u64::from(max_wait),
+                budget_ms,
+            )
+            .await?,
+        );
+    }
+    let target = args.target().map_err(ErrorBody::from)?;
+    if target.as_ref().is_some_and(|t| t.frame() != 0) {
+        return Err(ErrorBody::new(
+            ErrorCode::InvalidArgument,
+            "element screenshots work in the top frame only",
+        )
+        .with_hint("screenshot the whole tab, or the iframe element itself"));
+    }
+    let op = PageOp::Metrics {
+        target,
+        marks: args.annotate,
+    };
+    let metrics = match content::send(tab, 0, deadline, op, budget_ms).await? {
+        Reply::Metrics(m) => m,
+        other => {
+            return Err(ErrorBody::new(
+                ErrorCode::Internal,
+                format!("unexpected metrics {other:?}"),
+            ));
+        }
+    };
+    let (quality, scale) = args.quality_and_scale();
+    let region = region(&metrics, args.full_page, &mut notes);
+    let turn = Turn(with_state(|s| s.capture.request(agent, now())));
+    wait_for_turn(&turn, deadline).await?;
+    let mut image = capture(tab, region, scale).await?;
+    let marks = if args.annotate {
+        annotate(&mut image, &metrics, region, scale)
+    } else {
+        Vec::new()
+    };
+    let budget = if args.save_path.is_some() {
+        FILE_BUDGET
+    } else {
+        ANSWER_BUDGET
+    };
+    let (bytes, mime, quality, shrink) = encode(&image, args.format, quality, budget, &mut notes)?;
+    Ok(Reply::Screenshot(Screenshot {
+        tab_id: tab,
+        mime: mime.into(),
+        data: base64::engine::general_purpose::STANDARD.encode(&bytes),
+        width: (f64::from(image.width) * shrink).round() as u32,
+        height: (f64::from(image.height) * shrink).round() as u32,
+        quality,
+        scale: scale * shrink,
+        notes,
+        marks,
+    }))
+}
+
+/// The browser's own JPEG of the viewport, for comparison with our pipeline.
+async fn browser_jpeg(tab: TabId, args: &ScreenshotArgs) -> Outcome {
+    #[derive(Serialize)]
+    struct Jpeg {
+        format: &'static str,
+        quality: u8,
+        scale: f64,
+    }
+    let (quality, scale) = args.quality_and_scale();
+    let url = web::call(web::tabs_capture_tab(
+        tab.0,
+        &web::to_js(&Jpeg {
+            format: "jpeg",
+            quality,
+            scale,
+        }),
+    ))
+    .await?
+    .as_string()
+    .unwrap_or_default();
+    let data = url
+        .strip_prefix("data:image/jpeg;base64,")
+        .unwrap_or_default()
+        .to_owned();
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(&data)
+        .unwrap_or_default();
+    let (width, height) = crate::jpeg::dimensions(&bytes).unwrap_or_default();
+    Ok(Reply::Screenshot(Screenshot {
+        tab_id: tab,
+        mime: "image/jpeg".into(),
+        data,
+        width,
+        height,
+        quality,
+        scale,
+        notes: vec!["encoded by the browser".into()],
+        marks: Vec::new(),
+    }))
+}
+
+/// The document rectangle to capture: the element, the page (cut at a sane height), or the
+/// viewport.
+fn region(m: &PageMetrics, full_page: bool, notes: &mut Vec<String>) -> [f64; 4] {
+    if let Some(el) = m.element {
+        return el.map(f64::round);
+    }
+    if !full_page {
+        return [m.scroll[0], m.scroll[1], m.viewport[0], m.viewport[1]].map(f64::round);
+    }
+    let height = m.page[1].min(MAX_PAGE_HEIGHT);
+    if m.page[1] > MAX_PAGE_HEIGHT {
+        notes.push(format!(
+            "cut at {MAX_PAGE_HEIGHT} of {} px of page height",
+            m.page[1]
+        ));
+    }
+    [
+        0.0,
+        0.0,
+        m.page[0].max(m.viewport[0]).round(),
+        height.round(),
+    ]
+}
+
+#[derive(Serialize)]
+struct CaptureOptions {
+    format: &'static str,
+    scale: f64,
+    rect: Rect,
+}
+
+#[derive(Serialize)]
+struct Rect {
+    x: f64,
+    y: f64,
+    width: f64,
+    height: f64,
+}
+
+/// Captures the region in pieces (PNG, at the target scale: the browser scales best) and
+/// stitches them.
+async fn capture(tab: TabId, region: [f64; 4], scale: f64) -> Result<Image, ErrorBody> {
+    let [x, y, width, height] = region;
+    let mut pieces = Vec::new();
+    let mut top = 0.0;
+    while top < height {
+        let piece = PIECE_HEIGHT.min(height - top);
+        let options = CaptureOptions {
+            format: "png",
+            scale,
+            rect: Rect {
+                x,
+                y: y + top,
+                width,
+                height: piece,
+            },
+        };
+        let url = web::call(web::tabs_capture_tab(tab.0, &web::to_js(&options)))
+            .await
+            .map_err(|e| {
+                ErrorBody::new(
+                    ErrorCode::Browser,
+                    format!("capturing tab {tab} failed: {}", e.message),
+                )
+            })?
+            .as_string()
+            .unwrap_or_default();
+        let data = url.strip_prefix("data:image/png;base64,").ok_or_else(|| {
+            ErrorBody::new(ErrorCode::Browser, "the capture is not a PNG data URL")
+        })?;
+        let png = base64::engine::general_purpose::STANDARD
+            .decode(data)
+            .map_err(|e| {
+                ErrorBody::new(
+                    ErrorCode::Browser,
+                    format!("the capture is not valid base64: {e}"),
+                )
+            })?;
+        pieces.push(
+            pixels::decode_png(&png)
+                .map_err(|e| ErrorBody::new(ErrorCode::Browser, e.to_string()))?,
+        );
+        top += piece;
+    }
+    Ok(if pieces.len() == 1 {
+        pieces.remove(0)
+    } else {
+        pixels::stitch(&pieces)
+    })
+}
+
+/// Numbers the elements on the picture; returns number → "ref name".
+fn annotate(
+    image: &mut Image,
+    m: &PageMetrics,
+    region: [f64; 4],
+    scale: f64,
+) -> Vec<(u32, String)> {
+    let mut marks = Vec::new();
+    for (name, b) in &m.marks {
+        let (x, y) = ((b[0] - region[0]) * scale, (b[1] - region[1]) * scale);
+        if x < 0.0 || y < 0.0 || x >= f64::from(image.width) || y >= f64::from(image.height) {
+            continue;
+        }
+        let number = marks.len() as u32 + 1;
+        pixels::draw_badge(image, x as u32, y as u32, number);
+        marks.push((number, name.clone()));
+    }
+    marks
+}
+
+/// JPEG within the budget (or PNG when asked for and small enough); notes any step-down.
+fn encode(
+    image: &Image,
+    format: ImageFormat,
+    quality: u8,
+    budget: usize,
+    notes: &mut Vec<String>,
+) -> Result<(Vec<u8>, &'static str, u8, f64), ErrorBody> {
+    let pixel_error = |e: pixels::PixelError| ErrorBody::new(ErrorCode::Internal, e.to_string());
+    if format == ImageFormat::Png {
+        let png = pixels::encode_png(image).map_err(pixel_error)?;
+        if png.len() <= budget {
+            return Ok((png, "image/png", 100, 1.0));
+        }
+        notes.push(format!(
+            "PNG was {} KB, over the {} KB budget: sent as JPEG",
+            png.len() / 1000,
+            budget / 1000
+        ));
+    }
+    let fitted = pixels::fit(image, quality, budget).map_err(pixel_error)?;
+    if fitted.quality != quality || fitted.shrink < 1.0 {
+        notes.push(format!(
+            "stepped down to quality {} and {:.0} % of the size to fit {} KB",
+            fitted.quality,
+            fitted.shrink * 100.0,
+            budget / 1000
+        ));
+    }
+    Ok((fitted.jpeg, "image/jpeg", fitted.quality, fitted.shrink))
+}
+
+/// Waits until no critical request (script, style, XHR/fetch) has been in flight for 150 ms,
+/// then lets the content script wait for images, fonts, two frames and an idle moment.
+async fn settle(tab: TabId, images: bool, until: u64, budget_ms: u32) -> Result<String, ErrorBody> {
+    let started = web::now_ms();
+    let quiet = loop {
+        let (in_flight, last_change, loaded_at) = with_state(|s| s.network.busy(tab));
+        let now = web::now_ms();
+        // A page that has just loaded often starts requests a few hundred ms later (measured
+        // here: ~300 ms for a fetch in an inline script): do not call it quiet before then.
+        let young = now < loaded_at + YOUNG_PAGE_MS;
+        if in_flight == 0 && !young && now - last_change >= QUIET_MS {
+            break true;
+        }
+        if now >= until as f64 {
+            break false;
+        }
+        web::sleep(25).await;
+    };
+    let network = if quiet {
+        "network quiet".to_owned()
+    } else {
+        "network still busy (gave up)".to_owned()
+    };
+    let rest = match content::send(
+        tab,
+        0,
+        until.max(now() + 500),
+        PageOp::Settle { images },
+        budget_ms,
     )
-    .with_hint("someone is switching tabs in the agent window; retry"))
+    .await
+    {
+        Ok(Reply::Waited { what, .. }) => what,
+        Ok(_) => String::new(),
+        // A page we cannot script (about:blank) is still captured.
+        Err(e) if e.code == ErrorCode::PageError => "page not scriptable".into(),
+        Err(e) => return Err(e),
+    };
+    Ok(format!(
+        "waited {} ms for: {network}, {rest}",
+        (web::now_ms() - started) as u32
+    ))
 }
 
 /// Waits until the ticket is granted; gives up with MUTEX_BUSY once the current holder has held
@@ -101,60 +394,4 @@ async fn wait_for_turn(turn: &Turn, deadline: u64) -> Result<(), ErrorBody> {
         let wait = (busy_ms - held).min(deadline - now).max(1);
         web::with_deadline(wait as u32, woken).await;
     }
-}
-
-/// One attempt: `None` when the tab was no longer the active one after the capture.
-async fn capture(tab: TabId) -> Result<Option<Screenshot>, ErrorBody> {
-    let shown: Tab = web::call_as(web::tabs_update(
-        tab.0,
-        &web::to_js(&Activate { active: true }),
-    ))
-    .await
-    .map_err(|e| {
-        ErrorBody::new(
-            ErrorCode::NoSuchTab,
-            format!("cannot show tab {tab}: {}", e.message),
-        )
-    })?;
-    let details = ImageDetails {
-        format: "jpeg",
-        quality: QUALITY,
-        scale: SCALE,
-    };
-    let url = web::call(web::tabs_capture_visible_tab(
-        shown.window_id,
-        &web::to_js(&details),
-    ))
-    .await?
-    .as_string()
-    .unwrap_or_default();
-    let after: Tab = web::call_as(web::tabs_get(tab.0)).await.map_err(|e| {
-        ErrorBody::new(
-            ErrorCode::NoSuchTab,
-            format!("tab {tab} closed during the capture ({})", e.message),
-        )
-    })?;
-    if !after.active {
-        return Ok(None);
-    }
-    let data = url
-        .strip_prefix(PREFIX)
-        .ok_or_else(|| ErrorBody::new(ErrorCode::Browser, "the capture is not a JPEG data URL"))?;
-    let bytes = base64::engine::general_purpose::STANDARD
-        .decode(data)
-        .map_err(|e| {
-            ErrorBody::new(
-                ErrorCode::Browser,
-                format!("the capture is not valid base64: {e}"),
-            )
-        })?;
-    let (width, height) = jpeg::dimensions(&bytes)
-        .ok_or_else(|| ErrorBody::new(ErrorCode::Browser, "the capture is not a readable JPEG"))?;
-    Ok(Some(Screenshot {
-        tab_id: tab,
-        mime: "image/jpeg".into(),
-        data: data.to_owned(),
-        width,
-        height,
-    }))
 }

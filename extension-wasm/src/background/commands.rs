@@ -53,7 +53,7 @@ pub async fn handle(request: Request) -> Outcome {
         }
         Command::Screenshot(a) => {
             let tab = authorize(&agent, a.tab_id, "screenshot")?;
-            capture::screenshot(&agent, tab, budget).await
+            capture::screenshot(&agent, tab, a, budget).await
         }
         Command::GetTabs => Ok(Reply::Tabs {
             tabs: with_state(|s| s.pool.entries(&agent)),

@@ -8,6 +8,7 @@ mod content;
 mod native;
 mod persist;
 mod popup;
+mod requests;
 mod tabs;
 
 use std::cell::RefCell;
@@ -34,6 +35,8 @@ struct State {
     pool: Pool,
     waiters: HashMap<TabId, Vec<LoadWaiter>>,
     capture: CaptureLock,
+    /// Critical requests in flight per agent tab (readiness before screenshots).
+    network: crate::network::Network,
     /// Per tab, the browser frame ids behind the frame aliases of refs (alias n is index n-1).
     frames: HashMap<TabId, Vec<u64>>,
     /// Wakes a queued screenshot when its ticket is granted.
@@ -59,6 +62,7 @@ fn now() -> u64 {
 #[wasm_bindgen]
 pub fn start_background() {
     tabs::listen();
+    requests::listen();
     popup::listen();
     wasm_bindgen_futures::spawn_local(async {
         // Re-adopt the window and tabs of a previous run before taking any command, so a

@@ -327,6 +327,7 @@ pub fn listen() {
             // Dropping the senders tells waiters the tab is gone.
             s.waiters.remove(&TabId(tab));
             s.frames.remove(&TabId(tab));
+            s.network.forget(TabId(tab));
             s.pool.remove(TabId(tab));
         });
     });
@@ -352,6 +353,9 @@ fn on_updated(tab: u32, change: JsValue, state: JsValue) {
     let Ok(state) = serde_wasm_bindgen::from_value::<Tab>(state) else {
         return;
     };
+    if change.status.as_deref() == Some("complete") {
+        with_state(|s| s.network.loaded(tab, web::now_ms()));
+    }
     // Start the content script in every frame of an agent's freshly loaded page.
     if change.status.as_deref() == Some("complete") && with_state(|s| s.pool.contains(tab)) {
         wasm_bindgen_futures::spawn_local(super::content::preload(tab));

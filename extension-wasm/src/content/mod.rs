@@ -1,6 +1,7 @@
 //! The content script: DOM work in one frame of an agent's page, one coarse call per command.
 
 mod act;
+mod capture;
 mod dialogs;
 mod find;
 mod read;
@@ -129,6 +130,8 @@ async fn run(ContentRequest { frame, until, op }: ContentRequest) -> Outcome {
             accept,
             prompt_text,
         } => dialogs::handle(accept, prompt_text),
+        PageOp::Settle { images } => capture::settle(images, until).await,
+        PageOp::Metrics { target, marks } => capture::metrics(target.as_ref(), marks, frame),
     }
 }
 

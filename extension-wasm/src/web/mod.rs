@@ -29,6 +29,9 @@ extern "C" {
     pub fn tabs_execute_script(tab_id: u32, details: &JsValue) -> Promise;
     #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = captureVisibleTab)]
     pub fn tabs_capture_visible_tab(window_id: u32, options: &JsValue) -> Promise;
+    /// Captures a tab without activating it (Firefox 59+), whole or a document rectangle.
+    #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = captureTab)]
+    pub fn tabs_capture_tab(tab_id: u32, options: &JsValue) -> Promise;
 
     #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = goBack)]
     pub fn tabs_go_back(tab_id: u32) -> Promise;
@@ -85,6 +88,8 @@ extern "C" {
     pub type BrowserEvent;
     #[wasm_bindgen(method, js_name = addListener)]
     pub fn add_listener(this: &BrowserEvent, callback: &Function);
+    #[wasm_bindgen(method, js_name = addListener)]
+    pub fn add_filtered_listener(this: &BrowserEvent, callback: &Function, filter: &JsValue);
 
     #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "tabs"], js_name = onUpdated)]
     pub static TABS_ON_UPDATED: BrowserEvent;
@@ -94,6 +99,12 @@ extern "C" {
     pub static WINDOWS_ON_REMOVED: BrowserEvent;
     #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "runtime"], js_name = onMessage)]
     pub static RUNTIME_ON_MESSAGE: BrowserEvent;
+    #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "webRequest"], js_name = onBeforeRequest)]
+    pub static WEB_REQUEST_ON_BEFORE_REQUEST: BrowserEvent;
+    #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "webRequest"], js_name = onCompleted)]
+    pub static WEB_REQUEST_ON_COMPLETED: BrowserEvent;
+    #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "webRequest"], js_name = onErrorOccurred)]
+    pub static WEB_REQUEST_ON_ERROR_OCCURRED: BrowserEvent;
 }
 
 /// A `tabs.Tab`, the fields we read.
@@ -102,8 +113,6 @@ extern "C" {
 pub struct Tab {
     pub id: u32,
     pub window_id: u32,
-    #[serde(default)]
-    pub active: bool,
     #[serde(default)]
     pub url: String,
     #[serde(default)]

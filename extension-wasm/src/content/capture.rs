@@ -1,0 +1,204 @@
+//! The content script's part of a screenshot: letting the page settle (images, fonts, two
+//! frames, an idle moment) and measuring what to capture.
+
+use claudezilla_protocol::args::ElementTarget;
+use claudezilla_protocol::reply::PageMetrics;
+use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
+use js_sys::{Function, Promise, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{Element, HtmlImageElement};
+
+use super::find::{self, describe, document, ref_for};
+use super::snapshot::is_visible;
+use crate::web;
+
+/// Longest wait for images and fonts (the page may never finish loading them).
+const MEDIA_WAIT_MS: u32 = 3_000;
+const INTERACTIVE: &str = "a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [role=link], [role=checkbox], [role=tab], [role=menuitem], [contenteditable], [tabindex]:not([tabindex='-1'])";
+/// Most badges an annotated screenshot carries.
+const MAX_MARKS: usize = 30;
+
+fn window() -> Result<web_sys::Window, ErrorBody> {
+    web_sys::window().ok_or_else(|| ErrorBody::new(ErrorCode::PageError, "no window"))
+}
+
+/// Waits for the page's images (optional) and fonts, then two animation frames and an idle
+/// callback, within `until`; says what it waited for.
+pub async fn settle(images: bool, until: u64) -> Outcome {
+    let started = web::now_ms();
+    let media_until = (started + f64::from(MEDIA_WAIT_MS)).min(until as f64);
+    let mut waited = Vec::new();
+    if images {
+        let pending = loop {
+            let left = pending_images()?;
+            if left == 0 || web::now_ms() >= media_until {
+                break left;
+            }
+            web::sleep(50).await;
+        };
+        waited.push(if pending == 0 {
+            "images".to_owned()
+        } else {
+            format!("images ({pending} still loading, gave up)")
+        });
+        // Poll the status rather than await `fonts.ready`: a tab in the background (agent
+        // tabs are not activated) may not settle that promise until it is shown.
+        let loaded = loop {
+            let status = Reflect::get(&document()?.into(), &"fonts".into())
+                .and_then(|f| Reflect::get(&f, &"status".into()))
+                .ok()
+                .and_then(|s| s.as_string());
+            if status.as_deref() != Some("loading") || web::now_ms() >= media_until {
+                break status.as_deref() != Some("loading");
+            }
+            web::sleep(50).await;
+        };
+        waited.push(if loaded {
+            "fonts".into()
+        } else {
+            "fonts (gave up)".into()
+        });
+    }
+    // Hidden tabs get no animation frames: there is nothing to paint-settle there.
+    let hidden = Reflect::get(&document()?.into(), &"hidden".into())
+        .ok()
+        .and_then(|h| h.as_bool())
+        .unwrap_or(false);
+    if hidden {
+        waited.push("(tab in the background: no frames to wait for)".into());
+        return Ok(Reply::Waited {
+            what: waited.join(", "),
+            waited_ms: (web::now_ms() - started) as u32,
+        });
+    }
+    for _ in 0..2 {
+        animation_frame().await?;
+    }
+    idle().await?;
+    waited.push("two frames and an idle moment".into());
+    Ok(Reply::Waited {
+        what: waited.join(", "),
+        waited_ms: (web::now_ms() - started) as u32,
+    })
+}
+
+fn pending_images() -> Result<u32, ErrorBody> {
+    let all = document()?.images();
+    Ok((0..all.length())
+        .filter_map(|i| all.item(i)?.dyn_into::<HtmlImageElement>().ok())
+        // Lazy images below the fold never load by themselves: wait only for those in view.
+        .filter(|img| {
+            !img.complete()
+                && (img.get_attribute("loading").as_deref() != Some("lazy") || in_view(img))
+        })
+        .count() as u32)
+}
+
+fn in_view(el: &Element) -> bool {
+    let r = el.get_bounding_client_rect();
+    let (w, h) = web_sys::window()
+        .map(|w| {
+            (
+                w.inner_width().ok().and_then(|v| v.as_f64()).unwrap_or(0.0),
+                w.inner_height()
+                    .ok()
+                    .and_then(|v| v.as_f64())
+                    .unwrap_or(0.0),
+            )
+        })
+        .unwrap_or_default();
+    r.bottom() > 0.0 && r.right() > 0.0 && r.top() < h && r.left() < w
+}
+
+async fn animation_frame() -> Result<(), ErrorBody> {
+    let window = window()?;
+    let promise = Promise::new(&mut |resolve, _| {
+        let _ = window.request_animation_frame(&resolve);
+    });
+    // Headless Firefox runs frames; a page in the background may not: do not wait forever.
+    web::with_deadline(250, JsFuture::from(promise)).await;
+    Ok(())
+}
+
+async fn idle() -> Result<(), ErrorBody> {
+    let window = window()?;
+    let Ok(request) =
+        Reflect::get(&window, &"requestIdleCallback".into()).and_then(|f| f.dyn_into::<Function>())
+    else {
+        return Ok(());
+    };
+    let promise = Promise::new(&mut |resolve, _| {
+        let options = js_sys::Object::new();
+        let _ = Reflect::set(&options, &"timeout".into(), &JsValue::from(200));
+        let _ = request.call2(&window, &resolve, &options);
+    });
+    web::with_deadline(300, JsFuture::from(promise)).await;
+    Ok(())
+}
+
+/// Viewport, scroll, page size, the target's box and the badge targets, in CSS pixels.
+pub fn metrics(target: Option<&ElementTarget>, marks: bool, frame: u32) -> Outcome {
+    let window = window()?;
+    let doc = document()?;
+    let num = |v: Result<JsValue, JsValue>| v.ok().and_then(|v| v.as_f64()).unwrap_or(0.0);
+    let (sx, sy) = (
+        window.scroll_x().unwrap_or(0.0),
+        window.scroll_y().unwrap_or(0.0),
+    );
+    let viewport = [num(window.inner_width()), num(window.inner_height())];
+    let root = doc.document_element();
+    let size = |f: fn(&Element) -> i32| {
+        root.as_ref()
+            .map_or(0, f)
+            .max(doc.body().as_ref().map_or(0, |b| f(b))) as f64
+    };
+    let page = [size(Element::scroll_width), size(Element::scroll_height)];
+    let boxed = |el: &Element| {
+        let r = el.get_bounding_client_rect();
+        [r.left() + sx, r.top() + sy, r.width(), r.height()]
+    };
+    let element = match target {
+        Some(t) => {
+            let el = find::resolve(t)?;
+            let b = boxed(&el);
+            if b[2] < 1.0 || b[3] < 1.0 {
+                return Err(ErrorBody::new(
+                    ErrorCode::PageError,
+                    format!("{} has no visible box to capture", describe(&el)),
+                ));
+            }
+            Some(b)
+        }
+        None => None,
+    };
+    let mut found = Vec::new();
+    if marks {
+        let list = doc
+            .query_selector_all(INTERACTIVE)
+            .map_err(|e| ErrorBody::new(ErrorCode::Internal, web::js_error_message(&e)))?;
+        for i in 0..list.length() {
+            if found.len() == MAX_MARKS {
+                break;
+            }
+            let Some(el) = list.item(i).and_then(|n| n.dyn_into::<Element>().ok()) else {
+                continue;
+            };
+            let b = boxed(&el);
+            let in_view = b[1] + b[3] > sy
+                && b[1] < sy + viewport[1]
+                && b[0] + b[2] > sx
+                && b[0] < sx + viewport[0];
+            if b[2] > 0.0 && b[3] > 0.0 && (in_view || element.is_some()) && is_visible(&el) {
+                found.push((format!("{} {}", ref_for(&el, frame), describe(&el)), b));
+            }
+        }
+    }
+    Ok(Reply::Metrics(PageMetrics {
+        viewport,
+        scroll: [sx, sy],
+        page,
+        element,
+        marks: found,
+    }))
+}
