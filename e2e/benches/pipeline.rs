@@ -243,6 +243,15 @@ async fn bench() -> anyhow::Result<Vec<Row>> {
         content.await?,
         format!("answer {chars} chars"),
     );
+    for agents in [1, 4, 8] {
+        let (rate, median, p95) = throughput(&browser, &pages, agents).await?;
+        row(
+            &format!("throughput, {agents} agent(s): get_tabs + get_content"),
+            (median, p95),
+            format!("{rate:.0} calls/s"),
+        );
+    }
+
     let snap = agent
         .call("firefox_snapshot", json!({"tabId": large}))
         .await?
@@ -427,15 +436,6 @@ async fn bench() -> anyhow::Result<Vec<Row>> {
         nav.await?,
         String::new(),
     );
-
-    for agents in [1, 4, 8] {
-        let (rate, median, p95) = throughput(&browser, &pages, agents).await?;
-        row(
-            &format!("throughput, {agents} agent(s): get_tabs + get_content"),
-            (median, p95),
-            format!("{rate:.0} calls/s"),
-        );
-    }
 
     let list = serde_json::to_string(&json!({"tools": agent.tools().await?}))?;
     row(
