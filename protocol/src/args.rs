@@ -151,7 +151,7 @@ pub struct CreateWindowArgs {
     pub url: String,
 }
 
-/// Where `firefox_navigate` goes other than a URL.
+// Where `firefox_navigate` goes other than a URL.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
@@ -172,7 +172,7 @@ pub struct NavigateArgs {
     /// Instead of a url: back, forward or reload.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action: Option<NavAction>,
-    /// Your tab; defaults to your most recent tab.
+    /// Default: your latest tab.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "u32"))]
     pub tab_id: Option<TabId>,
@@ -191,7 +191,7 @@ impl NavigateArgs {
     }
 }
 
-/// How `firefox_get_content` renders the page.
+// How `firefox_get_content` renders the page.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
@@ -207,7 +207,7 @@ pub enum ContentFormat {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct GetContentArgs {
-    /// Your tab; defaults to your most recent tab.
+    /// Default: your latest tab.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "u32"))]
     pub tab_id: Option<TabId>,
@@ -257,15 +257,15 @@ impl GetContentArgs {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TargetArgs {
-    /// CSS selector of the element (or give ref).
+    /// CSS selector (or ref).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub selector: Option<String>,
-    /// Element ref from firefox_snapshot, e.g. e12 (or give selector).
+    /// Ref from firefox_snapshot (e12), instead of selector.
     #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub element_ref: Option<String>,
-    /// Your tab; defaults to your most recent tab.
+    /// Default: your latest tab.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "u32"))]
     pub tab_id: Option<TabId>,
@@ -289,7 +289,7 @@ pub struct TypeArgs {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub selector: Option<String>,
-    /// Element ref from firefox_snapshot (or give selector).
+    /// Ref instead of selector.
     #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub element_ref: Option<String>,
@@ -298,7 +298,7 @@ pub struct TypeArgs {
     /// Replace the current value instead of appending to it.
     #[serde(default)]
     pub clear: bool,
-    /// Your tab; defaults to your most recent tab.
+    /// Default: your latest tab.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "u32"))]
     pub tab_id: Option<TabId>,
@@ -326,7 +326,7 @@ pub struct PressKeyArgs {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub selector: Option<String>,
-    /// Element ref instead of selector.
+    /// Ref instead of selector.
     #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub element_ref: Option<String>,
@@ -338,7 +338,7 @@ pub struct PressKeyArgs {
     pub alt_key: bool,
     #[serde(default)]
     pub meta_key: bool,
-    /// Your tab; defaults to your most recent tab.
+    /// Default: your latest tab.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "u32"))]
     pub tab_id: Option<TabId>,
@@ -373,7 +373,7 @@ pub struct ScrollArgs {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub selector: Option<String>,
-    /// Element ref instead of selector.
+    /// Ref instead of selector.
     #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub element_ref: Option<String>,
@@ -389,7 +389,7 @@ pub struct ScrollArgs {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub behavior: Option<String>,
-    /// Your tab; defaults to your most recent tab.
+    /// Default: your latest tab.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "u32"))]
     pub tab_id: Option<TabId>,
@@ -433,13 +433,13 @@ pub struct SelectOptionArgs {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub selector: Option<String>,
-    /// Element ref instead of selector.
+    /// Ref instead of selector.
     #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub element_ref: Option<String>,
     /// Option values or visible labels to select (several for a multiple select).
     pub values: Vec<String>,
-    /// Your tab; defaults to your most recent tab.
+    /// Default: your latest tab.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "u32"))]
     pub tab_id: Option<TabId>,
@@ -461,7 +461,7 @@ impl SelectOptionArgs {
     }
 }
 
-/// One field of `firefox_fill_form`.
+// One field of `firefox_fill_form`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -476,7 +476,7 @@ pub struct FormField {
     pub value: FieldValue,
 }
 
-/// A form value: text, or a checked state.
+// A form value: text, or a checked state.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(untagged)]
@@ -498,7 +498,7 @@ impl FormField {
 pub struct FillFormArgs {
     /// The fields to set, in order.
     pub fields: Vec<FormField>,
-    /// Your tab; defaults to your most recent tab.
+    /// Default: your latest tab.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "u32"))]
     pub tab_id: Option<TabId>,
@@ -538,7 +538,7 @@ pub struct UploadFileArgs {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub selector: Option<String>,
-    /// Element ref instead of selector.
+    /// Ref instead of selector.
     #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub element_ref: Option<String>,
@@ -548,7 +548,7 @@ pub struct UploadFileArgs {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(skip))]
     pub file: Option<FileData>,
-    /// Your tab; defaults to your most recent tab.
+    /// Default: your latest tab.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "u32"))]
     pub tab_id: Option<TabId>,
@@ -579,7 +579,7 @@ pub struct DragArgs {
     pub from: String,
     /// Element to drop it on: a ref or a CSS selector.
     pub to: String,
-    /// Your tab; defaults to your most recent tab.
+    /// Default: your latest tab.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "u32"))]
     pub tab_id: Option<TabId>,
@@ -613,7 +613,7 @@ pub struct HandleDialogArgs {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub prompt_text: Option<String>,
-    /// Your tab; defaults to your most recent tab.
+    /// Default: your latest tab.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "u32"))]
     pub tab_id: Option<TabId>,
@@ -644,7 +644,7 @@ pub struct WaitForArgs {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub url: Option<String>,
-    /// Your tab; defaults to your most recent tab.
+    /// Default: your latest tab.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "u32"))]
     pub tab_id: Option<TabId>,
@@ -703,7 +703,7 @@ pub struct PageStateArgs {
     pub max_inputs: u32,
     #[serde(default = "d20")]
     pub max_images: u32,
-    /// Your tab; defaults to your most recent tab.
+    /// Default: your latest tab.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "u32"))]
     pub tab_id: Option<TabId>,
@@ -728,7 +728,7 @@ pub struct SnapshotArgs {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub selector: Option<String>,
-    /// Your tab; defaults to your most recent tab.
+    /// Default: your latest tab.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "u32"))]
     pub tab_id: Option<TabId>,
@@ -769,7 +769,7 @@ pub struct AccessibilitySnapshotArgs {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub selector: Option<String>,
-    /// Your tab; defaults to your most recent tab.
+    /// Default: your latest tab.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "u32"))]
     pub tab_id: Option<TabId>,
@@ -790,19 +790,15 @@ impl AccessibilitySnapshotArgs {
     }
 }
 
-/// Screenshot presets: JPEG quality and scale for what the picture is for.
+// Screenshot presets: JPEG quality and scale for what the picture is for.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Purpose {
-    /// 30 % quality, quarter scale.
     QuickGlance,
-    /// 60 %, half scale (the default).
     #[default]
     ReadText,
-    /// 80 %, three-quarter scale.
     InspectUi,
-    /// 95 %, full scale.
     FullDetail,
 }
 
@@ -818,7 +814,7 @@ impl Purpose {
     }
 }
 
-/// Image format of a screenshot.
+// Image format of a screenshot.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
@@ -837,48 +833,48 @@ fn yes() -> bool {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ScreenshotArgs {
-    /// quick-glance (30%/0.25), read-text (60%/0.5, default), inspect-ui (80%/0.75), full-detail (95%/1.0).
+    /// quick-glance 30%/0.25, read-text 60%/0.5, inspect-ui 80%/0.75, full-detail 95%/1.
     #[serde(default)]
     pub purpose: Purpose,
-    /// JPEG quality 1-100 (overrides the purpose).
+    /// 1-100, overrides purpose.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "u8"))]
     pub quality: Option<u8>,
-    /// Scale 0.1-1 (overrides the purpose).
+    /// 0.1-1, overrides purpose.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "f64"))]
     pub scale: Option<f64>,
     #[serde(default)]
     pub format: ImageFormat,
-    /// Longest wait for the page to settle, ms (default 10000).
+    /// Max ms to wait for the page to settle (10000).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "u32"))]
     pub max_wait: Option<u32>,
-    /// Wait for images and fonts (default true).
+    /// Wait for images and fonts.
     #[serde(default = "yes")]
     pub wait_for_images: bool,
-    /// Capture at once, without waiting for the page to settle.
+    /// Capture at once.
     #[serde(default)]
     pub skip_readiness: bool,
-    /// Number up to 30 interactive elements on the picture and return number → ref.
+    /// Number up to 30 controls; returns number → ref.
     #[serde(default)]
     pub annotate: bool,
-    /// The whole page, not just what is in view (tall pages are cut, with a note).
+    /// Whole page, not just the view.
     #[serde(default)]
     pub full_page: bool,
-    /// Only this element (or give ref).
+    /// Only this element.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub selector: Option<String>,
-    /// Only this element, by ref.
+    /// Only this element (ref).
     #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub element_ref: Option<String>,
-    /// Write the image to this absolute path instead of returning it (the folder must exist).
+    /// Absolute path to write the image to instead.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub save_path: Option<String>,
-    /// Replace an existing file at savePath.
+    /// Replace a file at savePath.
     #[serde(default)]
     pub overwrite: bool,
     /// Let the browser encode the JPEG instead of our Rust pipeline (for the benchmark's
@@ -886,7 +882,7 @@ pub struct ScreenshotArgs {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     #[cfg_attr(feature = "schema", schemars(skip))]
     pub browser_encoder: bool,
-    /// Your tab; defaults to your most recent tab.
+    /// Default: your latest tab.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "u32"))]
     pub tab_id: Option<TabId>,

@@ -58,7 +58,7 @@ impl<T: JsonSchema> JsonSchema for Args<T> {
                     "type": "integer",
                     "minimum": 5000,
                     "maximum": 300000,
-                    "description": "Max wait in ms (default 150000)."
+                    "description": "ms (default 150000)."
                 }),
             );
         }
