@@ -7,6 +7,9 @@
 //! * [`load`]: when a navigation counts as finished.
 //! * [`text`]: cutting text and naming elements for answers.
 //! * [`jpeg`]: reading a JPEG's dimensions.
+//! * [`request_log`]: each tab's network log, redacted on the way in.
+//! * [`allowlist`]: the per-agent domain allowlists.
+//! * [`focus_loop`]: focus loops and the Stop hook's verdict.
 //!
 //! The browser glue is wasm-only:
 //! * `web`: bindings to `browser.*` APIs and timers.
@@ -14,7 +17,9 @@
 //! * `content`: DOM operations, one coarse call per command.
 
 pub mod a11y;
+pub mod allowlist;
 pub mod capture_lock;
+pub mod focus_loop;
 pub mod glob;
 pub mod jpeg;
 pub mod load;
@@ -22,6 +27,7 @@ pub mod markdown;
 pub mod network;
 pub mod pixels;
 pub mod pool;
+pub mod request_log;
 pub mod suggest;
 pub mod text;
 

@@ -26,6 +26,8 @@ pub struct TabRecord {
     opened: u64,
     /// Larger is more recent; bumped by every authorized command.
     last_used: u64,
+    /// One of the user's own tabs, attached by its agent: given back, never closed by us.
+    pub attached: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -137,6 +139,42 @@ impl Pool {
 
     /// Adds a tab (after [`admit`](Self::admit)); uses up the owner's reservation if it had one.
     pub fn insert(&mut self, tab: TabId, owner: AgentId, url: String) {
+        self.add(tab, owner, url, false);
+    }
+
+    /// Lets `owner` drive one of the user's tabs (after [`admit`](Self::admit)). Refused when
+    /// the tab is already an agent tab.
+    pub fn attach(&mut self, tab: TabId, owner: &AgentId, url: String) -> Result<(), ErrorBody> {
+        if let Some(r) = self.tabs.get(&tab) {
+            let whose = match &r.owner == owner {
+                true => "it is already yours".to_owned(),
+                false => format!("it belongs to {}", r.owner.short()),
+            };
+            return Err(ErrorBody::new(
+                ErrorCode::Ownership,
+                format!("cannot attach tab {tab}: {whose}"),
+            )
+            .with_hint("attach one of the user's own tabs from firefox_list_all_tabs"));
+        }
+        self.add(tab, owner.clone(), url, true);
+        Ok(())
+    }
+
+    /// Gives an attached tab back to the user (it stays open).
+    pub fn detach(&mut self, agent: &AgentId, tab: TabId) -> Result<(), ErrorBody> {
+        self.authorize(agent, Some(tab), "detach")?;
+        if !self.tabs.get(&tab).is_some_and(|r| r.attached) {
+            return Err(ErrorBody::new(
+                ErrorCode::InvalidArgument,
+                format!("tab {tab} was opened by you, not attached"),
+            )
+            .with_hint("close it with firefox_close_tab"));
+        }
+        self.tabs.remove(&tab);
+        Ok(())
+    }
+
+    fn add(&mut self, tab: TabId, owner: AgentId, url: String, attached: bool) {
         if let Some(i) = self.reservations.iter().position(|r| r.agent == owner) {
             self.reservations.remove(i);
         }
@@ -150,6 +188,7 @@ impl Pool {
                 title: String::new(),
                 opened: now,
                 last_used: now,
+                attached,
             },
         );
     }
@@ -207,11 +246,14 @@ impl Pool {
         self.tabs.remove(&tab)
     }
 
-    /// Forgets every tab, request and reservation of `agent` and returns its tabs (to close).
+    /// Forgets every tab, request and reservation of `agent` and returns the tabs it opened
+    /// (to close); its attached tabs are only given back.
     pub fn release(&mut self, agent: &AgentId) -> Vec<TabId> {
-        let gone = self.owned_by(agent);
-        for tab in &gone {
-            self.tabs.remove(tab);
+        let mut gone = Vec::new();
+        for tab in self.owned_by(agent) {
+            if self.tabs.remove(&tab).is_some_and(|r| !r.attached) {
+                gone.push(tab);
+            }
         }
         self.requests.retain(|r| &r.agent != agent);
         self.reservations.retain(|r| &r.agent != agent);
@@ -280,13 +322,19 @@ impl Pool {
                 ),
             ));
         }
+        // An attached tab is the user's: it is never the one closed to make room.
         let released = self
             .tabs
             .iter()
-            .filter(|(_, r)| &r.owner == granter)
+            .filter(|(_, r)| &r.owner == granter && !r.attached)
             .min_by_key(|(_, r)| r.opened)
             .map(|(id, _)| *id)
-            .expect("the granter holds more than 2 tabs");
+            .ok_or_else(|| {
+                ErrorBody::new(
+                    ErrorCode::InvalidArgument,
+                    "all your tabs are attached tabs of the user; detach one instead",
+                )
+            })?;
         self.tabs.remove(&released);
         let to = self.requests.remove(i).agent;
         self.reservations.push(Reservation {
@@ -364,7 +412,10 @@ impl Pool {
 
     /// Tabs owned by someone other than `agent`.
     pub fn others_tabs(&self, agent: &AgentId) -> usize {
-        self.tabs.values().filter(|r| &r.owner != agent).count()
+        self.tabs
+            .values()
+            .filter(|r| &r.owner != agent && !r.attached)
+            .count()
     }
 
     /// Every agent tab, as `agent` sees them.
@@ -377,6 +428,7 @@ impl Pool {
                 title: r.title.clone(),
                 mine: &r.owner == agent,
                 owner: r.owner.short().to_owned(),
+                attached: r.attached,
             })
             .collect()
     }
@@ -396,16 +448,32 @@ impl Pool {
         }
     }
 
-    /// Forgets everything about the window (it was closed).
+    /// Forgets everything about the window (it was closed); attached tabs live elsewhere.
     pub fn window_closed(&mut self, window: u32) -> Vec<TabId> {
         if self.window != Some(window) {
             return Vec::new();
         }
         self.window = None;
         self.group = None;
-        let all = self.tab_ids();
-        self.tabs.clear();
-        all
+        let gone: Vec<TabId> = self
+            .tabs
+            .iter()
+            .filter(|(_, r)| !r.attached)
+            .map(|(id, _)| *id)
+            .collect();
+        for tab in &gone {
+            self.tabs.remove(tab);
+        }
+        gone
+    }
+
+    pub fn is_attached(&self, tab: TabId) -> bool {
+        self.tabs.get(&tab).is_some_and(|r| r.attached)
+    }
+
+    /// The owner of a tab, if it is an agent tab.
+    pub fn owner(&self, tab: TabId) -> Option<&AgentId> {
+        self.tabs.get(&tab).map(|r| &r.owner)
     }
 
     /// After a background restart: the pool of the agents' window found in the browser, with
@@ -482,6 +550,48 @@ mod tests {
                 agent(1).short()
             )
         );
+    }
+
+    #[test]
+    fn attached_tabs_are_owned_but_given_back_never_closed() {
+        let mut pool = Pool::new();
+        pool.window = Some(9);
+        fill(&mut pool, 1, 3, 1);
+        pool.attach(TabId(50), &agent(1), "https://user.example/".into())
+            .unwrap();
+        // Owned like any other tab, and counted in the pool.
+        assert_eq!(pool.authorize(&agent(1), None, "read"), Ok(TabId(50)));
+        assert_eq!(
+            pool.authorize(&agent(2), Some(TabId(50)), "read")
+                .unwrap_err()
+                .code,
+            ErrorCode::Ownership
+        );
+        assert_eq!(pool.len(), 4);
+        // Nobody attaches a tab twice.
+        assert_eq!(
+            pool.attach(TabId(50), &agent(2), String::new())
+                .unwrap_err()
+                .code,
+            ErrorCode::Ownership
+        );
+        // A grant gives up the oldest tab the agent opened, not the user's.
+        pool.request_space(&agent(2), 0);
+        assert_eq!(pool.grant(&agent(1), 0, 10).unwrap().released, TabId(1));
+        // Closing the agents' window leaves the attached tab with its agent.
+        assert_eq!(pool.window_closed(9), vec![TabId(2), TabId(3)]);
+        assert!(pool.is_attached(TabId(50)));
+        // Detach refuses tabs the agent opened; goodbye never returns attached tabs to close.
+        pool.insert(TabId(60), agent(1), String::new());
+        assert_eq!(
+            pool.detach(&agent(1), TabId(60)).unwrap_err().code,
+            ErrorCode::InvalidArgument
+        );
+        assert_eq!(pool.release(&agent(1)), vec![TabId(60)]);
+        assert!(!pool.contains(TabId(50)));
+        pool.attach(TabId(50), &agent(1), String::new()).unwrap();
+        assert_eq!(pool.detach(&agent(1), TabId(50)), Ok(()));
+        assert!(pool.is_empty());
     }
 
     #[test]

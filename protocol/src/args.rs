@@ -1089,3 +1089,308 @@ mod tests {
         assert_eq!(text.validate().unwrap_err().field, "text");
     }
 }
+
+/// Longest expression `firefox_evaluate` runs.
+pub const MAX_EXPRESSION: usize = 10_000;
+/// Focus-loop limits.
+pub const MAX_LOOP_ITERATIONS: u32 = 10_000;
+pub const MAX_PROMISE: usize = 1_000;
+
+fn d100() -> u32 {
+    100
+}
+
+/// Arguments of `firefox_get_console`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ConsoleArgs {
+    /// Only this level: log, info, warn, error, debug.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub level: Option<String>,
+    /// Empty the log after reading it.
+    #[serde(default)]
+    pub clear: bool,
+    /// Newest entries to return (100).
+    #[serde(default = "d100")]
+    pub limit: u32,
+    /// Default: your latest tab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: Option<TabId>,
+}
+
+impl ConsoleArgs {
+    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        if let Some(l) = &self.level
+            && !matches!(l.as_str(), "log" | "info" | "warn" | "error" | "debug")
+        {
+            return Err(Invalid::new(
+                "level",
+                format!("{l:?} is not one of log, info, warn, error, debug"),
+            ));
+        }
+        if !(1..=500).contains(&self.limit) {
+            return Err(Invalid::new("limit", "must be between 1 and 500"));
+        }
+        Ok(())
+    }
+}
+
+/// Arguments of `firefox_get_network`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NetworkArgs {
+    /// Only this request type: script, stylesheet, image, xmlhttprequest, main_frame, font, …
+    #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub kind: Option<String>,
+    /// Only this status (404) or class (4xx), or "failed".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub status: Option<String>,
+    /// Newest entries to return (50).
+    #[serde(default = "d50")]
+    pub limit: u32,
+    /// Add request and response headers (credentials redacted).
+    #[serde(default)]
+    pub include_headers: bool,
+    /// Default: your latest tab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: Option<TabId>,
+}
+
+impl NetworkArgs {
+    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        if !(1..=200).contains(&self.limit) {
+            return Err(Invalid::new("limit", "must be between 1 and 200"));
+        }
+        if let Some(s) = &self.status {
+            let ok = s == "failed"
+                || s.parse::<u16>().is_ok()
+                || (s.len() == 3 && s.ends_with("xx") && s.as_bytes()[0].is_ascii_digit());
+            if !ok {
+                return Err(Invalid::new(
+                    "status",
+                    format!("{s:?}: give a status (404), a class (4xx) or \"failed\""),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Arguments of `firefox_evaluate`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EvaluateArgs {
+    /// JavaScript run in the page (≤ 10000 characters); a returned promise is awaited.
+    pub expression: String,
+    /// Default: your latest tab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: Option<TabId>,
+}
+
+impl EvaluateArgs {
+    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        if self.expression.trim().is_empty() {
+            return Err(Invalid::new("expression", "is empty"));
+        }
+        check_len("expression", &self.expression, MAX_EXPRESSION)
+    }
+}
+
+/// Arguments of `firefox_set_config`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SetConfigArgs {
+    /// Domains your tabs may load (example.com includes its subdomains; *.example.com only them); [] allows all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Vec<String>"))]
+    pub allowed_domains: Option<Vec<String>>,
+    /// Dismiss cookie banners after each page load.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "bool"))]
+    pub handle_consent: Option<bool>,
+}
+
+impl SetConfigArgs {
+    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        for d in self.allowed_domains.iter().flatten() {
+            let host = d.strip_prefix("*.").unwrap_or(d);
+            let ok = !host.is_empty()
+                && host.len() <= 253
+                && host
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-');
+            if !ok {
+                return Err(Invalid::new(
+                    "allowedDomains",
+                    format!("{d:?} is not a domain (example.com or *.example.com)"),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Arguments of the tools that name one tab only.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TabArgs {
+    /// Default: your latest tab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: Option<TabId>,
+}
+
+/// Arguments of `firefox_set_viewport`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ViewportArgs {
+    /// iphone-se, iphone-14, iphone-14-pro-max, pixel-7, galaxy-s23, ipad-mini, ipad-air, ipad-pro, laptop, desktop.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub device: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub width: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub height: Option<u32>,
+    /// Default: your latest tab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: Option<TabId>,
+}
+
+/// Viewport presets (Claudezilla's), CSS pixels.
+pub const DEVICES: &[(&str, u32, u32)] = &[
+    ("iphone-se", 375, 667),
+    ("iphone-14", 390, 844),
+    ("iphone-14-pro-max", 430, 932),
+    ("pixel-7", 412, 915),
+    ("galaxy-s23", 360, 780),
+    ("ipad-mini", 768, 1024),
+    ("ipad-air", 820, 1180),
+    ("ipad-pro", 1024, 1366),
+    ("laptop", 1366, 768),
+    ("desktop", 1920, 1080),
+];
+
+impl ViewportArgs {
+    /// The inner size asked for.
+    pub fn size(&self) -> Result<(u32, u32), Invalid> {
+        match (&self.device, self.width, self.height) {
+            (Some(d), None, None) => DEVICES
+                .iter()
+                .find(|(n, ..)| n == d)
+                .map(|(_, w, h)| (*w, *h))
+                .ok_or_else(|| {
+                    let names: Vec<&str> = DEVICES.iter().map(|(n, ..)| *n).collect();
+                    Invalid::new(
+                        "device",
+                        format!("{d:?} is not one of {}", names.join(", ")),
+                    )
+                }),
+            (None, Some(w), Some(h)) if (200..=4000).contains(&w) && (200..=4000).contains(&h) => {
+                Ok((w, h))
+            }
+            (None, Some(_), Some(_)) => {
+                Err(Invalid::new("width", "width and height must be 200-4000"))
+            }
+            _ => Err(Invalid::new("device", "give a device, or width and height")),
+        }
+    }
+}
+
+/// Arguments of `firefox_resize_window`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ResizeArgs {
+    pub width: u32,
+    pub height: u32,
+}
+
+impl ResizeArgs {
+    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        if !(200..=8000).contains(&self.width) || !(200..=8000).contains(&self.height) {
+            return Err(Invalid::new("width", "width and height must be 200-8000"));
+        }
+        Ok(())
+    }
+}
+
+/// Arguments of `firefox_set_private_mode`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PrivateModeArgs {
+    /// Open your next tabs in a private window.
+    pub enabled: bool,
+}
+
+/// Arguments of `firefox_attach_tab` and `firefox_detach_tab`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AttachArgs {
+    /// A tab from firefox_list_all_tabs.
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: TabId,
+}
+
+/// Arguments of `firefox_start_loop`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LoopArgs {
+    /// What to keep working on: fed back each time the session tries to stop.
+    pub prompt: String,
+    /// Stop after this many rounds (≤ 10000).
+    pub max_iterations: u32,
+    /// Stop once your reply contains this text (≤ 1000 characters).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub completion_promise: Option<String>,
+    /// Filled by the MCP server: the pid of the session that runs it.
+    #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(skip))]
+    pub session_pid: u32,
+}
+
+impl LoopArgs {
+    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        if self.prompt.trim().is_empty() {
+            return Err(Invalid::new("prompt", "is empty"));
+        }
+        check_len("prompt", &self.prompt, MAX_EXPRESSION)?;
+        if !(1..=MAX_LOOP_ITERATIONS).contains(&self.max_iterations) {
+            return Err(Invalid::new(
+                "maxIterations",
+                format!("must be between 1 and {MAX_LOOP_ITERATIONS}"),
+            ));
+        }
+        self.completion_promise
+            .as_deref()
+            .map_or(Ok(()), |p| check_len("completionPromise", p, MAX_PROMISE))
+    }
+}
+
+/// What the Stop hook asks: is a loop running for a session among `ancestors`, and did the
+/// last reply keep its promise?
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LoopCheckArgs {
+    pub ancestors: Vec<u32>,
+    pub last_message: String,
+}

@@ -64,6 +64,22 @@ commands! {
     GrantTabSpace = "grantTabSpace",
     GetSlotRequests = "getSlotRequests",
     CloseWindow = "closeWindow",
+    GetConsole(ConsoleArgs) = "getConsole",
+    GetNetwork(NetworkArgs) = "getNetwork",
+    Evaluate(EvaluateArgs) = "evaluate",
+    SetConfig(SetConfigArgs) = "setConfig",
+    HandleConsent(TabArgs) = "handleConsent",
+    SetViewport(ViewportArgs) = "setViewport",
+    ResizeWindow(ResizeArgs) = "resizeWindow",
+    SetPrivateMode(PrivateModeArgs) = "setPrivateMode",
+    ListAllTabs = "listAllTabs",
+    AttachTab(AttachArgs) = "attachTab",
+    DetachTab(AttachArgs) = "detachTab",
+    StartLoop(LoopArgs) = "startLoop",
+    StopLoop = "stopLoop",
+    LoopStatus = "loopStatus",
+    /// From the Claude Code Stop hook (`claudezilla-host stop-hook`).
+    LoopCheck(LoopCheckArgs) = "loopCheck",
     /// Keeps an idle but live agent's tabs from being released.
     Heartbeat = "heartbeat",
     /// Restarts the extension's background (after a rebuild); not an MCP tool.
@@ -92,6 +108,13 @@ impl Command {
             Self::Snapshot(a) => a.validate(),
             Self::AccessibilitySnapshot(a) => a.validate(),
             Self::Screenshot(a) => a.validate(),
+            Self::GetConsole(a) => a.validate(),
+            Self::GetNetwork(a) => a.validate(),
+            Self::Evaluate(a) => a.validate(),
+            Self::SetConfig(a) => a.validate(),
+            Self::SetViewport(a) => a.size().map(drop),
+            Self::ResizeWindow(a) => a.validate(),
+            Self::StartLoop(a) => a.validate(),
             Self::GetPageState(_)
             | Self::GetTabs
             | Self::CloseTab(_)
@@ -103,7 +126,15 @@ impl Command {
             | Self::GetSlotRequests
             | Self::CloseWindow
             | Self::Heartbeat
-            | Self::ReloadExtension => Ok(()),
+            | Self::ReloadExtension
+            | Self::HandleConsent(_)
+            | Self::SetPrivateMode(_)
+            | Self::ListAllTabs
+            | Self::AttachTab(_)
+            | Self::DetachTab(_)
+            | Self::StopLoop
+            | Self::LoopStatus
+            | Self::LoopCheck(_) => Ok(()),
         }
     }
 }

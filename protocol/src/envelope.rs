@@ -96,6 +96,10 @@ pub struct Tuning {
     pub idle_release_ms: u64,
     /// A screenshot waiting longer than this behind another gets `MUTEX_BUSY`.
     pub mutex_busy_ms: u64,
+    /// `firefox_evaluate` allowed from the start (`CLAUDEZILLA_ALLOW_EVALUATE=1` in the
+    /// environment Firefox was started from); otherwise only the popup's switch allows it.
+    #[serde(default)]
+    pub allow_evaluate: bool,
 }
 
 impl Default for Tuning {
@@ -104,6 +108,7 @@ impl Default for Tuning {
             reservation_ms: 30_000,
             idle_release_ms: 600_000,
             mutex_busy_ms: 2_500,
+            allow_evaluate: false,
         }
     }
 }
@@ -221,6 +226,18 @@ pub enum PageOp {
         accept: bool,
         prompt_text: Option<String>,
     },
+    /// Start capturing the page's console (idempotent) and return the entries.
+    Console {
+        level: Option<String>,
+        clear: bool,
+        limit: u32,
+    },
+    /// Run JavaScript in the page's own world.
+    Evaluate {
+        expression: String,
+    },
+    /// Dismiss a cookie/consent banner without rejecting.
+    Consent,
     /// Wait for images (up to 3 s) and fonts, then two frames and an idle moment.
     Settle {
         images: bool,
@@ -254,6 +271,29 @@ pub struct PopupStatus {
     pub reserved: Vec<String>,
     /// The screenshot lock: holder (short id) and for how long, and how many wait.
     pub capture: Option<CaptureState>,
+    /// Whether agents may run JavaScript in their pages (`firefox_evaluate`).
+    pub evaluate: bool,
+    /// Focus loops running, one line each.
+    pub loops: Vec<String>,
+}
+
+/// What the toolbar popup asks the background (JSON over `runtime.sendMessage`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    tag = "popup",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum PopupRequest {
+    Status,
+    /// The user's switch for `firefox_evaluate`.
+    SetEvaluate {
+        enabled: bool,
+    },
+    /// Take an attached tab back from its agent (the tab stays open).
+    GiveBack {
+        tab_id: crate::TabId,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -262,6 +302,8 @@ pub struct PopupTab {
     pub tab_id: crate::TabId,
     pub title: String,
     pub owner: String,
+    /// One of the user's own tabs that an agent attached to.
+    pub attached: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

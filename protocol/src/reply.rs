@@ -186,6 +186,36 @@ pub enum Reply {
     },
     /// Done; nothing to report.
     Ack,
+    Console {
+        entries: Vec<ConsoleEntry>,
+        total: u32,
+    },
+    Network {
+        entries: Vec<NetworkEntry>,
+        total: u32,
+    },
+    /// JSON text of the value (or a description when it is not JSON), and its JS type.
+    Evaluated {
+        value: String,
+        js_type: String,
+    },
+    Config {
+        allowed_domains: Vec<String>,
+        handle_consent: bool,
+    },
+    Viewport {
+        width: u32,
+        height: u32,
+    },
+    AllTabs {
+        tabs: Vec<BrowserTab>,
+    },
+    Loop(LoopState),
+    /// The Stop hook's verdict: keep the session going with `reason`, or let it stop.
+    LoopDecision {
+        block: bool,
+        reason: String,
+    },
 }
 
 /// Whether the page finished loading before the answer was sent.
@@ -217,6 +247,9 @@ pub struct TabEntry {
     pub mine: bool,
     /// The owner's short id.
     pub owner: String,
+    /// One of the user's tabs, attached with `firefox_attach_tab` (given back, not closed).
+    #[serde(default)]
+    pub attached: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -341,6 +374,60 @@ pub struct DialogReport {
     /// What dialogs answer from now on.
     pub policy: String,
     pub seen: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConsoleEntry {
+    pub level: String,
+    pub message: String,
+    /// ms since the epoch.
+    pub time: f64,
+}
+
+/// One request's metadata (never its body).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NetworkEntry {
+    pub method: String,
+    /// Sensitive query parameters redacted.
+    pub url: String,
+    pub kind: String,
+    /// None when the request failed.
+    pub status: Option<u16>,
+    pub error: Option<String>,
+    pub ms: u32,
+    pub bytes: u64,
+    /// With `includeHeaders` (credentials redacted).
+    pub headers: Option<Vec<(String, String)>>,
+}
+
+/// Any tab of the browser (`firefox_list_all_tabs`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BrowserTab {
+    pub tab_id: TabId,
+    pub window_id: u32,
+    pub title: String,
+    pub url: String,
+    /// Short id of the agent that owns it, if any.
+    pub agent: Option<String>,
+    pub mine: bool,
+    pub attached: bool,
+}
+
+/// A focus loop.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LoopState {
+    pub active: bool,
+    pub prompt: String,
+    pub iteration: u32,
+    pub max_iterations: u32,
+    pub completion_promise: Option<String>,
+    pub running_ms: u64,
+    /// Why it ended, once it has.
+    pub ended: Option<String>,
 }
 
 /// Who waits for a tab slot, and who holds a reserved one.

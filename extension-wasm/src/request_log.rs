@@ -1,0 +1,323 @@
+//! The network log of each agent tab (`firefox_get_network`): request metadata from
+//! webRequest in a 200-entry ring, never bodies, with credentials redacted on the way in.
+
+use std::collections::{HashMap, VecDeque};
+
+use claudezilla_protocol::TabId;
+use claudezilla_protocol::reply::NetworkEntry;
+
+/// Entries kept per tab; the oldest go first.
+pub const RING: usize = 200;
+/// Headers kept per request, and characters per header value.
+const MAX_HEADERS: usize = 40;
+const MAX_HEADER_VALUE: usize = 300;
+const REDACTED: &str = "[redacted]";
+
+/// Query parameter and header names that carry credentials (matched as substrings).
+const SENSITIVE: &[&str] = &[
+    "token",
+    "key",
+    "secret",
+    "password",
+    "passwd",
+    "pwd",
+    "auth",
+    "sig",
+    "session",
+    "code",
+    "credential",
+    "cookie",
+    "jwt",
+    "otp",
+];
+
+#[derive(Debug)]
+struct Pending {
+    entry: NetworkEntry,
+    started: f64,
+}
+
+#[derive(Debug, Default)]
+struct TabLog {
+    pending: HashMap<String, Pending>,
+    done: VecDeque<NetworkEntry>,
+}
+
+/// What a query keeps.
+#[derive(Debug, Default, Clone)]
+pub struct Filter<'a> {
+    pub kind: Option<&'a str>,
+    /// "404", "4xx" or "failed".
+    pub status: Option<&'a str>,
+    pub limit: usize,
+    pub include_headers: bool,
+}
+
+#[derive(Debug, Default)]
+pub struct RequestLog {
+    tabs: HashMap<TabId, TabLog>,
+}
+
+impl RequestLog {
+    pub fn started(&mut self, tab: TabId, id: &str, method: &str, url: &str, kind: &str, now: f64) {
+        let entry = NetworkEntry {
+            method: method.to_owned(),
+            url: redact_url(url),
+            kind: kind.to_owned(),
+            status: None,
+            error: None,
+            ms: 0,
+            bytes: 0,
+            headers: Some(Vec::new()),
+        };
+        let log = self.tabs.entry(tab).or_default();
+        // A request that never ends must not grow the map without bound.
+        if log.pending.len() >= RING {
+            log.pending.clear();
+        }
+        log.pending.insert(
+            id.to_owned(),
+            Pending {
+                entry,
+                started: now,
+            },
+        );
+    }
+
+    /// Request or response headers of a request in flight.
+    pub fn headers(&mut self, tab: TabId, id: &str, headers: &[(String, String)]) {
+        let Some(p) = self.tabs.get_mut(&tab).and_then(|t| t.pending.get_mut(id)) else {
+            return;
+        };
+        let kept = p.entry.headers.get_or_insert_with(Vec::new);
+        for (name, value) in headers.iter().take(MAX_HEADERS.saturating_sub(kept.len())) {
+            kept.push((name.clone(), redact_header(name, value)));
+        }
+    }
+
+    /// A request ended: with a status and size, or with an error.
+    pub fn finished(&mut self, tab: TabId, id: &str, status: Result<(u16, u64), String>, now: f64) {
+        let Some(log) = self.tabs.get_mut(&tab) else {
+            return;
+        };
+        let Some(Pending { mut entry, started }) = log.pending.remove(id) else {
+            return;
+        };
+        entry.ms = (now - started).max(0.0) as u32;
+        match status {
+            Ok((code, bytes)) => {
+                entry.status = Some(code);
+                entry.bytes = bytes;
+            }
+            Err(e) => entry.error = Some(e),
+        }
+        if log.done.len() == RING {
+            log.done.pop_front();
+        }
+        log.done.push_back(entry);
+    }
+
+    /// The newest finished entries that pass `filter`, oldest first, and how many passed.
+    pub fn query(&self, tab: TabId, filter: &Filter) -> (Vec<NetworkEntry>, u32) {
+        let Some(log) = self.tabs.get(&tab) else {
+            return (Vec::new(), 0);
+        };
+        let passing: Vec<&NetworkEntry> = log.done.iter().filter(|e| keeps(filter, e)).collect();
+        let skip = passing.len().saturating_sub(filter.limit);
+        let entries = passing[skip..]
+            .iter()
+            .map(|e| NetworkEntry {
+                headers: e.headers.clone().filter(|_| filter.include_headers),
+                ..(*e).clone()
+            })
+            .collect();
+        (entries, passing.len() as u32)
+    }
+
+    pub fn forget(&mut self, tab: TabId) {
+        self.tabs.remove(&tab);
+    }
+}
+
+fn keeps(filter: &Filter, e: &NetworkEntry) -> bool {
+    if filter.kind.is_some_and(|k| k != e.kind) {
+        return false;
+    }
+    match (filter.status, e.status) {
+        (None, _) => true,
+        (Some("failed"), _) => e.error.is_some(),
+        (Some(_), None) => false,
+        (Some(s), Some(code)) => match s.strip_suffix("xx") {
+            Some(class) => class.parse::<u16>().is_ok_and(|c| code / 100 == c),
+            None => s.parse::<u16>().is_ok_and(|c| c == code),
+        },
+    }
+}
+
+fn sensitive(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    SENSITIVE.iter().any(|s| name.contains(s))
+}
+
+/// The URL with credentials in its user info, query and fragment parameters replaced.
+pub fn redact_url(url: &str) -> String {
+    let (before_fragment, fragment) = match url.split_once('#') {
+        Some((b, f)) => (b, Some(f)),
+        None => (url, None),
+    };
+    let (base, query) = match before_fragment.split_once('?') {
+        Some((b, q)) => (b, Some(q)),
+        None => (before_fragment, None),
+    };
+    let mut out = redact_user_info(base);
+    if let Some(q) = query {
+        out.push('?');
+        out.push_str(&redact_params(q));
+    }
+    if let Some(f) = fragment {
+        out.push('#');
+        out.push_str(&redact_params(f));
+    }
+    out
+}
+
+fn redact_user_info(base: &str) -> String {
+    let Some((scheme, rest)) = base.split_once("://") else {
+        return base.to_owned();
+    };
+    let authority_end = rest.find('/').unwrap_or(rest.len());
+    match rest[..authority_end].rsplit_once('@') {
+        Some((_, host)) => format!("{scheme}://{REDACTED}@{host}{}", &rest[authority_end..]),
+        None => base.to_owned(),
+    }
+}
+
+fn redact_params(params: &str) -> String {
+    params
+        .split('&')
+        .map(|pair| match pair.split_once('=') {
+            Some((name, _)) if sensitive(name) => format!("{name}={REDACTED}"),
+            _ => pair.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+fn redact_header(name: &str, value: &str) -> String {
+    if sensitive(name) {
+        return REDACTED.to_owned();
+    }
+    match value.char_indices().nth(MAX_HEADER_VALUE) {
+        Some((cut, _)) => format!("{}…", &value[..cut]),
+        None => value.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const T: TabId = TabId(1);
+
+    fn done(
+        log: &mut RequestLog,
+        id: &str,
+        url: &str,
+        kind: &str,
+        status: Result<(u16, u64), String>,
+    ) {
+        log.started(T, id, "GET", url, kind, 10.0);
+        log.finished(T, id, status, 25.0);
+    }
+
+    #[test]
+    fn credentials_are_redacted_everything_else_kept() {
+        assert_eq!(
+            redact_url(
+                "https://u:p@api.x.com/a?q=cats&token=abc&API_KEY=1&page=2#access_token=z&x=1"
+            ),
+            "https://[redacted]@api.x.com/a?q=cats&token=[redacted]&API_KEY=[redacted]&page=2#access_token=[redacted]&x=1"
+        );
+        assert_eq!(
+            redact_url("http://127.0.0.1/plain"),
+            "http://127.0.0.1/plain"
+        );
+        assert_eq!(
+            redact_url("http://h/p?flag&sig=1"),
+            "http://h/p?flag&sig=[redacted]"
+        );
+        assert_eq!(redact_header("Authorization", "Bearer x"), REDACTED);
+        assert_eq!(redact_header("Set-Cookie", "a=b"), REDACTED);
+        assert_eq!(redact_header("Content-Type", "text/html"), "text/html");
+    }
+
+    #[test]
+    fn filters_by_type_status_and_class_newest_last() {
+        let mut log = RequestLog::default();
+        done(&mut log, "1", "http://h/a", "xmlhttprequest", Ok((200, 5)));
+        done(&mut log, "2", "http://h/b", "xmlhttprequest", Ok((404, 0)));
+        done(&mut log, "3", "http://h/c.js", "script", Ok((200, 9)));
+        done(
+            &mut log,
+            "4",
+            "http://h/d",
+            "xmlhttprequest",
+            Err("NS_ERROR_NET_RESET".into()),
+        );
+        let all = |status, kind| Filter {
+            status,
+            kind,
+            limit: 50,
+            include_headers: false,
+        };
+        let (e, total) = log.query(T, &all(None, None));
+        assert_eq!((e.len(), total), (4, 4));
+        assert_eq!(e[0].ms, 15);
+        assert_eq!(e[0].headers, None);
+        assert_eq!(log.query(T, &all(Some("404"), None)).0[0].url, "http://h/b");
+        assert_eq!(log.query(T, &all(Some("2xx"), None)).1, 2);
+        assert_eq!(
+            log.query(T, &all(Some("failed"), None)).0[0].url,
+            "http://h/d"
+        );
+        assert_eq!(log.query(T, &all(None, Some("script"))).1, 1);
+        let newest = log
+            .query(
+                T,
+                &Filter {
+                    limit: 1,
+                    ..all(None, None)
+                },
+            )
+            .0;
+        assert_eq!(newest[0].url, "http://h/d");
+    }
+
+    #[test]
+    fn the_ring_keeps_the_newest_200_and_headers_only_on_request() {
+        let mut log = RequestLog::default();
+        for i in 0..250 {
+            log.started(
+                T,
+                &i.to_string(),
+                "GET",
+                &format!("http://h/{i}"),
+                "image",
+                0.0,
+            );
+            log.headers(T, &i.to_string(), &[("Cookie".into(), "s=1".into())]);
+            log.finished(T, &i.to_string(), Ok((200, 1)), 1.0);
+        }
+        let f = Filter {
+            limit: 200,
+            include_headers: true,
+            ..Default::default()
+        };
+        let (e, total) = log.query(T, &f);
+        assert_eq!((e.len(), total), (RING, RING as u32));
+        assert_eq!(e[0].url, "http://h/50");
+        assert_eq!(e[0].headers, Some(vec![("Cookie".into(), REDACTED.into())]));
+        log.forget(T);
+        assert_eq!(log.query(T, &f).1, 0);
+    }
+}
