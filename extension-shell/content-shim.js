@@ -3,9 +3,26 @@
 // once per frame and hand it each request from the background. The page cannot see any of this.
 if (!window.claudezillaContent) {
   const bindgen = wasm_bindgen;
+  // Console capture needs a variadic function installed in the page's own world, which Rust
+  // cannot declare: this wrapper hands each call's level and arguments to Rust's `record`.
+  const hookConsole = (record) => {
+    const page = window.wrappedJSObject.console;
+    for (const level of ["log", "info", "warn", "error", "debug"]) {
+      const original = page[level];
+      exportFunction(function (...args) {
+        try {
+          record(level, args);
+        } catch {
+          // Never break the page's logging.
+        }
+        // Spread, not apply: the page may not read a content-script array, only its items.
+        return original.call(page, ...args);
+      }, page, { defineAs: level });
+    }
+  };
   window.claudezillaContent = bindgen({
     module_or_path: browser.runtime.getURL("wasm/claudezilla_extension_wasm_bg.wasm"),
-  }).then(() => bindgen.content_start());
+  }).then(() => bindgen.content_start(hookConsole));
   browser.runtime.onMessage.addListener((message) => {
     if (typeof message !== "string") {
       return undefined;

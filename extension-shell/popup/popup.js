@@ -1,34 +1,57 @@
 "use strict";
-// The toolbar popup: asks the background (Rust) for the pool's state and lists it. It refreshes
-// only while open.
+// The toolbar popup: asks the background (Rust) for the pool's state and lists it, and passes
+// on the user's decisions (the evaluate switch, giving an attached tab back). It refreshes only
+// while open.
 
 function fill(list, items, empty) {
   list.replaceChildren();
-  for (const text of items.length ? items : [empty]) {
+  for (const item of items.length ? items : [empty]) {
     const li = document.createElement("li");
-    li.textContent = text;
+    li.append(item);
     if (!items.length) li.className = "muted";
     list.append(li);
   }
 }
 
-async function render() {
-  const status = JSON.parse(await browser.runtime.sendMessage("popup-status"));
+async function ask(request) {
+  return JSON.parse(await browser.runtime.sendMessage(JSON.stringify(request)));
+}
+
+function giveBackButton(tab) {
+  const button = document.createElement("button");
+  button.textContent = "Give back";
+  button.addEventListener("click", () => ask({ popup: "giveBack", tabId: tab.tabId }).then(show));
+  const span = document.createElement("span");
+  span.append(`${tab.tabId} · ${tab.owner} · ${tab.title || "(loading)"} `, button);
+  return span;
+}
+
+function show(status) {
   const connection = document.getElementById("connection");
   connection.textContent = status.connected
     ? "Connected to the native host."
     : "Not connected: run `claudezilla-host status` for the fix.";
   connection.className = status.connected ? "ok" : "bad";
+  const own = status.tabs.filter((t) => !t.attached);
   document.getElementById("count").textContent = `(${status.tabs.length} of ${status.poolLimit})`;
   fill(document.getElementById("tabs"),
-    status.tabs.map((t) => `${t.tabId} · ${t.owner} · ${t.title || "(loading)"}`), "none");
+    own.map((t) => `${t.tabId} · ${t.owner} · ${t.title || "(loading)"}`), "none");
+  fill(document.getElementById("attached"),
+    status.tabs.filter((t) => t.attached).map(giveBackButton), "none");
   fill(document.getElementById("waiting"),
     [...status.waiting.map((a) => `${a} (waiting)`), ...status.reserved.map((a) => `${a} (slot reserved)`)], "nobody");
   const capture = status.capture;
   document.getElementById("capture").textContent = capture
     ? `held by ${capture.holder} for ${capture.heldMs} ms, ${capture.waiting} waiting`
     : "free";
+  fill(document.getElementById("loops"), status.loops, "none");
+  document.getElementById("evaluate").checked = status.evaluate;
 }
 
-render();
-setInterval(render, 1000);
+document.getElementById("evaluate").addEventListener("change", (e) => {
+  ask({ popup: "setEvaluate", enabled: e.target.checked }).then(show);
+});
+
+const refresh = () => ask({ popup: "status" }).then(show);
+refresh();
+setInterval(refresh, 1000);

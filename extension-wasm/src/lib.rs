@@ -19,6 +19,7 @@
 pub mod a11y;
 pub mod allowlist;
 pub mod capture_lock;
+pub mod consent_words;
 pub mod focus_loop;
 pub mod glob;
 pub mod jpeg;

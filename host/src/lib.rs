@@ -6,11 +6,13 @@
 //! the client that asked; only commands on [`claudezilla_protocol::Command::NAMES`] pass.
 
 pub mod auth;
+pub mod client;
 pub mod manifest;
 mod router;
 mod save;
 mod server;
 pub mod status;
+pub mod stop_hook;
 mod upload;
 
 use std::future::Future;
@@ -62,6 +64,7 @@ pub fn tuning_from_env(var: impl Fn(&str) -> Option<String>) -> Tuning {
         reservation_ms: ms("CLAUDEZILLA_RESERVATION_MS", d.reservation_ms),
         idle_release_ms: ms("CLAUDEZILLA_IDLE_RELEASE_MS", d.idle_release_ms),
         mutex_busy_ms: ms("CLAUDEZILLA_MUTEX_BUSY_MS", d.mutex_busy_ms),
+        allow_evaluate: var("CLAUDEZILLA_ALLOW_EVALUATE").as_deref() == Some("1"),
     }
 }
 

@@ -15,7 +15,8 @@ const USAGE: &str = "claudezilla-host — Claudezilla's native-messaging host
 Firefox starts it by itself. From a terminal:
   claudezilla-host install [--extension-id ID]   register this binary with Firefox
   claudezilla-host uninstall                     remove the registration
-  claudezilla-host status                        what is installed and connected, with fixes";
+  claudezilla-host status                        what is installed and connected, with fixes
+  claudezilla-host stop-hook                     Claude Code Stop hook for focus loops (reads the hook's JSON on stdin)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -23,6 +24,7 @@ fn main() -> ExitCode {
         Some("install") => install(&args[1..]),
         Some("uninstall") => uninstall(),
         Some("status") => return status(),
+        Some("stop-hook") => return stop_hook(),
         Some("--version" | "-V") => {
             println!("claudezilla-host {}", claudezilla_protocol::VERSION);
             Ok(())
@@ -133,6 +135,21 @@ fn uninstall() -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// Always exits 0: a failing Stop hook must not trap the user's session; problems go to stderr.
+fn stop_hook() -> ExitCode {
+    let mut input = String::new();
+    if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut input) {
+        eprintln!("claudezilla stop-hook: cannot read stdin: {e}");
+        return ExitCode::SUCCESS;
+    }
+    match claudezilla_host::stop_hook::run(&input, &RuntimeDir::from_env()) {
+        Ok(Some(decision)) => println!("{decision}"),
+        Ok(None) => {}
+        Err(e) => eprintln!("claudezilla stop-hook: {e} (letting the session stop)"),
+    }
+    ExitCode::SUCCESS
 }
 
 fn status() -> ExitCode {

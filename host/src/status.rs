@@ -1,19 +1,14 @@
 //! `claudezilla-host status`: what is installed, whether the extension is connected, and the fix
 //! for each problem found.
 
-use std::io::{Read, Write};
 use std::os::unix::fs::PermissionsExt;
-use std::os::unix::net::UnixStream;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use claudezilla_protocol::framing::{FrameDecoder, MAX_SOCKET_FRAME, encode_frame};
 use claudezilla_protocol::paths::RuntimeDir;
-use claudezilla_protocol::{
-    AgentId, ClientMessage, Command, EXTENSION_ID, HostMessage, Reply, Request, Response,
-};
+use claudezilla_protocol::{Command, EXTENSION_ID, Reply};
 
-use crate::manifest;
+use crate::{client, manifest};
 
 /// One line of the report.
 pub struct Check {
@@ -130,62 +125,12 @@ fn check_connection(runtime: &RuntimeDir) -> Vec<Check> {
 
 /// Says hello and pings the extension through the host.
 fn ping(socket: &Path, token: &str) -> Result<(String, String, Duration), String> {
-    let mut stream = UnixStream::connect(socket).map_err(|e| format!("connect: {e}"))?;
-    stream
-        .set_read_timeout(Some(Duration::from_secs(5)))
-        .map_err(|e| e.to_string())?;
-    let mut random = [0u8; 16];
-    getrandom::fill(&mut random).map_err(|e| e.to_string())?;
-    let agent_id = AgentId::new(random, std::process::id());
-    let hello = ClientMessage::Hello {
-        token: token.into(),
-        agent_id: agent_id.clone(),
-        client: "claudezilla-host status".into(),
-    };
-    send(&mut stream, &hello)?;
-    let mut decoder = FrameDecoder::new(MAX_SOCKET_FRAME);
-    let host_version = match recv(&mut stream, &mut decoder)? {
-        HostMessage::Welcome { host_version, .. } => host_version,
-        HostMessage::Refused(e) => return Err(e.to_string()),
-        HostMessage::Response(_) => return Err("unexpected response before welcome".into()),
-    };
     let started = Instant::now();
-    send(
-        &mut stream,
-        &ClientMessage::Request(Request {
-            id: 1,
-            agent_id,
-            timeout_ms: 5_000,
-            command: Command::Ping,
-        }),
-    )?;
-    match recv(&mut stream, &mut decoder)? {
-        HostMessage::Response(Response {
-            outcome: Ok(Reply::Pong { version }),
-            ..
-        }) => Ok((host_version, version, started.elapsed())),
-        HostMessage::Response(Response {
-            outcome: Err(e), ..
-        }) => Err(e.to_string()),
-        other => Err(format!("unexpected answer {other:?}")),
-    }
-}
-
-fn send(stream: &mut UnixStream, msg: &ClientMessage) -> Result<(), String> {
-    let frame = encode_frame(msg, MAX_SOCKET_FRAME).map_err(|e| e.to_string())?;
-    stream.write_all(&frame).map_err(|e| format!("write: {e}"))
-}
-
-fn recv(stream: &mut UnixStream, decoder: &mut FrameDecoder) -> Result<HostMessage, String> {
-    let mut buf = [0u8; 64 * 1024];
-    loop {
-        if let Some(msg) = decoder.next_frame().map_err(|e| e.to_string())? {
-            return Ok(msg);
+    match client::call(socket, token, "claudezilla-host status", Command::Ping)? {
+        (host_version, Ok(Reply::Pong { version })) => {
+            Ok((host_version, version, started.elapsed()))
         }
-        match stream.read(&mut buf) {
-            Ok(0) => return Err("the host closed the connection".into()),
-            Ok(n) => decoder.push(&buf[..n]),
-            Err(e) => return Err(format!("read: {e}")),
-        }
+        (_, Err(e)) => Err(e.to_string()),
+        (_, Ok(other)) => Err(format!("unexpected answer {other:?}")),
     }
 }

@@ -284,7 +284,7 @@ async fn unknown_commands_and_bad_json_get_errors_and_the_connection_goes_on() {
     let host = start(Duration::from_secs(5)).await;
     let mut c = hello(&host, 1).await;
     let unknown = format!(
-        r#"{{"type":"request","id":9,"agentId":"{}","timeoutMs":5000,"command":{{"name":"evaluate","args":{{}}}}}}"#,
+        r#"{{"type":"request","id":9,"agentId":"{}","timeoutMs":5000,"command":{{"name":"executeScript","args":{{}}}}}}"#,
         agent(1)
     );
     send_raw(&mut c, unknown.as_bytes()).await;
@@ -294,7 +294,7 @@ async fn unknown_commands_and_bad_json_get_errors_and_the_connection_goes_on() {
             outcome: Err(e),
         }) => {
             assert_eq!(e.code, ErrorCode::UnknownCommand);
-            assert!(e.message.contains("\"evaluate\""), "{e}");
+            assert!(e.message.contains("\"executeScript\""), "{e}");
             assert!(
                 e.message.contains("navigate"),
                 "lists the allowed commands: {e}"

@@ -29,6 +29,9 @@ impl Claudezilla {
             + Self::interaction_router()
             + Self::screenshot_router()
             + Self::pool_router()
+            + Self::devtools_router()
+            + Self::config_router()
+            + Self::loops_router()
             + Self::diagnostics_router();
         let listed = Arc::new(tool_router.list_all().into_iter().map(trimmed).collect());
         Self {

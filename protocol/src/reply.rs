@@ -46,6 +46,10 @@ pub enum ErrorCode {
     PoolFull,
     /// A bug on our side.
     Internal,
+    /// The URL is outside the agent's domain allowlist (`firefox_set_config`).
+    NotAllowed,
+    /// The user has not switched the capability on (`firefox_evaluate`).
+    Disabled,
 }
 
 impl ErrorCode {
@@ -67,6 +71,8 @@ impl ErrorCode {
             Self::MutexBusy => "MUTEX_BUSY",
             Self::PoolFull => "POOL_FULL",
             Self::Internal => "INTERNAL",
+            Self::NotAllowed => "NOT_ALLOWED",
+            Self::Disabled => "DISABLED",
         }
     }
 }
@@ -202,10 +208,6 @@ pub enum Reply {
     Config {
         allowed_domains: Vec<String>,
         handle_consent: bool,
-    },
-    Viewport {
-        width: u32,
-        height: u32,
     },
     AllTabs {
         tabs: Vec<BrowserTab>,

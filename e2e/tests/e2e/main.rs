@@ -6,6 +6,7 @@
 
 mod agents;
 mod common;
+mod devtools;
 mod lifecycle;
 mod mcp;
 mod page_set;
@@ -162,6 +163,36 @@ fn main() {
             shots::badges_map_to_refs_that_work,
         ),
         with_shared("shots::saving_to_disk", shots::saving_to_disk),
+    ]);
+    trials.extend([
+        with_shared(
+            "devtools::console_captures_the_page_world",
+            devtools::console_captures_the_page_world,
+        ),
+        with_shared(
+            "devtools::network_log_has_statuses_and_no_secrets",
+            devtools::network_log_has_statuses_and_no_secrets,
+        ),
+        with_shared(
+            "devtools::allowlist_holds_for_navigation_and_links",
+            devtools::allowlist_holds_for_navigation_and_links,
+        ),
+        with_shared(
+            "devtools::consent_banners_are_accepted_never_rejected",
+            devtools::consent_banners_are_accepted_never_rejected,
+        ),
+        with_shared(
+            "devtools::attached_tabs_are_given_back_open",
+            devtools::attached_tabs_are_given_back_open,
+        ),
+        with_shared(
+            "devtools::focus_loops_run_through_the_stop_hook",
+            devtools::focus_loops_run_through_the_stop_hook,
+        ),
+        plain(
+            "devtools::evaluate_viewport_and_private_mode",
+            devtools::evaluate_viewport_and_private_mode,
+        ),
     ]);
     let conclusion = libtest_mimic::run(&args, trials);
     // Tear the shared browser down before exiting (statics are not dropped).

@@ -7,7 +7,7 @@ use claudezilla_protocol::{
     AgentId, Command, ErrorBody, ErrorCode, Outcome, Reply, Request, TabId, VERSION,
 };
 
-use super::{capture, content, now, tabs, with_state};
+use super::{attach, capture, config, content, devtools, now, tabs, window_size, with_state};
 use crate::web;
 
 /// Answer this long before the caller's own timeout, so a slow page yields a report, not a
@@ -41,7 +41,50 @@ pub async fn handle(request: Request) -> Outcome {
         Command::CreateWindow(a) => tabs::create(&agent, &a.url, budget).await,
         Command::Navigate(a) => {
             let tab = authorize(&agent, a.tab_id, "navigate")?;
+            if let Some(url) = &a.url {
+                config::check(&agent, url)?;
+            }
             tabs::navigate(tab, a.url.as_deref(), a.action, budget).await
+        }
+        Command::GetConsole(a) => {
+            let tab = authorize(&agent, a.tab_id, "read the console of")?;
+            devtools::console(tab, a, until, budget).await
+        }
+        Command::GetNetwork(a) => {
+            let tab = authorize(&agent, a.tab_id, "read the network log of")?;
+            devtools::network(tab, &a)
+        }
+        Command::Evaluate(a) => {
+            let tab = authorize(&agent, a.tab_id, "run JavaScript in")?;
+            devtools::evaluate(tab, a, until, budget).await
+        }
+        Command::SetConfig(a) => Ok(config::set(&agent, a)),
+        Command::HandleConsent(a) => {
+            let tab = authorize(&agent, a.tab_id, "handle consent in")?;
+            content::send(tab, 0, element_until, PageOp::Consent, budget).await
+        }
+        Command::SetViewport(a) => {
+            let size = a.size().map_err(ErrorBody::from)?;
+            let tab = authorize(&agent, a.tab_id, "resize")?;
+            window_size::set_viewport(&agent, tab, size).await
+        }
+        Command::ResizeWindow(a) => {
+            let tab = authorize(&agent, None, "resize the window of")?;
+            window_size::resize(tab, a.width, a.height).await
+        }
+        Command::SetPrivateMode(a) => window_size::set_private(a.enabled).await,
+        Command::ListAllTabs => attach::list_all(&agent).await,
+        Command::AttachTab(a) => attach::attach(&agent, a.tab_id).await,
+        Command::DetachTab(a) => attach::detach(&agent, a.tab_id),
+        Command::StartLoop(a) => with_state(|s| s.loops.start(&agent, a, now())).map(Reply::Loop),
+        Command::StopLoop => with_state(|s| s.loops.stop(&agent, now())).map(Reply::Loop),
+        Command::LoopStatus => Ok(Reply::Loop(with_state(|s| s.loops.status(&agent, now())))),
+        Command::LoopCheck(a) => {
+            let reason = with_state(|s| s.loops.check(&a.ancestors, &a.last_message, now()));
+            Ok(Reply::LoopDecision {
+                block: reason.is_some(),
+                reason: reason.unwrap_or_default(),
+            })
         }
         Command::WaitFor(WaitForArgs {
             url: Some(glob),
@@ -92,7 +135,7 @@ pub async fn handle(request: Request) -> Outcome {
         }
         other => Err(ErrorBody::new(
             ErrorCode::Internal,
-            format!("{} has no handler", other.name()),
+            format!("{} is not run by the extension", other.name()),
         )),
     }
 }
@@ -340,7 +383,11 @@ async fn grant(agent: &AgentId) -> Outcome {
 /// Closes and forgets every tab of an agent that said goodbye, whose connection dropped, or
 /// that went silent.
 pub async fn release_agent(agent: &AgentId) -> u32 {
-    let released = with_state(|s| s.pool.release(agent));
+    config::release(agent);
+    let released = with_state(|s| {
+        s.loops.release(agent);
+        s.pool.release(agent)
+    });
     let count = released.len() as u32;
     tabs::remove_all(&released).await;
     count

@@ -2,20 +2,24 @@
 //! each command. Single-threaded: state lives in a thread-local and is never borrowed across an
 //! `.await`.
 
+mod attach;
 mod capture;
 mod commands;
+mod config;
 mod content;
+mod devtools;
 mod native;
 mod persist;
 mod popup;
 mod requests;
 mod tabs;
+mod window_size;
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use claudezilla_protocol::TabId;
 use claudezilla_protocol::envelope::Tuning;
+use claudezilla_protocol::{AgentId, TabId};
 use futures_channel::oneshot;
 use wasm_bindgen::prelude::*;
 
@@ -42,6 +46,17 @@ struct State {
     /// Wakes a queued screenshot when its ticket is granted.
     capture_wakers: HashMap<Ticket, oneshot::Sender<()>>,
     tuning: Tuning,
+    /// Each agent tab's network log.
+    requests: crate::request_log::RequestLog,
+    /// Tabs whose console is captured (restarted in each page they load).
+    console_tabs: HashSet<TabId>,
+    /// Each agent's allowlist and consent setting.
+    configs: HashMap<AgentId, config::AgentConfig>,
+    /// The popup's switch for `firefox_evaluate` (until Firefox restarts).
+    evaluate_switch: bool,
+    /// Open the agents' window as a private window.
+    private_windows: bool,
+    loops: crate::focus_loop::Loops,
 }
 
 thread_local! {
@@ -63,6 +78,7 @@ fn now() -> u64 {
 pub fn start_background() {
     tabs::listen();
     requests::listen();
+    config::listen();
     popup::listen();
     wasm_bindgen_futures::spawn_local(async {
         // Re-adopt the window and tabs of a previous run before taking any command, so a

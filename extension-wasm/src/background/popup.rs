@@ -1,16 +1,26 @@
-//! Answers the toolbar popup: the pool, the waiting agents, the screenshot lock.
+//! Answers the toolbar popup: the pool, the waiting agents, the screenshot lock, the loops;
+//! and takes the user's decisions: the `firefox_evaluate` switch, giving an attached tab back.
 
 use claudezilla_protocol::AgentId;
-use claudezilla_protocol::envelope::{CaptureState, PopupStatus, PopupTab};
+use claudezilla_protocol::envelope::{CaptureState, PopupRequest, PopupStatus, PopupTab};
 use wasm_bindgen::prelude::*;
 
-use super::{native, now, with_state};
+use super::{attach, native, now, with_state};
 use crate::web;
 
 pub fn listen() {
     let on_message = Closure::<dyn FnMut(JsValue) -> JsValue>::new(|message: JsValue| {
-        if message.as_string().as_deref() != Some("popup-status") {
+        // Only the popup sends JSON strings to the background.
+        let Some(request) = message
+            .as_string()
+            .and_then(|m| serde_json::from_str::<PopupRequest>(&m).ok())
+        else {
             return JsValue::UNDEFINED;
+        };
+        match request {
+            PopupRequest::Status => {}
+            PopupRequest::SetEvaluate { enabled } => with_state(|s| s.evaluate_switch = enabled),
+            PopupRequest::GiveBack { tab_id } => attach::give_back(tab_id),
         }
         let status = serde_json::to_string(&status()).unwrap_or_default();
         js_sys::Promise::resolve(&JsValue::from_str(&status)).into()
@@ -36,6 +46,7 @@ fn status() -> PopupStatus {
                     tab_id: t.tab_id,
                     title: t.title,
                     owner: t.owner,
+                    attached: t.attached,
                 })
                 .collect(),
             waiting: requests.waiting.into_iter().map(|w| w.agent).collect(),
@@ -45,6 +56,8 @@ fn status() -> PopupStatus {
                 held_ms: now.saturating_sub(h.since),
                 waiting: s.capture.waiting() as u32,
             }),
+            evaluate: s.evaluate_switch || s.tuning.allow_evaluate,
+            loops: s.loops.summary(now),
         }
     })
 }

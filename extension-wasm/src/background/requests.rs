@@ -1,5 +1,6 @@
-//! Watches the agent tabs' critical requests (scripts, styles, XHR/fetch) through webRequest,
-//! so a screenshot can wait until the network is quiet.
+//! Watches requests through webRequest: every tab's critical requests in flight (scripts,
+//! styles, XHR/fetch; counts only), so a screenshot can wait until the network is quiet, and
+//! the agent tabs' network log.
 
 use claudezilla_protocol::TabId;
 use serde::{Deserialize, Serialize};
@@ -53,4 +54,124 @@ pub fn listen() {
     }
     started.forget();
     finished.forget();
+    log();
+}
+
+#[derive(Serialize)]
+struct AllTypes {
+    urls: [&'static str; 1],
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Request {
+    request_id: String,
+    tab_id: i64,
+    #[serde(default)]
+    method: String,
+    #[serde(default)]
+    url: String,
+    #[serde(default, rename = "type")]
+    kind: String,
+    #[serde(default)]
+    status_code: u16,
+    #[serde(default)]
+    response_size: u64,
+    #[serde(default)]
+    error: Option<String>,
+    #[serde(default)]
+    request_headers: Option<Vec<Header>>,
+    #[serde(default)]
+    response_headers: Option<Vec<Header>>,
+}
+
+#[derive(Deserialize)]
+struct Header {
+    name: String,
+    #[serde(default)]
+    value: Option<String>,
+}
+
+/// The request, if it belongs to an agent tab (the user's own tabs are never logged).
+fn agent_request(value: JsValue) -> Option<(TabId, Request)> {
+    let r: Request = serde_wasm_bindgen::from_value(value).ok()?;
+    let tab = TabId(u32::try_from(r.tab_id).ok()?);
+    with_state(|s| s.pool.contains(tab)).then_some((tab, r))
+}
+
+fn pairs(headers: Option<Vec<Header>>) -> Vec<(String, String)> {
+    headers
+        .unwrap_or_default()
+        .into_iter()
+        .map(|h| (h.name, h.value.unwrap_or_default()))
+        .collect()
+}
+
+/// Keeps each agent tab's network log (`firefox_get_network`): metadata only, no bodies.
+pub fn log() {
+    let filter = web::to_js(&AllTypes {
+        urls: ["<all_urls>"],
+    });
+    let started = Closure::<dyn FnMut(JsValue)>::new(|d: JsValue| {
+        if let Some((tab, r)) = agent_request(d) {
+            with_state(|s| {
+                s.requests.started(
+                    tab,
+                    &r.request_id,
+                    &r.method,
+                    &r.url,
+                    &r.kind,
+                    web::now_ms(),
+                )
+            });
+        }
+    });
+    let sent = Closure::<dyn FnMut(JsValue)>::new(|d: JsValue| {
+        if let Some((tab, r)) = agent_request(d) {
+            let headers = pairs(r.request_headers);
+            with_state(|s| s.requests.headers(tab, &r.request_id, &headers));
+        }
+    });
+    let completed = Closure::<dyn FnMut(JsValue)>::new(|d: JsValue| {
+        if let Some((tab, r)) = agent_request(d) {
+            let headers = pairs(r.response_headers);
+            with_state(|s| {
+                s.requests.headers(tab, &r.request_id, &headers);
+                let status = Ok((r.status_code, r.response_size));
+                s.requests
+                    .finished(tab, &r.request_id, status, web::now_ms());
+            });
+        }
+    });
+    let failed = Closure::<dyn FnMut(JsValue)>::new(|d: JsValue| {
+        if let Some((tab, r)) = agent_request(d) {
+            let error = Err(r.error.unwrap_or_else(|| "failed".into()));
+            with_state(|s| {
+                s.requests
+                    .finished(tab, &r.request_id, error, web::now_ms())
+            });
+        }
+    });
+    let with = |what: &str| web::to_js(&[what]);
+    web::WEB_REQUEST_ON_BEFORE_REQUEST
+        .with(|e| e.add_filtered_listener(started.as_ref().unchecked_ref(), &filter));
+    web::WEB_REQUEST_ON_SEND_HEADERS.with(|e| {
+        e.add_listener_with_extra(
+            sent.as_ref().unchecked_ref(),
+            &filter,
+            &with("requestHeaders"),
+        )
+    });
+    web::WEB_REQUEST_ON_COMPLETED.with(|e| {
+        e.add_listener_with_extra(
+            completed.as_ref().unchecked_ref(),
+            &filter,
+            &with("responseHeaders"),
+        )
+    });
+    web::WEB_REQUEST_ON_ERROR_OCCURRED
+        .with(|e| e.add_filtered_listener(failed.as_ref().unchecked_ref(), &filter));
+    for c in [started, sent, completed, failed] {
+        c.forget();
+    }
 }

@@ -1,6 +1,7 @@
 //! The agents' window and tabs: opening, navigating, closing, and waiting for loads.
 
 use claudezilla_protocol::args::NavAction;
+use claudezilla_protocol::envelope::PageOp;
 use claudezilla_protocol::reply::{LoadState, TabReport};
 use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Outcome, Reply, TabId};
 use futures_channel::oneshot;
@@ -29,6 +30,7 @@ struct CreateTab<'a> {
 #[derive(Serialize)]
 struct CreateWindow<'a> {
     url: &'a str,
+    incognito: bool,
 }
 
 #[derive(Serialize)]
@@ -38,6 +40,7 @@ struct SetUrl<'a> {
 
 /// Opens `url` in a new tab owned by `agent`, in the agents' window (opening it if needed).
 pub async fn create(agent: &AgentId, url: &str, budget_ms: u32) -> Outcome {
+    super::config::check(agent, url)?;
     let started = web::now_ms();
     let tab = {
         let lock = WINDOW_LOCK.with(|l| l.clone());
@@ -119,8 +122,12 @@ async fn open_tab(url: &str) -> Result<Tab, ErrorBody> {
         };
         return web::call_as(web::tabs_create(&web::to_js(&props))).await;
     }
-    let window: Window =
-        web::call_as(web::windows_create(&web::to_js(&CreateWindow { url }))).await?;
+    let incognito = with_state(|s| s.private_windows);
+    let window: Window = web::call_as(web::windows_create(&web::to_js(&CreateWindow {
+        url,
+        incognito,
+    })))
+    .await?;
     with_state(|s| {
         s.pool.window = Some(window.id);
         s.pool.group = None;
@@ -340,6 +347,20 @@ pub fn listen() {
     on_window_removed.forget();
 }
 
+/// Starts the content script in every frame of an agent's freshly loaded page, then what the
+/// agent asked for in every page: console capture, consent banners dismissed.
+async fn after_load(tab: TabId) {
+    super::content::preload(tab).await;
+    let until = now() + 5_000;
+    super::devtools::restart_console(tab, until).await;
+    if super::config::handles_consent(tab) {
+        let _ = super::content::send(tab, 0, until, PageOp::Consent, 5_000).await;
+        // Many banners are added by a script a moment after the load.
+        web::sleep(1_500).await;
+        let _ = super::content::send(tab, 0, now() + 5_000, PageOp::Consent, 5_000).await;
+    }
+}
+
 #[derive(serde::Deserialize, Default)]
 struct ChangeInfo {
     status: Option<String>,
@@ -356,9 +377,8 @@ fn on_updated(tab: u32, change: JsValue, state: JsValue) {
     if change.status.as_deref() == Some("complete") {
         with_state(|s| s.network.loaded(tab, web::now_ms()));
     }
-    // Start the content script in every frame of an agent's freshly loaded page.
     if change.status.as_deref() == Some("complete") && with_state(|s| s.pool.contains(tab)) {
-        wasm_bindgen_futures::spawn_local(super::content::preload(tab));
+        wasm_bindgen_futures::spawn_local(after_load(tab));
     }
     with_state(|s| {
         s.pool

@@ -2,7 +2,10 @@
 
 mod act;
 mod capture;
+mod consent;
+mod console;
 mod dialogs;
+mod evaluate;
 mod find;
 mod read;
 mod snapshot;
@@ -12,21 +15,34 @@ use claudezilla_protocol::envelope::{ContentRequest, PageOp};
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
 use wasm_bindgen::prelude::*;
 
-/// Called once per frame by the shim after the wasm has loaded.
+/// Called once per frame by the shim after the wasm has loaded, with the shim's console hook.
 #[wasm_bindgen]
-pub fn content_start() {
+pub fn content_start(hook_console: js_sys::Function) {
     dialogs::install();
+    console::set_hook(hook_console);
     let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(|e: web_sys::Event| {
         let message = js_sys::Reflect::get(&e, &"message".into())
             .ok()
             .and_then(|m| m.as_string())
             .unwrap_or_default();
+        console::uncaught(&message);
+        read::record_error(crate::a11y::clean(&message, 300));
+    });
+    let on_rejection = Closure::<dyn FnMut(web_sys::Event)>::new(|e: web_sys::Event| {
+        let reason = js_sys::Reflect::get(&e, &"reason".into()).unwrap_or_default();
+        let message = format!("(in promise) {}", console::describe(&reason));
+        console::uncaught(&message);
         read::record_error(crate::a11y::clean(&message, 300));
     });
     if let Some(window) = web_sys::window() {
         let _ = window.add_event_listener_with_callback("error", on_error.as_ref().unchecked_ref());
+        let _ = window.add_event_listener_with_callback(
+            "unhandledrejection",
+            on_rejection.as_ref().unchecked_ref(),
+        );
     }
     on_error.forget();
+    on_rejection.forget();
 }
 
 /// Runs one request (JSON of a `ContentRequest`) and returns the JSON of its `Outcome`.
@@ -130,6 +146,13 @@ async fn run(ContentRequest { frame, until, op }: ContentRequest) -> Outcome {
             accept,
             prompt_text,
         } => dialogs::handle(accept, prompt_text),
+        PageOp::Console {
+            level,
+            clear,
+            limit,
+        } => console::read(level.as_deref(), clear, limit),
+        PageOp::Evaluate { expression } => evaluate::evaluate(&expression, until).await,
+        PageOp::Consent => consent::dismiss(),
         PageOp::Settle { images } => capture::settle(images, until).await,
         PageOp::Metrics { target, marks } => capture::metrics(target.as_ref(), marks, frame),
     }

@@ -41,6 +41,10 @@ extern "C" {
     pub fn tabs_reload(tab_id: u32) -> Promise;
     #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = query)]
     pub fn tabs_query(query: &JsValue) -> Promise;
+    #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = setZoom)]
+    pub fn tabs_set_zoom(tab_id: u32, factor: f64) -> Promise;
+    #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = setZoomSettings)]
+    pub fn tabs_set_zoom_settings(tab_id: u32, settings: &JsValue) -> Promise;
     /// Firefox 138+; missing before, hence `catch`.
     #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = group)]
     pub fn tabs_group(options: &JsValue) -> Result<Promise, JsValue>;
@@ -56,6 +60,10 @@ extern "C" {
     pub fn windows_get_all(options: &JsValue) -> Promise;
     #[wasm_bindgen(js_namespace = ["browser", "windows"], js_name = remove)]
     pub fn windows_remove(window_id: u32) -> Promise;
+    #[wasm_bindgen(js_namespace = ["browser", "windows"], js_name = update)]
+    pub fn windows_update(window_id: u32, props: &JsValue) -> Promise;
+    #[wasm_bindgen(js_namespace = ["browser", "extension"], js_name = isAllowedIncognitoAccess)]
+    pub fn is_allowed_incognito_access() -> Promise;
 
     #[wasm_bindgen(js_namespace = ["browser", "sessions"], js_name = setTabValue)]
     pub fn sessions_set_tab_value(tab_id: u32, key: &str, value: &str) -> Promise;
@@ -90,6 +98,14 @@ extern "C" {
     pub fn add_listener(this: &BrowserEvent, callback: &Function);
     #[wasm_bindgen(method, js_name = addListener)]
     pub fn add_filtered_listener(this: &BrowserEvent, callback: &Function, filter: &JsValue);
+    /// `addListener(callback, filter, extraInfoSpec)` (webRequest).
+    #[wasm_bindgen(method, js_name = addListener)]
+    pub fn add_listener_with_extra(
+        this: &BrowserEvent,
+        callback: &Function,
+        filter: &JsValue,
+        extra: &JsValue,
+    );
 
     #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "tabs"], js_name = onUpdated)]
     pub static TABS_ON_UPDATED: BrowserEvent;
@@ -105,6 +121,8 @@ extern "C" {
     pub static WEB_REQUEST_ON_COMPLETED: BrowserEvent;
     #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "webRequest"], js_name = onErrorOccurred)]
     pub static WEB_REQUEST_ON_ERROR_OCCURRED: BrowserEvent;
+    #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "webRequest"], js_name = onSendHeaders)]
+    pub static WEB_REQUEST_ON_SEND_HEADERS: BrowserEvent;
 }
 
 /// A `tabs.Tab`, the fields we read.
@@ -122,6 +140,11 @@ pub struct Tab {
     /// The tab's group, where the browser has tab groups (-1: none).
     #[serde(default)]
     pub group_id: Option<i64>,
+    /// The content area, CSS pixels.
+    #[serde(default)]
+    pub width: u32,
+    #[serde(default)]
+    pub height: u32,
 }
 
 /// A `windows.Window`, the fields we read.
@@ -130,6 +153,13 @@ pub struct Window {
     pub id: u32,
     #[serde(default)]
     pub tabs: Vec<Tab>,
+    /// Outer size, CSS pixels.
+    #[serde(default)]
+    pub width: u32,
+    #[serde(default)]
+    pub height: u32,
+    #[serde(default)]
+    pub incognito: bool,
 }
 
 /// Converts a typed value into the plain JS object a browser API takes.

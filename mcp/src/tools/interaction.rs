@@ -10,16 +10,8 @@ use rmcp::model::CallToolResult;
 use rmcp::{tool, tool_router};
 
 use super::args::Args;
-use super::{respond, text};
+use super::{acted, respond, text};
 use crate::server::Claudezilla;
-
-/// Renders the plain "what happened" answers of actions.
-fn acted(reply: Reply) -> Result<CallToolResult, Reply> {
-    match reply {
-        Reply::Acted { what } => Ok(text(what)),
-        other => Err(other),
-    }
-}
 
 #[tool_router(router = interaction_router, vis = "pub(crate)")]
 impl Claudezilla {

@@ -3,8 +3,11 @@
 //! renders the typed reply as text (or an image) for the model.
 
 pub mod args;
+mod config;
+mod devtools;
 mod diagnostics;
 mod interaction;
+mod loops;
 mod navigation;
 mod pool;
 mod reading;
@@ -28,6 +31,14 @@ pub(crate) fn respond(
         Err(e) => e,
     };
     CallToolResult::error(vec![ContentBlock::text(error.to_string())])
+}
+
+/// Renders the plain "what happened" answers of actions.
+pub(crate) fn acted(reply: Reply) -> Result<CallToolResult, Reply> {
+    match reply {
+        Reply::Acted { what } => Ok(text(what)),
+        other => Err(other),
+    }
 }
 
 pub(crate) fn text(s: impl Into<String>) -> CallToolResult {

@@ -1,0 +1,87 @@
+//! The user's own tabs: listing every tab, and letting an agent drive one (attach) until it
+//! gives it back (detach, goodbye, or the user's "give back" in the popup). An attached tab is
+//! owned like any agent tab but never closed by us.
+
+use claudezilla_protocol::reply::{BrowserTab, LoadState, TabReport};
+use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Outcome, Reply, TabId};
+use serde::Serialize;
+
+use super::{config, content, now, with_state};
+use crate::web::{self, Tab};
+
+#[derive(Serialize)]
+struct AnyTab {}
+
+pub async fn list_all(agent: &AgentId) -> Outcome {
+    let tabs: Vec<Tab> = web::call_as(web::tabs_query(&web::to_js(&AnyTab {}))).await?;
+    let tabs = with_state(|s| {
+        tabs.into_iter()
+            .map(|t| {
+                let id = TabId(t.id);
+                let owner = s.pool.owner(id);
+                BrowserTab {
+                    tab_id: id,
+                    window_id: t.window_id,
+                    title: t.title,
+                    url: t.url,
+                    agent: owner.map(|o| o.short().to_owned()),
+                    mine: owner == Some(agent),
+                    attached: s.pool.is_attached(id),
+                }
+            })
+            .collect()
+    });
+    Ok(Reply::AllTabs { tabs })
+}
+
+pub async fn attach(agent: &AgentId, tab: TabId) -> Outcome {
+    let now_tab: Tab = web::call_as(web::tabs_get(tab.0)).await.map_err(|e| {
+        ErrorBody::new(
+            ErrorCode::NoSuchTab,
+            format!("tab {tab} does not exist ({})", e.message),
+        )
+        .with_hint("firefox_list_all_tabs lists the browser's tabs")
+    })?;
+    config::check(agent, &now_tab.url)?;
+    with_state(|s| {
+        s.pool.admit(agent, now())?;
+        s.pool.attach(tab, agent, now_tab.url.clone())
+    })?;
+    with_state(|s| s.pool.update_page(tab, None, Some(now_tab.title.clone())));
+    content::preload(tab).await;
+    Ok(Reply::Tab(TabReport {
+        tab_id: tab,
+        url: now_tab.url,
+        title: now_tab.title,
+        load_state: match now_tab.status.as_str() {
+            "complete" => LoadState::Complete,
+            _ => LoadState::Loading,
+        },
+        waited_ms: 0,
+    }))
+}
+
+pub fn detach(agent: &AgentId, tab: TabId) -> Outcome {
+    with_state(|s| s.pool.detach(agent, tab))?;
+    forget(tab);
+    Ok(Reply::Acted {
+        what: format!("Gave tab {tab} back to the user; it stays open."),
+    })
+}
+
+/// The popup's "give back": the user ends an attachment.
+pub fn give_back(tab: TabId) {
+    with_state(|s| {
+        if s.pool.is_attached(tab) {
+            s.pool.remove(tab);
+        }
+    });
+    forget(tab);
+}
+
+fn forget(tab: TabId) {
+    with_state(|s| {
+        s.console_tabs.remove(&tab);
+        s.requests.forget(tab);
+    });
+}

@@ -1,0 +1,60 @@
+//! The devtools: the page's console, the tab's network log, and running JavaScript in the page.
+
+use claudezilla_protocol::args::{ConsoleArgs, EvaluateArgs, NetworkArgs};
+use claudezilla_protocol::envelope::PageOp;
+use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply, TabId};
+
+use super::{content, with_state};
+use crate::request_log::Filter;
+
+/// Starts (or keeps) console capture in `tab` and reads it.
+pub async fn console(tab: TabId, a: ConsoleArgs, until: u64, budget_ms: u32) -> Outcome {
+    with_state(|s| s.console_tabs.insert(tab));
+    let op = PageOp::Console {
+        level: a.level,
+        clear: a.clear,
+        limit: a.limit,
+    };
+    content::send(tab, 0, until, op, budget_ms).await
+}
+
+/// Restarts capture in a page the tab just loaded, if its agent asked for the console before.
+pub async fn restart_console(tab: TabId, until: u64) {
+    if !with_state(|s| s.console_tabs.contains(&tab)) {
+        return;
+    }
+    let op = PageOp::Console {
+        level: None,
+        clear: false,
+        limit: 0,
+    };
+    let _ = content::send(tab, 0, until, op, 5_000).await;
+}
+
+pub fn network(tab: TabId, a: &NetworkArgs) -> Outcome {
+    let filter = Filter {
+        kind: a.kind.as_deref(),
+        status: a.status.as_deref(),
+        limit: a.limit as usize,
+        include_headers: a.include_headers,
+    };
+    let (entries, total) = with_state(|s| s.requests.query(tab, &filter));
+    Ok(Reply::Network { entries, total })
+}
+
+pub async fn evaluate(tab: TabId, a: EvaluateArgs, until: u64, budget_ms: u32) -> Outcome {
+    if !with_state(|s| s.evaluate_switch || s.tuning.allow_evaluate) {
+        return Err(ErrorBody::new(
+            ErrorCode::Disabled,
+            "running JavaScript in pages is switched off",
+        )
+        .with_hint(
+            "the user can switch it on in the Claudezilla toolbar popup (\"Allow firefox_evaluate\"); \
+             until then, read pages with firefox_get_content or firefox_snapshot",
+        ));
+    }
+    let op = PageOp::Evaluate {
+        expression: a.expression,
+    };
+    content::send(tab, 0, until, op, budget_ms).await
+}

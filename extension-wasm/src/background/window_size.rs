@@ -1,0 +1,147 @@
+//! Window geometry and mode: the viewport of an agent's tab, the window's outer size, and
+//! whether the agents' window opens as a private window.
+
+use claudezilla_protocol::envelope::PageOp;
+use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Outcome, Reply, TabId};
+use serde::Serialize;
+
+use super::{content, now, with_state};
+use crate::web::{self, Tab, Window};
+
+#[derive(Serialize)]
+struct Size {
+    width: u32,
+    height: u32,
+}
+
+/// How long a resize may take to reach the page.
+const SETTLE_MS: f64 = 1_500.0;
+
+/// The page's viewport (CSS px) as the page itself sees it.
+async fn viewport(tab: TabId) -> Result<(f64, f64), ErrorBody> {
+    let op = PageOp::Metrics {
+        target: None,
+        marks: false,
+    };
+    match content::send(tab, 0, now() + 5_000, op, 5_000).await? {
+        Reply::Metrics(m) => Ok((m.viewport[0], m.viewport[1])),
+        other => Err(ErrorBody::new(
+            ErrorCode::Internal,
+            format!("unexpected metrics {other:?}"),
+        )),
+    }
+}
+
+/// The viewport once a change has reached the page (or as it is after a moment).
+async fn changed_viewport(tab: TabId, before: (f64, f64)) -> Result<(f64, f64), ErrorBody> {
+    let until = web::now_ms() + SETTLE_MS;
+    loop {
+        let now = viewport(tab).await?;
+        if now != before || web::now_ms() > until {
+            return Ok(now);
+        }
+        web::sleep(50).await;
+    }
+}
+
+/// Grows or shrinks the tab's window by `(dw, dh)` device pixels.
+async fn grow(tab: TabId, dw: f64, dh: f64) -> Result<(), ErrorBody> {
+    let t: Tab = web::call_as(web::tabs_get(tab.0)).await?;
+    let window: Window = web::call_as(web::windows_get(t.window_id)).await?;
+    let size = Size {
+        width: (f64::from(window.width) + dw).round().max(1.0) as u32,
+        height: (f64::from(window.height) + dh).round().max(1.0) as u32,
+    };
+    web::call(web::windows_update(t.window_id, &web::to_js(&size))).await?;
+    Ok(())
+}
+
+/// Sizes the tab's viewport to `width` × `height` CSS pixels, as the page measures it: the
+/// window is resized by the difference the page reports. Zooming the page cannot stand in for
+/// a narrower window: Firefox zooms per site, so the user's tabs of that site would zoom too.
+pub async fn set_viewport(agent: &AgentId, tab: TabId, (width, height): (u32, u32)) -> Outcome {
+    let (w, h) = (f64::from(width), f64::from(height));
+    let mut seen = viewport(tab).await?;
+    for _ in 0..2 {
+        if seen == (w, h) {
+            break;
+        }
+        grow(tab, w - seen.0, h - seen.1).await?;
+        seen = changed_viewport(tab, seen).await?;
+    }
+    let mut note = String::new();
+    if seen.0 > w + 1.0 {
+        note = format!(
+            " — Firefox windows cannot be narrower than {:.0} px here, so pages lay out at that width, not {width}",
+            seen.0
+        );
+    } else if (seen.0 - w).abs() > 1.0 || (seen.1 - h).abs() > 1.0 {
+        note = format!(" — asked for {width}×{height}; the screen limits the window");
+    }
+    let shared = with_state(|s| s.pool.others_tabs(agent));
+    if shared > 0 {
+        note.push_str(&format!(
+            " (the window is shared: {shared} tab(s) of other agents were resized too)"
+        ));
+    }
+    Ok(Reply::Acted {
+        what: format!(
+            "Viewport of tab {tab} is now {:.0}×{:.0}{note}.",
+            seen.0, seen.1
+        ),
+    })
+}
+
+/// Sets the outer size of the window holding the agent's tab.
+pub async fn resize(tab: TabId, width: u32, height: u32) -> Outcome {
+    let now: Tab = web::call_as(web::tabs_get(tab.0)).await?;
+    let window: Window = web::call_as(web::windows_update(
+        now.window_id,
+        &web::to_js(&Size { width, height }),
+    ))
+    .await?;
+    let inner: Tab = web::call_as(web::tabs_get(tab.0)).await?;
+    Ok(Reply::Acted {
+        what: format!(
+            "Window {} is now {}×{} (viewport {}×{}).",
+            window.id, window.width, window.height, inner.width, inner.height
+        ),
+    })
+}
+
+/// Private windows for the agents' window from now on; needs the user's "Run in Private
+/// Windows" permission for the extension.
+pub async fn set_private(enabled: bool) -> Outcome {
+    if enabled {
+        let allowed = web::call(web::is_allowed_incognito_access()).await?;
+        if allowed.as_bool() != Some(true) {
+            return Err(ErrorBody::new(
+                ErrorCode::Disabled,
+                "Firefox does not let Claudezilla run in private windows",
+            )
+            .with_hint(
+                "the user can allow it: about:addons → Claudezilla → \"Run in Private Windows\" → Allow",
+            ));
+        }
+    }
+    let window = with_state(|s| {
+        s.private_windows = enabled;
+        s.pool.window
+    });
+    let mode = if enabled { "private" } else { "normal" };
+    let Some(window) = window else {
+        return Ok(Reply::Acted {
+            what: format!("The agents' window will open as a {mode} window."),
+        });
+    };
+    let open: Window = web::call_as(web::windows_get(window)).await?;
+    let what = match open.incognito == enabled {
+        true => format!("The agents' window is already a {mode} window."),
+        false => format!(
+            "The agents' window is open in the other mode; new tabs keep opening there. \
+             The next agents' window opens as a {mode} window (firefox_close_window closes this one \
+             once no other agent has tabs in it)."
+        ),
+    };
+    Ok(Reply::Acted { what })
+}

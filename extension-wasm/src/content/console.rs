@@ -1,0 +1,137 @@
+//! The page's console (`firefox_get_console`): its own `console.*` calls, caught in the page's
+//! world, and its uncaught errors and rejections, in a 500-entry ring per page.
+//!
+//! Capture is opt-in: it starts on the first call for a tab and, from then on, in every page
+//! the tab loads (the background asks each new page to start it).
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+
+use claudezilla_protocol::reply::ConsoleEntry;
+use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
+use js_sys::{Array, Function, JsString, Reflect};
+use wasm_bindgen::prelude::*;
+
+use crate::web;
+
+/// Entries kept; the oldest go first.
+pub const RING: usize = 500;
+/// Characters kept of one message.
+const MAX_MESSAGE: usize = 2_000;
+
+#[derive(Default)]
+struct Capture {
+    on: bool,
+    entries: VecDeque<ConsoleEntry>,
+}
+
+thread_local! {
+    static CAPTURE: RefCell<Capture> = RefCell::new(Capture::default());
+    /// The shim's `hookConsole(record)`: wraps the page's console methods.
+    static HOOK: RefCell<Option<Function>> = const { RefCell::new(None) };
+}
+
+/// Keeps the shim's hook until capture is asked for.
+pub fn set_hook(hook: Function) {
+    HOOK.with(|h| *h.borrow_mut() = Some(hook));
+}
+
+fn record(level: &str, message: String) {
+    CAPTURE.with(|c| {
+        let mut c = c.borrow_mut();
+        if !c.on {
+            return;
+        }
+        if c.entries.len() == RING {
+            c.entries.pop_front();
+        }
+        c.entries.push_back(ConsoleEntry {
+            level: level.to_owned(),
+            message: crate::text::truncate_chars(&message, MAX_MESSAGE)
+                .0
+                .to_owned(),
+            time: web::now_ms(),
+        });
+    });
+}
+
+/// An uncaught error or unhandled rejection (recorded only while capture is on).
+pub fn uncaught(message: &str) {
+    record("error", format!("Uncaught {message}"));
+}
+
+/// Starts capture in this page (once).
+fn start() -> Result<(), ErrorBody> {
+    if CAPTURE.with(|c| c.borrow().on) {
+        return Ok(());
+    }
+    let hook = HOOK
+        .with(|h| h.borrow().clone())
+        .ok_or_else(|| ErrorBody::new(ErrorCode::Internal, "the console hook is missing"))?;
+    let recorder = Closure::<dyn Fn(String, Array)>::new(|level: String, args: Array| {
+        let parts: Vec<String> = args.iter().map(|a| describe(&a)).collect();
+        record(&level, parts.join(" "));
+    });
+    hook.call1(&JsValue::NULL, recorder.as_ref()).map_err(|e| {
+        ErrorBody::new(
+            ErrorCode::PageError,
+            format!(
+                "cannot watch this page's console: {}",
+                web::js_error_message(&e)
+            ),
+        )
+    })?;
+    // Lives as long as the page: the page's console calls it.
+    recorder.forget();
+    CAPTURE.with(|c| c.borrow_mut().on = true);
+    Ok(())
+}
+
+/// A page value as text: strings as they are, errors as `Name: message`, other objects as
+/// JSON where they have one.
+pub fn describe(value: &JsValue) -> String {
+    if let Some(s) = value.as_string() {
+        return s;
+    }
+    if !value.is_object() {
+        return String::from(JsString::from(value.clone()));
+    }
+    let get = |k: &str| {
+        Reflect::get(value, &k.into())
+            .ok()
+            .and_then(|v| v.as_string())
+    };
+    if let (Some(name), Some(message)) = (get("name"), get("message")) {
+        return format!("{name}: {message}");
+    }
+    match js_sys::JSON::stringify(value)
+        .ok()
+        .and_then(|s| s.as_string())
+    {
+        Some(json) if json != "{}" => json,
+        _ => js_sys::Object::from(value.clone())
+            .to_string()
+            .as_string()
+            .unwrap_or_default(),
+    }
+}
+
+/// Starts capture if needed and returns the newest entries (of one level, if given).
+pub fn read(level: Option<&str>, clear: bool, limit: u32) -> Outcome {
+    start()?;
+    CAPTURE.with(|c| {
+        let mut c = c.borrow_mut();
+        let passing: Vec<&ConsoleEntry> = c
+            .entries
+            .iter()
+            .filter(|e| level.is_none_or(|l| e.level == l))
+            .collect();
+        let total = passing.len() as u32;
+        let skip = passing.len().saturating_sub(limit as usize);
+        let entries = passing[skip..].iter().map(|e| (*e).clone()).collect();
+        if clear {
+            c.entries.clear();
+        }
+        Ok(Reply::Console { entries, total })
+    })
+}

@@ -1,0 +1,132 @@
+//! `firefox_evaluate`: runs the agent's JavaScript in the page's own world (the page's `eval`,
+//! so the page's globals are there and its CSP applies) and describes the result as JSON.
+//!
+//! This is a capability the user switches on, not a sandbox: the code can do anything the
+//! page can.
+
+use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
+use futures_channel::oneshot;
+use js_sys::{Function, Reflect};
+use wasm_bindgen::prelude::*;
+
+use super::console::describe;
+use super::find::describe as describe_element;
+use crate::web;
+
+/// Characters of a result sent back; more is cut with a note.
+const MAX_RESULT: usize = 50_000;
+
+#[wasm_bindgen]
+extern "C" {
+    /// Makes a content-script function callable from the page (Firefox content scripts only).
+    #[wasm_bindgen(js_name = exportFunction)]
+    fn export_function(f: &Function, target_scope: &JsValue) -> Function;
+    /// The safe (Xray) view of a page object, on which DOM types are recognised.
+    #[wasm_bindgen(js_name = XPCNativeWrapper)]
+    fn xray(value: &JsValue) -> JsValue;
+}
+
+fn page_world() -> Result<JsValue, ErrorBody> {
+    let window = web_sys::window()
+        .ok_or_else(|| ErrorBody::new(ErrorCode::PageError, "this frame has no window"))?;
+    Reflect::get(&window, &"wrappedJSObject".into())
+        .map_err(|_| ErrorBody::new(ErrorCode::PageError, "cannot reach the page's world"))
+}
+
+fn threw(e: &JsValue) -> ErrorBody {
+    let mut what = describe(e);
+    if what.contains("call to eval() blocked by CSP") || what.contains("Content Security Policy") {
+        what.push_str(" (this page's Content Security Policy forbids eval)");
+    }
+    ErrorBody::new(ErrorCode::PageError, format!("the expression threw {what}"))
+}
+
+pub async fn evaluate(expression: &str, until: u64) -> Outcome {
+    let page = page_world()?;
+    let eval: Function = Reflect::get(&page, &"eval".into())
+        .ok()
+        .and_then(|f| f.dyn_into().ok())
+        .ok_or_else(|| ErrorBody::new(ErrorCode::PageError, "the page has no eval"))?;
+    let mut value = eval
+        .call1(&page, &JsValue::from_str(expression))
+        .map_err(|e| threw(&e))?;
+    if let Some(then) = thenable(&value) {
+        let left = (until as f64 - web::now_ms()).max(0.0) as u32;
+        value = web::with_deadline(left, settle(&value, &then))
+            .await
+            .ok_or_else(|| {
+                ErrorBody::new(
+                    ErrorCode::Timeout,
+                    "the returned promise did not settle in time",
+                )
+                .with_hint("pass a larger timeout, or return a value instead of a promise")
+            })??;
+    }
+    Ok(render(&page, &value))
+}
+
+fn thenable(value: &JsValue) -> Option<Function> {
+    if !value.is_object() {
+        return None;
+    }
+    Reflect::get(value, &"then".into()).ok()?.dyn_into().ok()
+}
+
+/// Awaits a page promise: its callbacks must be exported for the page to call them.
+async fn settle(promise: &JsValue, then: &Function) -> Result<JsValue, ErrorBody> {
+    let (tx, rx) = oneshot::channel::<Result<JsValue, JsValue>>();
+    let tx = std::rc::Rc::new(std::cell::RefCell::new(Some(tx)));
+    let (ok_tx, err_tx) = (tx.clone(), tx);
+    let on_ok = Closure::once(move |v: JsValue| {
+        if let Some(tx) = ok_tx.borrow_mut().take() {
+            let _ = tx.send(Ok(v));
+        }
+    });
+    let on_err = Closure::once(move |e: JsValue| {
+        if let Some(tx) = err_tx.borrow_mut().take() {
+            let _ = tx.send(Err(e));
+        }
+    });
+    let scope = web_sys::window().map(JsValue::from).unwrap_or_default();
+    let ok = export_function(on_ok.as_ref().unchecked_ref(), &scope);
+    let err = export_function(on_err.as_ref().unchecked_ref(), &scope);
+    then.call2(promise, &ok, &err).map_err(|e| threw(&e))?;
+    let outcome = rx
+        .await
+        .map_err(|_| ErrorBody::new(ErrorCode::Internal, "the promise's callbacks were dropped"))?;
+    // Both closures stay alive until here; whichever the page did not call is dropped now.
+    drop((on_ok, on_err));
+    outcome.map_err(|e| threw(&e))
+}
+
+/// The value as JSON (via the page's own `JSON.stringify`), or a description when it has none.
+fn render(page: &JsValue, value: &JsValue) -> Reply {
+    let js_type = value.js_typeof().as_string().unwrap_or_default();
+    let text = match js_type.as_str() {
+        "undefined" => "undefined".to_owned(),
+        "function" => format!(
+            "[function {}]",
+            describe(&Reflect::get(value, &"name".into()).unwrap_or_default())
+        ),
+        "symbol" | "bigint" => describe(value),
+        _ => match xray(value).dyn_ref::<web_sys::Element>() {
+            Some(el) => format!("[element {}]", describe_element(el)),
+            None => json(page, value).unwrap_or_else(|| format!("[not JSON: {}]", describe(value))),
+        },
+    };
+    let (cut, total, truncated) = crate::text::truncate_chars(&text, MAX_RESULT);
+    let value = match truncated {
+        true => format!("{cut}\n… (cut at {MAX_RESULT} of {total} characters)"),
+        false => text,
+    };
+    Reply::Evaluated { value, js_type }
+}
+
+fn json(page: &JsValue, value: &JsValue) -> Option<String> {
+    let json = Reflect::get(page, &"JSON".into()).ok()?;
+    let stringify: Function = Reflect::get(&json, &"stringify".into())
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    stringify.call1(&json, value).ok()?.as_string()
+}

@@ -1,0 +1,72 @@
+//! A one-shot socket client of a running host (`status`, `stop-hook`): hello with the token,
+//! one command, its answer. Blocking, with a 5 s read timeout.
+
+use std::io::{Read, Write};
+use std::os::unix::net::UnixStream;
+use std::path::Path;
+use std::time::Duration;
+
+use claudezilla_protocol::framing::{FrameDecoder, MAX_SOCKET_FRAME, encode_frame};
+use claudezilla_protocol::{
+    AgentId, ClientMessage, Command, HostMessage, Outcome, Request, Response,
+};
+
+const READ_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Authenticates as `client`, runs `command`, and returns the host's version and the outcome.
+pub fn call(
+    socket: &Path,
+    token: &str,
+    client: &str,
+    command: Command,
+) -> Result<(String, Outcome), String> {
+    let mut stream = UnixStream::connect(socket).map_err(|e| format!("connect: {e}"))?;
+    stream
+        .set_read_timeout(Some(READ_TIMEOUT))
+        .map_err(|e| e.to_string())?;
+    let mut random = [0u8; 16];
+    getrandom::fill(&mut random).map_err(|e| e.to_string())?;
+    let agent_id = AgentId::new(random, std::process::id());
+    let hello = ClientMessage::Hello {
+        token: token.into(),
+        agent_id: agent_id.clone(),
+        client: client.into(),
+    };
+    send(&mut stream, &hello)?;
+    let mut decoder = FrameDecoder::new(MAX_SOCKET_FRAME);
+    let host_version = match recv(&mut stream, &mut decoder)? {
+        HostMessage::Welcome { host_version, .. } => host_version,
+        HostMessage::Refused(e) => return Err(e.to_string()),
+        HostMessage::Response(_) => return Err("unexpected response before welcome".into()),
+    };
+    let request = Request {
+        id: 1,
+        agent_id,
+        timeout_ms: READ_TIMEOUT.as_millis() as u32,
+        command,
+    };
+    send(&mut stream, &ClientMessage::Request(request))?;
+    match recv(&mut stream, &mut decoder)? {
+        HostMessage::Response(Response { outcome, .. }) => Ok((host_version, outcome)),
+        other => Err(format!("unexpected answer {other:?}")),
+    }
+}
+
+fn send(stream: &mut UnixStream, msg: &ClientMessage) -> Result<(), String> {
+    let frame = encode_frame(msg, MAX_SOCKET_FRAME).map_err(|e| e.to_string())?;
+    stream.write_all(&frame).map_err(|e| format!("write: {e}"))
+}
+
+fn recv(stream: &mut UnixStream, decoder: &mut FrameDecoder) -> Result<HostMessage, String> {
+    let mut buf = [0u8; 64 * 1024];
+    loop {
+        if let Some(msg) = decoder.next_frame().map_err(|e| e.to_string())? {
+            return Ok(msg);
+        }
+        match stream.read(&mut buf) {
+            Ok(0) => return Err("the host closed the connection".into()),
+            Ok(n) => decoder.push(&buf[..n]),
+            Err(e) => return Err(format!("read: {e}")),
+        }
+    }
+}

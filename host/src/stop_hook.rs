@@ -1,0 +1,164 @@
+//! `claudezilla-host stop-hook`: the Claude Code Stop hook that makes focus loops work. Claude
+//! Code runs it when the session is about to stop, with JSON on stdin naming the transcript;
+//! it asks the extension (authenticated with the host's token, like any client) whether a loop
+//! holds this session, and if so prints `{"decision":"block","reason":…}` to keep it working.
+//!
+//! The session is found by process ancestry: the MCP server registers its parent (Claude
+//! Code) when the loop starts, and that pid is among the hook's own ancestors.
+
+use std::io::{Read, Seek, SeekFrom};
+use std::path::Path;
+
+use claudezilla_protocol::args::LoopCheckArgs;
+use claudezilla_protocol::paths::RuntimeDir;
+use claudezilla_protocol::{Command, Reply};
+use serde::{Deserialize, Serialize};
+
+use crate::client;
+
+/// The end of the transcript that is read: the last reply is there.
+const TRANSCRIPT_TAIL: u64 = 4 * 1024 * 1024;
+
+#[derive(Deserialize)]
+struct HookInput {
+    #[serde(default)]
+    transcript_path: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Block {
+    decision: &'static str,
+    reason: String,
+}
+
+/// Runs the hook on its stdin: `Ok(Some(json))` to print when the session must go on.
+/// Problems (no Firefox, no loop) let the session stop: a hook must never trap a user.
+pub fn run(stdin: &str, runtime: &RuntimeDir) -> Result<Option<String>, String> {
+    let input: HookInput =
+        serde_json::from_str(stdin).map_err(|e| format!("hook input is not JSON: {e}"))?;
+    let last_message = input
+        .transcript_path
+        .map(|p| read_tail(Path::new(&p)))
+        .transpose()?
+        .map(|t| last_assistant_text(&t))
+        .unwrap_or_default();
+    let token = runtime
+        .read_token()
+        .map_err(|e| format!("cannot read the host's token (is Firefox running?): {e}"))?;
+    let check = Command::LoopCheck(LoopCheckArgs {
+        ancestors: ancestors(std::process::id()),
+        last_message,
+    });
+    let (_, outcome) = client::call(
+        &runtime.socket(),
+        &token,
+        "claudezilla-host stop-hook",
+        check,
+    )?;
+    match outcome.map_err(|e| e.to_string())? {
+        Reply::LoopDecision { block: false, .. } => Ok(None),
+        Reply::LoopDecision {
+            block: true,
+            reason,
+        } => {
+            let block = Block {
+                decision: "block",
+                reason,
+            };
+            serde_json::to_string(&block)
+                .map(Some)
+                .map_err(|e| e.to_string())
+        }
+        other => Err(format!("unexpected answer {other:?}")),
+    }
+}
+
+fn read_tail(path: &Path) -> Result<String, String> {
+    let mut file =
+        std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let _ = file.seek(SeekFrom::Start(len.saturating_sub(TRANSCRIPT_TAIL)));
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// The text of the last assistant message in a Claude Code transcript (JSON lines).
+pub fn last_assistant_text(transcript: &str) -> String {
+    transcript
+        .lines()
+        .rev()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .find(|v| v["type"] == "assistant")
+        .map(|v| {
+            let content = &v["message"]["content"];
+            match content.as_array() {
+                Some(blocks) => blocks
+                    .iter()
+                    .filter(|b| b["type"] == "text")
+                    .filter_map(|b| b["text"].as_str())
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                None => content.as_str().unwrap_or_default().to_owned(),
+            }
+        })
+        .unwrap_or_default()
+}
+
+/// This process's ancestors, nearest first (Linux: /proc; elsewhere: `ps`).
+pub fn ancestors(pid: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut at = pid;
+    while let Some(parent) = parent_of(at) {
+        if parent <= 1 || out.contains(&parent) || out.len() > 64 {
+            break;
+        }
+        out.push(parent);
+        at = parent;
+    }
+    out
+}
+
+fn parent_of(pid: u32) -> Option<u32> {
+    if let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        return ppid_from_stat(&stat);
+    }
+    let out = std::process::Command::new("ps")
+        .args(["-o", "ppid=", "-p", &pid.to_string()])
+        .output()
+        .ok()?;
+    String::from_utf8_lossy(&out.stdout).trim().parse().ok()
+}
+
+/// The parent pid in `/proc/<pid>/stat` (the command name may hold spaces and parentheses).
+pub fn ppid_from_stat(stat: &str) -> Option<u32> {
+    let after_name = &stat[stat.rfind(')')? + 1..];
+    after_name.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_assistant_reply_is_read_from_the_transcript() {
+        let transcript = r#"{"type":"user","message":{"role":"user","content":"go"}}
+{"type":"assistant","message":{"content":[{"type":"text","text":"first"}]}}
+{"type":"assistant","message":{"content":[{"type":"tool_use","name":"x"},{"type":"text","text":"all done <promise>DONE</promise>"}]}}
+{"type":"user","message":{"content":[{"type":"tool_result"}]}}
+not json"#;
+        assert_eq!(
+            last_assistant_text(transcript),
+            "all done <promise>DONE</promise>"
+        );
+        assert_eq!(last_assistant_text(""), "");
+    }
+
+    #[test]
+    fn parent_pids_survive_odd_command_names() {
+        assert_eq!(ppid_from_stat("42 (a b) c) S 17 42 42 0"), Some(17));
+        assert_eq!(ppid_from_stat("garbage"), None);
+        let mine = ancestors(std::process::id());
+        assert_eq!(mine.first(), Some(&std::os::unix::process::parent_id()));
+    }
+}

@@ -1,0 +1,71 @@
+//! Focus loops: keep a Claude Code session working on one prompt until it is done. The
+//! session's Stop hook (`claudezilla-host stop-hook`) asks the extension whether to go on.
+
+use claudezilla_protocol::args::LoopArgs;
+use claudezilla_protocol::reply::LoopState;
+use claudezilla_protocol::{Command, Reply};
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::CallToolResult;
+use rmcp::{tool, tool_router};
+
+use super::args::{Args, NoArgs};
+use super::{respond, text};
+use crate::server::Claudezilla;
+
+#[tool_router(router = loops_router, vis = "pub(crate)")]
+impl Claudezilla {
+    #[tool(
+        name = "firefox_start_loop",
+        description = "Start a focus loop: each time this session tries to stop, it is given the prompt again, until your reply contains <promise>completionPromise</promise>, maxIterations rounds or an hour. Needs the Stop hook (`claudezilla-host stop-hook`) in Claude Code's settings."
+    )]
+    async fn start_loop(&self, Parameters(a): Parameters<Args<LoopArgs>>) -> CallToolResult {
+        let mut args = a.args;
+        // The session is the process that started this server (Claude Code); its Stop hook
+        // finds the loop by that pid among its own ancestors.
+        args.session_pid = std::os::unix::process::parent_id();
+        respond(self.run(Command::StartLoop(args), a.timeout).await, render)
+    }
+
+    #[tool(name = "firefox_stop_loop", description = "End your focus loop now.")]
+    async fn stop_loop(&self, Parameters(a): Parameters<Args<NoArgs>>) -> CallToolResult {
+        respond(self.run(Command::StopLoop, a.timeout).await, render)
+    }
+
+    #[tool(
+        name = "firefox_loop_status",
+        description = "Your focus loop: round, limit, time, and why it ended."
+    )]
+    async fn loop_status(&self, Parameters(a): Parameters<Args<NoArgs>>) -> CallToolResult {
+        respond(self.run(Command::LoopStatus, a.timeout).await, render)
+    }
+}
+
+fn render(reply: Reply) -> Result<CallToolResult, Reply> {
+    let Reply::Loop(s) = reply else {
+        return Err(reply);
+    };
+    Ok(text(describe(&s)))
+}
+
+fn describe(s: &LoopState) -> String {
+    if s.max_iterations == 0 {
+        return "No focus loop has run in this session.".into();
+    }
+    let promise = s
+        .completion_promise
+        .as_deref()
+        .map(|p| format!(", ends on <promise>{p}</promise>"))
+        .unwrap_or_default();
+    let state = match (&s.ended, s.active) {
+        (Some(why), _) => format!("ended: {why}"),
+        (None, true) => "running".to_owned(),
+        (None, false) => "not running".to_owned(),
+    };
+    format!(
+        "Focus loop {state}; round {} of {}{promise}; {} s so far. Prompt: {}",
+        s.iteration,
+        s.max_iterations,
+        s.running_ms / 1000,
+        s.prompt
+    )
+}
