@@ -153,7 +153,8 @@ async fn bench() -> anyhow::Result<Vec<Row>> {
         ("/large.html", Page::html(large_page(2_000))),
     ]))
     .await?;
-    let browser = Browser::start().await?;
+    // Evaluate is switched on so it can be timed; everything else is as a user has it.
+    let browser = Browser::start_with(&[("CLAUDEZILLA_ALLOW_EVALUATE", "1")]).await?;
     let log = browser.path().join("mcp.log");
     let baseline = idle_cpu(&browser).await;
 
@@ -436,6 +437,25 @@ async fn bench() -> anyhow::Result<Vec<Row>> {
         nav.await?,
         String::new(),
     );
+
+    for (tool, args, note) in [
+        ("firefox_get_console", json!({"tabId": large}), "capture on"),
+        (
+            "firefox_get_network",
+            json!({"tabId": small}),
+            "the tab's request log",
+        ),
+        (
+            "firefox_evaluate",
+            json!({"tabId": large, "expression": "document.querySelectorAll('*').length"}),
+            "counts the large page's elements",
+        ),
+    ] {
+        let timed = time(100, async || {
+            agent.call(tool, args.clone()).await?.ok().map(|_| ())
+        });
+        row(tool, timed.await?, note.to_owned());
+    }
 
     let list = serde_json::to_string(&json!({"tools": agent.tools().await?}))?;
     row(

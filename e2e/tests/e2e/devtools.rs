@@ -101,7 +101,8 @@ pub async fn console_captures_the_page_world(s: Arc<Shared>) -> anyhow::Result<(
                 .call("firefox_get_console", json!({"tabId": tab}))
                 .await
                 .ok()?;
-            let done = r.text.contains("rejected-7");
+            // The timer's error and the rejection come in either order.
+            let done = r.text.contains("rejected-7") && r.text.contains("boom-6");
             last = Some(r.clone());
             done.then_some(r)
         },

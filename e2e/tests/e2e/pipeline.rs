@@ -250,6 +250,18 @@ pub async fn other_agents_cannot_touch_my_tab(s: Arc<Shared>) -> anyhow::Result<
         ),
         ("firefox_get_content", json!({"tabId": tab})),
         ("firefox_screenshot", json!({"tabId": tab})),
+        ("firefox_get_console", json!({"tabId": tab})),
+        ("firefox_get_network", json!({"tabId": tab})),
+        (
+            "firefox_evaluate",
+            json!({"tabId": tab, "expression": "document.title = 'pwned'"}),
+        ),
+        ("firefox_handle_consent", json!({"tabId": tab})),
+        (
+            "firefox_set_viewport",
+            json!({"tabId": tab, "device": "laptop"}),
+        ),
+        ("firefox_detach_tab", json!({"tabId": tab})),
         ("firefox_close_tab", json!({"tabId": tab})),
     ];
     for (tool, args) in attempts {
