@@ -8,6 +8,10 @@ use claudezilla_protocol::reply::NetworkEntry;
 
 /// Entries kept per tab; the oldest go first.
 pub const RING: usize = 200;
+/// A tab's first requests start before it joins the pool (the browser loads while we register
+/// it): every tab's newest few are held briefly, and kept only if it becomes an agent tab.
+const UNCLAIMED_RING: usize = 50;
+const UNCLAIMED_MS: f64 = 10_000.0;
 /// Headers kept per request, and characters per header value.
 const MAX_HEADERS: usize = 40;
 const MAX_HEADER_VALUE: usize = 300;
@@ -41,6 +45,15 @@ struct Pending {
 struct TabLog {
     pending: HashMap<String, Pending>,
     done: VecDeque<NetworkEntry>,
+    /// An agent tab: its log is kept whole until the tab goes.
+    claimed: bool,
+    touched: f64,
+}
+
+impl TabLog {
+    fn ring(&self) -> usize {
+        if self.claimed { RING } else { UNCLAIMED_RING }
+    }
 }
 
 /// What a query keeps.
@@ -59,7 +72,15 @@ pub struct RequestLog {
 }
 
 impl RequestLog {
+    /// A tab became an agent tab: keep its log.
+    pub fn claim(&mut self, tab: TabId) {
+        self.tabs.entry(tab).or_default().claimed = true;
+    }
+
     pub fn started(&mut self, tab: TabId, id: &str, method: &str, url: &str, kind: &str, now: f64) {
+        // Other tabs' requests are forgotten soon.
+        self.tabs
+            .retain(|t, log| log.claimed || *t == tab || now - log.touched < UNCLAIMED_MS);
         let entry = NetworkEntry {
             method: method.to_owned(),
             url: redact_url(url),
@@ -71,8 +92,9 @@ impl RequestLog {
             headers: Some(Vec::new()),
         };
         let log = self.tabs.entry(tab).or_default();
+        log.touched = now;
         // A request that never ends must not grow the map without bound.
-        if log.pending.len() >= RING {
+        if log.pending.len() >= log.ring() {
             log.pending.clear();
         }
         log.pending.insert(
@@ -111,7 +133,7 @@ impl RequestLog {
             }
             Err(e) => entry.error = Some(e),
         }
-        if log.done.len() == RING {
+        while log.done.len() >= log.ring() {
             log.done.pop_front();
         }
         log.done.push_back(entry);
@@ -226,6 +248,7 @@ mod tests {
         kind: &str,
         status: Result<(u16, u64), String>,
     ) {
+        log.claim(T);
         log.started(T, id, "GET", url, kind, 10.0);
         log.finished(T, id, status, 25.0);
     }
@@ -296,6 +319,7 @@ mod tests {
     #[test]
     fn the_ring_keeps_the_newest_200_and_headers_only_on_request() {
         let mut log = RequestLog::default();
+        log.claim(T);
         for i in 0..250 {
             log.started(
                 T,
@@ -319,5 +343,33 @@ mod tests {
         assert_eq!(e[0].headers, Some(vec![("Cookie".into(), REDACTED.into())]));
         log.forget(T);
         assert_eq!(log.query(T, &f).1, 0);
+    }
+
+    #[test]
+    fn a_tabs_first_requests_are_kept_once_it_joins_others_are_dropped() {
+        let mut log = RequestLog::default();
+        let user = TabId(9);
+        for i in 0..60 {
+            log.started(T, &i.to_string(), "GET", "http://h/early", "script", 0.0);
+            log.finished(T, &i.to_string(), Ok((200, 1)), 1.0);
+        }
+        log.started(user, "u", "GET", "http://h/user", "main_frame", 0.0);
+        log.finished(user, "u", Ok((200, 1)), 1.0);
+        log.claim(T);
+        let all = Filter {
+            limit: 200,
+            ..Default::default()
+        };
+        assert_eq!(log.query(T, &all).1, UNCLAIMED_RING as u32);
+        // The unclaimed tab is forgotten once its requests are old.
+        log.started(
+            T,
+            "late",
+            "GET",
+            "http://h/late",
+            "image",
+            UNCLAIMED_MS + 5.0,
+        );
+        assert_eq!(log.query(user, &all).1, 0);
     }
 }

@@ -142,6 +142,10 @@ pub struct ContentRequest {
     /// clock, so time spent injecting the script counts).
     pub until: u64,
     pub op: PageOp,
+    /// The agent reads this tab's console: capture starts before the op runs, so nothing the
+    /// op makes the page log is missed.
+    #[serde(default)]
+    pub console: bool,
 }
 
 /// Key modifiers held during a key press.
@@ -385,6 +389,7 @@ mod tests {
         let req = ContentRequest {
             frame: 0,
             until: 100,
+            console: false,
             op: PageOp::Type {
                 target: ElementTarget::Selector("#q".into()),
                 text: "hi".into(),

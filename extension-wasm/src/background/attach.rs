@@ -45,7 +45,9 @@ pub async fn attach(agent: &AgentId, tab: TabId) -> Outcome {
     config::check(agent, &now_tab.url)?;
     with_state(|s| {
         s.pool.admit(agent, now())?;
-        s.pool.attach(tab, agent, now_tab.url.clone())
+        s.pool.attach(tab, agent, now_tab.url.clone())?;
+        s.requests.claim(tab);
+        Ok::<_, ErrorBody>(())
     })?;
     with_state(|s| s.pool.update_page(tab, None, Some(now_tab.title.clone())));
     content::preload(tab).await;

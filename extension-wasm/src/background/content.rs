@@ -35,7 +35,9 @@ struct Inject {
 /// outcome, bounded by `budget_ms`.
 pub async fn send(tab: TabId, alias: u32, until: u64, op: PageOp, budget_ms: u32) -> Outcome {
     let frame = frame_id(tab, alias)?;
+    let console = alias == 0 && with_state(|s| s.console_tabs.contains(&tab));
     let request = ContentRequest {
+        console,
         frame: alias,
         until,
         op,

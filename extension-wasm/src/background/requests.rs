@@ -92,11 +92,11 @@ struct Header {
     value: Option<String>,
 }
 
-/// The request, if it belongs to an agent tab (the user's own tabs are never logged).
-fn agent_request(value: JsValue) -> Option<(TabId, Request)> {
+/// The request and its tab (none for the browser's own requests).
+fn tab_request(value: JsValue) -> Option<(TabId, Request)> {
     let r: Request = serde_wasm_bindgen::from_value(value).ok()?;
     let tab = TabId(u32::try_from(r.tab_id).ok()?);
-    with_state(|s| s.pool.contains(tab)).then_some((tab, r))
+    Some((tab, r))
 }
 
 fn pairs(headers: Option<Vec<Header>>) -> Vec<(String, String)> {
@@ -107,13 +107,14 @@ fn pairs(headers: Option<Vec<Header>>) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Keeps each agent tab's network log (`firefox_get_network`): metadata only, no bodies.
+/// Keeps each agent tab's network log (`firefox_get_network`): metadata only, no bodies. Other
+/// tabs' newest requests are held a few seconds, for a tab about to join the pool.
 pub fn log() {
     let filter = web::to_js(&AllTypes {
         urls: ["<all_urls>"],
     });
     let started = Closure::<dyn FnMut(JsValue)>::new(|d: JsValue| {
-        if let Some((tab, r)) = agent_request(d) {
+        if let Some((tab, r)) = tab_request(d) {
             with_state(|s| {
                 s.requests.started(
                     tab,
@@ -127,13 +128,13 @@ pub fn log() {
         }
     });
     let sent = Closure::<dyn FnMut(JsValue)>::new(|d: JsValue| {
-        if let Some((tab, r)) = agent_request(d) {
+        if let Some((tab, r)) = tab_request(d) {
             let headers = pairs(r.request_headers);
             with_state(|s| s.requests.headers(tab, &r.request_id, &headers));
         }
     });
     let completed = Closure::<dyn FnMut(JsValue)>::new(|d: JsValue| {
-        if let Some((tab, r)) = agent_request(d) {
+        if let Some((tab, r)) = tab_request(d) {
             let headers = pairs(r.response_headers);
             with_state(|s| {
                 s.requests.headers(tab, &r.request_id, &headers);
@@ -144,7 +145,7 @@ pub fn log() {
         }
     });
     let failed = Closure::<dyn FnMut(JsValue)>::new(|d: JsValue| {
-        if let Some((tab, r)) = agent_request(d) {
+        if let Some((tab, r)) = tab_request(d) {
             let error = Err(r.error.unwrap_or_else(|| "failed".into()));
             with_state(|s| {
                 s.requests

@@ -47,7 +47,10 @@ pub async fn create(agent: &AgentId, url: &str, budget_ms: u32) -> Outcome {
         let _guard = lock.lock().await;
         with_state(|s| s.pool.admit(agent, now()))?;
         let tab = open_tab(url).await.map_err(|e| refine_url_error(e, url))?;
-        with_state(|s| s.pool.insert(TabId(tab.id), agent.clone(), url.to_owned()));
+        with_state(|s| {
+            s.pool.insert(TabId(tab.id), agent.clone(), url.to_owned());
+            s.requests.claim(TabId(tab.id));
+        });
         persist::mark_tab(tab.id, agent).await;
         tab
     };
@@ -335,6 +338,8 @@ pub fn listen() {
             s.waiters.remove(&TabId(tab));
             s.frames.remove(&TabId(tab));
             s.network.forget(TabId(tab));
+            s.requests.forget(TabId(tab));
+            s.console_tabs.remove(&TabId(tab));
             s.pool.remove(TabId(tab));
         });
     });

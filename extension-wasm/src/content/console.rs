@@ -61,7 +61,7 @@ pub fn uncaught(message: &str) {
 }
 
 /// Starts capture in this page (once).
-fn start() -> Result<(), ErrorBody> {
+pub fn start() -> Result<(), ErrorBody> {
     if CAPTURE.with(|c| c.borrow().on) {
         return Ok(());
     }

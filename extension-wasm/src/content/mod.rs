@@ -60,8 +60,19 @@ pub async fn content_handle(request: String) -> String {
     })
 }
 
-async fn run(ContentRequest { frame, until, op }: ContentRequest) -> Outcome {
+async fn run(
+    ContentRequest {
+        frame,
+        until,
+        op,
+        console,
+    }: ContentRequest,
+) -> Outcome {
     use find::{resolve, wait_for};
+    // A failure here is reported by firefox_get_console itself, not by unrelated commands.
+    if console {
+        let _ = console::start();
+    }
     match op {
         PageOp::GetContent {
             selector,

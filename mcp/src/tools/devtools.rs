@@ -69,8 +69,7 @@ fn render_console(entries: &[ConsoleEntry], total: u32) -> String {
 
 fn render_network(entries: &[NetworkEntry], total: u32) -> String {
     if entries.is_empty() {
-        return "No requests recorded for this tab (the log starts when the tab joins the pool)."
-            .into();
+        return "No requests recorded for this tab yet.".into();
     }
     let mut out = format!("{} of {total} request(s):\n", entries.len());
     for e in entries {
