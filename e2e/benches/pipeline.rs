@@ -95,14 +95,7 @@ async fn throughput(
     let mut all = Vec::new();
     for _ in 0..agents {
         let a = Agent::spawn(browser.runtime.path(), &log).await?;
-        let tab = a
-            .call(
-                "firefox_create_window",
-                json!({"url": pages.url("/small.html")}),
-            )
-            .await?
-            .ok()?
-            .tab_id()?;
+        let tab = a.open(&pages.url("/small.html")).await?;
         all.push((a, tab));
     }
     let window = Duration::from_secs(4);
@@ -187,22 +180,8 @@ async fn bench() -> anyhow::Result<Vec<Row>> {
     );
 
     let agent = Agent::spawn(browser.runtime.path(), &log).await?;
-    let small = agent
-        .call(
-            "firefox_create_window",
-            json!({"url": pages.url("/small.html")}),
-        )
-        .await?
-        .ok()?
-        .tab_id()?;
-    let large = agent
-        .call(
-            "firefox_create_window",
-            json!({"url": pages.url("/large.html")}),
-        )
-        .await?
-        .ok()?
-        .tab_id()?;
+    let small = agent.open(&pages.url("/small.html")).await?;
+    let large = agent.open(&pages.url("/large.html")).await?;
 
     let tabs = time(300, async || {
         agent

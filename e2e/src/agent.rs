@@ -90,6 +90,14 @@ impl Agent {
         Ok(self.client.list_all_tools().await?)
     }
 
+    /// Opens `url` in a new tab (`firefox_create_window`) and returns the tab's id.
+    pub async fn open(&self, url: &str) -> anyhow::Result<u32> {
+        self.call("firefox_create_window", serde_json::json!({ "url": url }))
+            .await?
+            .ok()?
+            .tab_id()
+    }
+
     pub async fn call(&self, tool: &str, args: Value) -> anyhow::Result<ToolResult> {
         let Value::Object(args) = args else {
             bail!("arguments must be an object")

@@ -144,7 +144,7 @@ pub struct ContentRequest {
     pub op: PageOp,
     /// The agent reads this tab's console: capture starts before the op runs, so nothing the
     /// op makes the page log is missed.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub console: bool,
 }
 

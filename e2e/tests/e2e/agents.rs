@@ -44,14 +44,6 @@ impl Own {
     }
 }
 
-async fn open(agent: &Agent, url: &str) -> anyhow::Result<u32> {
-    agent
-        .call("firefox_create_window", json!({ "url": url }))
-        .await?
-        .ok()?
-        .tab_id()
-}
-
 async fn diagnose(agent: &Agent) -> anyhow::Result<String> {
     Ok(agent.call("firefox_diagnose", json!({})).await?.ok()?.text)
 }
@@ -63,7 +55,7 @@ pub async fn a_full_pool_is_shared_by_request_and_grant() -> anyhow::Result<()> 
     let filled = join_all(agents.iter().map(async |a| {
         let mut tabs = Vec::new();
         for _ in 0..3 {
-            tabs.push(open(a, &other).await?);
+            tabs.push(a.open(&other).await?);
         }
         anyhow::Ok(tabs)
     }))
@@ -115,7 +107,8 @@ pub async fn a_full_pool_is_shared_by_request_and_grant() -> anyhow::Result<()> 
         reserved.expect_error("POOL_FULL")?.contains("reserved for"),
         "the slot is held for the waiter"
     );
-    open(&fifth, &other)
+    fifth
+        .open(&other)
         .await
         .context("the waiter gets its reserved slot")?;
 
@@ -144,7 +137,8 @@ pub async fn a_full_pool_is_shared_by_request_and_grant() -> anyhow::Result<()> 
         },
     )
     .await?;
-    open(&agents[2], &other)
+    agents[2]
+        .open(&other)
         .await
         .context("the expired slot is anyone's")?;
     late.call("firefox_create_window", json!({ "url": other }))
@@ -205,7 +199,7 @@ pub async fn first_tabs_opened_together_share_one_window() -> anyhow::Result<()>
         "{before}"
     );
     let url = own.pages.url("/other.html");
-    let opened: Vec<anyhow::Result<u32>> = join_all(agents.iter().map(|a| open(a, &url))).await;
+    let opened: Vec<anyhow::Result<u32>> = join_all(agents.iter().map(|a| a.open(&url))).await;
     for r in opened {
         r?;
     }
@@ -233,8 +227,8 @@ pub async fn a_killed_agent_frees_its_tabs(s: Arc<Shared>) -> anyhow::Result<()>
     let doomed = s.agent("doomed").await?;
     let watcher = s.agent("watcher2").await?;
     let tabs = [
-        open(&doomed, &s.pages.url("/other.html")).await?,
-        open(&doomed, &s.pages.url("/other.html")).await?,
+        doomed.open(&s.pages.url("/other.html")).await?,
+        doomed.open(&s.pages.url("/other.html")).await?,
     ];
     // SIGKILL: no goodbye; the host sees the connection drop and tells the extension.
     doomed.kill();
@@ -258,7 +252,11 @@ pub async fn concurrent_screenshots_each_show_their_own_page(s: Arc<Shared>) -> 
     }
     let mut tabs = Vec::new();
     for (agent, (name, _)) in agents.iter().zip(COLOURS) {
-        tabs.push(open(agent, &s.pages.url(&format!("/colour/{name}.html"))).await?);
+        tabs.push(
+            agent
+                .open(&s.pages.url(&format!("/colour/{name}.html")))
+                .await?,
+        );
     }
     let runs = join_all(agents.iter().zip(tabs).zip(COLOURS).map(
         async |((agent, tab), (name, rgb))| {
@@ -286,7 +284,11 @@ pub async fn the_capture_lock_survives_failures_and_busy_waiters() -> anyhow::Re
     let agents = own.agents(4).await?;
     let mut tabs = Vec::new();
     for (agent, (name, _)) in agents.iter().zip(COLOURS) {
-        tabs.push(open(agent, &own.pages.url(&format!("/colour/{name}.html"))).await?);
+        tabs.push(
+            agent
+                .open(&own.pages.url(&format!("/colour/{name}.html")))
+                .await?,
+        );
     }
     // With a 1 ms busy limit, agents that find the lock taken give up with MUTEX_BUSY.
     let mut busy = 0;
@@ -318,7 +320,7 @@ pub async fn the_capture_lock_survives_failures_and_busy_waiters() -> anyhow::Re
     // Captures that fail because their tab closes mid-way must not keep the lock.
     let racer = &agents[0];
     for _ in 0..8 {
-        let tab = open(racer, &own.pages.url("/other.html")).await?;
+        let tab = racer.open(&own.pages.url("/other.html")).await?;
         let (shot, closed) = tokio::join!(
             racer.call("firefox_screenshot", json!({ "tabId": tab })),
             racer.call("firefox_close_tab", json!({ "tabId": tab }))
@@ -346,8 +348,8 @@ pub async fn the_capture_lock_survives_failures_and_busy_waiters() -> anyhow::Re
 pub async fn a_restarted_extension_readopts_its_window() -> anyhow::Result<()> {
     let own = Own::start(&[]).await?;
     let agent = own.agent("keeper").await?;
-    let first = open(&agent, &own.pages.url("/basic.html")).await?;
-    let second = open(&agent, &own.pages.url("/other.html")).await?;
+    let first = agent.open(&own.pages.url("/basic.html")).await?;
+    let second = agent.open(&own.pages.url("/other.html")).await?;
     let before = diagnose(&agent).await?;
 
     let mut raw = RawClient::connect(&own.browser.runtime).await?;
@@ -386,7 +388,7 @@ pub async fn a_restarted_extension_readopts_its_window() -> anyhow::Result<()> {
         .await?
         .ok()?;
     ensure!(page.text.contains("marker-7f3a"), "{}", page.text);
-    open(&agent, &own.pages.url("/other.html")).await?;
+    agent.open(&own.pages.url("/other.html")).await?;
     let after = diagnose(&agent).await?;
     let window = |d: &str| d.split("agent window ").nth(1).map(|w| w.to_owned());
     ensure!(
@@ -408,8 +410,8 @@ pub async fn silent_agents_lose_their_tabs_live_ones_keep_them() -> anyhow::Resu
     let observer = own
         .agent_with("observer", &[("CLAUDEZILLA_HEARTBEAT_MS", "300")])
         .await?;
-    let kept = open(&live, &own.pages.url("/other.html")).await?;
-    let dropped = open(&silent, &own.pages.url("/other.html")).await?;
+    let kept = live.open(&own.pages.url("/other.html")).await?;
+    let dropped = silent.open(&own.pages.url("/other.html")).await?;
     eventually(
         Duration::from_secs(15),
         "the silent agent's tab to be released",

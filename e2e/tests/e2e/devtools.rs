@@ -76,14 +76,7 @@ pub fn pages() -> HashMap<&'static str, Page> {
 
 pub async fn console_captures_the_page_world(s: Arc<Shared>) -> anyhow::Result<()> {
     let a = s.agent("console").await?;
-    let tab = a
-        .call(
-            "firefox_create_window",
-            json!({"url": s.pages.url("/dev/console.html")}),
-        )
-        .await?
-        .ok()?
-        .tab_id()?;
+    let tab = a.open(&s.pages.url("/dev/console.html")).await?;
     let first = a
         .call("firefox_get_console", json!({"tabId": tab}))
         .await?
@@ -196,14 +189,7 @@ pub async fn console_captures_the_page_world(s: Arc<Shared>) -> anyhow::Result<(
 
 pub async fn network_log_has_statuses_and_no_secrets(s: Arc<Shared>) -> anyhow::Result<()> {
     let a = s.agent("network").await?;
-    let tab = a
-        .call(
-            "firefox_create_window",
-            json!({"url": s.pages.url("/dev/network.html")}),
-        )
-        .await?
-        .ok()?
-        .tab_id()?;
+    let tab = a.open(&s.pages.url("/dev/network.html")).await?;
     a.call("firefox_click", json!({"tabId": tab, "selector": "#go"}))
         .await?
         .ok()?;
@@ -278,14 +264,7 @@ pub async fn allowlist_holds_for_navigation_and_links(s: Arc<Shared>) -> anyhow:
     a.call("firefox_create_window", json!({"url": other}))
         .await?
         .expect_error("NOT_ALLOWED")?;
-    let tab = a
-        .call(
-            "firefox_create_window",
-            json!({"url": s.pages.url("/basic.html")}),
-        )
-        .await?
-        .ok()?
-        .tab_id()?;
+    let tab = a.open(&s.pages.url("/basic.html")).await?;
     let refused = a
         .call("firefox_navigate", json!({"tabId": tab, "url": other}))
         .await?;
@@ -324,14 +303,7 @@ pub async fn allowlist_holds_for_navigation_and_links(s: Arc<Shared>) -> anyhow:
 
 pub async fn consent_banners_are_accepted_never_rejected(s: Arc<Shared>) -> anyhow::Result<()> {
     let a = s.agent("consent").await?;
-    let tab = a
-        .call(
-            "firefox_create_window",
-            json!({"url": s.pages.url("/dev/onetrust.html")}),
-        )
-        .await?
-        .ok()?
-        .tab_id()?;
+    let tab = a.open(&s.pages.url("/dev/onetrust.html")).await?;
     let done = a
         .call("firefox_handle_consent", json!({"tabId": tab}))
         .await?
@@ -576,14 +548,7 @@ pub async fn evaluate_viewport_and_private_mode() -> anyhow::Result<()> {
 }
 
 async fn evaluate_viewport_private(a: &Agent, pages: &PageServer) -> anyhow::Result<()> {
-    let tab = a
-        .call(
-            "firefox_create_window",
-            json!({"url": pages.url("/size.html")}),
-        )
-        .await?
-        .ok()?
-        .tab_id()?;
+    let tab = a.open(&pages.url("/size.html")).await?;
     let eval = async |expression: &str| {
         a.call(
             "firefox_evaluate",

@@ -62,10 +62,14 @@ pub const DIALOGS: &str = r#"<!doctype html><title>Dialogs</title>
 
 pub const DELAYED: &str = r#"<!doctype html><title>Delayed</title><p>waiting page</p>
 <script>
-setTimeout(() => { const b = document.createElement('button'); b.id = 'late'; b.textContent = 'Late button'; document.body.append(b); }, 700);
-setTimeout(() => { document.body.append('the eagle has landed'); }, 900);
-setTimeout(() => { location.hash = 'done'; }, 1100);
+// Started by a click, so the "before" state is taken before anything appears.
+function start() {
+  setTimeout(() => { const b = document.createElement('button'); b.id = 'late'; b.textContent = 'Late button'; document.body.append(b); }, 700);
+  setTimeout(() => { document.body.append('the eagle has landed'); }, 900);
+  setTimeout(() => { location.hash = 'done'; }, 1100);
+}
 </script>
+<button id="start" onclick="start()">Start</button>
 <button id="boom" onclick="setTimeout(() => { throw new Error('delayed boom'); }, 0)">Boom</button>"#;
 
 pub const KEYS: &str = r#"<!doctype html><title>Keys</title>

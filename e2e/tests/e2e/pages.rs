@@ -11,10 +11,7 @@ use serde_json::{Value, json};
 use crate::common::Shared;
 
 async fn open(a: &Agent, s: &Shared, path: &str) -> anyhow::Result<u32> {
-    a.call("firefox_create_window", json!({"url": s.pages.url(path)}))
-        .await?
-        .ok()?
-        .tab_id()
+    a.open(&s.pages.url(path)).await
 }
 
 async fn call(a: &Agent, tool: &str, args: Value) -> anyhow::Result<ToolResult> {
@@ -318,6 +315,12 @@ pub async fn waiting_inspecting_and_page_state(s: Arc<Shared>) -> anyhow::Result
     let before = call(&a, "firefox_get_page_state", json!({"tabId": tab}))
         .await?
         .text;
+    call(
+        &a,
+        "firefox_click",
+        json!({"tabId": tab, "selector": "#start"}),
+    )
+    .await?;
     call(
         &a,
         "firefox_wait_for",

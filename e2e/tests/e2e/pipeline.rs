@@ -146,14 +146,7 @@ pub async fn reads_clicks_types_screenshots_and_closes(s: Arc<Shared>) -> anyhow
 
 pub async fn element_errors_are_clear(s: Arc<Shared>) -> anyhow::Result<()> {
     let a = s.agent("elements").await?;
-    let tab = a
-        .call(
-            "firefox_create_window",
-            json!({"url": s.pages.url("/basic.html")}),
-        )
-        .await?
-        .ok()?
-        .tab_id()?;
+    let tab = a.open(&s.pages.url("/basic.html")).await?;
     let missing = a
         .call(
             "firefox_click",
@@ -230,14 +223,7 @@ pub async fn element_errors_are_clear(s: Arc<Shared>) -> anyhow::Result<()> {
 pub async fn other_agents_cannot_touch_my_tab(s: Arc<Shared>) -> anyhow::Result<()> {
     let owner = s.agent("owner").await?;
     let intruder = s.agent("intruder").await?;
-    let tab = owner
-        .call(
-            "firefox_create_window",
-            json!({"url": s.pages.url("/basic.html")}),
-        )
-        .await?
-        .ok()?
-        .tab_id()?;
+    let tab = owner.open(&s.pages.url("/basic.html")).await?;
     let attempts = [
         (
             "firefox_navigate",
@@ -389,16 +375,7 @@ pub async fn goodbye_releases_tabs(s: Arc<Shared>) -> anyhow::Result<()> {
     let watcher = s.agent("watcher").await?;
     let mut tabs = Vec::new();
     for _ in 0..2 {
-        tabs.push(
-            leaving
-                .call(
-                    "firefox_create_window",
-                    json!({"url": s.pages.url("/other.html")}),
-                )
-                .await?
-                .ok()?
-                .tab_id()?,
-        );
+        tabs.push(leaving.open(&s.pages.url("/other.html")).await?);
     }
     let listed = watcher.call("firefox_get_tabs", json!({})).await?.ok()?;
     ensure!(

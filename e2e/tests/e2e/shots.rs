@@ -104,10 +104,7 @@ async fn shot(a: &Agent, args: Value) -> anyhow::Result<ToolResult> {
 }
 
 async fn open(a: &Agent, s: &Shared, path: &str) -> anyhow::Result<u32> {
-    a.call("firefox_create_window", json!({"url": s.pages.url(path)}))
-        .await?
-        .ok()?
-        .tab_id()
+    a.open(&s.pages.url(path)).await
 }
 
 pub async fn presets_set_the_size(s: Arc<Shared>) -> anyhow::Result<()> {
