@@ -13,6 +13,8 @@ pub struct Page {
     pub body: String,
     pub content_type: &'static str,
     pub delay: Duration,
+    /// A 302 to this path on the same server named `localhost` (another host for allowlists).
+    pub redirect_to_localhost: Option<&'static str>,
 }
 
 impl Page {
@@ -21,6 +23,7 @@ impl Page {
             body: body.into(),
             content_type: "text/html; charset=utf-8",
             delay: Duration::ZERO,
+            redirect_to_localhost: None,
         }
     }
 
@@ -29,6 +32,7 @@ impl Page {
             body: body.into(),
             content_type: "image/svg+xml",
             delay: Duration::ZERO,
+            redirect_to_localhost: None,
         }
     }
 
@@ -37,6 +41,14 @@ impl Page {
             body: body.into(),
             content_type: "text/javascript",
             delay: Duration::ZERO,
+            redirect_to_localhost: None,
+        }
+    }
+
+    pub fn redirect_to_localhost(path: &'static str) -> Self {
+        Self {
+            redirect_to_localhost: Some(path),
+            ..Self::html("")
         }
     }
 
@@ -73,6 +85,14 @@ impl PageServer {
                         None => ("404 Not Found", Page::html("not found")),
                     };
                     tokio::time::sleep(page.delay).await;
+                    if let Some(to) = page.redirect_to_localhost {
+                        let response = format!(
+                            "HTTP/1.1 302 Found\r\nLocation: http://localhost:{port}{to}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                        );
+                        let _ = stream.write_all(response.as_bytes()).await;
+                        let _ = stream.shutdown().await;
+                        return;
+                    }
                     let response = format!(
                         "HTTP/1.1 {status}\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n{}",
                         page.content_type,

@@ -45,7 +45,12 @@ function show(status) {
     ? `held by ${capture.holder} for ${capture.heldMs} ms, ${capture.waiting} waiting`
     : "free";
   fill(document.getElementById("loops"), status.loops, "none");
-  document.getElementById("evaluate").checked = status.evaluate;
+  const evaluate = document.getElementById("evaluate");
+  evaluate.checked = status.evaluate;
+  evaluate.disabled = status.evaluateByEnvironment;
+  evaluate.title = status.evaluateByEnvironment
+    ? "On because Firefox was started with CLAUDEZILLA_ALLOW_EVALUATE=1"
+    : "";
 }
 
 document.getElementById("evaluate").addEventListener("change", (e) => {

@@ -46,6 +46,23 @@ const REJECT: &[&str] = &[
     "only",
 ];
 
+/// Words that make a dialog a consent banner (any other dialog's "OK" is left alone).
+const TOPIC: &[&str] = &[
+    "cookie",
+    "consent",
+    "gdpr",
+    "privacy",
+    "tracking",
+    "datenschutz",
+    "rgpd",
+    "personal data",
+];
+
+/// Whether a container's text, id and classes (lower-case) say it is about consent.
+pub fn about_consent(text: &str) -> bool {
+    TOPIC.iter().any(|t| text.contains(t))
+}
+
 /// The rank of a button label (lower-case, single-spaced) as an accept button, lower is
 /// better; `None` for anything that is not a plain accept.
 pub fn rank(label: &str) -> Option<usize> {
@@ -59,7 +76,15 @@ pub fn rank(label: &str) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::rank;
+    use super::{about_consent, rank};
+
+    #[test]
+    fn only_dialogs_about_consent_count() {
+        assert!(about_consent("we use cookies to improve your experience"));
+        assert!(about_consent("cmp-banner privacy settings"));
+        assert!(!about_consent("delete this file? this cannot be undone"));
+        assert!(!about_consent("allow notifications from this site"));
+    }
 
     #[test]
     fn accept_all_beats_accept_and_rejects_are_never_chosen() {

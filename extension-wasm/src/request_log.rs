@@ -229,9 +229,14 @@ fn redact_header(name: &str, value: &str) -> String {
     if sensitive(name) {
         return REDACTED.to_owned();
     }
+    // Referer, Location, Origin…: a URL carries its credentials in the header too.
+    let value = match value.contains("://") {
+        true => redact_url(value),
+        false => value.to_owned(),
+    };
     match value.char_indices().nth(MAX_HEADER_VALUE) {
         Some((cut, _)) => format!("{}…", &value[..cut]),
-        None => value.to_owned(),
+        None => value,
     }
 }
 
@@ -272,6 +277,10 @@ mod tests {
         assert_eq!(redact_header("Authorization", "Bearer x"), REDACTED);
         assert_eq!(redact_header("Set-Cookie", "a=b"), REDACTED);
         assert_eq!(redact_header("Content-Type", "text/html"), "text/html");
+        assert_eq!(
+            redact_header("Referer", "https://app.example/cb?code=SECRET&x=1"),
+            "https://app.example/cb?code=[redacted]&x=1"
+        );
     }
 
     #[test]

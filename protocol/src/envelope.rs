@@ -277,6 +277,9 @@ pub struct PopupStatus {
     pub capture: Option<CaptureState>,
     /// Whether agents may run JavaScript in their pages (`firefox_evaluate`).
     pub evaluate: bool,
+    /// Switched on by `CLAUDEZILLA_ALLOW_EVALUATE=1`, so the popup cannot switch it off.
+    #[serde(default)]
+    pub evaluate_by_environment: bool,
     /// Focus loops running, one line each.
     pub loops: Vec<String>,
 }

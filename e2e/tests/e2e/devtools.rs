@@ -20,7 +20,7 @@ pub fn pages() -> HashMap<&'static str, Page> {
             "/dev/console.html",
             Page::html(
                 "<!doctype html><title>Console</title><script>var pageSecret = 'page-world-41';</script>\
-                 <button id=log onclick=\"console.log('log-1', {a: 1}); console.info('info-2'); console.warn('warn-3');\
+                 <button id=log onclick=\"console.log('log-1', {a: 1}, 42, true, null, undefined); console.info('info-2'); console.warn('warn-3');\
                  console.error('error-4'); console.debug('debug-5'); setTimeout(() => { throw new Error('boom-6') });\
                  Promise.reject(new Error('rejected-7'))\">log</button>\
                  <button id=flood onclick=\"for (let i = 0; i < 600; i++) console.log('flood-' + i)\">flood</button>",
@@ -37,6 +37,7 @@ pub fn pages() -> HashMap<&'static str, Page> {
             ),
         ),
         ("/dev/data.json", Page::js("{\"ok\": true}")),
+        ("/dev/away", Page::redirect_to_localhost("/other.html")),
         (
             "/dev/link.html",
             Page::html(
@@ -106,7 +107,7 @@ pub async fn console_captures_the_page_world(s: Arc<Shared>) -> anyhow::Result<(
     ensure!(
         lines[..5]
             == [
-                "[log] log-1 {\"a\":1}",
+                "[log] log-1 {\"a\":1} 42 true null undefined",
                 "[info] info-2",
                 "[warn] warn-3",
                 "[error] error-4",
@@ -290,6 +291,31 @@ pub async fn allowlist_holds_for_navigation_and_links(s: Arc<Shared>) -> anyhow:
     )
     .await;
     ensure!(left.is_err(), "the link left the allowlist: {left:?}");
+    // A redirect is refused too, also on a new tab's very first load.
+    let redirected = a
+        .call(
+            "firefox_navigate",
+            json!({"tabId": tab, "url": s.pages.url("/dev/away")}),
+        )
+        .await?;
+    ensure!(
+        redirected
+            .expect_error("NOT_ALLOWED")?
+            .contains("localhost"),
+        "{redirected:?}"
+    );
+    let first = a
+        .call(
+            "firefox_create_window",
+            json!({"url": s.pages.url("/dev/away")}),
+        )
+        .await?;
+    ensure!(
+        first.expect_error("NOT_ALLOWED")?.contains("localhost"),
+        "{first:?}"
+    );
+    let tabs = a.call("firefox_get_tabs", json!({})).await?.ok()?;
+    ensure!(!tabs.text.contains("localhost"), "{tabs:?}");
     // An empty list allows everything again.
     a.call("firefox_set_config", json!({"allowedDomains": []}))
         .await?
@@ -368,6 +394,9 @@ pub async fn attached_tabs_are_given_back_open(s: Arc<Shared>) -> anyhow::Result
         .await?
         .ok()?;
     ensure!(attached.tab_id()? == user_tab, "{attached:?}");
+    a.call("firefox_close_tab", json!({"tabId": user_tab}))
+        .await?
+        .expect_error("OWNERSHIP")?;
     a.call(
         "firefox_navigate",
         json!({"tabId": user_tab, "url": s.pages.url("/other.html")}),

@@ -23,7 +23,7 @@ pub async fn list_all(agent: &AgentId) -> Outcome {
                     tab_id: id,
                     window_id: t.window_id,
                     title: t.title,
-                    url: t.url,
+                    url: crate::request_log::redact_url(&t.url),
                     agent: owner.map(|o| o.short().to_owned()),
                     mine: owner == Some(agent),
                     attached: s.pool.is_attached(id),
@@ -46,6 +46,8 @@ pub async fn attach(agent: &AgentId, tab: TabId) -> Outcome {
     with_state(|s| {
         s.pool.admit(agent, now())?;
         s.pool.attach(tab, agent, now_tab.url.clone())?;
+        // The log starts at the attachment: what the user browsed before is not the agent's.
+        s.requests.forget(tab);
         s.requests.claim(tab);
         Ok::<_, ErrorBody>(())
     })?;
@@ -73,15 +75,14 @@ pub fn detach(agent: &AgentId, tab: TabId) -> Outcome {
 
 /// The popup's "give back": the user ends an attachment.
 pub fn give_back(tab: TabId) {
-    with_state(|s| {
-        if s.pool.is_attached(tab) {
-            s.pool.remove(tab);
-        }
-    });
-    forget(tab);
+    if with_state(|s| s.pool.is_attached(tab)) {
+        with_state(|s| s.pool.remove(tab));
+        forget(tab);
+    }
 }
 
-fn forget(tab: TabId) {
+/// Stops logging a tab given back to the user.
+pub fn forget(tab: TabId) {
     with_state(|s| {
         s.console_tabs.remove(&tab);
         s.requests.forget(tab);

@@ -103,6 +103,13 @@ pub async fn handle(request: Request) -> Outcome {
         }),
         Command::CloseTab(a) => {
             let tab = authorize(&agent, Some(a.tab_id), "close")?;
+            if with_state(|s| s.pool.is_attached(tab)) {
+                return Err(ErrorBody::new(
+                    ErrorCode::Ownership,
+                    format!("Cannot close tab {tab}: it is the user's tab, attached"),
+                )
+                .with_hint("give it back with firefox_detach_tab; it stays open"));
+            }
             tabs::close(tab).await
         }
         Command::Ping => Ok(Reply::Pong {
@@ -384,6 +391,13 @@ async fn grant(agent: &AgentId) -> Outcome {
 /// that went silent.
 pub async fn release_agent(agent: &AgentId) -> u32 {
     config::release(agent);
+    let attached: Vec<TabId> = with_state(|s| {
+        let mine = s.pool.owned_by(agent);
+        mine.into_iter()
+            .filter(|t| s.pool.is_attached(*t))
+            .collect()
+    });
+    attached.into_iter().for_each(attach::forget);
     let released = with_state(|s| {
         s.loops.release(agent);
         s.pool.release(agent)

@@ -54,11 +54,20 @@ fn refusal(url: &str, domains: &[String]) -> ErrorBody {
     ErrorBody::new(
         ErrorCode::NotAllowed,
         format!(
-            "{url} is outside your allowed domains ({})",
+            "{} is outside your allowed domains ({}); the load was not allowed",
+            crate::request_log::redact_url(url),
             domains.join(", ")
         ),
     )
     .with_hint("stay on those domains, or widen the list with firefox_set_config{allowedDomains}")
+}
+
+pub fn has_allowlist(agent: &AgentId) -> bool {
+    with_state(|s| {
+        s.configs
+            .get(agent)
+            .is_some_and(|c| !c.allowed_domains.is_empty())
+    })
 }
 
 pub fn handles_consent(tab: TabId) -> bool {
@@ -108,11 +117,20 @@ pub fn listen() {
                 .owner(tab)
                 .and_then(|o| s.configs.get(o))?
                 .allowed_domains;
-            (!allowlist::allows(domains, &d.url)).then(|| domains.clone())
+            if allowlist::allows(domains, &d.url) {
+                return None;
+            }
+            let error = refusal(&d.url, domains);
+            // A navigation waiting on this tab answers with the refusal now.
+            s.blocked.insert(tab, error.clone());
+            for waiter in s.waiters.remove(&tab).unwrap_or_default() {
+                let _ = waiter.done.send(());
+            }
+            Some(error)
         });
         match refused {
-            Some(domains) => {
-                super::native::web_log(&refusal(&d.url, &domains).message);
+            Some(error) => {
+                super::native::web_log(&error.message);
                 web::to_js(&Cancel { cancel: true })
             }
             None => JsValue::UNDEFINED,

@@ -47,15 +47,7 @@ pub async fn send(tab: TabId, alias: u32, until: u64, op: PageOp, budget_ms: u32
         let answer = match ask(tab, frame, &message).await? {
             Some(answer) => answer,
             // No listener yet (new document): inject the content script, then ask again.
-            None => {
-                inject(tab, Some(frame)).await?;
-                ask(tab, frame, &message).await?.ok_or_else(|| {
-                    ErrorBody::new(
-                        ErrorCode::PageError,
-                        "the content script did not start in this page",
-                    )
-                })?
-            }
+            None => inject_and_ask(tab, frame, &message).await?,
         };
         serde_json::from_str::<Outcome>(&answer).map_err(internal)?
     };
@@ -68,6 +60,25 @@ pub async fn send(tab: TabId, alias: u32, until: u64, op: PageOp, budget_ms: u32
             )
             .with_hint("the page may be frozen; take a screenshot, or retry with a larger timeout"))
         })
+}
+
+/// Injects the content script, then asks again; once more after a moment if the frame was
+/// between documents (a navigation committing) and nothing listened yet.
+async fn inject_and_ask(tab: TabId, frame: u64, message: &JsValue) -> Result<String, ErrorBody> {
+    for attempt in 0..2 {
+        if attempt > 0 {
+            web::sleep(150).await;
+        }
+        inject(tab, Some(frame)).await?;
+        if let Some(answer) = ask(tab, frame, message).await? {
+            return Ok(answer);
+        }
+    }
+    Err(ErrorBody::new(
+        ErrorCode::PageError,
+        "the content script did not start in this page",
+    )
+    .with_hint("the page may be navigating; retry, or take a screenshot to see it"))
 }
 
 /// One round trip; `Ok(None)` when nothing in the frame listens.

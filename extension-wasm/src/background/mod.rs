@@ -56,6 +56,8 @@ struct State {
     evaluate_switch: bool,
     /// Open the agents' window as a private window.
     private_windows: bool,
+    /// A tab's load cancelled by its agent's allowlist, for the navigation waiting on it.
+    blocked: HashMap<TabId, claudezilla_protocol::ErrorBody>,
     loops: crate::focus_loop::Loops,
 }
 

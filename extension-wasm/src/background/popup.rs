@@ -57,6 +57,7 @@ fn status() -> PopupStatus {
                 waiting: s.capture.waiting() as u32,
             }),
             evaluate: s.evaluate_switch || s.tuning.allow_evaluate,
+            evaluate_by_environment: s.tuning.allow_evaluate,
             loops: s.loops.summary(now),
         }
     })

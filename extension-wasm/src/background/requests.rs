@@ -68,6 +68,8 @@ struct Request {
     request_id: String,
     tab_id: i64,
     #[serde(default)]
+    incognito: bool,
+    #[serde(default)]
     method: String,
     #[serde(default)]
     url: String,
@@ -116,6 +118,13 @@ pub fn log() {
     let started = Closure::<dyn FnMut(JsValue)>::new(|d: JsValue| {
         if let Some((tab, r)) = tab_request(d) {
             with_state(|s| {
+                let agent_tab = s.pool.contains(tab);
+                if agent_tab {
+                    s.requests.claim(tab);
+                } else if r.incognito {
+                    // Private browsing is never held, not even briefly.
+                    return;
+                }
                 s.requests.started(
                     tab,
                     &r.request_id,

@@ -41,12 +41,18 @@ struct SetUrl<'a> {
 /// Opens `url` in a new tab owned by `agent`, in the agents' window (opening it if needed).
 pub async fn create(agent: &AgentId, url: &str, budget_ms: u32) -> Outcome {
     super::config::check(agent, url)?;
+    // Under an allowlist the tab joins the pool before it loads anything, so the blocking
+    // listener sees (and can cancel) a redirect of its very first load.
+    let guarded = super::config::has_allowlist(agent);
+    let first = if guarded { "about:blank" } else { url };
     let started = web::now_ms();
     let tab = {
         let lock = WINDOW_LOCK.with(|l| l.clone());
         let _guard = lock.lock().await;
         with_state(|s| s.pool.admit(agent, now()))?;
-        let tab = open_tab(url).await.map_err(|e| refine_url_error(e, url))?;
+        let tab = open_tab(first)
+            .await
+            .map_err(|e| refine_url_error(e, url))?;
         with_state(|s| {
             s.pool.insert(TabId(tab.id), agent.clone(), url.to_owned());
             s.requests.claim(TabId(tab.id));
@@ -55,7 +61,19 @@ pub async fn create(agent: &AgentId, url: &str, budget_ms: u32) -> Outcome {
         tab
     };
     group(tab.id, tab.window_id).await;
-    wait_loaded(TabId(tab.id), LoadWatch::new_tab(url), started, budget_ms).await
+    let tab = TabId(tab.id);
+    if !guarded {
+        return wait_loaded(tab, LoadWatch::new_tab(url), started, budget_ms).await;
+    }
+    wait_loaded(tab, LoadWatch::new_tab(first), started, budget_ms).await?;
+    let loaded = load_blank_tab(tab, url, started, budget_ms).await;
+    if let Err(e) = &loaded
+        && e.code == ErrorCode::NotAllowed
+    {
+        // The caller never learns this tab's id: do not leave it holding a slot.
+        let _ = close(tab).await;
+    }
+    loaded
 }
 
 #[derive(Serialize)]
@@ -152,6 +170,7 @@ pub async fn navigate(
     budget_ms: u32,
 ) -> Outcome {
     let started = web::now_ms();
+    with_state(|s| s.blocked.remove(&tab));
     let done = watch(tab, LoadWatch::navigation());
     let go = match (url, action) {
         (Some(url), _) => web::call(web::tabs_update(tab.0, &web::to_js(&SetUrl { url })))
@@ -170,6 +189,17 @@ pub async fn navigate(
         )),
     };
     go?;
+    finish_wait(tab, done, started, budget_ms).await
+}
+
+/// Loads `url` in a tab still showing its first about:blank. Done when a page other than
+/// about:blank completes (the blank page's own late events must not count), or refused.
+async fn load_blank_tab(tab: TabId, url: &str, started: f64, budget_ms: u32) -> Outcome {
+    with_state(|s| s.blocked.remove(&tab));
+    let done = watch(tab, LoadWatch::new_tab(url));
+    web::call(web::tabs_update(tab.0, &web::to_js(&SetUrl { url })))
+        .await
+        .map_err(|e| refine_url_error(e, url))?;
     finish_wait(tab, done, started, budget_ms).await
 }
 
@@ -270,7 +300,11 @@ async fn finish_wait(
     budget_ms: u32,
 ) -> Outcome {
     let left = (budget_ms as f64 - (web::now_ms() - started)).max(0.0) as u32;
-    match web::with_deadline(left, done).await {
+    let waited = web::with_deadline(left, done).await;
+    if let Some(refused) = with_state(|s| s.blocked.remove(&tab)) {
+        return Err(refused);
+    }
+    match waited {
         Some(Ok(())) => report(tab, started, LoadState::Complete).await,
         Some(Err(_)) => Err(ErrorBody::new(
             ErrorCode::NoSuchTab,
@@ -340,6 +374,7 @@ pub fn listen() {
             s.network.forget(TabId(tab));
             s.requests.forget(TabId(tab));
             s.console_tabs.remove(&TabId(tab));
+            s.blocked.remove(&TabId(tab));
             s.pool.remove(TabId(tab));
         });
     });

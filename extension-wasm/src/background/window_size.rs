@@ -14,6 +14,18 @@ struct Size {
     height: u32,
 }
 
+/// The user's own windows are never resized: only the agents' window is ours.
+fn in_agent_window(tab: TabId) -> Result<(), ErrorBody> {
+    if !with_state(|s| s.pool.is_attached(tab)) {
+        return Ok(());
+    }
+    Err(ErrorBody::new(
+        ErrorCode::InvalidArgument,
+        format!("tab {tab} is the user's tab: its window is the user's and is not resized"),
+    )
+    .with_hint("open a tab of your own with firefox_create_window and size that one"))
+}
+
 /// How long a resize may take to reach the page.
 const SETTLE_MS: f64 = 1_500.0;
 
@@ -60,6 +72,7 @@ async fn grow(tab: TabId, dw: f64, dh: f64) -> Result<(), ErrorBody> {
 /// window is resized by the difference the page reports. Zooming the page cannot stand in for
 /// a narrower window: Firefox zooms per site, so the user's tabs of that site would zoom too.
 pub async fn set_viewport(agent: &AgentId, tab: TabId, (width, height): (u32, u32)) -> Outcome {
+    in_agent_window(tab)?;
     let (w, h) = (f64::from(width), f64::from(height));
     let mut seen = viewport(tab).await?;
     for _ in 0..2 {
@@ -94,6 +107,7 @@ pub async fn set_viewport(agent: &AgentId, tab: TabId, (width, height): (u32, u3
 
 /// Sets the outer size of the window holding the agent's tab.
 pub async fn resize(tab: TabId, width: u32, height: u32) -> Outcome {
+    in_agent_window(tab)?;
     let now: Tab = web::call_as(web::tabs_get(tab.0)).await?;
     let window: Window = web::call_as(web::windows_update(
         now.window_id,

@@ -8,7 +8,7 @@ use web_sys::{Element, HtmlElement};
 
 use super::find::{self, describe};
 use super::snapshot::is_visible;
-use crate::consent_words::rank;
+use crate::consent_words::{about_consent, rank};
 
 /// Accept buttons of widespread consent managers.
 const KNOWN: &[(&str, &str)] = &[
@@ -71,6 +71,12 @@ fn click(button: &Element, what: &str) -> Reply {
     }
 }
 
+/// What a container is about: its id, classes and text, lower-case.
+fn topic(el: &Element) -> String {
+    let text = el.text_content().unwrap_or_default();
+    format!("{} {} {}", el.id(), el.class_name(), text).to_lowercase()
+}
+
 fn usable(el: &Element) -> bool {
     is_visible(el) && !el.matches(":disabled").unwrap_or(false)
 }
@@ -105,7 +111,7 @@ fn candidates() -> Vec<Element> {
             }
         }
         for container in query_all(&root, CONTAINERS) {
-            if !is_visible(&container) {
+            if !is_visible(&container) || !about_consent(&topic(&container)) {
                 continue;
             }
             found.extend(query_all(&container, BUTTONS).into_iter().filter(usable));

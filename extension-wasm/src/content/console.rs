@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 
 use claudezilla_protocol::reply::ConsoleEntry;
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
-use js_sys::{Array, Function, JsString, Reflect};
+use js_sys::{Array, Function, Reflect};
 use wasm_bindgen::prelude::*;
 
 use crate::web;
@@ -93,8 +93,25 @@ pub fn describe(value: &JsValue) -> String {
     if let Some(s) = value.as_string() {
         return s;
     }
+    if let Some(n) = value.as_f64() {
+        return match n {
+            f64::INFINITY => "Infinity".into(),
+            f64::NEG_INFINITY => "-Infinity".into(),
+            n => n.to_string(),
+        };
+    }
+    if let Some(b) = value.as_bool() {
+        return b.to_string();
+    }
+    if value.is_null() {
+        return "null".into();
+    }
+    if value.is_undefined() {
+        return "undefined".into();
+    }
     if !value.is_object() {
-        return String::from(JsString::from(value.clone()));
+        // bigint and symbol.
+        return own_text(value);
     }
     let get = |k: &str| {
         Reflect::get(value, &k.into())
@@ -109,11 +126,18 @@ pub fn describe(value: &JsValue) -> String {
         .and_then(|s| s.as_string())
     {
         Some(json) if json != "{}" => json,
-        _ => js_sys::Object::from(value.clone())
-            .to_string()
-            .as_string()
-            .unwrap_or_default(),
+        _ => own_text(value),
     }
+}
+
+/// `value.toString()`, caught: a page's object may throw or lie.
+fn own_text(value: &JsValue) -> String {
+    Reflect::get(value, &"toString".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<Function>().ok())
+        .and_then(|f| f.call0(value).ok())
+        .and_then(|s| s.as_string())
+        .unwrap_or_else(|| format!("[{}]", value.js_typeof().as_string().unwrap_or_default()))
 }
 
 /// Starts capture if needed and returns the newest entries (of one level, if given).

@@ -41,10 +41,6 @@ extern "C" {
     pub fn tabs_reload(tab_id: u32) -> Promise;
     #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = query)]
     pub fn tabs_query(query: &JsValue) -> Promise;
-    #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = setZoom)]
-    pub fn tabs_set_zoom(tab_id: u32, factor: f64) -> Promise;
-    #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = setZoomSettings)]
-    pub fn tabs_set_zoom_settings(tab_id: u32, settings: &JsValue) -> Promise;
     /// Firefox 138+; missing before, hence `catch`.
     #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = group)]
     pub fn tabs_group(options: &JsValue) -> Result<Promise, JsValue>;
