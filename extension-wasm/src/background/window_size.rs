@@ -108,17 +108,18 @@ pub async fn set_viewport(agent: &AgentId, tab: TabId, (width, height): (u32, u3
 /// Sets the outer size of the window holding the agent's tab.
 pub async fn resize(tab: TabId, width: u32, height: u32) -> Outcome {
     in_agent_window(tab)?;
+    let before = viewport(tab).await?;
     let now: Tab = web::call_as(web::tabs_get(tab.0)).await?;
     let window: Window = web::call_as(web::windows_update(
         now.window_id,
         &web::to_js(&Size { width, height }),
     ))
     .await?;
-    let inner: Tab = web::call_as(web::tabs_get(tab.0)).await?;
+    let (w, h) = changed_viewport(tab, before).await?;
     Ok(Reply::Acted {
         what: format!(
-            "Window {} is now {}×{} (viewport {}×{}).",
-            window.id, window.width, window.height, inner.width, inner.height
+            "Window {} is now {}×{} (viewport {w:.0}×{h:.0}).",
+            window.id, window.width, window.height
         ),
     })
 }

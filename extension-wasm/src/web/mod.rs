@@ -136,11 +136,6 @@ pub struct Tab {
     /// The tab's group, where the browser has tab groups (-1: none).
     #[serde(default)]
     pub group_id: Option<i64>,
-    /// The content area, CSS pixels.
-    #[serde(default)]
-    pub width: u32,
-    #[serde(default)]
-    pub height: u32,
 }
 
 /// A `windows.Window`, the fields we read.
