@@ -56,6 +56,14 @@ pub struct Pool {
     seen: BTreeMap<AgentId, u64>,
 }
 
+/// What releasing an agent freed: the tabs it opened (to close) and the user's tabs it had
+/// attached (to give back, open).
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Released {
+    pub closed: Vec<TabId>,
+    pub given_back: Vec<TabId>,
+}
+
 /// What a grant did: the granter's tab to close, and who got the slot.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Grant {
@@ -246,13 +254,14 @@ impl Pool {
         self.tabs.remove(&tab)
     }
 
-    /// Forgets every tab, request and reservation of `agent` and returns the tabs it opened
-    /// (to close); its attached tabs are only given back.
-    pub fn release(&mut self, agent: &AgentId) -> Vec<TabId> {
-        let mut gone = Vec::new();
+    /// Forgets every tab, request and reservation of `agent`: the tabs it opened are to be
+    /// closed, its attached tabs only given back.
+    pub fn release(&mut self, agent: &AgentId) -> Released {
+        let mut gone = Released::default();
         for tab in self.owned_by(agent) {
-            if self.tabs.remove(&tab).is_some_and(|r| !r.attached) {
-                gone.push(tab);
+            match self.tabs.remove(&tab).is_some_and(|r| r.attached) {
+                true => gone.given_back.push(tab),
+                false => gone.closed.push(tab),
             }
         }
         self.requests.retain(|r| &r.agent != agent);
@@ -587,7 +596,13 @@ mod tests {
             pool.detach(&agent(1), TabId(60)).unwrap_err().code,
             ErrorCode::InvalidArgument
         );
-        assert_eq!(pool.release(&agent(1)), vec![TabId(60)]);
+        assert_eq!(
+            pool.release(&agent(1)),
+            Released {
+                closed: vec![TabId(60)],
+                given_back: vec![TabId(50)]
+            }
+        );
         assert!(!pool.contains(TabId(50)));
         pool.attach(TabId(50), &agent(1), String::new()).unwrap();
         assert_eq!(pool.detach(&agent(1), TabId(50)), Ok(()));
@@ -724,10 +739,10 @@ mod tests {
         pool.insert(TabId(2), agent(2), String::new());
         pool.insert(TabId(3), agent(1), String::new());
         pool.request_space(&agent(1), 0);
-        assert_eq!(pool.release(&agent(1)), vec![TabId(1), TabId(3)]);
+        assert_eq!(pool.release(&agent(1)).closed, vec![TabId(1), TabId(3)]);
         assert!(pool.contains(TabId(2)) && !pool.contains(TabId(1)));
         assert!(pool.slot_requests(&agent(2), 0).waiting.is_empty());
-        assert!(pool.release(&agent(1)).is_empty());
+        assert_eq!(pool.release(&agent(1)), Released::default());
     }
 
     #[test]

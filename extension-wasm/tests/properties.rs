@@ -80,7 +80,7 @@ proptest! {
                     }
                 }
                 Op::Goodbye(a) => {
-                    for tab in pool.release(&agent(a)) {
+                    for tab in pool.release(&agent(a)).closed {
                         prop_assert_eq!(shadow.remove(&tab), Some(agent(a)));
                     }
                 }
@@ -95,7 +95,7 @@ proptest! {
                 Op::Advance(ms) => now += ms,
                 Op::IdleSweep => {
                     for a in pool.idle_agents(now, IDLE_MS) {
-                        for tab in pool.release(&a) {
+                        for tab in pool.release(&a).closed {
                             shadow.remove(&tab);
                         }
                     }

@@ -96,6 +96,17 @@ impl std::str::FromStr for ElementRef {
 }
 
 /// Exactly one of `selector` and `ref`.
+/// Like [`target`], where naming no element is allowed too.
+fn optional_target(
+    selector: &Option<String>,
+    element_ref: &Option<String>,
+) -> Result<Option<ElementTarget>, Invalid> {
+    if selector.is_none() && element_ref.is_none() {
+        return Ok(None);
+    }
+    target(selector, element_ref).map(Some)
+}
+
 fn target(
     selector: &Option<String>,
     element_ref: &Option<String>,
@@ -347,10 +358,7 @@ pub struct PressKeyArgs {
 impl PressKeyArgs {
     /// `None`: the focused element.
     pub fn target(&self) -> Result<Option<ElementTarget>, Invalid> {
-        if self.selector.is_none() && self.element_ref.is_none() {
-            return Ok(None);
-        }
-        target(&self.selector, &self.element_ref).map(Some)
+        optional_target(&self.selector, &self.element_ref)
     }
 
     pub(crate) fn validate(&self) -> Result<(), Invalid> {
@@ -398,10 +406,7 @@ pub struct ScrollArgs {
 impl ScrollArgs {
     /// `None`: scroll to x/y.
     pub fn target(&self) -> Result<Option<ElementTarget>, Invalid> {
-        if self.selector.is_none() && self.element_ref.is_none() {
-            return Ok(None);
-        }
-        target(&self.selector, &self.element_ref).map(Some)
+        optional_target(&self.selector, &self.element_ref)
     }
 
     pub(crate) fn validate(&self) -> Result<(), Invalid> {
@@ -897,10 +902,7 @@ impl ScreenshotArgs {
 
     /// The element to capture alone, if any.
     pub fn target(&self) -> Result<Option<ElementTarget>, Invalid> {
-        if self.selector.is_none() && self.element_ref.is_none() {
-            return Ok(None);
-        }
-        target(&self.selector, &self.element_ref).map(Some)
+        optional_target(&self.selector, &self.element_ref)
     }
 
     pub(crate) fn validate(&self) -> Result<(), Invalid> {

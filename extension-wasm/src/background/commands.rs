@@ -103,13 +103,6 @@ pub async fn handle(request: Request) -> Outcome {
         }),
         Command::CloseTab(a) => {
             let tab = authorize(&agent, Some(a.tab_id), "close")?;
-            if with_state(|s| s.pool.is_attached(tab)) {
-                return Err(ErrorBody::new(
-                    ErrorCode::Ownership,
-                    format!("Cannot close tab {tab}: it is the user's tab, attached"),
-                )
-                .with_hint("give it back with firefox_detach_tab; it stays open"));
-            }
             tabs::close(tab).await
         }
         Command::Ping => Ok(Reply::Pong {
@@ -391,20 +384,13 @@ async fn grant(agent: &AgentId) -> Outcome {
 /// that went silent.
 pub async fn release_agent(agent: &AgentId) -> u32 {
     config::release(agent);
-    let attached: Vec<TabId> = with_state(|s| {
-        let mine = s.pool.owned_by(agent);
-        mine.into_iter()
-            .filter(|t| s.pool.is_attached(*t))
-            .collect()
-    });
-    attached.into_iter().for_each(attach::forget);
     let released = with_state(|s| {
         s.loops.release(agent);
         s.pool.release(agent)
     });
-    let count = released.len() as u32;
-    tabs::remove_all(&released).await;
-    count
+    released.given_back.into_iter().for_each(attach::forget);
+    tabs::remove_all(&released.closed).await;
+    released.closed.len() as u32
 }
 
 /// Every so often, releases the tabs of agents silent for longer than the idle limit

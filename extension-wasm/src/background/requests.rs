@@ -9,53 +9,9 @@ use wasm_bindgen::prelude::*;
 use super::with_state;
 use crate::web;
 
-#[derive(Serialize)]
-struct Filter {
-    urls: [&'static str; 1],
-    types: [&'static str; 3],
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Details {
-    request_id: String,
-    tab_id: i64,
-}
-
-/// Every tab is counted (only counts are kept, no URLs): a page starts loading, and
-/// requesting, before its tab joins the pool.
-fn details(value: JsValue) -> Option<(TabId, String)> {
-    let d: Details = serde_wasm_bindgen::from_value(value).ok()?;
-    Some((TabId(u32::try_from(d.tab_id).ok()?), d.request_id))
-}
-
-pub fn listen() {
-    let filter = web::to_js(&Filter {
-        urls: ["<all_urls>"],
-        types: ["script", "stylesheet", "xmlhttprequest"],
-    });
-    let started = Closure::<dyn FnMut(JsValue)>::new(|d: JsValue| {
-        if let Some((tab, id)) = details(d) {
-            with_state(|s| s.network.started(tab, &id, web::now_ms()));
-        }
-    });
-    let finished = Closure::<dyn FnMut(JsValue)>::new(|d: JsValue| {
-        if let Some((tab, id)) = details(d) {
-            with_state(|s| s.network.finished(tab, &id, web::now_ms()));
-        }
-    });
-    web::WEB_REQUEST_ON_BEFORE_REQUEST
-        .with(|e| e.add_filtered_listener(started.as_ref().unchecked_ref(), &filter));
-    for event in [
-        &web::WEB_REQUEST_ON_COMPLETED,
-        &web::WEB_REQUEST_ON_ERROR_OCCURRED,
-    ] {
-        event.with(|e| e.add_filtered_listener(finished.as_ref().unchecked_ref(), &filter));
-    }
-    started.forget();
-    finished.forget();
-    log();
-}
+/// The request types a screenshot waits for (counted in flight for every tab: a page starts
+/// requesting before its tab joins the pool; only counts are kept, no URLs).
+const CRITICAL: [&str; 3] = ["script", "stylesheet", "xmlhttprequest"];
 
 #[derive(Serialize)]
 struct AllTypes {
@@ -109,15 +65,19 @@ fn pairs(headers: Option<Vec<Header>>) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Keeps each agent tab's network log (`firefox_get_network`): metadata only, no bodies. Other
-/// tabs' newest requests are held a few seconds, for a tab about to join the pool.
-pub fn log() {
+/// One listener per webRequest event feeds both the readiness counts and each agent tab's
+/// network log (`firefox_get_network`: metadata only, no bodies; other tabs' newest requests
+/// are held a few seconds, for a tab about to join the pool).
+pub fn listen() {
     let filter = web::to_js(&AllTypes {
         urls: ["<all_urls>"],
     });
     let started = Closure::<dyn FnMut(JsValue)>::new(|d: JsValue| {
         if let Some((tab, r)) = tab_request(d) {
             with_state(|s| {
+                if CRITICAL.contains(&r.kind.as_str()) {
+                    s.network.started(tab, &r.request_id, web::now_ms());
+                }
                 let agent_tab = s.pool.contains(tab);
                 if agent_tab {
                     s.requests.claim(tab);
@@ -146,6 +106,7 @@ pub fn log() {
         if let Some((tab, r)) = tab_request(d) {
             let headers = pairs(r.response_headers);
             with_state(|s| {
+                s.network.finished(tab, &r.request_id, web::now_ms());
                 s.requests.headers(tab, &r.request_id, &headers);
                 let status = Ok((r.status_code, r.response_size));
                 s.requests
@@ -157,6 +118,7 @@ pub fn log() {
         if let Some((tab, r)) = tab_request(d) {
             let error = Err(r.error.unwrap_or_else(|| "failed".into()));
             with_state(|s| {
+                s.network.finished(tab, &r.request_id, web::now_ms());
                 s.requests
                     .finished(tab, &r.request_id, error, web::now_ms())
             });

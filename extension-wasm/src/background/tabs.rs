@@ -66,7 +66,10 @@ pub async fn create(agent: &AgentId, url: &str, budget_ms: u32) -> Outcome {
         return wait_loaded(tab, LoadWatch::new_tab(url), started, budget_ms).await;
     }
     wait_loaded(tab, LoadWatch::new_tab(first), started, budget_ms).await?;
-    let loaded = load_blank_tab(tab, url, started, budget_ms).await;
+    // Done when a page other than the first about:blank completes: the blank page's own late
+    // events must not count.
+    let load = LoadWatch::new_tab(url);
+    let loaded = go_and_wait(tab, Some(url), None, load, started, budget_ms).await;
     if let Err(e) = &loaded
         && e.code == ErrorCode::NotAllowed
     {
@@ -169,9 +172,21 @@ pub async fn navigate(
     action: Option<NavAction>,
     budget_ms: u32,
 ) -> Outcome {
-    let started = web::now_ms();
+    let load = LoadWatch::navigation();
+    go_and_wait(tab, url, action, load, web::now_ms(), budget_ms).await
+}
+
+/// Starts the navigation, then waits until `load` is satisfied or the allowlist refuses it.
+async fn go_and_wait(
+    tab: TabId,
+    url: Option<&str>,
+    action: Option<NavAction>,
+    load: LoadWatch,
+    started: f64,
+    budget_ms: u32,
+) -> Outcome {
     with_state(|s| s.blocked.remove(&tab));
-    let done = watch(tab, LoadWatch::navigation());
+    let done = watch(tab, load);
     let go = match (url, action) {
         (Some(url), _) => web::call(web::tabs_update(tab.0, &web::to_js(&SetUrl { url })))
             .await
@@ -189,17 +204,6 @@ pub async fn navigate(
         )),
     };
     go?;
-    finish_wait(tab, done, started, budget_ms).await
-}
-
-/// Loads `url` in a tab still showing its first about:blank. Done when a page other than
-/// about:blank completes (the blank page's own late events must not count), or refused.
-async fn load_blank_tab(tab: TabId, url: &str, started: f64, budget_ms: u32) -> Outcome {
-    with_state(|s| s.blocked.remove(&tab));
-    let done = watch(tab, LoadWatch::new_tab(url));
-    web::call(web::tabs_update(tab.0, &web::to_js(&SetUrl { url })))
-        .await
-        .map_err(|e| refine_url_error(e, url))?;
     finish_wait(tab, done, started, budget_ms).await
 }
 
@@ -233,7 +237,15 @@ pub async fn wait_for_url(tab: TabId, glob: &str, until: u64) -> Outcome {
     }
 }
 
+/// Closes an agent tab; an attached tab is the user's and is refused.
 pub async fn close(tab: TabId) -> Outcome {
+    if with_state(|s| s.pool.is_attached(tab)) {
+        return Err(ErrorBody::new(
+            ErrorCode::Ownership,
+            format!("Cannot close tab {tab}: it is the user's tab, attached"),
+        )
+        .with_hint("give it back with firefox_detach_tab; it stays open"));
+    }
     with_state(|s| s.pool.remove(tab));
     web::call(web::tabs_remove(&JsValue::from(tab.0)))
         .await

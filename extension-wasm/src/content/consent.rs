@@ -6,7 +6,7 @@ use claudezilla_protocol::{Outcome, Reply};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 
-use super::find::{self, describe};
+use super::find::{self, describe, query_all_in};
 use super::snapshot::is_visible;
 use crate::consent_words::{about_consent, rank};
 
@@ -97,44 +97,17 @@ fn label(el: &Element) -> String {
 
 /// Visible buttons inside banner-like containers, in the document and open shadow roots.
 fn candidates() -> Vec<Element> {
-    let mut roots: Vec<web_sys::Node> = Vec::new();
     let Ok(doc) = find::document() else {
         return Vec::new();
     };
-    roots.push(doc.clone().into());
     let mut found = Vec::new();
-    while let Some(root) = roots.pop() {
-        let all = query_all(&root, "*");
-        for el in &all {
-            if let Some(shadow) = el.shadow_root() {
-                roots.push(shadow.into());
-            }
-        }
-        for container in query_all(&root, CONTAINERS) {
+    for root in find::open_roots(&doc) {
+        for container in query_all_in(&root, CONTAINERS) {
             if !is_visible(&container) || !about_consent(&topic(&container)) {
                 continue;
             }
-            found.extend(query_all(&container, BUTTONS).into_iter().filter(usable));
+            found.extend(query_all_in(&container, BUTTONS).into_iter().filter(usable));
         }
     }
     found
-}
-
-fn query_all(root: &web_sys::Node, selector: &str) -> Vec<Element> {
-    let list = match root.dyn_ref::<web_sys::Document>() {
-        Some(d) => d.query_selector_all(selector),
-        None => match root.dyn_ref::<web_sys::ShadowRoot>() {
-            Some(s) => s.query_selector_all(selector),
-            None => match root.dyn_ref::<Element>() {
-                Some(e) => e.query_selector_all(selector),
-                None => return Vec::new(),
-            },
-        },
-    };
-    let Ok(list) = list else {
-        return Vec::new();
-    };
-    (0..list.length())
-        .filter_map(|i| list.item(i)?.dyn_into::<Element>().ok())
-        .collect()
 }

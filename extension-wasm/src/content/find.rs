@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use claudezilla_protocol::args::{ElementRef, ElementTarget};
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{Document, Element, HtmlElement};
+use web_sys::{Document, Element, HtmlElement, Node};
 
 use crate::suggest;
 use crate::web;
@@ -73,32 +73,42 @@ pub fn query(selector: &str) -> Result<Option<Element>, ErrorBody> {
     if found.is_some() {
         return Ok(found);
     }
-    Ok(deep_query(
-        &doc.query_selector_all("*")
-            .map_err(|e| invalid(selector, &e))?,
-        selector,
-    ))
+    Ok(open_roots(&doc)
+        .iter()
+        .skip(1)
+        .find_map(|root| query_all_in(root, selector).into_iter().next()))
 }
 
-fn deep_query(all: &web_sys::NodeList, selector: &str) -> Option<Element> {
-    for i in 0..all.length() {
-        let Some(root) = all
-            .item(i)
-            .and_then(|n| n.dyn_into::<Element>().ok())
-            .and_then(|e| e.shadow_root())
-        else {
-            continue;
-        };
-        if let Ok(Some(el)) = root.query_selector(selector) {
-            return Some(el);
-        }
-        if let Ok(inner) = root.query_selector_all("*")
-            && let Some(el) = deep_query(&inner, selector)
-        {
-            return Some(el);
-        }
+/// The document and every open shadow root in it, nested ones too, the document first.
+pub fn open_roots(doc: &Document) -> Vec<Node> {
+    let mut roots: Vec<Node> = vec![doc.clone().into()];
+    let mut at = 0;
+    while at < roots.len() {
+        let hosts = query_all_in(&roots[at], "*");
+        roots.extend(hosts.iter().filter_map(|e| e.shadow_root()).map(Node::from));
+        at += 1;
     }
-    None
+    roots
+}
+
+/// The elements matching `selector` under a document, shadow root or element (none when the
+/// selector is invalid: callers validate selectors first).
+pub fn query_all_in(root: &Node, selector: &str) -> Vec<Element> {
+    let list = if let Some(d) = root.dyn_ref::<Document>() {
+        d.query_selector_all(selector)
+    } else if let Some(s) = root.dyn_ref::<web_sys::ShadowRoot>() {
+        s.query_selector_all(selector)
+    } else if let Some(e) = root.dyn_ref::<Element>() {
+        e.query_selector_all(selector)
+    } else {
+        return Vec::new();
+    };
+    let Ok(list) = list else {
+        return Vec::new();
+    };
+    (0..list.length())
+        .filter_map(|i| list.item(i)?.dyn_into::<Element>().ok())
+        .collect()
 }
 
 fn invalid(selector: &str, e: &JsValue) -> ErrorBody {
