@@ -27,10 +27,43 @@ fn matches(pattern: &str, host: &str) -> bool {
     sub || (!subdomains_only && host == base)
 }
 
-/// The lower-case host of an absolute URL with an authority (`scheme://[user@]host[:port]/…`).
+/// Schemes whose URLs the browser parses with the "special" rules: `\\` counts as `/`, and
+/// any run of slashes after the colon leads to the host.
+/// `file:` is special too, but reaches its host only after exactly two slashes.
+const SPECIAL: [&str; 5] = ["http", "https", "ws", "wss", "ftp"];
+
+/// The lower-case host of an absolute URL, found the way the browser finds it (the WHATWG URL
+/// standard): tabs and newlines are dropped, `\\` ends the authority like `/` in web URLs,
+/// the user info ends at the last `@`. A host the browser would read differently must never
+/// pass for an allowed one: when in doubt this answers a host that matches no pattern.
 pub fn host(url: &str) -> Option<String> {
-    let (_, rest) = url.split_once("://")?;
-    let authority = rest.split(['/', '?', '#']).next()?;
+    let cleaned: String = url
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .collect();
+    let trimmed = cleaned.trim_matches(|c: char| c <= ' ');
+    let (scheme, rest) = trimmed.split_once(':')?;
+    let valid_scheme = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    if !valid_scheme {
+        return None;
+    }
+    let scheme = scheme.to_ascii_lowercase();
+    let slash = |c: char| c == '/' || c == '\\';
+    let (rest, ends): (&str, &[char]) = if SPECIAL.contains(&scheme.as_str()) {
+        (rest.trim_start_matches(slash), &['/', '\\', '?', '#'])
+    } else if scheme == "file" {
+        let mut two = rest.chars();
+        if !(two.next().is_some_and(slash) && two.next().is_some_and(slash)) {
+            return None;
+        }
+        (two.as_str(), &['/', '\\', '?', '#'])
+    } else {
+        (rest.strip_prefix("//")?, &['/', '?', '#'])
+    };
+    let authority = &rest[..rest.find(ends).unwrap_or(rest.len())];
     let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
     let host = match host_port.strip_prefix('[') {
         Some(v6) => v6.split(']').next()?,
@@ -58,6 +91,14 @@ mod tests {
         assert!(!allows(&l, "https://example.com.evil.net/"));
         assert!(!allows(&l, "https://evil.net/?example.com"));
         assert!(!allows(&l, "https://evil.net/#@example.com"));
+        // The browser reads `\\` as `/`: the host here is evil.net, not example.com.
+        assert!(!allows(&l, "https://evil.net\\@example.com/"));
+        assert!(!allows(&l, "https:\\\\evil.net\\@example.com/"));
+        assert!(!allows(&l, "https://evil.net\t\\@example.com/"));
+        assert!(
+            allows(&l, "https:example.com/"),
+            "the browser's host is example.com"
+        );
         assert!(allows(&l, "https://a.test.org/"));
         assert!(!allows(&l, "https://test.org/"));
         assert!(allows(&l, "http://127.0.0.1:8000/page"));

@@ -33,7 +33,21 @@ const SENSITIVE: &[&str] = &[
     "cookie",
     "jwt",
     "otp",
+    "sess",
+    "ticket",
+    "saml",
+    "bearer",
+    "nonce",
+    "assertion",
+    "private",
+    "csrf",
+    "xsrf",
+    "pass",
 ];
+
+/// Short names that carry credentials but are too common inside other words to match as
+/// substrings (`sid`, not `inside`).
+const SENSITIVE_EXACT: &[&str] = &["sid", "ssid", "sso", "pin"];
 
 #[derive(Debug)]
 struct Pending {
@@ -178,7 +192,7 @@ fn keeps(filter: &Filter, e: &NetworkEntry) -> bool {
 
 fn sensitive(name: &str) -> bool {
     let name = name.to_ascii_lowercase();
-    SENSITIVE.iter().any(|s| name.contains(s))
+    SENSITIVE.iter().any(|s| name.contains(s)) || SENSITIVE_EXACT.contains(&name.as_str())
 }
 
 /// The URL with credentials in its user info, query and fragment parameters replaced.
@@ -273,6 +287,16 @@ mod tests {
         assert_eq!(
             redact_url("http://h/p?flag&sig=1"),
             "http://h/p?flag&sig=[redacted]"
+        );
+        assert_eq!(
+            redact_url(
+                "https://h/p?sid=1&PHPSESSID=2&JSESSIONID=3&ticket=4&SAMLResponse=5&inside=6"
+            ),
+            "https://h/p?sid=[redacted]&PHPSESSID=[redacted]&JSESSIONID=[redacted]&ticket=[redacted]&SAMLResponse=[redacted]&inside=6"
+        );
+        assert_eq!(
+            redact_url("https://h/p?csrf_token=1&passwd=2&pin=3&spinner=4"),
+            "https://h/p?csrf_token=[redacted]&passwd=[redacted]&pin=[redacted]&spinner=4"
         );
         assert_eq!(redact_header("Authorization", "Bearer x"), REDACTED);
         assert_eq!(redact_header("Set-Cookie", "a=b"), REDACTED);

@@ -384,7 +384,7 @@ mod tests {
         };
         let v = serde_json::to_value(&hello).unwrap();
         assert_eq!(v["type"], "hello");
-        assert_eq!(v["agentId"], agent().as_str());
+        assert_eq!(v["agentId"], agent().secret());
     }
 
     #[test]

@@ -21,14 +21,22 @@ impl fmt::Display for TabId {
 }
 
 /// Who is asking: `agent_<32 hex digits>_<pid>`, one per MCP server process.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+///
+/// The full id is that process's secret (whoever presents it acts as that agent), so it only
+/// travels inside messages: `Display` and `Debug` show the short form, never the whole id.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub struct AgentId(String);
 
-/// The string is not of the form `agent_<32 hex>_<pid>`.
+/// The string is not of the form `agent_<32 hex>_<pid>`. The input is not echoed: it may be
+/// long, or a near miss of someone's id.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("agent id must look like agent_<32 lowercase hex digits>_<pid>, got {0:?}")]
-pub struct BadAgentId(pub String);
+#[error(
+    "agent id must look like agent_<32 lowercase hex digits>_<pid> (got {len} bytes that do not)"
+)]
+pub struct BadAgentId {
+    pub len: usize,
+}
 
 impl AgentId {
     /// Builds an id from 16 random bytes and a process id.
@@ -37,34 +45,40 @@ impl AgentId {
         Self(format!("agent_{hex}_{pid}"))
     }
 
-    pub fn as_str(&self) -> &str {
+    /// The whole id, secret included: for the wire and for hashing, never for display.
+    pub fn secret(&self) -> &str {
         &self.0
     }
 
-    /// A short form for messages shown to other agents: `agent_1a2b3c4d…`.
+    /// A short form for messages, logs and other agents: `agent_1a2b3c4d` (32 of 128 bits).
     pub fn short(&self) -> &str {
-        &self.0[..self.0.len().min(14)]
+        // Always ASCII (checked on construction), so any byte index is a char boundary.
+        &self.0[..SHORT_LEN]
     }
 }
+
+/// `agent_` and 8 hex digits.
+const SHORT_LEN: usize = 14;
 
 impl TryFrom<String> for AgentId {
     type Error = BadAgentId;
 
     fn try_from(s: String) -> Result<Self, Self::Error> {
-        let valid = s.strip_prefix("agent_").is_some_and(|rest| {
-            let (hex, pid) = rest.split_at(rest.len().min(32));
-            hex.len() == 32
-                && hex
-                    .bytes()
-                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-                && pid.strip_prefix('_').is_some_and(|p| {
-                    !p.is_empty() && p.len() <= 10 && p.bytes().all(|b| b.is_ascii_digit())
+        // Byte-wise, so that no input (multi-byte characters included) can split a character.
+        let valid = s.as_bytes().strip_prefix(b"agent_").is_some_and(|rest| {
+            let Some((hex, pid)) = rest.split_at_checked(32) else {
+                return false;
+            };
+            hex.iter()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(b))
+                && pid.strip_prefix(b"_").is_some_and(|p| {
+                    !p.is_empty() && p.len() <= 10 && p.iter().all(u8::is_ascii_digit)
                 })
         });
         if valid {
             Ok(Self(s))
         } else {
-            Err(BadAgentId(s))
+            Err(BadAgentId { len: s.len() })
         }
     }
 }
@@ -77,7 +91,13 @@ impl From<AgentId> for String {
 
 impl fmt::Display for AgentId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(self.short())
+    }
+}
+
+impl fmt::Debug for AgentId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "AgentId({})", self.short())
     }
 }
 
@@ -88,9 +108,15 @@ mod tests {
     #[test]
     fn agent_id_round_trips_and_validates() {
         let id = AgentId::new([0xab; 16], 4242);
-        assert_eq!(id.as_str(), format!("agent_{}_4242", "ab".repeat(16)));
-        assert_eq!(AgentId::try_from(id.to_string()), Ok(id.clone()));
+        assert_eq!(id.secret(), format!("agent_{}_4242", "ab".repeat(16)));
+        assert_eq!(AgentId::try_from(id.secret().to_owned()), Ok(id.clone()));
         assert_eq!(id.short(), "agent_abababab");
+        assert_eq!(
+            id.to_string(),
+            "agent_abababab",
+            "Display never shows the secret"
+        );
+        assert_eq!(format!("{id:?}"), "AgentId(agent_abababab)");
         let json = serde_json::to_string(&id).unwrap();
         assert_eq!(serde_json::from_str::<AgentId>(&json).unwrap(), id);
     }
@@ -106,6 +132,11 @@ mod tests {
             &format!("agent_{}_1", "A".repeat(32)),
             &format!("agent_{}_1", "g".repeat(32)),
             &format!("bot_{}_1", "a".repeat(32)),
+            // Multi-byte characters where the hex or the pid should be: refused, no panic.
+            &format!("agent_{}é_1", "a".repeat(31)),
+            &format!("agent_{}_1", "é".repeat(16)),
+            "agent_ééééééééééééééééééééééééééééééé",
+            &format!("agent_{}_١٢", "a".repeat(32)),
         ] {
             assert!(
                 AgentId::try_from(bad.to_string()).is_err(),

@@ -30,7 +30,7 @@ pub async fn mark_window(window: u32) {
 }
 
 pub async fn mark_tab(tab: u32, owner: &AgentId) {
-    let _ = web::call(web::sessions_set_tab_value(tab, OWNER_KEY, owner.as_str())).await;
+    let _ = web::call(web::sessions_set_tab_value(tab, OWNER_KEY, owner.secret())).await;
 }
 
 /// Finds the marked window and re-adopts its marked tabs with their owners.
