@@ -7,6 +7,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use claudezilla_protocol::framing::{FrameDecoder, MAX_SOCKET_FRAME, encode_frame};
+use claudezilla_protocol::paths::RuntimeDir;
 use claudezilla_protocol::{
     AgentId, ClientMessage, Command, HostMessage, Outcome, Request, Response,
 };
@@ -14,13 +15,29 @@ use claudezilla_protocol::{
 const READ_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Authenticates as `client`, runs `command`, and returns the host's version and the outcome.
+/// The runtime folder is checked first (ours and private), and the socket's peer after
+/// connecting (our uid): the token and the command go to our own host or nowhere.
 pub fn call(
+    runtime: &RuntimeDir,
+    client: &str,
+    command: Command,
+) -> Result<(String, Outcome), String> {
+    runtime.verify().map_err(|e| e.to_string())?;
+    let token = runtime
+        .read_token()
+        .map_err(|e| format!("cannot read the host's token (is Firefox running?): {e}"))?;
+    let socket = runtime.socket();
+    call_at(&socket, &token, client, command)
+}
+
+fn call_at(
     socket: &Path,
     token: &str,
     client: &str,
     command: Command,
 ) -> Result<(String, Outcome), String> {
     let mut stream = UnixStream::connect(socket).map_err(|e| format!("connect: {e}"))?;
+    claudezilla_protocol::paths::check_peer(&stream).map_err(|e| e.to_string())?;
     stream
         .set_read_timeout(Some(READ_TIMEOUT))
         .map_err(|e| e.to_string())?;
@@ -36,7 +53,7 @@ pub fn call(
     let mut decoder = FrameDecoder::new(MAX_SOCKET_FRAME);
     let host_version = match recv(&mut stream, &mut decoder)? {
         HostMessage::Welcome { host_version, .. } => host_version,
-        HostMessage::Refused(e) => return Err(e.to_string()),
+        HostMessage::Refused(e) | HostMessage::Error(e) => return Err(e.to_string()),
         HostMessage::Response(_) => return Err("unexpected response before welcome".into()),
     };
     let request = Request {

@@ -3,17 +3,21 @@
 //!
 //! **Invariants:** stdout carries frames and nothing else (logs go to stderr); no frame toward
 //! the extension exceeds 1 MiB (the router refuses the request instead); an answer reaches only
-//! the client that asked; only commands on [`claudezilla_protocol::Command::NAMES`] pass.
+//! the client that asked; only commands on [`claudezilla_protocol::Command::NAMES`] pass; no
+//! frame, from a client or from the extension, ends the host (a bad one gets an error answer);
+//! every queue is bounded by connection and in-flight limits; the host reads and writes no
+//! user files (uploads and saved screenshots are the MCP server's, inside its allowed folders).
 
 pub mod auth;
 pub mod client;
 pub mod manifest;
 mod router;
-mod save;
 mod server;
 pub mod status;
 pub mod stop_hook;
-mod upload;
+
+pub use router::MAX_CONNECTIONS;
+pub use server::{IN_FLIGHT, MAX_UNAUTHENTICATED};
 
 use std::future::Future;
 use std::io;
@@ -130,8 +134,9 @@ pub async fn run(
     result
 }
 
-/// Reads the extension's frames until EOF. A frame with bad content is logged and skipped;
-/// a broken stream ends the host (Firefox then sees the port close, and the extension reconnects).
+/// Reads the extension's frames until EOF. A frame that cannot be read (too large, not JSON)
+/// fails the one request it answered; only a broken pipe ends the host (Firefox then sees the
+/// port close, and the extension reconnects).
 async fn read_extension(
     ext_in: impl AsyncRead + Unpin,
     events: mpsc::UnboundedSender<Event>,
@@ -145,7 +150,13 @@ async fn read_extension(
             Ok(Ok(msg)) => {
                 let _ = events.send(Event::FromExtension(msg));
             }
-            Ok(Err(bad)) => tracing::error!("unreadable message from the extension: {}", bad.error),
+            Ok(Err(bad)) => {
+                let id = claudezilla_protocol::codec::request_id(&bad.payload);
+                let _ = events.send(Event::BadReply {
+                    id,
+                    error: bad.error,
+                });
+            }
             Err(e) => return Err(HostError::ExtensionStream(e)),
         }
     }

@@ -1,48 +1,67 @@
 //! Routes requests from socket clients to the extension and each answer back to the one client
-//! that asked. One task owns this state; everything else talks to it through [`Event`]s.
+//! that asked. One task owns this state; everything else talks to it through [`Event`]s. It
+//! does no I/O of its own but queueing frames: files are the MCP server's business.
 
 use std::collections::HashMap;
 
 use claudezilla_protocol::envelope::Tuning;
-use claudezilla_protocol::framing::{MAX_TO_EXTENSION, encode_frame};
+use claudezilla_protocol::framing::{FrameError, MAX_TO_EXTENSION, encode_frame};
 use claudezilla_protocol::{
-    AgentId, Command, ErrorBody, ErrorCode, FromExtension, HostMessage, Request, RequestId,
+    AgentId, ErrorBody, ErrorCode, FromExtension, HostMessage, Outcome, Request, RequestId,
     Response, ToExtension,
 };
+use tokio::sync::OwnedSemaphorePermit;
 use tokio::sync::mpsc::UnboundedSender;
-
-use crate::save;
+use tokio::sync::oneshot;
 
 /// Numbers socket connections for the life of the host.
 pub type ConnId = u64;
 
+/// Authenticated connections at once; more are refused with BUSY.
+pub const MAX_CONNECTIONS: usize = 64;
+
 pub enum Event {
+    /// A client said hello with the token; the router admits it or says why not.
     Connected {
         conn: ConnId,
         agent: AgentId,
-        tx: UnboundedSender<HostMessage>,
+        replies: UnboundedSender<Outgoing>,
+        admitted: oneshot::Sender<Result<(), ErrorBody>>,
     },
     Request {
         conn: ConnId,
         request: Request,
+        /// The request's in-flight slot, released once its answer is written.
+        permit: OwnedSemaphorePermit,
     },
     Disconnected {
         conn: ConnId,
     },
     FromExtension(FromExtension),
+    /// A frame from the extension that could not be read, and the request it answered (if its
+    /// id could be found).
+    BadReply {
+        id: Option<RequestId>,
+        error: FrameError,
+    },
+}
+
+/// An answer on its way to a client's socket, holding its request's in-flight slot.
+pub struct Outgoing {
+    pub msg: HostMessage,
+    pub permit: OwnedSemaphorePermit,
 }
 
 struct Client {
     agent: AgentId,
-    tx: UnboundedSender<HostMessage>,
+    replies: UnboundedSender<Outgoing>,
 }
 
-/// A request on its way to the extension: who asked, under which id, and where its
-/// screenshot goes if it is to be saved rather than returned.
+/// A request on its way to the extension: who asked, under which id.
 struct Pending {
     conn: ConnId,
     client_id: RequestId,
-    save: Option<save::Target>,
+    permit: OwnedSemaphorePermit,
 }
 
 pub struct Router {
@@ -67,11 +86,24 @@ impl Router {
 
     pub fn handle(&mut self, event: Event) {
         match event {
-            Event::Connected { conn, agent, tx } => {
-                tracing::info!(conn, %agent, "agent connected");
-                self.clients.insert(conn, Client { agent, tx });
+            Event::Connected {
+                conn,
+                agent,
+                replies,
+                admitted,
+            } => {
+                let admission = self.admit(&agent);
+                if admission.is_ok() {
+                    tracing::info!(conn, %agent, "agent connected");
+                    self.clients.insert(conn, Client { agent, replies });
+                }
+                let _ = admitted.send(admission);
             }
-            Event::Request { conn, request } => self.forward(conn, request),
+            Event::Request {
+                conn,
+                request,
+                permit,
+            } => self.forward(conn, request, permit),
             Event::Disconnected { conn } => self.disconnect(conn),
             Event::FromExtension(FromExtension::Hello { version }) => {
                 tracing::info!(%version, "extension says hello");
@@ -84,10 +116,31 @@ impl Router {
                 self.to_extension(&ToExtension::Pong { seq });
             }
             Event::FromExtension(FromExtension::Response(response)) => self.answer(response),
+            Event::BadReply { id, error } => self.bad_reply(id, error),
         }
     }
 
-    fn forward(&mut self, conn: ConnId, mut request: Request) {
+    /// An agent id is that MCP process's secret: a second connection presenting a live one is
+    /// someone else trying to act as that agent.
+    fn admit(&self, agent: &AgentId) -> Result<(), ErrorBody> {
+        if self.clients.values().any(|c| c.agent == *agent) {
+            return Err(ErrorBody::new(
+                ErrorCode::AuthFailed,
+                format!("agent {agent} is already connected"),
+            )
+            .with_hint("each MCP server process must use its own agent id"));
+        }
+        if self.clients.len() >= MAX_CONNECTIONS {
+            return Err(ErrorBody::new(
+                ErrorCode::Busy,
+                format!("{MAX_CONNECTIONS} agents are connected already"),
+            )
+            .with_hint("retry when another agent has finished"));
+        }
+        Ok(())
+    }
+
+    fn forward(&mut self, conn: ConnId, request: Request, permit: OwnedSemaphorePermit) {
         let Some(client) = self.clients.get(&conn) else {
             return;
         };
@@ -100,24 +153,8 @@ impl Router {
                     request.agent_id
                 ),
             );
-            return reply(client, client_id, Err(err));
+            return reply(client, client_id, Err(err), permit);
         }
-        if let Command::UploadFile(args) = &mut request.command
-            && let Err(err) = crate::upload::attach(args)
-        {
-            return reply(client, client_id, Err(err));
-        }
-        let save = match &request.command {
-            Command::Screenshot(a) => match a
-                .save_path
-                .as_deref()
-                .map(|p| save::Target::check(p, a.overwrite))
-            {
-                Some(Err(err)) => return reply(client, client_id, Err(err)),
-                checked => checked.and_then(Result::ok),
-            },
-            _ => None,
-        };
         let id = self.next_id;
         self.next_id += 1;
         let name = request.command.name();
@@ -130,41 +167,59 @@ impl Router {
             Err(e) => {
                 let err = ErrorBody::new(ErrorCode::TooLarge, format!("{name}: {e}"))
                     .with_hint("send less data in one call (Firefox refuses messages over 1 MiB)");
-                return reply(client, client_id, Err(err));
+                return reply(client, client_id, Err(err), permit);
             }
         };
         tracing::debug!(conn, id, client_id, name, "→ extension");
-        self.pending.insert(
-            id,
-            Pending {
-                conn,
-                client_id,
-                save,
-            },
-        );
         if self.to_extension.send(frame).is_err() {
-            self.pending.remove(&id);
             let err = ErrorBody::new(ErrorCode::NotConnected, "the extension's port is closed");
-            reply(client, client_id, Err(err));
+            return reply(client, client_id, Err(err), permit);
         }
+        let pending = Pending {
+            conn,
+            client_id,
+            permit,
+        };
+        self.pending.insert(id, pending);
     }
 
     fn answer(&mut self, response: Response) {
+        self.settle(response.id, response.outcome);
+    }
+
+    /// The extension's answer could not be read: the request it belonged to gets an error,
+    /// the other requests and agents carry on.
+    fn bad_reply(&mut self, id: Option<RequestId>, error: FrameError) {
+        tracing::error!(?id, "unreadable answer from the extension: {error}");
+        let Some(id) = id else {
+            return;
+        };
+        let err = match error {
+            FrameError::TooLarge { len, max } => ErrorBody::new(
+                ErrorCode::TooLarge,
+                format!("the browser's answer was {len} bytes, over the {max}-byte limit"),
+            )
+            .with_hint("ask for less in one call (a selector, a smaller maxLength or limit)"),
+            other => ErrorBody::new(
+                ErrorCode::Internal,
+                format!("the browser's answer could not be read: {other}"),
+            ),
+        };
+        self.settle(id, Err(err));
+    }
+
+    fn settle(&mut self, id: RequestId, outcome: Outcome) {
         let Some(Pending {
             conn,
             client_id,
-            save,
-        }) = self.pending.remove(&response.id)
+            permit,
+        }) = self.pending.remove(&id)
         else {
-            tracing::warn!(id = response.id, "answer to no pending request");
+            tracing::warn!(id, "answer to no pending request");
             return;
         };
-        let outcome = match save {
-            Some(target) => response.outcome.and_then(|reply| target.write(reply)),
-            None => response.outcome,
-        };
         match self.clients.get(&conn) {
-            Some(client) => reply(client, client_id, outcome),
+            Some(client) => reply(client, client_id, outcome, permit),
             // The client left while waiting: its answer is dropped, never sent to someone else.
             None => tracing::debug!(conn, client_id, "answer for a departed client dropped"),
         }
@@ -176,10 +231,6 @@ impl Router {
         };
         self.pending.retain(|_, p| p.conn != conn);
         tracing::info!(conn, agent = %client.agent, "agent disconnected");
-        // Another live connection of the same agent keeps its tabs.
-        if self.clients.values().any(|c| c.agent == client.agent) {
-            return;
-        }
         self.to_extension(&ToExtension::AgentGone {
             agent_id: client.agent,
         });
@@ -193,9 +244,8 @@ impl Router {
     }
 }
 
-fn reply(client: &Client, id: RequestId, outcome: claudezilla_protocol::Outcome) {
+fn reply(client: &Client, id: RequestId, outcome: Outcome, permit: OwnedSemaphorePermit) {
+    let msg = HostMessage::Response(Response { id, outcome });
     // A send error means the client's writer is gone; its Disconnected event follows.
-    let _ = client
-        .tx
-        .send(HostMessage::Response(Response { id, outcome }));
+    let _ = client.replies.send(Outgoing { msg, permit });
 }

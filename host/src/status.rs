@@ -96,16 +96,19 @@ fn check_connection(runtime: &RuntimeDir) -> Vec<Check> {
             START_HINT,
         )];
     }
-    let token = match runtime.read_token() {
-        Ok(t) => t,
-        Err(e) => {
-            return vec![Check::bad(
-                format!("cannot read the token {}: {e}", runtime.token().display()),
-                "run this as the user who runs Firefox",
-            )];
-        }
-    };
-    match ping(&socket, &token) {
+    if let Err(e) = runtime.verify() {
+        return vec![Check::bad(
+            e.to_string(),
+            "run this as the user who runs Firefox; if the folder is not yours, remove it",
+        )];
+    }
+    if let Err(e) = runtime.read_token() {
+        return vec![Check::bad(
+            format!("cannot read the token {}: {e}", runtime.token().display()),
+            "run this as the user who runs Firefox",
+        )];
+    }
+    match ping(runtime) {
         Ok((host_version, extension_version, rtt)) => vec![
             Check::ok(format!(
                 "host {host_version} listening at {}",
@@ -124,9 +127,9 @@ fn check_connection(runtime: &RuntimeDir) -> Vec<Check> {
 }
 
 /// Says hello and pings the extension through the host.
-fn ping(socket: &Path, token: &str) -> Result<(String, String, Duration), String> {
+fn ping(runtime: &RuntimeDir) -> Result<(String, String, Duration), String> {
     let started = Instant::now();
-    match client::call(socket, token, "claudezilla-host status", Command::Ping)? {
+    match client::call(runtime, "claudezilla-host status", Command::Ping)? {
         (host_version, Ok(Reply::Pong { version })) => {
             Ok((host_version, version, started.elapsed()))
         }

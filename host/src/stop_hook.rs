@@ -42,19 +42,11 @@ pub fn run(stdin: &str, runtime: &RuntimeDir) -> Result<Option<String>, String> 
         .transpose()?
         .map(|t| last_assistant_text(&t))
         .unwrap_or_default();
-    let token = runtime
-        .read_token()
-        .map_err(|e| format!("cannot read the host's token (is Firefox running?): {e}"))?;
     let check = Command::LoopCheck(LoopCheckArgs {
         ancestors: ancestors(std::process::id()),
         last_message,
     });
-    let (_, outcome) = client::call(
-        &runtime.socket(),
-        &token,
-        "claudezilla-host stop-hook",
-        check,
-    )?;
+    let (_, outcome) = client::call(runtime, "claudezilla-host stop-hook", check)?;
     match outcome.map_err(|e| e.to_string())? {
         Reply::LoopDecision { block: false, .. } => Ok(None),
         Reply::LoopDecision {

@@ -17,7 +17,7 @@ pub const MAX_TYPE_TEXT: usize = 100_000;
 /// Default size cap of a snapshot answer, in characters.
 pub const DEFAULT_SNAPSHOT_CHARS: u32 = 40_000;
 /// Largest file `firefox_upload_file` sends: its base64 must fit one 1 MiB native message.
-pub const MAX_UPLOAD_BYTES: u64 = 700 * 1024;
+pub const MAX_UPLOAD_BYTES: u64 = crate::framing::MAX_FILE_TO_EXTENSION as u64;
 
 /// Which element a command acts on: a CSS selector (top frame, open shadow roots included) or a
 /// ref from `firefox_snapshot` (any frame).

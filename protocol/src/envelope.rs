@@ -55,9 +55,11 @@ pub enum HostMessage {
         host_version: String,
         host_pid: u32,
     },
-    /// The connection is refused (then closed): bad token, malformed frame, …
+    /// The connection is refused (then closed): bad token, too many connections, …
     Refused(crate::ErrorBody),
     Response(Response),
+    /// A frame that answers no request (its id could not be read); the connection goes on.
+    Error(crate::ErrorBody),
 }
 
 /// Host → extension, over native messaging (each frame at most 1 MiB).

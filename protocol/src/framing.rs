@@ -11,6 +11,16 @@ pub const MAX_TO_EXTENSION: usize = 1024 * 1024;
 /// Largest frame on the MCP server ⇄ host socket, and from the extension to the host (10 MiB).
 pub const MAX_SOCKET_FRAME: usize = 10 * 1024 * 1024;
 
+/// Room left in a frame for the envelope around a reply (ids, type tags, field names).
+const ENVELOPE: usize = 64 * 1024;
+/// Largest reply the extension builds: it must fit one socket frame with its envelope, on the
+/// way to the host and again on the way to the agent. A bigger one is refused where it is built.
+pub const MAX_REPLY: usize = MAX_SOCKET_FRAME - ENVELOPE;
+/// Largest file (bytes, before base64's 4/3) a reply can carry: a screenshot for `savePath`.
+pub const MAX_FILE_IN_REPLY: usize = (MAX_REPLY - ENVELOPE) / 4 * 3;
+/// Largest file a request toward the extension can carry: an upload.
+pub const MAX_FILE_TO_EXTENSION: usize = (MAX_TO_EXTENSION - ENVELOPE) / 4 * 3;
+
 const HEADER: usize = 4;
 
 /// Why bytes could not become a message.
@@ -172,6 +182,14 @@ mod tests {
         );
         assert!(err.is_fatal());
         assert!(dec.buf.capacity() < 64);
+    }
+
+    #[test]
+    fn file_limits_fit_their_frames_after_base64() {
+        let base64 = |n: usize| n.div_ceil(3) * 4;
+        assert!(base64(MAX_FILE_IN_REPLY) + ENVELOPE <= MAX_REPLY);
+        assert!(MAX_REPLY + ENVELOPE <= MAX_SOCKET_FRAME);
+        assert!(base64(MAX_FILE_TO_EXTENSION) + ENVELOPE <= MAX_TO_EXTENSION);
     }
 
     #[test]

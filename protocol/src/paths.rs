@@ -31,6 +31,14 @@ pub enum PathError {
         "socket path {path} is {len} bytes, over the {MAX_SOCKET_PATH}-byte limit of Unix sockets; set {ENV_RUNTIME_DIR} to a shorter folder"
     )]
     SocketPathTooLong { path: PathBuf, len: usize },
+    #[error(
+        "runtime directory {path} is not private (mode {mode:o}, a symlink or not a folder): another user could pose as the host; remove it and start Firefox again"
+    )]
+    NotPrivate { path: PathBuf, mode: u32 },
+    #[error(
+        "the socket's other end runs as uid {peer}, not as us (uid {uid}): refusing to talk to it"
+    )]
+    ForeignPeer { peer: u32, uid: u32 },
 }
 
 /// Where the socket and token live.
@@ -107,6 +115,24 @@ impl RuntimeDir {
         Ok(())
     }
 
+    /// For clients, before they read the token or send anything: the folder must be a real
+    /// folder (not a symlink), ours, and closed to everyone else — otherwise another local
+    /// user may have made it, to pose as the host and read what agents send.
+    pub fn verify(&self) -> Result<(), PathError> {
+        let meta = fs::symlink_metadata(&self.dir).map_err(|source| PathError::Io {
+            path: self.dir.clone(),
+            source,
+        })?;
+        let kind = if meta.file_type().is_symlink() {
+            Kind::Symlink
+        } else if meta.is_dir() {
+            Kind::Dir
+        } else {
+            Kind::Other
+        };
+        check_private(&self.dir, kind, meta.uid(), meta.mode(), current_uid())
+    }
+
     /// Writes the token file 0600, replacing any old one atomically.
     pub fn write_token(&self, token: &str) -> io::Result<()> {
         let tmp = self
@@ -125,6 +151,85 @@ impl RuntimeDir {
     pub fn read_token(&self) -> io::Result<String> {
         Ok(fs::read_to_string(self.token())?.trim().to_owned())
     }
+}
+
+/// What a runtime folder path turned out to be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Dir,
+    Symlink,
+    Other,
+}
+
+/// The rule of [`RuntimeDir::verify`], apart from the disk (so it is tested with any owner).
+pub fn check_private(
+    path: &Path,
+    kind: Kind,
+    owner: u32,
+    mode: u32,
+    uid: u32,
+) -> Result<(), PathError> {
+    if owner != uid {
+        return Err(PathError::NotOurs {
+            path: path.to_owned(),
+            owner,
+            uid,
+        });
+    }
+    if kind != Kind::Dir || mode & 0o077 != 0 {
+        return Err(PathError::NotPrivate {
+            path: path.to_owned(),
+            mode: mode & 0o7777,
+        });
+    }
+    Ok(())
+}
+
+/// Checks that the process at the other end of a Unix socket runs as this user.
+pub fn check_peer(socket: &impl std::os::fd::AsRawFd) -> Result<(), PathError> {
+    let uid = current_uid();
+    let peer = peer_uid(socket.as_raw_fd()).map_err(|source| PathError::Io {
+        path: PathBuf::from("<socket peer>"),
+        source,
+    })?;
+    if peer != uid {
+        return Err(PathError::ForeignPeer { peer, uid });
+    }
+    Ok(())
+}
+
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn peer_uid(fd: std::os::fd::RawFd) -> io::Result<u32> {
+    let mut cred = libc::ucred {
+        pid: 0,
+        uid: 0,
+        gid: 0,
+    };
+    let mut len = std::mem::size_of::<libc::ucred>() as libc::socklen_t;
+    // SAFETY: `cred` and `len` are valid for writes of the sizes given.
+    let r = unsafe {
+        libc::getsockopt(
+            fd,
+            libc::SOL_SOCKET,
+            libc::SO_PEERCRED,
+            (&mut cred as *mut libc::ucred).cast(),
+            &mut len,
+        )
+    };
+    if r != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(cred.uid)
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn peer_uid(fd: std::os::fd::RawFd) -> io::Result<u32> {
+    let (mut uid, mut gid) = (0, 0);
+    // SAFETY: plain out-parameters.
+    if unsafe { libc::getpeereid(fd, &mut uid, &mut gid) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(uid)
 }
 
 /// Makes a file owner-only (the socket after `bind`).
@@ -203,6 +308,57 @@ mod tests {
             RuntimeDir::at(&link).ensure(),
             Err(PathError::NotOurs { .. })
         ));
+    }
+
+    #[test]
+    fn clients_refuse_a_folder_that_is_not_ours_and_private() {
+        let p = Path::new("/tmp/claudezilla-5");
+        assert!(check_private(p, Kind::Dir, 5, 0o40700, 5).is_ok());
+        // Made by another local user, to pose as the host.
+        assert!(matches!(
+            check_private(p, Kind::Dir, 6, 0o40700, 5),
+            Err(PathError::NotOurs { owner: 6, .. })
+        ));
+        assert!(matches!(
+            check_private(p, Kind::Dir, 5, 0o40755, 5),
+            Err(PathError::NotPrivate { .. })
+        ));
+        assert!(check_private(p, Kind::Symlink, 5, 0o120777, 5).is_err());
+        assert!(check_private(p, Kind::Other, 5, 0o100600, 5).is_err());
+    }
+
+    #[test]
+    fn verify_reads_the_real_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let rt = RuntimeDir::at(tmp.path().join("rt"));
+        assert!(rt.verify().is_err(), "missing");
+        rt.ensure().unwrap();
+        rt.verify().unwrap();
+        fs::set_permissions(rt.path(), fs::Permissions::from_mode(0o755)).unwrap();
+        assert!(matches!(rt.verify(), Err(PathError::NotPrivate { .. })));
+        let link = tmp.path().join("link");
+        std::os::unix::fs::symlink(rt.path(), &link).unwrap();
+        fs::set_permissions(rt.path(), fs::Permissions::from_mode(0o700)).unwrap();
+        assert!(
+            RuntimeDir::at(&link).verify().is_err(),
+            "a symlink to a good folder"
+        );
+        if current_uid() == 0 {
+            // As root a real foreign owner can be made.
+            // SAFETY: chown on a path we own, with a valid C string.
+            let c = std::ffi::CString::new(rt.path().as_os_str().as_encoded_bytes()).unwrap();
+            assert_eq!(unsafe { libc::chown(c.as_ptr(), 4242, 4242) }, 0);
+            assert!(matches!(
+                rt.verify(),
+                Err(PathError::NotOurs { owner: 4242, .. })
+            ));
+        }
+    }
+
+    #[test]
+    fn the_peer_of_our_own_socket_is_us() {
+        let (a, _b) = std::os::unix::net::UnixStream::pair().unwrap();
+        check_peer(&a).unwrap();
     }
 
     #[test]

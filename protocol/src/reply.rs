@@ -46,10 +46,17 @@ pub enum ErrorCode {
     PoolFull,
     /// A bug on our side.
     Internal,
-    /// The URL is outside the agent's domain allowlist (`firefox_set_config`).
+    /// Outside what is allowed: the agent's domain allowlist (`firefox_set_config`), or the
+    /// folders files may be read from and written to.
     NotAllowed,
     /// The user has not switched the capability on (`firefox_evaluate`).
     Disabled,
+    /// Too much at once (connections, requests in flight): retry shortly.
+    Busy,
+    /// A page could not be loaded (connection refused, unknown host, …).
+    LoadFailed,
+    /// The user refused, or did not answer, a request for consent (attaching a tab).
+    Denied,
 }
 
 impl ErrorCode {
@@ -73,6 +80,9 @@ impl ErrorCode {
             Self::Internal => "INTERNAL",
             Self::NotAllowed => "NOT_ALLOWED",
             Self::Disabled => "DISABLED",
+            Self::Busy => "BUSY",
+            Self::LoadFailed => "LOAD_FAILED",
+            Self::Denied => "DENIED",
         }
     }
 }
@@ -483,6 +493,9 @@ mod tests {
             ErrorCode::MutexBusy,
             ErrorCode::NotConnected,
             ErrorCode::Internal,
+            ErrorCode::Busy,
+            ErrorCode::LoadFailed,
+            ErrorCode::Denied,
         ] {
             assert_eq!(serde_json::to_value(code).unwrap(), json!(code.as_str()));
         }
