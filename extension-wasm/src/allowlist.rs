@@ -73,6 +73,21 @@ pub fn host(url: &str) -> Option<String> {
     (!host.is_empty()).then_some(host)
 }
 
+/// `scheme://host[:port]` of a URL: how another agent's or the user's tab is shown to an
+/// agent, without the path and query where a page keeps what is private.
+pub fn origin(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url
+            .split(':')
+            .next()
+            .map(|s| format!("{s}:"))
+            .unwrap_or_default();
+    };
+    let authority = rest.split(['/', '\\', '?', '#']).next().unwrap_or("");
+    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    format!("{scheme}://{host}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,6 +118,17 @@ mod tests {
         assert!(!allows(&l, "https://test.org/"));
         assert!(allows(&l, "http://127.0.0.1:8000/page"));
         assert!(!allows(&l, "http://127.0.0.2/"));
+    }
+
+    #[test]
+    fn origins_drop_user_info_path_query_and_fragment() {
+        assert_eq!(
+            origin("https://u:p@mail.example.com:8443/inbox/42?q=secret#x"),
+            "https://mail.example.com:8443"
+        );
+        assert_eq!(origin("http://127.0.0.1/a"), "http://127.0.0.1");
+        assert_eq!(origin("about:blank"), "about:");
+        assert_eq!(origin("data:text/html,secret"), "data:");
     }
 
     #[test]

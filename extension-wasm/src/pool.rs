@@ -12,6 +12,16 @@ use std::collections::BTreeMap;
 use claudezilla_protocol::reply::{ExtensionDiagnosis, SlotRequests, TabEntry, WaitingAgent};
 use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, TabId};
 
+/// What the browser keeps of a tab's owner across restarts (in the session store, on disk):
+/// the first 16 bytes of SHA-256 of its id. The id itself is the agent's secret.
+pub fn fingerprint(agent: &AgentId) -> [u8; 16] {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(agent.secret().as_bytes());
+    let mut out = [0; 16];
+    out.copy_from_slice(&digest[..16]);
+    out
+}
+
 /// Most tabs all agents together may hold.
 pub const POOL_LIMIT: usize = 12;
 /// An agent may grant a slot only while it holds more than this many tabs.
@@ -81,8 +91,23 @@ impl Pool {
         self.clock
     }
 
-    /// Records a call from `agent` (every command, heartbeats included).
+    /// Records a call from `agent` (every command, heartbeats included), and gives it back
+    /// the tabs it had before a restart of the extension (held by its placeholder since).
     pub fn touch(&mut self, agent: &AgentId, now: u64) {
+        self.seen.insert(agent.clone(), now);
+        if self.seen.keys().any(AgentId::is_placeholder) {
+            self.reclaim(agent, now);
+        }
+    }
+
+    fn reclaim(&mut self, agent: &AgentId, now: u64) {
+        let stand_in = AgentId::placeholder(fingerprint(agent));
+        if self.seen.remove(&stand_in).is_none() {
+            return;
+        }
+        for record in self.tabs.values_mut().filter(|r| r.owner == stand_in) {
+            record.owner = agent.clone();
+        }
         self.seen.insert(agent.clone(), now);
     }
 
@@ -427,15 +452,38 @@ impl Pool {
             .count()
     }
 
-    /// Every agent tab, as `agent` sees them.
+    /// Every agent tab, as `agent` sees them: another agent's tab only by its origin (no path,
+    /// query or title: what it reads is its own business).
     pub fn entries(&self, agent: &AgentId) -> Vec<TabEntry> {
+        self.tabs
+            .iter()
+            .map(|(id, r)| {
+                let mine = &r.owner == agent;
+                TabEntry {
+                    tab_id: *id,
+                    url: if mine {
+                        r.url.clone()
+                    } else {
+                        crate::allowlist::origin(&r.url)
+                    },
+                    title: if mine { r.title.clone() } else { String::new() },
+                    mine,
+                    owner: r.owner.short().to_owned(),
+                    attached: r.attached,
+                }
+            })
+            .collect()
+    }
+
+    /// Every agent tab in full, for the user (the toolbar popup).
+    pub fn entries_for_user(&self) -> Vec<TabEntry> {
         self.tabs
             .iter()
             .map(|(id, r)| TabEntry {
                 tab_id: *id,
                 url: r.url.clone(),
                 title: r.title.clone(),
-                mine: &r.owner == agent,
+                mine: false,
                 owner: r.owner.short().to_owned(),
                 attached: r.attached,
             })
@@ -485,12 +533,14 @@ impl Pool {
         self.tabs.get(&tab).map(|r| &r.owner)
     }
 
-    /// After a background restart: the pool of the agents' window found in the browser, with
-    /// its tabs' owners counted as just seen (so idle release starts afresh).
+    /// After a background restart: the pool of the agents' window found in the browser. Each
+    /// tab is held by a placeholder of its owner (the browser keeps only the owner's
+    /// fingerprint) until the owner's next call; owners count as just seen, so idle release
+    /// starts afresh and closes the tabs of agents that never come back.
     pub fn adopted(
         window: u32,
         group: Option<u32>,
-        tabs: Vec<(TabId, AgentId, String)>,
+        tabs: Vec<(TabId, [u8; 16], String)>,
         now: u64,
     ) -> Self {
         let mut pool = Self {
@@ -499,7 +549,8 @@ impl Pool {
             ..Self::default()
         };
         for (tab, owner, url) in tabs {
-            pool.touch(&owner, now);
+            let owner = AgentId::placeholder(owner);
+            pool.seen.insert(owner.clone(), now);
             pool.insert(tab, owner, url);
         }
         pool
@@ -530,7 +581,7 @@ mod tests {
     use super::*;
 
     fn agent(n: u8) -> AgentId {
-        AgentId::new([n; 16], n.into())
+        AgentId::new([n; 16], u32::from(n) + 100)
     }
 
     fn fill(pool: &mut Pool, owner: u8, count: u32, first_id: u32) {
@@ -767,9 +818,21 @@ mod tests {
         pool.insert(TabId(1), agent(1), "a".into());
         pool.insert(TabId(2), agent(2), "b".into());
         pool.update_page(TabId(2), Some("c".into()), Some("T".into()));
+        pool.update_page(
+            TabId(1),
+            Some("https://mail.example/inbox?q=secret".into()),
+            Some("Inbox (3) — private".into()),
+        );
         let e = pool.entries(&agent(2));
         assert_eq!((e[0].mine, e[1].mine), (false, true));
         assert_eq!((e[1].url.as_str(), e[1].title.as_str()), ("c", "T"));
+        // Another agent's tab: its origin only.
+        assert_eq!(
+            (e[0].url.as_str(), e[0].title.as_str()),
+            ("https://mail.example", "")
+        );
+        let user = pool.entries_for_user();
+        assert_eq!(user[0].title, "Inbox (3) — private");
         let d = pool.diagnosis(&agent(1), "v");
         assert_eq!(
             (d.tabs_in_pool, d.agents, d.your_tabs.clone()),
@@ -788,16 +851,31 @@ mod tests {
     }
 
     #[test]
-    fn an_adopted_pool_keeps_owners_and_starts_their_idle_clocks() {
+    fn an_adopted_pool_gives_tabs_back_to_their_owners_by_fingerprint() {
         let tabs = vec![
-            (TabId(2), agent(2), "b".into()),
-            (TabId(5), agent(1), "a".into()),
+            (TabId(2), fingerprint(&agent(2)), "b".into()),
+            (TabId(5), fingerprint(&agent(1)), "a".into()),
         ];
         let mut pool = Pool::adopted(3, Some(9), tabs, 50);
         assert_eq!((pool.window, pool.group), (Some(3), Some(9)));
+        // Nobody else gets them, and the owner does on its first call.
+        assert!(pool.authorize(&agent(3), Some(TabId(2)), "read").is_err());
+        pool.touch(&agent(1), 60);
         assert_eq!(pool.owned_by(&agent(1)), vec![TabId(5)]);
+        pool.touch(&agent(2), 60);
         assert_eq!(pool.authorize(&agent(2), None, "read"), Ok(TabId(2)));
-        assert!(pool.idle_agents(50, 1).is_empty());
-        assert_eq!(pool.idle_agents(51, 1).len(), 2);
+        assert!(pool.idle_agents(60, 1).is_empty());
+        assert_eq!(pool.idle_agents(61, 1).len(), 2);
+        pool.check_invariants(61).unwrap();
+    }
+
+    #[test]
+    fn an_owner_that_never_returns_loses_its_tabs_to_idle_release() {
+        let tabs = vec![(TabId(2), fingerprint(&agent(2)), "b".into())];
+        let pool = Pool::adopted(3, None, tabs, 50);
+        let idle = pool.idle_agents(51, 1);
+        assert_eq!(idle.len(), 1);
+        assert!(idle[0].is_placeholder());
+        assert_ne!(fingerprint(&agent(1)), fingerprint(&agent(2)));
     }
 }

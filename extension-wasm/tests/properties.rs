@@ -41,7 +41,7 @@ fn op() -> impl Strategy<Value = Op> {
 }
 
 fn agent(n: u8) -> AgentId {
-    AgentId::new([n + 1; 16], n.into())
+    AgentId::new([n + 1; 16], u32::from(n) + 100)
 }
 
 proptest! {

@@ -5,8 +5,10 @@
 //! * [`tools`]: one module per group of tools.
 //! * [`link`]: the persistent, reconnecting connection to the host.
 //! * [`agent`]: this process's agent id.
+//! * [`files`]: the folders files may be read from and written to, and that reading/writing.
 
 pub mod agent;
+pub mod files;
 pub mod link;
 pub mod server;
 pub mod tools;

@@ -142,12 +142,32 @@ impl HostLink {
     }
 
     async fn connect(&self) -> Result<Connection, ErrorBody> {
-        tokio::time::timeout(CONNECT_TIMEOUT, self.handshake())
+        tokio::time::timeout(CONNECT_TIMEOUT, self.handshake_retrying())
             .await
             .unwrap_or_else(|_| Err(not_connected("the host did not answer within 3 s")))
     }
 
+    /// A refusal right after a drop is usually the host still holding the old connection of
+    /// this agent (or a token replaced by a restarting host): try again a few times.
+    async fn handshake_retrying(&self) -> Result<Connection, ErrorBody> {
+        let mut attempt = 0;
+        loop {
+            match self.handshake().await {
+                Err(e) if e.code == ErrorCode::AuthFailed && attempt < 3 => {
+                    attempt += 1;
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+                other => return other,
+            }
+        }
+    }
+
     async fn handshake(&self) -> Result<Connection, ErrorBody> {
+        // Nothing is read or sent unless the folder is ours and private and the socket's other
+        // end runs as us: another local user could have made either, to pose as the host.
+        self.runtime
+            .verify()
+            .map_err(|e| not_connected(e.to_string()))?;
         let socket = self.runtime.socket();
         let stream = UnixStream::connect(&socket).await.map_err(|e| {
             not_connected(format!(
@@ -155,6 +175,8 @@ impl HostLink {
                 socket.display()
             ))
         })?;
+        claudezilla_protocol::paths::check_peer(&stream)
+            .map_err(|e| not_connected(e.to_string()))?;
         let token = self.runtime.read_token().map_err(|e| {
             not_connected(format!(
                 "cannot read the host's token {}: {e}",
@@ -175,7 +197,7 @@ impl HostLink {
             .map_err(|e| not_connected(format!("host connection failed: {e}")))?;
         let host_version = match reader.next().await {
             Some(Ok(Ok(HostMessage::Welcome { host_version, .. }))) => host_version,
-            Some(Ok(Ok(HostMessage::Refused(e)))) => return Err(e),
+            Some(Ok(Ok(HostMessage::Refused(e) | HostMessage::Error(e)))) => return Err(e),
             other => {
                 return Err(not_connected(format!(
                     "unexpected answer to hello: {other:?}"
@@ -233,6 +255,7 @@ async fn read_answers(mut reader: Reader, waiters: &Waiters) {
                 }
             }
             Ok(Ok(HostMessage::Refused(e))) => tracing::warn!("host refused: {e}"),
+            Ok(Ok(HostMessage::Error(e))) => tracing::warn!("host error: {e}"),
             Ok(Ok(HostMessage::Welcome { .. })) => {}
             Ok(Err(bad)) => tracing::warn!("unreadable frame from the host: {}", bad.error),
             Err(e) => {

@@ -5,7 +5,9 @@ use std::time::Duration;
 
 use claudezilla_mcp::Claudezilla;
 use claudezilla_mcp::agent::new_agent_id;
+use claudezilla_mcp::files::{ENV_ALLOW_DIRS, folders_from};
 use claudezilla_mcp::link::HostLink;
+use claudezilla_mcp::server::Folders;
 use claudezilla_protocol::Command;
 use claudezilla_protocol::paths::RuntimeDir;
 use rmcp::ServiceExt;
@@ -40,13 +42,19 @@ fn main() -> anyhow::Result<()> {
 }
 
 async fn serve() -> anyhow::Result<()> {
+    let named = folders_from(
+        std::env::args_os().skip(1),
+        std::env::var_os(ENV_ALLOW_DIRS),
+    )
+    .map_err(anyhow::Error::msg)?;
+    let folders = Folders::new(named, std::env::current_dir()?);
     let link = Arc::new(HostLink::new(RuntimeDir::from_env(), new_agent_id()?));
     tracing::info!(agent = %link.agent(), "starting");
     let warm = link.clone();
     tokio::spawn(async move { warm.warm_up().await });
     tokio::spawn(heartbeats(link.clone()));
 
-    let server = Claudezilla::new(link.clone());
+    let server = Claudezilla::new(link.clone(), folders);
     let running = match server.serve(rmcp::transport::stdio_pipes()).await {
         Ok(running) => running,
         // The client left before initializing: nothing to clean up.

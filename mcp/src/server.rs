@@ -1,13 +1,38 @@
 //! The MCP server: tool groups from [`crate::tools`] on one router, over one host link.
 
+use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use claudezilla_protocol::{Command, Outcome, validate};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{Implementation, ServerCapabilities, ServerConfig, Tool};
-use rmcp::{ServerHandler, tool_handler};
+use rmcp::service::{NotificationContext, Peer};
+use rmcp::{RoleServer, ServerHandler, tool_handler};
 
+use crate::files::{self, Allowed};
 use crate::link::HostLink;
+
+/// How long the client may take to list its roots.
+const ROOTS_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Where files may be read and written: the client's roots (asked once, again when they
+/// change), else the working directory; plus the folders the user named.
+pub struct Folders {
+    named: Vec<PathBuf>,
+    cwd: PathBuf,
+    roots: tokio::sync::Mutex<Option<Vec<PathBuf>>>,
+}
+
+impl Folders {
+    pub fn new(named: Vec<PathBuf>, cwd: PathBuf) -> Self {
+        Self {
+            named,
+            cwd,
+            roots: tokio::sync::Mutex::new(None),
+        }
+    }
+}
 
 const INSTRUCTIONS: &str = "Drives the user's Firefox. Open a page with firefox_create_window (it returns your tabId); \
 the other tools act on your own tabs only (tabId defaults to your most recent tab). \
@@ -16,13 +41,14 @@ Errors start with a stable code such as OWNERSHIP or NOT_CONNECTED, and say what
 #[derive(Clone)]
 pub struct Claudezilla {
     pub(crate) link: Arc<HostLink>,
+    folders: Arc<Folders>,
     tool_router: ToolRouter<Self>,
     /// `tools/list`, computed once and trimmed of schema noise (every token counts).
     listed: Arc<Vec<Tool>>,
 }
 
 impl Claudezilla {
-    pub fn new(link: Arc<HostLink>) -> Self {
+    pub fn new(link: Arc<HostLink>, folders: Folders) -> Self {
         let tool_router = Self::tabs_router()
             + Self::navigation_router()
             + Self::reading_router()
@@ -36,9 +62,25 @@ impl Claudezilla {
         let listed = Arc::new(tool_router.list_all().into_iter().map(trimmed).collect());
         Self {
             link,
+            folders: Arc::new(folders),
             tool_router,
             listed,
         }
+    }
+
+    /// The folders files may be read from and written to, for this call.
+    pub(crate) async fn allowed(&self, peer: &Peer<RoleServer>) -> Allowed {
+        let mut cached = self.folders.roots.lock().await;
+        if cached.is_none() {
+            *cached = Some(client_roots(peer).await);
+        }
+        let roots = cached.clone().unwrap_or_default();
+        let base = if roots.is_empty() {
+            vec![self.folders.cwd.clone()]
+        } else {
+            roots
+        };
+        Allowed::new(base.into_iter().chain(self.folders.named.iter().cloned()))
     }
 
     /// The tool list, as `tools/list` sends it.
@@ -51,6 +93,35 @@ impl Claudezilla {
         let timeout_ms = validate::timeout(timeout)?;
         command.validate()?;
         self.link.call(command, timeout_ms).await
+    }
+}
+
+/// The client's `file://` roots, if it has roots and answers in time (protocol versions that
+/// forbid server-to-client requests answer an error: the working directory then stands in).
+/// Roots are deprecated in the newest MCP revision (SEP-2577) but are what older clients send.
+#[allow(deprecated)]
+async fn client_roots(peer: &Peer<RoleServer>) -> Vec<PathBuf> {
+    let has_roots = peer
+        .peer_info()
+        .is_some_and(|info| info.capabilities.roots.is_some());
+    if !has_roots {
+        return Vec::new();
+    }
+    let listed = tokio::time::timeout(ROOTS_TIMEOUT, peer.list_roots()).await;
+    match listed {
+        Ok(Ok(result)) => result
+            .roots
+            .iter()
+            .filter_map(|r| files::root_path(&r.uri))
+            .collect(),
+        Ok(Err(e)) => {
+            tracing::info!("the client did not list its roots: {e}");
+            Vec::new()
+        }
+        Err(_) => {
+            tracing::warn!("the client did not list its roots within {ROOTS_TIMEOUT:?}");
+            Vec::new()
+        }
     }
 }
 
@@ -110,6 +181,10 @@ impl ServerHandler for Claudezilla {
         _context: rmcp::service::RequestContext<rmcp::RoleServer>,
     ) -> Result<rmcp::model::ListToolsResult, rmcp::ErrorData> {
         Ok(rmcp::model::ListToolsResult::with_all_items(self.tools()))
+    }
+
+    async fn on_roots_list_changed(&self, _context: NotificationContext<RoleServer>) {
+        *self.folders.roots.lock().await = None;
     }
 
     fn get_info(&self) -> ServerConfig {

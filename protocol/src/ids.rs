@@ -45,6 +45,16 @@ impl AgentId {
         Self(format!("agent_{hex}_{pid}"))
     }
 
+    /// A stand-in owner made by the extension itself (for tabs whose agent has not come back
+    /// since a restart). Its pid is 0, which no id from outside may have: nobody can present it.
+    pub fn placeholder(fingerprint: [u8; 16]) -> Self {
+        Self::new(fingerprint, 0)
+    }
+
+    pub fn is_placeholder(&self) -> bool {
+        self.0.ends_with("_0")
+    }
+
     /// The whole id, secret included: for the wire and for hashing, never for display.
     pub fn secret(&self) -> &str {
         &self.0
@@ -72,7 +82,11 @@ impl TryFrom<String> for AgentId {
             hex.iter()
                 .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(b))
                 && pid.strip_prefix(b"_").is_some_and(|p| {
-                    !p.is_empty() && p.len() <= 10 && p.iter().all(u8::is_ascii_digit)
+                    // No leading zero: pid 0 is the extension's own placeholders'.
+                    !p.is_empty()
+                        && p.len() <= 10
+                        && p[0] != b'0'
+                        && p.iter().all(u8::is_ascii_digit)
                 })
         });
         if valid {
@@ -129,6 +143,8 @@ mod tests {
             "agent_abc_1",
             &format!("agent_{}_", "a".repeat(32)),
             &format!("agent_{}_12x", "a".repeat(32)),
+            &format!("agent_{}_0", "a".repeat(32)),
+            &format!("agent_{}_007", "a".repeat(32)),
             &format!("agent_{}_1", "A".repeat(32)),
             &format!("agent_{}_1", "g".repeat(32)),
             &format!("bot_{}_1", "a".repeat(32)),

@@ -150,14 +150,6 @@ pub enum Reply {
         value_length: u32,
     },
     Screenshot(Screenshot),
-    /// A screenshot written to disk by the host (`savePath`).
-    Saved {
-        path: String,
-        bytes: u64,
-        width: u32,
-        height: u32,
-        notes: Vec<String>,
-    },
     /// Content script → background only: page geometry for a capture.
     Metrics(PageMetrics),
     Closed {

@@ -19,13 +19,21 @@ pub async fn list_all(agent: &AgentId) -> Outcome {
             .map(|t| {
                 let id = TabId(t.id);
                 let owner = s.pool.owner(id);
+                let mine = owner == Some(agent);
+                // The agent's own tabs in full; the user's by title and origin (enough to pick
+                // one to attach); another agent's by origin only.
+                let (title, url) = match owner {
+                    _ if mine => (t.title, crate::request_log::redact_url(&t.url)),
+                    None => (t.title, crate::allowlist::origin(&t.url)),
+                    Some(_) => (String::new(), crate::allowlist::origin(&t.url)),
+                };
                 BrowserTab {
                     tab_id: id,
                     window_id: t.window_id,
-                    title: t.title,
-                    url: crate::request_log::redact_url(&t.url),
+                    title,
+                    url,
                     agent: owner.map(|o| o.short().to_owned()),
-                    mine: owner == Some(agent),
+                    mine,
                     attached: s.pool.is_attached(id),
                 }
             })

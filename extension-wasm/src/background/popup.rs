@@ -8,30 +8,54 @@ use wasm_bindgen::prelude::*;
 use super::{attach, native, now, with_state};
 use crate::web;
 
+/// The fields of a `runtime.MessageSender` that say who sent a message.
+#[derive(serde::Deserialize, Default)]
+struct Sender {
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(default)]
+    url: Option<String>,
+}
+
+/// Only our own extension pages may ask: a content script runs inside a web page, and what
+/// reaches us from one must never switch `firefox_evaluate` on or take a tab back.
+fn from_our_page(sender: JsValue) -> bool {
+    let sender: Sender = serde_wasm_bindgen::from_value(sender).unwrap_or_default();
+    let base = web::runtime_get_url("");
+    sender.id.as_deref() == Some(claudezilla_protocol::EXTENSION_ID)
+        && sender.url.is_some_and(|url| url.starts_with(&base))
+}
+
 pub fn listen() {
-    let on_message = Closure::<dyn FnMut(JsValue) -> JsValue>::new(|message: JsValue| {
-        // Only the popup sends JSON strings to the background.
-        let Some(request) = message
-            .as_string()
-            .and_then(|m| serde_json::from_str::<PopupRequest>(&m).ok())
-        else {
-            return JsValue::UNDEFINED;
-        };
-        match request {
-            PopupRequest::Status => {}
-            PopupRequest::SetEvaluate { enabled } => with_state(|s| s.evaluate_switch = enabled),
-            PopupRequest::GiveBack { tab_id } => attach::give_back(tab_id),
-        }
-        let status = serde_json::to_string(&status()).unwrap_or_default();
-        js_sys::Promise::resolve(&JsValue::from_str(&status)).into()
-    });
+    let on_message = Closure::<dyn FnMut(JsValue, JsValue) -> JsValue>::new(
+        |message: JsValue, sender: JsValue| {
+            if !from_our_page(sender) {
+                return JsValue::UNDEFINED;
+            }
+            let Some(request) = message
+                .as_string()
+                .and_then(|m| serde_json::from_str::<PopupRequest>(&m).ok())
+            else {
+                return JsValue::UNDEFINED;
+            };
+            match request {
+                PopupRequest::Status => {}
+                PopupRequest::SetEvaluate { enabled } => {
+                    with_state(|s| s.evaluate_switch = enabled)
+                }
+                PopupRequest::GiveBack { tab_id } => attach::give_back(tab_id),
+            }
+            let status = serde_json::to_string(&status()).unwrap_or_default();
+            js_sys::Promise::resolve(&JsValue::from_str(&status)).into()
+        },
+    );
     web::RUNTIME_ON_MESSAGE.with(|e| e.add_listener(on_message.as_ref().unchecked_ref()));
     on_message.forget();
 }
 
 fn status() -> PopupStatus {
     let now = now();
-    // The popup is nobody's agent: it sees every tab as someone else's.
+    // The popup is nobody's agent: no slot request is its own.
     let nobody = AgentId::new([0; 16], 0);
     with_state(|s| {
         let requests = s.pool.slot_requests(&nobody, now);
@@ -40,7 +64,7 @@ fn status() -> PopupStatus {
             pool_limit: requests.pool_limit,
             tabs: s
                 .pool
-                .entries(&nobody)
+                .entries_for_user()
                 .into_iter()
                 .map(|t| PopupTab {
                     tab_id: t.tab_id,

@@ -72,6 +72,9 @@ extern "C" {
 
     #[wasm_bindgen(js_namespace = ["browser", "runtime"], js_name = reload)]
     pub fn runtime_reload();
+    /// `moz-extension://<this extension's uuid>/` + path.
+    #[wasm_bindgen(js_namespace = ["browser", "runtime"], js_name = getURL)]
+    pub fn runtime_get_url(path: &str) -> String;
     #[wasm_bindgen(js_namespace = ["browser", "runtime"], js_name = connectNative)]
     pub fn connect_native(name: &str) -> Port;
 

@@ -7,7 +7,8 @@ use claudezilla_protocol::args::{
 use claudezilla_protocol::{Command, Reply};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
-use rmcp::{tool, tool_router};
+use rmcp::service::RequestContext;
+use rmcp::{RoleServer, tool, tool_router};
 
 use super::args::Args;
 use super::{acted, respond, text};
@@ -96,13 +97,22 @@ impl Claudezilla {
 
     #[tool(
         name = "firefox_upload_file",
-        description = "Attach a file from this computer (absolute path, at most 700 KiB) to an <input type=file>."
+        description = "Attach a file to an <input type=file>: a path inside your project folder (or another folder the user allowed), at most 720 KiB."
     )]
-    async fn upload_file(&self, Parameters(a): Parameters<Args<UploadFileArgs>>) -> CallToolResult {
-        respond(
-            self.run(Command::UploadFile(a.args), a.timeout).await,
-            acted,
-        )
+    async fn upload_file(
+        &self,
+        Parameters(mut a): Parameters<Args<UploadFileArgs>>,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let file = self.allowed(&context.peer).await.read_upload(&a.args.path);
+        let outcome = match file {
+            Ok(file) => {
+                a.args.file = Some(file);
+                self.run(Command::UploadFile(a.args), a.timeout).await
+            }
+            Err(e) => Err(e),
+        };
+        respond(outcome, acted)
     }
 
     #[tool(

@@ -14,23 +14,31 @@ mod reading;
 mod screenshot;
 mod tabs;
 
-use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
+use claudezilla_protocol::{ErrorBody, ErrorCode, Reply};
 use rmcp::model::{CallToolResult, ContentBlock};
 
 /// Renders a successful reply, or the error as a tool error the model can read.
-pub(crate) fn respond(
-    outcome: Outcome,
-    render: impl FnOnce(Reply) -> Result<CallToolResult, Reply>,
+pub(crate) fn respond<T>(
+    outcome: Result<T, ErrorBody>,
+    render: impl FnOnce(T) -> Result<CallToolResult, Reply>,
 ) -> CallToolResult {
-    let error = match outcome.map(render) {
-        Ok(Ok(result)) => return result,
-        Ok(Err(unexpected)) => ErrorBody::new(
-            ErrorCode::Internal,
-            format!("unexpected reply from the extension: {unexpected:?}"),
-        ),
-        Err(e) => e,
-    };
+    match outcome.map(render) {
+        Ok(Ok(result)) => result,
+        Ok(Err(unexpected)) => failed(unexpected_reply(unexpected)),
+        Err(e) => failed(e),
+    }
+}
+
+/// An error as a tool error the model can read.
+pub(crate) fn failed(error: ErrorBody) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(error.to_string())])
+}
+
+fn unexpected_reply(reply: Reply) -> ErrorBody {
+    ErrorBody::new(
+        ErrorCode::Internal,
+        format!("unexpected reply from the extension: {reply:?}"),
+    )
 }
 
 /// Renders the plain "what happened" answers of actions.

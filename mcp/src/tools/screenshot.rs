@@ -1,14 +1,18 @@
 //! Pictures of pages.
 
+use base64::Engine;
 use claudezilla_protocol::args::ScreenshotArgs;
 use claudezilla_protocol::reply::Screenshot;
-use claudezilla_protocol::{Command, Reply};
+use claudezilla_protocol::{Command, ErrorBody, ErrorCode, Reply};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock};
-use rmcp::{tool, tool_router};
+use rmcp::service::RequestContext;
+use rmcp::{RoleServer, tool, tool_router};
+
+use crate::files::SaveTarget;
 
 use super::args::Args;
-use super::{respond, text};
+use super::{failed, respond, text};
 use crate::server::Claudezilla;
 
 #[tool_router(router = screenshot_router, vis = "pub(crate)")]
@@ -17,26 +21,59 @@ impl Claudezilla {
         name = "firefox_screenshot",
         description = "JPEG of your tab after the page settles, without switching tabs. purpose presets size and quality; fullPage, or one element (selector/ref); annotate numbers controls with their refs; savePath writes a file instead."
     )]
-    async fn screenshot(&self, Parameters(a): Parameters<Args<ScreenshotArgs>>) -> CallToolResult {
-        respond(
-            self.run(Command::Screenshot(a.args), a.timeout).await,
-            |reply| match reply {
-                Reply::Screenshot(s) => Ok(render(s)),
-                Reply::Saved {
-                    path,
-                    bytes,
-                    width,
-                    height,
-                    notes,
-                } => Ok(text(format!(
-                    "Saved {width}×{height}, {} KB to {path}.{}",
-                    bytes / 1000,
-                    lines(&notes)
-                ))),
-                other => Err(other),
+    async fn screenshot(
+        &self,
+        Parameters(a): Parameters<Args<ScreenshotArgs>>,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        // The destination is checked before the capture, and written by this process: only
+        // inside the allowed folders.
+        let target = match &a.args.save_path {
+            Some(path) => match self
+                .allowed(&context.peer)
+                .await
+                .prepare_save(path, a.args.overwrite)
+            {
+                Ok(target) => Some(target),
+                Err(e) => return failed(e),
             },
-        )
+            None => None,
+        };
+        let outcome = self.run(Command::Screenshot(a.args), a.timeout).await;
+        let outcome = match target {
+            Some(target) => outcome.and_then(|reply| save(reply, target)),
+            None => outcome.map(Shot::Sent),
+        };
+        respond(outcome, |shot| match shot {
+            Shot::Sent(Reply::Screenshot(s)) => Ok(render(s)),
+            Shot::Saved(answer) => Ok(text(answer)),
+            Shot::Sent(other) => Err(other),
+        })
     }
+}
+
+/// A picture sent back, or the answer for one saved to disk.
+enum Shot {
+    Sent(Reply),
+    Saved(String),
+}
+
+fn save(reply: Reply, target: SaveTarget) -> Result<Shot, ErrorBody> {
+    let Reply::Screenshot(shot) = reply else {
+        return Ok(Shot::Sent(reply));
+    };
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(&shot.data)
+        .map_err(|e| ErrorBody::new(ErrorCode::Internal, format!("screenshot data: {e}")))?;
+    let path = target.write(&bytes)?;
+    Ok(Shot::Saved(format!(
+        "Saved {}×{}, {} KB to {}.{}",
+        shot.width,
+        shot.height,
+        bytes.len() / 1000,
+        path.display(),
+        lines(&shot.notes)
+    )))
 }
 
 fn lines(notes: &[String]) -> String {

@@ -101,12 +101,22 @@ fn render_tabs(tabs: &[TabEntry]) -> String {
             };
             let attached = if t.attached { ", attached" } else { "" };
             format!(
-                "tab {} ({owner}{attached}): {} — {}",
-                t.tab_id, t.title, t.url
+                "tab {} ({owner}{attached}): {}",
+                t.tab_id,
+                page(&t.title, &t.url)
             )
         })
         .collect();
     lines.join("\n")
+}
+
+/// "Title — url", or the url alone where the title is withheld (another agent's tab).
+fn page(title: &str, url: &str) -> String {
+    if title.is_empty() {
+        url.to_owned()
+    } else {
+        format!("{title} — {url}")
+    }
 }
 
 fn render_all(tabs: &[BrowserTab]) -> String {
@@ -120,8 +130,10 @@ fn render_all(tabs: &[BrowserTab]) -> String {
                 (None, ..) => "the user's".to_owned(),
             };
             format!(
-                "tab {} (window {}, {who}): {} — {}",
-                t.tab_id, t.window_id, t.title, t.url
+                "tab {} (window {}, {who}): {}",
+                t.tab_id,
+                t.window_id,
+                page(&t.title, &t.url)
             )
         })
         .collect();

@@ -1,0 +1,545 @@
+//! Files an agent reads (`firefox_upload_file`) and writes (`firefox_screenshot {savePath}`):
+//! only inside the folders the user allowed — the MCP client's roots (the project), else the
+//! server's working directory, plus `--allow-dir` folders.
+//!
+//! A page can talk the agent into asking for `~/.ssh/id_ed25519` or `/proc/self/environ`, so
+//! every path is opened *beneath* an allowed folder with `cap-std`, which resolves `..` and
+//! symlinks itself and refuses any that lead outside (no check-then-open race on the path).
+//! (Absolute symlinks are refused even when they point inside: they resolve from `/`.)
+//! Only regular files are read (a FIFO is opened non-blocking and refused; procfs and sysfs
+//! files are refused though they look regular); a file is written under a fresh name in the
+//! target folder and renamed into place, so an existing symlink is replaced, never followed.
+
+use std::ffi::OsString;
+use std::io::{Read, Write};
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use cap_std::ambient_authority;
+use cap_std::fs::{Dir, OpenOptions, OpenOptionsExt};
+use claudezilla_protocol::args::{FileData, MAX_UPLOAD_BYTES};
+use claudezilla_protocol::{ErrorBody, ErrorCode};
+
+/// The environment variable naming extra allowed folders, separated like `PATH`.
+pub const ENV_ALLOW_DIRS: &str = "CLAUDEZILLA_ALLOW_DIRS";
+
+const ADD_ONE: &str = "Ask the user to allow the folder: start claudezilla-mcp with --allow-dir DIR (repeatable) \
+or set CLAUDEZILLA_ALLOW_DIRS=DIR1:DIR2; the MCP client's roots (your project folder) are always allowed.";
+
+/// The folders files may be read from and written to, each canonical (symlinks resolved).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Allowed(Vec<PathBuf>);
+
+impl Allowed {
+    /// Canonical forms of the folders that exist; the first is where relative paths start.
+    pub fn new(folders: impl IntoIterator<Item = PathBuf>) -> Self {
+        let mut out: Vec<PathBuf> = Vec::new();
+        for folder in folders {
+            let Ok(real) = folder.canonicalize() else {
+                tracing::warn!("allowed folder {} does not exist", folder.display());
+                continue;
+            };
+            if !real.is_dir() || pseudo_path(&real) {
+                tracing::warn!("{} cannot be an allowed folder", real.display());
+                continue;
+            }
+            if !out.contains(&real) {
+                out.push(real);
+            }
+        }
+        Self(out)
+    }
+
+    pub fn folders(&self) -> &[PathBuf] {
+        &self.0
+    }
+
+    fn listed(&self) -> String {
+        if self.0.is_empty() {
+            return "none".into();
+        }
+        let names: Vec<String> = self.0.iter().map(|p| p.display().to_string()).collect();
+        names.join(", ")
+    }
+
+    /// The allowed folder `path` lies in, and the path relative to it. A relative path starts
+    /// in the first folder. Nothing is resolved here: that happens beneath the folder.
+    fn locate(&self, path: &str) -> Result<(&Path, PathBuf), ErrorBody> {
+        let given = Path::new(path);
+        if path.is_empty() || path.contains('\0') {
+            return Err(invalid("the path is empty or holds a NUL byte"));
+        }
+        if given.is_relative() {
+            let first = self.0.first().ok_or_else(|| self.outside(path))?;
+            return Ok((first, given.to_owned()));
+        }
+        // The longest folder that holds the path lexically (nested folders may both be allowed).
+        let lexical = normalize(given);
+        self.0
+            .iter()
+            .filter_map(|folder| Some((folder.as_path(), lexical.strip_prefix(folder).ok()?)))
+            .max_by_key(|(folder, _)| folder.as_os_str().len())
+            .map(|(folder, rel)| (folder, rel.to_owned()))
+            .ok_or_else(|| self.outside(path))
+    }
+
+    fn outside(&self, path: &str) -> ErrorBody {
+        ErrorBody::new(
+            ErrorCode::NotAllowed,
+            format!(
+                "{path} is outside the folders files may be read from or written to ({})",
+                self.listed()
+            ),
+        )
+        .with_hint(ADD_ONE)
+    }
+
+    /// Reads a regular file for an upload, at most [`MAX_UPLOAD_BYTES`].
+    pub fn read_upload(&self, path: &str) -> Result<FileData, ErrorBody> {
+        let (folder, rel) = self.locate(path)?;
+        let dir = open_folder(folder)?;
+        let cannot = |e: std::io::Error| refused(path, folder, e);
+        if !dir.metadata(&rel).map_err(cannot)?.is_file() {
+            return Err(invalid(format!("{path} is not a regular file")));
+        }
+        let mut options = OpenOptions::new();
+        options.read(true);
+        // A FIFO swapped in after the check must not block the open.
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+        let mut file = dir.open_with(&rel, &options).map_err(cannot)?;
+        let meta = file.metadata().map_err(cannot)?;
+        if !meta.is_file() || pseudo_file(&file) {
+            return Err(invalid(format!("{path} is not a regular file")));
+        }
+        if meta.len() > MAX_UPLOAD_BYTES {
+            return Err(too_large(path, meta.len()));
+        }
+        let mut bytes = Vec::new();
+        (&mut file)
+            .take(MAX_UPLOAD_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(cannot)?;
+        if bytes.len() as u64 > MAX_UPLOAD_BYTES {
+            return Err(too_large(path, bytes.len() as u64));
+        }
+        let name = rel
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "file".into());
+        use base64::Engine;
+        Ok(FileData {
+            mime: mime_guess::from_path(&name)
+                .first_or_octet_stream()
+                .essence_str()
+                .to_owned(),
+            name,
+            base64: base64::engine::general_purpose::STANDARD.encode(bytes),
+        })
+    }
+
+    /// Checks a destination now (so a bad path fails before any work) and keeps the folder
+    /// open for the write.
+    pub fn prepare_save(&self, path: &str, overwrite: bool) -> Result<SaveTarget, ErrorBody> {
+        let (folder, rel) = self.locate(path)?;
+        let name = match rel.components().next_back() {
+            Some(Component::Normal(name)) => name.to_owned(),
+            _ => return Err(invalid(format!("{path} does not end in a file name"))),
+        };
+        let parent = rel.parent().unwrap_or(Path::new(""));
+        let root = open_folder(folder)?;
+        let dir = if parent.as_os_str().is_empty() {
+            root
+        } else {
+            root.open_dir(parent)
+                .map_err(|e| refused(path, folder, e))?
+        };
+        if pseudo_dir(&dir) {
+            return Err(invalid(format!("{path} is not in an ordinary folder")));
+        }
+        match dir.symlink_metadata(&name) {
+            Ok(meta) if meta.is_dir() => Err(invalid(format!("{path} is a folder"))),
+            Ok(_) if !overwrite => Err(invalid(format!("{path} exists"))
+                .with_hint("pass overwrite: true to replace it, or choose another path")),
+            Ok(_) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(refused(path, folder, e)),
+        }?;
+        Ok(SaveTarget {
+            dir,
+            name,
+            shown: PathBuf::from(path),
+            overwrite,
+        })
+    }
+}
+
+/// A checked destination whose folder is held open.
+#[derive(Debug)]
+pub struct SaveTarget {
+    dir: Dir,
+    name: OsString,
+    shown: PathBuf,
+    overwrite: bool,
+}
+
+impl SaveTarget {
+    /// Writes `bytes` under a fresh name, then moves it into place: a symlink at the
+    /// destination is replaced, never written through. Returns the path as the agent gave it.
+    pub fn write(self, bytes: &[u8]) -> Result<PathBuf, ErrorBody> {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let tmp = format!(
+            ".{}.{}-{}.part",
+            self.name.to_string_lossy(),
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        );
+        let failed = |e: std::io::Error| {
+            ErrorBody::new(
+                ErrorCode::PageError,
+                format!("cannot write {}: {e}", self.shown.display()),
+            )
+        };
+        let mut options = OpenOptions::new();
+        options.write(true).create_new(true);
+        let written = self
+            .dir
+            .open_with(&tmp, &options)
+            .and_then(|mut f| f.write_all(bytes))
+            .and_then(|()| self.place(&tmp));
+        let _ = self.dir.remove_file(&tmp);
+        written.map_err(failed)?;
+        Ok(self.shown)
+    }
+
+    fn place(&self, tmp: &str) -> std::io::Result<()> {
+        if self.overwrite {
+            return self.dir.rename(tmp, &self.dir, &self.name);
+        }
+        // A link fails if the name was taken meanwhile: nothing is ever replaced unasked.
+        self.dir.hard_link(tmp, &self.dir, &self.name)
+    }
+}
+
+/// `a/./b/../c` → `a/c`, without touching the disk (only to find which folder a path is in;
+/// the opening itself resolves beneath that folder, refusing escapes).
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+fn open_folder(folder: &Path) -> Result<Dir, ErrorBody> {
+    Dir::open_ambient_dir(folder, ambient_authority()).map_err(|e| {
+        ErrorBody::new(
+            ErrorCode::NotAllowed,
+            format!(
+                "the allowed folder {} cannot be opened: {e}",
+                folder.display()
+            ),
+        )
+    })
+}
+
+fn refused(path: &str, folder: &Path, e: std::io::Error) -> ErrorBody {
+    if e.kind() == std::io::ErrorKind::NotFound {
+        return invalid(format!("{path} does not exist"));
+    }
+    ErrorBody::new(
+        ErrorCode::NotAllowed,
+        format!(
+            "cannot use {path} inside {}: {e} (a symlink or .. leading out of the folder is refused)",
+            folder.display()
+        ),
+    )
+    .with_hint(ADD_ONE)
+}
+
+fn invalid(message: impl Into<String>) -> ErrorBody {
+    ErrorBody::new(ErrorCode::InvalidArgument, message)
+}
+
+fn too_large(path: &str, len: u64) -> ErrorBody {
+    ErrorBody::new(
+        ErrorCode::TooLarge,
+        format!("{path} is {len} bytes; at most {MAX_UPLOAD_BYTES} bytes can be uploaded"),
+    )
+    .with_hint("Firefox takes at most 1 MiB per message from the host; upload a smaller file")
+}
+
+/// Kernel filesystems whose "regular" files are views of processes and devices.
+fn pseudo_path(path: &Path) -> bool {
+    ["/proc", "/sys", "/dev"]
+        .iter()
+        .any(|p| path.starts_with(p))
+}
+
+fn pseudo_file(file: &cap_std::fs::File) -> bool {
+    use std::os::fd::AsRawFd;
+    pseudo_fd(file.as_raw_fd())
+}
+
+fn pseudo_dir(dir: &Dir) -> bool {
+    use std::os::fd::AsRawFd;
+    pseudo_fd(dir.as_raw_fd())
+}
+
+#[cfg(target_os = "linux")]
+fn pseudo_fd(fd: std::os::fd::RawFd) -> bool {
+    const PROC: i64 = 0x9fa0;
+    const SYSFS: i64 = 0x6265_6572;
+    const DEVPTS: i64 = 0x1cd1;
+    const DEBUGFS: i64 = 0x6462_6720;
+    // SAFETY: an out-parameter of the right type, and a descriptor we own.
+    let mut stat: libc::statfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::fstatfs(fd, &mut stat) } != 0 {
+        return true;
+    }
+    [PROC, SYSFS, DEVPTS, DEBUGFS].contains(&(stat.f_type as i64))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn pseudo_fd(_fd: std::os::fd::RawFd) -> bool {
+    false
+}
+
+/// The folders named on the command line (`--allow-dir DIR`, repeatable) and in
+/// [`ENV_ALLOW_DIRS`]; anything else on the command line is an error.
+pub fn folders_from(
+    args: impl IntoIterator<Item = OsString>,
+    env: Option<OsString>,
+) -> Result<Vec<PathBuf>, String> {
+    let mut out: Vec<PathBuf> = env
+        .map(|v| {
+            std::env::split_paths(&v)
+                .filter(|p| !p.as_os_str().is_empty())
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        if arg == "--allow-dir" {
+            let dir = args.next().ok_or("--allow-dir needs a folder")?;
+            out.push(dir.into());
+        } else if let Some(dir) = arg.to_str().and_then(|a| a.strip_prefix("--allow-dir=")) {
+            out.push(dir.into());
+        } else {
+            return Err(format!(
+                "unknown argument {arg:?}; usage: claudezilla-mcp [--allow-dir DIR]..."
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// The local path of a `file://` root URI (MCP roots), if it is one.
+pub fn root_path(uri: &str) -> Option<PathBuf> {
+    let rest = uri.strip_prefix("file://")?;
+    let path = rest.strip_prefix("localhost").unwrap_or(rest);
+    if !path.starts_with('/') {
+        return None;
+    }
+    let decoded = percent_encoding::percent_decode_str(path)
+        .decode_utf8()
+        .ok()?;
+    Some(PathBuf::from(decoded.as_ref()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    fn setup() -> (tempfile::TempDir, PathBuf, Allowed) {
+        let tmp = tempfile::tempdir().unwrap();
+        let project = tmp.path().join("project");
+        std::fs::create_dir_all(project.join("sub")).unwrap();
+        std::fs::write(project.join("notes.txt"), "hello").unwrap();
+        std::fs::write(tmp.path().join("secret"), "ssh key").unwrap();
+        let allowed = Allowed::new([project.clone()]);
+        (tmp, project.canonicalize().unwrap(), allowed)
+    }
+
+    fn s(p: &Path) -> String {
+        p.to_string_lossy().into_owned()
+    }
+
+    #[test]
+    fn an_upload_inside_reads_the_file() {
+        let (_tmp, project, allowed) = setup();
+        let file = allowed.read_upload(&s(&project.join("notes.txt"))).unwrap();
+        assert_eq!(
+            (file.name.as_str(), file.mime.as_str(), file.base64.as_str()),
+            ("notes.txt", "text/plain", "aGVsbG8=")
+        );
+        let relative = allowed.read_upload("sub/../notes.txt").unwrap();
+        assert_eq!(relative.base64, "aGVsbG8=");
+    }
+
+    #[test]
+    fn uploads_outside_are_refused_with_the_folders_and_the_fix() {
+        let (tmp, project, allowed) = setup();
+        for path in [
+            s(&tmp.path().join("secret")),
+            s(&project.join("../secret")),
+            "../secret".into(),
+            "/proc/self/environ".into(),
+            "/etc/passwd".into(),
+        ] {
+            let err = allowed.read_upload(&path).unwrap_err();
+            assert_eq!(err.code, ErrorCode::NotAllowed, "{path}: {err}");
+            assert!(err.to_string().contains("--allow-dir"), "{err}");
+        }
+        let err = allowed.read_upload("/etc/passwd").unwrap_err();
+        assert!(
+            err.message.contains(&s(&project)),
+            "names the folders: {err}"
+        );
+    }
+
+    #[test]
+    fn a_symlink_pointing_out_is_refused_one_pointing_in_is_followed() {
+        let (tmp, project, allowed) = setup();
+        symlink(tmp.path().join("secret"), project.join("key")).unwrap();
+        symlink("/proc/self/environ", project.join("env")).unwrap();
+        // Relative links that stay inside are followed; absolute ones are refused even when
+        // they point inside (they are resolved from /, not from the folder).
+        symlink("notes.txt", project.join("alias")).unwrap();
+        symlink(project.join("notes.txt"), project.join("absolute")).unwrap();
+        symlink(tmp.path(), project.join("up")).unwrap();
+        for link in ["key", "env", "up/secret", "absolute"] {
+            let err = allowed.read_upload(&s(&project.join(link))).unwrap_err();
+            assert_eq!(err.code, ErrorCode::NotAllowed, "{link}: {err}");
+        }
+        assert!(allowed.read_upload(&s(&project.join("alias"))).is_ok());
+    }
+
+    #[test]
+    fn fifos_and_folders_are_not_read() {
+        let (_tmp, project, allowed) = setup();
+        let fifo = project.join("pipe");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: a valid path string.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let err = allowed.read_upload(&s(&fifo)).unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidArgument, "{err}");
+        assert!(allowed.read_upload(&s(&project.join("sub"))).is_err());
+        assert!(allowed.read_upload(&s(&project.join("missing"))).is_err());
+    }
+
+    #[test]
+    fn large_files_are_refused() {
+        let (_tmp, project, allowed) = setup();
+        let big = project.join("big.bin");
+        std::fs::write(&big, vec![0u8; MAX_UPLOAD_BYTES as usize + 1]).unwrap();
+        assert_eq!(
+            allowed.read_upload(&s(&big)).unwrap_err().code,
+            ErrorCode::TooLarge
+        );
+    }
+
+    #[test]
+    fn saving_writes_once_and_replaces_only_when_told() {
+        let (_tmp, project, allowed) = setup();
+        let path = s(&project.join("shot.jpg"));
+        allowed
+            .prepare_save(&path, false)
+            .unwrap()
+            .write(&[1, 2, 3])
+            .unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), [1, 2, 3]);
+        let err = allowed.prepare_save(&path, false).unwrap_err();
+        assert!(err.hint.unwrap().contains("overwrite"));
+        allowed
+            .prepare_save(&path, true)
+            .unwrap()
+            .write(&[4])
+            .unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), [4]);
+        // Nothing left behind.
+        let names: Vec<_> = std::fs::read_dir(&project).unwrap().collect();
+        assert_eq!(names.len(), 3, "{names:?}");
+        // Taken between the check and the write: not replaced.
+        let late = s(&project.join("late.jpg"));
+        let target = allowed.prepare_save(&late, false).unwrap();
+        std::fs::write(&late, "theirs").unwrap();
+        assert!(target.write(&[9]).is_err());
+        assert_eq!(std::fs::read(&late).unwrap(), b"theirs");
+    }
+
+    #[test]
+    fn saving_never_writes_through_a_symlink_or_outside() {
+        let (tmp, project, allowed) = setup();
+        let bashrc = tmp.path().join("bashrc");
+        std::fs::write(&bashrc, "user's").unwrap();
+        symlink(&bashrc, project.join("shot.jpg")).unwrap();
+        let link = s(&project.join("shot.jpg"));
+        allowed
+            .prepare_save(&link, true)
+            .unwrap()
+            .write(&[1])
+            .unwrap();
+        assert_eq!(
+            std::fs::read(&bashrc).unwrap(),
+            b"user's",
+            "the link's target is untouched"
+        );
+        assert_eq!(std::fs::read(&link).unwrap(), [1]);
+        symlink(tmp.path(), project.join("out")).unwrap();
+        for path in [
+            s(&project.join("out/x.jpg")),
+            s(&bashrc),
+            "/proc/self/fd/1".into(),
+            s(&project.join("../x.jpg")),
+        ] {
+            let err = allowed.prepare_save(&path, true).unwrap_err();
+            assert_eq!(err.code, ErrorCode::NotAllowed, "{path}: {err}");
+        }
+        assert!(
+            allowed.prepare_save(&s(&project), true).is_err(),
+            "a folder"
+        );
+        assert!(
+            allowed
+                .prepare_save(&s(&project.join("no/such/x.jpg")), false)
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn pseudo_filesystems_are_never_allowed_folders() {
+        let allowed = Allowed::new([PathBuf::from("/proc/self"), PathBuf::from("/no/such")]);
+        assert!(allowed.folders().is_empty());
+        assert_eq!(
+            allowed.read_upload("x").unwrap_err().code,
+            ErrorCode::NotAllowed
+        );
+    }
+
+    #[test]
+    fn folders_come_from_flags_and_the_environment() {
+        let args = ["--allow-dir", "/a", "--allow-dir=/b"].map(OsString::from);
+        let got = folders_from(args, Some("/c:/d".into())).unwrap();
+        assert_eq!(got, ["/c", "/d", "/a", "/b"].map(PathBuf::from));
+        assert!(folders_from([OsString::from("--allow-dir")], None).is_err());
+        assert!(folders_from([OsString::from("--bogus")], None).is_err());
+    }
+
+    #[test]
+    fn root_uris_become_paths() {
+        assert_eq!(
+            root_path("file:///home/u/my%20proj"),
+            Some("/home/u/my proj".into())
+        );
+        assert_eq!(root_path("file://localhost/x"), Some("/x".into()));
+        assert_eq!(root_path("https://x/"), None);
+        assert_eq!(root_path("file://server/share"), None);
+    }
+}
