@@ -85,7 +85,7 @@ pub fn origin(url: &str) -> String {
     };
     let authority = rest.split(['/', '\\', '?', '#']).next().unwrap_or("");
     let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-    format!("{scheme}://{host}")
+    crate::text::cap(&format!("{scheme}://{host}"), 300)
 }
 
 #[cfg(test)]

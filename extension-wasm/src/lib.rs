@@ -4,6 +4,7 @@
 //! * [`pool`]: the shared tab pool and who owns which tab — the only place ownership is decided —
 //!   with slot requests, reservations and idle agents.
 //! * [`capture_lock`]: the screenshot mutex, granted in arrival order.
+//! * [`capture_plan`]: what a screenshot captures, capped whatever the page measures.
 //! * [`load`]: when a navigation counts as finished.
 //! * [`text`]: cutting text and naming elements for answers.
 //! * [`jpeg`]: reading a JPEG's dimensions.
@@ -19,6 +20,7 @@
 pub mod a11y;
 pub mod allowlist;
 pub mod capture_lock;
+pub mod capture_plan;
 pub mod consent_words;
 pub mod focus_loop;
 pub mod glob;

@@ -412,11 +412,12 @@ impl Pool {
         let Some(record) = self.tabs.get_mut(&tab) else {
             return;
         };
+        // Pages choose both: kept short, since every tab list repeats them.
         if let Some(url) = url {
-            record.url = url;
+            record.url = crate::text::cap(&url, crate::text::MAX_URL_CHARS);
         }
         if let Some(title) = title {
-            record.title = title;
+            record.title = crate::a11y::clean(&title, crate::text::MAX_TITLE_CHARS);
         }
     }
 

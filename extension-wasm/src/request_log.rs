@@ -97,7 +97,7 @@ impl RequestLog {
             .retain(|t, log| log.claimed || *t == tab || now - log.touched < UNCLAIMED_MS);
         let entry = NetworkEntry {
             method: method.to_owned(),
-            url: redact_url(url),
+            url: crate::text::cap(&redact_url(url), crate::text::MAX_URL_CHARS),
             kind: kind.to_owned(),
             status: None,
             error: None,
@@ -127,7 +127,7 @@ impl RequestLog {
         };
         let kept = p.entry.headers.get_or_insert_with(Vec::new);
         for (name, value) in headers.iter().take(MAX_HEADERS.saturating_sub(kept.len())) {
-            kept.push((name.clone(), redact_header(name, value)));
+            kept.push((crate::text::cap(name, 100), redact_header(name, value)));
         }
     }
 

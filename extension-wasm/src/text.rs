@@ -9,6 +9,20 @@ pub fn truncate_chars(text: &str, max: usize) -> (&str, usize, bool) {
     }
 }
 
+/// At most `max` characters of `text`, with an ellipsis when cut (URLs, titles: whatever a
+/// page controls and an answer repeats).
+pub fn cap(text: &str, max: usize) -> String {
+    match truncate_chars(text, max) {
+        (kept, _, true) => format!("{kept}…"),
+        (kept, _, false) => kept.to_owned(),
+    }
+}
+
+/// Longest URL repeated in an answer (page state, network log, tab lists).
+pub const MAX_URL_CHARS: usize = 2_000;
+/// Longest title repeated in an answer.
+pub const MAX_TITLE_CHARS: usize = 300;
+
 /// Squeezes runs of blank lines and trailing spaces, which innerText produces in quantity.
 pub fn tidy(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -31,19 +45,18 @@ pub fn tidy(text: &str) -> String {
 
 /// Names an element the way a developer would recognise it: `button#save.primary "Save"`.
 pub fn describe_element(tag: &str, id: &str, classes: &str, label: &str) -> String {
-    let mut out = tag.to_ascii_lowercase();
+    let mut out = cap(&tag.to_ascii_lowercase(), 40);
     if !id.is_empty() {
         out.push('#');
-        out.push_str(id);
+        out.push_str(&cap(id, 60));
     }
     for class in classes.split_whitespace().take(3) {
         out.push('.');
-        out.push_str(class);
+        out.push_str(&cap(class, 40));
     }
-    let label = label.split_whitespace().collect::<Vec<_>>().join(" ");
+    let label = crate::a11y::clean(label, 40);
     if !label.is_empty() {
-        let (short, _, cut) = truncate_chars(&label, 40);
-        out.push_str(&format!(" \"{short}{}\"", if cut { "…" } else { "" }));
+        out.push_str(&format!(" \"{label}\""));
     }
     out
 }
@@ -58,6 +71,15 @@ mod tests {
         assert_eq!(truncate_chars("héllo", 5), ("héllo", 5, false));
         assert_eq!(truncate_chars("", 3), ("", 0, false));
         assert_eq!(truncate_chars("日本語", 0), ("", 3, true));
+    }
+
+    #[test]
+    fn names_stay_short_whatever_the_page_puts_in_them() {
+        let long = "x".repeat(100_000);
+        let name = describe_element("button", &long, &format!("{long} {long}"), &long);
+        assert!(name.chars().count() < 250, "{}", name.len());
+        assert_eq!(cap("abcdef", 3), "abc…");
+        assert_eq!(cap("abc", 3), "abc");
     }
 
     #[test]

@@ -23,7 +23,7 @@ pub async fn list_all(agent: &AgentId) -> Outcome {
                 // The agent's own tabs in full; the user's by title and origin (enough to pick
                 // one to attach); another agent's by origin only.
                 let (title, url) = match owner {
-                    _ if mine => (t.title, crate::request_log::redact_url(&t.url)),
+                    _ if mine => (t.title, crate::text::cap(&crate::request_log::redact_url(&t.url), crate::text::MAX_URL_CHARS)),
                     None => (t.title, crate::allowlist::origin(&t.url)),
                     Some(_) => (String::new(), crate::allowlist::origin(&t.url)),
                 };
@@ -63,7 +63,7 @@ pub async fn attach(agent: &AgentId, tab: TabId) -> Outcome {
     content::preload(tab).await;
     Ok(Reply::Tab(TabReport {
         tab_id: tab,
-        url: now_tab.url,
+        url: crate::text::cap(&now_tab.url, crate::text::MAX_URL_CHARS),
         title: now_tab.title,
         load_state: match now_tab.status.as_str() {
             "complete" => LoadState::Complete,

@@ -22,10 +22,11 @@ use crate::web;
 /// Largest image returned in an answer (its base64 stays well under the 1 MiB that MCP
 /// clients and our own channels handle comfortably).
 const ANSWER_BUDGET: usize = 700_000;
-/// Largest image written to disk with `savePath`.
-const FILE_BUDGET: usize = 8 * 1024 * 1024;
-/// Full-page shots stop at this height (CSS pixels), with a note.
-const MAX_PAGE_HEIGHT: f64 = 16_000.0;
+/// Largest image written to disk with `savePath`: what one reply frame can carry.
+const FILE_BUDGET: usize = claudezilla_protocol::framing::MAX_FILE_IN_REPLY;
+/// Longest a capture may hold the lock: a page whose content process hangs must not keep
+/// every other agent from taking screenshots. Past it the capture is abandoned.
+const CAPTURE_DEADLINE_MS: u32 = 5_000;
 /// Full pages are captured in pieces of at most this height (CSS pixels) and stitched.
 const PIECE_HEIGHT: f64 = 4_000.0;
 /// Default longest wait for the page to settle.
@@ -73,7 +74,8 @@ pub async fn screenshot(
                 tab,
                 args.wait_for_images,
                 now() + u64::from(max_wait),
-                budget_ms,
+                // A page stuck in a script does not answer at all: bounded all the same.
+                (max_wait + CAPTURE_DEADLINE_MS).min(budget_ms),
             )
             .await?,
         );
@@ -90,7 +92,8 @@ pub async fn screenshot(
         target,
         marks: args.annotate,
     };
-    let metrics = match content::send(tab, 0, deadline, op, budget_ms).await? {
+    let metrics_budget = CAPTURE_DEADLINE_MS.min(budget_ms);
+    let metrics = match content::send(tab, 0, deadline, op, metrics_budget).await? {
         Reply::Metrics(m) => m,
         other => {
             return Err(ErrorBody::new(
@@ -100,10 +103,13 @@ pub async fn screenshot(
         }
     };
     let (quality, scale) = args.quality_and_scale();
-    let region = region(&metrics, args.full_page, &mut notes);
+    let plan = crate::capture_plan::plan(&metrics, args.full_page, scale);
+    notes.extend(plan.notes);
+    let (region, scale) = (plan.region, plan.scale);
     let turn = Turn(with_state(|s| s.capture.request(agent, now())));
     wait_for_turn(&turn, deadline).await?;
-    let mut image = capture(tab, region, scale).await?;
+    let capture_until = now() + u64::from(CAPTURE_DEADLINE_MS);
+    let mut image = capture(tab, region, scale, capture_until).await?;
     let marks = if args.annotate {
         annotate(&mut image, &metrics, region, scale)
     } else {
@@ -169,30 +175,6 @@ async fn browser_jpeg(tab: TabId, args: &ScreenshotArgs) -> Outcome {
     }))
 }
 
-/// The document rectangle to capture: the element, the page (cut at a sane height), or the
-/// viewport.
-fn region(m: &PageMetrics, full_page: bool, notes: &mut Vec<String>) -> [f64; 4] {
-    if let Some(el) = m.element {
-        return el.map(f64::round);
-    }
-    if !full_page {
-        return [m.scroll[0], m.scroll[1], m.viewport[0], m.viewport[1]].map(f64::round);
-    }
-    let height = m.page[1].min(MAX_PAGE_HEIGHT);
-    if m.page[1] > MAX_PAGE_HEIGHT {
-        notes.push(format!(
-            "cut at {MAX_PAGE_HEIGHT} of {} px of page height",
-            m.page[1]
-        ));
-    }
-    [
-        0.0,
-        0.0,
-        m.page[0].max(m.viewport[0]).round(),
-        height.round(),
-    ]
-}
-
 #[derive(Serialize)]
 struct CaptureOptions {
     format: &'static str,
@@ -209,8 +191,8 @@ struct Rect {
 }
 
 /// Captures the region in pieces (PNG, at the target scale: the browser scales best) and
-/// stitches them.
-async fn capture(tab: TabId, region: [f64; 4], scale: f64) -> Result<Image, ErrorBody> {
+/// stitches them, all before `until`.
+async fn capture(tab: TabId, region: [f64; 4], scale: f64, until: u64) -> Result<Image, ErrorBody> {
     let [x, y, width, height] = region;
     let mut pieces = Vec::new();
     let mut top = 0.0;
@@ -226,8 +208,17 @@ async fn capture(tab: TabId, region: [f64; 4], scale: f64) -> Result<Image, Erro
                 height: piece,
             },
         };
-        let url = web::call(web::tabs_capture_tab(tab.0, &web::to_js(&options)))
+        let left = until.saturating_sub(now()) as u32;
+        let shot = web::call(web::tabs_capture_tab(tab.0, &web::to_js(&options)));
+        let url = web::with_deadline(left, shot)
             .await
+            .ok_or_else(|| {
+                ErrorBody::new(
+                    ErrorCode::Timeout,
+                    format!("tab {tab} did not paint within {CAPTURE_DEADLINE_MS} ms: its page may be stuck in a script; the capture was abandoned"),
+                )
+                .with_hint("wait for the page, or reload it with firefox_navigate {action: \"reload\"}")
+            })?
             .map_err(|e| {
                 ErrorBody::new(
                     ErrorCode::Browser,

@@ -1,6 +1,7 @@
 //! Talking to the content scripts in an agent's tab (one per frame), injecting them where
 //! missing, and stitching a snapshot together from every frame's part.
 
+use std::cell::Cell;
 use std::future::Future;
 use std::pin::Pin;
 
@@ -143,16 +144,44 @@ fn frame_id(tab: TabId, alias: u32) -> Result<u64, ErrorBody> {
 }
 
 /// A snapshot of the whole tab: the top frame's part with each child frame's part spliced in
-/// where its iframe is, its refs prefixed with its frame's alias.
+/// where its iframe is, its refs prefixed with its frame's alias. The size limit is for the
+/// whole answer: each frame gets what the frames before it (in page order) left.
 pub async fn snapshot(tab: TabId, until: u64, op: PageOp, budget_ms: u32) -> Outcome {
     let part = part(tab, 0, until, op.clone(), budget_ms).await?;
     let total_refs = part.refs;
-    let (text, refs, cut) = splice(tab, part, until, op, budget_ms, 0).await;
+    let left = Cell::new(max_chars(&op).saturating_sub(part.text.len()));
+    let context = Splice {
+        tab,
+        until,
+        op,
+        budget_ms,
+        left: &left,
+    };
+    let (text, refs, cut) = context.splice(part, 0).await;
     Ok(Reply::Snapshot(Snapshot {
         text,
         refs: refs.max(total_refs),
         cut,
     }))
+}
+
+/// Frames get no part when less than this is left of the size limit.
+const MIN_FRAME_CHARS: usize = 200;
+
+fn max_chars(op: &PageOp) -> usize {
+    match op {
+        PageOp::Snapshot { max_chars, .. } => *max_chars as usize,
+        _ => 0,
+    }
+}
+
+/// The same snapshot request with a smaller size limit.
+fn limited(op: &PageOp, chars: usize) -> PageOp {
+    let mut op = op.clone();
+    if let PageOp::Snapshot { max_chars, .. } = &mut op {
+        *max_chars = chars.min(*max_chars as usize) as u32;
+    }
+    op
 }
 
 async fn part(
@@ -173,54 +202,77 @@ async fn part(
 /// A snapshot's text, its ref count and where it was cut, if it was.
 type Stitched = (String, u32, Option<String>);
 
-/// Fills the child frames of `part` (depth-limited: frames nest rarely, never endlessly).
-fn splice(
+/// What every frame of one snapshot shares, the size left above all.
+struct Splice<'a> {
     tab: TabId,
-    part: SnapshotPart,
     until: u64,
     op: PageOp,
     budget_ms: u32,
-    nesting: u32,
-) -> Pin<Box<dyn Future<Output = Stitched>>> {
-    Box::pin(async move {
-        let SnapshotPart {
-            mut text,
-            mut refs,
-            mut cut,
-            frames,
-        } = part;
-        // From the last insertion point backwards, so earlier offsets stay valid.
-        for (frame, offset, indent) in frames.into_iter().rev() {
-            let pad = " ".repeat(indent);
-            let child =
-                match part_of(tab, alias_for(tab, frame), until, &op, budget_ms, nesting).await {
-                    Ok((child, child_refs, child_cut)) => {
-                        refs += child_refs;
-                        cut = cut.or(child_cut);
-                        child
-                    }
-                    Err(e) => format!("(this frame could not be read: {})\n", e.message),
-                };
-            let indented: String = child.lines().map(|l| format!("{pad}{l}\n")).collect();
-            text.insert_str(offset.min(text.len()), &indented);
-        }
-        (text, refs, cut)
-    })
+    left: &'a Cell<usize>,
 }
 
-async fn part_of(
-    tab: TabId,
-    frame: u32,
-    until: u64,
-    op: &PageOp,
-    budget_ms: u32,
-    nesting: u32,
-) -> Result<Stitched, ErrorBody> {
-    if nesting >= 5 {
-        return Ok(("(frames nested too deep)\n".into(), 0, None));
+impl Splice<'_> {
+    /// Fills the child frames of `part` (depth-limited: frames nest rarely, never endlessly),
+    /// reading them in page order so the size limit goes to the first ones.
+    fn splice(&self, part: SnapshotPart, nesting: u32) -> Pin<Box<dyn Future<Output = Stitched> + '_>> {
+        Box::pin(async move {
+            let SnapshotPart {
+                mut text,
+                mut refs,
+                mut cut,
+                frames,
+            } = part;
+            let mut children = Vec::with_capacity(frames.len());
+            for (frame, offset, indent) in frames {
+                // What a frame reads is counted as it is read; notes and indents here.
+                let (child, counted) = if self.left.get() < MIN_FRAME_CHARS {
+                    cut = cut.or_else(|| Some("the size limit was reached before this frame".into()));
+                    let note = "(frame not read: the snapshot's size limit is reached)\n";
+                    (note.to_owned(), 0)
+                } else {
+                    match self.part_of(alias_for(self.tab, frame), nesting).await {
+                        Ok((child, child_refs, child_cut)) => {
+                            refs += child_refs;
+                            cut = cut.or(child_cut);
+                            let len = child.len();
+                            (child, len)
+                        }
+                        Err(e) => (format!("(this frame could not be read: {})\n", e.message), 0),
+                    }
+                };
+                let pad = " ".repeat(indent);
+                let indented: String = child.lines().map(|l| format!("{pad}{l}\n")).collect();
+                let extra = indented.len().saturating_sub(counted);
+                self.left.set(self.left.get().saturating_sub(extra));
+                children.push((offset, indented));
+            }
+            // From the last insertion point backwards, so earlier offsets stay valid.
+            for (offset, indented) in children.into_iter().rev() {
+                text.insert_str(floor_boundary(&text, offset), &indented);
+            }
+            (text, refs, cut)
+        })
     }
-    let child = part(tab, frame, until, op.clone(), budget_ms).await?;
-    Ok(splice(tab, child, until, op.clone(), budget_ms, nesting + 1).await)
+
+    async fn part_of(&self, frame: u32, nesting: u32) -> Result<Stitched, ErrorBody> {
+        if nesting >= 5 {
+            return Ok(("(frames nested too deep)\n".into(), 0, None));
+        }
+        let op = limited(&self.op, self.left.get());
+        let child = part(self.tab, frame, self.until, op, self.budget_ms).await?;
+        // The child's own text; its frames are counted as the nested splice reads them.
+        self.left.set(self.left.get().saturating_sub(child.text.len()));
+        Ok(self.splice(child, nesting + 1).await)
+    }
+}
+
+/// The largest char boundary at or before `at` (an offset from a content script is not trusted).
+fn floor_boundary(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
 }
 
 fn page_error(tab: TabId, e: ErrorBody) -> ErrorBody {

@@ -2,8 +2,10 @@
 
 use std::cell::RefCell;
 
+use claudezilla_protocol::framing::MAX_REPLY;
 use claudezilla_protocol::{
-    FromExtension, NATIVE_HOST_NAME, Request, Response, ToExtension, VERSION,
+    ErrorBody, ErrorCode, FromExtension, NATIVE_HOST_NAME, Outcome, Request, RequestId, Response,
+    ToExtension, VERSION,
 };
 use wasm_bindgen::prelude::*;
 
@@ -56,7 +58,11 @@ pub fn send(msg: &FromExtension) {
     let Ok(json) = serde_json::to_string(msg) else {
         return;
     };
-    let Ok(value) = js_sys::JSON::parse(&json) else {
+    post(&json);
+}
+
+fn post(json: &str) {
+    let Ok(value) = js_sys::JSON::parse(json) else {
         return;
     };
     LINK.with(|l| {
@@ -119,7 +125,25 @@ fn on_message(value: JsValue) {
 async fn answer(request: Request) {
     let id = request.id;
     let outcome = commands::handle(request).await;
-    send(&FromExtension::Response(Response { id, outcome }));
+    post(&bounded(id, outcome));
+}
+
+/// The answer's JSON, or a TOO_LARGE error in its place: every answer is built within a limit
+/// of its own, and this is the last line that keeps one page from ever sending the host a
+/// frame it must refuse.
+fn bounded(id: RequestId, outcome: Outcome) -> String {
+    let json = serde_json::to_string(&FromExtension::Response(Response { id, outcome }))
+        .unwrap_or_default();
+    if json.len() <= MAX_REPLY {
+        return json;
+    }
+    let error = ErrorBody::new(
+        ErrorCode::TooLarge,
+        format!("the answer would be {} bytes, over the {MAX_REPLY}-byte limit", json.len()),
+    )
+    .with_hint("ask for less in one call (a selector, a smaller maxLength or limit)");
+    let outcome = Err(error);
+    serde_json::to_string(&FromExtension::Response(Response { id, outcome })).unwrap_or_default()
 }
 
 fn on_disconnect(port: Port) {

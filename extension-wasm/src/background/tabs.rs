@@ -336,7 +336,7 @@ async fn report(tab: TabId, started: f64, load_state: LoadState) -> Outcome {
     });
     Ok(Reply::Tab(TabReport {
         tab_id: tab,
-        url: now.url,
+        url: crate::text::cap(&now.url, crate::text::MAX_URL_CHARS),
         title: now.title,
         load_state,
         waited_ms: (web::now_ms() - started) as u32,

@@ -16,7 +16,14 @@ use super::find::{self, describe, document, ref_for};
 use super::snapshot::is_visible as check_visibility;
 use crate::a11y::clean;
 use crate::markdown::Markdown;
-use crate::text::{tidy, truncate_chars};
+use crate::text::{MAX_TITLE_CHARS, MAX_URL_CHARS, cap, tidy, truncate_chars};
+
+/// Attributes shown of one element.
+const MAX_ATTRIBUTES: u32 = 50;
+/// Characters of a field's value shown.
+const MAX_VALUE_CHARS: usize = 2_000;
+/// Characters of a link's or image's address shown.
+const MAX_LINK_CHARS: usize = 500;
 use crate::web;
 
 thread_local! {
@@ -154,9 +161,10 @@ const STYLES: &[&str] = &[
 
 pub fn get_element(el: &Element, frame: u32) -> Outcome {
     let attrs = el.attributes();
-    let attributes = (0..attrs.length())
+    // A page may give an element thousands of attributes: the first 50 are shown.
+    let attributes = (0..attrs.length().min(MAX_ATTRIBUTES))
         .filter_map(|i| attrs.item(i))
-        .map(|a| (a.name(), clean(&a.value(), 200)))
+        .map(|a| (clean(&a.name(), 100), clean(&a.value(), 200)))
         .collect();
     let r = el.get_bounding_client_rect();
     let styles = web_sys::window()
@@ -191,7 +199,7 @@ pub fn get_element(el: &Element, frame: u32) -> Outcome {
         rect: [r.x(), r.y(), r.width(), r.height()],
         styles,
         text: clean(&text, 500),
-        value,
+        value: value.map(|v| cap(&v, MAX_VALUE_CHARS)),
     })))
 }
 
@@ -216,8 +224,8 @@ pub fn page_state(frame: u32, limits: [u32; 5]) -> Outcome {
     let doc = document()?;
     let [max_headings, max_links, max_buttons, max_inputs, max_images] = limits.map(|l| l as usize);
     let mut s = PageState {
-        url: doc.url().unwrap_or_default(),
-        title: doc.title(),
+        url: cap(&doc.url().unwrap_or_default(), MAX_URL_CHARS),
+        title: clean(&doc.title(), MAX_TITLE_CHARS),
         ..PageState::default()
     };
     let mut c = PageCounts::default();
@@ -235,7 +243,7 @@ pub fn page_state(frame: u32, limits: [u32; 5]) -> Outcome {
         if s.links.len() < max_links && check_visibility(el) {
             let href = el
                 .dyn_ref::<HtmlAnchorElement>()
-                .map(HtmlAnchorElement::href)
+                .map(|a| cap(&a.href(), MAX_LINK_CHARS))
                 .unwrap_or_default();
             s.links.push(format!(
                 "{} → {href} ({})",
@@ -261,9 +269,9 @@ pub fn page_state(frame: u32, limits: [u32; 5]) -> Outcome {
         if s.images.len() < max_images {
             let alt = el.get_attribute("alt").unwrap_or_default();
             s.images.push(if alt.is_empty() {
-                el.get_attribute("src").unwrap_or_default()
+                cap(&el.get_attribute("src").unwrap_or_default(), MAX_LINK_CHARS)
             } else {
-                alt
+                clean(&alt, 200)
             });
         }
     });

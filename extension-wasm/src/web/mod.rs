@@ -132,13 +132,19 @@ pub struct Tab {
     pub window_id: u32,
     #[serde(default)]
     pub url: String,
-    #[serde(default)]
+    /// Cut to a sane length as it arrives: a page sets its title, and answers repeat it.
+    #[serde(default, deserialize_with = "short_title")]
     pub title: String,
     #[serde(default)]
     pub status: String,
     /// The tab's group, where the browser has tab groups (-1: none).
     #[serde(default)]
     pub group_id: Option<i64>,
+}
+
+fn short_title<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let title = <String as serde::Deserialize>::deserialize(d)?;
+    Ok(crate::a11y::clean(&title, crate::text::MAX_TITLE_CHARS))
 }
 
 /// A `windows.Window`, the fields we read.
