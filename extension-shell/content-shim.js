@@ -5,10 +5,13 @@ if (!window.claudezillaContent) {
   const bindgen = wasm_bindgen;
   // Console capture needs a variadic function installed in the page's own world, which Rust
   // cannot declare: this wrapper hands each call's level and arguments to Rust's `record`.
+  // It returns the way back: the page's own functions, put back when the tab is given back.
   const hookConsole = (record) => {
     const page = window.wrappedJSObject.console;
+    const originals = {};
     for (const level of ["log", "info", "warn", "error", "debug"]) {
       const original = page[level];
+      originals[level] = original;
       exportFunction(function (...args) {
         try {
           record(level, args);
@@ -19,6 +22,11 @@ if (!window.claudezillaContent) {
         return original.call(page, ...args);
       }, page, { defineAs: level });
     }
+    return () => {
+      for (const [level, original] of Object.entries(originals)) {
+        page[level] = original;
+      }
+    };
   };
   window.claudezillaContent = bindgen({
     module_or_path: browser.runtime.getURL("wasm/claudezilla_extension_wasm_bg.wasm"),

@@ -1,7 +1,7 @@
 "use strict";
 // The toolbar popup: asks the background (Rust) for the pool's state and lists it, and passes
-// on the user's decisions (the evaluate switch, giving an attached tab back). It refreshes only
-// while open.
+// on the user's decisions (allowing an agent one of their tabs, the evaluate and private-window
+// switches, giving an attached tab back). It refreshes only while open.
 
 function fill(list, items, empty) {
   list.replaceChildren();
@@ -26,7 +26,26 @@ function giveBackButton(tab) {
   return span;
 }
 
+function approvalItem(request) {
+  const allow = document.createElement("button");
+  allow.textContent = "Allow";
+  allow.className = "allow";
+  allow.addEventListener("click", () => ask({ popup: "decide", id: request.id, allow: true }).then(show));
+  const deny = document.createElement("button");
+  deny.textContent = "Deny";
+  deny.className = "deny";
+  deny.addEventListener("click", () => ask({ popup: "decide", id: request.id, allow: false }).then(show));
+  const span = document.createElement("span");
+  const where = request.private ? " (private window)" : "";
+  span.append(`${request.agent} wants tab ${request.tabId}${where}: ${request.title || "(untitled)"} — ${request.origin} `, allow, " ", deny);
+  return span;
+}
+
 function show(status) {
+  const asking = status.approvals || [];
+  document.getElementById("asking").hidden = asking.length === 0;
+  fill(document.getElementById("approvals"), asking.map(approvalItem), "none");
+  document.getElementById("private-attach").checked = Boolean(status.privateAttach);
   const connection = document.getElementById("connection");
   connection.textContent = status.connected
     ? "Connected to the native host."
@@ -55,6 +74,10 @@ function show(status) {
 
 document.getElementById("evaluate").addEventListener("change", (e) => {
   ask({ popup: "setEvaluate", enabled: e.target.checked }).then(show);
+});
+
+document.getElementById("private-attach").addEventListener("change", (e) => {
+  ask({ popup: "setPrivateAttach", enabled: e.target.checked }).then(show);
 });
 
 const refresh = () => ask({ popup: "status" }).then(show);

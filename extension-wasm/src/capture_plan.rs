@@ -35,14 +35,22 @@ pub fn plan(m: &PageMetrics, full_page: bool, scale: f64) -> Plan {
     if w > MAX_SIDE || h > MAX_SIDE {
         notes.push(format!(
             "cut to {MAX_SIDE} px per side (the {} was {} × {} px)",
-            if m.element.is_some() { "element" } else { "page" },
+            if m.element.is_some() {
+                "element"
+            } else {
+                "page"
+            },
             w.round(),
             h.round()
         ));
         w = w.min(MAX_SIDE);
         h = h.min(MAX_SIDE);
     }
-    let mut scale = if scale.is_finite() && scale > 0.0 { scale } else { 1.0 };
+    let mut scale = if scale.is_finite() && scale > 0.0 {
+        scale
+    } else {
+        1.0
+    };
     let pixels = w * h * scale * scale;
     if pixels > MAX_PIXELS {
         scale = (MAX_PIXELS / (w * h)).sqrt();

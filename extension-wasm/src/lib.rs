@@ -3,6 +3,7 @@
 //! Pure policy lives in plain modules that build and test natively (`cargo test`):
 //! * [`pool`]: the shared tab pool and who owns which tab — the only place ownership is decided —
 //!   with slot requests, reservations and idle agents.
+//! * [`approvals`]: the user's consent before an agent drives one of the user's tabs.
 //! * [`capture_lock`]: the screenshot mutex, granted in arrival order.
 //! * [`capture_plan`]: what a screenshot captures, capped whatever the page measures.
 //! * [`load`]: when a navigation counts as finished.
@@ -19,6 +20,7 @@
 
 pub mod a11y;
 pub mod allowlist;
+pub mod approvals;
 pub mod capture_lock;
 pub mod capture_plan;
 pub mod consent_words;

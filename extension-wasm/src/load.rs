@@ -1,5 +1,175 @@
 //! When does a navigation count as finished? Fed from `tabs.onUpdated`, so callers can answer
-//! "the page is there" instead of returning while it still loads.
+//! "the page is there" instead of returning while it still loads. And did it reach what was
+//! asked for? Fed from webRequest's main-frame events ([`MainFrames`]): a load that failed
+//! (connection refused, unknown host) is an error, not a "loaded" error page, and a page that
+//! navigated on by itself is told apart from the page that was asked for.
+
+use std::collections::{HashMap, VecDeque};
+
+use claudezilla_protocol::TabId;
+
+/// Main-frame loads remembered per tab, and redirects per load.
+const LOADS_KEPT: usize = 8;
+const REDIRECTS_KEPT: usize = 20;
+
+/// One main-frame load: where it started and where redirects took it, and how it failed.
+#[derive(Debug, Clone)]
+struct Load {
+    seq: u64,
+    id: String,
+    chain: Vec<String>,
+    error: Option<String>,
+}
+
+/// The recent main-frame loads of every tab.
+#[derive(Debug, Default)]
+pub struct MainFrames {
+    seq: u64,
+    tabs: HashMap<TabId, VecDeque<Load>>,
+}
+
+/// How a load the agent asked for ended, seen from where the tab is now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reached {
+    /// The tab shows the page asked for (or where its redirects led).
+    Asked,
+    /// The load failed; the reason in words and the browser's code.
+    Failed(String),
+    /// The tab is somewhere else: the page navigated on by itself, or the load was replaced.
+    Elsewhere,
+}
+
+impl MainFrames {
+    /// A mark to pass to [`reached`](Self::reached): loads started after it are candidates.
+    pub fn mark(&self) -> u64 {
+        self.seq
+    }
+
+    pub fn started(&mut self, tab: TabId, id: &str, url: &str) {
+        self.seq += 1;
+        let loads = self.tabs.entry(tab).or_default();
+        if loads.len() == LOADS_KEPT {
+            loads.pop_front();
+        }
+        loads.push_back(Load {
+            seq: self.seq,
+            id: id.to_owned(),
+            chain: vec![url.to_owned()],
+            error: None,
+        });
+    }
+
+    pub fn redirected(&mut self, tab: TabId, id: &str, to: &str) {
+        if let Some(load) = self.find(tab, id)
+            && load.chain.len() < REDIRECTS_KEPT
+        {
+            load.chain.push(to.to_owned());
+        }
+    }
+
+    pub fn failed(&mut self, tab: TabId, id: &str, error: &str) {
+        if let Some(load) = self.find(tab, id) {
+            load.error = Some(error.to_owned());
+        }
+    }
+
+    pub fn forget(&mut self, tab: TabId) {
+        self.tabs.remove(&tab);
+    }
+
+    fn find(&mut self, tab: TabId, id: &str) -> Option<&mut Load> {
+        self.tabs
+            .get_mut(&tab)?
+            .iter_mut()
+            .rev()
+            .find(|l| l.id == id)
+    }
+
+    /// After a navigation to `asked` (None: back, forward, reload) begun at `mark`, with the
+    /// tab now at `now_url`: did the agent get what it asked for?
+    pub fn reached(&self, tab: TabId, mark: u64, asked: Option<&str>, now_url: &str) -> Reached {
+        let loads: Vec<&Load> = self
+            .tabs
+            .get(&tab)
+            .map(|l| l.iter().filter(|l| l.seq > mark).collect())
+            .unwrap_or_default();
+        // Ours is the first load of the asked URL since the mark; without a URL, the first.
+        let ours = match asked {
+            Some(asked) => loads.iter().find(|l| same_page(&l.chain[0], asked)),
+            None => loads.first(),
+        };
+        let Some(ours) = ours else {
+            // No load at all: a same-document navigation (a fragment), or a page we cannot
+            // watch. Only where the tab is tells.
+            return match asked {
+                Some(asked) if !same_page(asked, now_url) => Reached::Elsewhere,
+                _ => Reached::Asked,
+            };
+        };
+        if ours.chain.iter().any(|u| same_page(u, now_url)) {
+            return match &ours.error {
+                Some(e) if !superseded(e) => Reached::Failed(net_error(e)),
+                _ => Reached::Asked,
+            };
+        }
+        match &ours.error {
+            Some(e) if !superseded(e) && loads.last().is_some_and(|l| l.id == ours.id) => {
+                Reached::Failed(net_error(e))
+            }
+            _ => Reached::Elsewhere,
+        }
+    }
+}
+
+/// A load cancelled because another replaced it (the page navigated again, or we did).
+fn superseded(error: &str) -> bool {
+    error.contains("NS_BINDING_ABORTED") || error.contains("NS_ERROR_ABORT")
+}
+
+/// The same page for our purposes: fragments ignored, `http://x` and `http://x/` alike,
+/// scheme and host in any case.
+pub fn same_page(a: &str, b: &str) -> bool {
+    normal(a) == normal(b)
+}
+
+fn normal(url: &str) -> String {
+    let url = url.split('#').next().unwrap_or(url);
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    let end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let (authority, path) = rest.split_at(end);
+    let path = if path.is_empty() || path.starts_with('?') {
+        format!("/{path}")
+    } else {
+        path.to_owned()
+    };
+    format!(
+        "{}://{}{path}",
+        scheme.to_ascii_lowercase(),
+        authority.to_ascii_lowercase()
+    )
+}
+
+/// A browser error code in words, with the code.
+pub fn net_error(code: &str) -> String {
+    let words = match code {
+        c if c.contains("CONNECTION_REFUSED") => {
+            "the connection was refused (nothing listens there)"
+        }
+        c if c.contains("UNKNOWN_HOST") => "the host name is unknown (DNS lookup failed)",
+        c if c.contains("NET_TIMEOUT") => "the server did not answer in time",
+        c if c.contains("NET_RESET") || c.contains("NET_INTERRUPT") => "the connection was reset",
+        c if c.contains("OFFLINE") => "the browser is offline",
+        c if c.contains("PROXY") => "the proxy refused the connection",
+        c if c.starts_with("SEC_ERROR") || c.starts_with("SSL_ERROR") || c.contains("CERT") => {
+            "the site's certificate is not trusted"
+        }
+        c if c.contains("REDIRECT_LOOP") => "the page redirects in a loop",
+        _ => "the page could not be loaded",
+    };
+    format!("{words} ({code})")
+}
 
 /// What a caller is waiting for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,6 +229,83 @@ impl LoadWatch {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const T: TabId = TabId(3);
+
+    #[test]
+    fn a_refused_connection_is_a_failure_in_words() {
+        let mut m = MainFrames::default();
+        let mark = m.mark();
+        m.started(T, "1", "http://127.0.0.1:9/");
+        m.failed(T, "1", "NS_ERROR_CONNECTION_REFUSED");
+        let got = m.reached(T, mark, Some("http://127.0.0.1:9"), "http://127.0.0.1:9/");
+        assert_eq!(
+            got,
+            Reached::Failed(
+                "the connection was refused (nothing listens there) (NS_ERROR_CONNECTION_REFUSED)"
+                    .into()
+            )
+        );
+    }
+
+    #[test]
+    fn redirects_reach_the_asked_page_and_self_navigation_is_elsewhere() {
+        let mut m = MainFrames::default();
+        m.started(T, "0", "http://x/old");
+        let mark = m.mark();
+        m.started(T, "1", "http://x/a");
+        m.redirected(T, "1", "http://x/b");
+        assert_eq!(
+            m.reached(T, mark, Some("http://X/a"), "http://x/b#top"),
+            Reached::Asked
+        );
+        // The page then moved on by itself.
+        m.started(T, "2", "http://x/tick?3");
+        assert_eq!(
+            m.reached(T, mark, Some("http://x/a"), "http://x/tick?3"),
+            Reached::Elsewhere
+        );
+        // Our load cancelled by the page's own navigation is not a failure of the URL.
+        let mark = m.mark();
+        m.started(T, "3", "http://y/");
+        m.failed(T, "3", "NS_BINDING_ABORTED");
+        m.started(T, "4", "http://x/tick?4");
+        assert_eq!(
+            m.reached(T, mark, Some("http://y/"), "http://x/tick?4"),
+            Reached::Elsewhere
+        );
+    }
+
+    #[test]
+    fn history_moves_and_fragments() {
+        let mut m = MainFrames::default();
+        let mark = m.mark();
+        m.started(T, "1", "http://x/prev");
+        assert_eq!(m.reached(T, mark, None, "http://x/prev"), Reached::Asked);
+        let mark = m.mark();
+        assert_eq!(
+            m.reached(T, mark, Some("http://x/prev#b"), "http://x/prev#b"),
+            Reached::Asked
+        );
+        assert_eq!(
+            m.reached(T, mark, Some("http://x/other"), "http://x/prev"),
+            Reached::Elsewhere
+        );
+    }
+
+    #[test]
+    fn memory_is_bounded() {
+        let mut m = MainFrames::default();
+        for i in 0..100 {
+            m.started(T, &i.to_string(), "http://x/");
+            for _ in 0..50 {
+                m.redirected(T, &i.to_string(), "http://x/r");
+            }
+        }
+        let loads = &m.tabs[&T];
+        assert_eq!(loads.len(), LOADS_KEPT);
+        assert!(loads.iter().all(|l| l.chain.len() <= REDIRECTS_KEPT));
+    }
 
     #[test]
     fn a_new_tab_is_not_done_on_its_initial_blank_page() {

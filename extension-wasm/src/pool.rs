@@ -178,6 +178,13 @@ impl Pool {
     /// Lets `owner` drive one of the user's tabs (after [`admit`](Self::admit)). Refused when
     /// the tab is already an agent tab.
     pub fn attach(&mut self, tab: TabId, owner: &AgentId, url: String) -> Result<(), ErrorBody> {
+        self.can_attach(tab, owner)?;
+        self.add(tab, owner.clone(), url, true);
+        Ok(())
+    }
+
+    /// Refused when the tab is an agent tab already.
+    pub fn can_attach(&self, tab: TabId, owner: &AgentId) -> Result<(), ErrorBody> {
         if let Some(r) = self.tabs.get(&tab) {
             let whose = match &r.owner == owner {
                 true => "it is already yours".to_owned(),
@@ -189,7 +196,6 @@ impl Pool {
             )
             .with_hint("attach one of the user's own tabs from firefox_list_all_tabs"));
         }
-        self.add(tab, owner.clone(), url, true);
         Ok(())
     }
 

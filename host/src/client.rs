@@ -54,7 +54,9 @@ fn call_at(
     let host_version = match recv(&mut stream, &mut decoder)? {
         HostMessage::Welcome { host_version, .. } => host_version,
         HostMessage::Refused(e) | HostMessage::Error(e) => return Err(e.to_string()),
-        HostMessage::Response(_) => return Err("unexpected response before welcome".into()),
+        HostMessage::Response(_) | HostMessage::Notice { .. } => {
+            return Err("unexpected message before welcome".into());
+        }
     };
     let request = Request {
         id: 1,
@@ -63,9 +65,12 @@ fn call_at(
         command,
     };
     send(&mut stream, &ClientMessage::Request(request))?;
-    match recv(&mut stream, &mut decoder)? {
-        HostMessage::Response(Response { outcome, .. }) => Ok((host_version, outcome)),
-        other => Err(format!("unexpected answer {other:?}")),
+    loop {
+        match recv(&mut stream, &mut decoder)? {
+            HostMessage::Response(Response { outcome, .. }) => return Ok((host_version, outcome)),
+            HostMessage::Notice { .. } => {}
+            other => return Err(format!("unexpected answer {other:?}")),
+        }
     }
 }
 

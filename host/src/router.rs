@@ -46,10 +46,10 @@ pub enum Event {
     },
 }
 
-/// An answer on its way to a client's socket, holding its request's in-flight slot.
+/// A message on its way to a client's socket; an answer holds its request's in-flight slot.
 pub struct Outgoing {
     pub msg: HostMessage,
-    pub permit: OwnedSemaphorePermit,
+    pub permit: Option<OwnedSemaphorePermit>,
 }
 
 struct Client {
@@ -116,6 +116,9 @@ impl Router {
                 self.to_extension(&ToExtension::Pong { seq });
             }
             Event::FromExtension(FromExtension::Response(response)) => self.answer(response),
+            Event::FromExtension(FromExtension::Notice { agent_id, notes }) => {
+                self.notify(&agent_id, notes)
+            }
             Event::BadReply { id, error } => self.bad_reply(id, error),
         }
     }
@@ -225,6 +228,15 @@ impl Router {
         }
     }
 
+    /// Passes notes on to the agent's connection (none: the agent is gone, and so are they).
+    fn notify(&self, agent: &AgentId, notes: Vec<String>) {
+        let Some(client) = self.clients.values().find(|c| c.agent == *agent) else {
+            return;
+        };
+        let msg = HostMessage::Notice { notes };
+        let _ = client.replies.send(Outgoing { msg, permit: None });
+    }
+
     fn disconnect(&mut self, conn: ConnId) {
         let Some(client) = self.clients.remove(&conn) else {
             return;
@@ -247,5 +259,8 @@ impl Router {
 fn reply(client: &Client, id: RequestId, outcome: Outcome, permit: OwnedSemaphorePermit) {
     let msg = HostMessage::Response(Response { id, outcome });
     // A send error means the client's writer is gone; its Disconnected event follows.
-    let _ = client.replies.send(Outgoing { msg, permit });
+    let _ = client.replies.send(Outgoing {
+        msg,
+        permit: Some(permit),
+    });
 }

@@ -219,7 +219,7 @@ async fn write(
 ) {
     loop {
         let (msg, permit) = tokio::select! {
-            Some(Outgoing { msg, permit }) = replies.recv() => (msg, Some(permit)),
+            Some(Outgoing { msg, permit }) = replies.recv() => (msg, permit),
             Some(msg) = local.recv() => (msg, None),
             else => return,
         };

@@ -32,6 +32,37 @@ pub const START_HINT: &str = "Start Firefox with the Claudezilla extension insta
 
 type Waiters = Arc<Mutex<HashMap<RequestId, oneshot::Sender<Outcome>>>>;
 
+/// Notes the host passed on (things that happened to this agent's tabs on their own), waiting
+/// for the next tool answer. Bounded: past the limit only a count is kept.
+#[derive(Default)]
+struct Notes {
+    kept: Vec<String>,
+    dropped: usize,
+}
+
+const NOTES_KEPT: usize = 20;
+
+impl Notes {
+    fn add(&mut self, notes: Vec<String>) {
+        for note in notes {
+            if self.kept.len() < NOTES_KEPT {
+                self.kept.push(note);
+            } else {
+                self.dropped += 1;
+            }
+        }
+    }
+
+    fn take(&mut self) -> Vec<String> {
+        let mut out = std::mem::take(&mut self.kept);
+        if self.dropped > 0 {
+            out.push(format!("… and {} more like these", self.dropped));
+            self.dropped = 0;
+        }
+        out
+    }
+}
+
 /// A live, authenticated connection.
 struct Connection {
     to_host: mpsc::UnboundedSender<ClientMessage>,
@@ -60,6 +91,7 @@ pub struct HostLink {
     agent: AgentId,
     next_id: AtomicU64,
     conn: tokio::sync::Mutex<Option<Connection>>,
+    notes: Arc<Mutex<Notes>>,
 }
 
 impl HostLink {
@@ -69,7 +101,13 @@ impl HostLink {
             agent,
             next_id: AtomicU64::new(1),
             conn: tokio::sync::Mutex::new(None),
+            notes: Arc::default(),
         }
+    }
+
+    /// What happened to this agent's tabs since the last answer (and is not in it).
+    pub fn take_notes(&self) -> Vec<String> {
+        self.notes.lock().expect("notes lock").take()
     }
 
     pub fn agent(&self) -> &AgentId {
@@ -198,6 +236,9 @@ impl HostLink {
         let host_version = match reader.next().await {
             Some(Ok(Ok(HostMessage::Welcome { host_version, .. }))) => host_version,
             Some(Ok(Ok(HostMessage::Refused(e) | HostMessage::Error(e)))) => return Err(e),
+            Some(Ok(Ok(HostMessage::Notice { .. }))) => {
+                return Err(not_connected("the host sent a notice before its welcome"));
+            }
             other => {
                 return Err(not_connected(format!(
                     "unexpected answer to hello: {other:?}"
@@ -226,9 +267,10 @@ impl HostLink {
         });
         let reader_waiters = waiters.clone();
         let reader_alive = alive.clone();
+        let notes = self.notes.clone();
         tokio::spawn(async move {
             tokio::select! {
-                () = read_answers(reader, &reader_waiters) => {}
+                () = read_answers(reader, &reader_waiters, &notes) => {}
                 () = reader_alive.cancelled() => {}
             }
             reader_alive.cancel();
@@ -246,7 +288,7 @@ impl HostLink {
 
 type Reader = FramedRead<tokio::net::unix::OwnedReadHalf, FrameCodec<HostMessage, ClientMessage>>;
 
-async fn read_answers(mut reader: Reader, waiters: &Waiters) {
+async fn read_answers(mut reader: Reader, waiters: &Waiters, notes: &Mutex<Notes>) {
     while let Some(frame) = reader.next().await {
         match frame {
             Ok(Ok(HostMessage::Response(Response { id, outcome }))) => {
@@ -257,6 +299,9 @@ async fn read_answers(mut reader: Reader, waiters: &Waiters) {
             Ok(Ok(HostMessage::Refused(e))) => tracing::warn!("host refused: {e}"),
             Ok(Ok(HostMessage::Error(e))) => tracing::warn!("host error: {e}"),
             Ok(Ok(HostMessage::Welcome { .. })) => {}
+            Ok(Ok(HostMessage::Notice { notes: new })) => {
+                notes.lock().expect("notes lock").add(new);
+            }
             Ok(Err(bad)) => tracing::warn!("unreadable frame from the host: {}", bad.error),
             Err(e) => {
                 tracing::warn!("host connection broken: {e}");

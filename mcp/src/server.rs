@@ -175,6 +175,27 @@ fn trim(value: &mut serde_json::Value) {
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for Claudezilla {
+    /// Every tool's answer, with what happened to the agent's tabs on their own meanwhile
+    /// (a page opened a tab, …) added at its end.
+    async fn call_tool(
+        &self,
+        request: rmcp::model::CallToolRequestParams,
+        context: rmcp::service::RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::CallToolResponse, rmcp::ErrorData> {
+        let call = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
+        let mut response = self.tool_router.call(call).await?;
+        let notes = self.link.take_notes();
+        if let (rmcp::model::CallToolResponse::Complete(result), false) =
+            (&mut response, notes.is_empty())
+        {
+            let lines: Vec<String> = notes.iter().map(|n| format!("Note: {n}")).collect();
+            result
+                .content
+                .push(rmcp::model::ContentBlock::text(lines.join("\n")));
+        }
+        Ok(response)
+    }
+
     async fn list_tools(
         &self,
         _request: Option<rmcp::model::PaginatedRequestParams>,

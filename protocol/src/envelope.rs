@@ -60,6 +60,11 @@ pub enum HostMessage {
     Response(Response),
     /// A frame that answers no request (its id could not be read); the connection goes on.
     Error(crate::ErrorBody),
+    /// Something that happened to the agent's tabs on their own (a page opened a tab); the MCP
+    /// server adds it to its next answer.
+    Notice {
+        notes: Vec<String>,
+    },
 }
 
 /// Host → extension, over native messaging (each frame at most 1 MiB).
@@ -132,6 +137,11 @@ pub enum FromExtension {
         seq: u64,
     },
     Response(Response),
+    /// For one agent, what happened to its tabs on their own (see [`HostMessage::Notice`]).
+    Notice {
+        agent_id: AgentId,
+        notes: Vec<String>,
+    },
 }
 
 /// Background → content script (one frame of one tab). The reply is an [`Outcome`].
@@ -253,6 +263,9 @@ pub enum PageOp {
         target: Option<ElementTarget>,
         marks: bool,
     },
+    /// The tab goes back to the user: take out every hook we put in the page (dialogs,
+    /// console) and forget the agent's dialog policy.
+    Release,
 }
 
 /// One frame's snapshot, with where its child frames go.
@@ -284,6 +297,26 @@ pub struct PopupStatus {
     pub evaluate_by_environment: bool,
     /// Focus loops running, one line each.
     pub loops: Vec<String>,
+    /// Agents asking to drive one of the user's tabs, waiting for the user's answer.
+    #[serde(default)]
+    pub approvals: Vec<PopupApproval>,
+    /// Whether agents may ask for tabs of private windows at all.
+    #[serde(default)]
+    pub private_attach: bool,
+}
+
+/// An agent asks to drive one of the user's tabs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PopupApproval {
+    pub id: u32,
+    /// The agent's short id.
+    pub agent: String,
+    pub tab_id: crate::TabId,
+    pub title: String,
+    pub origin: String,
+    /// The tab is in a private window.
+    pub private: bool,
 }
 
 /// What the toolbar popup asks the background (JSON over `runtime.sendMessage`).
@@ -302,6 +335,15 @@ pub enum PopupRequest {
     /// Take an attached tab back from its agent (the tab stays open).
     GiveBack {
         tab_id: crate::TabId,
+    },
+    /// The user's answer to an agent asking for one of the user's tabs.
+    Decide {
+        id: u32,
+        allow: bool,
+    },
+    /// Whether agents may ask for tabs of private windows.
+    SetPrivateAttach {
+        enabled: bool,
     },
 }
 

@@ -239,6 +239,9 @@ pub struct TabReport {
     pub load_state: LoadState,
     /// How long the call waited for the page to load.
     pub waited_ms: u32,
+    /// When the tab is not where the agent asked (the page navigated on by itself).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -23,7 +23,13 @@ pub async fn list_all(agent: &AgentId) -> Outcome {
                 // The agent's own tabs in full; the user's by title and origin (enough to pick
                 // one to attach); another agent's by origin only.
                 let (title, url) = match owner {
-                    _ if mine => (t.title, crate::text::cap(&crate::request_log::redact_url(&t.url), crate::text::MAX_URL_CHARS)),
+                    _ if mine => (
+                        t.title,
+                        crate::text::cap(
+                            &crate::request_log::redact_url(&t.url),
+                            crate::text::MAX_URL_CHARS,
+                        ),
+                    ),
                     None => (t.title, crate::allowlist::origin(&t.url)),
                     Some(_) => (String::new(), crate::allowlist::origin(&t.url)),
                 };
@@ -42,7 +48,12 @@ pub async fn list_all(agent: &AgentId) -> Outcome {
     Ok(Reply::AllTabs { tabs })
 }
 
-pub async fn attach(agent: &AgentId, tab: TabId) -> Outcome {
+/// The longest an agent waits for the user's answer.
+const APPROVAL_WAIT_MS: u32 = 120_000;
+
+/// Drives one of the user's tabs — once the user has allowed it in the toolbar popup. A tab
+/// of a private window is not even asked for unless the user allowed that in the popup.
+pub async fn attach(agent: &AgentId, tab: TabId, budget_ms: u32) -> Outcome {
     let now_tab: Tab = web::call_as(web::tabs_get(tab.0)).await.map_err(|e| {
         ErrorBody::new(
             ErrorCode::NoSuchTab,
@@ -51,6 +62,19 @@ pub async fn attach(agent: &AgentId, tab: TabId) -> Outcome {
         .with_hint("firefox_list_all_tabs lists the browser's tabs")
     })?;
     config::check(agent, &now_tab.url)?;
+    if now_tab.incognito && !with_state(|s| s.private_attach) {
+        return Err(ErrorBody::new(
+            ErrorCode::Denied,
+            format!("tab {tab} is in a private window, which agents may not ask for"),
+        )
+        .with_hint("the user can allow asking for private tabs in the Claudezilla toolbar popup"));
+    }
+    // Asking the user is pointless when the tab could not be taken anyway.
+    with_state(|s| {
+        s.pool.admit(agent, now())?;
+        s.pool.can_attach(tab, agent)
+    })?;
+    ask_the_user(agent, &now_tab, budget_ms).await?;
     with_state(|s| {
         s.pool.admit(agent, now())?;
         s.pool.attach(tab, agent, now_tab.url.clone())?;
@@ -70,7 +94,78 @@ pub async fn attach(agent: &AgentId, tab: TabId) -> Outcome {
             _ => LoadState::Loading,
         },
         waited_ms: 0,
+        note: None,
     }))
+}
+
+/// Waits for the user's answer in the popup (the toolbar button shows how many wait).
+async fn ask_the_user(agent: &AgentId, tab: &Tab, budget_ms: u32) -> Result<(), ErrorBody> {
+    let id = TabId(tab.id);
+    let origin = crate::allowlist::origin(&tab.url);
+    let asked = with_state(|s| {
+        s.approvals
+            .ask(agent.short(), id, &tab.title, &origin, tab.incognito)
+    });
+    let Some(request) = asked else {
+        return Err(ErrorBody::new(
+            ErrorCode::Busy,
+            format!("tab {id} is asked for already, or too many requests wait for the user"),
+        )
+        .with_hint("wait for the user to answer the requests in the Claudezilla popup"));
+    };
+    let (answer, answered) = futures_channel::oneshot::channel();
+    with_state(|s| s.approval_wakers.insert(request, answer));
+    show_badge().await;
+    let wait = APPROVAL_WAIT_MS.min(budget_ms);
+    let decision = web::with_deadline(wait, answered).await;
+    with_state(|s| {
+        s.approvals.settle(request);
+        s.approval_wakers.remove(&request);
+    });
+    show_badge().await;
+    match decision {
+        Some(Ok(true)) => Ok(()),
+        Some(Ok(false)) => Err(ErrorBody::new(
+            ErrorCode::Denied,
+            format!("the user refused to let you drive tab {id}"),
+        )
+        .with_hint("do not ask again unless the user tells you to")),
+        _ => Err(ErrorBody::new(
+            ErrorCode::Denied,
+            format!("the user did not answer within {} s", wait / 1_000),
+        )
+        .with_hint("ask the user to click the Claudezilla toolbar button (it shows a badge) and allow it, then call firefox_attach_tab again")),
+    }
+}
+
+#[derive(Serialize)]
+struct Badge<'a> {
+    text: &'a str,
+}
+
+#[derive(Serialize)]
+struct BadgeColor {
+    color: &'static str,
+}
+
+/// The toolbar button says how many requests wait for the user.
+async fn show_badge() {
+    let text = with_state(|s| s.approvals.badge());
+    let _ = web::call(web::browser_action_set_badge_background_color(&web::to_js(
+        &BadgeColor { color: "#d93025" },
+    )))
+    .await;
+    let _ = web::call(web::browser_action_set_badge_text(&web::to_js(&Badge {
+        text: &text,
+    })))
+    .await;
+}
+
+/// The user's answer from the popup.
+pub fn decide(request: u32, allow: bool) {
+    if let Some(waiter) = with_state(|s| s.approval_wakers.remove(&request)) {
+        let _ = waiter.send(allow);
+    }
 }
 
 pub fn detach(agent: &AgentId, tab: TabId) -> Outcome {
@@ -89,10 +184,11 @@ pub fn give_back(tab: TabId) {
     }
 }
 
-/// Stops logging a tab given back to the user.
+/// Stops logging a tab given back to the user, and takes our hooks out of its page.
 pub fn forget(tab: TabId) {
     with_state(|s| {
         s.console_tabs.remove(&tab);
         s.requests.forget(tab);
     });
+    wasm_bindgen_futures::spawn_local(content::release(tab));
 }

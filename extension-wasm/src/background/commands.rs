@@ -74,7 +74,7 @@ pub async fn handle(request: Request) -> Outcome {
         }
         Command::SetPrivateMode(a) => window_size::set_private(a.enabled).await,
         Command::ListAllTabs => attach::list_all(&agent).await,
-        Command::AttachTab(a) => attach::attach(&agent, a.tab_id).await,
+        Command::AttachTab(a) => attach::attach(&agent, a.tab_id, budget).await,
         Command::DetachTab(a) => attach::detach(&agent, a.tab_id),
         Command::StartLoop(a) => with_state(|s| s.loops.start(&agent, a, now())).map(Reply::Loop),
         Command::StopLoop => with_state(|s| s.loops.stop(&agent, now())).map(Reply::Loop),

@@ -45,10 +45,15 @@ pub async fn send(tab: TabId, alias: u32, until: u64, op: PageOp, budget_ms: u32
     };
     let message = JsValue::from_str(&serde_json::to_string(&request).map_err(internal)?);
     let exchange = async {
-        let answer = match ask(tab, frame, &message).await? {
-            Some(answer) => answer,
-            // No listener yet (new document): inject the content script, then ask again.
-            None => inject_and_ask(tab, frame, &message).await?,
+        let answer = match exchange(tab, frame, &message).await {
+            // The document went away under us (the page navigated): once more, in the new one.
+            Err(e) if interrupted(&e) => {
+                web::sleep(100).await;
+                exchange(tab, frame, &message)
+                    .await
+                    .map_err(|e| navigated_away(tab, e))?
+            }
+            other => other?,
         };
         serde_json::from_str::<Outcome>(&answer).map_err(internal)?
     };
@@ -61,6 +66,33 @@ pub async fn send(tab: TabId, alias: u32, until: u64, op: PageOp, budget_ms: u32
             )
             .with_hint("the page may be frozen; take a screenshot, or retry with a larger timeout"))
         })
+}
+
+/// One try: ask; where nothing listens yet (a new document), inject the script and ask again.
+async fn exchange(tab: TabId, frame: u64, message: &JsValue) -> Result<String, ErrorBody> {
+    match ask(tab, frame, message).await? {
+        Some(answer) => Ok(answer),
+        None => inject_and_ask(tab, frame, message).await,
+    }
+}
+
+/// The page's document was replaced while we talked to it.
+fn interrupted(e: &ErrorBody) -> bool {
+    e.code == ErrorCode::PageError
+        && ["disconnected", "destroyed", "did not start", "navigat"]
+            .iter()
+            .any(|m| e.message.contains(m))
+}
+
+fn navigated_away(tab: TabId, e: ErrorBody) -> ErrorBody {
+    if !interrupted(&e) {
+        return e;
+    }
+    ErrorBody::new(
+        ErrorCode::PageError,
+        format!("the page in tab {tab} navigated away twice while we acted on it ({})", e.message),
+    )
+    .with_hint("the page keeps navigating by itself; firefox_get_tabs shows where it is, firefox_wait_for {url} waits for it to settle")
 }
 
 /// Injects the content script, then asks again; once more after a moment if the frame was
@@ -103,6 +135,27 @@ async fn inject(tab: TabId, frame: Option<u64>) -> Result<(), ErrorBody> {
         .await
         .map_err(|e| page_error(tab, e))?;
     Ok(())
+}
+
+/// The tab goes back to the user: every frame takes its hooks out (dialogs, console). Best
+/// effort: a frame without our script has nothing to take out.
+pub async fn release(tab: TabId) {
+    let request = ContentRequest {
+        console: false,
+        frame: 0,
+        until: super::now() + 2_000,
+        op: PageOp::Release,
+    };
+    let Ok(json) = serde_json::to_string(&request) else {
+        return;
+    };
+    let every_frame = JsValue::UNDEFINED;
+    let asked = web::call(web::tabs_send_message(
+        tab.0,
+        &JsValue::from_str(&json),
+        &every_frame,
+    ));
+    let _ = web::with_deadline(2_000, asked).await;
 }
 
 /// After a page load: start the content script in every frame, so dialogs and errors are
@@ -214,7 +267,11 @@ struct Splice<'a> {
 impl Splice<'_> {
     /// Fills the child frames of `part` (depth-limited: frames nest rarely, never endlessly),
     /// reading them in page order so the size limit goes to the first ones.
-    fn splice(&self, part: SnapshotPart, nesting: u32) -> Pin<Box<dyn Future<Output = Stitched> + '_>> {
+    fn splice(
+        &self,
+        part: SnapshotPart,
+        nesting: u32,
+    ) -> Pin<Box<dyn Future<Output = Stitched> + '_>> {
         Box::pin(async move {
             let SnapshotPart {
                 mut text,
@@ -226,7 +283,8 @@ impl Splice<'_> {
             for (frame, offset, indent) in frames {
                 // What a frame reads is counted as it is read; notes and indents here.
                 let (child, counted) = if self.left.get() < MIN_FRAME_CHARS {
-                    cut = cut.or_else(|| Some("the size limit was reached before this frame".into()));
+                    cut =
+                        cut.or_else(|| Some("the size limit was reached before this frame".into()));
                     let note = "(frame not read: the snapshot's size limit is reached)\n";
                     (note.to_owned(), 0)
                 } else {
@@ -237,7 +295,10 @@ impl Splice<'_> {
                             let len = child.len();
                             (child, len)
                         }
-                        Err(e) => (format!("(this frame could not be read: {})\n", e.message), 0),
+                        Err(e) => (
+                            format!("(this frame could not be read: {})\n", e.message),
+                            0,
+                        ),
                     }
                 };
                 let pad = " ".repeat(indent);
@@ -261,7 +322,8 @@ impl Splice<'_> {
         let op = limited(&self.op, self.left.get());
         let child = part(self.tab, frame, self.until, op, self.budget_ms).await?;
         // The child's own text; its frames are counted as the nested splice reads them.
-        self.left.set(self.left.get().saturating_sub(child.text.len()));
+        self.left
+            .set(self.left.get().saturating_sub(child.text.len()));
         Ok(self.splice(child, nesting + 1).await)
     }
 }

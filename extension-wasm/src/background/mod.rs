@@ -59,6 +59,13 @@ struct State {
     /// A tab's load cancelled by its agent's allowlist, for the navigation waiting on it.
     blocked: HashMap<TabId, claudezilla_protocol::ErrorBody>,
     loops: crate::focus_loop::Loops,
+    /// Every tab's recent main-frame loads: did a navigation reach what was asked for?
+    main_frames: crate::load::MainFrames,
+    /// Agents asking for the user's tabs, and who waits for each answer.
+    approvals: crate::approvals::Approvals,
+    approval_wakers: HashMap<u32, oneshot::Sender<bool>>,
+    /// The user lets agents ask for tabs of private windows (popup switch).
+    private_attach: bool,
 }
 
 thread_local! {

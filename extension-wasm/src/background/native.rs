@@ -4,8 +4,8 @@ use std::cell::RefCell;
 
 use claudezilla_protocol::framing::MAX_REPLY;
 use claudezilla_protocol::{
-    ErrorBody, ErrorCode, FromExtension, NATIVE_HOST_NAME, Outcome, Request, RequestId, Response,
-    ToExtension, VERSION,
+    AgentId, ErrorBody, ErrorCode, FromExtension, NATIVE_HOST_NAME, Outcome, Request, RequestId,
+    Response, ToExtension, VERSION,
 };
 use wasm_bindgen::prelude::*;
 
@@ -77,6 +77,15 @@ fn post(json: &str) {
     });
 }
 
+/// Tells an agent (through the host and its MCP server, in its next answer) what happened to
+/// its tabs on their own.
+pub fn notify(agent: &AgentId, note: String) {
+    send(&FromExtension::Notice {
+        agent_id: agent.clone(),
+        notes: vec![note],
+    });
+}
+
 /// True once the host has welcomed the current port.
 pub fn is_connected() -> bool {
     LINK.with(|l| l.borrow().welcomed)
@@ -139,7 +148,10 @@ fn bounded(id: RequestId, outcome: Outcome) -> String {
     }
     let error = ErrorBody::new(
         ErrorCode::TooLarge,
-        format!("the answer would be {} bytes, over the {MAX_REPLY}-byte limit", json.len()),
+        format!(
+            "the answer would be {} bytes, over the {MAX_REPLY}-byte limit",
+            json.len()
+        ),
     )
     .with_hint("ask for less in one call (a selector, a smaller maxLength or limit)");
     let outcome = Err(error);

@@ -44,6 +44,10 @@ pub fn listen() {
                     with_state(|s| s.evaluate_switch = enabled)
                 }
                 PopupRequest::GiveBack { tab_id } => attach::give_back(tab_id),
+                PopupRequest::Decide { id, allow } => attach::decide(id, allow),
+                PopupRequest::SetPrivateAttach { enabled } => {
+                    with_state(|s| s.private_attach = enabled)
+                }
             }
             let status = serde_json::to_string(&status()).unwrap_or_default();
             js_sys::Promise::resolve(&JsValue::from_str(&status)).into()
@@ -83,6 +87,8 @@ fn status() -> PopupStatus {
             evaluate: s.evaluate_switch || s.tuning.allow_evaluate,
             evaluate_by_environment: s.tuning.allow_evaluate,
             loops: s.loops.summary(now),
+            approvals: s.approvals.pending().to_vec(),
+            private_attach: s.private_attach,
         }
     })
 }

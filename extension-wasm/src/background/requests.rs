@@ -18,6 +18,14 @@ struct AllTypes {
     urls: [&'static str; 1],
 }
 
+#[derive(Serialize)]
+struct MainFrameOnly {
+    urls: [&'static str; 1],
+    types: [&'static str; 1],
+}
+
+const MAIN_FRAME: &str = "main_frame";
+
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Request {
@@ -37,6 +45,8 @@ struct Request {
     response_size: u64,
     #[serde(default)]
     error: Option<String>,
+    #[serde(default)]
+    redirect_url: Option<String>,
     #[serde(default)]
     request_headers: Option<Vec<Header>>,
     #[serde(default)]
@@ -78,6 +88,9 @@ pub fn listen() {
                 if CRITICAL.contains(&r.kind.as_str()) {
                     s.network.started(tab, &r.request_id, web::now_ms());
                 }
+                if r.kind == MAIN_FRAME && !r.incognito {
+                    s.main_frames.started(tab, &r.request_id, &r.url);
+                }
                 let agent_tab = s.pool.contains(tab);
                 if agent_tab {
                     s.requests.claim(tab);
@@ -118,12 +131,29 @@ pub fn listen() {
         if let Some((tab, r)) = tab_request(d) {
             let error = Err(r.error.unwrap_or_else(|| "failed".into()));
             with_state(|s| {
+                if let (MAIN_FRAME, Err(e)) = (r.kind.as_str(), &error) {
+                    s.main_frames.failed(tab, &r.request_id, e);
+                }
                 s.network.finished(tab, &r.request_id, web::now_ms());
                 s.requests
                     .finished(tab, &r.request_id, error, web::now_ms())
             });
         }
     });
+    let redirected = Closure::<dyn FnMut(JsValue)>::new(|d: JsValue| {
+        if let Some((tab, r)) = tab_request(d)
+            && let Some(to) = &r.redirect_url
+        {
+            with_state(|s| s.main_frames.redirected(tab, &r.request_id, to));
+        }
+    });
+    let main_frames = web::to_js(&MainFrameOnly {
+        urls: ["<all_urls>"],
+        types: [MAIN_FRAME],
+    });
+    web::WEB_REQUEST_ON_BEFORE_REDIRECT
+        .with(|e| e.add_filtered_listener(redirected.as_ref().unchecked_ref(), &main_frames));
+    redirected.forget();
     let with = |what: &str| web::to_js(&[what]);
     web::WEB_REQUEST_ON_BEFORE_REQUEST
         .with(|e| e.add_filtered_listener(started.as_ref().unchecked_ref(), &filter));

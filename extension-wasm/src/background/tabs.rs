@@ -10,7 +10,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::{LoadWaiter, now, persist, with_state};
-use crate::load::LoadWatch;
+use crate::load::{LoadWatch, Reached};
 use crate::web::{self, Tab, Window};
 
 thread_local! {
@@ -46,6 +46,7 @@ pub async fn create(agent: &AgentId, url: &str, budget_ms: u32) -> Outcome {
     let guarded = super::config::has_allowlist(agent);
     let first = if guarded { "about:blank" } else { url };
     let started = web::now_ms();
+    let mark = with_state(|s| s.main_frames.mark());
     let tab = {
         let lock = WINDOW_LOCK.with(|l| l.clone());
         let _guard = lock.lock().await;
@@ -63,7 +64,8 @@ pub async fn create(agent: &AgentId, url: &str, budget_ms: u32) -> Outcome {
     group(tab.id, tab.window_id).await;
     let tab = TabId(tab.id);
     if !guarded {
-        return wait_loaded(tab, LoadWatch::new_tab(url), started, budget_ms).await;
+        let loaded = wait_loaded(tab, LoadWatch::new_tab(url), started, budget_ms).await;
+        return arrived(tab, mark, Some(url), loaded);
     }
     wait_loaded(tab, LoadWatch::new_tab(first), started, budget_ms).await?;
     // Done when a page other than the first about:blank completes: the blank page's own late
@@ -186,6 +188,7 @@ async fn go_and_wait(
     budget_ms: u32,
 ) -> Outcome {
     with_state(|s| s.blocked.remove(&tab));
+    let mark = with_state(|s| s.main_frames.mark());
     let done = watch(tab, load);
     let go = match (url, action) {
         (Some(url), _) => web::call(web::tabs_update(tab.0, &web::to_js(&SetUrl { url })))
@@ -204,7 +207,40 @@ async fn go_and_wait(
         )),
     };
     go?;
-    finish_wait(tab, done, started, budget_ms).await
+    let loaded = finish_wait(tab, done, started, budget_ms).await;
+    arrived(tab, mark, url, loaded)
+}
+
+/// Checks a finished load against what was asked: a failed load (connection refused, unknown
+/// host) is an error, not Firefox's error page reported as loaded; a page that moved on by
+/// itself is said so, with where the tab is now.
+fn arrived(tab: TabId, mark: u64, asked: Option<&str>, loaded: Outcome) -> Outcome {
+    let Ok(Reply::Tab(mut report)) = loaded else {
+        return loaded;
+    };
+    if report.load_state != LoadState::Complete {
+        return Ok(Reply::Tab(report));
+    }
+    let asked_text = asked.unwrap_or("the page");
+    match with_state(|s| s.main_frames.reached(tab, mark, asked, &report.url)) {
+        Reached::Asked => {}
+        Reached::Failed(why) => {
+            return Err(ErrorBody::new(
+                ErrorCode::LoadFailed,
+                format!("tab {tab} could not load {asked_text}: {why}"),
+            )
+            .with_hint(
+                "check the address and that the server is running; the tab stays open (on Firefox's error page) for another firefox_navigate",
+            ));
+        }
+        Reached::Elsewhere => {
+            report.note = Some(format!(
+                "the tab is at {} now, not at {asked_text}: the page navigated on by itself after the load (or another load replaced it)",
+                report.url
+            ));
+        }
+    }
+    Ok(Reply::Tab(report))
 }
 
 fn no_history(e: ErrorBody, way: &str) -> ErrorBody {
@@ -340,6 +376,7 @@ async fn report(tab: TabId, started: f64, load_state: LoadState) -> Outcome {
         title: now.title,
         load_state,
         waited_ms: (web::now_ms() - started) as u32,
+        note: None,
     }))
 }
 
@@ -387,16 +424,82 @@ pub fn listen() {
             s.requests.forget(TabId(tab));
             s.console_tabs.remove(&TabId(tab));
             s.blocked.remove(&TabId(tab));
+            s.main_frames.forget(TabId(tab));
             s.pool.remove(TabId(tab));
         });
     });
     web::TABS_ON_REMOVED.with(|e| e.add_listener(on_removed.as_ref().unchecked_ref()));
     on_removed.forget();
+    let on_created = Closure::<dyn FnMut(JsValue)>::new(|tab: JsValue| {
+        if let Ok(tab) = serde_wasm_bindgen::from_value::<Tab>(tab) {
+            wasm_bindgen_futures::spawn_local(adopt_opened(tab));
+        }
+    });
+    web::TABS_ON_CREATED.with(|e| e.add_listener(on_created.as_ref().unchecked_ref()));
+    on_created.forget();
     let on_window_removed = Closure::<dyn FnMut(u32)>::new(|window: u32| {
         with_state(|s| s.pool.window_closed(window));
     });
     web::WINDOWS_ON_REMOVED.with(|e| e.add_listener(on_window_removed.as_ref().unchecked_ref()));
     on_window_removed.forget();
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct MoveTo {
+    window_id: u32,
+    index: i32,
+}
+
+/// A tab opened by an agent's page (`window.open`, a `target=_blank` link) belongs to that
+/// agent: it counts against the pool (over the limit it is closed), the agent hears of it in
+/// its next answer, and it is closed with the agent's other tabs.
+async fn adopt_opened(tab: Tab) {
+    let Some(opener) = tab.opener_tab_id.map(TabId) else {
+        return;
+    };
+    let id = TabId(tab.id);
+    let Some((owner, attached_opener)) = with_state(|s| {
+        let owner = s.pool.owner(opener)?.clone();
+        (!s.pool.contains(id)).then(|| (owner, s.pool.is_attached(opener)))
+    }) else {
+        return;
+    };
+    if let Err(full) = with_state(|s| s.pool.admit(&owner, now())) {
+        let _ = web::call(web::tabs_remove(&JsValue::from(tab.id))).await;
+        super::native::notify(
+            &owner,
+            format!(
+                "your page in tab {opener} opened a tab, which was closed: {}",
+                full.message
+            ),
+        );
+        return;
+    }
+    with_state(|s| {
+        s.pool.insert(id, owner.clone(), tab.url.clone());
+        s.requests.claim(id);
+    });
+    persist::mark_tab(tab.id, &owner).await;
+    // Into the agents' window with the agent's other tabs (a popup window included); a tab
+    // opened from one of the user's own tabs stays beside it.
+    let window = with_state(|s| s.pool.window);
+    if let Some(window_id) = window.filter(|w| !attached_opener && *w != tab.window_id) {
+        let to = web::to_js(&MoveTo {
+            window_id,
+            index: -1,
+        });
+        let _ = web::call(web::tabs_move(tab.id, &to)).await;
+    }
+    if let Some(window_id) = window.filter(|_| !attached_opener) {
+        group(tab.id, window_id).await;
+    }
+    super::native::notify(
+        &owner,
+        format!(
+            "your page in tab {opener} opened tab {id}; it is yours (firefox_get_tabs lists it, firefox_close_tab closes it)"
+        ),
+    );
 }
 
 /// Starts the content script in every frame of an agent's freshly loaded page, then what the

@@ -29,6 +29,8 @@ thread_local! {
     static CAPTURE: RefCell<Capture> = RefCell::new(Capture::default());
     /// The shim's `hookConsole(record)`: wraps the page's console methods.
     static HOOK: RefCell<Option<Function>> = const { RefCell::new(None) };
+    /// What `hookConsole` returned: puts the page's own methods back.
+    static UNHOOK: RefCell<Option<Function>> = const { RefCell::new(None) };
 }
 
 /// Keeps the shim's hook until capture is asked for.
@@ -72,7 +74,7 @@ pub fn start() -> Result<(), ErrorBody> {
         let parts: Vec<String> = args.iter().map(|a| describe(&a)).collect();
         record(&level, parts.join(" "));
     });
-    hook.call1(&JsValue::NULL, recorder.as_ref()).map_err(|e| {
+    let unhook = hook.call1(&JsValue::NULL, recorder.as_ref()).map_err(|e| {
         ErrorBody::new(
             ErrorCode::PageError,
             format!(
@@ -83,8 +85,17 @@ pub fn start() -> Result<(), ErrorBody> {
     })?;
     // Lives as long as the page: the page's console calls it.
     recorder.forget();
+    UNHOOK.with(|u| *u.borrow_mut() = unhook.dyn_into::<Function>().ok());
     CAPTURE.with(|c| c.borrow_mut().on = true);
     Ok(())
+}
+
+/// Stops capture and gives the page its own console back (the tab was given back).
+pub fn stop() {
+    if let Some(unhook) = UNHOOK.with(|u| u.borrow_mut().take()) {
+        let _ = unhook.call0(&JsValue::NULL);
+    }
+    CAPTURE.with(|c| *c.borrow_mut() = Capture::default());
 }
 
 /// A page value as text: strings as they are, errors as `Name: message`, other objects as

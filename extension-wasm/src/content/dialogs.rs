@@ -25,7 +25,11 @@ struct Policy {
 
 thread_local! {
     static POLICY: RefCell<Policy> = const { RefCell::new(Policy { accept: false, prompt_text: None, seen: Vec::new() }) };
+    /// The page's own alert, confirm and prompt while ours stand in for them.
+    static ORIGINALS: RefCell<Option<Vec<(&'static str, JsValue)>>> = const { RefCell::new(None) };
 }
+
+const NAMES: [&str; 3] = ["alert", "confirm", "prompt"];
 
 fn note(kind: &str, message: &JsValue, answer: &str) {
     let message = clean(&message.as_string().unwrap_or_default(), 200);
@@ -39,14 +43,30 @@ fn note(kind: &str, message: &JsValue, answer: &str) {
     });
 }
 
-/// Replaces the page's dialog functions; called once when the content script starts.
+fn page() -> Option<JsValue> {
+    let window = web_sys::window()?;
+    js_sys::Reflect::get(&window, &"wrappedJSObject".into()).ok()
+}
+
+/// Replaces the page's dialog functions (when the content script starts, and again if the tab
+/// is driven again after being given back).
 pub fn install() {
-    let Some(window) = web_sys::window() else {
+    if ORIGINALS.with(|o| o.borrow().is_some()) {
+        return;
+    }
+    let Some(page) = page() else {
         return;
     };
-    let Ok(page) = js_sys::Reflect::get(&window, &"wrappedJSObject".into()) else {
-        return;
-    };
+    let originals = NAMES
+        .iter()
+        .map(|name| {
+            (
+                *name,
+                js_sys::Reflect::get(&page, &(*name).into()).unwrap_or_default(),
+            )
+        })
+        .collect();
+    ORIGINALS.with(|o| *o.borrow_mut() = Some(originals));
     let alert = Closure::<dyn Fn(JsValue)>::new(|m: JsValue| note("alert", &m, "ok"));
     let confirm = Closure::<dyn Fn(JsValue) -> bool>::new(|m: JsValue| {
         let accept = POLICY.with(|p| p.borrow().accept);
@@ -83,6 +103,25 @@ pub fn install() {
     alert.forget();
     confirm.forget();
     prompt.forget();
+}
+
+/// Puts the page's own dialogs back and forgets the policy: the user's `confirm()` is never
+/// answered by an agent that has given the tab back.
+pub fn uninstall() {
+    let Some(originals) = ORIGINALS.with(|o| o.borrow_mut().take()) else {
+        return;
+    };
+    if let Some(page) = page() {
+        for (name, original) in originals {
+            let _ = js_sys::Reflect::set(&page, &name.into(), &original);
+        }
+    }
+    POLICY.with(|p| {
+        let mut p = p.borrow_mut();
+        p.accept = false;
+        p.prompt_text = None;
+        p.seen.clear();
+    });
 }
 
 pub fn handle(accept: bool, prompt_text: Option<String>) -> Outcome {

@@ -69,6 +69,13 @@ async fn run(
     }: ContentRequest,
 ) -> Outcome {
     use find::{resolve, wait_for};
+    if op == PageOp::Release {
+        dialogs::uninstall();
+        console::stop();
+        return Ok(Reply::Ack);
+    }
+    // Back after a release (the tab attached again): the dialogs are ours again.
+    dialogs::install();
     // A failure here is reported by firefox_get_console itself, not by unrelated commands.
     if console {
         let _ = console::start();
@@ -166,6 +173,7 @@ async fn run(
         PageOp::Consent => consent::dismiss(),
         PageOp::Settle { images } => capture::settle(images, until).await,
         PageOp::Metrics { target, marks } => capture::metrics(target.as_ref(), marks, frame),
+        PageOp::Release => Ok(Reply::Ack),
     }
 }
 

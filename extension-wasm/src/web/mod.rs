@@ -23,6 +23,8 @@ extern "C" {
     pub fn tabs_update(tab_id: u32, props: &JsValue) -> Promise;
     #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = remove)]
     pub fn tabs_remove(tab_ids: &JsValue) -> Promise;
+    #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = move)]
+    pub fn tabs_move(tab_ids: u32, props: &JsValue) -> Promise;
     #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = sendMessage)]
     pub fn tabs_send_message(tab_id: u32, message: &JsValue, options: &JsValue) -> Promise;
     #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = executeScript)]
@@ -46,6 +48,11 @@ extern "C" {
     pub fn tabs_group(options: &JsValue) -> Result<Promise, JsValue>;
     #[wasm_bindgen(catch, js_namespace = ["browser", "tabGroups"], js_name = update)]
     pub fn tab_groups_update(group_id: u32, props: &JsValue) -> Result<Promise, JsValue>;
+
+    #[wasm_bindgen(js_namespace = ["browser", "browserAction"], js_name = setBadgeText)]
+    pub fn browser_action_set_badge_text(details: &JsValue) -> Promise;
+    #[wasm_bindgen(js_namespace = ["browser", "browserAction"], js_name = setBadgeBackgroundColor)]
+    pub fn browser_action_set_badge_background_color(details: &JsValue) -> Promise;
 
     #[wasm_bindgen(js_namespace = ["browser", "windows"], js_name = create)]
     pub fn windows_create(props: &JsValue) -> Promise;
@@ -110,6 +117,8 @@ extern "C" {
     pub static TABS_ON_UPDATED: BrowserEvent;
     #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "tabs"], js_name = onRemoved)]
     pub static TABS_ON_REMOVED: BrowserEvent;
+    #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "tabs"], js_name = onCreated)]
+    pub static TABS_ON_CREATED: BrowserEvent;
     #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "windows"], js_name = onRemoved)]
     pub static WINDOWS_ON_REMOVED: BrowserEvent;
     #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "runtime"], js_name = onMessage)]
@@ -122,6 +131,8 @@ extern "C" {
     pub static WEB_REQUEST_ON_ERROR_OCCURRED: BrowserEvent;
     #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "webRequest"], js_name = onSendHeaders)]
     pub static WEB_REQUEST_ON_SEND_HEADERS: BrowserEvent;
+    #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "webRequest"], js_name = onBeforeRedirect)]
+    pub static WEB_REQUEST_ON_BEFORE_REDIRECT: BrowserEvent;
 }
 
 /// A `tabs.Tab`, the fields we read.
@@ -140,6 +151,11 @@ pub struct Tab {
     /// The tab's group, where the browser has tab groups (-1: none).
     #[serde(default)]
     pub group_id: Option<i64>,
+    /// The tab whose page opened this one (`window.open`, a `target=_blank` link).
+    #[serde(default)]
+    pub opener_tab_id: Option<u32>,
+    #[serde(default)]
+    pub incognito: bool,
 }
 
 fn short_title<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {

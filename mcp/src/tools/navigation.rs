@@ -33,18 +33,20 @@ pub(super) fn render_tab(reply: Reply) -> Result<CallToolResult, Reply> {
         title,
         load_state,
         waited_ms,
+        note,
     }) = reply
     else {
         return Err(reply);
     };
+    let note = note.map(|n| format!("\nNote: {n}")).unwrap_or_default();
     Ok(text(match load_state {
         LoadState::Complete => {
-            format!("Tab {tab_id} loaded in {waited_ms} ms: {title}\nURL: {url}")
+            format!("Tab {tab_id} loaded in {waited_ms} ms: {title}\nURL: {url}{note}")
         }
         LoadState::Loading => format!(
             "Tab {tab_id} is still loading after {waited_ms} ms: {url}\n\
              Hint: the page did not finish within the timeout. Read what is there with firefox_get_content, \
-             or navigate again with a larger timeout."
+             or navigate again with a larger timeout.{note}"
         ),
     }))
 }
