@@ -60,14 +60,28 @@ impl Agent {
         Self::spawn_with(runtime_dir, log, &[]).await
     }
 
-    /// [`spawn`](Self::spawn) with extra environment (e.g. `CLAUDEZILLA_HEARTBEAT_MS`).
+    /// [`spawn`](Self::spawn) with extra environment (e.g. `CLAUDEZILLA_HEARTBEAT_MS`). The
+    /// server works in the log's folder (a test's temporary one): that is its project folder,
+    /// where files may be read and written.
     pub async fn spawn_with(
         runtime_dir: &Path,
         log: &Path,
         env: &[(&str, &str)],
     ) -> anyhow::Result<Self> {
+        let folder = log.parent().context("the log has no folder")?;
+        Self::spawn_in(runtime_dir, log, env, folder).await
+    }
+
+    /// [`spawn_with`](Self::spawn_with) in a project folder of the test's choosing.
+    pub async fn spawn_in(
+        runtime_dir: &Path,
+        log: &Path,
+        env: &[(&str, &str)],
+        project: &Path,
+    ) -> anyhow::Result<Self> {
         let mut cmd = tokio::process::Command::new(binary("claudezilla-mcp"));
-        cmd.env("CLAUDEZILLA_RUNTIME_DIR", runtime_dir)
+        cmd.current_dir(project)
+            .env("CLAUDEZILLA_RUNTIME_DIR", runtime_dir)
             .env("CLAUDEZILLA_LOG", "debug")
             .envs(env.iter().copied());
         let log = std::fs::OpenOptions::new()

@@ -53,27 +53,54 @@ const PREFS: &[(&str, &str)] = &[
     ("devtools.console.stdout.content", "true"),
 ];
 
+/// The extension's internal UUID in test profiles (`extensions.webextensions.uuids`), so its
+/// pages have a known address: `moz-extension://<uuid>/popup/popup.html`.
+pub const EXTENSION_UUID: &str = "6b1c5f0e-9d3a-4c27-8e41-2f5a7c9d0b13";
+
+/// How a test's Firefox differs from the default one.
+#[derive(Debug, Default, Clone)]
+pub struct Options {
+    /// Extra environment for Firefox (and so for the host it starts), e.g. shorter timings.
+    pub env: Vec<(String, String)>,
+    /// Extra prefs (`user.js` values, written as JavaScript literals).
+    pub prefs: Vec<(String, String)>,
+    /// Listen for Marionette (to act in the browser's UI as the user, see [`crate::marionette`]).
+    pub marionette: bool,
+}
+
 pub struct Browser {
     dir: tempfile::TempDir,
     child: Option<Child>,
     pub runtime: RuntimeDir,
-    /// Extra environment for Firefox (and so for the host it starts), e.g. shorter timings.
-    env: Vec<(String, String)>,
+    options: Options,
 }
 
 impl Browser {
     /// Folders and host registration, without starting Firefox (see [`Browser::launch`]).
-    pub fn prepare() -> anyhow::Result<Self> {
+    pub fn prepare(options: Options) -> anyhow::Result<Self> {
         // Unix socket paths are short: keep the folder directly in /tmp.
         let dir = tempfile::Builder::new().prefix("cz").tempdir_in("/tmp")?;
         let runtime = RuntimeDir::at(dir.path().join("rt"));
         let profile = dir.path().join("profile");
         fs::create_dir_all(profile.join("extensions"))?;
         fs::create_dir_all(dir.path().join("home"))?;
-        let prefs: String = PREFS
+        let uuids = format!(
+            "{:?}",
+            format!("{{\"{EXTENSION_ID}\":\"{EXTENSION_UUID}\"}}")
+        );
+        let mut prefs: String = PREFS
             .iter()
             .map(|(k, v)| format!("user_pref(\"{k}\", {v});\n"))
             .collect();
+        prefs.push_str(&format!(
+            "user_pref(\"extensions.webextensions.uuids\", {uuids});\n"
+        ));
+        if options.marionette {
+            prefs.push_str("user_pref(\"marionette.port\", 0);\n");
+        }
+        for (k, v) in &options.prefs {
+            prefs.push_str(&format!("user_pref(\"{k}\", {v});\n"));
+        }
         fs::write(profile.join("user.js"), prefs)?;
         // A proxy file named after the id that holds the unpacked extension's path.
         fs::write(
@@ -94,7 +121,7 @@ impl Browser {
             dir,
             child: None,
             runtime,
-            env: Vec::new(),
+            options,
         })
     }
 
@@ -105,13 +132,31 @@ impl Browser {
 
     /// [`start`](Self::start) with extra environment for Firefox and the host.
     pub async fn start_with(env: &[(&str, &str)]) -> anyhow::Result<Self> {
-        let mut browser = Self::prepare()?;
-        browser.env = env
+        let env = env
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
+        Self::start_with_options(Options {
+            env,
+            ..Options::default()
+        })
+        .await
+    }
+
+    pub async fn start_with_options(options: Options) -> anyhow::Result<Self> {
+        let mut browser = Self::prepare(options)?;
         browser.launch().await?;
         Ok(browser)
+    }
+
+    /// Acts in this browser's UI as the user (it must have been started with `marionette`).
+    pub async fn marionette(&self) -> anyhow::Result<crate::marionette::Marionette> {
+        crate::marionette::Marionette::connect(&self.dir.path().join("profile")).await
+    }
+
+    /// The address of one of the extension's own pages (`popup/popup.html`).
+    pub fn extension_page(path: &str) -> String {
+        format!("moz-extension://{EXTENSION_UUID}/{path}")
     }
 
     pub fn home(&self) -> PathBuf {
@@ -130,9 +175,14 @@ impl Browser {
     pub async fn launch(&mut self) -> anyhow::Result<()> {
         let log = fs::File::create(self.log_path())?;
         let firefox = std::env::var("FIREFOX").unwrap_or_else(|_| "firefox-esr".into());
-        let child = Command::new(&firefox)
+        let mut command = Command::new(&firefox);
+        command
             .args(["--headless", "--no-remote", "--profile"])
-            .arg(self.dir.path().join("profile"))
+            .arg(self.dir.path().join("profile"));
+        if self.options.marionette {
+            command.args(["--marionette", "-remote-allow-system-access"]);
+        }
+        let child = command
             .arg("about:blank")
             .env("HOME", self.home())
             .env("CLAUDEZILLA_RUNTIME_DIR", self.runtime.path())
@@ -141,7 +191,7 @@ impl Browser {
             .env("MOZ_CRASHREPORTER_DISABLE", "1")
             .env("MOZ_HEADLESS_WIDTH", "1280")
             .env("MOZ_HEADLESS_HEIGHT", "800")
-            .envs(self.env.iter().map(|(k, v)| (k, v)))
+            .envs(self.options.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::null())
             .stdout(log.try_clone()?)
             .stderr(log)

@@ -7,6 +7,7 @@
 
 pub mod agent;
 pub mod browser;
+pub mod marionette;
 pub mod pages;
 pub mod raw;
 

@@ -127,7 +127,8 @@ mod tests {
             "https://mail.example.com:8443"
         );
         assert_eq!(origin("http://127.0.0.1/a"), "http://127.0.0.1");
-        assert_eq!(origin("about:blank"), "about:");
+        assert_eq!(origin("about:blank"), "about:blank");
+        assert_eq!(origin("about:reader?url=secret"), "about:");
         assert_eq!(origin("data:text/html,secret"), "data:");
     }
 

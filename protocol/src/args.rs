@@ -547,7 +547,7 @@ pub struct UploadFileArgs {
     #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub element_ref: Option<String>,
-    /// Absolute path of the file on this computer (at most 700 KiB).
+    /// File in your project folder (relative, or absolute inside it) or another folder the user allowed; ≤ 720 KiB.
     pub path: String,
     /// Filled in by the host from `path`; not an argument.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -564,12 +564,10 @@ impl UploadFileArgs {
         target(&self.selector, &self.element_ref)
     }
 
+    /// The path itself is checked (against the allowed folders) where the file is read.
     pub(crate) fn validate(&self) -> Result<(), Invalid> {
-        if !self.path.starts_with('/') {
-            return Err(Invalid::new(
-                "path",
-                format!("{:?} is not an absolute path", self.path),
-            ));
+        if self.path.is_empty() {
+            return Err(Invalid::new("path", "is empty"));
         }
         self.target().map(drop)
     }
@@ -875,7 +873,7 @@ pub struct ScreenshotArgs {
     #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub element_ref: Option<String>,
-    /// Absolute path to write the image to instead.
+    /// Write the image to this file instead (in your project folder or another allowed one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub save_path: Option<String>,
@@ -921,13 +919,8 @@ impl ScreenshotArgs {
                 "give fullPage or an element, not both",
             ));
         }
-        if let Some(path) = &self.save_path
-            && !path.starts_with('/')
-        {
-            return Err(Invalid::new(
-                "savePath",
-                format!("{path:?} is not an absolute path"),
-            ));
+        if self.save_path.as_deref() == Some("") {
+            return Err(Invalid::new("savePath", "is empty"));
         }
         Ok(())
     }
@@ -1076,7 +1069,7 @@ mod tests {
         let up = UploadFileArgs {
             selector: Some("input".into()),
             element_ref: None,
-            path: "rel/x".into(),
+            path: String::new(),
             file: None,
             tab_id: None,
         };

@@ -158,6 +158,12 @@ impl Shared {
         )
         .await
     }
+
+    /// An agent whose project folder (where files may be read and written) is `project`.
+    pub async fn agent_in(&self, name: &str, project: &std::path::Path) -> anyhow::Result<Agent> {
+        let log = self.browser.path().join(format!("mcp-{name}.log"));
+        Agent::spawn_in(self.browser.runtime.path(), &log, &[], project).await
+    }
 }
 
 // ---------------------------------------------------------------- harness

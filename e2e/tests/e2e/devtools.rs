@@ -373,69 +373,6 @@ pub async fn consent_banners_are_accepted_never_rejected(s: Arc<Shared>) -> anyh
     Ok(())
 }
 
-pub async fn attached_tabs_are_given_back_open(s: Arc<Shared>) -> anyhow::Result<()> {
-    let a = s.agent("attach").await?;
-    // The user's own tab: the first window's about:blank.
-    let all = a.call("firefox_list_all_tabs", json!({})).await?.ok()?;
-    let user_tab: u32 = all
-        .text
-        .lines()
-        .find(|l| l.contains("the user's") && l.contains("about:blank"))
-        .and_then(|l| {
-            l.strip_prefix("tab ")?
-                .split_whitespace()
-                .next()?
-                .parse()
-                .ok()
-        })
-        .with_context(|| format!("no user tab in {all:?}"))?;
-    let attached = a
-        .call("firefox_attach_tab", json!({"tabId": user_tab}))
-        .await?
-        .ok()?;
-    ensure!(attached.tab_id()? == user_tab, "{attached:?}");
-    a.call("firefox_close_tab", json!({"tabId": user_tab}))
-        .await?
-        .expect_error("OWNERSHIP")?;
-    a.call(
-        "firefox_navigate",
-        json!({"tabId": user_tab, "url": s.pages.url("/other.html")}),
-    )
-    .await?
-    .ok()?;
-    let b = s.agent("attach-b").await?;
-    b.call("firefox_get_content", json!({"tabId": user_tab}))
-        .await?
-        .expect_error("OWNERSHIP")?;
-    b.call("firefox_attach_tab", json!({"tabId": user_tab}))
-        .await?
-        .expect_error("OWNERSHIP")?;
-    let mine = a.call("firefox_get_tabs", json!({})).await?.ok()?;
-    ensure!(mine.text.contains("yours, attached"), "{mine:?}");
-    a.call("firefox_detach_tab", json!({"tabId": user_tab}))
-        .await?
-        .ok()?;
-    a.call("firefox_get_content", json!({"tabId": user_tab}))
-        .await?
-        .expect_error("NO_SUCH_TAB")?;
-    // Goodbye gives an attached tab back too, open.
-    b.call("firefox_attach_tab", json!({"tabId": user_tab}))
-        .await?
-        .ok()?;
-    b.close().await?;
-    let after = a.call("firefox_list_all_tabs", json!({})).await?.ok()?;
-    let line = format!("tab {user_tab} ");
-    ensure!(
-        after
-            .text
-            .lines()
-            .any(|l| l.starts_with(&line) && l.contains("the user's") && l.contains("Other page")),
-        "the user's tab is not back, open: {after:?}"
-    );
-    a.close().await?;
-    Ok(())
-}
-
 /// Runs the Stop hook as Claude Code does: a shell command, the hook's JSON on stdin.
 async fn stop_hook(
     runtime: &std::path::Path,
@@ -544,6 +481,11 @@ pub async fn focus_loops_run_through_the_stop_hook(s: Arc<Shared>) -> anyhow::Re
     .await?
     .ok()?;
     let fake = tempfile::Builder::new().prefix("czf").tempdir_in("/tmp")?;
+    // Private, as a real runtime folder is (clients refuse any other).
+    std::fs::set_permissions(
+        fake.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )?;
     std::os::unix::fs::symlink(
         s.browser.runtime.socket(),
         fake.path().join("claudezilla.sock"),

@@ -7,7 +7,7 @@ use claudezilla_e2e::{Agent, Browser, eventually};
 use serde_json::json;
 
 pub async fn fails_fast_without_firefox_then_reconnects() -> anyhow::Result<()> {
-    let mut browser = Browser::prepare()?;
+    let mut browser = Browser::prepare(Default::default())?;
     let agent = Agent::spawn(browser.runtime.path(), &browser.path().join("mcp.log")).await?;
     let started = Instant::now();
     let r = agent.call("firefox_get_tabs", json!({})).await?;

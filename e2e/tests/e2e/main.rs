@@ -6,6 +6,7 @@
 
 mod agents;
 mod common;
+mod consent;
 mod devtools;
 mod lifecycle;
 mod mcp;
@@ -182,16 +183,22 @@ fn main() {
             devtools::consent_banners_are_accepted_never_rejected,
         ),
         with_shared(
-            "devtools::attached_tabs_are_given_back_open",
-            devtools::attached_tabs_are_given_back_open,
-        ),
-        with_shared(
             "devtools::focus_loops_run_through_the_stop_hook",
             devtools::focus_loops_run_through_the_stop_hook,
         ),
         plain(
             "devtools::evaluate_viewport_and_private_mode",
             devtools::evaluate_viewport_and_private_mode,
+        ),
+    ]);
+    trials.extend([
+        plain(
+            "consent::attaching_waits_for_the_users_answer",
+            consent::attaching_waits_for_the_users_answer,
+        ),
+        plain(
+            "consent::attached_tabs_are_given_back_open",
+            consent::attached_tabs_are_given_back_open,
         ),
     ]);
     let conclusion = libtest_mimic::run(&args, trials);

@@ -137,7 +137,8 @@ pub async fn refs_from_a_snapshot_drive_every_action(s: Arc<Shared>) -> anyhow::
 }
 
 pub async fn forms_fill_in_one_call_and_enter_submits(s: Arc<Shared>) -> anyhow::Result<()> {
-    let a = s.agent("forms").await?;
+    let dir = tempfile::tempdir()?;
+    let a = s.agent_in("forms", dir.path()).await?;
     let tab = open(&a, &s, "/form.html").await?;
     let filled = call(
         &a,
@@ -194,7 +195,6 @@ pub async fn forms_fill_in_one_call_and_enter_submits(s: Arc<Shared>) -> anyhow:
         ensure!(result.contains(part), "{part} missing from {result}");
     }
 
-    let dir = tempfile::tempdir()?;
     let path = dir.path().join("report.txt");
     std::fs::write(&path, "twelve bytes")?;
     call(
@@ -210,7 +210,7 @@ pub async fn forms_fill_in_one_call_and_enter_submits(s: Arc<Shared>) -> anyhow:
     let missing = a
         .call(
             "firefox_upload_file",
-            json!({"tabId": tab, "selector": "#doc", "path": "/no/such/file"}),
+            json!({"tabId": tab, "selector": "#doc", "path": dir.path().join("no-such-file")}),
         )
         .await?;
     missing.expect_error("INVALID_ARGUMENT")?;

@@ -1,0 +1,228 @@
+//! Issue 10: the user's own tabs. Attaching one waits for the user's answer in the toolbar
+//! popup — pressed here as the user would, through Marionette — and giving a tab back takes
+//! every hook out of its page.
+
+use std::collections::HashMap;
+
+use anyhow::{Context, ensure};
+use claudezilla_e2e::browser::Options;
+use claudezilla_e2e::marionette::Marionette;
+use claudezilla_e2e::pages::Page;
+use claudezilla_e2e::{Agent, Browser, PageServer};
+use serde_json::json;
+
+fn pages() -> HashMap<&'static str, Page> {
+    HashMap::from([
+        (
+            "/other.html",
+            Page::html("<!doctype html><title>Other page</title><p>other-91c2</p>"),
+        ),
+        (
+            "/mine.html",
+            Page::html(
+                "<!doctype html><title>The user's mail</title><p id=out>untouched</p>\
+             <script>const own = window.confirm;</script>\
+             <button id=check onclick=\"document.getElementById('out').textContent = \
+             'confirm is the page own: ' + (window.confirm === own)\">check</button>",
+            ),
+        ),
+    ])
+}
+
+struct Setup {
+    browser: Browser,
+    pages: PageServer,
+    ui: Marionette,
+    /// Marionette's window handles of the user's tab and of the popup's page.
+    user_window: String,
+    popup: String,
+}
+
+async fn setup() -> anyhow::Result<Setup> {
+    let pages = PageServer::start(pages()).await?;
+    let browser = Browser::start_with_options(Options {
+        marionette: true,
+        ..Options::default()
+    })
+    .await?;
+    let mut ui = browser.marionette().await?;
+    // The user opens their own page in the first tab.
+    ui.command(
+        "WebDriver:Navigate",
+        json!({"url": pages.url("/mine.html")}),
+    )
+    .await?;
+    let user_window = ui.command("WebDriver:GetWindowHandle", json!({})).await?["value"]
+        .as_str()
+        .context("no window handle")?
+        .to_owned();
+    // The toolbar popup's page, in a tab of its own.
+    let popup = ui
+        .open_tab(&Browser::extension_page("popup/popup.html"))
+        .await?;
+    Ok(Setup {
+        browser,
+        pages,
+        ui,
+        user_window,
+        popup,
+    })
+}
+
+async fn agent(s: &Setup, name: &str) -> anyhow::Result<Agent> {
+    Agent::spawn(
+        s.browser.runtime.path(),
+        &s.browser.path().join(format!("mcp-{name}.log")),
+    )
+    .await
+}
+
+/// The user's tab id, as the agent sees it.
+async fn user_tab(a: &Agent) -> anyhow::Result<u32> {
+    let all = a.call("firefox_list_all_tabs", json!({})).await?.ok()?;
+    all.text
+        .lines()
+        .find(|l| l.contains("the user's") && l.contains("The user's mail"))
+        .and_then(|l| {
+            l.strip_prefix("tab ")?
+                .split_whitespace()
+                .next()?
+                .parse()
+                .ok()
+        })
+        .with_context(|| format!("no user tab in {all:?}"))
+}
+
+pub async fn attaching_waits_for_the_users_answer() -> anyhow::Result<()> {
+    let mut s = setup().await?;
+    let a = agent(&s, "attach").await?;
+    let tab = user_tab(&a).await?;
+
+    // Nobody answers: refused once the agent stops waiting, and the tab is not the agent's.
+    let unanswered = a
+        .call("firefox_attach_tab", json!({"tabId": tab, "timeout": 5000}))
+        .await?;
+    ensure!(
+        unanswered
+            .expect_error("DENIED")?
+            .contains("did not answer"),
+        "{unanswered:?}"
+    );
+    let not_mine = a.call("firefox_get_content", json!({"tabId": tab})).await?;
+    not_mine.expect_error("NO_SUCH_TAB")?;
+
+    // The user refuses in the popup.
+    let asking = tokio::spawn({
+        let a = agent(&s, "attach-2").await?;
+        async move {
+            let r = a.call("firefox_attach_tab", json!({"tabId": tab})).await;
+            (a, r)
+        }
+    });
+    let request = s.ui.wait_text("#approvals", "wants tab", true).await?;
+    ensure!(request.contains("The user's mail"), "{request}");
+    s.ui.click("button.deny").await?;
+    let (b, refused) = asking.await?;
+    ensure!(
+        refused?.expect_error("DENIED")?.contains("refused"),
+        "the user's no is a refusal"
+    );
+
+    // The user allows: the agent drives the tab.
+    let asking = tokio::spawn(async move {
+        let r = b.call("firefox_attach_tab", json!({"tabId": tab})).await;
+        (b, r)
+    });
+    s.ui.wait_text("#approvals", "wants tab", true).await?;
+    s.ui.click("button.allow").await?;
+    let (b, allowed) = asking.await?;
+    ensure!(allowed?.ok()?.tab_id()? == tab);
+    b.call("firefox_click", json!({"tabId": tab, "selector": "#check"}))
+        .await?
+        .ok()?;
+    let text = b
+        .call(
+            "firefox_get_content",
+            json!({"tabId": tab, "selector": "#out"}),
+        )
+        .await?
+        .ok()?;
+    ensure!(
+        text.text.contains("own: false"),
+        "while attached, dialogs are ours: {text:?}"
+    );
+
+    // Given back: the page's own confirm is back, and the agent cannot read it any more.
+    b.call("firefox_detach_tab", json!({"tabId": tab}))
+        .await?
+        .ok()?;
+    b.call("firefox_get_content", json!({"tabId": tab}))
+        .await?
+        .expect_error("NO_SUCH_TAB")?;
+    s.ui.switch_to(&s.user_window).await?;
+    s.ui.click("#check").await?;
+    s.ui.wait_text("#out", "own: true", false).await?;
+    s.ui.switch_to(&s.popup).await?;
+    drop(s.pages);
+    Ok(())
+}
+
+/// Starts `attach` by `agent` and allows it in the popup, as the user would.
+async fn attach_allowed(s: &mut Setup, agent: Agent, tab: u32) -> anyhow::Result<Agent> {
+    let asking = tokio::spawn(async move {
+        let r = agent
+            .call("firefox_attach_tab", json!({"tabId": tab}))
+            .await;
+        (agent, r)
+    });
+    s.ui.wait_text("#approvals", "wants tab", true).await?;
+    s.ui.click("button.allow").await?;
+    let (agent, allowed) = asking.await?;
+    ensure!(allowed?.ok()?.tab_id()? == tab);
+    Ok(agent)
+}
+
+pub async fn attached_tabs_are_given_back_open() -> anyhow::Result<()> {
+    let mut s = setup().await?;
+    let a = agent(&s, "attach").await?;
+    let user_tab = user_tab(&a).await?;
+    let a = attach_allowed(&mut s, a, user_tab).await?;
+    a.call("firefox_close_tab", json!({"tabId": user_tab}))
+        .await?
+        .expect_error("OWNERSHIP")?;
+    a.call(
+        "firefox_navigate",
+        json!({"tabId": user_tab, "url": s.pages.url("/other.html")}),
+    )
+    .await?
+    .ok()?;
+    let b = agent(&s, "attach-b").await?;
+    b.call("firefox_get_content", json!({"tabId": user_tab}))
+        .await?
+        .expect_error("OWNERSHIP")?;
+    b.call("firefox_attach_tab", json!({"tabId": user_tab}))
+        .await?
+        .expect_error("OWNERSHIP")?;
+    let mine = a.call("firefox_get_tabs", json!({})).await?.ok()?;
+    ensure!(mine.text.contains("yours, attached"), "{mine:?}");
+    a.call("firefox_detach_tab", json!({"tabId": user_tab}))
+        .await?
+        .ok()?;
+    a.call("firefox_get_content", json!({"tabId": user_tab}))
+        .await?
+        .expect_error("NO_SUCH_TAB")?;
+    // Goodbye gives an attached tab back too, open.
+    let b = attach_allowed(&mut s, b, user_tab).await?;
+    b.close().await?;
+    let after = a.call("firefox_list_all_tabs", json!({})).await?.ok()?;
+    let line = format!("tab {user_tab} ");
+    ensure!(
+        after
+            .text
+            .lines()
+            .any(|l| l.starts_with(&line) && l.contains("the user's") && l.contains("Other page")),
+        "the user's tab is not back, open: {after:?}"
+    );
+    a.close().await?;
+    Ok(())
+}
