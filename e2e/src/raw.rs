@@ -21,11 +21,20 @@ pub struct RawClient {
 impl RawClient {
     /// Connects and says hello with `token`; returns the host's first answer as well.
     pub async fn hello(runtime: &RuntimeDir, token: &str) -> anyhow::Result<(Self, HostMessage)> {
+        let agent = AgentId::new(rand_bytes(), std::process::id());
+        Self::hello_as(runtime, token, agent).await
+    }
+
+    /// [`hello`](Self::hello) as a given agent id.
+    pub async fn hello_as(
+        runtime: &RuntimeDir,
+        token: &str,
+        agent: AgentId,
+    ) -> anyhow::Result<(Self, HostMessage)> {
         let stream = UnixStream::connect(runtime.socket())
             .await
             .context("connect")?;
         let mut conn = Framed::new(stream, FrameCodec::new(MAX_SOCKET_FRAME, MAX_SOCKET_FRAME));
-        let agent = AgentId::new(rand_bytes(), std::process::id());
         let hello = ClientMessage::Hello {
             token: token.into(),
             agent_id: agent.clone(),
@@ -43,6 +52,10 @@ impl RawClient {
             },
             first,
         ))
+    }
+
+    pub fn agent(&self) -> &AgentId {
+        &self.agent
     }
 
     /// Connects with the real token and expects a welcome.
@@ -102,4 +115,17 @@ fn rand_bytes() -> [u8; 16] {
             .wrapping_add(1442695040888963407);
         (seed >> 64) as u8
     })
+}
+
+/// Sends one raw JSON frame as the first message (a hand-made hello) and returns the host's
+/// first answer, `None` if it closed the connection without one.
+pub async fn first_answer(runtime: &RuntimeDir, json: &str) -> anyhow::Result<Option<HostMessage>> {
+    use tokio::io::AsyncWriteExt;
+    let mut stream = UnixStream::connect(runtime.socket())
+        .await
+        .context("connect")?;
+    stream.write_all(&(json.len() as u32).to_le_bytes()).await?;
+    stream.write_all(json.as_bytes()).await?;
+    let mut conn: Conn = Framed::new(stream, FrameCodec::new(MAX_SOCKET_FRAME, MAX_SOCKET_FRAME));
+    next(&mut conn).await
 }

@@ -62,9 +62,55 @@ impl Approvals {
     }
 }
 
+/// Only our own extension pages speak for the user (the popup): a message from a content
+/// script — which runs inside a web page — must never allow a tab, switch `firefox_evaluate`
+/// on or take a tab back. `base` is `runtime.getURL("")`: `moz-extension://<our uuid>/`.
+pub fn from_extension_page(sender_id: Option<&str>, sender_url: Option<&str>, base: &str) -> bool {
+    sender_id == Some(claudezilla_protocol::EXTENSION_ID)
+        && base.starts_with("moz-extension://")
+        && base.ends_with('/')
+        && sender_url.is_some_and(|url| url.starts_with(base))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_our_pages_speak_for_the_user() {
+        let id = Some(claudezilla_protocol::EXTENSION_ID);
+        let base = "moz-extension://6b1c/";
+        assert!(from_extension_page(
+            id,
+            Some("moz-extension://6b1c/popup/popup.html"),
+            base
+        ));
+        // A content script: our id, a web page's address.
+        assert!(!from_extension_page(
+            id,
+            Some("https://evil.example/"),
+            base
+        ));
+        assert!(!from_extension_page(
+            id,
+            Some("https://evil.example/moz-extension://6b1c/"),
+            base
+        ));
+        assert!(
+            !from_extension_page(
+                id,
+                Some("moz-extension://6b1cX/popup.html"),
+                "moz-extension://6b1cX"
+            ),
+            "a base without its slash"
+        );
+        assert!(!from_extension_page(
+            Some("other@addon"),
+            Some("moz-extension://6b1c/p.html"),
+            base
+        ));
+        assert!(!from_extension_page(id, None, base));
+    }
 
     #[test]
     fn requests_wait_until_settled_and_are_bounded() {

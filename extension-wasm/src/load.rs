@@ -19,6 +19,8 @@ struct Load {
     id: String,
     chain: Vec<String>,
     error: Option<String>,
+    /// The response arrived (or the load failed).
+    done: bool,
 }
 
 /// The recent main-frame loads of every tab.
@@ -37,6 +39,11 @@ pub enum Reached {
     Failed(String),
     /// The tab is somewhere else: the page navigated on by itself, or the load was replaced.
     Elsewhere,
+    /// The asked-for load is still on its way (another page finished first): wait on.
+    Pending,
+    /// The tab shows the asked-for address, but the load's end (success or failure) has not
+    /// been heard of yet: it comes in a moment.
+    Arriving,
 }
 
 impl MainFrames {
@@ -56,6 +63,7 @@ impl MainFrames {
             id: id.to_owned(),
             chain: vec![url.to_owned()],
             error: None,
+            done: false,
         });
     }
 
@@ -70,11 +78,25 @@ impl MainFrames {
     pub fn failed(&mut self, tab: TabId, id: &str, error: &str) {
         if let Some(load) = self.find(tab, id) {
             load.error = Some(error.to_owned());
+            load.done = true;
+        }
+    }
+
+    pub fn completed(&mut self, tab: TabId, id: &str) {
+        if let Some(load) = self.find(tab, id) {
+            load.done = true;
         }
     }
 
     pub fn forget(&mut self, tab: TabId) {
         self.tabs.remove(&tab);
+    }
+
+    /// Did the tab start loading another page since `mark`?
+    pub fn started_since(&self, tab: TabId, mark: u64) -> bool {
+        self.tabs
+            .get(&tab)
+            .is_some_and(|loads| loads.back().is_some_and(|l| l.seq > mark))
     }
 
     fn find(&mut self, tab: TabId, id: &str) -> Option<&mut Load> {
@@ -99,9 +121,11 @@ impl MainFrames {
             None => loads.first(),
         };
         let Some(ours) = ours else {
-            // No load at all: a same-document navigation (a fragment), or a page we cannot
-            // watch. Only where the tab is tells.
             return match asked {
+                // Only other pages' loads so far: ours has yet to start.
+                Some(_) if !loads.is_empty() => Reached::Pending,
+                // No load at all: a same-document navigation (a fragment), or a page we
+                // cannot watch. Only where the tab is tells.
                 Some(asked) if !same_page(asked, now_url) => Reached::Elsewhere,
                 _ => Reached::Asked,
             };
@@ -109,8 +133,12 @@ impl MainFrames {
         if ours.chain.iter().any(|u| same_page(u, now_url)) {
             return match &ours.error {
                 Some(e) if !superseded(e) => Reached::Failed(net_error(e)),
+                _ if !ours.done => Reached::Arriving,
                 _ => Reached::Asked,
             };
+        }
+        if !ours.done {
+            return Reached::Pending;
         }
         match &ours.error {
             Some(e) if !superseded(e) && loads.last().is_some_and(|l| l.id == ours.id) => {
@@ -179,6 +207,8 @@ pub enum LoadWatch {
     /// An existing tab told to load something: wait for a load to start and finish, or for a
     /// same-document navigation (fragment change), which never reports "loading".
     Navigation { saw_loading: bool },
+    /// A load is under way already (ours, behind a page's own): the next "complete".
+    NextComplete,
 }
 
 impl LoadWatch {
@@ -199,7 +229,7 @@ impl LoadWatch {
             Self::NewTab { blank_is_target } => {
                 status == "complete" && (blank_is_target || url != "about:blank")
             }
-            Self::Navigation { .. } => false,
+            Self::Navigation { .. } | Self::NextComplete => false,
         }
     }
 
@@ -222,6 +252,7 @@ impl LoadWatch {
                 let same_document = !*saw_loading && changed_url.is_some() && status == "complete";
                 finished || same_document
             }
+            Self::NextComplete => changed_status == Some("complete"),
         }
     }
 }
@@ -253,8 +284,23 @@ mod tests {
         let mut m = MainFrames::default();
         m.started(T, "0", "http://x/old");
         let mark = m.mark();
+        m.started(T, "9", "http://x/tick?2");
+        // The page's own navigation finished first: ours is still coming.
+        assert_eq!(
+            m.reached(T, mark, Some("http://x/a"), "http://x/tick?2"),
+            Reached::Pending
+        );
         m.started(T, "1", "http://x/a");
+        assert_eq!(
+            m.reached(T, mark, Some("http://x/a"), "http://x/tick?2"),
+            Reached::Pending
+        );
+        assert_eq!(
+            m.reached(T, mark, Some("http://x/a"), "http://x/a"),
+            Reached::Arriving
+        );
         m.redirected(T, "1", "http://x/b");
+        m.completed(T, "1");
         assert_eq!(
             m.reached(T, mark, Some("http://X/a"), "http://x/b#top"),
             Reached::Asked
@@ -281,6 +327,7 @@ mod tests {
         let mut m = MainFrames::default();
         let mark = m.mark();
         m.started(T, "1", "http://x/prev");
+        m.completed(T, "1");
         assert_eq!(m.reached(T, mark, None, "http://x/prev"), Reached::Asked);
         let mark = m.mark();
         assert_eq!(

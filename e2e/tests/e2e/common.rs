@@ -42,6 +42,7 @@ fn shared() -> anyhow::Result<Arc<Shared>> {
         let mut all = test_pages();
         all.extend(crate::shots::pages());
         all.extend(crate::devtools::pages());
+        all.extend(crate::attacks::pages());
         all.extend(crate::page_set::pages(&format!(
             "http://127.0.0.1:{}",
             other.port

@@ -5,6 +5,7 @@
 //! Run with `cargo xtask test`.
 
 mod agents;
+mod attacks;
 mod common;
 mod consent;
 mod devtools;
@@ -199,6 +200,52 @@ fn main() {
         plain(
             "consent::attached_tabs_are_given_back_open",
             consent::attached_tabs_are_given_back_open,
+        ),
+    ]);
+    trials.extend([
+        with_shared(
+            "attacks::files_stay_inside_the_allowed_folders",
+            attacks::files_stay_inside_the_allowed_folders,
+        ),
+        with_shared(
+            "attacks::huge_answers_are_bounded",
+            attacks::huge_answers_are_bounded,
+        ),
+        with_shared(
+            "attacks::a_pathological_glob_does_not_stall_others",
+            attacks::a_pathological_glob_does_not_stall_others,
+        ),
+        with_shared(
+            "attacks::hostile_hellos_are_refused",
+            attacks::hostile_hellos_are_refused,
+        ),
+        with_shared(
+            "attacks::clients_refuse_a_runtime_folder_that_is_not_private",
+            attacks::clients_refuse_a_runtime_folder_that_is_not_private,
+        ),
+        with_shared(
+            "attacks::unreachable_addresses_are_load_failures",
+            attacks::unreachable_addresses_are_load_failures,
+        ),
+        with_shared(
+            "attacks::a_self_navigating_page_is_reported_truly",
+            attacks::a_self_navigating_page_is_reported_truly,
+        ),
+        with_shared(
+            "attacks::other_agents_tabs_show_only_their_origin",
+            attacks::other_agents_tabs_show_only_their_origin,
+        ),
+        with_shared(
+            "attacks::session_parameters_are_redacted_and_backslashes_do_not_pass",
+            attacks::session_parameters_are_redacted_and_backslashes_do_not_pass,
+        ),
+        plain(
+            "attacks::a_hung_page_does_not_hold_the_capture_lock",
+            attacks::a_hung_page_does_not_hold_the_capture_lock,
+        ),
+        plain(
+            "attacks::opened_tabs_belong_to_the_opener",
+            attacks::opened_tabs_belong_to_the_opener,
         ),
     ]);
     let conclusion = libtest_mimic::run(&args, trials);

@@ -45,27 +45,44 @@ pub async fn send(tab: TabId, alias: u32, until: u64, op: PageOp, budget_ms: u32
     };
     let message = JsValue::from_str(&serde_json::to_string(&request).map_err(internal)?);
     let exchange = async {
-        let answer = match exchange(tab, frame, &message).await {
+        let mark = with_state(|s| s.main_frames.mark());
+        // A message to a document that is going away may never be answered: a try lasts as
+        // long as the page's own wait, and a little more.
+        let try_ms =
+            (until.saturating_sub(super::now()) + TRY_SLACK_MS).min(u64::from(budget_ms)) as u32;
+        let first = web::with_deadline(try_ms, exchange(tab, frame, &message)).await;
+        let navigated = || with_state(|s| s.main_frames.started_since(tab, mark));
+        let answer = match first {
             // The document went away under us (the page navigated): once more, in the new one.
-            Err(e) if interrupted(&e) => {
-                web::sleep(100).await;
-                exchange(tab, frame, &message)
-                    .await
-                    .map_err(|e| navigated_away(tab, e))?
-            }
-            other => other?,
+            Some(Err(e)) if interrupted(&e) => retry(tab, frame, &message).await?,
+            None if navigated() => retry(tab, frame, &message).await?,
+            Some(other) => other?,
+            None => return Err(no_answer(tab, try_ms)),
         };
         serde_json::from_str::<Outcome>(&answer).map_err(internal)?
     };
     web::with_deadline(budget_ms, exchange)
         .await
-        .unwrap_or_else(|| {
-            Err(ErrorBody::new(
-                ErrorCode::Timeout,
-                format!("the page in tab {tab} did not answer within {budget_ms} ms"),
-            )
-            .with_hint("the page may be frozen; take a screenshot, or retry with a larger timeout"))
-        })
+        .unwrap_or_else(|| Err(no_answer(tab, budget_ms)))
+}
+
+/// How much longer than the page's own wait one try may take.
+const TRY_SLACK_MS: u64 = 3_000;
+
+fn no_answer(tab: TabId, ms: u32) -> ErrorBody {
+    ErrorBody::new(
+        ErrorCode::Timeout,
+        format!("the page in tab {tab} did not answer within {ms} ms"),
+    )
+    .with_hint("the page may be frozen; take a screenshot, or retry with a larger timeout")
+}
+
+/// The second and last try, in the document that replaced the first one.
+async fn retry(tab: TabId, frame: u64, message: &JsValue) -> Result<String, ErrorBody> {
+    web::sleep(100).await;
+    exchange(tab, frame, message)
+        .await
+        .map_err(|e| navigated_away(tab, e))
 }
 
 /// One try: ask; where nothing listens yet (a new document), inject the script and ask again.

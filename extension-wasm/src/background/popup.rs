@@ -21,9 +21,11 @@ struct Sender {
 /// reaches us from one must never switch `firefox_evaluate` on or take a tab back.
 fn from_our_page(sender: JsValue) -> bool {
     let sender: Sender = serde_wasm_bindgen::from_value(sender).unwrap_or_default();
-    let base = web::runtime_get_url("");
-    sender.id.as_deref() == Some(claudezilla_protocol::EXTENSION_ID)
-        && sender.url.is_some_and(|url| url.starts_with(&base))
+    crate::approvals::from_extension_page(
+        sender.id.as_deref(),
+        sender.url.as_deref(),
+        &web::runtime_get_url(""),
+    )
 }
 
 pub fn listen() {

@@ -119,6 +119,9 @@ pub fn listen() {
         if let Some((tab, r)) = tab_request(d) {
             let headers = pairs(r.response_headers);
             with_state(|s| {
+                if r.kind == MAIN_FRAME {
+                    s.main_frames.completed(tab, &r.request_id);
+                }
                 s.network.finished(tab, &r.request_id, web::now_ms());
                 s.requests.headers(tab, &r.request_id, &headers);
                 let status = Ok((r.status_code, r.response_size));

@@ -65,7 +65,7 @@ pub async fn create(agent: &AgentId, url: &str, budget_ms: u32) -> Outcome {
     let tab = TabId(tab.id);
     if !guarded {
         let loaded = wait_loaded(tab, LoadWatch::new_tab(url), started, budget_ms).await;
-        return arrived(tab, mark, Some(url), loaded);
+        return arrived(tab, mark, Some(url), loaded).await;
     }
     wait_loaded(tab, LoadWatch::new_tab(first), started, budget_ms).await?;
     // Done when a page other than the first about:blank completes: the blank page's own late
@@ -207,14 +207,42 @@ async fn go_and_wait(
         )),
     };
     go?;
-    let loaded = finish_wait(tab, done, started, budget_ms).await;
-    arrived(tab, mark, url, loaded)
+    let mut loaded = finish_wait(tab, done, started, budget_ms).await;
+    // A page that navigates by itself may finish a load of its own before ours: wait on for
+    // ours (a bounded number of times, within the budget).
+    for _ in 0..MAX_LOADS_PASSED {
+        if !still_coming(tab, mark, url, &loaded) {
+            break;
+        }
+        let done = watch(tab, LoadWatch::NextComplete);
+        // Ours may have finished while the last report was made: then there is no next one.
+        loaded = report(tab, started, LoadState::Complete).await;
+        if !still_coming(tab, mark, url, &loaded) {
+            break;
+        }
+        loaded = finish_wait(tab, done, started, budget_ms).await;
+    }
+    arrived(tab, mark, url, loaded).await
 }
+
+fn still_coming(tab: TabId, mark: u64, url: Option<&str>, loaded: &Outcome) -> bool {
+    match loaded {
+        Ok(Reply::Tab(r)) if r.load_state == LoadState::Complete => {
+            with_state(|s| s.main_frames.reached(tab, mark, url, &r.url)) == Reached::Pending
+        }
+        _ => false,
+    }
+}
+
+/// Loads of other pages a navigation waits past for its own.
+const MAX_LOADS_PASSED: usize = 20;
+/// How long (× 20 ms) a finished load waits for the network's word on it.
+const ARRIVING_POLLS: u32 = 50;
 
 /// Checks a finished load against what was asked: a failed load (connection refused, unknown
 /// host) is an error, not Firefox's error page reported as loaded; a page that moved on by
 /// itself is said so, with where the tab is now.
-fn arrived(tab: TabId, mark: u64, asked: Option<&str>, loaded: Outcome) -> Outcome {
+async fn arrived(tab: TabId, mark: u64, asked: Option<&str>, loaded: Outcome) -> Outcome {
     let Ok(Reply::Tab(mut report)) = loaded else {
         return loaded;
     };
@@ -222,8 +250,21 @@ fn arrived(tab: TabId, mark: u64, asked: Option<&str>, loaded: Outcome) -> Outco
         return Ok(Reply::Tab(report));
     }
     let asked_text = asked.unwrap_or("the page");
-    match with_state(|s| s.main_frames.reached(tab, mark, asked, &report.url)) {
-        Reached::Asked => {}
+    let reached = || with_state(|s| s.main_frames.reached(tab, mark, asked, &report.url));
+    // The tab's "complete" may come before the network's word on the load.
+    for _ in 0..ARRIVING_POLLS {
+        if reached() != Reached::Arriving {
+            break;
+        }
+        web::sleep(20).await;
+    }
+    match reached() {
+        Reached::Asked | Reached::Arriving => {}
+        Reached::Pending => {
+            report.note = Some(format!(
+                "the page keeps loading pages of its own; the load of {asked_text} had not arrived yet"
+            ));
+        }
         Reached::Failed(why) => {
             return Err(ErrorBody::new(
                 ErrorCode::LoadFailed,

@@ -1,0 +1,731 @@
+//! Issue 10: hostile pages and clients. Each attack gets its safe answer, and the browser link
+//! stays up afterwards: the same host process, and another agent's call still answered.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::{Context, bail, ensure};
+use claudezilla_e2e::browser::Options;
+use claudezilla_e2e::pages::Page;
+use claudezilla_e2e::raw::first_answer;
+use claudezilla_e2e::{Agent, Browser, PageServer, RawClient};
+use claudezilla_protocol::{AgentId, Command, ErrorCode, HostMessage, Reply};
+use serde_json::json;
+
+use crate::common::Shared;
+
+/// The tab pool's size (extension-wasm `pool::POOL_LIMIT`).
+const POOL_LIMIT: usize = 12;
+
+pub fn pages() -> HashMap<&'static str, Page> {
+    HashMap::from([
+        (
+            "/attack/upload.html",
+            Page::html(
+                "<!doctype html><title>Upload</title><input type=file id=f>\
+                 <p id=got>none</p><script>document.getElementById('f').onchange = e => \
+                 document.getElementById('got').textContent = [...e.target.files].map(f => f.name + ' ' + f.size).join()</script>",
+            ),
+        ),
+        (
+            "/attack/huge.html",
+            Page::html(
+                "<!doctype html><title>Huge</title><main id=m></main><script>\
+                 const pad = n => 'a'.repeat(n); document.title = pad(1000000);\
+                 const m = document.getElementById('m');\
+                 for (let i = 0; i < 60; i++) { const a = document.createElement('a'); a.href = '/x?' + pad(300000); a.textContent = 'link ' + i; m.append(a);\
+                   const b = document.createElement('button'); b.textContent = pad(100000); m.append(b);\
+                   const img = document.createElement('img'); img.src = '/i?' + pad(300000); m.append(img); }\
+                 const many = document.createElement('div'); many.id = 'many';\
+                 for (let i = 0; i < 5000; i++) many.setAttribute('data-a' + i + pad(50), pad(500)); m.append(many);\
+                 </script>",
+            ),
+        ),
+        (
+            "/attack/huge-net.html",
+            Page::html(
+                "<!doctype html><title>Huge network</title><p id=done>waiting</p><script>\
+                 const pad = 'p'.repeat(60000); Promise.all([...Array(150).keys()].map(i => \
+                 fetch('/dev/data.json?n=' + i + '&pad=' + pad).catch(() => 0)))\
+                 .then(() => document.getElementById('done').textContent = 'fetched')</script>",
+            ),
+        ),
+        (
+            "/attack/frames.html",
+            Page::html(format!(
+                "<!doctype html><title>Frames</title>{}",
+                "<iframe src=/attack/frame-big.html></iframe>".repeat(8)
+            )),
+        ),
+        (
+            "/attack/frame-big.html",
+            Page::html(format!(
+                "<!doctype html><title>Big frame</title>{}",
+                (0..3000)
+                    .map(|i| format!("<button>frame button {i}</button>"))
+                    .collect::<String>()
+            )),
+        ),
+        (
+            "/attack/wide.html",
+            Page::html(
+                "<!doctype html><title>Wide</title>\
+                 <div style='width:30000px;height:200000px;background:linear-gradient(red,blue)'></div>",
+            ),
+        ),
+        (
+            "/attack/giant.html",
+            Page::html(
+                "<!doctype html><title>Giant</title>\
+                 <div id=giant style='width:20000px;height:1000000px;background:linear-gradient(red,blue)'></div>",
+            ),
+        ),
+        (
+            "/attack/ticker.html",
+            Page::html(
+                "<!doctype html><title>Ticker</title><input id=box><script>\
+                 const n = Number(location.search.slice(1)) || 0;\
+                 setTimeout(() => location.replace('/attack/ticker.html?' + (n + 1)), 100)</script>",
+            ),
+        ),
+        (
+            "/attack/secrets.html",
+            Page::html(
+                "<!doctype html><title>Secrets</title><p id=done>waiting</p><script>\
+                 fetch('/dev/data.json?sid=SID1&PHPSESSID=PHP2&ticket=TKT3&page=4')\
+                 .then(() => document.getElementById('done').textContent = 'fetched')</script>",
+            ),
+        ),
+    ])
+}
+
+/// The browser link is still up: the same host process, and another agent's call answered.
+async fn link_up(s: &Shared, host: &[i32]) -> anyhow::Result<()> {
+    ensure!(
+        s.browser.host_pids() == host,
+        "the host changed: {host:?} → {:?}",
+        s.browser.host_pids()
+    );
+    let bystander = s.agent("bystander").await?;
+    bystander
+        .call("firefox_get_tabs", json!({}))
+        .await?
+        .ok()
+        .context("another agent's call after the attack")?;
+    bystander.close().await?;
+    Ok(())
+}
+
+fn host_of(s: &Shared) -> anyhow::Result<Vec<i32>> {
+    let pids = s.browser.host_pids();
+    ensure!(pids.len() == 1, "one host expected: {pids:?}");
+    Ok(pids)
+}
+
+pub async fn files_stay_inside_the_allowed_folders(s: Arc<Shared>) -> anyhow::Result<()> {
+    let host = host_of(&s)?;
+    let project = tempfile::tempdir()?;
+    let outside = tempfile::tempdir()?;
+    let secret = outside.path().join("id_ed25519");
+    std::fs::write(&secret, "PRIVATE KEY")?;
+    let home = outside.path().join("home");
+    std::fs::create_dir(&home)?;
+    std::fs::write(home.join(".bashrc"), "the user's bashrc")?;
+    std::os::unix::fs::symlink(&secret, project.path().join("innocent.txt"))?;
+    std::os::unix::fs::symlink(outside.path(), project.path().join("out"))?;
+    let fifo = project.path().join("pipe");
+    let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes())?;
+    // SAFETY: a valid path string.
+    ensure!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) } == 0);
+
+    let a = s.agent_in("files", project.path()).await?;
+    let tab = a.open(&s.pages.url("/attack/upload.html")).await?;
+    let upload = async |path: &std::path::Path| {
+        a.call(
+            "firefox_upload_file",
+            json!({"tabId": tab, "selector": "#f", "path": path, "timeout": 10000}),
+        )
+        .await
+    };
+    for path in [
+        secret.as_path(),
+        &project.path().join("innocent.txt"),
+        std::path::Path::new("/proc/self/environ"),
+        &project.path().join("out/id_ed25519"),
+    ] {
+        let r = upload(path).await?;
+        let text = r.expect_error("NOT_ALLOWED")?;
+        ensure!(
+            text.contains("--allow-dir"),
+            "the refusal says how to allow: {text}"
+        );
+    }
+    // A FIFO would block a reader for ever: refused as not a regular file, at once.
+    upload(&fifo).await?.expect_error("INVALID_ARGUMENT")?;
+    let got = a
+        .call(
+            "firefox_get_content",
+            json!({"tabId": tab, "selector": "#got"}),
+        )
+        .await?
+        .ok()?;
+    ensure!(got.text.contains("none"), "something was attached: {got:?}");
+
+    let save = async |path: &std::path::Path| {
+        a.call(
+            "firefox_screenshot",
+            json!({"tabId": tab, "savePath": path, "overwrite": true, "skipReadiness": true}),
+        )
+        .await
+    };
+    for path in [
+        std::path::Path::new("/proc/self/fd/1"),
+        &home.join(".bashrc"),
+        &project.path().join("out/shot.jpg"),
+    ] {
+        save(path).await?.expect_error("NOT_ALLOWED")?;
+    }
+    ensure!(std::fs::read_to_string(home.join(".bashrc"))? == "the user's bashrc");
+    ensure!(!outside.path().join("shot.jpg").exists());
+    // Inside the project it works, and replaces a symlink rather than writing through it.
+    std::os::unix::fs::symlink(&secret, project.path().join("shot.jpg"))?;
+    save(&project.path().join("shot.jpg")).await?.ok()?;
+    ensure!(std::fs::read_to_string(&secret)? == "PRIVATE KEY");
+    ensure!(std::fs::read(project.path().join("shot.jpg"))?.starts_with(&[0xFF, 0xD8]));
+    a.close().await?;
+    link_up(&s, &host).await
+}
+
+pub async fn huge_answers_are_bounded(s: Arc<Shared>) -> anyhow::Result<()> {
+    let host = host_of(&s)?;
+    let a = s.agent("huge").await?;
+    let tab = a.open(&s.pages.url("/attack/huge.html")).await?;
+    let state = a
+        .call("firefox_get_page_state", json!({"tabId": tab}))
+        .await?
+        .ok()?;
+    ensure!(
+        state.text.len() < 1_000_000,
+        "page state of {} bytes",
+        state.text.len()
+    );
+    ensure!(state.text.contains("link 49"), "{}", &state.text[..300]);
+    let element = a
+        .call(
+            "firefox_get_element",
+            json!({"tabId": tab, "selector": "#many"}),
+        )
+        .await?
+        .ok()?;
+    ensure!(
+        element.text.len() < 100_000,
+        "element of {} bytes",
+        element.text.len()
+    );
+    let tabs = a.call("firefox_list_all_tabs", json!({})).await?.ok()?;
+    ensure!(
+        tabs.text.len() < 20_000,
+        "tab list of {} bytes",
+        tabs.text.len()
+    );
+
+    let net = a.open(&s.pages.url("/attack/huge-net.html")).await?;
+    a.call(
+        "firefox_wait_for",
+        json!({"tabId": net, "text": "fetched", "timeout": 30000}),
+    )
+    .await?
+    .ok()?;
+    let log = a
+        .call("firefox_get_network", json!({"tabId": net, "limit": 200}))
+        .await?
+        .ok()?;
+    ensure!(
+        log.text.len() < 2_000_000,
+        "network log of {} bytes",
+        log.text.len()
+    );
+    ensure!(
+        log.text.matches("data.json").count() >= 100,
+        "{}",
+        &log.text[..500]
+    );
+
+    let frames = a.open(&s.pages.url("/attack/frames.html")).await?;
+    let snap = a
+        .call(
+            "firefox_snapshot",
+            json!({"tabId": frames, "maxChars": 20000}),
+        )
+        .await?
+        .ok()?;
+    // The limit is for the whole answer, all frames together (a caption line comes on top).
+    ensure!(
+        snap.text.len() < 23_000,
+        "snapshot of {} bytes",
+        snap.text.len()
+    );
+    ensure!(
+        snap.text.contains("frame button 0"),
+        "{}",
+        &snap.text[..300]
+    );
+
+    let wide = a.open(&s.pages.url("/attack/wide.html")).await?;
+    let full = a
+        .call(
+            "firefox_screenshot",
+            json!({"tabId": wide, "fullPage": true, "skipReadiness": true, "timeout": 60000}),
+        )
+        .await?
+        .ok()?;
+    ensure!(full.text.contains("cut to"), "{}", full.text);
+    ensure!(full.images.len() == 1);
+    let giant = a.open(&s.pages.url("/attack/giant.html")).await?;
+    let element = a
+        .call(
+            "firefox_screenshot",
+            json!({"tabId": giant, "selector": "#giant", "skipReadiness": true, "timeout": 60000}),
+        )
+        .await?
+        .ok()?;
+    ensure!(
+        element.text.contains("cut to") && element.text.contains("million pixels"),
+        "{}",
+        element.text
+    );
+    // The background survived: its next answer comes.
+    a.call("firefox_get_tabs", json!({})).await?.ok()?;
+    a.close().await?;
+    link_up(&s, &host).await
+}
+
+pub async fn a_pathological_glob_does_not_stall_others(s: Arc<Shared>) -> anyhow::Result<()> {
+    let host = host_of(&s)?;
+    let a = s.agent("glob").await?;
+    let b = s.agent("glob-b").await?;
+    let long = format!("{}?{}", s.pages.url("/other.html"), "a/".repeat(15_000));
+    let tab = a.open(&long).await?;
+    let pattern = format!("{}b", "**a".repeat(660));
+    let waiting = async {
+        let r = a
+            .call(
+                "firefox_wait_for",
+                json!({"tabId": tab, "url": pattern, "timeout": 5000}),
+            )
+            .await;
+        (r, Instant::now())
+    };
+    let pinging = async {
+        // Start once the glob is being matched.
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        let r = b.call("firefox_get_tabs", json!({})).await;
+        (r, Instant::now())
+    };
+    let ((waited, waited_at), (pinged, pinged_at)) = tokio::join!(waiting, pinging);
+    waited?.expect_error("TIMEOUT")?;
+    pinged?.ok()?;
+    ensure!(
+        pinged_at < waited_at,
+        "the other agent was answered only after the glob"
+    );
+    a.close().await?;
+    b.close().await?;
+    link_up(&s, &host).await
+}
+
+pub async fn hostile_hellos_are_refused(s: Arc<Shared>) -> anyhow::Result<()> {
+    let host = host_of(&s)?;
+    let rt = &s.browser.runtime;
+    let token = rt.read_token()?;
+    let multibyte = format!(
+        r#"{{"type":"hello","token":"{token}","agentId":"agent_{}é_1","client":"x"}}"#,
+        "a".repeat(31)
+    );
+    match first_answer(rt, &multibyte).await? {
+        Some(HostMessage::Refused(e)) => ensure!(e.code == ErrorCode::AuthFailed, "{e}"),
+        other => bail!("a multi-byte id must be refused, not {other:?}"),
+    }
+    // An agent id already connected is that agent's secret: a second hello with it is refused.
+    let mut first = RawClient::connect(rt).await?;
+    let id: AgentId = first.agent().clone();
+    match RawClient::hello_as(rt, &token, id).await?.1 {
+        HostMessage::Refused(e) => {
+            ensure!(
+                e.code == ErrorCode::AuthFailed && e.message.contains("already"),
+                "{e}"
+            )
+        }
+        other => bail!("a duplicate id must be refused, not {other:?}"),
+    }
+    ensure!(matches!(
+        first.call(Command::Ping).await?,
+        Ok(Reply::Pong { .. })
+    ));
+    // A thousand silent connections: live agents are still served, new ones after.
+    let live = s.agent("flooded").await?;
+    let mut idle = Vec::new();
+    for _ in 0..1_000 {
+        idle.push(tokio::net::UnixStream::connect(rt.socket()).await?);
+    }
+    live.call("firefox_get_tabs", json!({})).await?.ok()?;
+    ensure!(matches!(
+        first.call(Command::Ping).await?,
+        Ok(Reply::Pong { .. })
+    ));
+    drop(idle);
+    live.close().await?;
+    link_up(&s, &host).await
+}
+
+pub async fn clients_refuse_a_runtime_folder_that_is_not_private(
+    s: Arc<Shared>,
+) -> anyhow::Result<()> {
+    // Another local user's folder, posing as the host's: it leads to the real socket, but it
+    // is open to others, so no client sends its token or commands there.
+    let fake = tempfile::Builder::new().prefix("czp").tempdir_in("/tmp")?;
+    std::fs::set_permissions(
+        fake.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )?;
+    std::os::unix::fs::symlink(
+        s.browser.runtime.socket(),
+        fake.path().join("claudezilla.sock"),
+    )?;
+    std::fs::copy(
+        s.browser.runtime.token(),
+        fake.path().join("claudezilla.token"),
+    )?;
+    let log = s.browser.path().join("mcp-fake-rt.log");
+    let a = Agent::spawn_with(
+        fake.path(),
+        &log,
+        &[(
+            "CLAUDEZILLA_RUNTIME_DIR",
+            fake.path().to_str().context("path")?,
+        )],
+    )
+    .await?;
+    let r = a.call("firefox_get_tabs", json!({})).await?;
+    ensure!(
+        r.expect_error("NOT_CONNECTED")?.contains("not private"),
+        "{r:?}"
+    );
+    a.close().await?;
+    let status = std::process::Command::new(claudezilla_e2e::binary("claudezilla-host"))
+        .arg("status")
+        .env("CLAUDEZILLA_RUNTIME_DIR", fake.path())
+        .env("HOME", s.browser.home())
+        .output()?;
+    let report = String::from_utf8_lossy(&status.stdout);
+    ensure!(
+        !status.status.success() && report.contains("not private"),
+        "{report}"
+    );
+    Ok(())
+}
+
+pub async fn unreachable_addresses_are_load_failures(s: Arc<Shared>) -> anyhow::Result<()> {
+    let a = s.agent("unreachable").await?;
+    // A port nothing listens on (not one of the ports Firefox blocks outright).
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port();
+    let refused = a
+        .call(
+            "firefox_create_window",
+            json!({"url": format!("http://127.0.0.1:{closed}/")}),
+        )
+        .await?;
+    ensure!(
+        refused.expect_error("LOAD_FAILED")?.contains("refused"),
+        "{refused:?}"
+    );
+    let tab = a.open(&s.pages.url("/other.html")).await?;
+    let unknown = a
+        .call(
+            "firefox_navigate",
+            json!({"tabId": tab, "url": "http://no-such-host.invalid/"}),
+        )
+        .await?;
+    unknown.expect_error("LOAD_FAILED")?;
+    // A good address still loads in the same tab.
+    let back = a
+        .call(
+            "firefox_navigate",
+            json!({"tabId": tab, "url": s.pages.url("/other.html")}),
+        )
+        .await?
+        .ok()?;
+    ensure!(back.text.contains("Other page"), "{back:?}");
+    a.close().await?;
+    Ok(())
+}
+
+pub async fn a_self_navigating_page_is_reported_truly(s: Arc<Shared>) -> anyhow::Result<()> {
+    let a = s.agent("ticker").await?;
+    let tab = a.open(&s.pages.url("/attack/ticker.html")).await?;
+    for _ in 0..8 {
+        let typed = a
+            .call(
+                "firefox_type",
+                json!({"tabId": tab, "selector": "#box", "text": "hi"}),
+            )
+            .await?;
+        ensure!(
+            !typed.is_error || typed.text.contains("navigated away"),
+            "an interrupted action says so: {typed:?}"
+        );
+    }
+    for _ in 0..3 {
+        let other = s.pages.url("/other.html");
+        let went = a
+            .call("firefox_navigate", json!({"tabId": tab, "url": other}))
+            .await?
+            .ok()?;
+        ensure!(
+            went.text.contains("Other page") && went.text.contains("/other.html"),
+            "navigate reports the page it reached: {went:?}"
+        );
+        a.call(
+            "firefox_navigate",
+            json!({"tabId": tab, "url": s.pages.url("/attack/ticker.html")}),
+        )
+        .await?
+        .ok()?;
+    }
+    a.close().await?;
+    Ok(())
+}
+
+pub async fn other_agents_tabs_show_only_their_origin(s: Arc<Shared>) -> anyhow::Result<()> {
+    let a = s.agent("origin-a").await?;
+    let b = s.agent("origin-b").await?;
+    a.open(&s.pages.url("/other.html?account=SECRET42")).await?;
+    let seen = b.call("firefox_get_tabs", json!({})).await?.ok()?;
+    let origin = s.pages.url("");
+    ensure!(seen.text.contains(&origin), "{seen:?}");
+    ensure!(
+        !seen.text.contains("SECRET42") && !seen.text.contains("Other page"),
+        "another agent's path, query or title leaked: {seen:?}"
+    );
+    let all = b.call("firefox_list_all_tabs", json!({})).await?.ok()?;
+    ensure!(!all.text.contains("SECRET42"), "{all:?}");
+    a.close().await?;
+    b.close().await?;
+    Ok(())
+}
+
+pub async fn session_parameters_are_redacted_and_backslashes_do_not_pass(
+    s: Arc<Shared>,
+) -> anyhow::Result<()> {
+    let a = s.agent("redact").await?;
+    let tab = a.open(&s.pages.url("/attack/secrets.html")).await?;
+    a.call("firefox_wait_for", json!({"tabId": tab, "text": "fetched"}))
+        .await?
+        .ok()?;
+    let log = a
+        .call("firefox_get_network", json!({"tabId": tab}))
+        .await?
+        .ok()?;
+    ensure!(log.text.contains("page=4"), "{log:?}");
+    for secret in ["SID1", "PHP2", "TKT3"] {
+        ensure!(!log.text.contains(secret), "{secret} in {log:?}");
+    }
+    a.call(
+        "firefox_set_config",
+        json!({"allowedDomains": ["127.0.0.1"]}),
+    )
+    .await?
+    .ok()?;
+    let port = s.pages.port;
+    let sneaky = format!("http://localhost:{port}\\@127.0.0.1:{port}/other.html");
+    a.call("firefox_navigate", json!({"tabId": tab, "url": sneaky}))
+        .await?
+        .expect_error("NOT_ALLOWED")?;
+    a.close().await?;
+    Ok(())
+}
+
+/// A page whose content process hangs while its screenshot is taken: the capture is abandoned
+/// after its deadline and the lock passes on, so other agents' screenshots go through.
+pub async fn a_hung_page_does_not_hold_the_capture_lock() -> anyhow::Result<()> {
+    let frame_server = PageServer::start(HashMap::from([(
+        "/hang.html",
+        Page::html(
+            "<!doctype html><title>Hang</title><p>hanging</p><script>\
+             setTimeout(() => { const end = Date.now() + 40000; while (Date.now() < end) {} }, 50)</script>",
+        ),
+    )]))
+    .await?;
+    // The frame comes from another site, so its (hung) process is not the top page's.
+    let hang_top = format!(
+        "<!doctype html><title>Top</title><p>top</p>\
+         <iframe src='http://localhost:{}/hang.html'></iframe>",
+        frame_server.port
+    );
+    let mut pages = crate::common::test_pages();
+    pages.insert("/hang-top.html", Page::html(hang_top));
+    let server = PageServer::start(pages).await?;
+    let browser = Browser::start_with_options(Options::default()).await?;
+    let spawn = async |name: &str| {
+        Agent::spawn(
+            browser.runtime.path(),
+            &browser.path().join(format!("mcp-{name}.log")),
+        )
+        .await
+    };
+    let stuck = spawn("stuck").await?;
+    let tab = stuck.open(&server.url("/hang-top.html")).await?;
+    let mut others = Vec::new();
+    for (i, (colour, _)) in crate::common::COLOURS.iter().take(2).enumerate() {
+        let agent = spawn(&format!("other-{i}")).await?;
+        let tab = agent
+            .open(&server.url(&format!("/colour/{colour}.html")))
+            .await?;
+        others.push((agent, tab));
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let hung = async {
+        let started = Instant::now();
+        let r = stuck
+            .call(
+                "firefox_screenshot",
+                json!({"tabId": tab, "skipReadiness": true, "timeout": 60000}),
+            )
+            .await;
+        (r, started.elapsed())
+    };
+    let rest = async {
+        let mut done = Vec::new();
+        for (agent, tab) in &others {
+            // MUTEX_BUSY while the stuck capture holds the lock; then it passes on.
+            loop {
+                let r = agent
+                    .call(
+                        "firefox_screenshot",
+                        json!({"tabId": tab, "skipReadiness": true}),
+                    )
+                    .await?;
+                if r.is_error && r.text.starts_with("MUTEX_BUSY") {
+                    tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+                    continue;
+                }
+                done.push(r.ok()?);
+                break;
+            }
+        }
+        anyhow::Ok(done)
+    };
+    let ((hung, took), rest) = tokio::join!(hung, rest);
+    let hung = hung?;
+    ensure!(
+        hung.is_error && hung.text.contains("did not paint"),
+        "the stuck capture is abandoned with a clear error: {hung:?}"
+    );
+    ensure!(took.as_secs() < 30, "abandoned only after {took:?}");
+    ensure!(
+        rest?.len() == 2,
+        "the other agents' screenshots went through"
+    );
+    drop(frame_server);
+    Ok(())
+}
+
+/// Tabs an agent's page opens are that agent's: counted against the pool (over the limit they
+/// are closed, and it is told), and closed with its other tabs.
+pub async fn opened_tabs_belong_to_the_opener() -> anyhow::Result<()> {
+    let mut pages = HashMap::new();
+    pages.insert(
+        "/opener.html",
+        Page::html(
+            "<!doctype html><title>Opener</title>\
+             <a id=blank href=/other.html target=_blank>new tab</a>\
+             <button id=many onclick=\"for (let i = 0; i < 50; i++) window.open('/other.html?' + i)\">many</button>",
+        ),
+    );
+    pages.insert(
+        "/other.html",
+        Page::html("<!doctype html><title>Other page</title><p>other</p>"),
+    );
+    let server = PageServer::start(pages).await?;
+    let browser = Browser::start_with_options(Options {
+        prefs: vec![
+            ("dom.disable_open_during_load".into(), "false".into()),
+            ("dom.popup_maximum".into(), "-1".into()),
+            ("browser.link.open_newwindow".into(), "3".into()),
+        ],
+        ..Options::default()
+    })
+    .await?;
+    let spawn = async |name: &str| {
+        Agent::spawn(
+            browser.runtime.path(),
+            &browser.path().join(format!("mcp-{name}.log")),
+        )
+        .await
+    };
+    let a = spawn("opener").await?;
+    let tab = a.open(&server.url("/opener.html")).await?;
+    let mut notes = String::new();
+    let clicked = a
+        .call("firefox_click", json!({"tabId": tab, "selector": "#blank"}))
+        .await?
+        .ok()?;
+    notes.push_str(&clicked.text);
+    let count_mine = async || -> anyhow::Result<(usize, String)> {
+        let r = a.call("firefox_get_tabs", json!({})).await?.ok()?;
+        Ok((
+            r.text.lines().filter(|l| l.contains("(yours")).count(),
+            r.text,
+        ))
+    };
+    let (two, _) = claudezilla_e2e::eventually(
+        std::time::Duration::from_secs(10),
+        "the link's tab to be the agent's",
+        async || count_mine().await.ok().filter(|(n, _)| *n == 2),
+    )
+    .await?;
+    ensure!(two == 2);
+    let many = a
+        .call("firefox_click", json!({"tabId": tab, "selector": "#many"}))
+        .await?
+        .ok()?;
+    notes.push_str(&many.text);
+    let full = claudezilla_e2e::eventually(
+        std::time::Duration::from_secs(20),
+        "the popups to be adopted or closed",
+        async || {
+            let (n, text) = count_mine().await.ok()?;
+            notes.push_str(&text);
+            (n == POOL_LIMIT).then_some(text)
+        },
+    )
+    .await?;
+    // Later answers carry what happened meanwhile.
+    let later = a.call("firefox_get_tabs", json!({})).await?.ok()?;
+    notes.push_str(&later.text);
+    ensure!(notes.contains("opened tab"), "the agent was told: {notes}");
+    ensure!(
+        notes.contains("was closed"),
+        "the agent was told of the closed ones: {notes}"
+    );
+    let all_tabs = async || -> anyhow::Result<usize> {
+        let b = spawn("watcher").await?;
+        let all = b.call("firefox_list_all_tabs", json!({})).await?.ok()?;
+        b.close().await?;
+        Ok(all.text.lines().count())
+    };
+    ensure!(all_tabs().await? <= POOL_LIMIT + 2, "{full}");
+    // The agent leaves: every tab its pages opened goes with it.
+    a.close().await?;
+    let left = claudezilla_e2e::eventually(
+        std::time::Duration::from_secs(10),
+        "the agent's tabs to close",
+        async || all_tabs().await.ok().filter(|n| *n <= 1),
+    )
+    .await?;
+    ensure!(left <= 1);
+    Ok(())
+}
