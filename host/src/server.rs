@@ -1,11 +1,14 @@
 //! The Unix socket server: authenticates each client, then relays its requests to the router.
 //!
 //! Every queue is bounded: at most [`MAX_UNAUTHENTICATED`] connections may be saying hello at
-//! once (each with a small frame limit until it has), each connection has at most
+//! once (each with a small frame limit until it has; past the limit the oldest is closed, so a
+//! flood of silent connections cannot keep a real agent out), each connection has at most
 //! [`IN_FLIGHT`] requests between arrival and the writing of their answers, and a client that
 //! sends more gets `BUSY` — so a client that never reads cannot grow the host's memory.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use claudezilla_protocol::codec::{BadFrame, FrameCodec, request_id};
@@ -18,8 +21,9 @@ use tokio::io::AsyncWriteExt;
 use tokio::net::unix::OwnedWriteHalf;
 use tokio::net::{UnixListener, UnixStream};
 use tokio::sync::mpsc::{self, UnboundedSender};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
+use tokio::sync::{Semaphore, oneshot};
 use tokio_util::codec::FramedRead;
+use tokio_util::sync::CancellationToken;
 
 use crate::auth::Token;
 use crate::router::{ConnId, Event, Outgoing};
@@ -44,7 +48,7 @@ pub async fn serve(
     events: UnboundedSender<Event>,
     auth_timeout: Duration,
 ) {
-    let saying_hello = Arc::new(Semaphore::new(MAX_UNAUTHENTICATED));
+    let mut saying_hello = HelloQueue::default();
     let mut next_conn: ConnId = 1;
     loop {
         let stream = match listener.accept().await {
@@ -60,10 +64,7 @@ pub async fn serve(
             tracing::warn!("socket client refused: {why}");
             continue;
         }
-        let Ok(hello_slot) = saying_hello.clone().try_acquire_owned() else {
-            tracing::debug!("socket client closed: {MAX_UNAUTHENTICATED} already saying hello");
-            continue;
-        };
+        let hello_slot = saying_hello.admit();
         let conn = next_conn;
         next_conn += 1;
         tokio::spawn(client(
@@ -90,17 +91,60 @@ fn same_user(stream: &UnixStream) -> Result<(), String> {
     Ok(())
 }
 
+/// The connections still saying hello, oldest first. A new one past the limit closes the
+/// oldest: a silent flood ages out, while a real client says hello at once.
+#[derive(Default)]
+struct HelloQueue {
+    waiting: VecDeque<HelloSlot>,
+}
+
+#[derive(Clone)]
+struct HelloSlot {
+    /// Cancelled to close the connection (evicted).
+    evict: CancellationToken,
+    /// Set once it has said hello (or given up): no longer counted.
+    done: Arc<AtomicBool>,
+}
+
+impl HelloQueue {
+    fn admit(&mut self) -> HelloSlot {
+        self.waiting.retain(|s| !s.done.load(Ordering::Relaxed));
+        if self.waiting.len() >= MAX_UNAUTHENTICATED
+            && let Some(oldest) = self.waiting.pop_front()
+        {
+            tracing::debug!(
+                "closing the oldest silent connection: {MAX_UNAUTHENTICATED} say hello"
+            );
+            oldest.evict.cancel();
+        }
+        let slot = HelloSlot {
+            evict: CancellationToken::new(),
+            done: Arc::default(),
+        };
+        self.waiting.push_back(slot.clone());
+        slot
+    }
+}
+
 async fn client(
     stream: UnixStream,
     conn: ConnId,
     token: Arc<Token>,
     events: UnboundedSender<Event>,
     auth_timeout: Duration,
-    hello_slot: OwnedSemaphorePermit,
+    hello_slot: HelloSlot,
 ) {
     let (rd, mut wr) = stream.into_split();
     let mut reader = FramedRead::new(rd, Codec::new(HELLO_MAX, MAX_SOCKET_FRAME));
-    let agent = match authenticate(&mut reader, &token, auth_timeout).await {
+    let authenticated = tokio::select! {
+        a = authenticate(&mut reader, &token, auth_timeout) => Some(a),
+        () = hello_slot.evict.cancelled() => None,
+    };
+    hello_slot.done.store(true, Ordering::Relaxed);
+    let Some(authenticated) = authenticated else {
+        return;
+    };
+    let agent = match authenticated {
         Ok(agent) => agent,
         Err(why) => {
             tracing::warn!(conn, why, "socket client refused");
@@ -110,7 +154,6 @@ async fn client(
             return;
         }
     };
-    drop(hello_slot);
     reader.decoder_mut().set_max_in(MAX_SOCKET_FRAME);
 
     let (replies, replies_rx) = mpsc::unbounded_channel();

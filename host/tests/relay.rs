@@ -664,7 +664,7 @@ async fn a_flood_of_silent_connections_leaves_agents_working() {
         idle.push(UnixStream::connect(host.rt.socket()).await.unwrap());
     }
     ping_through(&mut host, &mut agent_conn, 1, 1).await;
-    // Those beyond the hello limit are closed at once.
+    // Past the hello limit the oldest silent ones are closed.
     let limit = 1_000 - claudezilla_host::MAX_UNAUTHENTICATED;
     let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
     loop {
@@ -681,6 +681,10 @@ async fn a_flood_of_silent_connections_leaves_agents_working() {
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+    // A new agent gets in while the silent ones still wait (it says hello at once).
+    let _during = tokio::time::timeout(Duration::from_secs(5), hello(&host, 3))
+        .await
+        .expect("a new agent is welcomed during the flood");
     ping_through(&mut host, &mut agent_conn, 2, 1).await;
     // Once the silent ones are gone, a new agent is welcomed.
     drop(idle);

@@ -185,41 +185,48 @@ impl HostLink {
             .unwrap_or_else(|_| Err(not_connected("the host did not answer within 3 s")))
     }
 
-    /// A refusal right after a drop is usually the host still holding the old connection of
-    /// this agent (or a token replaced by a restarting host): try again a few times.
+    /// A handshake that failed after connecting is tried again a few times: a refusal right
+    /// after a drop is usually the host still holding this agent's old connection (or a token
+    /// replaced by a restarting host), a reset the host shedding a flood of silent clients.
+    /// Where nothing listens, it fails at once.
     async fn handshake_retrying(&self) -> Result<Connection, ErrorBody> {
         let mut attempt = 0;
         loop {
             match self.handshake().await {
-                Err(e) if e.code == ErrorCode::AuthFailed && attempt < 3 => {
+                Ok(conn) => return Ok(conn),
+                Err((e, true)) if attempt < 3 => {
+                    tracing::info!("handshake failed, trying again: {e}");
                     attempt += 1;
                     tokio::time::sleep(Duration::from_millis(100)).await;
                 }
-                other => return other,
+                Err((e, _)) => return Err(e),
             }
         }
     }
 
-    async fn handshake(&self) -> Result<Connection, ErrorBody> {
+    /// The connection, or why not and whether another try may work.
+    async fn handshake(&self) -> Result<Connection, (ErrorBody, bool)> {
+        let last = |e: ErrorBody| (e, false);
+        let again = |e: ErrorBody| (e, true);
         // Nothing is read or sent unless the folder is ours and private and the socket's other
         // end runs as us: another local user could have made either, to pose as the host.
         self.runtime
             .verify()
-            .map_err(|e| not_connected(e.to_string()))?;
+            .map_err(|e| last(not_connected(e.to_string())))?;
         let socket = self.runtime.socket();
         let stream = UnixStream::connect(&socket).await.map_err(|e| {
-            not_connected(format!(
+            last(not_connected(format!(
                 "Firefox is not connected: no Claudezilla host at {} ({e})",
                 socket.display()
-            ))
+            )))
         })?;
         claudezilla_protocol::paths::check_peer(&stream)
-            .map_err(|e| not_connected(e.to_string()))?;
+            .map_err(|e| last(not_connected(e.to_string())))?;
         let token = self.runtime.read_token().map_err(|e| {
-            not_connected(format!(
+            last(not_connected(format!(
                 "cannot read the host's token {}: {e}",
                 self.runtime.token().display()
-            ))
+            )))
         })?;
         let (rd, wr) = stream.into_split();
         let mut reader = FramedRead::new(rd, codec());
@@ -232,17 +239,22 @@ impl HostLink {
         writer
             .send(hello)
             .await
-            .map_err(|e| not_connected(format!("host connection failed: {e}")))?;
+            .map_err(|e| again(not_connected(format!("host connection failed: {e}"))))?;
         let host_version = match reader.next().await {
             Some(Ok(Ok(HostMessage::Welcome { host_version, .. }))) => host_version,
-            Some(Ok(Ok(HostMessage::Refused(e) | HostMessage::Error(e)))) => return Err(e),
+            Some(Ok(Ok(HostMessage::Refused(e) | HostMessage::Error(e)))) => {
+                let transient = matches!(e.code, ErrorCode::AuthFailed | ErrorCode::Busy);
+                return Err((e, transient));
+            }
             Some(Ok(Ok(HostMessage::Notice { .. }))) => {
-                return Err(not_connected("the host sent a notice before its welcome"));
+                return Err(last(not_connected(
+                    "the host sent a notice before its welcome",
+                )));
             }
             other => {
-                return Err(not_connected(format!(
-                    "unexpected answer to hello: {other:?}"
-                )));
+                return Err(again(not_connected(format!(
+                    "the host closed the connection instead of answering hello: {other:?}"
+                ))));
             }
         };
         tracing::info!(%host_version, "connected to the host");
