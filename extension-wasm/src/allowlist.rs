@@ -76,6 +76,9 @@ pub fn host(url: &str) -> Option<String> {
 /// `scheme://host[:port]` of a URL: how another agent's or the user's tab is shown to an
 /// agent, without the path and query where a page keeps what is private.
 pub fn origin(url: &str) -> String {
+    if url == "about:blank" {
+        return url.to_owned();
+    }
     let Some((scheme, rest)) = url.split_once("://") else {
         return url
             .split(':')

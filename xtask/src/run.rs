@@ -100,7 +100,17 @@ pub fn test(filter: &[String]) -> Result {
         args.push("--");
         args.extend(filter.iter().map(String::as_str));
     }
-    sh::run(cmd("cargo", &args))
+    let mut tally = sh::Tally::default();
+    let result = sh::run_tests(cmd("cargo", &args), &mut tally);
+    // The last line, which CI reads: every suite summed.
+    let line = format!("{} passed, {} failed", tally.passed, tally.failed);
+    match result {
+        Ok(()) => {
+            println!("{line}");
+            Ok(())
+        }
+        Err(e) => Err(format!("{e}\n{line}")),
+    }
 }
 
 /// The end-to-end benchmark (real Firefox); figures go to stdout for the README.

@@ -33,6 +33,56 @@ pub fn run(mut c: Command) -> Result {
     }
 }
 
+/// Counts of tests, summed over every `test result:` line a test run printed.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Tally {
+    pub passed: u64,
+    pub failed: u64,
+}
+
+impl Tally {
+    /// Adds what one line of test output reports (`test result: ok. 12 passed; 0 failed; …`).
+    pub fn read(&mut self, line: &str) {
+        let Some(rest) = line.trim().strip_prefix("test result: ") else {
+            return;
+        };
+        let count = |what: &str| {
+            rest.split([';', '.'])
+                .map(str::trim)
+                .find_map(|part| part.strip_suffix(what)?.trim().parse::<u64>().ok())
+                .unwrap_or(0)
+        };
+        self.passed += count(" passed");
+        self.failed += count(" failed");
+    }
+}
+
+/// Runs, echoing stdout as it comes and tallying the tests it reports.
+pub fn run_tests(mut c: Command, tally: &mut Tally) -> Result {
+    use std::io::{BufRead, BufReader};
+    let line = describe(&c);
+    eprintln!("$ {line}");
+    let mut child = c
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start `{line}`: {e}"))?;
+    if let Some(out) = child.stdout.take() {
+        for text in BufReader::new(out)
+            .lines()
+            .map_while(std::result::Result::ok)
+        {
+            println!("{text}");
+            tally.read(&text);
+        }
+    }
+    let status = child.wait().map_err(|e| e.to_string())?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`{line}` failed ({status})"))
+    }
+}
+
 /// Runs and returns stdout, or `None` if the program is missing or fails.
 pub fn output(program: &str, args: &[&str]) -> Option<String> {
     let out = cmd(program, args).output().ok()?;
@@ -54,4 +104,25 @@ fn describe(c: &Command) -> String {
 
 pub fn is_root() -> bool {
     output("id", &["-u"]).is_some_and(|uid| uid.trim() == "0")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Tally;
+
+    #[test]
+    fn test_results_are_summed() {
+        let mut t = Tally::default();
+        t.read("test result: ok. 55 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 47.43s");
+        t.read("test result: FAILED. 63 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out");
+        t.read("running 3 tests");
+        t.read("test foo ... ok");
+        assert_eq!(
+            t,
+            Tally {
+                passed: 118,
+                failed: 1
+            }
+        );
+    }
 }
