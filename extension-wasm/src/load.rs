@@ -44,6 +44,8 @@ pub enum Reached {
     /// The tab shows the asked-for address, but the load's end (success or failure) has not
     /// been heard of yet: it comes in a moment.
     Arriving,
+    /// The asked-for load was cancelled by another (the page navigated by itself meanwhile).
+    Superseded,
 }
 
 impl MainFrames {
@@ -141,7 +143,8 @@ impl MainFrames {
             return Reached::Pending;
         }
         match &ours.error {
-            Some(e) if !superseded(e) && loads.last().is_some_and(|l| l.id == ours.id) => {
+            Some(e) if superseded(e) => Reached::Superseded,
+            Some(e) if loads.last().is_some_and(|l| l.id == ours.id) => {
                 Reached::Failed(net_error(e))
             }
             _ => Reached::Elsewhere,
@@ -318,7 +321,7 @@ mod tests {
         m.started(T, "4", "http://x/tick?4");
         assert_eq!(
             m.reached(T, mark, Some("http://y/"), "http://x/tick?4"),
-            Reached::Elsewhere
+            Reached::Superseded
         );
     }
 

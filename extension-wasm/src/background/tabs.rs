@@ -187,6 +187,31 @@ async fn go_and_wait(
     started: f64,
     budget_ms: u32,
 ) -> Outcome {
+    let mut tries = 0;
+    loop {
+        let (mark, loaded) = go_once(tab, url, action, load, started, budget_ms).await?;
+        // The page's own navigation cancelled or replaced ours: ask again (twice at most).
+        let replaced = matches!(&loaded, Ok(Reply::Tab(r))
+        if matches!(
+            with_state(|s| s.main_frames.reached(tab, mark, url, &r.url)),
+            Reached::Superseded | Reached::Elsewhere
+        ));
+        tries += 1;
+        if !(replaced && url.is_some() && tries < 3) {
+            return arrived(tab, mark, url, loaded).await;
+        }
+    }
+}
+
+/// One navigation and the wait for it: the mark its loads are counted from, and the outcome.
+async fn go_once(
+    tab: TabId,
+    url: Option<&str>,
+    action: Option<NavAction>,
+    load: LoadWatch,
+    started: f64,
+    budget_ms: u32,
+) -> Result<(u64, Outcome), ErrorBody> {
     with_state(|s| s.blocked.remove(&tab));
     let mark = with_state(|s| s.main_frames.mark());
     let done = watch(tab, load);
@@ -222,7 +247,7 @@ async fn go_and_wait(
         }
         loaded = finish_wait(tab, done, started, budget_ms).await;
     }
-    arrived(tab, mark, url, loaded).await
+    Ok((mark, loaded))
 }
 
 fn still_coming(tab: TabId, mark: u64, url: Option<&str>, loaded: &Outcome) -> bool {
@@ -274,7 +299,7 @@ async fn arrived(tab: TabId, mark: u64, asked: Option<&str>, loaded: Outcome) ->
                 "check the address and that the server is running; the tab stays open (on Firefox's error page) for another firefox_navigate",
             ));
         }
-        Reached::Elsewhere => {
+        Reached::Elsewhere | Reached::Superseded => {
             report.note = Some(format!(
                 "the tab is at {} now, not at {asked_text}: the page navigated on by itself after the load (or another load replaced it)",
                 report.url
