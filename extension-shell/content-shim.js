@@ -28,9 +28,33 @@ if (!window.claudezillaContent) {
       }
     };
   };
+  // Shadow hosts and frames under a root, with every element on a path to one (composed
+  // tree): one pass here, where each element costs far less than a call from wasm.
+  const hidden = (root) => {
+    const special = [];
+    const path = new Set();
+    const walk = (from) => {
+      for (const el of from.querySelectorAll("*")) {
+        if (el.shadowRoot) {
+          special.push(el);
+          walk(el.shadowRoot);
+        } else if (el.localName === "iframe" || el.localName === "frame") {
+          special.push(el);
+        }
+      }
+    };
+    walk(root);
+    for (let el of special) {
+      while (el && el !== root && !path.has(el)) {
+        path.add(el);
+        el = el.parentElement || el.getRootNode().host;
+      }
+    }
+    return path;
+  };
   window.claudezillaContent = bindgen({
     module_or_path: browser.runtime.getURL("wasm/claudezilla_extension_wasm_bg.wasm"),
-  }).then(() => bindgen.content_start(hookConsole));
+  }).then(() => bindgen.content_start(hookConsole, hidden));
   browser.runtime.onMessage.addListener((message) => {
     if (typeof message !== "string") {
       return undefined;

@@ -219,6 +219,9 @@ pub struct States {
     pub required: bool,
     /// Current value of a field (already cleaned).
     pub value: Option<String>,
+    /// For a control with no name: the words of its nearest container that has some, so a
+    /// row's checkbox reads `checkbox e14 (in "Buy milk")`.
+    pub context: Option<String>,
 }
 
 /// One line: `{indent}{role} "{name}" {ref} ={value} [states]`.
@@ -239,6 +242,11 @@ pub fn line(
     if let Some(r) = reference {
         out.push(' ');
         out.push_str(r);
+    }
+    if let Some(c) = &states.context {
+        out.push_str(" (in \"");
+        out.push_str(&c.replace('"', "'"));
+        out.push_str("\")");
     }
     if let Some(v) = &states.value
         && !v.is_empty()

@@ -23,6 +23,19 @@ pub const MAX_URL_CHARS: usize = 2_000;
 /// Longest title repeated in an answer.
 pub const MAX_TITLE_CHARS: usize = 300;
 
+/// A CSS rule's text with `:hover` in its selector turned into an attribute selector (the
+/// rule then applies where we set the attribute); `None` when there is nothing to mirror.
+pub fn mirror_hover(css_text: &str, attr: &str) -> Option<String> {
+    let (selector, body) = css_text.split_at(css_text.find('{')?);
+    if !selector.contains(":hover") {
+        return None;
+    }
+    Some(format!(
+        "{}{body}",
+        selector.replace(":hover", &format!("[{attr}]"))
+    ))
+}
+
 /// Squeezes runs of blank lines and trailing spaces, which innerText produces in quantity.
 pub fn tidy(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -80,6 +93,25 @@ mod tests {
         assert!(name.chars().count() < 250, "{}", name.len());
         assert_eq!(cap("abcdef", 3), "abc…");
         assert_eq!(cap("abc", 3), "abc");
+    }
+
+    #[test]
+    fn hover_rules_are_mirrored_onto_the_attribute() {
+        assert_eq!(
+            mirror_hover(".todo li:hover .destroy { display: block; }", "data-h").as_deref(),
+            Some(".todo li[data-h] .destroy { display: block; }")
+        );
+        assert_eq!(
+            mirror_hover(
+                "a:hover, b:focus:hover { color: red; content: \":hover\"; }",
+                "x"
+            )
+            .as_deref(),
+            Some("a[x], b:focus[x] { color: red; content: \":hover\"; }"),
+            "only the selector is rewritten"
+        );
+        assert_eq!(mirror_hover("a:focus { color: red; }", "x"), None);
+        assert_eq!(mirror_hover("garbage", "x"), None);
     }
 
     #[test]

@@ -21,6 +21,10 @@ const TRANSCRIPT_TAIL: u64 = 4 * 1024 * 1024;
 
 #[derive(Deserialize)]
 struct HookInput {
+    /// The reply that ends the turn, as Claude Code gives it to the hook (the transcript file
+    /// may not hold it yet when the hook runs).
+    #[serde(default)]
+    last_assistant_message: Option<String>,
     #[serde(default)]
     transcript_path: Option<String>,
 }
@@ -36,12 +40,15 @@ struct Block {
 pub fn run(stdin: &str, runtime: &RuntimeDir) -> Result<Option<String>, String> {
     let input: HookInput =
         serde_json::from_str(stdin).map_err(|e| format!("hook input is not JSON: {e}"))?;
-    let last_message = input
-        .transcript_path
-        .map(|p| read_tail(Path::new(&p)))
-        .transpose()?
-        .map(|t| last_assistant_text(&t))
-        .unwrap_or_default();
+    let last_message = match input.last_assistant_message {
+        Some(message) => message,
+        None => input
+            .transcript_path
+            .map(|p| read_tail(Path::new(&p)))
+            .transpose()?
+            .map(|t| last_assistant_text(&t))
+            .unwrap_or_default(),
+    };
     let check = Command::LoopCheck(LoopCheckArgs {
         ancestors: ancestors(std::process::id()),
         last_message,

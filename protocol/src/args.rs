@@ -289,7 +289,93 @@ impl TargetArgs {
 }
 
 /// Arguments of `firefox_click`.
-pub type ClickArgs = TargetArgs;
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ClickArgs {
+    /// CSS selector (or ref).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub selector: Option<String>,
+    /// Ref from firefox_snapshot (e12), instead of selector.
+    #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub element_ref: Option<String>,
+    /// 2: a double-click (the whole sequence, then dblclick); 3: a triple-click.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u8"))]
+    pub click_count: Option<u8>,
+    /// left (default), right (opens the context menu: contextmenu event) or middle.
+    #[serde(default, skip_serializing_if = "is_left")]
+    pub button: MouseButton,
+    /// Keys held: Control, Shift, Alt, Meta.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modifiers: Vec<ModifierKey>,
+    /// Default: your latest tab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: Option<TabId>,
+}
+
+fn is_left(b: &MouseButton) -> bool {
+    *b == MouseButton::Left
+}
+
+/// A mouse button.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum MouseButton {
+    #[default]
+    Left,
+    Middle,
+    Right,
+}
+
+/// A modifier key held during a click.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum ModifierKey {
+    Control,
+    Shift,
+    Alt,
+    Meta,
+}
+
+impl ClickArgs {
+    pub fn target(&self) -> Result<ElementTarget, Invalid> {
+        target(&self.selector, &self.element_ref)
+    }
+
+    /// How many presses: 1 to 3.
+    pub fn clicks(&self) -> Result<u8, Invalid> {
+        match self.click_count.unwrap_or(1) {
+            n @ 1..=3 => Ok(n),
+            n => Err(Invalid::new(
+                "clickCount",
+                format!("{n} is not 1, 2 (double-click) or 3 (triple-click)"),
+            )),
+        }
+    }
+
+    pub fn held(&self) -> crate::envelope::Modifiers {
+        let mut m = crate::envelope::Modifiers::default();
+        for key in &self.modifiers {
+            match key {
+                ModifierKey::Control => m.ctrl = true,
+                ModifierKey::Shift => m.shift = true,
+                ModifierKey::Alt => m.alt = true,
+                ModifierKey::Meta => m.meta = true,
+            }
+        }
+        m
+    }
+
+    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        self.target()?;
+        self.clicks().map(drop)
+    }
+}
 
 /// Arguments of `firefox_type`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -331,7 +417,7 @@ impl TypeArgs {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PressKeyArgs {
-    /// Key name as in KeyboardEvent.key: Enter, Tab, Escape, ArrowDown, a, …
+    /// Enter, Tab, Escape, ArrowDown, a, F5… or a chord: Control+a, Shift+Tab, Meta+Enter.
     pub key: String,
     /// Element to press it on (default: the focused element).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -361,13 +447,19 @@ impl PressKeyArgs {
         optional_target(&self.selector, &self.element_ref)
     }
 
+    /// The key with every modifier held: the chord's and the ctrlKey… flags.
+    pub fn chord(&self) -> Result<crate::keys::Chord, Invalid> {
+        let mut chord = crate::keys::parse(&self.key).map_err(|e| Invalid::new("key", e))?;
+        let m = &mut chord.modifiers;
+        m.ctrl |= self.ctrl_key;
+        m.shift |= self.shift_key;
+        m.alt |= self.alt_key;
+        m.meta |= self.meta_key;
+        Ok(chord)
+    }
+
     pub(crate) fn validate(&self) -> Result<(), Invalid> {
-        if self.key.is_empty() || self.key.chars().count() > 32 {
-            return Err(Invalid::new(
-                "key",
-                "give a key name such as Enter, Tab, Escape, ArrowDown or a",
-            ));
-        }
+        self.chord()?;
         self.target().map(drop)
     }
 }

@@ -94,7 +94,7 @@ impl Command {
             Self::CreateWindow(a) => validate::url("url", &a.url),
             Self::Navigate(a) => a.validate(),
             Self::GetContent(a) => a.validate(),
-            Self::Click(a) => a.target().map(drop),
+            Self::Click(a) => a.validate(),
             Self::Type(a) => a.validate(),
             Self::PressKey(a) => a.validate(),
             Self::Scroll(a) => a.validate(),

@@ -160,6 +160,16 @@ pub struct ContentRequest {
     pub console: bool,
 }
 
+/// Content script → background: an operation's outcome, and what the page did meanwhile that
+/// the agent should hear of in the same answer (a dialog it raised, say).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContentReply {
+    pub outcome: Outcome,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
 /// Key modifiers held during a key press.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -185,6 +195,9 @@ pub enum PageOp {
     },
     Click {
         target: ElementTarget,
+        clicks: u8,
+        button: crate::args::MouseButton,
+        modifiers: Modifiers,
     },
     Type {
         target: ElementTarget,
@@ -193,8 +206,7 @@ pub enum PageOp {
     },
     PressKey {
         target: Option<ElementTarget>,
-        key: String,
-        modifiers: Modifiers,
+        chord: crate::keys::Chord,
     },
     Scroll {
         target: Option<ElementTarget>,

@@ -21,6 +21,7 @@ pub mod command;
 pub mod envelope;
 pub mod framing;
 pub mod ids;
+pub mod keys;
 pub mod reply;
 pub mod validate;
 

@@ -148,6 +148,9 @@ pub enum Reply {
     Typed {
         element: String,
         value_length: u32,
+        /// How the text went in, when not as keystrokes would (or what the field refused).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        note: Option<String>,
     },
     Screenshot(Screenshot),
     /// Content script → background only: page geometry for a capture.
@@ -268,6 +271,15 @@ pub struct PageContent {
     /// Length of the whole text in characters, before any cut.
     pub total_length: u32,
     pub truncated: bool,
+    /// Content script → background only: the browser frame ids of the frames whose text goes
+    /// where the markers [`frame_marker`] are (the background splices it in, and empties this).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub frames: Vec<u64>,
+}
+
+/// Where frame `n`'s text goes in a frame's content (private-use characters no page text has).
+pub fn frame_marker(n: usize) -> String {
+    format!("\u{E000}{n}\u{E001}")
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -43,6 +43,10 @@ fn shared() -> anyhow::Result<Arc<Shared>> {
         all.extend(crate::shots::pages());
         all.extend(crate::devtools::pages());
         all.extend(crate::attacks::pages());
+        all.extend(crate::input::pages(&format!(
+            "http://127.0.0.1:{}",
+            other.port
+        )));
         all.extend(crate::page_set::pages(&format!(
             "http://127.0.0.1:{}",
             other.port

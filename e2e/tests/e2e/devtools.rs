@@ -378,6 +378,15 @@ async fn stop_hook(
     runtime: &std::path::Path,
     transcript: &std::path::Path,
 ) -> anyhow::Result<(String, String)> {
+    stop_hook_with(runtime, transcript, None).await
+}
+
+/// [`stop_hook`] with Claude Code's `last_assistant_message` in the input.
+async fn stop_hook_with(
+    runtime: &std::path::Path,
+    transcript: &std::path::Path,
+    last: Option<&str>,
+) -> anyhow::Result<(String, String)> {
     let command = format!("'{}' stop-hook", binary("claudezilla-host").display());
     let mut child = tokio::process::Command::new("sh")
         .args(["-c", &command])
@@ -386,12 +395,15 @@ async fn stop_hook(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()?;
-    let input = json!({
+    let mut input = json!({
         "session_id": "e2e",
         "transcript_path": transcript,
         "hook_event_name": "Stop",
         "stop_hook_active": false,
     });
+    if let Some(last) = last {
+        input["last_assistant_message"] = json!(last);
+    }
     let mut stdin = child.stdin.take().context("stdin")?;
     stdin.write_all(input.to_string().as_bytes()).await?;
     drop(stdin);
@@ -452,6 +464,25 @@ pub async fn focus_loops_run_through_the_stop_hook(s: Arc<Shared>) -> anyhow::Re
             .text
             .contains("ended: the completion promise was kept"),
         "{status:?}"
+    );
+
+    // The reply Claude Code hands the hook counts, even before the transcript holds it.
+    write_transcript(&transcript, "working")?;
+    a.call(
+        "firefox_start_loop",
+        json!({"prompt": "finish", "maxIterations": 5, "completionPromise": "SHIPPED"}),
+    )
+    .await?
+    .ok()?;
+    let (out, _) = stop_hook_with(
+        runtime,
+        &transcript,
+        Some("Done <promise>SHIPPED</promise>"),
+    )
+    .await?;
+    ensure!(
+        out.is_empty(),
+        "the hook ignored last_assistant_message: {out}"
     );
 
     // The round limit ends it; stop_loop ends it early.

@@ -9,6 +9,7 @@ mod attacks;
 mod common;
 mod consent;
 mod devtools;
+mod input;
 mod lifecycle;
 mod mcp;
 mod page_set;
@@ -246,6 +247,32 @@ fn main() {
         plain(
             "attacks::opened_tabs_belong_to_the_opener",
             attacks::opened_tabs_belong_to_the_opener,
+        ),
+    ]);
+    trials.extend([
+        with_shared(
+            "input::enter_carries_which_and_key_code",
+            input::enter_carries_which_and_key_code,
+        ),
+        with_shared(
+            "input::change_fires_when_the_edit_is_committed",
+            input::change_fires_when_the_edit_is_committed,
+        ),
+        with_shared(
+            "input::lengths_are_enforced_as_from_a_keyboard",
+            input::lengths_are_enforced_as_from_a_keyboard,
+        ),
+        with_shared(
+            "input::hover_double_click_and_buttons",
+            input::hover_double_click_and_buttons,
+        ),
+        with_shared(
+            "input::page_text_includes_shadow_roots_and_frames",
+            input::page_text_includes_shadow_roots_and_frames,
+        ),
+        with_shared(
+            "input::load_time_console_dialogs_and_unload",
+            input::load_time_console_dialogs_and_unload,
         ),
     ]);
     let conclusion = libtest_mimic::run(&args, trials);

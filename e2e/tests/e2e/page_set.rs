@@ -108,6 +108,10 @@ pub fn pages(other_origin: &str) -> HashMap<&'static str, Page> {
     HashMap::from([
         ("/form.html", Page::html(FORM)),
         ("/react.html", Page::html(REACT_LIKE)),
+        (
+            "/frame-text.html",
+            Page::html("<!doctype html><title>Frame text</title><p>frame-text-55</p>"),
+        ),
         ("/shadow.html", Page::html(SHADOW)),
         ("/dialogs.html", Page::html(DIALOGS)),
         ("/delayed.html", Page::html(DELAYED)),

@@ -2,7 +2,7 @@
 //! first (ownership), including those that name no tab.
 
 use claudezilla_protocol::args::{ElementTarget, WaitForArgs};
-use claudezilla_protocol::envelope::{Modifiers, PageOp};
+use claudezilla_protocol::envelope::PageOp;
 use claudezilla_protocol::{
     AgentId, Command, ErrorBody, ErrorCode, Outcome, Reply, Request, TabId, VERSION,
 };
@@ -34,6 +34,7 @@ pub async fn handle(request: Request) -> Outcome {
         let until = if wait { until } else { element_until };
         return match op {
             op @ PageOp::Snapshot { .. } => content::snapshot(tab, until, op, budget).await,
+            op @ PageOp::GetContent { .. } => content::page_content(tab, until, op, budget).await,
             op => content::send(tab, frame, until, op, budget).await,
         };
     }
@@ -161,12 +162,13 @@ fn page_op(
         }
         Command::Click(a) => {
             let t = target(a.target())?;
-            (
-                on(a.tab_id, "click in")?,
-                t.frame(),
-                PageOp::Click { target: t },
-                false,
-            )
+            let op = PageOp::Click {
+                target: t.clone(),
+                clicks: a.clicks().map_err(ErrorBody::from)?,
+                button: a.button,
+                modifiers: a.held(),
+            };
+            (on(a.tab_id, "click in")?, t.frame(), op, false)
         }
         Command::Type(a) => {
             let t = target(a.target())?;
@@ -183,23 +185,10 @@ fn page_op(
         }
         Command::PressKey(a) => {
             let t = a.target().map_err(ErrorBody::from)?;
-            let modifiers = Modifiers {
-                ctrl: a.ctrl_key,
-                shift: a.shift_key,
-                alt: a.alt_key,
-                meta: a.meta_key,
-            };
+            let chord = a.chord().map_err(ErrorBody::from)?;
             let frame = t.as_ref().map_or(0, ElementTarget::frame);
-            (
-                on(a.tab_id, "press keys in")?,
-                frame,
-                PageOp::PressKey {
-                    target: t,
-                    key: a.key.clone(),
-                    modifiers,
-                },
-                false,
-            )
+            let op = PageOp::PressKey { target: t, chord };
+            (on(a.tab_id, "press keys in")?, frame, op, false)
         }
         Command::Scroll(a) => {
             let t = a.target().map_err(ErrorBody::from)?;

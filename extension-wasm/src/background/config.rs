@@ -62,14 +62,6 @@ fn refusal(url: &str, domains: &[String]) -> ErrorBody {
     .with_hint("stay on those domains, or widen the list with firefox_set_config{allowedDomains}")
 }
 
-pub fn has_allowlist(agent: &AgentId) -> bool {
-    with_state(|s| {
-        s.configs
-            .get(agent)
-            .is_some_and(|c| !c.allowed_domains.is_empty())
-    })
-}
-
 pub fn handles_consent(tab: TabId) -> bool {
     with_state(|s| {
         s.pool

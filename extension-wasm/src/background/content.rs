@@ -5,7 +5,7 @@ use std::cell::Cell;
 use std::future::Future;
 use std::pin::Pin;
 
-use claudezilla_protocol::envelope::{ContentRequest, PageOp, SnapshotPart};
+use claudezilla_protocol::envelope::{ContentReply, ContentRequest, PageOp, SnapshotPart};
 use claudezilla_protocol::reply::Snapshot;
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply, TabId};
 use serde::Serialize;
@@ -59,7 +59,15 @@ pub async fn send(tab: TabId, alias: u32, until: u64, op: PageOp, budget_ms: u32
             Some(other) => other?,
             None => return Err(no_answer(tab, try_ms)),
         };
-        serde_json::from_str::<Outcome>(&answer).map_err(internal)?
+        let reply = serde_json::from_str::<ContentReply>(&answer).map_err(internal)?;
+        if !reply.notes.is_empty() {
+            with_state(|s| {
+                let notes = s.page_notes.entry(tab).or_default();
+                notes.extend(reply.notes);
+                notes.truncate(20);
+            });
+        }
+        reply.outcome
     };
     web::with_deadline(budget_ms, exchange)
         .await
@@ -233,6 +241,78 @@ pub async fn snapshot(tab: TabId, until: u64, op: PageOp, budget_ms: u32) -> Out
         refs: refs.max(total_refs),
         cut,
     }))
+}
+
+/// A page's content with each frame's spliced in where its iframe is (marked, and marked as
+/// another site's when it is), all within the one `maxLength`. Frames inside frames are named,
+/// not read.
+pub async fn page_content(tab: TabId, until: u64, op: PageOp, budget_ms: u32) -> Outcome {
+    let max = match &op {
+        PageOp::GetContent { max_length, .. } => *max_length as usize,
+        _ => 0,
+    };
+    let Reply::Content(mut top) = send(tab, 0, until, op.clone(), budget_ms).await? else {
+        return Err(internal_msg("unexpected content answer".into()));
+    };
+    let frames = std::mem::take(&mut top.frames);
+    if frames.is_empty() {
+        return Ok(Reply::Content(top));
+    }
+    let site = crate::allowlist::origin(&top.url);
+    let mut left = max.saturating_sub(top.text.chars().count());
+    let mut total = top.total_length as usize;
+    for (n, frame) in frames.into_iter().enumerate() {
+        let marker = claudezilla_protocol::reply::frame_marker(n);
+        if !top.text.contains(&marker) {
+            continue;
+        }
+        let piece = if left < MIN_FRAME_CHARS {
+            top.truncated = true;
+            "[a frame, not read: the size limit is reached]".to_owned()
+        } else {
+            let mut child_op = op.clone();
+            if let PageOp::GetContent { max_length, .. } = &mut child_op {
+                *max_length = left as u32;
+            }
+            match send(tab, alias_for(tab, frame), until, child_op, budget_ms).await {
+                Ok(Reply::Content(c)) => {
+                    total += c.total_length as usize;
+                    top.truncated |= c.truncated;
+                    let whose = if crate::allowlist::origin(&c.url) == site {
+                        "frame"
+                    } else {
+                        "frame from another origin"
+                    };
+                    let inner = strip_markers(&c.text, c.frames.len());
+                    format!(
+                        "[{whose}: {}]\n{inner}\n[end of frame]",
+                        crate::text::cap(&c.url, 200)
+                    )
+                }
+                Ok(_) => "[a frame that could not be read]".to_owned(),
+                Err(e) => format!("[a frame that could not be read: {}]", e.message),
+            }
+        };
+        left = left.saturating_sub(piece.chars().count());
+        top.text = top.text.replacen(&marker, &piece, 1);
+    }
+    let (kept, _, cut) = crate::text::truncate_chars(&top.text, max);
+    if cut {
+        top.text = kept.to_owned();
+        top.truncated = true;
+    }
+    top.total_length = total as u32;
+    Ok(Reply::Content(top))
+}
+
+/// A frame's own frames, named instead of read.
+fn strip_markers(text: &str, count: usize) -> String {
+    (0..count).fold(text.to_owned(), |t, n| {
+        t.replace(
+            &claudezilla_protocol::reply::frame_marker(n),
+            "[a frame inside this frame]",
+        )
+    })
 }
 
 /// Frames get no part when less than this is left of the size limit.

@@ -8,6 +8,7 @@ mod commands;
 mod config;
 mod content;
 mod devtools;
+mod early;
 mod native;
 mod persist;
 mod popup;
@@ -66,10 +67,27 @@ struct State {
     approval_wakers: HashMap<u32, oneshot::Sender<bool>>,
     /// The user lets agents ask for tabs of private windows (popup switch).
     private_attach: bool,
+    /// What pages did during an operation (dialogs), for the answer of that operation.
+    page_notes: HashMap<TabId, Vec<String>>,
 }
 
 thread_local! {
     static STATE: RefCell<State> = RefCell::new(State::default());
+}
+
+impl State {
+    /// The notes of `agent`'s tabs' pages, taken.
+    fn take_page_notes(&mut self, agent: &AgentId) -> Vec<String> {
+        let tabs: Vec<TabId> = self
+            .page_notes
+            .keys()
+            .filter(|t| self.pool.owner(**t) == Some(agent))
+            .copied()
+            .collect();
+        tabs.into_iter()
+            .flat_map(|t| self.page_notes.remove(&t).unwrap_or_default())
+            .collect()
+    }
 }
 
 /// Runs `f` on the background state (never across an await).
@@ -89,6 +107,7 @@ pub fn start_background() {
     requests::listen();
     config::listen();
     popup::listen();
+    early::listen();
     wasm_bindgen_futures::spawn_local(async {
         // Re-adopt the window and tabs of a previous run before taking any command, so a
         // restarted background never opens a second agent window.

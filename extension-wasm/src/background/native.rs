@@ -133,7 +133,12 @@ fn on_message(value: JsValue) {
 
 async fn answer(request: Request) {
     let id = request.id;
+    let agent = request.agent_id.clone();
     let outcome = commands::handle(request).await;
+    // What the agent's pages did meanwhile (dialogs) goes out first, to join this answer.
+    for note in with_state(|s| s.take_page_notes(&agent)) {
+        notify(&agent, note);
+    }
     post(&bounded(id, outcome));
 }
 

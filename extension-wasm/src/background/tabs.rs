@@ -41,9 +41,10 @@ struct SetUrl<'a> {
 /// Opens `url` in a new tab owned by `agent`, in the agents' window (opening it if needed).
 pub async fn create(agent: &AgentId, url: &str, budget_ms: u32) -> Outcome {
     super::config::check(agent, url)?;
-    // Under an allowlist the tab joins the pool before it loads anything, so the blocking
-    // listener sees (and can cancel) a redirect of its very first load.
-    let guarded = super::config::has_allowlist(agent);
+    // The tab joins the pool before it loads anything: the allowlist's blocking listener sees
+    // (and can cancel) a redirect of its very first load, and its first page is marked as an
+    // agent's from the start (load-time console and dialogs kept).
+    let guarded = url != "about:blank";
     let first = if guarded { "about:blank" } else { url };
     let started = web::now_ms();
     let mark = with_state(|s| s.main_frames.mark());
@@ -491,6 +492,7 @@ pub fn listen() {
             s.console_tabs.remove(&TabId(tab));
             s.blocked.remove(&TabId(tab));
             s.main_frames.forget(TabId(tab));
+            s.page_notes.remove(&TabId(tab));
             s.pool.remove(TabId(tab));
         });
     });

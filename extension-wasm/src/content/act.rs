@@ -2,15 +2,17 @@
 //! drag. Synthetic events are untrusted, so where the browser would do something on a real
 //! user's action (submit a form on Enter, follow a link), we do it ourselves and say so.
 
-use claudezilla_protocol::args::FieldValue;
+use claudezilla_protocol::args::{FieldValue, MouseButton};
 use claudezilla_protocol::envelope::Modifiers;
+use claudezilla_protocol::keys::{Chord, Key};
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
 use wasm_bindgen::JsCast;
 use web_sys::{
     DataTransfer, DragEvent, DragEventInit, Element, Event, EventInit, HtmlElement,
     HtmlFormElement, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, InputEvent,
-    InputEventInit, KeyboardEvent, KeyboardEventInit, MouseEvent, MouseEventInit, ScrollBehavior,
-    ScrollIntoViewOptions, ScrollLogicalPosition, ScrollToOptions,
+    InputEventInit, KeyboardEvent, KeyboardEventInit, MouseEvent, MouseEventInit, PointerEvent,
+    PointerEventInit, ScrollBehavior, ScrollIntoViewOptions, ScrollLogicalPosition,
+    ScrollToOptions,
 };
 
 use super::find::{describe, document};
@@ -38,17 +40,71 @@ fn centre(element: &Element) -> (i32, i32) {
     )
 }
 
-fn mouse(element: &Element, kind: &str, (x, y): (i32, i32), buttons: u16) {
-    let init = MouseEventInit::new();
-    init.set_bubbles(!matches!(kind, "mouseenter" | "mouseleave"));
-    init.set_cancelable(true);
+/// How a pointer event is dispatched: where, which button, which modifiers, which press.
+#[derive(Clone, Copy, Default)]
+struct Press {
+    at: (i32, i32),
+    /// `MouseEvent.button`: 0 left, 1 middle, 2 right.
+    button: i16,
+    /// `MouseEvent.buttons` while the event happens.
+    buttons: u16,
+    detail: i32,
+    modifiers: Modifiers,
+}
+
+fn mouse_init(init: &MouseEventInit, kind: &str, p: Press) {
+    init.set_bubbles(!matches!(
+        kind,
+        "mouseenter" | "mouseleave" | "pointerenter" | "pointerleave"
+    ));
+    init.set_cancelable(!matches!(
+        kind,
+        "mouseenter" | "mouseleave" | "pointerenter" | "pointerleave"
+    ));
     init.set_composed(true);
-    init.set_client_x(x);
-    init.set_client_y(y);
-    init.set_buttons(buttons);
-    if let Ok(event) = MouseEvent::new_with_mouse_event_init_dict(kind, &init) {
-        let _ = element.dispatch_event(&event);
+    init.set_client_x(p.at.0);
+    init.set_client_y(p.at.1);
+    init.set_button(p.button);
+    init.set_buttons(p.buttons);
+    init.set_detail(p.detail);
+    init.set_ctrl_key(p.modifiers.ctrl);
+    init.set_shift_key(p.modifiers.shift);
+    init.set_alt_key(p.modifiers.alt);
+    init.set_meta_key(p.modifiers.meta);
+    if let Some(view) = web_sys::window() {
+        init.set_view(Some(&view));
     }
+}
+
+/// Dispatches a mouse event; false when a handler cancelled it.
+fn mouse(element: &Element, kind: &str, p: Press) -> bool {
+    let init = MouseEventInit::new();
+    mouse_init(&init, kind, p);
+    MouseEvent::new_with_mouse_event_init_dict(kind, &init)
+        .map(|e| element.dispatch_event(&e).unwrap_or(true))
+        .unwrap_or(true)
+}
+
+/// The pointer event that goes before each mouse event (modern pages listen to these).
+fn pointer(element: &Element, kind: &str, p: Press) {
+    let init = PointerEventInit::new();
+    mouse_init(init.unchecked_ref(), kind, p);
+    init.set_pointer_id(1);
+    init.set_pointer_type("mouse");
+    init.set_is_primary(true);
+    if let Ok(e) = PointerEvent::new_with_event_init_dict(kind, &init) {
+        let _ = element.dispatch_event(&e);
+    }
+}
+
+/// The pointer arriving over an element, as a moving mouse announces itself.
+fn arrive(element: &Element, p: Press) {
+    pointer(element, "pointerover", p);
+    pointer(element, "pointerenter", p);
+    mouse(element, "mouseover", p);
+    mouse(element, "mouseenter", p);
+    pointer(element, "pointermove", p);
+    mouse(element, "mousemove", p);
 }
 
 fn event(element: &Element, kind: &str) {
@@ -71,36 +127,112 @@ fn input_event(element: &Element, data: Option<&str>) {
     }
 }
 
+/// A plain left click.
 pub fn click(element: &Element) -> Outcome {
+    click_with(element, 1, MouseButton::Left, Modifiers::default())
+}
+
+/// Clicks as a user does: the pointer arrives, then for each press pointerdown, mousedown,
+/// pointerup, mouseup and click (with its count in `detail`), then dblclick after the second;
+/// the right button ends in contextmenu, the middle one in auxclick.
+pub fn click_with(
+    element: &Element,
+    clicks: u8,
+    button: MouseButton,
+    modifiers: Modifiers,
+) -> Outcome {
     let name = describe(element);
     if element.matches(":disabled").unwrap_or(false) {
         return Err(page_error(format!("{name} is disabled"))
             .with_hint("wait for the page to enable it (fill required fields first)"));
     }
+    super::hover::leave();
+    commit(Some(element));
     scroll_into_view(element);
-    let at = centre(element);
-    // Pages listen for the whole press sequence, not only `click`.
-    mouse(element, "mouseover", at, 0);
-    mouse(element, "mousedown", at, 1);
-    mouse(element, "mouseup", at, 0);
-    match element.dyn_ref::<HtmlElement>() {
-        Some(html) => {
+    let (code, held) = match button {
+        MouseButton::Left => (0, 1),
+        MouseButton::Middle => (1, 4),
+        MouseButton::Right => (2, 2),
+    };
+    let mut p = Press {
+        at: centre(element),
+        modifiers,
+        ..Press::default()
+    };
+    arrive(element, p);
+    p.button = code;
+    for n in 1..=i32::from(clicks) {
+        p.detail = n;
+        p.buttons = held;
+        pointer(element, "pointerdown", p);
+        let pressed = mouse(element, "mousedown", p);
+        if n == 1
+            && pressed
+            && let Some(html) = element.dyn_ref::<HtmlElement>()
+        {
             let _ = html.focus();
-            // click() runs the default action too (follow a link, toggle a checkbox, submit).
-            html.click();
         }
-        None => mouse(element, "click", at, 0),
+        p.buttons = 0;
+        pointer(element, "pointerup", p);
+        mouse(element, "mouseup", p);
+        match button {
+            // click() runs the default action too (follow a link, toggle a checkbox, submit).
+            MouseButton::Left if n == 1 && !held_any(modifiers) => {
+                match element.dyn_ref::<HtmlElement>() {
+                    Some(html) => html.click(),
+                    None => {
+                        mouse(element, "click", p);
+                    }
+                }
+            }
+            MouseButton::Left => {
+                mouse(element, "click", p);
+            }
+            MouseButton::Middle => {
+                mouse(element, "auxclick", p);
+            }
+            MouseButton::Right => {
+                mouse(element, "contextmenu", p);
+            }
+        }
+        if n == 2 && button == MouseButton::Left {
+            mouse(element, "dblclick", p);
+        }
     }
-    Ok(Reply::Clicked { element: name })
+    let how = match (clicks, button) {
+        (1, MouseButton::Left) => String::new(),
+        (2, MouseButton::Left) => "Double-clicked".into(),
+        (3, MouseButton::Left) => "Triple-clicked".into(),
+        (_, MouseButton::Right) => "Right-clicked".into(),
+        (_, MouseButton::Middle) => "Middle-clicked".into(),
+        _ => String::new(),
+    };
+    let element = if how.is_empty() {
+        name
+    } else {
+        format!("{name} ({})", how.to_lowercase())
+    };
+    Ok(Reply::Clicked { element })
 }
 
+fn held_any(m: Modifiers) -> bool {
+    m.ctrl || m.shift || m.alt || m.meta
+}
+
+/// The pointer over an element: its events, and its `:hover` styles applied (to it and its
+/// ancestors) until the pointer moves elsewhere.
 pub fn hover(element: &Element) -> Outcome {
+    super::hover::leave();
     scroll_into_view(element);
-    let at = centre(element);
-    for kind in ["mouseover", "mouseenter", "mousemove"] {
-        mouse(element, kind, at, 0);
-    }
-    acted(format!("Hovered over {}.", describe(element)))
+    arrive(
+        element,
+        Press {
+            at: centre(element),
+            ..Press::default()
+        },
+    );
+    let styles = super::hover::force(element);
+    acted(format!("Hovered over {}{styles}.", describe(element)))
 }
 
 /// Input types that take typed text.
@@ -120,51 +252,190 @@ const TEXT_INPUTS: &[&str] = &[
     "",
 ];
 
-/// Sets the text of an input, textarea or contenteditable; returns the new length.
-fn set_text(element: &Element, text: &str, clear: bool) -> Result<usize, ErrorBody> {
+/// How typed text went into a field.
+enum Entry {
+    /// As the editor takes keystrokes (`execCommand("insertText")`): the browser enforces
+    /// `maxlength`, keeps undo, fires trusted `input` events and `change` when the field loses
+    /// focus — the way pages expect.
+    Editor,
+    /// Set by script (where the editor path is unavailable): `input` and `change` dispatched.
+    Script,
+}
+
+/// The value of a text field, or a contenteditable's text.
+fn field_value(element: &Element) -> Option<String> {
+    if let Some(input) = element.dyn_ref::<HtmlInputElement>() {
+        return Some(input.value());
+    }
+    if let Some(area) = element.dyn_ref::<HtmlTextAreaElement>() {
+        return Some(area.value());
+    }
+    element
+        .dyn_ref::<HtmlElement>()
+        .filter(|h| h.is_content_editable())
+        .map(|h| h.text_content().unwrap_or_default())
+}
+
+/// Checks that `element` takes typed text; its description otherwise says why not.
+fn check_editable(element: &Element) -> Result<(), ErrorBody> {
     let name = describe(element);
-    let length = if let Some(input) = element.dyn_ref::<HtmlInputElement>() {
+    if let Some(input) = element.dyn_ref::<HtmlInputElement>() {
         let kind = input.type_().to_ascii_lowercase();
         if !TEXT_INPUTS.contains(&kind.as_str()) {
             return Err(page_error(format!("{name} is an input of type {kind:?}, which takes no typed text"))
                 .with_hint("use firefox_click for checkboxes, radios and buttons, firefox_upload_file for files"));
         }
-        editable(input.disabled(), input.read_only(), &name)?;
-        let _ = input.focus();
-        let value = if clear {
-            text.to_owned()
+        return editable(input.disabled(), input.read_only(), &name);
+    }
+    if let Some(area) = element.dyn_ref::<HtmlTextAreaElement>() {
+        return editable(area.disabled(), area.read_only(), &name);
+    }
+    if element
+        .dyn_ref::<HtmlElement>()
+        .is_some_and(HtmlElement::is_content_editable)
+    {
+        return Ok(());
+    }
+    Err(page_error(format!("{name} is not editable"))
+        .with_hint("select an input, a textarea or a contenteditable element"))
+}
+
+/// Puts the caret at the end of the field, or selects all of it (to be replaced).
+fn place_caret(element: &Element, select_all: bool) {
+    if let Some(input) = element.dyn_ref::<HtmlInputElement>() {
+        if select_all {
+            input.select();
         } else {
-            input.value() + text
+            // Some input types (email, number) have no selection: typing appends there anyway.
+            let end = input.value().encode_utf16().count() as u32;
+            let _ = input.set_selection_range(end, end);
+        }
+    } else if let Some(area) = element.dyn_ref::<HtmlTextAreaElement>() {
+        if select_all {
+            area.select();
+        } else {
+            let end = area.value().encode_utf16().count() as u32;
+            let _ = area.set_selection_range(end, end);
+        }
+    } else if let Some(selection) = web_sys::window().and_then(|w| w.get_selection().ok().flatten())
+    {
+        let _ = selection.select_all_children(element);
+        if !select_all {
+            let _ = selection.collapse_to_end();
+        }
+    }
+}
+
+thread_local! {
+    /// The field being edited, its value before, and whether the page has seen `change`: a
+    /// browser fires `change` when an edit is committed (the field loses focus, Enter), which
+    /// a tab in the background does not always do for us.
+    static EDITING: std::cell::RefCell<Option<Editing>> = const { std::cell::RefCell::new(None) };
+}
+
+struct Editing {
+    element: Element,
+    before: String,
+    changed: std::rc::Rc<std::cell::Cell<bool>>,
+}
+
+/// Remembers the edit of `element` until it is committed.
+fn editing(element: &Element, before: String) {
+    if EDITING.with(|e| e.borrow().as_ref().is_some_and(|e| &e.element == element)) {
+        return;
+    }
+    commit(None);
+    let changed = std::rc::Rc::new(std::cell::Cell::new(false));
+    let seen = changed.clone();
+    let on_change = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || seen.set(true));
+    let options = web_sys::AddEventListenerOptions::new();
+    options.set_once(true);
+    let _ = element.add_event_listener_with_callback_and_add_event_listener_options(
+        "change",
+        on_change.as_ref().unchecked_ref(),
+        &options,
+    );
+    on_change.forget();
+    EDITING.with(|e| {
+        *e.borrow_mut() = Some(Editing {
+            element: element.clone(),
+            before,
+            changed,
+        })
+    });
+}
+
+/// The edit is committed (focus moves on, Enter): `change`, if the value changed and the
+/// browser has not said so itself. Not when acting on the field being edited (`next`).
+pub fn commit(next: Option<&Element>) {
+    let Some(edit) = EDITING.with(|e| {
+        let mut e = e.borrow_mut();
+        if next.is_some_and(|n| e.as_ref().is_some_and(|e| &e.element == n)) {
+            return None;
+        }
+        e.take()
+    }) else {
+        return;
+    };
+    let now = field_value(&edit.element).unwrap_or_default();
+    if !edit.changed.get() && now != edit.before {
+        event(&edit.element, "change");
+    }
+}
+
+/// Runs an editing command on the focused field; false when the browser would not.
+fn edit(command: &str, value: &str) -> bool {
+    document()
+        .ok()
+        .and_then(|d| d.dyn_into::<web_sys::HtmlDocument>().ok())
+        .and_then(|d| {
+            d.exec_command_with_show_ui_and_value(command, false, value)
+                .ok()
+        })
+        .unwrap_or(false)
+}
+
+/// Types `text` into a field (after the current value, or in its place with `clear`) as the
+/// editor does; by script only where the editor will not. Returns how, and the new length.
+fn set_text(element: &Element, text: &str, clear: bool) -> Result<(usize, Entry), ErrorBody> {
+    check_editable(element)?;
+    if let Some(html) = element.dyn_ref::<HtmlElement>() {
+        let _ = html.focus();
+    }
+    let focused = document()
+        .ok()
+        .and_then(|d| d.active_element())
+        .is_some_and(|a| &a == element);
+    if focused {
+        editing(element, field_value(element).unwrap_or_default());
+        place_caret(element, clear);
+        let done = match (text.is_empty(), clear) {
+            (true, true) => edit("delete", ""),
+            (true, false) => true,
+            (false, _) => edit("insertText", text),
         };
-        // The element's own setter, seen through the content script's wrapper, is the native
-        // one: frameworks that track `value` (React) notice the change on the input event.
-        input.set_value(&value);
+        if done {
+            let length = field_value(element).unwrap_or_default().chars().count();
+            return Ok((length, Entry::Editor));
+        }
+    }
+    set_by_script(element, text, clear).map(|length| (length, Entry::Script))
+}
+
+/// The fallback: the element's own value setter (seen through the content script's wrapper it
+/// is the native one, so React-style value tracking notices), then input and change events.
+fn set_by_script(element: &Element, text: &str, clear: bool) -> Result<usize, ErrorBody> {
+    let joined = |old: String| if clear { text.to_owned() } else { old + text };
+    let length = if let Some(input) = element.dyn_ref::<HtmlInputElement>() {
+        input.set_value(&joined(input.value()));
         input.value().chars().count()
     } else if let Some(area) = element.dyn_ref::<HtmlTextAreaElement>() {
-        editable(area.disabled(), area.read_only(), &name)?;
-        let _ = area.focus();
-        let value = if clear {
-            text.to_owned()
-        } else {
-            area.value() + text
-        };
-        area.set_value(&value);
+        area.set_value(&joined(area.value()));
         area.value().chars().count()
-    } else if let Some(html) = element
-        .dyn_ref::<HtmlElement>()
-        .filter(|h| h.is_content_editable())
-    {
-        let _ = html.focus();
-        let value = if clear {
-            text.to_owned()
-        } else {
-            html.text_content().unwrap_or_default() + text
-        };
-        html.set_text_content(Some(&value));
-        value.chars().count()
     } else {
-        return Err(page_error(format!("{name} is not editable"))
-            .with_hint("select an input, a textarea or a contenteditable element"));
+        let value = joined(element.text_content().unwrap_or_default());
+        element.set_text_content(Some(&value));
+        value.chars().count()
     };
     input_event(element, Some(text));
     event(element, "change");
@@ -180,14 +451,82 @@ fn editable(disabled: bool, read_only: bool, name: &str) -> Result<(), ErrorBody
 }
 
 pub fn type_into(element: &Element, text: &str, clear: bool) -> Outcome {
-    let value_length = set_text(element, text, clear)? as u32;
+    let before = field_value(element).unwrap_or_default().chars().count();
+    let (length, entry) = set_text(element, text, clear)?;
+    let wanted = text.chars().count() + if clear { 0 } else { before };
+    let mut notes = Vec::new();
+    if let Entry::Script = entry {
+        notes.push("(Set by script: this field does not take editor input; input and change events were sent.)".to_owned());
+    }
+    if matches!(entry, Entry::Editor) && length < wanted {
+        let limit = element
+            .get_attribute("maxlength")
+            .map(|m| format!(" (maxlength {m})"))
+            .unwrap_or_default();
+        notes.push(format!(
+            "The field kept {length} of {wanted} characters{limit}, as it would from a keyboard."
+        ));
+    }
     Ok(Reply::Typed {
         element: describe(element),
-        value_length,
+        value_length: length as u32,
+        note: (!notes.is_empty()).then(|| notes.join(" ")),
     })
 }
 
-pub fn press_key(target: Option<Element>, key: &str, m: Modifiers) -> Outcome {
+/// A keyboard event as a real keystroke has it, legacy `keyCode`/`charCode`/`which` included
+/// (`which` must be defined on the page's view of the event: the constructor leaves it 0).
+fn key_event(element: &Element, kind: &str, key: &Key, m: Modifiers) -> bool {
+    let (key_code, char_code) = match kind {
+        // Firefox gives keypress the character, and keyCode only to keys that type none.
+        "keypress" if key.char_code != 0 && key.key != "Enter" => (0, key.char_code),
+        "keypress" => (key.key_code, 0),
+        _ => (key.key_code, 0),
+    };
+    let which = if char_code != 0 { char_code } else { key_code };
+    let init = KeyboardEventInit::new();
+    init.set_key(&key.key);
+    init.set_code(&key.code);
+    init.set_key_code(key_code);
+    init.set_char_code(char_code);
+    init.set_which(which);
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    init.set_composed(true);
+    init.set_ctrl_key(m.ctrl);
+    init.set_shift_key(m.shift);
+    init.set_alt_key(m.alt);
+    init.set_meta_key(m.meta);
+    if let Some(view) = web_sys::window() {
+        init.set_view(Some(&view));
+    }
+    let Ok(event) = KeyboardEvent::new_with_keyboard_event_init_dict(kind, &init) else {
+        return true;
+    };
+    if let Ok(page_view) = js_sys::Reflect::get(&event, &"wrappedJSObject".into()) {
+        let descriptor = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&descriptor, &"value".into(), &which.into());
+        let page_view: &js_sys::Object = page_view.unchecked_ref();
+        let _ = js_sys::Reflect::define_property(page_view, &"which".into(), &descriptor);
+    }
+    element.dispatch_event(&event).unwrap_or(true)
+}
+
+/// The modifier keys of a chord, as keys of their own (pressed before, released after).
+fn modifier_keys(m: Modifiers) -> Vec<Key> {
+    [
+        (m.ctrl, "Control"),
+        (m.shift, "Shift"),
+        (m.alt, "Alt"),
+        (m.meta, "Meta"),
+    ]
+    .into_iter()
+    .filter(|(held, _)| *held)
+    .filter_map(|(_, name)| claudezilla_protocol::keys::key(name).map(|(k, _)| k))
+    .collect()
+}
+
+pub fn press_key(target: Option<Element>, chord: &Chord) -> Outcome {
     let doc = document()?;
     let element = target
         .or_else(|| doc.active_element())
@@ -198,60 +537,124 @@ pub fn press_key(target: Option<Element>, key: &str, m: Modifiers) -> Outcome {
     if let Some(html) = element.dyn_ref::<HtmlElement>() {
         let _ = html.focus();
     }
-    let init = KeyboardEventInit::new();
-    init.set_key(key);
-    init.set_code(&code_for(key));
-    init.set_bubbles(true);
-    init.set_cancelable(true);
-    init.set_composed(true);
-    init.set_ctrl_key(m.ctrl);
-    init.set_shift_key(m.shift);
-    init.set_alt_key(m.alt);
-    init.set_meta_key(m.meta);
-    let down = KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init)
-        .map(|e| element.dispatch_event(&e));
-    // A handler that called preventDefault() asked for nothing else to happen.
-    let prevented = matches!(down, Ok(Ok(false)));
-    if let Ok(press) = KeyboardEvent::new_with_keyboard_event_init_dict("keypress", &init) {
-        let _ = element.dispatch_event(&press);
+    let m = chord.modifiers;
+    let held = modifier_keys(m);
+    let mut so_far = Modifiers::default();
+    for key in &held {
+        set_modifier(&mut so_far, &key.key);
+        key_event(&element, "keydown", key, so_far);
     }
-    let effect = if prevented {
+    let key = &chord.key;
+    // A handler that cancels keydown asks for nothing else to happen (no keypress either).
+    let down = key_event(&element, "keydown", key, m);
+    let shortcut = m.ctrl || m.alt || m.meta;
+    let effect = if !down {
         "the page handled it".to_owned()
     } else {
-        default_action(&element, key, m)?
+        let pressed = !(key.types() && !shortcut) || key_event(&element, "keypress", key, m);
+        if pressed {
+            default_action(&element, key, m)?
+        } else {
+            "the page handled it".to_owned()
+        }
     };
-    if let Ok(up) = KeyboardEvent::new_with_keyboard_event_init_dict("keyup", &init) {
-        let _ = element.dispatch_event(&up);
+    key_event(&element, "keyup", key, m);
+    for key in held.iter().rev() {
+        key_event(&element, "keyup", key, so_far);
+        unset_modifier(&mut so_far, &key.key);
     }
+    let name = chord_name(chord);
     acted(format!(
-        "Pressed {key} on {}: {effect}.",
+        "Pressed {name} on {}: {effect}.",
         describe(&element)
     ))
 }
 
-fn code_for(key: &str) -> String {
-    match key.chars().count() {
-        1 if key.chars().all(|c| c.is_ascii_alphabetic()) => {
-            format!("Key{}", key.to_ascii_uppercase())
-        }
-        1 if key.chars().all(|c| c.is_ascii_digit()) => format!("Digit{key}"),
-        _ => key.to_owned(),
+fn set_modifier(m: &mut Modifiers, key: &str) {
+    match key {
+        "Control" => m.ctrl = true,
+        "Shift" => m.shift = true,
+        "Alt" => m.alt = true,
+        "Meta" => m.meta = true,
+        _ => {}
     }
 }
 
-/// What the browser does for a real key press, which synthetic events do not trigger.
-fn default_action(element: &Element, key: &str, m: Modifiers) -> Result<String, ErrorBody> {
-    if m.ctrl || m.alt || m.meta {
-        return Ok("no default action for a shortcut".into());
-    }
+fn unset_modifier(m: &mut Modifiers, key: &str) {
     match key {
-        "Enter" => Ok(enter(element)),
-        "Tab" => Ok(move_focus(element, m.shift)),
+        "Control" => m.ctrl = false,
+        "Shift" => m.shift = false,
+        "Alt" => m.alt = false,
+        "Meta" => m.meta = false,
+        _ => {}
+    }
+}
+
+/// "Control+Shift+a", as the agent would write it.
+fn chord_name(chord: &Chord) -> String {
+    let m = chord.modifiers;
+    let mut parts: Vec<&str> = [(m.ctrl, "Control"), (m.alt, "Alt"), (m.meta, "Meta")]
+        .into_iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, n)| n)
+        .collect();
+    // Shift is implied by a capital or a shifted symbol.
+    let implied = chord.key.key.chars().count() == 1 && chord.key.char_code != 0;
+    if m.shift && !implied {
+        parts.push("Shift");
+    }
+    let key = if chord.key.key == " " {
+        "Space"
+    } else {
+        &chord.key.key
+    };
+    parts.push(key);
+    parts.join("+")
+}
+
+/// What the browser does for a real key press, which synthetic events do not trigger.
+fn default_action(element: &Element, key: &Key, m: Modifiers) -> Result<String, ErrorBody> {
+    let text_field = is_text_field(element);
+    if (m.ctrl || m.meta) && key.key.eq_ignore_ascii_case("a") {
+        if text_field {
+            place_caret(element, true);
+            return Ok("selected all of its text".into());
+        }
+        edit("selectAll", "");
+        return Ok("selected all of the page".into());
+    }
+    if m.ctrl || m.alt || m.meta {
+        return Ok("no default action for this shortcut".into());
+    }
+    match key.key.as_str() {
+        "Enter" => {
+            // An implicit submission commits the field first, as the browser does.
+            if !element.dyn_ref::<HtmlTextAreaElement>().is_some() {
+                commit(None);
+            }
+            Ok(enter(element))
+        }
+        "Tab" => {
+            commit(None);
+            Ok(move_focus(element, m.shift))
+        }
         " " if is_button_like(element) => {
             click(element)?;
             Ok("activated it".into())
         }
-        k if k.chars().count() == 1 && is_text_field(element) => {
+        "Backspace" | "Delete" if text_field => {
+            let command = if key.key == "Backspace" {
+                "delete"
+            } else {
+                "forwardDelete"
+            };
+            Ok(if edit(command, "") {
+                "deleted a character".into()
+            } else {
+                "nothing to delete".into()
+            })
+        }
+        k if key.types() && text_field => {
             set_text(element, k, false)?;
             Ok(format!("typed {k:?}"))
         }
@@ -283,9 +686,14 @@ fn is_button_like(element: &Element) -> bool {
 /// Enter: a newline in a textarea; activation on buttons and links; in a form field, the form
 /// is submitted the way the browser would (its default button, else requestSubmit()).
 fn enter(element: &Element) -> String {
-    if let Some(area) = element.dyn_ref::<HtmlTextAreaElement>() {
-        area.set_value(&(area.value() + "\n"));
-        input_event(element, Some("\n"));
+    if element.dyn_ref::<HtmlTextAreaElement>().is_some()
+        || element
+            .dyn_ref::<HtmlElement>()
+            .is_some_and(HtmlElement::is_content_editable)
+    {
+        if !edit("insertParagraph", "") && !edit("insertText", "\n") {
+            let _ = set_by_script(element, "\n", false);
+        }
         return "inserted a newline".into();
     }
     if is_button_like(element) {
@@ -539,15 +947,29 @@ pub fn drag(from: &Element, to: &Element) -> Outcome {
             let _ = target.dispatch_event(&e);
         }
     };
-    // Both the mouse sequence (for libraries that track the pointer) and HTML5 drag and drop.
-    mouse(from, "mousedown", start, 1);
+    // Both the pointer sequence (for libraries that track it) and HTML5 drag and drop.
+    super::hover::leave();
+    let down = Press {
+        at: start,
+        buttons: 1,
+        ..Press::default()
+    };
+    pointer(from, "pointerdown", down);
+    mouse(from, "mousedown", down);
     drag_event(from, "dragstart", start);
     let end = centre(to);
-    mouse(to, "mousemove", end, 1);
+    let moving = Press { at: end, ..down };
+    pointer(to, "pointermove", moving);
+    mouse(to, "mousemove", moving);
     drag_event(to, "dragenter", end);
     drag_event(to, "dragover", end);
     drag_event(to, "drop", end);
     drag_event(from, "dragend", end);
-    mouse(to, "mouseup", end, 0);
+    let up = Press {
+        buttons: 0,
+        ..moving
+    };
+    pointer(to, "pointerup", up);
+    mouse(to, "mouseup", up);
     acted(format!("Dragged {} onto {}.", describe(from), describe(to)))
 }

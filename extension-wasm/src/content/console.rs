@@ -29,6 +29,8 @@ thread_local! {
     static CAPTURE: RefCell<Capture> = RefCell::new(Capture::default());
     /// The shim's `hookConsole(record)`: wraps the page's console methods.
     static HOOK: RefCell<Option<Function>> = const { RefCell::new(None) };
+    /// What the page logged while it loaded (kept by `early.js`), for a capture started later.
+    static EARLY: RefCell<Vec<ConsoleEntry>> = const { RefCell::new(Vec::new()) };
     /// What `hookConsole` returned: puts the page's own methods back.
     static UNHOOK: RefCell<Option<Function>> = const { RefCell::new(None) };
 }
@@ -62,6 +64,11 @@ pub fn uncaught(message: &str) {
     record("error", format!("Uncaught {message}"));
 }
 
+/// Keeps the messages logged before this module started, for the capture.
+pub fn early(entries: Vec<ConsoleEntry>) {
+    EARLY.with(|e| *e.borrow_mut() = entries);
+}
+
 /// Starts capture in this page (once).
 pub fn start() -> Result<(), ErrorBody> {
     if CAPTURE.with(|c| c.borrow().on) {
@@ -86,7 +93,12 @@ pub fn start() -> Result<(), ErrorBody> {
     // Lives as long as the page: the page's console calls it.
     recorder.forget();
     UNHOOK.with(|u| *u.borrow_mut() = unhook.dyn_into::<Function>().ok());
-    CAPTURE.with(|c| c.borrow_mut().on = true);
+    let early = EARLY.with(|e| std::mem::take(&mut *e.borrow_mut()));
+    CAPTURE.with(|c| {
+        let mut c = c.borrow_mut();
+        c.on = true;
+        c.entries.extend(early);
+    });
     Ok(())
 }
 

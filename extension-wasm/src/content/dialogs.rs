@@ -21,17 +21,19 @@ struct Policy {
     accept: bool,
     prompt_text: Option<String>,
     seen: Vec<String>,
+    /// Dialogs not yet told to the agent in an answer.
+    untold: Vec<String>,
 }
 
 thread_local! {
-    static POLICY: RefCell<Policy> = const { RefCell::new(Policy { accept: false, prompt_text: None, seen: Vec::new() }) };
+    static POLICY: RefCell<Policy> = const { RefCell::new(Policy { accept: false, prompt_text: None, seen: Vec::new(), untold: Vec::new() }) };
     /// The page's own alert, confirm and prompt while ours stand in for them.
     static ORIGINALS: RefCell<Option<Vec<(&'static str, JsValue)>>> = const { RefCell::new(None) };
 }
 
 const NAMES: [&str; 3] = ["alert", "confirm", "prompt"];
 
-fn note(kind: &str, message: &JsValue, answer: &str) {
+pub fn note(kind: &str, message: &JsValue, answer: &str) {
     let message = clean(&message.as_string().unwrap_or_default(), 200);
     POLICY.with(|p| {
         let mut p = p.borrow_mut();
@@ -40,7 +42,25 @@ fn note(kind: &str, message: &JsValue, answer: &str) {
         if len > 20 {
             p.seen.drain(..len - 20);
         }
+        let how = if kind == "alert" {
+            String::new()
+        } else {
+            let other = if p.accept { "false" } else { "true" };
+            format!(
+                "; to answer otherwise, call firefox_handle_dialog {{accept: {other}}} (and promptText for a prompt), then act again"
+            )
+        };
+        if p.untold.len() < 10 {
+            p.untold.push(format!(
+                "the page showed {kind}({message:?}), answered {answer} by the dialog policy{how}"
+            ));
+        }
     });
+}
+
+/// The dialogs the agent has not heard of yet, to add to the current answer.
+pub fn untold() -> Vec<String> {
+    POLICY.with(|p| std::mem::take(&mut p.borrow_mut().untold))
 }
 
 fn page() -> Option<JsValue> {
@@ -121,6 +141,7 @@ pub fn uninstall() {
         p.accept = false;
         p.prompt_text = None;
         p.seen.clear();
+        p.untold.clear();
     });
 }
 

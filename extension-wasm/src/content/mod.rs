@@ -7,19 +7,22 @@ mod console;
 mod dialogs;
 mod evaluate;
 mod find;
+mod hover;
 mod read;
 mod snapshot;
 
 use base64::Engine;
-use claudezilla_protocol::envelope::{ContentRequest, PageOp};
+use claudezilla_protocol::envelope::{ContentReply, ContentRequest, PageOp};
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
 use wasm_bindgen::prelude::*;
 
 /// Called once per frame by the shim after the wasm has loaded, with the shim's console hook.
 #[wasm_bindgen]
-pub fn content_start(hook_console: js_sys::Function) {
+pub fn content_start(hook_console: js_sys::Function, hidden: js_sys::Function) {
     dialogs::install();
     console::set_hook(hook_console);
+    read::set_hidden(hidden);
+    take_over_early();
     let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(|e: web_sys::Event| {
         let message = js_sys::Reflect::get(&e, &"message".into())
             .ok()
@@ -45,7 +48,50 @@ pub fn content_start(hook_console: js_sys::Function) {
     on_rejection.forget();
 }
 
-/// Runs one request (JSON of a `ContentRequest`) and returns the JSON of its `Outcome`.
+/// Takes over from `early.js`: the dialogs it answered and the console messages it kept while
+/// the page loaded (present only in agent tabs' documents).
+fn take_over_early() {
+    use js_sys::{Array, Reflect};
+    let Some(early) = web_sys::window()
+        .and_then(|w| Reflect::get(&w, &"claudezillaEarly".into()).ok())
+        .filter(|e| e.is_object())
+    else {
+        return;
+    };
+    let _ = Reflect::set(&early, &"done".into(), &JsValue::TRUE);
+    let field = |value: &JsValue, name: &str| {
+        Reflect::get(value, &name.into())
+            .ok()
+            .and_then(|v| v.as_string())
+            .unwrap_or_default()
+    };
+    let list = |name: &str| {
+        Reflect::get(&early, &name.into())
+            .ok()
+            .and_then(|v| v.dyn_into::<Array>().ok())
+            .map(|a| a.to_vec())
+            .unwrap_or_default()
+    };
+    for d in list("dialogs") {
+        let kind = field(&d, "kind");
+        let answer = if kind == "alert" { "ok" } else { "cancel" };
+        dialogs::note(&kind, &JsValue::from_str(&field(&d, "message")), answer);
+    }
+    let entries = list("console")
+        .iter()
+        .map(|c| claudezilla_protocol::reply::ConsoleEntry {
+            level: field(c, "level"),
+            message: field(c, "message"),
+            time: Reflect::get(c, &"time".into())
+                .ok()
+                .and_then(|t| t.as_f64())
+                .unwrap_or_default(),
+        })
+        .collect();
+    console::early(entries);
+}
+
+/// Runs one request (JSON of a `ContentRequest`) and returns the JSON of its `ContentReply`.
 #[wasm_bindgen]
 pub async fn content_handle(request: String) -> String {
     let outcome: Outcome = match serde_json::from_str::<ContentRequest>(&request) {
@@ -55,8 +101,12 @@ pub async fn content_handle(request: String) -> String {
             format!("content request: {e}"),
         )),
     };
-    serde_json::to_string(&outcome).unwrap_or_else(|e| {
-        format!(r#"{{"Err":{{"code":"INTERNAL","message":"cannot encode the answer: {e}"}}}}"#)
+    let reply = ContentReply {
+        outcome,
+        notes: dialogs::untold(),
+    };
+    serde_json::to_string(&reply).unwrap_or_else(|e| {
+        format!(r#"{{"outcome":{{"Err":{{"code":"INTERNAL","message":"cannot encode the answer: {e}"}}}}}}"#)
     })
 }
 
@@ -86,22 +136,23 @@ async fn run(
             max_length,
             format,
         } => read::get_content(selector.as_deref(), max_length, format),
-        PageOp::Click { target } => act::click(&wait_for(&target, until).await?),
+        PageOp::Click {
+            target,
+            clicks,
+            button,
+            modifiers,
+        } => act::click_with(&wait_for(&target, until).await?, clicks, button, modifiers),
         PageOp::Type {
             target,
             text,
             clear,
         } => act::type_into(&wait_for(&target, until).await?, &text, clear),
-        PageOp::PressKey {
-            target,
-            key,
-            modifiers,
-        } => {
+        PageOp::PressKey { target, chord } => {
             let element = match target {
                 Some(t) => Some(wait_for(&t, until).await?),
                 None => None,
             };
-            act::press_key(element, &key, modifiers)
+            act::press_key(element, &chord)
         }
         PageOp::Scroll {
             target,

@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use claudezilla_protocol::args::ContentFormat;
 use claudezilla_protocol::reply::{ElementInfo, PageContent, PageCounts, PageState};
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{
     Element, HtmlAnchorElement, HtmlElement, HtmlInputElement, HtmlSelectElement,
     HtmlTextAreaElement, Node,
@@ -29,6 +29,101 @@ use crate::web;
 thread_local! {
     /// The page's last uncaught errors, newest last (for the page state).
     pub static ERRORS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+    /// The shim's `hidden(root)`: the composed-tree paths to shadow hosts and frames.
+    static HIDDEN: RefCell<Option<js_sys::Function>> = const { RefCell::new(None) };
+}
+
+pub fn set_hidden(f: js_sys::Function) {
+    HIDDEN.with(|h| *h.borrow_mut() = Some(f));
+}
+
+/// Every element on a path from `root` to a shadow host or a frame (empty: plain DOM, which
+/// `innerText` reads whole).
+fn hidden_paths(root: &Element) -> js_sys::Set {
+    HIDDEN
+        .with(|h| h.borrow().clone())
+        .and_then(|f| f.call1(&JsValue::NULL, root).ok())
+        .and_then(|s| s.dyn_into::<js_sys::Set>().ok())
+        .unwrap_or_else(|| js_sys::Set::new(&JsValue::UNDEFINED))
+}
+
+/// The text of a page whose content is partly in open shadow roots or frames, in document
+/// order: `innerText` for every subtree with neither, shadow roots read in place of their
+/// host's children (slots filled), frames left as markers for the background.
+struct Reader<'a> {
+    paths: &'a js_sys::Set,
+    out: String,
+    frames: Vec<u64>,
+}
+
+impl Reader<'_> {
+    fn children(&mut self, parent: &Node) {
+        let shadow = parent
+            .dyn_ref::<Element>()
+            .and_then(Element::shadow_root)
+            .map(Node::from);
+        let from = shadow.as_ref().unwrap_or(parent);
+        let mut child = from.first_child();
+        while let Some(node) = child {
+            self.node(&node);
+            child = node.next_sibling();
+        }
+    }
+
+    fn node(&mut self, node: &Node) {
+        match node.node_type() {
+            Node::TEXT_NODE => self.out.push_str(&node.text_content().unwrap_or_default()),
+            Node::ELEMENT_NODE => self.element(node.unchecked_ref()),
+            _ => {}
+        }
+    }
+
+    fn element(&mut self, el: &Element) {
+        let tag = el.local_name();
+        if crate::a11y::is_skipped(&tag) {
+            return;
+        }
+        if tag == "iframe" || tag == "frame" {
+            if let Some(frame) = super::snapshot::frame_id_of(el) {
+                self.out.push('\n');
+                self.out
+                    .push_str(&claudezilla_protocol::reply::frame_marker(
+                        self.frames.len(),
+                    ));
+                self.out.push('\n');
+                self.frames.push(frame);
+            }
+            return;
+        }
+        if tag == "slot" {
+            let options = web_sys::AssignedNodesOptions::new();
+            options.set_flatten(true);
+            let assigned = el
+                .unchecked_ref::<web_sys::HtmlSlotElement>()
+                .assigned_nodes_with_options(&options);
+            if assigned.length() == 0 {
+                return self.children(el);
+            }
+            for n in assigned.iter() {
+                self.node(n.unchecked_ref());
+            }
+            return;
+        }
+        if self.paths.has(el) {
+            self.out.push('\n');
+            self.children(el);
+            self.out.push('\n');
+            return;
+        }
+        if !check_visibility(el) {
+            return;
+        }
+        if let Some(html) = el.dyn_ref::<HtmlElement>() {
+            self.out.push('\n');
+            self.out.push_str(&html.inner_text());
+            self.out.push('\n');
+        }
+    }
 }
 
 pub fn record_error(message: String) {
@@ -52,14 +147,34 @@ pub fn get_content(selector: Option<&str>, max_length: u32, format: ContentForma
             .or_else(|| doc.document_element())
             .ok_or_else(|| ErrorBody::new(ErrorCode::PageError, "the page has no body yet"))?,
     };
+    let paths = match format {
+        ContentFormat::Html => js_sys::Set::new(&JsValue::UNDEFINED),
+        _ => hidden_paths(&root),
+    };
+    let mut frames = Vec::new();
     let full = match format {
-        ContentFormat::Text => tidy(&match root.dyn_ref::<HtmlElement>() {
+        ContentFormat::Text if paths.size() == 0 => tidy(&match root.dyn_ref::<HtmlElement>() {
             Some(html) => html.inner_text(),
             None => root.text_content().unwrap_or_default(),
         }),
+        ContentFormat::Text => {
+            let mut reader = Reader {
+                paths: &paths,
+                out: String::new(),
+                frames: Vec::new(),
+            };
+            reader.children(&root);
+            frames = reader.frames;
+            tidy(&reader.out)
+        }
         ContentFormat::Markdown => {
             let mut md = Markdown::new();
-            markdown(&root, &mut md);
+            let mut walk = MarkdownWalk {
+                paths: (paths.size() > 0).then_some(&paths),
+                frames: Vec::new(),
+            };
+            walk.children(&root, &mut md);
+            frames = walk.frames;
             md.finish()
         }
         ContentFormat::Html => root.outer_html(),
@@ -71,77 +186,126 @@ pub fn get_content(selector: Option<&str>, max_length: u32, format: ContentForma
         text: kept.to_owned(),
         total_length: total as u32,
         truncated,
+        frames,
     }))
 }
 
-fn markdown(node: &Node, md: &mut Markdown) {
-    let mut child = node.first_child();
-    while let Some(n) = child {
-        match n.node_type() {
-            Node::TEXT_NODE => md.text(&n.text_content().unwrap_or_default()),
-            Node::ELEMENT_NODE => markdown_element(n.unchecked_ref(), md),
-            _ => {}
-        }
-        child = n.next_sibling();
-    }
+/// The Markdown walk; with `paths` (the page has shadow roots or frames), shadow roots are read
+/// in place of their hosts' children and frames left as markers.
+struct MarkdownWalk<'a> {
+    paths: Option<&'a js_sys::Set>,
+    frames: Vec<u64>,
 }
 
-fn markdown_element(el: &Element, md: &mut Markdown) {
-    let tag = el.local_name();
-    if crate::a11y::is_skipped(&tag) || el.has_attribute("hidden") || !check_visibility(el) {
-        return;
+impl MarkdownWalk<'_> {
+    fn children(&mut self, node: &Node, md: &mut Markdown) {
+        let shadow = match self.paths {
+            Some(paths) if paths.has(node) => node
+                .dyn_ref::<Element>()
+                .and_then(Element::shadow_root)
+                .map(Node::from),
+            _ => None,
+        };
+        let mut child = shadow.as_ref().unwrap_or(node).first_child();
+        while let Some(n) = child {
+            self.node(&n, md);
+            child = n.next_sibling();
+        }
     }
-    let text = || el.text_content().unwrap_or_default();
-    match tag.as_str() {
-        "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
-            md.heading(tag[1..].parse().unwrap_or(1), &text())
+
+    fn node(&mut self, n: &Node, md: &mut Markdown) {
+        match n.node_type() {
+            Node::TEXT_NODE => md.text(&n.text_content().unwrap_or_default()),
+            Node::ELEMENT_NODE => self.element(n.unchecked_ref(), md),
+            _ => {}
         }
-        "a" => match el.dyn_ref::<HtmlAnchorElement>() {
-            Some(a) if el.has_attribute("href") => md.link(&text(), &a.href()),
-            _ => markdown(el, md),
-        },
-        "img" => md.image(&el.get_attribute("alt").unwrap_or_default()),
-        "br" => md.paragraph(),
-        "pre" => md.code_block(&text()),
-        "ul" | "ol" => {
-            md.list_start();
-            let ordered = tag == "ol";
-            let mut n = 0;
-            let mut item = el.first_element_child();
-            while let Some(li) = item {
-                n += 1;
-                md.item(ordered.then_some(n));
-                markdown(&li, md);
-                item = li.next_element_sibling();
-            }
-            md.list_end();
+    }
+
+    fn element(&mut self, el: &Element, md: &mut Markdown) {
+        let tag = el.local_name();
+        if crate::a11y::is_skipped(&tag) || el.has_attribute("hidden") || !check_visibility(el) {
+            return;
         }
-        "table" => {
-            md.paragraph();
-            if let Ok(rows) = el.query_selector_all("tr") {
-                for i in 0..rows.length() {
-                    let Some(row) = rows.item(i).and_then(|r| r.dyn_into::<Element>().ok()) else {
-                        continue;
-                    };
-                    let mut cells = Vec::new();
-                    let mut cell = row.first_element_child();
-                    while let Some(c) = cell {
-                        cells.push(c.text_content().unwrap_or_default());
-                        cell = c.next_element_sibling();
-                    }
-                    md.row(&cells, i == 0);
+        if self.paths.is_some() {
+            if tag == "iframe" || tag == "frame" {
+                if let Some(frame) = super::snapshot::frame_id_of(el) {
+                    md.paragraph();
+                    md.text(&claudezilla_protocol::reply::frame_marker(
+                        self.frames.len(),
+                    ));
+                    md.paragraph();
+                    self.frames.push(frame);
                 }
+                return;
             }
-            md.paragraph();
+            if tag == "slot" {
+                let options = web_sys::AssignedNodesOptions::new();
+                options.set_flatten(true);
+                let assigned = el
+                    .unchecked_ref::<web_sys::HtmlSlotElement>()
+                    .assigned_nodes_with_options(&options);
+                for n in assigned.iter() {
+                    self.node(n.unchecked_ref(), md);
+                }
+                if assigned.length() == 0 {
+                    self.children(el, md);
+                }
+                return;
+            }
         }
-        "p" | "div" | "section" | "article" | "main" | "header" | "footer" | "nav" | "aside"
-        | "blockquote" | "form" | "fieldset" | "figure" | "dl" | "dt" | "dd" | "details"
-        | "summary" | "tr" => {
-            md.paragraph();
-            markdown(el, md);
-            md.paragraph();
+        let text = || el.text_content().unwrap_or_default();
+        match tag.as_str() {
+            "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
+                md.heading(tag[1..].parse().unwrap_or(1), &text())
+            }
+            "a" => match el.dyn_ref::<HtmlAnchorElement>() {
+                Some(a) if el.has_attribute("href") => md.link(&text(), &a.href()),
+                _ => self.children(el, md),
+            },
+            "img" => md.image(&el.get_attribute("alt").unwrap_or_default()),
+            "br" => md.paragraph(),
+            "pre" => md.code_block(&text()),
+            "ul" | "ol" => {
+                md.list_start();
+                let ordered = tag == "ol";
+                let mut n = 0;
+                let mut item = el.first_element_child();
+                while let Some(li) = item {
+                    n += 1;
+                    md.item(ordered.then_some(n));
+                    self.children(&li, md);
+                    item = li.next_element_sibling();
+                }
+                md.list_end();
+            }
+            "table" => {
+                md.paragraph();
+                if let Ok(rows) = el.query_selector_all("tr") {
+                    for i in 0..rows.length() {
+                        let Some(row) = rows.item(i).and_then(|r| r.dyn_into::<Element>().ok())
+                        else {
+                            continue;
+                        };
+                        let mut cells = Vec::new();
+                        let mut cell = row.first_element_child();
+                        while let Some(c) = cell {
+                            cells.push(c.text_content().unwrap_or_default());
+                            cell = c.next_element_sibling();
+                        }
+                        md.row(&cells, i == 0);
+                    }
+                }
+                md.paragraph();
+            }
+            "p" | "div" | "section" | "article" | "main" | "header" | "footer" | "nav"
+            | "aside" | "blockquote" | "form" | "fieldset" | "figure" | "dl" | "dt" | "dd"
+            | "details" | "summary" | "tr" => {
+                md.paragraph();
+                self.children(el, md);
+                md.paragraph();
+            }
+            _ => self.children(el, md),
         }
-        _ => markdown(el, md),
     }
 }
 

@@ -210,13 +210,12 @@ impl Walker {
         if a11y::is_interactive(role, &facts) {
             let role = role.unwrap_or("clickable");
             let reference = find::ref_for(el, self.frame).to_string();
-            let line = a11y::line(
-                depth,
-                role,
-                &name(el, role),
-                Some(&reference),
-                &states(el, role),
-            );
+            let name = name(el, role);
+            let mut states = states(el, role);
+            if name.is_empty() {
+                states.context = context_of(el);
+            }
+            let line = a11y::line(depth, role, &name, Some(&reference), &states);
             if self.within_depth(depth) && self.push(line, el) {
                 self.refs += 1;
             }
@@ -264,16 +263,12 @@ impl Walker {
     }
 
     fn iframe(&mut self, el: &Element, depth: usize) {
-        // The browser's frame id of the iframe's document (a large number; the background maps
-        // it to a short alias for refs).
-        let window = js_sys::Reflect::get(el, &"contentWindow".into()).unwrap_or(JsValue::NULL);
-        let Ok(frame) = get_frame_id(&window).or_else(|_| get_frame_id(el)) else {
+        let Some(frame) = frame_id_of(el) else {
             return;
         };
-        if frame < 0.0 || !self.within_depth(depth) {
+        if !self.within_depth(depth) {
             return;
         }
-        let frame = frame as u64;
         let title = el
             .get_attribute("title")
             .or_else(|| el.get_attribute("name"))
@@ -291,6 +286,14 @@ impl Walker {
             self.frames.push((frame, self.out.len(), depth + 1));
         }
     }
+}
+
+/// The browser's frame id of an iframe's document (a large number; the background maps it to a
+/// short alias for refs).
+pub fn frame_id_of(el: &Element) -> Option<u64> {
+    let window = js_sys::Reflect::get(el, &"contentWindow".into()).unwrap_or(JsValue::NULL);
+    let frame = get_frame_id(&window).or_else(|_| get_frame_id(el)).ok()?;
+    (frame >= 0.0).then_some(frame as u64)
 }
 
 /// A label's text without that of the fields inside it (a select's options, say).
@@ -315,6 +318,21 @@ fn own_words(node: &Node) -> String {
         child = n.next_sibling();
     }
     out
+}
+
+/// The words of the nearest container (a few levels up) that has some: what a person reads to
+/// tell one row's unnamed checkbox or × button from the next.
+fn context_of(el: &Element) -> Option<String> {
+    let mut at = el.parent_element();
+    for _ in 0..4 {
+        let container = at?;
+        let words = text_of(&container, 40);
+        if words.chars().any(char::is_alphanumeric) {
+            return Some(words);
+        }
+        at = container.parent_element();
+    }
+    None
 }
 
 fn text_of(el: &Element, max: usize) -> String {

@@ -79,6 +79,10 @@ extern "C" {
 
     #[wasm_bindgen(js_namespace = ["browser", "runtime"], js_name = reload)]
     pub fn runtime_reload();
+    #[wasm_bindgen(catch, js_namespace = ["browser", "contentScripts"], js_name = register)]
+    pub fn content_scripts_register(options: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = crypto, js_name = getRandomValues)]
+    fn get_random_values(bytes: &mut [u8]) -> Result<JsValue, JsValue>;
     /// `moz-extension://<this extension's uuid>/` + path.
     #[wasm_bindgen(js_namespace = ["browser", "runtime"], js_name = getURL)]
     pub fn runtime_get_url(path: &str) -> String;
@@ -133,6 +137,13 @@ extern "C" {
     pub static WEB_REQUEST_ON_SEND_HEADERS: BrowserEvent;
     #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "webRequest"], js_name = onBeforeRedirect)]
     pub static WEB_REQUEST_ON_BEFORE_REDIRECT: BrowserEvent;
+    #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "webRequest"], js_name = onHeadersReceived)]
+    pub static WEB_REQUEST_ON_HEADERS_RECEIVED: BrowserEvent;
+}
+
+/// Fills `bytes` from the browser's cryptographic random source.
+pub fn fill_random(bytes: &mut [u8]) -> Result<(), JsValue> {
+    get_random_values(bytes).map(drop)
 }
 
 /// A `tabs.Tab`, the fields we read.

@@ -41,8 +41,10 @@ impl Claudezilla {
                 Reply::Typed {
                     element,
                     value_length,
+                    note,
                 } => Ok(text(format!(
-                    "Typed into {element}; its value is now {value_length} characters long."
+                    "Typed into {element}; its value is now {value_length} characters long.{}",
+                    note.map(|n| format!(" {n}")).unwrap_or_default()
                 ))),
                 other => Err(other),
             },

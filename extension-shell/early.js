@@ -1,0 +1,44 @@
+"use strict";
+// Registered to run at document_start in every http(s) frame (background/early.rs), it acts
+// only in documents the background marked as an agent tab's (a Server-Timing entry with this
+// run's secret). There it keeps the console messages and dialogs of the page's first moments
+// and keeps beforeunload from blocking, until the content module takes over.
+(() => {
+  const nav = performance.getEntriesByType("navigation")[0];
+  const marked = nav && nav.serverTiming.some(
+    (t) => t.name === "claudezilla" && t.description === claudezillaEarlySecret);
+  if (!marked || window.claudezillaEarly) {
+    return;
+  }
+  const early = { console: [], dialogs: [], done: false };
+  window.claudezillaEarly = early;
+  const page = window.wrappedJSObject;
+  const text = (value) => {
+    if (typeof value === "string") return value;
+    try {
+      return JSON.stringify(value) ?? String(value);
+    } catch {
+      return String(value);
+    }
+  };
+  for (const level of ["log", "info", "warn", "error", "debug"]) {
+    const original = page.console[level];
+    exportFunction(function (...args) {
+      if (!early.done && early.console.length < 500) {
+        early.console.push({ level, message: args.map(text).join(" ").slice(0, 2000), time: Date.now() });
+      }
+      return original.call(page.console, ...args);
+    }, page.console, { defineAs: level });
+  }
+  // The default policy (dismiss) until the content module installs the agent's.
+  for (const [kind, answer] of [["alert", undefined], ["confirm", false], ["prompt", null]]) {
+    exportFunction(function (message) {
+      if (early.dialogs.length < 20) {
+        early.dialogs.push({ kind, message: String(message ?? "").slice(0, 200) });
+      }
+      return answer;
+    }, page, { defineAs: kind });
+  }
+  // A page's "leave this page?" must never hold an agent's navigation.
+  window.addEventListener("beforeunload", (event) => event.stopImmediatePropagation(), true);
+})();

@@ -1,0 +1,269 @@
+//! Keys as a real keystroke has them: `key`, `code`, the legacy `keyCode`/`which` that
+//! jQuery-era pages still test (`e.which === 13`), and the `charCode` of the `keypress` event.
+//! A chord such as `Control+a`, `Shift+Tab` or `Meta+Enter` is parsed here, at the edge, so a
+//! key the tools cannot press is refused before it travels.
+
+use serde::{Deserialize, Serialize};
+
+use crate::envelope::Modifiers;
+
+/// One key of a US keyboard layout, as the browser describes it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Key {
+    /// `KeyboardEvent.key`: "Enter", "a", "A", "!".
+    pub key: String,
+    /// `KeyboardEvent.code`: the physical key, "Enter", "KeyA", "Digit1".
+    pub code: String,
+    /// `keyCode` (and `which`) of keydown/keyup: 13 for Enter, 65 for a and A.
+    pub key_code: u32,
+    /// `charCode` (and `which`) of keypress; 0 for keys that type nothing (no keypress then,
+    /// but for Enter).
+    pub char_code: u32,
+}
+
+impl Key {
+    /// A key that types a character (and so gets a `keypress`).
+    pub fn types(&self) -> bool {
+        self.char_code != 0
+    }
+}
+
+/// A key pressed with modifiers held.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Chord {
+    pub key: Key,
+    pub modifiers: Modifiers,
+}
+
+/// Named keys: (name, code, keyCode).
+const NAMED: &[(&str, &str, u32)] = &[
+    ("Enter", "Enter", 13),
+    ("Tab", "Tab", 9),
+    ("Escape", "Escape", 27),
+    ("Backspace", "Backspace", 8),
+    ("Delete", "Delete", 46),
+    ("Insert", "Insert", 45),
+    ("ArrowUp", "ArrowUp", 38),
+    ("ArrowDown", "ArrowDown", 40),
+    ("ArrowLeft", "ArrowLeft", 37),
+    ("ArrowRight", "ArrowRight", 39),
+    ("Home", "Home", 36),
+    ("End", "End", 35),
+    ("PageUp", "PageUp", 33),
+    ("PageDown", "PageDown", 34),
+    ("Shift", "ShiftLeft", 16),
+    ("Control", "ControlLeft", 17),
+    ("Alt", "AltLeft", 18),
+    ("Meta", "MetaLeft", 91),
+    ("CapsLock", "CapsLock", 20),
+    ("ContextMenu", "ContextMenu", 93),
+];
+
+/// Other names people write for named keys.
+const ALIASES: &[(&str, &str)] = &[
+    ("Return", "Enter"),
+    ("Esc", "Escape"),
+    ("Del", "Delete"),
+    ("Up", "ArrowUp"),
+    ("Down", "ArrowDown"),
+    ("Left", "ArrowLeft"),
+    ("Right", "ArrowRight"),
+    ("Ctrl", "Control"),
+    ("Cmd", "Meta"),
+    ("Command", "Meta"),
+    ("Super", "Meta"),
+    ("Win", "Meta"),
+    ("Option", "Alt"),
+];
+
+/// Punctuation of a US layout: (unshifted, shifted, code, keyCode).
+const PUNCTUATION: &[(char, char, &str, u32)] = &[
+    (';', ':', "Semicolon", 186),
+    ('=', '+', "Equal", 187),
+    (',', '<', "Comma", 188),
+    ('-', '_', "Minus", 189),
+    ('.', '>', "Period", 190),
+    ('/', '?', "Slash", 191),
+    ('`', '~', "Backquote", 192),
+    ('[', '{', "BracketLeft", 219),
+    ('\\', '|', "Backslash", 220),
+    (']', '}', "BracketRight", 221),
+    ('\'', '"', "Quote", 222),
+];
+
+/// The shifted digits of a US layout, from 0 to 9.
+const SHIFTED_DIGITS: [char; 10] = [')', '!', '@', '#', '$', '%', '^', '&', '*', '('];
+
+/// The key a name or a single character stands for, and whether typing it needs Shift.
+pub fn key(name: &str) -> Option<(Key, bool)> {
+    let name = ALIASES
+        .iter()
+        .find(|(alias, _)| alias.eq_ignore_ascii_case(name))
+        .map_or(name, |(_, real)| real);
+    if let Some((key, code, key_code)) = NAMED
+        .iter()
+        .find(|(key, _, _)| key.eq_ignore_ascii_case(name))
+    {
+        let char_code = if *key == "Enter" { 13 } else { 0 };
+        return Some((named(key, code, *key_code, char_code), false));
+    }
+    if name.eq_ignore_ascii_case("Space") {
+        return Some((named(" ", "Space", 32, 32), false));
+    }
+    if let Some(n) = name
+        .strip_prefix(['F', 'f'])
+        .and_then(|n| n.parse::<u32>().ok())
+        .filter(|n| (1..=12).contains(n))
+    {
+        return Some((named(&format!("F{n}"), &format!("F{n}"), 111 + n, 0), false));
+    }
+    let mut chars = name.chars();
+    let (Some(c), None) = (chars.next(), chars.next()) else {
+        return None;
+    };
+    Some(character(c))
+}
+
+fn named(key: &str, code: &str, key_code: u32, char_code: u32) -> Key {
+    Key {
+        key: key.to_owned(),
+        code: code.to_owned(),
+        key_code,
+        char_code,
+    }
+}
+
+/// A single character: its key on a US layout (or none, for characters it lacks).
+fn character(c: char) -> (Key, bool) {
+    let typed = |code: &str, key_code: u32| Key {
+        key: c.to_string(),
+        code: code.to_owned(),
+        key_code,
+        char_code: u32::from(c),
+    };
+    if c == ' ' {
+        return (typed("Space", 32), false);
+    }
+    if c.is_ascii_alphabetic() {
+        let upper = c.to_ascii_uppercase();
+        return (
+            typed(&format!("Key{upper}"), u32::from(upper)),
+            c.is_ascii_uppercase(),
+        );
+    }
+    if let Some(d) = c.to_digit(10) {
+        return (typed(&format!("Digit{d}"), 48 + d), false);
+    }
+    if let Some(d) = SHIFTED_DIGITS.iter().position(|s| *s == c) {
+        return (typed(&format!("Digit{d}"), 48 + d as u32), true);
+    }
+    if let Some((plain, _, code, key_code)) = PUNCTUATION
+        .iter()
+        .find(|(plain, shifted, _, _)| *plain == c || *shifted == c)
+    {
+        return (typed(code, *key_code), *plain != c);
+    }
+    // Not on the layout (é, 日): the character alone, as an input method would give it.
+    (typed("", 0), false)
+}
+
+/// Parses `Enter`, `a`, `Control+a`, `Shift+Tab`, `Meta+Enter`, `Ctrl+Shift+ArrowLeft`, `+`.
+pub fn parse(text: &str) -> Result<Chord, String> {
+    let hint = "give a key such as Enter, Tab, Escape, ArrowDown, a, F5, Space, or a chord such as Control+a, Shift+Tab, Meta+Enter";
+    if text.is_empty() || text.chars().count() > 64 {
+        return Err(hint.into());
+    }
+    // "+" alone, or ending a chord ("Control++"), is the plus key.
+    let (mods, last) = match text.strip_suffix("++") {
+        Some(rest) => (rest, "+"),
+        None if text == "+" => ("", "+"),
+        None => text.rsplit_once('+').unwrap_or(("", text)),
+    };
+    let mut modifiers = Modifiers::default();
+    for part in mods.split('+').filter(|p| !p.is_empty()) {
+        let name = ALIASES
+            .iter()
+            .find(|(alias, _)| alias.eq_ignore_ascii_case(part))
+            .map_or(part, |(_, real)| real);
+        let held = match name.to_ascii_lowercase().as_str() {
+            "control" => &mut modifiers.ctrl,
+            "shift" => &mut modifiers.shift,
+            "alt" => &mut modifiers.alt,
+            "meta" => &mut modifiers.meta,
+            _ => {
+                return Err(format!(
+                    "{part:?} is not a modifier (Control, Shift, Alt, Meta); {hint}"
+                ));
+            }
+        };
+        *held = true;
+    }
+    let (key, needs_shift) = key(last).ok_or_else(|| format!("unknown key {last:?}; {hint}"))?;
+    modifiers.shift |= needs_shift;
+    Ok(Chord { key, modifiers })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_carry_their_legacy_codes() {
+        let enter = parse("Enter").unwrap();
+        assert_eq!((enter.key.key_code, enter.key.char_code), (13, 13));
+        assert_eq!(enter.key.code, "Enter");
+        let a = parse("a").unwrap().key;
+        assert_eq!(
+            (a.key.as_str(), a.code.as_str(), a.key_code, a.char_code),
+            ("a", "KeyA", 65, 97)
+        );
+        let big = parse("A").unwrap();
+        assert_eq!(
+            (big.key.key_code, big.key.char_code, big.modifiers.shift),
+            (65, 65, true)
+        );
+        let bang = parse("!").unwrap();
+        assert_eq!(
+            (
+                bang.key.code.as_str(),
+                bang.key.key_code,
+                bang.modifiers.shift
+            ),
+            ("Digit1", 49, true)
+        );
+        assert_eq!(parse("Escape").unwrap().key.key_code, 27);
+        assert_eq!(parse("esc").unwrap().key.key, "Escape");
+        assert_eq!(parse("F5").unwrap().key.key_code, 116);
+        assert_eq!(parse("Space").unwrap().key.key, " ");
+        assert!(!parse("ArrowDown").unwrap().key.types());
+        let e = parse("é").unwrap().key;
+        assert_eq!((e.key_code, e.char_code), (0, 233));
+    }
+
+    #[test]
+    fn chords() {
+        let c = parse("Control+a").unwrap();
+        assert!(c.modifiers.ctrl && !c.modifiers.shift);
+        assert_eq!(c.key.key, "a");
+        let st = parse("Shift+Tab").unwrap();
+        assert!(st.modifiers.shift && st.key.key == "Tab");
+        let me = parse("Meta+Enter").unwrap();
+        assert!(me.modifiers.meta && me.key.key_code == 13);
+        let all = parse("Ctrl+Alt+Shift+Cmd+ArrowLeft").unwrap();
+        assert!(
+            all.modifiers.ctrl && all.modifiers.alt && all.modifiers.shift && all.modifiers.meta
+        );
+        assert_eq!(parse("+").unwrap().key.code, "Equal");
+        assert!(parse("Control++").unwrap().modifiers.ctrl);
+    }
+
+    #[test]
+    fn unknown_keys_say_what_works() {
+        for bad in ["", "Enterr", "Hyper+a", "Control+", "ab", &"x".repeat(70)] {
+            let err = parse(bad).unwrap_err();
+            assert!(err.contains("Control+a"), "{bad:?}: {err}");
+        }
+    }
+}
