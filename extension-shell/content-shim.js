@@ -29,21 +29,25 @@ if (!window.claudezillaContent) {
     };
   };
   // Shadow hosts and frames under a root, with every element on a path to one (composed
-  // tree): one pass here, where each element costs far less than a call from wasm.
-  const hidden = (root) => {
-    const special = [];
-    const path = new Set();
-    const walk = (from) => {
-      for (const el of from.querySelectorAll("*")) {
-        if (el.shadowRoot) {
-          special.push(el);
-          walk(el.shadowRoot);
-        } else if (el.localName === "iframe" || el.localName === "frame") {
-          special.push(el);
-        }
+  // tree): one pass here, where each element costs less than a call from wasm. Where the early
+  // script saw no shadow root made, only frames are looked for (one query).
+  const scan = (from, found) => {
+    for (const el of from.querySelectorAll("*")) {
+      if (el.shadowRoot) {
+        found.push(el);
+        scan(el.shadowRoot, found);
+      } else if (el.localName === "iframe" || el.localName === "frame") {
+        found.push(el);
       }
-    };
-    walk(root);
+    }
+    return found;
+  };
+  const hidden = (root) => {
+    const early = window.claudezillaEarly;
+    const special = early && early.shadows === 0
+      ? [...root.querySelectorAll("iframe, frame")]
+      : scan(root, []);
+    const path = new Set();
     for (let el of special) {
       while (el && el !== root && !path.has(el)) {
         path.add(el);

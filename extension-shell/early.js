@@ -10,7 +10,7 @@
   if (!marked || window.claudezillaEarly) {
     return;
   }
-  const early = { console: [], dialogs: [], done: false };
+  const early = { console: [], dialogs: [], shadows: 0, done: false };
   window.claudezillaEarly = early;
   const page = window.wrappedJSObject;
   const text = (value) => {
@@ -39,6 +39,14 @@
       return answer;
     }, page, { defineAs: kind });
   }
+  // Counts the shadow roots the page's scripts make, so reading a page that has none skips
+  // looking for them (declarative shadow roots are not counted).
+  const proto = page.Element.prototype;
+  const attachShadow = proto.attachShadow;
+  exportFunction(function (init) {
+    early.shadows += 1;
+    return attachShadow.call(this, init);
+  }, proto, { defineAs: "attachShadow" });
   // A page's "leave this page?" must never hold an agent's navigation.
   window.addEventListener("beforeunload", (event) => event.stopImmediatePropagation(), true);
 })();

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use claudezilla_e2e::pages::{Page, large_page};
+use claudezilla_e2e::pages::{Page, large_page, table_page};
 use claudezilla_e2e::{Agent, Browser, PageServer, RawClient};
 use claudezilla_protocol::Command;
 use serde_json::json;
@@ -144,6 +144,7 @@ async fn bench() -> anyhow::Result<Vec<Row>> {
             Page::html("<!doctype html><title>Small</title><h1>Hello</h1><p>A small page.</p>"),
         ),
         ("/large.html", Page::html(large_page(2_000))),
+        ("/table.html", Page::html(table_page(400))),
     ]))
     .await?;
     // Evaluate is switched on so it can be timed; everything else is as a user has it.
@@ -248,6 +249,33 @@ async fn bench() -> anyhow::Result<Vec<Row>> {
         "firefox_snapshot, 2,000-element page",
         snapshot.await?,
         format!("{} chars ≈ {} tokens", snap.len(), snap.len() / 4),
+    );
+    let table = agent.open(&pages.url("/table.html")).await?;
+    let table_snap = agent
+        .call("firefox_snapshot", json!({"tabId": table}))
+        .await?
+        .ok()?
+        .text;
+    let refs = table_snap
+        .split_whitespace()
+        .filter(|w| w.len() > 1 && w.starts_with('e') && w[1..].bytes().all(|b| b.is_ascii_digit()))
+        .count();
+    let table_time = time(30, async || {
+        agent
+            .call("firefox_snapshot", json!({"tabId": table}))
+            .await?
+            .ok()
+            .map(|_| ())
+    });
+    row(
+        "firefox_snapshot, 400-row table (link, button, text per row)",
+        table_time.await?,
+        format!(
+            "{} chars ≈ {} tokens, {} lines, {refs} refs",
+            table_snap.len(),
+            table_snap.len() / 4,
+            table_snap.lines().count()
+        ),
     );
     let small_snap = agent
         .call(

@@ -132,3 +132,18 @@ pub fn large_page(elements: usize) -> String {
     body.push_str("</main></body></html>");
     body
 }
+
+/// A table of `rows` rows, each a link, a button and some text (the benchmark's long table).
+pub fn table_page(rows: usize) -> String {
+    let mut body = String::from(
+        "<!doctype html><html><head><title>Table page</title></head><body><table><tbody>",
+    );
+    for i in 0..rows {
+        body.push_str(&format!(
+            "<tr><td><a href=#r{i}>Item {i}</a></td><td><button type=button>Delete</button></td>\
+             <td>Note about item {i}</td></tr>"
+        ));
+    }
+    body.push_str("</tbody></table></body></html>");
+    body
+}

@@ -281,9 +281,46 @@ pub fn text_line(depth: usize, text: &str) -> String {
     format!("{}\"{}\"\n", " ".repeat(depth), text.replace('"', "'"))
 }
 
+/// Most lines a table row is folded from.
+const ROW_LINES: usize = 12;
+
+/// A table row's lines on one line (`row: link "Item 3" e7 · button "Delete" e8 · "note"`): a
+/// long table reads as a list of rows, and costs a fraction of the characters. `None` when
+/// there is nothing to fold (one line) or too much (a row holding a whole layout).
+pub fn fold_row(depth: usize, lines: &str) -> Option<String> {
+    let parts: Vec<&str> = lines
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    if !(2..=ROW_LINES).contains(&parts.len()) {
+        return None;
+    }
+    Some(format!("{}row: {}\n", " ".repeat(depth), parts.join(" · ")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn table_rows_fold_onto_one_line() {
+        let lines = "  link \"Item 3\" e7\n  button \"Delete\" e8\n  \"note 3\"\n";
+        assert_eq!(
+            fold_row(2, lines).as_deref(),
+            Some("  row: link \"Item 3\" e7 · button \"Delete\" e8 · \"note 3\"\n")
+        );
+        assert_eq!(
+            fold_row(0, "  link \"x\" e1\n"),
+            None,
+            "one line stays as it is"
+        );
+        assert_eq!(
+            fold_row(0, &"x\n".repeat(13)),
+            None,
+            "a layout row stays as it is"
+        );
+    }
 
     fn facts(tag: &str) -> ElementFacts<'_> {
         ElementFacts {

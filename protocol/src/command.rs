@@ -177,18 +177,23 @@ mod tests {
 
     #[test]
     fn validation_names_the_field() {
-        let long = Command::Click(ClickArgs {
-            selector: Some("a".repeat(1001)),
+        let click = |selector: Option<String>| ClickArgs {
+            selector,
             element_ref: None,
+            click_count: None,
+            button: MouseButton::Left,
+            modifiers: Vec::new(),
             tab_id: None,
-        });
+        };
+        let long = Command::Click(click(Some("a".repeat(1001))));
         assert_eq!(long.validate().unwrap_err().field, "selector");
-        let neither = Command::Click(ClickArgs {
-            selector: None,
-            element_ref: None,
-            tab_id: None,
-        });
+        let neither = Command::Click(click(None));
         assert_eq!(neither.validate().unwrap_err().field, "selector");
+        let quadruple = Command::Click(ClickArgs {
+            click_count: Some(4),
+            ..click(Some("a".into()))
+        });
+        assert_eq!(quadruple.validate().unwrap_err().field, "clickCount");
         let url = Command::CreateWindow(CreateWindowArgs {
             url: "javascript:alert(1)".into(),
         });

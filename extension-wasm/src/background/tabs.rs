@@ -74,9 +74,10 @@ pub async fn create(agent: &AgentId, url: &str, budget_ms: u32) -> Outcome {
     let load = LoadWatch::new_tab(url);
     let loaded = go_and_wait(tab, Some(url), None, load, started, budget_ms).await;
     if let Err(e) = &loaded
-        && e.code == ErrorCode::NotAllowed
+        && e.code != ErrorCode::LoadFailed
     {
-        // The caller never learns this tab's id: do not leave it holding a slot.
+        // Refused (a URL the browser will not open, the allowlist): the caller never learns
+        // this tab's id, so it must not hold a slot. A failed load names its tab, which stays.
         let _ = close(tab).await;
     }
     loaded

@@ -551,7 +551,7 @@ pub fn press_key(target: Option<Element>, chord: &Chord) -> Outcome {
     let effect = if !down {
         "the page handled it".to_owned()
     } else {
-        let pressed = !(key.types() && !shortcut) || key_event(&element, "keypress", key, m);
+        let pressed = !key.types() || shortcut || key_event(&element, "keypress", key, m);
         if pressed {
             default_action(&element, key, m)?
         } else {
@@ -629,7 +629,7 @@ fn default_action(element: &Element, key: &Key, m: Modifiers) -> Result<String, 
     match key.key.as_str() {
         "Enter" => {
             // An implicit submission commits the field first, as the browser does.
-            if !element.dyn_ref::<HtmlTextAreaElement>().is_some() {
+            if element.dyn_ref::<HtmlTextAreaElement>().is_none() {
                 commit(None);
             }
             Ok(enter(element))

@@ -173,6 +173,9 @@ impl Walker {
             return;
         }
         let marked = is_marked(el);
+        if tag == "tr" && !marked {
+            return self.row(el, depth);
+        }
         if !marked && a11y::is_plain(&tag) {
             // The common case: a generic element, only its content matters.
             return self.children(el, depth);
@@ -259,6 +262,20 @@ impl Walker {
             }
             // Generic elements, list items, rows, labels: their content at the same level.
             _ => self.children(el, depth),
+        }
+    }
+
+    /// A table row: its content, folded onto one line where it is a few lines.
+    fn row(&mut self, el: &Element, depth: usize) {
+        let (start, lines, frames) = (self.out.len(), self.lines, self.frames.len());
+        self.children(el, depth);
+        if self.cut.is_some() || self.frames.len() != frames {
+            return;
+        }
+        if let Some(folded) = a11y::fold_row(depth, &self.out[start..]) {
+            self.out.truncate(start);
+            self.out.push_str(&folded);
+            self.lines = lines + 1;
         }
     }
 
