@@ -22,10 +22,7 @@ pub fn fingerprint(agent: &AgentId) -> [u8; 16] {
     out
 }
 
-/// Most tabs all agents together may hold.
-pub const POOL_LIMIT: usize = 12;
-/// An agent may grant a slot only while it holds more than this many tabs.
-pub const GRANT_MINIMUM: usize = 2;
+pub use claudezilla_protocol::{GRANT_MINIMUM, POOL_LIMIT};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct TabRecord {

@@ -125,9 +125,27 @@ async fn client_roots(peer: &Peer<RoleServer>) -> Vec<PathBuf> {
     }
 }
 
+/// A description with the numbers that other parts decide filled in (`{POOL_LIMIT}`, …), so
+/// no description states a limit that is not the code's.
+fn described(text: &str) -> String {
+    let reservation_s = claudezilla_protocol::envelope::Tuning::default().reservation_ms / 1_000;
+    text.replace(
+        "{POOL_LIMIT}",
+        &claudezilla_protocol::POOL_LIMIT.to_string(),
+    )
+    .replace(
+        "{GRANT_MINIMUM}",
+        &claudezilla_protocol::GRANT_MINIMUM.to_string(),
+    )
+    .replace("{RESERVATION_S}", &reservation_s.to_string())
+}
+
 /// A tool without what costs tokens and tells a model nothing: the `$schema` URL, integer
 /// formats (`uint32`), bounds that are only the Rust type's, `default: false`.
 fn trimmed(mut tool: Tool) -> Tool {
+    if let Some(description) = &tool.description {
+        tool.description = Some(described(description).into());
+    }
     let mut schema = serde_json::Value::Object((*tool.input_schema).clone());
     trim(&mut schema);
     if let serde_json::Value::Object(map) = schema {
@@ -215,5 +233,35 @@ impl ServerHandler for Claudezilla {
                 claudezilla_protocol::VERSION,
             ))
             .with_instructions(INSTRUCTIONS)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use claudezilla_protocol::AgentId;
+    use claudezilla_protocol::paths::RuntimeDir;
+
+    #[test]
+    fn descriptions_state_the_codes_numbers() {
+        let link = Arc::new(HostLink::new(
+            RuntimeDir::at("/nonexistent"),
+            AgentId::new([1; 16], 1),
+        ));
+        let server = Claudezilla::new(link, Folders::new(Vec::new(), PathBuf::from("/")));
+        let tools = server.tools();
+        let pool = tools
+            .iter()
+            .find(|t| t.name == "firefox_request_tab_space")
+            .and_then(|t| t.description.clone())
+            .unwrap_or_default();
+        assert!(
+            pool.contains(&format!("{}-tab", claudezilla_protocol::POOL_LIMIT)),
+            "{pool}"
+        );
+        for tool in &tools {
+            let text = tool.description.clone().unwrap_or_default();
+            assert!(!text.contains('{'), "{}: {text}", tool.name);
+        }
     }
 }

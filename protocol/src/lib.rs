@@ -41,5 +41,10 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// Name of the native-messaging host, as registered with Firefox and used by `connectNative`.
 pub const NATIVE_HOST_NAME: &str = "claudezilla";
 
+/// Most tabs all agents together may hold.
+pub const POOL_LIMIT: usize = 12;
+/// An agent may grant a slot only while it holds more than this many tabs.
+pub const GRANT_MINIMUM: usize = 2;
+
 /// The extension's gecko id (must match `extension-shell/manifest.json`).
 pub const EXTENSION_ID: &str = "claudezilla-rs@claudezilla.org";

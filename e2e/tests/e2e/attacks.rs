@@ -15,8 +15,7 @@ use serde_json::json;
 
 use crate::common::Shared;
 
-/// The tab pool's size (extension-wasm `pool::POOL_LIMIT`).
-const POOL_LIMIT: usize = 12;
+use claudezilla_protocol::POOL_LIMIT;
 
 pub fn pages() -> HashMap<&'static str, Page> {
     HashMap::from([
@@ -249,7 +248,11 @@ pub async fn huge_answers_are_bounded(s: Arc<Shared>) -> anyhow::Result<()> {
     // Each request's URL is cut (60,000 characters asked, at most 2,000 kept).
     let longest = log.text.lines().map(str::len).max().unwrap_or(0);
     ensure!(longest < 2_300, "a line of {longest} bytes");
-    ensure!(log.text.matches("data.json").count() >= 10, "{}", &log.text[..500]);
+    ensure!(
+        log.text.matches("data.json").count() >= 10,
+        "{}",
+        &log.text[..500]
+    );
 
     let frames = a.open(&s.pages.url("/attack/frames.html")).await?;
     let snap = a

@@ -1,7 +1,7 @@
 //! Sharing the 12-tab pool between agents.
 
 use claudezilla_protocol::reply::{SlotRequests, WaitingAgent};
-use claudezilla_protocol::{Command, Reply};
+use claudezilla_protocol::{Command, GRANT_MINIMUM, Reply};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
 use rmcp::{tool, tool_router};
@@ -14,7 +14,7 @@ use crate::server::Claudezilla;
 impl Claudezilla {
     #[tool(
         name = "firefox_request_tab_space",
-        description = "When the 12-tab pool is full: queue for the next tab slot another agent grants. Says your place."
+        description = "When the {POOL_LIMIT}-tab pool is full: queue for the next tab slot another agent grants. Says your place."
     )]
     async fn request_tab_space(&self, Parameters(a): Parameters<Args<NoArgs>>) -> CallToolResult {
         respond(
@@ -24,7 +24,7 @@ impl Claudezilla {
                     "There is room now: open your tab with firefox_create_window.",
                 )),
                 Reply::SlotRequested { position, .. } => Ok(text(format!(
-                    "Queued for a tab slot (place {position}). An agent holding more than 2 tabs can give you one \
+                    "Queued for a tab slot (place {position}). An agent holding more than {GRANT_MINIMUM} tabs can give you one \
                  with firefox_grant_tab_space; check with firefox_get_slot_requests."
                 ))),
                 other => Err(other),
@@ -34,7 +34,7 @@ impl Claudezilla {
 
     #[tool(
         name = "firefox_grant_tab_space",
-        description = "Give up your oldest tab so the longest-waiting agent gets its slot (reserved for it 30 s). Only while you hold more than 2 tabs."
+        description = "Give up your oldest tab so the longest-waiting agent gets its slot (reserved for it {RESERVATION_S} s by default). Only while you hold more than {GRANT_MINIMUM} tabs."
     )]
     async fn grant_tab_space(&self, Parameters(a): Parameters<Args<NoArgs>>) -> CallToolResult {
         respond(
