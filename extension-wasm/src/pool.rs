@@ -24,6 +24,20 @@ pub fn fingerprint(agent: &AgentId) -> [u8; 16] {
 
 pub use claudezilla_protocol::{GRANT_MINIMUM, POOL_LIMIT};
 
+use crate::route::Action;
+
+/// A tab the pool allowed: only [`Pool::authorize`] (an agent's own tab) and
+/// [`Pool::pool_tab`] (the extension's own work) make one, and every operation on a tab's page
+/// takes one — so no tab is touched without the ownership check, by construction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AuthorizedTab(TabId);
+
+impl AuthorizedTab {
+    pub fn id(self) -> TabId {
+        self.0
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct TabRecord {
     pub owner: AgentId,
@@ -198,7 +212,7 @@ impl Pool {
 
     /// Gives an attached tab back to the user (it stays open).
     pub fn detach(&mut self, agent: &AgentId, tab: TabId) -> Result<(), ErrorBody> {
-        self.authorize(agent, Some(tab), "detach")?;
+        self.authorize(agent, Some(tab), Action::Detach)?;
         if !self.tabs.get(&tab).is_some_and(|r| r.attached) {
             return Err(ErrorBody::new(
                 ErrorCode::InvalidArgument,
@@ -235,8 +249,8 @@ impl Pool {
         &mut self,
         agent: &AgentId,
         tab: Option<TabId>,
-        action: &str,
-    ) -> Result<TabId, ErrorBody> {
+        action: Action,
+    ) -> Result<AuthorizedTab, ErrorBody> {
         let tab = match tab {
             Some(tab) => tab,
             None => self.most_recent(agent).ok_or_else(|| {
@@ -267,7 +281,13 @@ impl Pool {
             .with_hint("act only on your own tabs; open one with firefox_create_window"));
         }
         record.last_used = now;
-        Ok(tab)
+        Ok(AuthorizedTab(tab))
+    }
+
+    /// One of the pool's tabs, for the extension's own work on it (after a load, a capture's
+    /// readiness): never an agent's request.
+    pub fn pool_tab(&self, tab: TabId) -> Option<AuthorizedTab> {
+        self.tabs.contains_key(&tab).then_some(AuthorizedTab(tab))
     }
 
     fn most_recent(&self, agent: &AgentId) -> Option<TabId> {
@@ -583,6 +603,7 @@ impl Pool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::route::Action;
 
     fn agent(n: u8) -> AgentId {
         AgentId::new([n; 16], u32::from(n) + 100)
@@ -600,11 +621,11 @@ mod tests {
         let mut pool = Pool::new();
         pool.insert(TabId(4), agent(1), "about:blank".into());
         assert_eq!(
-            pool.authorize(&agent(1), Some(TabId(4)), "navigate"),
-            Ok(TabId(4))
+            pool.authorize(&agent(1), Some(TabId(4)), Action::Navigate),
+            Ok(AuthorizedTab(TabId(4)))
         );
         let err = pool
-            .authorize(&agent(2), Some(TabId(4)), "navigate")
+            .authorize(&agent(2), Some(TabId(4)), Action::Navigate)
             .unwrap_err();
         assert_eq!(err.code, ErrorCode::Ownership);
         assert_eq!(
@@ -624,9 +645,12 @@ mod tests {
         pool.attach(TabId(50), &agent(1), "https://user.example/".into())
             .unwrap();
         // Owned like any other tab, and counted in the pool.
-        assert_eq!(pool.authorize(&agent(1), None, "read"), Ok(TabId(50)));
         assert_eq!(
-            pool.authorize(&agent(2), Some(TabId(50)), "read")
+            pool.authorize(&agent(1), None, Action::Read),
+            Ok(AuthorizedTab(TabId(50)))
+        );
+        assert_eq!(
+            pool.authorize(&agent(2), Some(TabId(50)), Action::Read)
                 .unwrap_err()
                 .code,
             ErrorCode::Ownership
@@ -670,12 +694,24 @@ mod tests {
         pool.insert(TabId(1), agent(1), String::new());
         pool.insert(TabId(2), agent(1), String::new());
         pool.insert(TabId(3), agent(2), String::new());
-        assert_eq!(pool.authorize(&agent(1), None, "read"), Ok(TabId(2)));
-        pool.authorize(&agent(1), Some(TabId(1)), "read").unwrap();
-        assert_eq!(pool.authorize(&agent(1), None, "read"), Ok(TabId(1)));
-        assert_eq!(pool.authorize(&agent(2), None, "read"), Ok(TabId(3)));
         assert_eq!(
-            pool.authorize(&agent(3), None, "read").unwrap_err().code,
+            pool.authorize(&agent(1), None, Action::Read),
+            Ok(AuthorizedTab(TabId(2)))
+        );
+        pool.authorize(&agent(1), Some(TabId(1)), Action::Read)
+            .unwrap();
+        assert_eq!(
+            pool.authorize(&agent(1), None, Action::Read),
+            Ok(AuthorizedTab(TabId(1)))
+        );
+        assert_eq!(
+            pool.authorize(&agent(2), None, Action::Read),
+            Ok(AuthorizedTab(TabId(3)))
+        );
+        assert_eq!(
+            pool.authorize(&agent(3), None, Action::Read)
+                .unwrap_err()
+                .code,
             ErrorCode::NoSuchTab
         );
     }
@@ -684,7 +720,7 @@ mod tests {
     fn unknown_tabs_are_no_such_tab() {
         let mut pool = Pool::new();
         let err = pool
-            .authorize(&agent(1), Some(TabId(99)), "close")
+            .authorize(&agent(1), Some(TabId(99)), Action::Close)
             .unwrap_err();
         assert_eq!(err.code, ErrorCode::NoSuchTab);
         assert!(err.message.contains("tab 99"));
@@ -863,11 +899,17 @@ mod tests {
         let mut pool = Pool::adopted(3, Some(9), tabs, 50);
         assert_eq!((pool.window, pool.group), (Some(3), Some(9)));
         // Nobody else gets them, and the owner does on its first call.
-        assert!(pool.authorize(&agent(3), Some(TabId(2)), "read").is_err());
+        assert!(
+            pool.authorize(&agent(3), Some(TabId(2)), Action::Read)
+                .is_err()
+        );
         pool.touch(&agent(1), 60);
         assert_eq!(pool.owned_by(&agent(1)), vec![TabId(5)]);
         pool.touch(&agent(2), 60);
-        assert_eq!(pool.authorize(&agent(2), None, "read"), Ok(TabId(2)));
+        assert_eq!(
+            pool.authorize(&agent(2), None, Action::Read),
+            Ok(AuthorizedTab(TabId(2)))
+        );
         assert!(pool.idle_agents(60, 1).is_empty());
         assert_eq!(pool.idle_agents(61, 1).len(), 2);
         pool.check_invariants(61).unwrap();

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use claudezilla_extension_wasm::capture_lock::CaptureLock;
 use claudezilla_extension_wasm::pool::{POOL_LIMIT, Pool};
+use claudezilla_extension_wasm::route::Action;
 use claudezilla_protocol::{AgentId, TabId};
 use proptest::prelude::*;
 
@@ -67,7 +68,7 @@ proptest! {
                 Op::Close(a, i) => {
                     let mine = pool.owned_by(&agent(a));
                     if let Some(tab) = mine.get(i % mine.len().max(1)) {
-                        prop_assert!(pool.authorize(&agent(a), Some(*tab), "close").is_ok());
+                        prop_assert!(pool.authorize(&agent(a), Some(*tab), Action::Close).is_ok());
                         pool.remove(*tab);
                         shadow.remove(tab);
                     }
@@ -111,7 +112,7 @@ proptest! {
             // Every tab is refused to everyone but its owner.
             for (tab, owner) in &shadow {
                 for a in 0..AGENTS {
-                    let allowed = pool.authorize(&agent(a), Some(*tab), "read").is_ok();
+                    let allowed = pool.authorize(&agent(a), Some(*tab), Action::Read).is_ok();
                     prop_assert_eq!(allowed, &agent(a) == owner);
                 }
             }

@@ -464,6 +464,23 @@ impl PressKeyArgs {
     }
 }
 
+/// How a scroll moves.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum ScrollBehavior {
+    #[default]
+    #[serde(alias = "auto")]
+    Instant,
+    Smooth,
+}
+
+impl ScrollBehavior {
+    fn is_instant(&self) -> bool {
+        *self == Self::Instant
+    }
+}
+
 /// Arguments of `firefox_scroll`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -485,10 +502,9 @@ pub struct ScrollArgs {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "i32"))]
     pub y: Option<i32>,
-    /// "instant" (default) or "smooth".
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub behavior: Option<String>,
+    /// instant (default) or smooth.
+    #[serde(default, skip_serializing_if = "ScrollBehavior::is_instant")]
+    pub behavior: ScrollBehavior,
     /// Default: your latest tab.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "u32"))]
@@ -502,14 +518,6 @@ impl ScrollArgs {
     }
 
     pub(crate) fn validate(&self) -> Result<(), Invalid> {
-        if let Some(b) = &self.behavior
-            && !matches!(b.as_str(), "instant" | "smooth" | "auto")
-        {
-            return Err(Invalid::new(
-                "behavior",
-                format!("{b:?} is not one of instant, smooth, auto"),
-            ));
-        }
         match (self.target()?, self.x.or(self.y)) {
             (Some(_), Some(_)) => Err(Invalid::new("x", "give an element or x/y, not both")),
             (None, None) => Err(Invalid::new(
@@ -1154,10 +1162,16 @@ mod tests {
             element_ref: None,
             x: None,
             y: None,
-            behavior: None,
+            behavior: ScrollBehavior::Instant,
             tab_id: None,
         };
         assert!(scroll.validate().is_err());
+        assert!(
+            serde_json::from_value::<ScrollArgs>(json!({"x": 1, "behavior": "sideways"})).is_err()
+        );
+        let smooth: ScrollArgs =
+            serde_json::from_value(json!({"x": 1, "behavior": "smooth"})).unwrap();
+        assert_eq!(smooth.behavior, ScrollBehavior::Smooth);
         let up = UploadFileArgs {
             selector: Some("input".into()),
             element_ref: None,

@@ -144,7 +144,7 @@ pub enum FromExtension {
     },
 }
 
-/// Background → content script (one frame of one tab). The reply is an [`Outcome`].
+/// Background → content script (one frame of one tab). The reply is a [`ContentReply`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ContentRequest {
@@ -165,9 +165,21 @@ pub struct ContentRequest {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ContentReply {
-    pub outcome: Outcome,
+    pub outcome: Result<PageReply, crate::ErrorBody>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+}
+
+/// What a content script answers: a reply for the agent, or a part the background assembles
+/// into one (these never travel further).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum PageReply {
+    Done(crate::Reply),
+    /// Page geometry for a capture.
+    Metrics(crate::reply::PageMetrics),
+    /// One frame's part of a snapshot.
+    SnapshotPart(SnapshotPart),
 }
 
 /// Key modifiers held during a key press.
@@ -240,7 +252,7 @@ pub enum PageOp {
         text: Option<String>,
     },
     PageState {
-        limits: [u32; 5],
+        limits: PageLimits,
     },
     /// One frame's part of a snapshot; the background splices child frames in.
     Snapshot {
@@ -280,6 +292,17 @@ pub enum PageOp {
     Release,
 }
 
+/// How many of each kind a page state lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PageLimits {
+    pub headings: u32,
+    pub links: u32,
+    pub buttons: u32,
+    pub inputs: u32,
+    pub images: u32,
+}
+
 /// One frame's snapshot, with where its child frames go.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -287,8 +310,19 @@ pub struct SnapshotPart {
     pub text: String,
     pub refs: u32,
     pub cut: Option<String>,
-    /// (the browser's frame id, byte offset in `text` where its lines go, indent in spaces).
-    pub frames: Vec<(u64, usize, usize)>,
+    pub frames: Vec<FramePlace>,
+}
+
+/// Where a child frame's snapshot goes in its parent's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FramePlace {
+    /// The browser's frame id.
+    pub frame: u64,
+    /// Byte offset in the parent's text where its lines go.
+    pub offset: usize,
+    /// Indent of its lines, in spaces.
+    pub indent: usize,
 }
 
 /// Popup → background: what the toolbar popup shows.

@@ -153,8 +153,6 @@ pub enum Reply {
         note: Option<String>,
     },
     Screenshot(Screenshot),
-    /// Content script → background only: page geometry for a capture.
-    Metrics(PageMetrics),
     Closed {
         tab_id: TabId,
     },
@@ -190,8 +188,6 @@ pub enum Reply {
     Element(Box<ElementInfo>),
     PageState(Box<PageState>),
     Dialogs(DialogReport),
-    /// Content script → background only: one frame's part of a snapshot.
-    SnapshotPart(crate::envelope::SnapshotPart),
     WindowClosed {
         tabs_closed: u32,
     },

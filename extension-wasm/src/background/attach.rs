@@ -83,8 +83,12 @@ pub async fn attach(agent: &AgentId, tab: TabId, budget_ms: u32) -> Outcome {
         s.requests.claim(tab);
         Ok::<_, ErrorBody>(())
     })?;
-    with_state(|s| s.pool.update_page(tab, None, Some(now_tab.title.clone())));
-    content::preload(tab).await;
+    if let Some(attached) = with_state(|s| {
+        s.pool.update_page(tab, None, Some(now_tab.title.clone()));
+        s.pool.pool_tab(tab)
+    }) {
+        content::preload(attached).await;
+    }
     Ok(Reply::Tab(TabReport {
         tab_id: tab,
         url: crate::text::cap(&now_tab.url, crate::text::MAX_URL_CHARS),

@@ -17,6 +17,7 @@ use serde::Serialize;
 use super::{content, now, with_state};
 use crate::capture_lock::Ticket;
 use crate::pixels::{self, Image};
+use crate::pool::AuthorizedTab;
 use crate::web;
 
 /// Largest image returned in an answer (its base64 stays well under the 1 MiB that MCP
@@ -54,10 +55,11 @@ impl Drop for Turn {
 
 pub async fn screenshot(
     agent: &AgentId,
-    tab: TabId,
+    authorized: AuthorizedTab,
     args: ScreenshotArgs,
     budget_ms: u32,
 ) -> Outcome {
+    let tab = authorized.id();
     if args.browser_encoder {
         return browser_jpeg(tab, &args).await;
     }
@@ -71,7 +73,7 @@ pub async fn screenshot(
             .min(budget_ms.saturating_sub(1_000));
         notes.push(
             settle(
-                tab,
+                authorized,
                 args.wait_for_images,
                 now() + u64::from(max_wait),
                 // A page stuck in a script does not answer at all: bounded all the same.
@@ -93,15 +95,7 @@ pub async fn screenshot(
         marks: args.annotate,
     };
     let metrics_budget = CAPTURE_DEADLINE_MS.min(budget_ms);
-    let metrics = match content::send(tab, 0, deadline, op, metrics_budget).await? {
-        Reply::Metrics(m) => m,
-        other => {
-            return Err(ErrorBody::new(
-                ErrorCode::Internal,
-                format!("unexpected metrics {other:?}"),
-            ));
-        }
-    };
+    let metrics = content::metrics(authorized, deadline, op, metrics_budget).await?;
     let (quality, scale) = args.quality_and_scale();
     let plan = crate::capture_plan::plan(&metrics, args.full_page, scale);
     notes.extend(plan.notes);
@@ -305,7 +299,13 @@ fn encode(
 
 /// Waits until no critical request (script, style, XHR/fetch) has been in flight for 150 ms,
 /// then lets the content script wait for images, fonts, two frames and an idle moment.
-async fn settle(tab: TabId, images: bool, until: u64, budget_ms: u32) -> Result<String, ErrorBody> {
+async fn settle(
+    authorized: AuthorizedTab,
+    images: bool,
+    until: u64,
+    budget_ms: u32,
+) -> Result<String, ErrorBody> {
+    let tab = authorized.id();
     let started = web::now_ms();
     let quiet = loop {
         let (in_flight, last_change, loaded_at) = with_state(|s| s.network.busy(tab));
@@ -327,7 +327,7 @@ async fn settle(tab: TabId, images: bool, until: u64, budget_ms: u32) -> Result<
         "network still busy (gave up)".to_owned()
     };
     let rest = match content::send(
-        tab,
+        authorized,
         0,
         until.max(now() + 500),
         PageOp::Settle { images },

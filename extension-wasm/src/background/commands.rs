@@ -1,13 +1,15 @@
 //! Runs one command for one agent. Every command that touches a tab is authorized by the pool
 //! first (ownership), including those that name no tab.
 
-use claudezilla_protocol::args::{ElementTarget, WaitForArgs};
+use claudezilla_protocol::args::WaitForArgs;
 use claudezilla_protocol::envelope::PageOp;
 use claudezilla_protocol::{
     AgentId, Command, ErrorBody, ErrorCode, Outcome, Reply, Request, TabId, VERSION,
 };
 
 use super::{attach, capture, config, content, devtools, now, tabs, window_size, with_state};
+use crate::pool::AuthorizedTab;
+use crate::route::{Action, Wait, page_route};
 use crate::web;
 
 /// Answer this long before the caller's own timeout, so a slow page yields a report, not a
@@ -30,47 +32,47 @@ pub async fn handle(request: Request) -> Outcome {
     // Waits inside the page end early enough to report "not found" within the budget.
     let until = now() + u64::from(budget.saturating_sub(1_000));
     let element_until = now() + u64::from(ELEMENT_WAIT_MS.min(budget.saturating_sub(1_000)));
-    if let Some((tab, frame, op, wait)) = page_op(&agent, &command)? {
-        let until = if wait { until } else { element_until };
-        return match op {
+    if let Some(route) = page_route(&command)? {
+        let tab = authorize(&agent, route.tab, route.action)?;
+        let until = match route.wait {
+            Wait::Budget => until,
+            Wait::Element => element_until,
+        };
+        return match route.op {
             op @ PageOp::Snapshot { .. } => content::snapshot(tab, until, op, budget).await,
             op @ PageOp::GetContent { .. } => content::page_content(tab, until, op, budget).await,
-            op => content::send(tab, frame, until, op, budget).await,
+            op => content::send(tab, route.frame, until, op, budget).await,
         };
     }
     match command {
         Command::CreateWindow(a) => tabs::create(&agent, &a.url, budget).await,
         Command::Navigate(a) => {
-            let tab = authorize(&agent, a.tab_id, "navigate")?;
+            let tab = authorize(&agent, a.tab_id, Action::Navigate)?;
             if let Some(url) = &a.url {
                 config::check(&agent, url)?;
             }
             tabs::navigate(tab, a.url.as_deref(), a.action, budget).await
         }
         Command::GetConsole(a) => {
-            let tab = authorize(&agent, a.tab_id, "read the console of")?;
+            let tab = authorize(&agent, a.tab_id, Action::ReadTheConsoleOf)?;
             devtools::console(tab, a, until, budget).await
         }
         Command::GetNetwork(a) => {
-            let tab = authorize(&agent, a.tab_id, "read the network log of")?;
+            let tab = authorize(&agent, a.tab_id, Action::ReadTheNetworkLogOf)?;
             devtools::network(tab, &a)
         }
         Command::Evaluate(a) => {
-            let tab = authorize(&agent, a.tab_id, "run JavaScript in")?;
+            let tab = authorize(&agent, a.tab_id, Action::RunJavaScriptIn)?;
             devtools::evaluate(tab, a, until, budget).await
         }
         Command::SetConfig(a) => Ok(config::set(&agent, a)),
-        Command::HandleConsent(a) => {
-            let tab = authorize(&agent, a.tab_id, "handle consent in")?;
-            content::send(tab, 0, element_until, PageOp::Consent, budget).await
-        }
         Command::SetViewport(a) => {
             let size = a.size().map_err(ErrorBody::from)?;
-            let tab = authorize(&agent, a.tab_id, "resize")?;
+            let tab = authorize(&agent, a.tab_id, Action::Resize)?;
             window_size::set_viewport(&agent, tab, size).await
         }
         Command::ResizeWindow(a) => {
-            let tab = authorize(&agent, None, "resize the window of")?;
+            let tab = authorize(&agent, None, Action::ResizeTheWindowOf)?;
             window_size::resize(tab, a.width, a.height).await
         }
         Command::SetPrivateMode(a) => window_size::set_private(a.enabled).await,
@@ -92,18 +94,18 @@ pub async fn handle(request: Request) -> Outcome {
             tab_id,
             ..
         }) => {
-            let tab = authorize(&agent, tab_id, "wait in")?;
+            let tab = authorize(&agent, tab_id, Action::WaitIn)?;
             tabs::wait_for_url(tab, &glob, until).await
         }
         Command::Screenshot(a) => {
-            let tab = authorize(&agent, a.tab_id, "screenshot")?;
+            let tab = authorize(&agent, a.tab_id, Action::Screenshot)?;
             capture::screenshot(&agent, tab, a, budget).await
         }
         Command::GetTabs => Ok(Reply::Tabs {
             tabs: with_state(|s| s.pool.entries(&agent)),
         }),
         Command::CloseTab(a) => {
-            let tab = authorize(&agent, Some(a.tab_id), "close")?;
+            let tab = authorize(&agent, Some(a.tab_id), Action::Close)?;
             tabs::close(tab).await
         }
         Command::Ping => Ok(Reply::Pong {
@@ -134,207 +136,35 @@ pub async fn handle(request: Request) -> Outcome {
             });
             Ok(Reply::Ack)
         }
-        other => Err(ErrorBody::new(
+        // Carried out by a content script (routed above; `page_route` is exhaustive).
+        Command::GetContent(_)
+        | Command::Click(_)
+        | Command::Type(_)
+        | Command::PressKey(_)
+        | Command::Scroll(_)
+        | Command::Hover(_)
+        | Command::SelectOption(_)
+        | Command::FillForm(_)
+        | Command::UploadFile(_)
+        | Command::Drag(_)
+        | Command::HandleDialog(_)
+        | Command::GetElement(_)
+        | Command::WaitFor(_)
+        | Command::GetPageState(_)
+        | Command::Snapshot(_)
+        | Command::AccessibilitySnapshot(_)
+        | Command::HandleConsent(_) => Err(ErrorBody::new(
             ErrorCode::Internal,
-            format!("{} is not run by the extension", other.name()),
+            format!("{} has no page route", command.name()),
         )),
     }
 }
 
-/// The commands carried out by a content script: which tab (authorized), which frame, what to
-/// do there, and whether it waits up to the whole budget (true) or the 5 s element wait.
-fn page_op(
+fn authorize(
     agent: &AgentId,
-    command: &Command,
-) -> Result<Option<(TabId, u32, PageOp, bool)>, ErrorBody> {
-    let on = |tab: Option<TabId>, action: &str| authorize(agent, tab, action);
-    let target = |t: Result<ElementTarget, claudezilla_protocol::validate::Invalid>| {
-        t.map_err(ErrorBody::from)
-    };
-    Ok(Some(match command {
-        Command::GetContent(a) => {
-            let op = PageOp::GetContent {
-                selector: a.selector.clone(),
-                max_length: a.max_length,
-                format: a.effective_format(),
-            };
-            (on(a.tab_id, "read")?, 0, op, false)
-        }
-        Command::Click(a) => {
-            let t = target(a.target())?;
-            let op = PageOp::Click {
-                target: t.clone(),
-                clicks: a.clicks().map_err(ErrorBody::from)?,
-                button: a.button,
-                modifiers: a.held(),
-            };
-            (on(a.tab_id, "click in")?, t.frame(), op, false)
-        }
-        Command::Type(a) => {
-            let t = target(a.target())?;
-            (
-                on(a.tab_id, "type into")?,
-                t.frame(),
-                PageOp::Type {
-                    target: t,
-                    text: a.text.clone(),
-                    clear: a.clear,
-                },
-                false,
-            )
-        }
-        Command::PressKey(a) => {
-            let t = a.target().map_err(ErrorBody::from)?;
-            let chord = a.chord().map_err(ErrorBody::from)?;
-            let frame = t.as_ref().map_or(0, ElementTarget::frame);
-            let op = PageOp::PressKey { target: t, chord };
-            (on(a.tab_id, "press keys in")?, frame, op, false)
-        }
-        Command::Scroll(a) => {
-            let t = a.target().map_err(ErrorBody::from)?;
-            let frame = t.as_ref().map_or(0, ElementTarget::frame);
-            let smooth = a.behavior.as_deref() == Some("smooth");
-            (
-                on(a.tab_id, "scroll")?,
-                frame,
-                PageOp::Scroll {
-                    target: t,
-                    x: a.x,
-                    y: a.y,
-                    smooth,
-                },
-                false,
-            )
-        }
-        Command::Hover(a) => {
-            let t = target(a.target())?;
-            (
-                on(a.tab_id, "hover in")?,
-                t.frame(),
-                PageOp::Hover { target: t },
-                false,
-            )
-        }
-        Command::GetElement(a) => {
-            let t = target(a.target())?;
-            (
-                on(a.tab_id, "inspect")?,
-                t.frame(),
-                PageOp::GetElement { target: t },
-                false,
-            )
-        }
-        Command::SelectOption(a) => {
-            let t = target(a.target())?;
-            (
-                on(a.tab_id, "select in")?,
-                t.frame(),
-                PageOp::SelectOption {
-                    target: t,
-                    values: a.values.clone(),
-                },
-                false,
-            )
-        }
-        Command::FillForm(a) => {
-            let fields: Vec<_> = a
-                .fields
-                .iter()
-                .map(|f| f.target().map(|t| (t, f.value.clone())))
-                .collect::<Result<_, _>>()?;
-            let frame = fields[0].0.frame();
-            if fields.iter().any(|(t, _)| t.frame() != frame) {
-                return Err(ErrorBody::new(
-                    ErrorCode::InvalidArgument,
-                    "all fields of one fill must be in the same frame",
-                ));
-            }
-            (
-                on(a.tab_id, "fill a form in")?,
-                frame,
-                PageOp::FillForm { fields },
-                false,
-            )
-        }
-        Command::UploadFile(a) => {
-            let t = target(a.target())?;
-            let file = a.file.clone().ok_or_else(|| {
-                ErrorBody::new(
-                    ErrorCode::Internal,
-                    "the host did not attach the file's bytes",
-                )
-                .with_hint("update claudezilla-host")
-            })?;
-            (
-                on(a.tab_id, "upload into")?,
-                t.frame(),
-                PageOp::Upload { target: t, file },
-                false,
-            )
-        }
-        Command::Drag(a) => {
-            let (from, to) = a.targets().map_err(ErrorBody::from)?;
-            (
-                on(a.tab_id, "drag in")?,
-                from.frame(),
-                PageOp::Drag { from, to },
-                false,
-            )
-        }
-        Command::HandleDialog(a) => {
-            let op = PageOp::Dialogs {
-                accept: a.accept,
-                prompt_text: a.prompt_text.clone(),
-            };
-            (on(a.tab_id, "answer dialogs in")?, 0, op, false)
-        }
-        Command::WaitFor(a) if a.url.is_none() => {
-            let op = PageOp::WaitFor {
-                selector: a.selector.clone(),
-                text: a.text.clone(),
-            };
-            (on(a.tab_id, "wait in")?, 0, op, true)
-        }
-        Command::GetPageState(a) => {
-            let limits = [
-                a.max_headings,
-                a.max_links,
-                a.max_buttons,
-                a.max_inputs,
-                a.max_images,
-            ];
-            (
-                on(a.tab_id, "read")?,
-                0,
-                PageOp::PageState { limits },
-                false,
-            )
-        }
-        Command::Snapshot(a) => {
-            let op = PageOp::Snapshot {
-                selector: a.selector.clone(),
-                interactive_only: a.interactive_only,
-                max_chars: a.max_chars,
-                max_depth: None,
-                max_nodes: None,
-            };
-            (on(a.tab_id, "snapshot")?, 0, op, false)
-        }
-        Command::AccessibilitySnapshot(a) => {
-            let op = PageOp::Snapshot {
-                selector: a.selector.clone(),
-                interactive_only: false,
-                max_chars: claudezilla_protocol::args::MAX_MAX_LENGTH,
-                max_depth: Some(a.max_depth),
-                max_nodes: Some(a.max_nodes),
-            };
-            (on(a.tab_id, "snapshot")?, 0, op, false)
-        }
-        _ => return Ok(None),
-    }))
-}
-
-fn authorize(agent: &AgentId, tab: Option<TabId>, action: &str) -> Result<TabId, ErrorBody> {
+    tab: Option<TabId>,
+    action: Action,
+) -> Result<AuthorizedTab, ErrorBody> {
     with_state(|s| s.pool.authorize(agent, tab, action))
 }
 
@@ -398,13 +228,4 @@ pub async fn release_idle_agents_forever() {
             ));
         }
     }
-}
-
-/// The refusal for closing the window while others work in it.
-pub fn window_in_use(others: usize) -> ErrorBody {
-    ErrorBody::new(
-        ErrorCode::Ownership,
-        format!("Cannot close the agent window: {others} tab(s) in it belong to other agents"),
-    )
-    .with_hint("close your own tabs with firefox_close_tab instead")
 }

@@ -5,13 +5,17 @@ use std::cell::Cell;
 use std::future::Future;
 use std::pin::Pin;
 
-use claudezilla_protocol::envelope::{ContentReply, ContentRequest, PageOp, SnapshotPart};
+use claudezilla_protocol::envelope::{
+    ContentReply, ContentRequest, FramePlace, PageOp, PageReply, SnapshotPart,
+};
+use claudezilla_protocol::reply::PageMetrics;
 use claudezilla_protocol::reply::Snapshot;
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply, TabId};
 use serde::Serialize;
 use wasm_bindgen::JsValue;
 
 use super::with_state;
+use crate::pool::AuthorizedTab;
 use crate::web;
 
 /// The content bundle: the wasm glue and the shim in one block (built by `cargo xtask build`).
@@ -32,9 +36,43 @@ struct Inject {
     all_frames: bool,
 }
 
-/// Sends one operation to one frame (by its alias, 0 for the top frame) and returns its
-/// outcome, bounded by `budget_ms`.
-pub async fn send(tab: TabId, alias: u32, until: u64, op: PageOp, budget_ms: u32) -> Outcome {
+/// Sends one operation to one frame (by its alias, 0 for the top frame) and returns the
+/// agent's reply, bounded by `budget_ms`.
+pub async fn send(
+    authorized: AuthorizedTab,
+    alias: u32,
+    until: u64,
+    op: PageOp,
+    budget_ms: u32,
+) -> Outcome {
+    match exchange_page(authorized, alias, until, op, budget_ms).await? {
+        PageReply::Done(reply) => Ok(reply),
+        other => Err(internal_msg(format!("unexpected page answer {other:?}"))),
+    }
+}
+
+/// The page geometry a capture needs, from the top frame.
+pub async fn metrics(
+    authorized: AuthorizedTab,
+    until: u64,
+    op: PageOp,
+    budget_ms: u32,
+) -> Result<PageMetrics, ErrorBody> {
+    match exchange_page(authorized, 0, until, op, budget_ms).await? {
+        PageReply::Metrics(m) => Ok(m),
+        other => Err(internal_msg(format!("unexpected metrics {other:?}"))),
+    }
+}
+
+/// One round trip with a frame's content script, retried once across a navigation.
+async fn exchange_page(
+    authorized: AuthorizedTab,
+    alias: u32,
+    until: u64,
+    op: PageOp,
+    budget_ms: u32,
+) -> Result<PageReply, ErrorBody> {
+    let tab = authorized.id();
     let frame = frame_id(tab, alias)?;
     let console = alias == 0 && with_state(|s| s.console_tabs.contains(&tab));
     let request = ContentRequest {
@@ -186,8 +224,8 @@ pub async fn release(tab: TabId) {
 /// After a page load: start the content script in every frame, so dialogs and errors are
 /// captured from the start and the first command needs no injection. Failures (privileged
 /// pages) are fine: commands report them when they need the page.
-pub async fn preload(tab: TabId) {
-    let _ = inject(tab, None).await;
+pub async fn preload(tab: AuthorizedTab) {
+    let _ = inject(tab.id(), None).await;
 }
 
 /// Frame ids are large numbers; refs name frames by a short per-tab alias instead (`f1e3`).
@@ -224,7 +262,7 @@ fn frame_id(tab: TabId, alias: u32) -> Result<u64, ErrorBody> {
 /// A snapshot of the whole tab: the top frame's part with each child frame's part spliced in
 /// where its iframe is, its refs prefixed with its frame's alias. The size limit is for the
 /// whole answer: each frame gets what the frames before it (in page order) left.
-pub async fn snapshot(tab: TabId, until: u64, op: PageOp, budget_ms: u32) -> Outcome {
+pub async fn snapshot(tab: AuthorizedTab, until: u64, op: PageOp, budget_ms: u32) -> Outcome {
     let part = part(tab, 0, until, op.clone(), budget_ms).await?;
     let total_refs = part.refs;
     let left = Cell::new(max_chars(&op).saturating_sub(part.text.len()));
@@ -246,7 +284,7 @@ pub async fn snapshot(tab: TabId, until: u64, op: PageOp, budget_ms: u32) -> Out
 /// A page's content with each frame's spliced in where its iframe is (marked, and marked as
 /// another site's when it is), all within the one `maxLength`. Frames inside frames are named,
 /// not read.
-pub async fn page_content(tab: TabId, until: u64, op: PageOp, budget_ms: u32) -> Outcome {
+pub async fn page_content(tab: AuthorizedTab, until: u64, op: PageOp, budget_ms: u32) -> Outcome {
     let max = match &op {
         PageOp::GetContent { max_length, .. } => *max_length as usize,
         _ => 0,
@@ -274,7 +312,7 @@ pub async fn page_content(tab: TabId, until: u64, op: PageOp, budget_ms: u32) ->
             if let PageOp::GetContent { max_length, .. } = &mut child_op {
                 *max_length = left as u32;
             }
-            match send(tab, alias_for(tab, frame), until, child_op, budget_ms).await {
+            match send(tab, alias_for(tab.id(), frame), until, child_op, budget_ms).await {
                 Ok(Reply::Content(c)) => {
                     total += c.total_length as usize;
                     top.truncated |= c.truncated;
@@ -335,14 +373,14 @@ fn limited(op: &PageOp, chars: usize) -> PageOp {
 }
 
 async fn part(
-    tab: TabId,
+    tab: AuthorizedTab,
     frame: u32,
     until: u64,
     op: PageOp,
     budget_ms: u32,
 ) -> Result<SnapshotPart, ErrorBody> {
-    match send(tab, frame, until, op, budget_ms).await? {
-        Reply::SnapshotPart(p) => Ok(p),
+    match exchange_page(tab, frame, until, op, budget_ms).await? {
+        PageReply::SnapshotPart(p) => Ok(p),
         other => Err(internal_msg(format!(
             "unexpected snapshot answer {other:?}"
         ))),
@@ -354,7 +392,7 @@ type Stitched = (String, u32, Option<String>);
 
 /// What every frame of one snapshot shares, the size left above all.
 struct Splice<'a> {
-    tab: TabId,
+    tab: AuthorizedTab,
     until: u64,
     op: PageOp,
     budget_ms: u32,
@@ -377,7 +415,12 @@ impl Splice<'_> {
                 frames,
             } = part;
             let mut children = Vec::with_capacity(frames.len());
-            for (frame, offset, indent) in frames {
+            for FramePlace {
+                frame,
+                offset,
+                indent,
+            } in frames
+            {
                 // What a frame reads is counted as it is read; notes and indents here.
                 let (child, counted) = if self.left.get() < MIN_FRAME_CHARS {
                     cut =
@@ -385,7 +428,7 @@ impl Splice<'_> {
                     let note = "(frame not read: the snapshot's size limit is reached)\n";
                     (note.to_owned(), 0)
                 } else {
-                    match self.part_of(alias_for(self.tab, frame), nesting).await {
+                    match self.part_of(alias_for(self.tab.id(), frame), nesting).await {
                         Ok((child, child_refs, child_cut)) => {
                             refs += child_refs;
                             cut = cut.or(child_cut);

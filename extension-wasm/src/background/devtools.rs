@@ -2,14 +2,15 @@
 
 use claudezilla_protocol::args::{ConsoleArgs, EvaluateArgs, NetworkArgs};
 use claudezilla_protocol::envelope::PageOp;
-use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply, TabId};
+use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
 
 use super::{content, with_state};
+use crate::pool::AuthorizedTab;
 use crate::request_log::Filter;
 
 /// Starts (or keeps) console capture in `tab` and reads it.
-pub async fn console(tab: TabId, a: ConsoleArgs, until: u64, budget_ms: u32) -> Outcome {
-    with_state(|s| s.console_tabs.insert(tab));
+pub async fn console(tab: AuthorizedTab, a: ConsoleArgs, until: u64, budget_ms: u32) -> Outcome {
+    with_state(|s| s.console_tabs.insert(tab.id()));
     let op = PageOp::Console {
         level: a.level,
         clear: a.clear,
@@ -19,8 +20,8 @@ pub async fn console(tab: TabId, a: ConsoleArgs, until: u64, budget_ms: u32) -> 
 }
 
 /// Restarts capture in a page the tab just loaded, if its agent asked for the console before.
-pub async fn restart_console(tab: TabId, until: u64) {
-    if !with_state(|s| s.console_tabs.contains(&tab)) {
+pub async fn restart_console(tab: AuthorizedTab, until: u64) {
+    if !with_state(|s| s.console_tabs.contains(&tab.id())) {
         return;
     }
     let op = PageOp::Console {
@@ -31,18 +32,18 @@ pub async fn restart_console(tab: TabId, until: u64) {
     let _ = content::send(tab, 0, until, op, 5_000).await;
 }
 
-pub fn network(tab: TabId, a: &NetworkArgs) -> Outcome {
+pub fn network(tab: AuthorizedTab, a: &NetworkArgs) -> Outcome {
     let filter = Filter {
         kind: a.kind.as_deref(),
         status: a.status.as_deref(),
         limit: a.limit as usize,
         include_headers: a.include_headers,
     };
-    let (entries, total) = with_state(|s| s.requests.query(tab, &filter));
+    let (entries, total) = with_state(|s| s.requests.query(tab.id(), &filter));
     Ok(Reply::Network { entries, total })
 }
 
-pub async fn evaluate(tab: TabId, a: EvaluateArgs, until: u64, budget_ms: u32) -> Outcome {
+pub async fn evaluate(tab: AuthorizedTab, a: EvaluateArgs, until: u64, budget_ms: u32) -> Outcome {
     if !with_state(|s| s.evaluate_switch || s.tuning.allow_evaluate) {
         return Err(ErrorBody::new(
             ErrorCode::Disabled,

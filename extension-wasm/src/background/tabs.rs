@@ -11,6 +11,7 @@ use wasm_bindgen::prelude::*;
 
 use super::{LoadWaiter, now, persist, with_state};
 use crate::load::{LoadWatch, Reached};
+use crate::pool::AuthorizedTab;
 use crate::web::{self, Tab, Window};
 
 thread_local! {
@@ -78,7 +79,9 @@ pub async fn create(agent: &AgentId, url: &str, budget_ms: u32) -> Outcome {
     {
         // Refused (a URL the browser will not open, the allowlist): the caller never learns
         // this tab's id, so it must not hold a slot. A failed load names its tab, which stays.
-        let _ = close(tab).await;
+        if let Some(ours) = with_state(|s| s.pool.pool_tab(tab)) {
+            let _ = close(ours).await;
+        }
     }
     loaded
 }
@@ -171,13 +174,13 @@ async fn open_tab(url: &str) -> Result<Tab, ErrorBody> {
 /// Loads `url` in `tab` and waits for it.
 /// Loads `url` in `tab`, or goes back, forward or reloads, and waits for the page.
 pub async fn navigate(
-    tab: TabId,
+    tab: AuthorizedTab,
     url: Option<&str>,
     action: Option<NavAction>,
     budget_ms: u32,
 ) -> Outcome {
     let load = LoadWatch::navigation();
-    go_and_wait(tab, url, action, load, web::now_ms(), budget_ms).await
+    go_and_wait(tab.id(), url, action, load, web::now_ms(), budget_ms).await
 }
 
 /// Starts the navigation, then waits until `load` is satisfied or the allowlist refuses it.
@@ -320,7 +323,8 @@ fn no_history(e: ErrorBody, way: &str) -> ErrorBody {
 }
 
 /// Waits until the tab's URL matches `glob`, or `until` (ms since the epoch).
-pub async fn wait_for_url(tab: TabId, glob: &str, until: u64) -> Outcome {
+pub async fn wait_for_url(tab: AuthorizedTab, glob: &str, until: u64) -> Outcome {
+    let tab = tab.id();
     let started = web::now_ms();
     loop {
         let now: Tab = web::call_as(web::tabs_get(tab.0))
@@ -342,7 +346,8 @@ pub async fn wait_for_url(tab: TabId, glob: &str, until: u64) -> Outcome {
 }
 
 /// Closes an agent tab; an attached tab is the user's and is refused.
-pub async fn close(tab: TabId) -> Outcome {
+pub async fn close(tab: AuthorizedTab) -> Outcome {
+    let tab = tab.id();
     if with_state(|s| s.pool.is_attached(tab)) {
         return Err(ErrorBody::new(
             ErrorCode::Ownership,
@@ -361,7 +366,7 @@ pub async fn close(tab: TabId) -> Outcome {
 pub async fn close_window(agent: &AgentId) -> Outcome {
     let (window, others) = with_state(|s| (s.pool.window, s.pool.others_tabs(agent)));
     if others > 0 {
-        return Err(super::commands::window_in_use(others));
+        return Err(window_in_use(others));
     }
     let Some(window) = window else {
         return Ok(Reply::WindowClosed { tabs_closed: 0 });
@@ -371,6 +376,15 @@ pub async fn close_window(agent: &AgentId) -> Outcome {
     Ok(Reply::WindowClosed {
         tabs_closed: closed,
     })
+}
+
+/// The refusal for closing the window while others work in it.
+pub fn window_in_use(others: usize) -> ErrorBody {
+    ErrorBody::new(
+        ErrorCode::Ownership,
+        format!("Cannot close the agent window: {others} tab(s) in it belong to other agents"),
+    )
+    .with_hint("close your own tabs with firefox_close_tab instead")
 }
 
 /// Closes tabs that were already taken out of the pool; tabs already gone are fine.
@@ -574,10 +588,13 @@ async fn adopt_opened(tab: Tab) {
 /// Starts the content script in every frame of an agent's freshly loaded page, then what the
 /// agent asked for in every page: console capture, consent banners dismissed.
 async fn after_load(tab: TabId) {
+    let Some(tab) = with_state(|s| s.pool.pool_tab(tab)) else {
+        return;
+    };
     super::content::preload(tab).await;
     let until = now() + 5_000;
     super::devtools::restart_console(tab, until).await;
-    if super::config::handles_consent(tab) {
+    if super::config::handles_consent(tab.id()) {
         let _ = super::content::send(tab, 0, until, PageOp::Consent, 5_000).await;
         // Many banners are added by a script a moment after the load.
         web::sleep(1_500).await;

@@ -6,6 +6,7 @@ use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Outcome, Reply, TabId}
 use serde::Serialize;
 
 use super::{content, now, with_state};
+use crate::pool::AuthorizedTab;
 use crate::web::{self, Tab, Window};
 
 #[derive(Serialize)]
@@ -30,22 +31,17 @@ fn in_agent_window(tab: TabId) -> Result<(), ErrorBody> {
 const SETTLE_MS: f64 = 1_500.0;
 
 /// The page's viewport (CSS px) as the page itself sees it.
-async fn viewport(tab: TabId) -> Result<(f64, f64), ErrorBody> {
+async fn viewport(tab: AuthorizedTab) -> Result<(f64, f64), ErrorBody> {
     let op = PageOp::Metrics {
         target: None,
         marks: false,
     };
-    match content::send(tab, 0, now() + 5_000, op, 5_000).await? {
-        Reply::Metrics(m) => Ok((m.viewport[0], m.viewport[1])),
-        other => Err(ErrorBody::new(
-            ErrorCode::Internal,
-            format!("unexpected metrics {other:?}"),
-        )),
-    }
+    let m = content::metrics(tab, now() + 5_000, op, 5_000).await?;
+    Ok((m.viewport[0], m.viewport[1]))
 }
 
 /// The viewport once a change has reached the page (or as it is after a moment).
-async fn changed_viewport(tab: TabId, before: (f64, f64)) -> Result<(f64, f64), ErrorBody> {
+async fn changed_viewport(tab: AuthorizedTab, before: (f64, f64)) -> Result<(f64, f64), ErrorBody> {
     let until = web::now_ms() + SETTLE_MS;
     loop {
         let now = viewport(tab).await?;
@@ -71,15 +67,19 @@ async fn grow(tab: TabId, dw: f64, dh: f64) -> Result<(), ErrorBody> {
 /// Sizes the tab's viewport to `width` × `height` CSS pixels, as the page measures it: the
 /// window is resized by the difference the page reports. Zooming the page cannot stand in for
 /// a narrower window: Firefox zooms per site, so the user's tabs of that site would zoom too.
-pub async fn set_viewport(agent: &AgentId, tab: TabId, (width, height): (u32, u32)) -> Outcome {
-    in_agent_window(tab)?;
+pub async fn set_viewport(
+    agent: &AgentId,
+    tab: AuthorizedTab,
+    (width, height): (u32, u32),
+) -> Outcome {
+    in_agent_window(tab.id())?;
     let (w, h) = (f64::from(width), f64::from(height));
     let mut seen = viewport(tab).await?;
     for _ in 0..2 {
         if seen == (w, h) {
             break;
         }
-        grow(tab, w - seen.0, h - seen.1).await?;
+        grow(tab.id(), w - seen.0, h - seen.1).await?;
         seen = changed_viewport(tab, seen).await?;
     }
     let mut note = String::new();
@@ -99,17 +99,19 @@ pub async fn set_viewport(agent: &AgentId, tab: TabId, (width, height): (u32, u3
     }
     Ok(Reply::Acted {
         what: format!(
-            "Viewport of tab {tab} is now {:.0}×{:.0}{note}.",
-            seen.0, seen.1
+            "Viewport of tab {} is now {:.0}×{:.0}{note}.",
+            tab.id(),
+            seen.0,
+            seen.1
         ),
     })
 }
 
 /// Sets the outer size of the window holding the agent's tab.
-pub async fn resize(tab: TabId, width: u32, height: u32) -> Outcome {
-    in_agent_window(tab)?;
+pub async fn resize(tab: AuthorizedTab, width: u32, height: u32) -> Outcome {
+    in_agent_window(tab.id())?;
     let before = viewport(tab).await?;
-    let now: Tab = web::call_as(web::tabs_get(tab.0)).await?;
+    let now: Tab = web::call_as(web::tabs_get(tab.id().0)).await?;
     let window: Window = web::call_as(web::windows_update(
         now.window_id,
         &web::to_js(&Size { width, height }),

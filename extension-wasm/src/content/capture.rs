@@ -2,6 +2,7 @@
 //! frames, an idle moment) and measuring what to capture.
 
 use claudezilla_protocol::args::ElementTarget;
+use claudezilla_protocol::envelope::PageReply;
 use claudezilla_protocol::reply::PageMetrics;
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
 use js_sys::{Function, Promise, Reflect};
@@ -138,7 +139,11 @@ async fn idle() -> Result<(), ErrorBody> {
 }
 
 /// Viewport, scroll, page size, the target's box and the badge targets, in CSS pixels.
-pub fn metrics(target: Option<&ElementTarget>, marks: bool, frame: u32) -> Outcome {
+pub fn metrics(
+    target: Option<&ElementTarget>,
+    marks: bool,
+    frame: u32,
+) -> Result<PageReply, ErrorBody> {
     let window = window()?;
     let doc = document()?;
     let num = |v: Result<JsValue, JsValue>| v.ok().and_then(|v| v.as_f64()).unwrap_or(0.0);
@@ -194,7 +199,7 @@ pub fn metrics(target: Option<&ElementTarget>, marks: bool, frame: u32) -> Outco
             }
         }
     }
-    Ok(Reply::Metrics(PageMetrics {
+    Ok(PageReply::Metrics(PageMetrics {
         viewport,
         scroll: [sx, sy],
         page,

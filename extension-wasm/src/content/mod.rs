@@ -12,7 +12,7 @@ mod read;
 mod snapshot;
 
 use base64::Engine;
-use claudezilla_protocol::envelope::{ContentReply, ContentRequest, PageOp};
+use claudezilla_protocol::envelope::{ContentReply, ContentRequest, PageOp, PageReply};
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
 use wasm_bindgen::prelude::*;
 
@@ -94,7 +94,7 @@ fn take_over_early() {
 /// Runs one request (JSON of a `ContentRequest`) and returns the JSON of its `ContentReply`.
 #[wasm_bindgen]
 pub async fn content_handle(request: String) -> String {
-    let outcome: Outcome = match serde_json::from_str::<ContentRequest>(&request) {
+    let outcome = match serde_json::from_str::<ContentRequest>(&request) {
         Ok(request) => run(request).await,
         Err(e) => Err(ErrorBody::new(
             ErrorCode::Malformed,
@@ -117,12 +117,12 @@ async fn run(
         op,
         console,
     }: ContentRequest,
-) -> Outcome {
+) -> Result<PageReply, ErrorBody> {
     use find::{resolve, wait_for};
     if op == PageOp::Release {
         dialogs::uninstall();
         console::stop();
-        return Ok(Reply::Ack);
+        return Ok(PageReply::Done(Reply::Ack));
     }
     // Back after a release (the tab attached again): the dialogs are ours again.
     dialogs::install();
@@ -130,7 +130,7 @@ async fn run(
     if console {
         let _ = console::start();
     }
-    match op {
+    let done: Outcome = match op {
         PageOp::GetContent {
             selector,
             max_length,
@@ -209,7 +209,7 @@ async fn run(
                 max_depth: max_depth.map(|d| d as usize),
                 max_nodes: max_nodes.map(|n| n as usize),
             };
-            snapshot::snapshot(frame, selector.as_deref(), limits)
+            return snapshot::snapshot(frame, selector.as_deref(), limits);
         }
         PageOp::Dialogs {
             accept,
@@ -223,9 +223,12 @@ async fn run(
         PageOp::Evaluate { expression } => evaluate::evaluate(&expression, until).await,
         PageOp::Consent => consent::dismiss(),
         PageOp::Settle { images } => capture::settle(images, until).await,
-        PageOp::Metrics { target, marks } => capture::metrics(target.as_ref(), marks, frame),
+        PageOp::Metrics { target, marks } => {
+            return capture::metrics(target.as_ref(), marks, frame);
+        }
         PageOp::Release => Ok(Reply::Ack),
-    }
+    };
+    done.map(PageReply::Done)
 }
 
 /// An error part-way through a form: say which fields were already set.

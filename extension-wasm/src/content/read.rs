@@ -4,6 +4,7 @@
 use std::cell::RefCell;
 
 use claudezilla_protocol::args::ContentFormat;
+use claudezilla_protocol::envelope::PageLimits;
 use claudezilla_protocol::reply::{ElementInfo, PageContent, PageCounts, PageState};
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
 use wasm_bindgen::{JsCast, JsValue};
@@ -384,9 +385,16 @@ fn each(selector: &str, mut f: impl FnMut(&Element)) -> u32 {
 
 /// Headings, links, buttons, inputs, images, landmarks, counts and recent errors; the actionable
 /// entries carry refs.
-pub fn page_state(frame: u32, limits: [u32; 5]) -> Outcome {
+pub fn page_state(frame: u32, limits: PageLimits) -> Outcome {
     let doc = document()?;
-    let [max_headings, max_links, max_buttons, max_inputs, max_images] = limits.map(|l| l as usize);
+    let [max_headings, max_links, max_buttons, max_inputs, max_images] = [
+        limits.headings,
+        limits.links,
+        limits.buttons,
+        limits.inputs,
+        limits.images,
+    ]
+    .map(|l| l as usize);
     let mut s = PageState {
         url: cap(&doc.url().unwrap_or_default(), MAX_URL_CHARS),
         title: clean(&doc.title(), MAX_TITLE_CHARS),

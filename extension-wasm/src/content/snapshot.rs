@@ -2,8 +2,8 @@
 //! tree of roles and names in which every interactive element carries a ref. Child frames are
 //! left as placeholders that the background fills with their own snapshots.
 
-use claudezilla_protocol::envelope::SnapshotPart;
-use claudezilla_protocol::{ErrorBody, Outcome, Reply};
+use claudezilla_protocol::ErrorBody;
+use claudezilla_protocol::envelope::{FramePlace, PageReply, SnapshotPart};
 use wasm_bindgen::prelude::*;
 use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, Node};
 
@@ -53,11 +53,15 @@ struct Walker {
     out: String,
     refs: u32,
     lines: usize,
-    frames: Vec<(u64, usize, usize)>,
+    frames: Vec<FramePlace>,
     cut: Option<String>,
 }
 
-pub fn snapshot(frame: u32, selector: Option<&str>, limits: Limits) -> Outcome {
+pub fn snapshot(
+    frame: u32,
+    selector: Option<&str>,
+    limits: Limits,
+) -> Result<PageReply, ErrorBody> {
     let root: Node = match selector {
         Some(s) => find::query(s)?
             .ok_or_else(|| find::not_found(s, None))?
@@ -82,7 +86,7 @@ pub fn snapshot(frame: u32, selector: Option<&str>, limits: Limits) -> Outcome {
         Some(el) if selector.is_some() => w.element(el, 0),
         _ => w.children(&root, 0),
     }
-    Ok(Reply::SnapshotPart(SnapshotPart {
+    Ok(PageReply::SnapshotPart(SnapshotPart {
         text: w.out,
         refs: w.refs,
         cut: w.cut,
@@ -300,7 +304,11 @@ impl Walker {
             ),
             el,
         ) {
-            self.frames.push((frame, self.out.len(), depth + 1));
+            self.frames.push(FramePlace {
+                frame,
+                offset: self.out.len(),
+                indent: depth + 1,
+            });
         }
     }
 }

@@ -1,0 +1,374 @@
+//! Which commands a content script carries out, and how: the pure mapping from a [`Command`]
+//! to a page operation, the tab it needs (authorized by the pool before anything runs), the
+//! frame it goes to and how long it may wait. Exhaustive over `Command`: a new command does not
+//! compile until it is placed here.
+
+use std::fmt;
+
+use claudezilla_protocol::args::{ElementTarget, MAX_MAX_LENGTH};
+use claudezilla_protocol::envelope::{PageLimits, PageOp};
+use claudezilla_protocol::{Command, ErrorBody, ErrorCode, TabId};
+
+/// What an agent does to a tab, for the pool's check and its refusal ("Cannot click in tab 4").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Read,
+    ClickIn,
+    TypeInto,
+    PressKeysIn,
+    Scroll,
+    HoverIn,
+    Inspect,
+    SelectIn,
+    FillAFormIn,
+    UploadInto,
+    DragIn,
+    AnswerDialogsIn,
+    WaitIn,
+    Snapshot,
+    HandleConsentIn,
+    Navigate,
+    ReadTheConsoleOf,
+    ReadTheNetworkLogOf,
+    RunJavaScriptIn,
+    Resize,
+    ResizeTheWindowOf,
+    Screenshot,
+    Close,
+    Detach,
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Read => "read",
+            Self::ClickIn => "click in",
+            Self::TypeInto => "type into",
+            Self::PressKeysIn => "press keys in",
+            Self::Scroll => "scroll",
+            Self::HoverIn => "hover in",
+            Self::Inspect => "inspect",
+            Self::SelectIn => "select in",
+            Self::FillAFormIn => "fill a form in",
+            Self::UploadInto => "upload into",
+            Self::DragIn => "drag in",
+            Self::AnswerDialogsIn => "answer dialogs in",
+            Self::WaitIn => "wait in",
+            Self::Snapshot => "snapshot",
+            Self::HandleConsentIn => "handle consent in",
+            Self::Navigate => "navigate",
+            Self::ReadTheConsoleOf => "read the console of",
+            Self::ReadTheNetworkLogOf => "read the network log of",
+            Self::RunJavaScriptIn => "run JavaScript in",
+            Self::Resize => "resize",
+            Self::ResizeTheWindowOf => "resize the window of",
+            Self::Screenshot => "screenshot",
+            Self::Close => "close",
+            Self::Detach => "detach",
+        })
+    }
+}
+
+/// How long a page operation may wait inside the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wait {
+    /// Up to the element wait (5 s): actions and reads.
+    Element,
+    /// Up to the call's whole budget: `firefox_wait_for`.
+    Budget,
+}
+
+/// A command carried out by a content script.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PageRoute {
+    /// The tab named (none: the agent's most recent).
+    pub tab: Option<TabId>,
+    pub action: Action,
+    /// The frame alias (0: the top frame).
+    pub frame: u32,
+    pub op: PageOp,
+    pub wait: Wait,
+}
+
+fn invalid(e: claudezilla_protocol::validate::Invalid) -> ErrorBody {
+    ErrorBody::from(e)
+}
+
+fn page(tab: Option<TabId>, action: Action, frame: u32, op: PageOp) -> Option<PageRoute> {
+    Some(PageRoute {
+        tab,
+        action,
+        frame,
+        op,
+        wait: Wait::Element,
+    })
+}
+
+/// The page operation of a command, or `None` for a command the background carries out itself.
+pub fn page_route(command: &Command) -> Result<Option<PageRoute>, ErrorBody> {
+    Ok(match command {
+        Command::GetContent(a) => {
+            let op = PageOp::GetContent {
+                selector: a.selector.clone(),
+                max_length: a.max_length,
+                format: a.effective_format(),
+            };
+            page(a.tab_id, Action::Read, 0, op)
+        }
+        Command::Click(a) => {
+            let target = a.target().map_err(invalid)?;
+            let frame = target.frame();
+            let op = PageOp::Click {
+                target,
+                clicks: a.clicks().map_err(invalid)?,
+                button: a.button,
+                modifiers: a.held(),
+            };
+            page(a.tab_id, Action::ClickIn, frame, op)
+        }
+        Command::Type(a) => {
+            let target = a.target().map_err(invalid)?;
+            let frame = target.frame();
+            let op = PageOp::Type {
+                target,
+                text: a.text.clone(),
+                clear: a.clear,
+            };
+            page(a.tab_id, Action::TypeInto, frame, op)
+        }
+        Command::PressKey(a) => {
+            let target = a.target().map_err(invalid)?;
+            let frame = target.as_ref().map_or(0, ElementTarget::frame);
+            let op = PageOp::PressKey {
+                target,
+                chord: a.chord().map_err(invalid)?,
+            };
+            page(a.tab_id, Action::PressKeysIn, frame, op)
+        }
+        Command::Scroll(a) => {
+            let target = a.target().map_err(invalid)?;
+            let frame = target.as_ref().map_or(0, ElementTarget::frame);
+            let op = PageOp::Scroll {
+                target,
+                x: a.x,
+                y: a.y,
+                smooth: a.behavior == claudezilla_protocol::args::ScrollBehavior::Smooth,
+            };
+            page(a.tab_id, Action::Scroll, frame, op)
+        }
+        Command::Hover(a) => {
+            let target = a.target().map_err(invalid)?;
+            let frame = target.frame();
+            page(a.tab_id, Action::HoverIn, frame, PageOp::Hover { target })
+        }
+        Command::GetElement(a) => {
+            let target = a.target().map_err(invalid)?;
+            let frame = target.frame();
+            page(
+                a.tab_id,
+                Action::Inspect,
+                frame,
+                PageOp::GetElement { target },
+            )
+        }
+        Command::SelectOption(a) => {
+            let target = a.target().map_err(invalid)?;
+            let frame = target.frame();
+            let op = PageOp::SelectOption {
+                target,
+                values: a.values.clone(),
+            };
+            page(a.tab_id, Action::SelectIn, frame, op)
+        }
+        Command::FillForm(a) => {
+            let fields: Vec<_> = a
+                .fields
+                .iter()
+                .map(|f| f.target().map(|t| (t, f.value.clone())))
+                .collect::<Result<_, _>>()
+                .map_err(invalid)?;
+            let frame = fields.first().map_or(0, |(t, _)| t.frame());
+            if fields.iter().any(|(t, _)| t.frame() != frame) {
+                return Err(ErrorBody::new(
+                    ErrorCode::InvalidArgument,
+                    "all fields of one fill must be in the same frame",
+                ));
+            }
+            page(
+                a.tab_id,
+                Action::FillAFormIn,
+                frame,
+                PageOp::FillForm { fields },
+            )
+        }
+        Command::UploadFile(a) => {
+            let target = a.target().map_err(invalid)?;
+            let frame = target.frame();
+            let file = a.file.clone().ok_or_else(|| {
+                ErrorBody::new(
+                    ErrorCode::Internal,
+                    "the MCP server did not attach the file's bytes",
+                )
+                .with_hint("update claudezilla-mcp")
+            })?;
+            page(
+                a.tab_id,
+                Action::UploadInto,
+                frame,
+                PageOp::Upload { target, file },
+            )
+        }
+        Command::Drag(a) => {
+            let (from, to) = a.targets().map_err(invalid)?;
+            let frame = from.frame();
+            page(a.tab_id, Action::DragIn, frame, PageOp::Drag { from, to })
+        }
+        Command::HandleDialog(a) => {
+            let op = PageOp::Dialogs {
+                accept: a.accept,
+                prompt_text: a.prompt_text.clone(),
+            };
+            page(a.tab_id, Action::AnswerDialogsIn, 0, op)
+        }
+        Command::WaitFor(a) => match &a.url {
+            // A URL is the tab's, watched from the background.
+            Some(_) => None,
+            None => Some(PageRoute {
+                tab: a.tab_id,
+                action: Action::WaitIn,
+                frame: 0,
+                op: PageOp::WaitFor {
+                    selector: a.selector.clone(),
+                    text: a.text.clone(),
+                },
+                wait: Wait::Budget,
+            }),
+        },
+        Command::GetPageState(a) => {
+            let limits = PageLimits {
+                headings: a.max_headings,
+                links: a.max_links,
+                buttons: a.max_buttons,
+                inputs: a.max_inputs,
+                images: a.max_images,
+            };
+            page(a.tab_id, Action::Read, 0, PageOp::PageState { limits })
+        }
+        Command::Snapshot(a) => {
+            let op = PageOp::Snapshot {
+                selector: a.selector.clone(),
+                interactive_only: a.interactive_only,
+                max_chars: a.max_chars,
+                max_depth: None,
+                max_nodes: None,
+            };
+            page(a.tab_id, Action::Snapshot, 0, op)
+        }
+        Command::AccessibilitySnapshot(a) => {
+            let op = PageOp::Snapshot {
+                selector: a.selector.clone(),
+                interactive_only: false,
+                max_chars: MAX_MAX_LENGTH,
+                max_depth: Some(a.max_depth),
+                max_nodes: Some(a.max_nodes),
+            };
+            page(a.tab_id, Action::Snapshot, 0, op)
+        }
+        Command::HandleConsent(a) => page(a.tab_id, Action::HandleConsentIn, 0, PageOp::Consent),
+        Command::CreateWindow(_)
+        | Command::Navigate(_)
+        | Command::Screenshot(_)
+        | Command::GetTabs
+        | Command::CloseTab(_)
+        | Command::Ping
+        | Command::Diagnose
+        | Command::Goodbye
+        | Command::RequestTabSpace
+        | Command::GrantTabSpace
+        | Command::GetSlotRequests
+        | Command::CloseWindow
+        | Command::GetConsole(_)
+        | Command::GetNetwork(_)
+        | Command::Evaluate(_)
+        | Command::SetConfig(_)
+        | Command::SetViewport(_)
+        | Command::ResizeWindow(_)
+        | Command::SetPrivateMode(_)
+        | Command::ListAllTabs
+        | Command::AttachTab(_)
+        | Command::DetachTab(_)
+        | Command::StartLoop(_)
+        | Command::StopLoop
+        | Command::LoopStatus
+        | Command::LoopCheck(_)
+        | Command::Heartbeat
+        | Command::ReloadExtension => None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn route(json: serde_json::Value) -> Option<PageRoute> {
+        let command: Command = serde_json::from_value(json).unwrap();
+        page_route(&command).unwrap()
+    }
+
+    #[test]
+    fn actions_go_to_the_frame_of_their_target() {
+        let r =
+            route(json!({"name": "click", "args": {"ref": "f2e5", "tabId": 7, "clickCount": 2}}))
+                .unwrap();
+        assert_eq!(
+            (r.tab, r.action, r.frame, r.wait),
+            (Some(TabId(7)), Action::ClickIn, 2, Wait::Element)
+        );
+        assert!(matches!(r.op, PageOp::Click { clicks: 2, .. }));
+        let r = route(json!({"name": "type", "args": {"selector": "#q", "text": "hi"}})).unwrap();
+        assert_eq!((r.tab, r.action, r.frame), (None, Action::TypeInto, 0));
+        let r = route(json!({"name": "pressKey", "args": {"key": "Control+a"}})).unwrap();
+        let PageOp::PressKey {
+            chord,
+            target: None,
+        } = r.op
+        else {
+            panic!("{:?}", r.op)
+        };
+        assert!(chord.modifiers.ctrl);
+        assert_eq!(Action::PressKeysIn.to_string(), "press keys in");
+    }
+
+    #[test]
+    fn waits_reads_and_background_commands() {
+        let text = route(json!({"name": "waitFor", "args": {"text": "done"}})).unwrap();
+        assert_eq!((text.action, text.wait), (Action::WaitIn, Wait::Budget));
+        assert!(route(json!({"name": "waitFor", "args": {"url": "**/done"}})).is_none());
+        let state = route(json!({"name": "getPageState", "args": {"maxLinks": 3}})).unwrap();
+        assert!(matches!(state.op, PageOp::PageState { limits } if limits.links == 3));
+        for background in [
+            json!({"name": "getTabs"}),
+            json!({"name": "navigate", "args": {"url": "about:blank"}}),
+            json!({"name": "screenshot", "args": {}}),
+        ] {
+            assert!(route(background).is_none());
+        }
+    }
+
+    #[test]
+    fn a_form_spans_one_frame_and_an_upload_needs_its_bytes() {
+        let mixed = json!({"name": "fillForm", "args": {"fields": [
+            {"ref": "e1", "value": "a"}, {"ref": "f1e2", "value": "b"}]}});
+        let command: Command = serde_json::from_value(mixed).unwrap();
+        assert_eq!(
+            page_route(&command).unwrap_err().code,
+            ErrorCode::InvalidArgument
+        );
+        let upload: Command = serde_json::from_value(
+            json!({"name": "uploadFile", "args": {"ref": "e1", "path": "a.txt"}}),
+        )
+        .unwrap();
+        assert_eq!(page_route(&upload).unwrap_err().code, ErrorCode::Internal);
+    }
+}
