@@ -4,6 +4,7 @@
 use anyhow::{Context, bail};
 use claudezilla_protocol::codec::FrameCodec;
 use claudezilla_protocol::framing::MAX_SOCKET_FRAME;
+use claudezilla_protocol::handshake;
 use claudezilla_protocol::paths::RuntimeDir;
 use claudezilla_protocol::{AgentId, ClientMessage, Command, HostMessage, Outcome, Request};
 use futures_util::{SinkExt, StreamExt};
@@ -34,13 +35,21 @@ impl RawClient {
         let stream = UnixStream::connect(runtime.socket())
             .await
             .context("connect")?;
+        Self::hello_on(stream, token, agent).await
+    }
+
+    async fn hello_on(
+        stream: UnixStream,
+        token: &str,
+        agent: AgentId,
+    ) -> anyhow::Result<(Self, HostMessage)> {
         let mut conn = Framed::new(stream, FrameCodec::new(MAX_SOCKET_FRAME, MAX_SOCKET_FRAME));
-        let hello = ClientMessage::Hello {
-            token: token.into(),
-            agent_id: agent.clone(),
-            client: "e2e raw client".into(),
-        };
-        conn.send(hello).await?;
+        conn.send(handshake::hello(
+            token.into(),
+            agent.clone(),
+            "e2e raw client",
+        ))
+        .await?;
         let first = next(&mut conn)
             .await?
             .context("closed before answering hello")?;
@@ -58,13 +67,16 @@ impl RawClient {
         &self.agent
     }
 
-    /// Connects with the real token and expects a welcome.
+    /// Connects as every client does (folder and peer checked, the real token) and expects a
+    /// welcome.
     pub async fn connect(runtime: &RuntimeDir) -> anyhow::Result<Self> {
-        let token = runtime.read_token()?;
-        match Self::hello(runtime, &token).await? {
-            (client, HostMessage::Welcome { .. }) => Ok(client),
-            (_, other) => bail!("expected welcome, got {other:?}"),
-        }
+        let checked = handshake::connect(runtime)?;
+        checked.stream.set_nonblocking(true)?;
+        let stream = UnixStream::from_std(checked.stream)?;
+        let agent = AgentId::new(rand_bytes(), std::process::id());
+        let (client, first) = Self::hello_on(stream, &checked.token, agent).await?;
+        handshake::welcomed(Some(first)).map_err(|e| anyhow::anyhow!("{e}"))?;
+        Ok(client)
     }
 
     pub async fn call(&mut self, command: Command) -> anyhow::Result<Outcome> {

@@ -3,10 +3,10 @@
 
 use std::io::{Read, Write};
 use std::os::unix::net::UnixStream;
-use std::path::Path;
 use std::time::Duration;
 
 use claudezilla_protocol::framing::{FrameDecoder, MAX_SOCKET_FRAME, encode_frame};
+use claudezilla_protocol::handshake::{self, Checked};
 use claudezilla_protocol::paths::RuntimeDir;
 use claudezilla_protocol::{
     AgentId, ClientMessage, Command, HostMessage, Outcome, Request, Response,
@@ -22,42 +22,20 @@ pub fn call(
     client: &str,
     command: Command,
 ) -> Result<(String, Outcome), String> {
-    runtime.verify().map_err(|e| e.to_string())?;
-    let token = runtime
-        .read_token()
-        .map_err(|e| format!("cannot read the host's token (is Firefox running?): {e}"))?;
-    let socket = runtime.socket();
-    call_at(&socket, &token, client, command)
-}
-
-fn call_at(
-    socket: &Path,
-    token: &str,
-    client: &str,
-    command: Command,
-) -> Result<(String, Outcome), String> {
-    let mut stream = UnixStream::connect(socket).map_err(|e| format!("connect: {e}"))?;
-    claudezilla_protocol::paths::check_peer(&stream).map_err(|e| e.to_string())?;
+    let Checked { mut stream, token } = handshake::connect(runtime).map_err(|e| e.to_string())?;
     stream
         .set_read_timeout(Some(READ_TIMEOUT))
         .map_err(|e| e.to_string())?;
     let mut random = [0u8; 16];
     getrandom::fill(&mut random).map_err(|e| e.to_string())?;
     let agent_id = AgentId::new(random, std::process::id());
-    let hello = ClientMessage::Hello {
-        token: token.into(),
-        agent_id: agent_id.clone(),
-        client: client.into(),
-    };
-    send(&mut stream, &hello)?;
+    send(
+        &mut stream,
+        &handshake::hello(token, agent_id.clone(), client),
+    )?;
     let mut decoder = FrameDecoder::new(MAX_SOCKET_FRAME);
-    let host_version = match recv(&mut stream, &mut decoder)? {
-        HostMessage::Welcome { host_version, .. } => host_version,
-        HostMessage::Refused(e) | HostMessage::Error(e) => return Err(e.to_string()),
-        HostMessage::Response(_) | HostMessage::Notice { .. } => {
-            return Err("unexpected message before welcome".into());
-        }
-    };
+    let host_version =
+        handshake::welcomed(Some(recv(&mut stream, &mut decoder)?)).map_err(|e| e.to_string())?;
     let request = Request {
         id: 1,
         agent_id,

@@ -12,7 +12,9 @@ use std::time::Duration;
 
 use claudezilla_protocol::codec::FrameCodec;
 use claudezilla_protocol::framing::MAX_SOCKET_FRAME;
+use claudezilla_protocol::handshake::{self, Checked};
 use claudezilla_protocol::paths::RuntimeDir;
+use claudezilla_protocol::validate::MAX_TIMEOUT_MS;
 use claudezilla_protocol::{
     AgentId, ClientMessage, Command, ErrorBody, ErrorCode, HostMessage, Outcome, Request,
     RequestId, Response,
@@ -157,7 +159,7 @@ impl HostLink {
                 // Forget the call: its answer, if it ever comes, is dropped by the reader.
                 waiters.lock().expect("waiters lock").remove(&id);
                 Err(ErrorBody::new(ErrorCode::Timeout, format!("{name} got no answer within {timeout_ms} ms"))
-                    .with_hint("the page or browser may be busy; retry, or pass a larger `timeout` (up to 300000 ms)"))
+                    .with_hint(format!("the page or browser may be busy; retry, or pass a larger `timeout` (up to {MAX_TIMEOUT_MS} ms)")))
             }
         }
     }
@@ -210,53 +212,38 @@ impl HostLink {
         let again = |e: ErrorBody| (e, true);
         // Nothing is read or sent unless the folder is ours and private and the socket's other
         // end runs as us: another local user could have made either, to pose as the host.
-        self.runtime
-            .verify()
-            .map_err(|e| last(not_connected(e.to_string())))?;
-        let socket = self.runtime.socket();
-        let stream = UnixStream::connect(&socket).await.map_err(|e| {
-            last(not_connected(format!(
-                "Firefox is not connected: no Claudezilla host at {} ({e})",
-                socket.display()
-            )))
+        let Checked { stream, token } = handshake::connect(&self.runtime).map_err(|e| {
+            let message = match e {
+                handshake::ConnectError::NoHost { .. } => format!("Firefox is not connected: {e}"),
+                other => other.to_string(),
+            };
+            last(not_connected(message))
         })?;
-        claudezilla_protocol::paths::check_peer(&stream)
-            .map_err(|e| last(not_connected(e.to_string())))?;
-        let token = self.runtime.read_token().map_err(|e| {
-            last(not_connected(format!(
-                "cannot read the host's token {}: {e}",
-                self.runtime.token().display()
-            )))
-        })?;
+        let stream = stream
+            .set_nonblocking(true)
+            .and_then(|()| UnixStream::from_std(stream))
+            .map_err(|e| last(not_connected(format!("host connection failed: {e}"))))?;
         let (rd, wr) = stream.into_split();
         let mut reader = FramedRead::new(rd, codec());
         let mut writer = FramedWrite::new(wr, codec());
-        let hello = ClientMessage::Hello {
-            token,
-            agent_id: self.agent.clone(),
-            client: format!("claudezilla-mcp {}", claudezilla_protocol::VERSION),
-        };
+        let client = format!("claudezilla-mcp {}", claudezilla_protocol::VERSION);
         writer
-            .send(hello)
+            .send(handshake::hello(token, self.agent.clone(), client))
             .await
             .map_err(|e| again(not_connected(format!("host connection failed: {e}"))))?;
-        let host_version = match reader.next().await {
-            Some(Ok(Ok(HostMessage::Welcome { host_version, .. }))) => host_version,
-            Some(Ok(Ok(HostMessage::Refused(e) | HostMessage::Error(e)))) => {
-                let transient = matches!(e.code, ErrorCode::AuthFailed | ErrorCode::Busy);
-                return Err((e, transient));
-            }
-            Some(Ok(Ok(HostMessage::Notice { .. }))) => {
-                return Err(last(not_connected(
-                    "the host sent a notice before its welcome",
-                )));
-            }
-            other => {
-                return Err(again(not_connected(format!(
-                    "the host closed the connection instead of answering hello: {other:?}"
-                ))));
-            }
+        let first = match reader.next().await {
+            Some(Ok(Ok(msg))) => Some(msg),
+            _ => None,
         };
+        let host_version = handshake::welcomed(first).map_err(|e| {
+            // Right after a drop the host may still hold this agent's old connection (or be
+            // shedding a flood): worth another try.
+            let transient = matches!(
+                e.code,
+                ErrorCode::AuthFailed | ErrorCode::Busy | ErrorCode::NotConnected
+            );
+            (e, transient)
+        })?;
         tracing::info!(%host_version, "connected to the host");
 
         let waiters: Waiters = Arc::default();

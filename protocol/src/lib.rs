@@ -28,6 +28,8 @@ pub mod validate;
 #[cfg(feature = "codec")]
 pub mod codec;
 #[cfg(unix)]
+pub mod handshake;
+#[cfg(unix)]
 pub mod paths;
 
 pub use command::Command;

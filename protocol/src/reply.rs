@@ -9,82 +9,73 @@ use crate::TabId;
 /// The result of one command, as it travels back through every hop.
 pub type Outcome = Result<Reply, ErrorBody>;
 
-/// Stable error codes. They are part of the interface (agents and scripts match on them):
-/// never rename one; add new ones at the end. Documented in ARCHITECTURE.md.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum ErrorCode {
-    /// An argument is missing, malformed or out of range.
-    InvalidArgument,
-    /// A URL whose scheme or form is not allowed.
-    BadUrl,
-    /// The command is not on the host's whitelist.
-    UnknownCommand,
-    /// A message could not be decoded (bad framing, UTF-8 or JSON).
-    Malformed,
-    /// The socket client did not authenticate (missing, wrong or late token).
-    AuthFailed,
-    /// The tab belongs to another agent.
-    Ownership,
-    /// The tab does not exist (closed, or never was), or the agent has none.
-    NoSuchTab,
-    /// No element matches the selector.
-    ElementNotFound,
-    /// The page refused the operation (not scriptable, element not editable, …).
-    PageError,
-    /// A browser API failed.
-    Browser,
-    /// The operation did not finish within its timeout.
-    Timeout,
-    /// The host, the extension or Firefox is not running or not reachable.
-    NotConnected,
-    /// A message would exceed a channel's size limit.
-    TooLarge,
-    /// Another agent holds the screenshot lock.
-    MutexBusy,
-    /// The shared tab pool is full.
-    PoolFull,
-    /// A bug on our side.
-    Internal,
-    /// Outside what is allowed: the agent's domain allowlist (`firefox_set_config`), or the
-    /// folders files may be read from and written to.
-    NotAllowed,
-    /// The user has not switched the capability on (`firefox_evaluate`).
-    Disabled,
-    /// Too much at once (connections, requests in flight): retry shortly.
-    Busy,
-    /// A page could not be loaded (connection refused, unknown host, …).
-    LoadFailed,
-    /// The user refused, or did not answer, a request for consent (attaching a tab).
-    Denied,
+/// Declares the codes once: the enum, its wire names and `as_str` come from one list.
+macro_rules! error_codes {
+    ($($(#[$doc:meta])* $code:ident = $name:literal,)*) => {
+        /// Stable error codes. They are part of the interface (agents and scripts match on
+        /// them): never rename one; add new ones at the end. Documented in ARCHITECTURE.md.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        pub enum ErrorCode {
+            $($(#[$doc])* #[serde(rename = $name)] $code,)*
+        }
+
+        impl ErrorCode {
+            /// Every code, in the order they were added.
+            pub const ALL: &[Self] = &[$(Self::$code),*];
+
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Self::$code => $name,)*
+                }
+            }
+        }
+    };
 }
 
-impl ErrorCode {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::InvalidArgument => "INVALID_ARGUMENT",
-            Self::BadUrl => "BAD_URL",
-            Self::UnknownCommand => "UNKNOWN_COMMAND",
-            Self::Malformed => "MALFORMED",
-            Self::AuthFailed => "AUTH_FAILED",
-            Self::Ownership => "OWNERSHIP",
-            Self::NoSuchTab => "NO_SUCH_TAB",
-            Self::ElementNotFound => "ELEMENT_NOT_FOUND",
-            Self::PageError => "PAGE_ERROR",
-            Self::Browser => "BROWSER",
-            Self::Timeout => "TIMEOUT",
-            Self::NotConnected => "NOT_CONNECTED",
-            Self::TooLarge => "TOO_LARGE",
-            Self::MutexBusy => "MUTEX_BUSY",
-            Self::PoolFull => "POOL_FULL",
-            Self::Internal => "INTERNAL",
-            Self::NotAllowed => "NOT_ALLOWED",
-            Self::Disabled => "DISABLED",
-            Self::Busy => "BUSY",
-            Self::LoadFailed => "LOAD_FAILED",
-            Self::Denied => "DENIED",
-        }
-    }
+error_codes! {
+    /// An argument is missing, malformed or out of range.
+    InvalidArgument = "INVALID_ARGUMENT",
+    /// A URL whose scheme or form is not allowed.
+    BadUrl = "BAD_URL",
+    /// The command is not on the host's whitelist.
+    UnknownCommand = "UNKNOWN_COMMAND",
+    /// A message could not be decoded (bad framing, UTF-8 or JSON).
+    Malformed = "MALFORMED",
+    /// The socket client did not authenticate (missing, wrong or late token).
+    AuthFailed = "AUTH_FAILED",
+    /// The tab belongs to another agent.
+    Ownership = "OWNERSHIP",
+    /// The tab does not exist (closed, or never was), or the agent has none.
+    NoSuchTab = "NO_SUCH_TAB",
+    /// No element matches the selector.
+    ElementNotFound = "ELEMENT_NOT_FOUND",
+    /// The page refused the operation (not scriptable, element not editable, …).
+    PageError = "PAGE_ERROR",
+    /// A browser API failed.
+    Browser = "BROWSER",
+    /// The operation did not finish within its timeout.
+    Timeout = "TIMEOUT",
+    /// The host, the extension or Firefox is not running or not reachable.
+    NotConnected = "NOT_CONNECTED",
+    /// A message would exceed a channel's size limit.
+    TooLarge = "TOO_LARGE",
+    /// Another agent holds the screenshot lock.
+    MutexBusy = "MUTEX_BUSY",
+    /// The shared tab pool is full.
+    PoolFull = "POOL_FULL",
+    /// A bug on our side.
+    Internal = "INTERNAL",
+    /// Outside what is allowed: the agent's domain allowlist (`firefox_set_config`), or the
+    /// folders files may be read from and written to.
+    NotAllowed = "NOT_ALLOWED",
+    /// The user has not switched the capability on (`firefox_evaluate`).
+    Disabled = "DISABLED",
+    /// Too much at once (connections, requests in flight): retry shortly.
+    Busy = "BUSY",
+    /// A page could not be loaded (connection refused, unknown host, …).
+    LoadFailed = "LOAD_FAILED",
+    /// The user refused, or did not answer, a request for consent (attaching a tab).
+    Denied = "DENIED",
 }
 
 impl fmt::Display for ErrorCode {
@@ -491,16 +482,12 @@ mod tests {
 
     #[test]
     fn error_codes_serialise_as_their_documented_names() {
-        for code in [
-            ErrorCode::InvalidArgument,
-            ErrorCode::MutexBusy,
-            ErrorCode::NotConnected,
-            ErrorCode::Internal,
-            ErrorCode::Busy,
-            ErrorCode::LoadFailed,
-            ErrorCode::Denied,
-        ] {
+        for code in ErrorCode::ALL {
             assert_eq!(serde_json::to_value(code).unwrap(), json!(code.as_str()));
+            assert_eq!(
+                serde_json::from_value::<ErrorCode>(json!(code.as_str())).unwrap(),
+                *code
+            );
         }
     }
 

@@ -2,6 +2,8 @@
 
 use std::borrow::Cow;
 
+use claudezilla_protocol::validate::{DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS};
+
 use rmcp::schemars::{self, JsonSchema, Schema, SchemaGenerator};
 use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer};
@@ -22,7 +24,7 @@ impl<'de, T: DeserializeOwned> Deserialize<'de> for Args<T> {
             None | Some(Value::Null) => None,
             Some(v) => Some(v.as_u64().ok_or_else(|| {
                 D::Error::custom(format!(
-                    "`timeout` must be a whole number of milliseconds between 5000 and 300000, got {v}"
+                    "`timeout` must be a whole number of milliseconds between {MIN_TIMEOUT_MS} and {MAX_TIMEOUT_MS}, got {v}"
                 ))
             })?),
         };
@@ -56,9 +58,9 @@ impl<T: JsonSchema> JsonSchema for Args<T> {
                 "timeout".into(),
                 json!({
                     "type": "integer",
-                    "minimum": 5000,
-                    "maximum": 300000,
-                    "description": "ms (default 150000)."
+                    "minimum": MIN_TIMEOUT_MS,
+                    "maximum": MAX_TIMEOUT_MS,
+                    "description": format!("ms (default {DEFAULT_TIMEOUT_MS})."),
                 }),
             );
         }
