@@ -60,9 +60,9 @@ if (!window.claudezillaContent) {
     module_or_path: browser.runtime.getURL("wasm/claudezilla_extension_wasm_bg.wasm"),
   }).then(() => bindgen.content_start(hookConsole, hidden));
   browser.runtime.onMessage.addListener((message) => {
-    if (typeof message !== "string") {
+    if (!message || !message.content) {
       return undefined;
     }
-    return window.claudezillaContent.then(() => bindgen.content_handle(message));
+    return window.claudezillaContent.then(() => bindgen.content_handle(message.content));
   });
 }

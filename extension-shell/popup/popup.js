@@ -14,7 +14,7 @@ function fill(list, items, empty) {
 }
 
 async function ask(request) {
-  return JSON.parse(await browser.runtime.sendMessage(JSON.stringify(request)));
+  return browser.runtime.sendMessage(request);
 }
 
 function giveBackButton(tab) {

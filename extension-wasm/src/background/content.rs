@@ -36,6 +36,17 @@ struct Inject {
     all_frames: bool,
 }
 
+/// What goes to a content script: an object (no text between two parts of one program) with a
+/// `content` key, which is how the shim tells our messages from any other.
+#[derive(Serialize)]
+struct ToContent<'a> {
+    content: &'a ContentRequest,
+}
+
+fn to_content(request: &ContentRequest) -> JsValue {
+    web::to_js(&ToContent { content: request })
+}
+
 /// Sends one operation to one frame (by its alias, 0 for the top frame) and returns the
 /// agent's reply, bounded by `budget_ms`.
 pub async fn send(
@@ -81,7 +92,7 @@ async fn exchange_page(
         until,
         op,
     };
-    let message = JsValue::from_str(&serde_json::to_string(&request).map_err(internal)?);
+    let message = to_content(&request);
     let exchange = async {
         let mark = with_state(|s| s.main_frames.mark());
         // A message to a document that is going away may never be answered: a try lasts as
@@ -97,7 +108,8 @@ async fn exchange_page(
             Some(other) => other?,
             None => return Err(no_answer(tab, try_ms)),
         };
-        let reply = serde_json::from_str::<ContentReply>(&answer).map_err(internal)?;
+        let reply: ContentReply = serde_wasm_bindgen::from_value(answer)
+            .map_err(|e| internal_msg(format!("content script answer: {e}")))?;
         if !reply.notes.is_empty() {
             with_state(|s| {
                 let notes = s.page_notes.entry(tab).or_default();
@@ -124,7 +136,7 @@ fn no_answer(tab: TabId, ms: u32) -> ErrorBody {
 }
 
 /// The second and last try, in the document that replaced the first one.
-async fn retry(tab: TabId, frame: u64, message: &JsValue) -> Result<String, ErrorBody> {
+async fn retry(tab: TabId, frame: u64, message: &JsValue) -> Result<JsValue, ErrorBody> {
     web::sleep(100).await;
     exchange(tab, frame, message)
         .await
@@ -132,7 +144,7 @@ async fn retry(tab: TabId, frame: u64, message: &JsValue) -> Result<String, Erro
 }
 
 /// One try: ask; where nothing listens yet (a new document), inject the script and ask again.
-async fn exchange(tab: TabId, frame: u64, message: &JsValue) -> Result<String, ErrorBody> {
+async fn exchange(tab: TabId, frame: u64, message: &JsValue) -> Result<JsValue, ErrorBody> {
     match ask(tab, frame, message).await? {
         Some(answer) => Ok(answer),
         None => inject_and_ask(tab, frame, message).await,
@@ -160,7 +172,7 @@ fn navigated_away(tab: TabId, e: ErrorBody) -> ErrorBody {
 
 /// Injects the content script, then asks again; once more after a moment if the frame was
 /// between documents (a navigation committing) and nothing listened yet.
-async fn inject_and_ask(tab: TabId, frame: u64, message: &JsValue) -> Result<String, ErrorBody> {
+async fn inject_and_ask(tab: TabId, frame: u64, message: &JsValue) -> Result<JsValue, ErrorBody> {
     for attempt in 0..2 {
         if attempt > 0 {
             web::sleep(150).await;
@@ -178,10 +190,10 @@ async fn inject_and_ask(tab: TabId, frame: u64, message: &JsValue) -> Result<Str
 }
 
 /// One round trip; `Ok(None)` when nothing in the frame listens.
-async fn ask(tab: TabId, frame: u64, message: &JsValue) -> Result<Option<String>, ErrorBody> {
+async fn ask(tab: TabId, frame: u64, message: &JsValue) -> Result<Option<JsValue>, ErrorBody> {
     let options = web::to_js(&InFrame { frame_id: frame });
     match web::call(web::tabs_send_message(tab.0, message, &options)).await {
-        Ok(answer) => Ok(answer.as_string()),
+        Ok(answer) => Ok((answer.is_object()).then_some(answer)),
         Err(e) if e.message.contains("Receiving end does not exist") => Ok(None),
         Err(e) => Err(page_error(tab, e)),
     }
@@ -209,13 +221,10 @@ pub async fn release(tab: TabId) {
         until: super::now() + 2_000,
         op: PageOp::Release,
     };
-    let Ok(json) = serde_json::to_string(&request) else {
-        return;
-    };
     let every_frame = JsValue::UNDEFINED;
     let asked = web::call(web::tabs_send_message(
         tab.0,
-        &JsValue::from_str(&json),
+        &to_content(&request),
         &every_frame,
     ));
     let _ = web::with_deadline(2_000, asked).await;
@@ -500,10 +509,6 @@ fn page_error(tab: TabId, e: ErrorBody) -> ErrorBody {
         .with_hint("the frame is gone; call firefox_snapshot again");
     }
     ErrorBody::new(ErrorCode::PageError, format!("tab {tab}: {}", e.message))
-}
-
-fn internal(e: serde_json::Error) -> ErrorBody {
-    internal_msg(format!("content script message: {e}"))
 }
 
 fn internal_msg(message: String) -> ErrorBody {

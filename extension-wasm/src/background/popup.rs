@@ -34,10 +34,7 @@ pub fn listen() {
             if !from_our_page(sender) {
                 return JsValue::UNDEFINED;
             }
-            let Some(request) = message
-                .as_string()
-                .and_then(|m| serde_json::from_str::<PopupRequest>(&m).ok())
-            else {
+            let Ok(request) = serde_wasm_bindgen::from_value::<PopupRequest>(message) else {
                 return JsValue::UNDEFINED;
             };
             match request {
@@ -51,8 +48,7 @@ pub fn listen() {
                     with_state(|s| s.private_attach = enabled)
                 }
             }
-            let status = serde_json::to_string(&status()).unwrap_or_default();
-            js_sys::Promise::resolve(&JsValue::from_str(&status)).into()
+            js_sys::Promise::resolve(&web::to_js(&status())).into()
         },
     );
     web::RUNTIME_ON_MESSAGE.with(|e| e.add_listener(on_message.as_ref().unchecked_ref()));

@@ -91,10 +91,10 @@ fn take_over_early() {
     console::early(entries);
 }
 
-/// Runs one request (JSON of a `ContentRequest`) and returns the JSON of its `ContentReply`.
+/// Runs one request (a `ContentRequest` object) and returns its `ContentReply` object.
 #[wasm_bindgen]
-pub async fn content_handle(request: String) -> String {
-    let outcome = match serde_json::from_str::<ContentRequest>(&request) {
+pub async fn content_handle(request: JsValue) -> JsValue {
+    let outcome = match serde_wasm_bindgen::from_value::<ContentRequest>(request) {
         Ok(request) => run(request).await,
         Err(e) => Err(ErrorBody::new(
             ErrorCode::Malformed,
@@ -105,9 +105,7 @@ pub async fn content_handle(request: String) -> String {
         outcome,
         notes: dialogs::untold(),
     };
-    serde_json::to_string(&reply).unwrap_or_else(|e| {
-        format!(r#"{{"outcome":{{"Err":{{"code":"INTERNAL","message":"cannot encode the answer: {e}"}}}}}}"#)
-    })
+    crate::web::to_js(&reply)
 }
 
 async fn run(
