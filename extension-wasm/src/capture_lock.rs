@@ -85,6 +85,48 @@ impl CaptureLock {
     pub fn held_for(&self, now: u64) -> Option<u64> {
         self.holder.as_ref().map(|h| now.saturating_sub(h.since))
     }
+
+    /// What a waiter holding `ticket` should do now: go ahead, give up because the holder has
+    /// hogged the lock past `busy_ms` (MUTEX_BUSY) or because `deadline` passed, or wait —
+    /// at most until one of those could change.
+    pub fn verdict(&self, ticket: Ticket, now: u64, busy_ms: u64, deadline: u64) -> Verdict {
+        if self.is_granted(ticket) {
+            return Verdict::Go;
+        }
+        let Some(holder) = &self.holder else {
+            // Only reachable through a stale ticket: a release always grants the next in line.
+            return Verdict::Gone;
+        };
+        let held = now.saturating_sub(holder.since);
+        if held >= busy_ms {
+            return Verdict::Busy {
+                holder: holder.agent.clone(),
+                held_ms: held,
+            };
+        }
+        if now >= deadline {
+            return Verdict::TimedOut;
+        }
+        Verdict::Wait {
+            ms: (busy_ms - held).min(deadline - now).max(1),
+        }
+    }
+}
+
+/// See [`CaptureLock::verdict`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    Go,
+    Wait {
+        ms: u64,
+    },
+    Busy {
+        holder: AgentId,
+        held_ms: u64,
+    },
+    TimedOut,
+    /// The ticket is neither held nor queued (it was cancelled).
+    Gone,
 }
 
 #[cfg(test)]
@@ -120,6 +162,31 @@ mod tests {
         assert_eq!(lock.release(a, 2), Some(c));
         assert_eq!(lock.release(c, 3), None);
         assert_eq!((lock.holder(), lock.waiting()), (None, 0));
+    }
+
+    #[test]
+    fn a_waiter_waits_until_the_holder_hogs_the_lock_or_the_deadline() {
+        let mut lock = CaptureLock::new();
+        let a = lock.request(&agent(1), 100);
+        let b = lock.request(&agent(2), 100);
+        assert_eq!(lock.verdict(a, 150, 1_000, 5_000), Verdict::Go);
+        // Wakes when the holder would count as hogging, or at the deadline if sooner.
+        assert_eq!(
+            lock.verdict(b, 150, 1_000, 5_000),
+            Verdict::Wait { ms: 950 }
+        );
+        assert_eq!(lock.verdict(b, 150, 1_000, 400), Verdict::Wait { ms: 250 });
+        assert_eq!(lock.verdict(b, 400, 1_000, 400), Verdict::TimedOut);
+        assert_eq!(
+            lock.verdict(b, 1_100, 1_000, 5_000),
+            Verdict::Busy {
+                holder: agent(1),
+                held_ms: 1_000
+            }
+        );
+        lock.cancel(b, 1_100);
+        lock.release(a, 1_100);
+        assert_eq!(lock.verdict(b, 1_100, 1_000, 5_000), Verdict::Gone);
     }
 
     #[test]

@@ -1,10 +1,41 @@
-//! What a screenshot captures: the document rectangle and the scale, from the page's own
-//! measurements — which a hostile page controls. An element 20,000 px wide and a million tall
-//! must not become a capture the background's wasm cannot hold: the rectangle is cut to the
-//! largest sides a capture may have, and the scale lowered until the pixels fit, with a note
-//! for each.
+//! A screenshot's pure policy: what is captured, how it is marked, and how it is encoded.
+//!
+//! The rectangle and scale come from the page's own measurements — which a hostile page
+//! controls. An element 20,000 px wide and a million tall must not become a capture the
+//! background's wasm cannot hold: the rectangle is cut to the largest sides a capture may
+//! have, and the scale lowered until the pixels fit, with a note for each. The encoded picture
+//! stays within the byte budget of where it goes (an answer or a file), stepping down with a
+//! note rather than failing.
 
-use claudezilla_protocol::reply::PageMetrics;
+use claudezilla_protocol::args::ImageFormat;
+use claudezilla_protocol::reply::{ImageMime, PageMetrics};
+
+use crate::pixels::{self, Image, PixelError};
+
+/// Largest image returned in an answer (its base64 stays well under the 1 MiB that MCP
+/// clients and our own channels handle comfortably).
+pub const ANSWER_BUDGET: usize = 700_000;
+/// Largest image written to disk with `savePath`: what one reply frame can carry.
+pub const FILE_BUDGET: usize = claudezilla_protocol::framing::MAX_FILE_IN_REPLY;
+const _: () = assert!(
+    FILE_BUDGET >= ANSWER_BUDGET,
+    "a file may hold what an answer can"
+);
+
+/// The byte budget of a picture answered, or saved to a file.
+pub fn budget(to_file: bool) -> usize {
+    if to_file { FILE_BUDGET } else { ANSWER_BUDGET }
+}
+
+/// A picture encoded within its budget.
+#[derive(Debug)]
+pub struct Encoded {
+    pub bytes: Vec<u8>,
+    pub mime: ImageMime,
+    pub quality: u8,
+    /// How much the picture was shrunk to fit (1: not at all).
+    pub shrink: f64,
+}
 
 /// Longest side of a capture in CSS pixels (full pages are cut here, with a note).
 pub const MAX_SIDE: f64 = 16_000.0;
@@ -66,6 +97,67 @@ pub fn plan(m: &PageMetrics, full_page: bool, scale: f64) -> Plan {
     }
 }
 
+/// Numbers the elements on the picture; returns number → "ref name".
+pub fn annotate(
+    image: &mut Image,
+    m: &PageMetrics,
+    region: [f64; 4],
+    scale: f64,
+) -> Vec<(u32, String)> {
+    let mut marks = Vec::new();
+    for (name, b) in &m.marks {
+        let (x, y) = ((b[0] - region[0]) * scale, (b[1] - region[1]) * scale);
+        if x < 0.0 || y < 0.0 || x >= f64::from(image.width) || y >= f64::from(image.height) {
+            continue;
+        }
+        let number = marks.len() as u32 + 1;
+        pixels::draw_badge(image, x as u32, y as u32, number);
+        marks.push((number, name.clone()));
+    }
+    marks
+}
+
+/// JPEG within the budget (or PNG when asked for and small enough); notes any step-down.
+pub fn encode(
+    image: &Image,
+    format: ImageFormat,
+    quality: u8,
+    budget: usize,
+    notes: &mut Vec<String>,
+) -> Result<Encoded, PixelError> {
+    if format == ImageFormat::Png {
+        let png = pixels::encode_png(image)?;
+        if png.len() <= budget {
+            return Ok(Encoded {
+                bytes: png,
+                mime: ImageMime::Png,
+                quality: 100,
+                shrink: 1.0,
+            });
+        }
+        notes.push(format!(
+            "PNG was {} KB, over the {} KB budget: sent as JPEG",
+            png.len() / 1000,
+            budget / 1000
+        ));
+    }
+    let fitted = pixels::fit(image, quality, budget)?;
+    if fitted.quality != quality || fitted.shrink < 1.0 {
+        notes.push(format!(
+            "stepped down to quality {} and {:.0} % of the size to fit {} KB",
+            fitted.quality,
+            fitted.shrink * 100.0,
+            budget / 1000
+        ));
+    }
+    Ok(Encoded {
+        bytes: fitted.jpeg,
+        mime: ImageMime::Jpeg,
+        quality: fitted.quality,
+        shrink: fitted.shrink,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -102,6 +194,75 @@ mod tests {
         assert_eq!(&p.region[2..], &[MAX_SIDE, MAX_SIDE]);
         assert!(pixels(&p) <= MAX_PIXELS * 1.0001, "{}", pixels(&p));
         assert_eq!(p.notes.len(), 2, "{:?}", p.notes);
+    }
+
+    /// Noise compresses badly, so a budget can force every step-down.
+    fn noise(w: u32, h: u32) -> Image {
+        let mut image = Image::new(w, h, [0, 0, 0, 255]);
+        let mut seed = 0x2545_f491_u32;
+        for byte in image.rgba.iter_mut() {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            *byte = seed as u8;
+        }
+        image
+    }
+
+    #[test]
+    fn a_small_png_stays_png_and_a_big_one_becomes_jpeg_with_a_note() {
+        let flat = Image::new(64, 64, [200, 10, 10, 255]);
+        let mut notes = Vec::new();
+        let e = encode(&flat, ImageFormat::Png, 80, ANSWER_BUDGET, &mut notes).unwrap();
+        assert_eq!((e.mime, e.quality, e.shrink), (ImageMime::Png, 100, 1.0));
+        assert!(notes.is_empty());
+        assert_eq!(pixels::decode_png(&e.bytes).unwrap().width, 64);
+
+        let e = encode(&noise(256, 256), ImageFormat::Png, 80, 40_000, &mut notes).unwrap();
+        assert_eq!(e.mime, ImageMime::Jpeg);
+        assert!(e.bytes.len() <= 40_000, "{}", e.bytes.len());
+        assert!(notes[0].starts_with("PNG was"), "{notes:?}");
+    }
+
+    #[test]
+    fn a_jpeg_over_budget_steps_down_and_says_so() {
+        let image = noise(400, 300);
+        let mut notes = Vec::new();
+        let e = encode(&image, ImageFormat::Jpeg, 90, 20_000, &mut notes).unwrap();
+        assert_eq!(e.mime, ImageMime::Jpeg);
+        assert!(e.bytes.len() <= 20_000, "{}", e.bytes.len());
+        assert!(e.quality < 90 || e.shrink < 1.0);
+        assert!(notes[0].starts_with("stepped down"), "{notes:?}");
+
+        let mut quiet = Vec::new();
+        let e = encode(&image, ImageFormat::Jpeg, 90, ANSWER_BUDGET, &mut quiet).unwrap();
+        assert_eq!((e.quality, e.shrink), (90, 1.0));
+        assert!(quiet.is_empty(), "{quiet:?}");
+    }
+
+    #[test]
+    fn only_marks_inside_the_picture_are_numbered_in_order() {
+        let mut m = metrics(None, [1280.0, 5_000.0]);
+        m.marks = vec![
+            ("e1 above".into(), [10.0, 50.0, 10.0, 10.0]),
+            ("e2 inside".into(), [20.0, 150.0, 10.0, 10.0]),
+            ("e3 right".into(), [2_000.0, 150.0, 10.0, 10.0]),
+            ("e4 inside".into(), [600.0, 700.0, 10.0, 10.0]),
+        ];
+        let mut image = Image::new(640, 357, [255, 255, 255, 255]);
+        let marks = annotate(&mut image, &m, [0.0, 100.0, 1280.0, 714.0], 0.5);
+        assert_eq!(
+            marks,
+            vec![(1, "e2 inside".into()), (2, "e4 inside".into())]
+        );
+        // The badge was drawn where the element is (scaled): the pixel is no longer white.
+        assert_ne!(image.pixel(11, 26), [255, 255, 255, 255]);
+    }
+
+    #[test]
+    fn the_budget_follows_where_the_picture_goes() {
+        assert_eq!(budget(false), ANSWER_BUDGET);
+        assert_eq!(budget(true), FILE_BUDGET);
     }
 
     #[test]

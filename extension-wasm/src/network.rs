@@ -1,8 +1,15 @@
-//! Which requests of a tab are in flight, for "the network is quiet" before a screenshot.
+//! Which requests of a tab are in flight, and when a tab's network counts as quiet before a
+//! screenshot.
 
 use std::collections::{HashMap, HashSet};
 
 use claudezilla_protocol::TabId;
+
+/// The network counts as quiet after this long without a critical request in flight.
+pub const QUIET_MS: f64 = 150.0;
+/// A page that has just loaded often starts requests a few hundred ms later (measured here:
+/// ~300 ms for a fetch in an inline script): it is not called quiet before this.
+pub const YOUNG_PAGE_MS: f64 = 600.0;
 
 #[derive(Debug, Default)]
 struct Activity {
@@ -37,12 +44,15 @@ impl Network {
         self.tabs.entry(tab).or_default().loaded_at = now;
     }
 
-    /// Requests in flight, when the last one started or ended, and when the page last
-    /// finished loading (0 if never).
-    pub fn busy(&self, tab: TabId) -> (usize, f64, f64) {
-        self.tabs.get(&tab).map_or((0, 0.0, 0.0), |a| {
-            (a.in_flight.len(), a.last_change, a.loaded_at)
-        })
+    /// Whether the tab has had no critical request in flight for [`QUIET_MS`], and its page
+    /// finished loading at least [`YOUNG_PAGE_MS`] ago.
+    pub fn quiet(&self, tab: TabId, now: f64) -> bool {
+        let Some(a) = self.tabs.get(&tab) else {
+            return true;
+        };
+        a.in_flight.is_empty()
+            && now >= a.loaded_at + YOUNG_PAGE_MS
+            && now - a.last_change >= QUIET_MS
     }
 
     pub fn forget(&mut self, tab: TabId) {
@@ -54,20 +64,43 @@ impl Network {
 mod tests {
     use super::*;
 
+    const T: TabId = TabId(1);
+
     #[test]
-    fn counts_requests_in_flight_per_tab() {
+    fn a_tab_never_seen_is_quiet() {
+        assert!(Network::default().quiet(T, 0.0));
+    }
+
+    #[test]
+    fn quiet_only_with_nothing_in_flight_for_a_while() {
         let mut n = Network::default();
-        assert_eq!(n.busy(TabId(1)), (0, 0.0, 0.0));
-        n.started(TabId(1), "a", 10.0);
-        n.started(TabId(1), "b", 11.0);
-        n.started(TabId(2), "c", 12.0);
-        n.finished(TabId(1), "a", 20.0);
-        n.finished(TabId(1), "zzz", 99.0);
-        assert_eq!(n.busy(TabId(1)), (1, 20.0, 0.0));
-        n.finished(TabId(1), "b", 30.0);
-        n.loaded(TabId(1), 31.0);
-        assert_eq!(n.busy(TabId(1)), (0, 30.0, 31.0));
+        n.loaded(T, 0.0);
+        n.started(T, "a", 1_000.0);
+        n.started(T, "b", 1_010.0);
+        n.finished(T, "a", 1_020.0);
+        // An unknown request ending changes nothing (it was never counted).
+        n.finished(T, "zzz", 1_900.0);
+        assert!(!n.quiet(T, 5_000.0), "b is still in flight");
+        n.finished(T, "b", 2_000.0);
+        assert!(!n.quiet(T, 2_000.0 + QUIET_MS - 1.0));
+        assert!(n.quiet(T, 2_000.0 + QUIET_MS));
+    }
+
+    #[test]
+    fn a_page_just_loaded_is_not_quiet_yet() {
+        let mut n = Network::default();
+        n.loaded(T, 10_000.0);
+        assert!(!n.quiet(T, 10_000.0 + YOUNG_PAGE_MS - 1.0));
+        assert!(n.quiet(T, 10_000.0 + YOUNG_PAGE_MS));
+    }
+
+    #[test]
+    fn tabs_are_counted_apart_and_forgotten() {
+        let mut n = Network::default();
+        n.started(TabId(2), "c", 0.0);
+        assert!(n.quiet(T, 1_000.0));
+        assert!(!n.quiet(TabId(2), 1_000.0));
         n.forget(TabId(2));
-        assert_eq!(n.busy(TabId(2)), (0, 0.0, 0.0));
+        assert!(n.quiet(TabId(2), 1_000.0));
     }
 }

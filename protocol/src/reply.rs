@@ -269,12 +269,29 @@ pub fn frame_marker(n: usize) -> String {
     format!("\u{E000}{n}\u{E001}")
 }
 
+/// The kind of a picture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ImageMime {
+    #[serde(rename = "image/jpeg")]
+    Jpeg,
+    #[serde(rename = "image/png")]
+    Png,
+}
+
+impl ImageMime {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Jpeg => "image/jpeg",
+            Self::Png => "image/png",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Screenshot {
     pub tab_id: TabId,
-    /// `image/jpeg` or `image/png`.
-    pub mime: String,
+    pub mime: ImageMime,
     /// Base64 of the image bytes.
     pub data: String,
     pub width: u32,

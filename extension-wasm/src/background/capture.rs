@@ -7,24 +7,20 @@
 //! on every path out (a guard).
 
 use base64::Engine;
-use claudezilla_protocol::args::{ImageFormat, ScreenshotArgs};
+use claudezilla_protocol::args::ScreenshotArgs;
 use claudezilla_protocol::envelope::PageOp;
-use claudezilla_protocol::reply::{PageMetrics, Screenshot};
+use claudezilla_protocol::reply::{ImageMime, Screenshot};
 use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Outcome, Reply, TabId};
 use futures_channel::oneshot;
 use serde::Serialize;
 
 use super::{content, now, with_state};
-use crate::capture_lock::Ticket;
+use crate::capture_lock::{Ticket, Verdict};
+use crate::capture_plan as plan;
 use crate::pixels::{self, Image};
 use crate::pool::AuthorizedTab;
 use crate::web;
 
-/// Largest image returned in an answer (its base64 stays well under the 1 MiB that MCP
-/// clients and our own channels handle comfortably).
-const ANSWER_BUDGET: usize = 700_000;
-/// Largest image written to disk with `savePath`: what one reply frame can carry.
-const FILE_BUDGET: usize = claudezilla_protocol::framing::MAX_FILE_IN_REPLY;
 /// Longest a capture may hold the lock: a page whose content process hangs must not keep
 /// every other agent from taking screenshots. Past it the capture is abandoned.
 const CAPTURE_DEADLINE_MS: u32 = 5_000;
@@ -32,10 +28,6 @@ const CAPTURE_DEADLINE_MS: u32 = 5_000;
 const PIECE_HEIGHT: f64 = 4_000.0;
 /// Default longest wait for the page to settle.
 const DEFAULT_MAX_WAIT: u32 = 10_000;
-/// The network counts as quiet after this long without a critical request in flight.
-const QUIET_MS: f64 = 150.0;
-/// A page loaded less than this long ago may still be starting requests.
-const YOUNG_PAGE_MS: f64 = 600.0;
 
 /// Holds a ticket; giving it back on drop wakes the next screenshot in line.
 struct Turn(Ticket);
@@ -97,7 +89,7 @@ pub async fn screenshot(
     let metrics_budget = CAPTURE_DEADLINE_MS.min(budget_ms);
     let metrics = content::metrics(authorized, deadline, op, metrics_budget).await?;
     let (quality, scale) = args.quality_and_scale();
-    let plan = crate::capture_plan::plan(&metrics, args.full_page, scale);
+    let plan = plan::plan(&metrics, args.full_page, scale);
     notes.extend(plan.notes);
     let (region, scale) = (plan.region, plan.scale);
     let turn = Turn(with_state(|s| s.capture.request(agent, now())));
@@ -105,23 +97,21 @@ pub async fn screenshot(
     let capture_until = now() + u64::from(CAPTURE_DEADLINE_MS);
     let mut image = capture(tab, region, scale, capture_until).await?;
     let marks = if args.annotate {
-        annotate(&mut image, &metrics, region, scale)
+        plan::annotate(&mut image, &metrics, region, scale)
     } else {
         Vec::new()
     };
-    let budget = if args.save_path.is_some() {
-        FILE_BUDGET
-    } else {
-        ANSWER_BUDGET
-    };
-    let (bytes, mime, quality, shrink) = encode(&image, args.format, quality, budget, &mut notes)?;
+    let budget = plan::budget(args.save_path.is_some());
+    let encoded = plan::encode(&image, args.format, quality, budget, &mut notes)
+        .map_err(|e| ErrorBody::new(ErrorCode::Internal, e.to_string()))?;
+    let shrink = encoded.shrink;
     Ok(Reply::Screenshot(Screenshot {
         tab_id: tab,
-        mime: mime.into(),
-        data: base64::engine::general_purpose::STANDARD.encode(&bytes),
+        mime: encoded.mime,
+        data: base64::engine::general_purpose::STANDARD.encode(&encoded.bytes),
         width: (f64::from(image.width) * shrink).round() as u32,
         height: (f64::from(image.height) * shrink).round() as u32,
-        quality,
+        quality: encoded.quality,
         scale: scale * shrink,
         notes,
         marks,
@@ -158,7 +148,7 @@ async fn browser_jpeg(tab: TabId, args: &ScreenshotArgs) -> Outcome {
     let (width, height) = crate::jpeg::dimensions(&bytes).unwrap_or_default();
     Ok(Reply::Screenshot(Screenshot {
         tab_id: tab,
-        mime: "image/jpeg".into(),
+        mime: ImageMime::Jpeg,
         data,
         width,
         height,
@@ -245,58 +235,6 @@ async fn capture(tab: TabId, region: [f64; 4], scale: f64, until: u64) -> Result
     })
 }
 
-/// Numbers the elements on the picture; returns number → "ref name".
-fn annotate(
-    image: &mut Image,
-    m: &PageMetrics,
-    region: [f64; 4],
-    scale: f64,
-) -> Vec<(u32, String)> {
-    let mut marks = Vec::new();
-    for (name, b) in &m.marks {
-        let (x, y) = ((b[0] - region[0]) * scale, (b[1] - region[1]) * scale);
-        if x < 0.0 || y < 0.0 || x >= f64::from(image.width) || y >= f64::from(image.height) {
-            continue;
-        }
-        let number = marks.len() as u32 + 1;
-        pixels::draw_badge(image, x as u32, y as u32, number);
-        marks.push((number, name.clone()));
-    }
-    marks
-}
-
-/// JPEG within the budget (or PNG when asked for and small enough); notes any step-down.
-fn encode(
-    image: &Image,
-    format: ImageFormat,
-    quality: u8,
-    budget: usize,
-    notes: &mut Vec<String>,
-) -> Result<(Vec<u8>, &'static str, u8, f64), ErrorBody> {
-    let pixel_error = |e: pixels::PixelError| ErrorBody::new(ErrorCode::Internal, e.to_string());
-    if format == ImageFormat::Png {
-        let png = pixels::encode_png(image).map_err(pixel_error)?;
-        if png.len() <= budget {
-            return Ok((png, "image/png", 100, 1.0));
-        }
-        notes.push(format!(
-            "PNG was {} KB, over the {} KB budget: sent as JPEG",
-            png.len() / 1000,
-            budget / 1000
-        ));
-    }
-    let fitted = pixels::fit(image, quality, budget).map_err(pixel_error)?;
-    if fitted.quality != quality || fitted.shrink < 1.0 {
-        notes.push(format!(
-            "stepped down to quality {} and {:.0} % of the size to fit {} KB",
-            fitted.quality,
-            fitted.shrink * 100.0,
-            budget / 1000
-        ));
-    }
-    Ok((fitted.jpeg, "image/jpeg", fitted.quality, fitted.shrink))
-}
-
 /// Waits until no critical request (script, style, XHR/fetch) has been in flight for 150 ms,
 /// then lets the content script wait for images, fonts, two frames and an idle moment.
 async fn settle(
@@ -308,12 +246,8 @@ async fn settle(
     let tab = authorized.id();
     let started = web::now_ms();
     let quiet = loop {
-        let (in_flight, last_change, loaded_at) = with_state(|s| s.network.busy(tab));
         let now = web::now_ms();
-        // A page that has just loaded often starts requests a few hundred ms later (measured
-        // here: ~300 ms for a fetch in an inline script): do not call it quiet before then.
-        let young = now < loaded_at + YOUNG_PAGE_MS;
-        if in_flight == 0 && !young && now - last_change >= QUIET_MS {
+        if with_state(|s| s.network.quiet(tab, now)) {
             break true;
         }
         if now >= until as f64 {
@@ -351,38 +285,31 @@ async fn settle(
 /// the lock longer than the busy limit, or with TIMEOUT at the deadline.
 async fn wait_for_turn(turn: &Turn, deadline: u64) -> Result<(), ErrorBody> {
     loop {
-        let (granted, holder, busy_ms) = with_state(|s| {
-            let holder = s
-                .capture
-                .holder()
-                .map(|h| (h.agent.short().to_owned(), now().saturating_sub(h.since)));
-            (s.capture.is_granted(turn.0), holder, s.tuning.mutex_busy_ms)
+        let verdict = with_state(|s| {
+            s.capture
+                .verdict(turn.0, now(), s.tuning.mutex_busy_ms, deadline)
         });
-        if granted {
-            return Ok(());
-        }
-        let now = now();
-        let Some((holder, held)) = holder else {
-            // Not granted yet no holder: cannot happen (a release grants the next in line).
-            web::sleep(1).await;
-            continue;
+        let ms = match verdict {
+            Verdict::Go => return Ok(()),
+            Verdict::Wait { ms } => ms,
+            Verdict::Busy { holder, held_ms } => {
+                return Err(ErrorBody::new(
+                    ErrorCode::MutexBusy,
+                    format!(
+                        "another screenshot ({holder}) has held the capture lock for {held_ms} ms"
+                    ),
+                )
+                .with_hint("retry in a second or two"));
+            }
+            Verdict::TimedOut | Verdict::Gone => {
+                return Err(ErrorBody::new(
+                    ErrorCode::Timeout,
+                    "waited too long for the capture lock",
+                ));
+            }
         };
-        if held >= busy_ms {
-            return Err(ErrorBody::new(
-                ErrorCode::MutexBusy,
-                format!("another screenshot ({holder}) has held the capture lock for {held} ms"),
-            )
-            .with_hint("retry in a second or two"));
-        }
-        if now >= deadline {
-            return Err(ErrorBody::new(
-                ErrorCode::Timeout,
-                "waited too long for the capture lock",
-            ));
-        }
         let (wake, woken) = oneshot::channel();
         with_state(|s| s.capture_wakers.insert(turn.0, wake));
-        let wait = (busy_ms - held).min(deadline - now).max(1);
-        web::with_deadline(wait as u32, woken).await;
+        web::with_deadline(ms as u32, woken).await;
     }
 }

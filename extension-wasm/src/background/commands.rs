@@ -222,7 +222,7 @@ pub async fn release_idle_agents_forever() {
         let idle = with_state(|s| s.pool.idle_agents(now(), s.tuning.idle_release_ms));
         for agent in idle {
             let closed = release_agent(&agent).await;
-            super::native::web_log(&format!(
+            crate::web::log(&format!(
                 "released {closed} tab(s) of idle agent {}",
                 agent.short()
             ));

@@ -122,7 +122,7 @@ pub fn listen() {
         });
         match refused {
             Some(error) => {
-                super::native::web_log(&error.message);
+                crate::web::log(&error.message);
                 web::to_js(&Cancel { cancel: true })
             }
             None => JsValue::UNDEFINED,

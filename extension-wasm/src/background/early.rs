@@ -78,7 +78,7 @@ pub fn listen() {
     if let Ok(promise) = web::content_scripts_register(&web::to_js(&register)) {
         wasm_bindgen_futures::spawn_local(async move {
             if let Err(e) = web::call(promise).await {
-                super::native::web_log(&format!("cannot register the early script: {}", e.message));
+                crate::web::log(&format!("cannot register the early script: {}", e.message));
             }
         });
     }

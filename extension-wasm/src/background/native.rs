@@ -69,7 +69,7 @@ fn post(json: &str) {
         if let Some(port) = &l.borrow().port
             && let Err(e) = port.post_message(&value)
         {
-            web_log(&format!(
+            web::log(&format!(
                 "cannot post to the host: {}",
                 web::js_error_message(&e)
             ));
@@ -98,8 +98,8 @@ fn on_message(value: JsValue) {
         .map(|s| serde_json::from_str::<ToExtension>(&s));
     let msg = match parsed {
         Some(Ok(msg)) => msg,
-        Some(Err(e)) => return web_log(&format!("unreadable message from the host: {e}")),
-        None => return web_log("unreadable message from the host"),
+        Some(Err(e)) => return web::log(&format!("unreadable message from the host: {e}")),
+        None => return web::log("unreadable message from the host"),
     };
     match msg {
         ToExtension::Welcome {
@@ -113,7 +113,7 @@ fn on_message(value: JsValue) {
                 l.backoff_ms = 0;
             });
             if host_version != VERSION {
-                web_log(&format!(
+                web::log(&format!(
                     "host {host_version} differs from extension {VERSION}"
                 ));
             }
@@ -177,7 +177,7 @@ fn on_disconnect(port: Port) {
         l.backoff_ms = (l.backoff_ms * 2).clamp(FIRST_BACKOFF_MS, MAX_BACKOFF_MS);
         l.backoff_ms
     });
-    web_log(&format!(
+    web::log(&format!(
         "native port closed ({reason}); reconnecting in {delay} ms"
     ));
     wasm_bindgen_futures::spawn_local(async move {
@@ -200,7 +200,7 @@ pub async fn health_checks() {
             (stuck, seq)
         });
         if stuck {
-            web_log("the host stopped answering pings; reconnecting");
+            web::log("the host stopped answering pings; reconnecting");
             let port = LINK.with(|l| l.borrow_mut().port.take());
             if let Some(port) = port {
                 port.disconnect();
@@ -210,14 +210,4 @@ pub async fn health_checks() {
         }
         send(&FromExtension::Ping { seq });
     }
-}
-
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_namespace = console, js_name = warn)]
-    fn console_warn(s: &str);
-}
-
-pub fn web_log(message: &str) {
-    console_warn(&format!("Claudezilla: {message}"));
 }

@@ -83,7 +83,7 @@ pub async fn restore() {
             pool.update_page(tab, None, Some(title));
         }
         with_state(|s| s.pool = pool);
-        super::native::web_log(&format!(
+        crate::web::log(&format!(
             "re-adopted window {} with {count} agent tab(s)",
             window.id
         ));

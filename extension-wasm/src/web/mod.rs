@@ -144,6 +144,17 @@ pub fn fill_random(bytes: &mut [u8]) -> Result<(), JsValue> {
     get_random_values(bytes).map(drop)
 }
 
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = console, js_name = warn)]
+    fn console_warn(s: &str);
+}
+
+/// The extension's log: the browser console (which a test's Firefox sends to its output).
+pub fn log(message: &str) {
+    console_warn(&format!("Claudezilla: {message}"));
+}
+
 /// A `tabs.Tab`, the fields we read.
 #[derive(Debug, Clone, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]

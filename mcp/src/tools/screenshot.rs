@@ -2,7 +2,7 @@
 
 use base64::Engine;
 use claudezilla_protocol::args::ScreenshotArgs;
-use claudezilla_protocol::reply::Screenshot;
+use claudezilla_protocol::reply::{ImageMime, Screenshot};
 use claudezilla_protocol::{Command, ErrorBody, ErrorCode, Reply};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock};
@@ -81,7 +81,7 @@ fn lines(notes: &[String]) -> String {
 }
 
 fn render(s: Screenshot) -> CallToolResult {
-    let kind = if s.mime == "image/png" {
+    let kind = if s.mime == ImageMime::Png {
         "PNG".to_owned()
     } else {
         format!("JPEG q{}", s.quality)
@@ -103,6 +103,6 @@ fn render(s: Screenshot) -> CallToolResult {
     }
     CallToolResult::success(vec![
         ContentBlock::text(caption),
-        ContentBlock::image(s.data, s.mime),
+        ContentBlock::image(s.data, s.mime.as_str()),
     ])
 }
