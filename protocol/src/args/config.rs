@@ -1,0 +1,128 @@
+//! Settings: the allowlist and consent switches, viewport, window size, private mode.
+
+use serde::{Deserialize, Serialize};
+
+use super::*;
+
+/// Arguments of `firefox_set_config`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SetConfigArgs {
+    /// Domains your tabs may load (example.com includes its subdomains; *.example.com only them); [] allows all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Vec<String>"))]
+    pub allowed_domains: Option<Vec<String>>,
+    /// Dismiss cookie banners after each page load.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "bool"))]
+    pub handle_consent: Option<bool>,
+}
+
+impl SetConfigArgs {
+    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        for d in self.allowed_domains.iter().flatten() {
+            let host = d.strip_prefix("*.").unwrap_or(d);
+            let ok = !host.is_empty()
+                && host.len() <= 253
+                && host
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-');
+            if !ok {
+                return Err(Invalid::new(
+                    "allowedDomains",
+                    format!("{d:?} is not a domain (example.com or *.example.com)"),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Arguments of `firefox_set_viewport`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ViewportArgs {
+    /// iphone-se, iphone-14, iphone-14-pro-max, pixel-7, galaxy-s23, ipad-mini, ipad-air, ipad-pro, laptop, desktop.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub device: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub width: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub height: Option<u32>,
+    /// Default: your latest tab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: Option<TabId>,
+}
+
+/// Viewport presets (Claudezilla's), CSS pixels.
+pub const DEVICES: &[(&str, u32, u32)] = &[
+    ("iphone-se", 375, 667),
+    ("iphone-14", 390, 844),
+    ("iphone-14-pro-max", 430, 932),
+    ("pixel-7", 412, 915),
+    ("galaxy-s23", 360, 780),
+    ("ipad-mini", 768, 1024),
+    ("ipad-air", 820, 1180),
+    ("ipad-pro", 1024, 1366),
+    ("laptop", 1366, 768),
+    ("desktop", 1920, 1080),
+];
+
+impl ViewportArgs {
+    /// The inner size asked for.
+    pub fn size(&self) -> Result<(u32, u32), Invalid> {
+        match (&self.device, self.width, self.height) {
+            (Some(d), None, None) => DEVICES
+                .iter()
+                .find(|(n, ..)| n == d)
+                .map(|(_, w, h)| (*w, *h))
+                .ok_or_else(|| {
+                    let names: Vec<&str> = DEVICES.iter().map(|(n, ..)| *n).collect();
+                    Invalid::new(
+                        "device",
+                        format!("{d:?} is not one of {}", names.join(", ")),
+                    )
+                }),
+            (None, Some(w), Some(h)) if (200..=4000).contains(&w) && (200..=4000).contains(&h) => {
+                Ok((w, h))
+            }
+            (None, Some(_), Some(_)) => {
+                Err(Invalid::new("width", "width and height must be 200-4000"))
+            }
+            _ => Err(Invalid::new("device", "give a device, or width and height")),
+        }
+    }
+}
+
+/// Arguments of `firefox_resize_window`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ResizeArgs {
+    pub width: u32,
+    pub height: u32,
+}
+
+impl ResizeArgs {
+    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        if !(200..=8000).contains(&self.width) || !(200..=8000).contains(&self.height) {
+            return Err(Invalid::new("width", "width and height must be 200-8000"));
+        }
+        Ok(())
+    }
+}
+
+/// Arguments of `firefox_set_private_mode`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PrivateModeArgs {
+    /// Open your next tabs in a private window.
+    pub enabled: bool,
+}

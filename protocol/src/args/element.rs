@@ -1,0 +1,146 @@
+//! Which element a command acts on: a selector or a snapshot ref, exactly one of them.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::*;
+
+/// Which element a command acts on: a CSS selector (top frame, open shadow roots included) or a
+/// ref from `firefox_snapshot` (any frame).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ElementTarget {
+    Selector(String),
+    Ref(ElementRef),
+}
+
+impl ElementTarget {
+    /// The frame the element lives in (selectors address the top frame).
+    pub fn frame(&self) -> u32 {
+        match self {
+            Self::Selector(_) => 0,
+            Self::Ref(r) => r.frame,
+        }
+    }
+
+    /// Reads `from`/`to` style arguments: a ref when it looks like one, else a selector.
+    pub fn parse(field: &'static str, text: &str) -> Result<Self, Invalid> {
+        if let Ok(r) = text.parse::<ElementRef>() {
+            return Ok(Self::Ref(r));
+        }
+        validate::selector(field, text)?;
+        Ok(Self::Selector(text.to_owned()))
+    }
+}
+
+impl fmt::Display for ElementTarget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Selector(s) => write!(f, "{s:?}"),
+            Self::Ref(r) => write!(f, "ref {r}"),
+        }
+    }
+}
+
+/// `e12` (top frame) or `f5e12` (frame 5): an element named in a snapshot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ElementRef {
+    pub frame: u32,
+    pub index: u32,
+}
+
+impl fmt::Display for ElementRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.frame {
+            0 => write!(f, "e{}", self.index),
+            frame => write!(f, "f{frame}e{}", self.index),
+        }
+    }
+}
+
+impl std::str::FromStr for ElementRef {
+    type Err = ();
+
+    fn from_str(s: &str) -> Result<Self, ()> {
+        let digits = |t: &str| {
+            (!t.is_empty() && t.len() <= 9 && t.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| t.parse().ok())
+                .flatten()
+        };
+        let (frame, rest) = match s.strip_prefix('f') {
+            Some(rest) => {
+                let (frame, rest) = rest.split_once('e').ok_or(())?;
+                (digits(frame).ok_or(())?, rest)
+            }
+            None => (0, s.strip_prefix('e').ok_or(())?),
+        };
+        Ok(Self {
+            frame,
+            index: digits(rest).ok_or(())?,
+        })
+    }
+}
+
+/// Exactly one of `selector` and `ref`.
+/// Like [`target`], where naming no element is allowed too.
+pub(super) fn optional_target(
+    selector: &Option<String>,
+    element_ref: &Option<String>,
+) -> Result<Option<ElementTarget>, Invalid> {
+    if selector.is_none() && element_ref.is_none() {
+        return Ok(None);
+    }
+    target(selector, element_ref).map(Some)
+}
+
+pub(super) fn target(
+    selector: &Option<String>,
+    element_ref: &Option<String>,
+) -> Result<ElementTarget, Invalid> {
+    match (selector, element_ref) {
+        (Some(s), None) => {
+            validate::selector("selector", s)?;
+            Ok(ElementTarget::Selector(s.clone()))
+        }
+        (None, Some(r)) => r.parse().map(ElementTarget::Ref).map_err(|()| {
+            Invalid::new(
+                "ref",
+                format!("{r:?} is not a ref; refs look like e12 or f3e12 (from firefox_snapshot)"),
+            )
+        }),
+        (Some(_), Some(_)) => Err(Invalid::new(
+            "selector",
+            "give either selector or ref, not both",
+        )),
+        (None, None) => Err(Invalid::new(
+            "selector",
+            "give a CSS selector, or a ref from firefox_snapshot",
+        )),
+    }
+}
+
+/// Arguments of the tools that act on one element (`firefox_hover`, `firefox_get_element`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TargetArgs {
+    /// CSS selector (or ref).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub selector: Option<String>,
+    /// Ref from firefox_snapshot (e12), instead of selector.
+    #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub element_ref: Option<String>,
+    /// Default: your latest tab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: Option<TabId>,
+}
+
+impl TargetArgs {
+    pub fn target(&self) -> Result<ElementTarget, Invalid> {
+        target(&self.selector, &self.element_ref)
+    }
+}

@@ -1,0 +1,51 @@
+//! Focus loops and the Stop hook's question.
+
+use serde::{Deserialize, Serialize};
+
+use super::*;
+
+/// Arguments of `firefox_start_loop`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LoopArgs {
+    /// What to keep working on: fed back each time the session tries to stop.
+    pub prompt: String,
+    /// Stop after this many rounds (≤ 10000).
+    pub max_iterations: u32,
+    /// Stop once your reply contains this text (≤ 1000 characters).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub completion_promise: Option<String>,
+    /// Filled by the MCP server: the pid of the session that runs it.
+    #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(skip))]
+    pub session_pid: u32,
+}
+
+impl LoopArgs {
+    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        if self.prompt.trim().is_empty() {
+            return Err(Invalid::new("prompt", "is empty"));
+        }
+        check_len("prompt", &self.prompt, MAX_EXPRESSION)?;
+        if !(1..=MAX_LOOP_ITERATIONS).contains(&self.max_iterations) {
+            return Err(Invalid::new(
+                "maxIterations",
+                format!("must be between 1 and {MAX_LOOP_ITERATIONS}"),
+            ));
+        }
+        self.completion_promise
+            .as_deref()
+            .map_or(Ok(()), |p| check_len("completionPromise", p, MAX_PROMISE))
+    }
+}
+
+/// What the Stop hook asks: is a loop running for a session among `ancestors`, and did the
+/// last reply keep its promise?
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LoopCheckArgs {
+    pub ancestors: Vec<u32>,
+    pub last_message: String,
+}

@@ -1,0 +1,74 @@
+//! The arguments of each command. They double as the MCP tools' input schemas (feature
+//! `schema`): the names an agent writes (`tabId`, `maxLength`, `ref`, …) are the names on the
+//! wire, and every check lives here, next to its field.
+//!
+//! One module per tool group; every type is re-exported here, so callers write `args::ClickArgs`.
+
+use crate::TabId;
+use crate::validate::{self, Invalid};
+
+mod config;
+mod devtools;
+mod element;
+mod interaction;
+mod loops;
+mod navigation;
+mod reading;
+mod screenshot;
+mod tabs;
+#[cfg(test)]
+mod tests;
+
+pub use config::*;
+pub use devtools::*;
+pub use element::*;
+pub use interaction::*;
+pub use loops::*;
+pub use navigation::*;
+pub use reading::*;
+pub use screenshot::*;
+pub use tabs::*;
+
+/// Default and ceiling of `maxLength` for page text.
+pub const DEFAULT_MAX_LENGTH: u32 = 50_000;
+pub const MAX_MAX_LENGTH: u32 = 1_000_000;
+/// Longest text `firefox_type` accepts (keeps every frame toward the extension far under 1 MiB).
+pub const MAX_TYPE_TEXT: usize = 100_000;
+/// Default size cap of a snapshot answer, in characters.
+pub const DEFAULT_SNAPSHOT_CHARS: u32 = 40_000;
+/// Largest file `firefox_upload_file` sends: its base64 must fit one 1 MiB native message.
+pub const MAX_UPLOAD_BYTES: u64 = crate::framing::MAX_FILE_TO_EXTENSION as u64;
+/// Longest expression `firefox_evaluate` runs.
+pub const MAX_EXPRESSION: usize = 10_000;
+/// Focus-loop limits.
+pub const MAX_LOOP_ITERATIONS: u32 = 10_000;
+pub const MAX_PROMISE: usize = 1_000;
+
+fn about_blank() -> String {
+    "about:blank".into()
+}
+
+fn default_max_length() -> u32 {
+    DEFAULT_MAX_LENGTH
+}
+
+fn check_len(field: &'static str, text: &str, max: usize) -> Result<(), Invalid> {
+    let chars = text.chars().count();
+    if chars > max {
+        return Err(Invalid::new(
+            field,
+            format!("is {chars} characters; at most {max} are allowed"),
+        ));
+    }
+    Ok(())
+}
+
+fn d30() -> u32 {
+    30
+}
+fn d50() -> u32 {
+    50
+}
+fn d20() -> u32 {
+    20
+}

@@ -1,0 +1,219 @@
+//! Reading a page: text, waits, page state, snapshots.
+
+use serde::{Deserialize, Serialize};
+
+use super::*;
+
+// How `firefox_get_content` renders the page.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum ContentFormat {
+    #[default]
+    Text,
+    Markdown,
+    Html,
+}
+
+/// Arguments of `firefox_get_content`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct GetContentArgs {
+    /// Default: your latest tab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: Option<TabId>,
+    /// CSS selector of the part to read; the whole page when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub selector: Option<String>,
+    /// Cut the answer after this many characters (default 50000).
+    #[serde(default = "default_max_length")]
+    pub max_length: u32,
+    /// text (default), markdown (headings, links, lists, tables) or html.
+    #[serde(default)]
+    pub format: ContentFormat,
+    /// Same as format: "html" (Claudezilla's name).
+    #[serde(default)]
+    pub include_html: bool,
+}
+
+impl GetContentArgs {
+    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        if let Some(selector) = &self.selector {
+            validate::selector("selector", selector)?;
+        }
+        if !(1..=MAX_MAX_LENGTH).contains(&self.max_length) {
+            return Err(Invalid::new(
+                "maxLength",
+                format!(
+                    "must be between 1 and {MAX_MAX_LENGTH}, got {}",
+                    self.max_length
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn effective_format(&self) -> ContentFormat {
+        if self.include_html {
+            ContentFormat::Html
+        } else {
+            self.format
+        }
+    }
+}
+
+/// Arguments of `firefox_wait_for`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WaitForArgs {
+    /// Wait until an element matches this CSS selector.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub selector: Option<String>,
+    /// Wait until the page's text contains this.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub text: Option<String>,
+    /// Wait until the tab's URL matches this glob (* within a part, ** anything).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub url: Option<String>,
+    /// Default: your latest tab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: Option<TabId>,
+}
+
+impl WaitForArgs {
+    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        let given = [
+            self.selector.is_some(),
+            self.text.is_some(),
+            self.url.is_some(),
+        ];
+        if given.iter().filter(|g| **g).count() != 1 {
+            return Err(Invalid::new(
+                "selector",
+                "give exactly one of selector, text or url",
+            ));
+        }
+        if let Some(s) = &self.selector {
+            validate::selector("selector", s)?;
+        }
+        for (field, value) in [("text", &self.text), ("url", &self.url)] {
+            if let Some(v) = value {
+                if v.is_empty() {
+                    return Err(Invalid::new(field, "is empty"));
+                }
+                check_len(field, v, 2_000)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Arguments of `firefox_get_page_state`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PageStateArgs {
+    #[serde(default = "d30")]
+    pub max_headings: u32,
+    #[serde(default = "d50")]
+    pub max_links: u32,
+    #[serde(default = "d30")]
+    pub max_buttons: u32,
+    #[serde(default = "d30")]
+    pub max_inputs: u32,
+    #[serde(default = "d20")]
+    pub max_images: u32,
+    /// Default: your latest tab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: Option<TabId>,
+}
+
+fn default_snapshot_chars() -> u32 {
+    DEFAULT_SNAPSHOT_CHARS
+}
+
+/// Arguments of `firefox_snapshot`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SnapshotArgs {
+    /// Only interactive elements (and the headings and landmarks around them).
+    #[serde(default)]
+    pub interactive_only: bool,
+    /// Cut the answer at this many characters (default 40000); a cut answer says how to get the rest.
+    #[serde(default = "default_snapshot_chars")]
+    pub max_chars: u32,
+    /// Snapshot only the part under this CSS selector.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub selector: Option<String>,
+    /// Default: your latest tab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: Option<TabId>,
+}
+
+impl SnapshotArgs {
+    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        if let Some(s) = &self.selector {
+            validate::selector("selector", s)?;
+        }
+        if !(100..=MAX_MAX_LENGTH).contains(&self.max_chars) {
+            return Err(Invalid::new(
+                "maxChars",
+                format!("must be between 100 and {MAX_MAX_LENGTH}"),
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn d5() -> u32 {
+    5
+}
+fn d200() -> u32 {
+    200
+}
+
+/// Arguments of `firefox_get_accessibility_snapshot` (Claudezilla's limits).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AccessibilitySnapshotArgs {
+    #[serde(default = "d5")]
+    pub max_depth: u32,
+    #[serde(default = "d200")]
+    pub max_nodes: u32,
+    /// Snapshot only the part under this CSS selector.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub selector: Option<String>,
+    /// Default: your latest tab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: Option<TabId>,
+}
+
+impl AccessibilitySnapshotArgs {
+    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        if let Some(s) = &self.selector {
+            validate::selector("selector", s)?;
+        }
+        if self.max_depth == 0 || self.max_nodes == 0 || self.max_nodes > 100_000 {
+            return Err(Invalid::new(
+                "maxNodes",
+                "maxDepth and maxNodes must be positive (maxNodes ≤ 100000)",
+            ));
+        }
+        Ok(())
+    }
+}

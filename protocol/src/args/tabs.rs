@@ -1,0 +1,36 @@
+//! Tools that name a tab and nothing else.
+
+use serde::{Deserialize, Serialize};
+
+use super::*;
+
+/// Arguments of `firefox_close_tab`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CloseTabArgs {
+    /// The tab to close (one of yours).
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: TabId,
+}
+
+/// Arguments of the tools that name one tab only.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TabArgs {
+    /// Default: your latest tab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: Option<TabId>,
+}
+
+/// Arguments of `firefox_attach_tab` and `firefox_detach_tab`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AttachArgs {
+    /// A tab from firefox_list_all_tabs.
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub tab_id: TabId,
+}

@@ -1,0 +1,147 @@
+use super::*;
+use serde_json::json;
+
+#[test]
+fn refs_parse_and_print() {
+    assert_eq!(
+        "e12".parse(),
+        Ok(ElementRef {
+            frame: 0,
+            index: 12
+        })
+    );
+    assert_eq!("f5e3".parse(), Ok(ElementRef { frame: 5, index: 3 }));
+    for bad in [
+        "",
+        "e",
+        "12",
+        "x1",
+        "e1x",
+        "f5",
+        "fe3",
+        "f5e",
+        "e-1",
+        "e1234567890",
+    ] {
+        assert!(bad.parse::<ElementRef>().is_err(), "{bad}");
+    }
+    assert_eq!(ElementRef { frame: 0, index: 7 }.to_string(), "e7");
+    assert_eq!(ElementRef { frame: 2, index: 7 }.to_string(), "f2e7");
+}
+
+#[test]
+fn a_target_is_exactly_one_of_selector_and_ref() {
+    let args = |v| serde_json::from_value::<TargetArgs>(v).unwrap();
+    assert_eq!(
+        args(json!({"selector": "#a"})).target(),
+        Ok(ElementTarget::Selector("#a".into()))
+    );
+    assert_eq!(
+        args(json!({"ref": "f1e2"})).target(),
+        Ok(ElementTarget::Ref(ElementRef { frame: 1, index: 2 }))
+    );
+    assert!(args(json!({})).target().is_err());
+    assert!(
+        args(json!({"selector": "#a", "ref": "e1"}))
+            .target()
+            .is_err()
+    );
+    let bad = args(json!({"ref": "button"})).target().unwrap_err();
+    assert_eq!(bad.field, "ref");
+    assert!(bad.message.contains("firefox_snapshot"));
+}
+
+#[test]
+fn drag_ends_are_refs_or_selectors() {
+    let d = DragArgs {
+        from: "e3".into(),
+        to: "#bin".into(),
+        tab_id: None,
+    };
+    let (from, to) = d.targets().unwrap();
+    assert!(matches!(from, ElementTarget::Ref(_)) && matches!(to, ElementTarget::Selector(_)));
+    assert!(
+        DragArgs {
+            from: "e3".into(),
+            to: "f2e1".into(),
+            tab_id: None
+        }
+        .validate()
+        .is_err()
+    );
+}
+
+#[test]
+fn defaults_and_unknown_fields() {
+    let c: GetContentArgs = serde_json::from_value(json!({})).unwrap();
+    assert_eq!(
+        (c.max_length, c.effective_format()),
+        (DEFAULT_MAX_LENGTH, ContentFormat::Text)
+    );
+    let c: GetContentArgs = serde_json::from_value(json!({"includeHtml": true})).unwrap();
+    assert_eq!(c.effective_format(), ContentFormat::Html);
+    let w: CreateWindowArgs = serde_json::from_value(json!({})).unwrap();
+    assert_eq!(w.url, "about:blank");
+    assert!(serde_json::from_value::<ClickArgs>(json!({"selector": "a", "tabid": 1})).is_err());
+    let p: PageStateArgs = serde_json::from_value(json!({})).unwrap();
+    assert_eq!((p.max_headings, p.max_links, p.max_images), (30, 50, 20));
+}
+
+#[test]
+fn field_values_are_text_or_checked() {
+    let f: FormField = serde_json::from_value(json!({"ref": "e1", "value": true})).unwrap();
+    assert_eq!(f.value, FieldValue::Checked(true));
+    let f: FormField = serde_json::from_value(json!({"selector": "#n", "value": "Ada"})).unwrap();
+    assert_eq!(f.value, FieldValue::Text("Ada".into()));
+}
+
+#[test]
+fn each_validation_names_its_field() {
+    let nav = NavigateArgs {
+        url: None,
+        action: None,
+        tab_id: None,
+    };
+    assert_eq!(nav.validate().unwrap_err().field, "url");
+    let nav = NavigateArgs {
+        url: Some("about:blank".into()),
+        action: Some(NavAction::Back),
+        tab_id: None,
+    };
+    assert!(nav.validate().is_err());
+    let wait = WaitForArgs {
+        selector: Some("a".into()),
+        text: Some("b".into()),
+        url: None,
+        tab_id: None,
+    };
+    assert!(wait.validate().is_err());
+    let scroll = ScrollArgs {
+        selector: None,
+        element_ref: None,
+        x: None,
+        y: None,
+        behavior: ScrollBehavior::Instant,
+        tab_id: None,
+    };
+    assert!(scroll.validate().is_err());
+    assert!(serde_json::from_value::<ScrollArgs>(json!({"x": 1, "behavior": "sideways"})).is_err());
+    let smooth: ScrollArgs = serde_json::from_value(json!({"x": 1, "behavior": "smooth"})).unwrap();
+    assert_eq!(smooth.behavior, ScrollBehavior::Smooth);
+    let up = UploadFileArgs {
+        selector: Some("input".into()),
+        element_ref: None,
+        path: String::new(),
+        file: None,
+        tab_id: None,
+    };
+    assert_eq!(up.validate().unwrap_err().field, "path");
+    let text = TypeArgs {
+        selector: Some("i".into()),
+        element_ref: None,
+        text: "x".repeat(MAX_TYPE_TEXT + 1),
+        clear: false,
+        tab_id: None,
+    };
+    assert_eq!(text.validate().unwrap_err().field, "text");
+}
