@@ -13,6 +13,10 @@ use serde_json::Value;
 
 use crate::binary;
 
+/// No step of a test should take this long (a tool call without `timeout` may wait 150 s):
+/// past it the step hangs, and the failure says which.
+const STEP_LIMIT: Duration = Duration::from_secs(45);
+
 pub struct Agent {
     client: RunningService<RoleClient, ()>,
     pid: u32,
@@ -92,7 +96,10 @@ impl Agent {
             .stderr(Stdio::from(log))
             .spawn()?;
         let pid = transport.id().context("no pid")?;
-        let client = ().serve(transport).await.context("MCP initialize")?;
+        let client = tokio::time::timeout(STEP_LIMIT, ().serve(transport))
+            .await
+            .context("MCP initialize hung")?
+            .context("MCP initialize")?;
         Ok(Self { client, pid })
     }
 
@@ -116,11 +123,15 @@ impl Agent {
         let Value::Object(args) = args else {
             bail!("arguments must be an object")
         };
+        // The server answers within the call's own timeout; past that plus a margin it hangs.
+        let limit = args
+            .get("timeout")
+            .and_then(Value::as_u64)
+            .map_or(STEP_LIMIT, |ms| Duration::from_millis(ms) + STEP_LIMIT);
         let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(args);
-        let result = self
-            .client
-            .call_tool(params)
+        let result = tokio::time::timeout(limit, self.client.call_tool(params))
             .await
+            .with_context(|| format!("calling {tool}: no answer in {limit:?}"))?
             .with_context(|| format!("calling {tool}"))?;
         let mut text = Vec::new();
         let mut images = Vec::new();
@@ -142,7 +153,9 @@ impl Agent {
     /// the server took to exit.
     pub async fn close(self) -> anyhow::Result<Duration> {
         let started = Instant::now();
-        self.client.cancel().await?;
+        tokio::time::timeout(STEP_LIMIT, self.client.cancel())
+            .await
+            .context("closing the MCP server hung")??;
         Ok(started.elapsed())
     }
 
