@@ -39,7 +39,9 @@ fn tree() -> Vec<String> {
 
 /// The code spans that name a file or folder: `content/act.rs`, `tools/`, `manifest.json`.
 fn named_paths(text: &str) -> BTreeSet<String> {
-    const KINDS: [&str; 8] = [".rs", ".js", ".mjs", ".json", ".html", ".css", ".md", ".toml"];
+    const KINDS: [&str; 8] = [
+        ".rs", ".js", ".mjs", ".json", ".html", ".css", ".md", ".toml",
+    ];
     text.split('`')
         .skip(1)
         .step_by(2)
@@ -61,7 +63,11 @@ fn every_path_it_names_exists() {
     assert!(named.len() > 60, "too few paths found: {named:?}");
     let missing: Vec<_> = named
         .iter()
-        .filter(|p| !tree.iter().any(|t| t == *p || t.ends_with(&format!("/{p}"))))
+        .filter(|p| {
+            !tree
+                .iter()
+                .any(|t| t == *p || t.ends_with(&format!("/{p}")))
+        })
         .collect();
     assert!(
         missing.is_empty(),
@@ -79,7 +85,10 @@ fn the_error_table_is_every_code() {
         .filter_map(|l| l.split('`').next())
         .collect();
     let codes: BTreeSet<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
-    assert_eq!(table, codes, "ARCHITECTURE.md's error table and ErrorCode::ALL differ");
+    assert_eq!(
+        table, codes,
+        "ARCHITECTURE.md's error table and ErrorCode::ALL differ"
+    );
 }
 
 #[test]

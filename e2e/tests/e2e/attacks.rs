@@ -309,6 +309,13 @@ pub async fn a_pathological_glob_does_not_stall_others(s: Arc<Shared>) -> anyhow
     let b = s.agent("glob-b").await?;
     let long = format!("{}?{}", s.pages.url("/other.html"), "a/".repeat(15_000));
     let tab = a.open(&long).await?;
+    // A URL longer than an answer shows is still the page asked for: no reloads, no note.
+    let went = a
+        .call("firefox_navigate", json!({"tabId": tab, "url": long}))
+        .await?
+        .ok()?;
+    let start: String = went.text.chars().take(300).collect();
+    ensure!(!went.text.contains("Note:"), "{start}");
     let pattern = format!("{}b", "**a".repeat(660));
     let waiting = async {
         let r = a

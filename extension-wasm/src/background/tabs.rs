@@ -276,11 +276,16 @@ async fn arrived(tab: TabId, mark: u64, asked: Option<&str>, loaded: Outcome) ->
     let Ok(Reply::Tab(mut report)) = loaded else {
         return loaded;
     };
+    // Judged by the tab's whole URL (a capped one is another page); answered capped.
+    let full = std::mem::take(&mut report.url);
+    report.url = crate::text::cap(&full, crate::text::MAX_URL_CHARS);
     if report.load_state != LoadState::Complete {
         return Ok(Reply::Tab(report));
     }
-    let asked_text = asked.unwrap_or("the page");
-    let reached = || with_state(|s| s.main_frames.reached(tab, mark, asked, &report.url));
+    let asked_text = asked.map_or("the page".into(), |a| {
+        crate::text::cap(a, crate::text::MAX_URL_CHARS)
+    });
+    let reached = || with_state(|s| s.main_frames.reached(tab, mark, asked, &full));
     // The tab's "complete" may come before the network's word on the load.
     for _ in 0..ARRIVING_POLLS {
         if reached() != Reached::Arriving {
@@ -454,7 +459,8 @@ async fn report(tab: TabId, started: f64, load_state: LoadState) -> Outcome {
     });
     Ok(Reply::Tab(TabReport {
         tab_id: tab,
-        url: crate::text::cap(&now.url, crate::text::MAX_URL_CHARS),
+        // Whole until `arrived` has judged it.
+        url: now.url,
         title: now.title,
         load_state,
         waited_ms: (web::now_ms() - started) as u32,
