@@ -64,16 +64,24 @@ function show(status) {
     ? `held by ${capture.holder} for ${capture.heldMs} ms, ${capture.waiting} waiting`
     : "free";
   fill(document.getElementById("loops"), status.loops, "none");
-  const evaluate = document.getElementById("evaluate");
-  evaluate.checked = status.evaluate;
-  evaluate.disabled = status.evaluateByEnvironment;
-  evaluate.title = status.evaluateByEnvironment
-    ? "On because Firefox was started with CLAUDEZILLA_ALLOW_EVALUATE=1"
-    : "";
+  showSwitch("evaluate", status.evaluate, status.evaluateByEnvironment, "CLAUDEZILLA_ALLOW_EVALUATE");
+  showSwitch("storage", status.storage, status.storageByEnvironment, "CLAUDEZILLA_ALLOW_STORAGE");
+}
+
+// A switch of the user's; one set by Firefox's environment cannot be switched off here.
+function showSwitch(id, on, byEnvironment, variable) {
+  const box = document.getElementById(id);
+  box.checked = on;
+  box.disabled = byEnvironment;
+  box.title = byEnvironment ? `On because Firefox was started with ${variable}=1` : "";
 }
 
 document.getElementById("evaluate").addEventListener("change", (e) => {
   ask({ popup: "setEvaluate", enabled: e.target.checked }).then(show);
+});
+
+document.getElementById("storage").addEventListener("change", (e) => {
+  ask({ popup: "setStorage", enabled: e.target.checked }).then(show);
 });
 
 document.getElementById("private-attach").addEventListener("change", (e) => {

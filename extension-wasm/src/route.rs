@@ -31,6 +31,8 @@ pub enum Action {
     ReadTheConsoleOf,
     ReadTheNetworkLogOf,
     RunJavaScriptIn,
+    UseTheCookiesOf,
+    UseTheStorageOf,
     Resize,
     ResizeTheWindowOf,
     Screenshot,
@@ -60,6 +62,8 @@ impl fmt::Display for Action {
             Self::ReadTheConsoleOf => "read the console of",
             Self::ReadTheNetworkLogOf => "read the network log of",
             Self::RunJavaScriptIn => "run JavaScript in",
+            Self::UseTheCookiesOf => "use the cookies of",
+            Self::UseTheStorageOf => "use the storage of",
             Self::Resize => "resize",
             Self::ResizeTheWindowOf => "resize the window of",
             Self::Screenshot => "screenshot",
@@ -116,6 +120,16 @@ pub fn page_route(command: &Command) -> Result<Option<PageRoute>, ErrorBody> {
             page(a.tab_id, Action::Read, 0, op)
         }
         Command::Click(a) => {
+            if let Some((x, y)) = a.point().map_err(invalid)? {
+                let op = PageOp::ClickAt {
+                    x,
+                    y,
+                    clicks: a.clicks().map_err(invalid)?,
+                    button: a.button,
+                    modifiers: a.held(),
+                };
+                return Ok(page(a.tab_id, Action::ClickIn, 0, op));
+            }
             let target = a.target().map_err(invalid)?;
             let frame = target.frame();
             let op = PageOp::Click {
@@ -148,6 +162,15 @@ pub fn page_route(command: &Command) -> Result<Option<PageRoute>, ErrorBody> {
         Command::Scroll(a) => {
             let target = a.target().map_err(invalid)?;
             let frame = target.as_ref().map_or(0, ElementTarget::frame);
+            if let Some(w) = a.wheel().map_err(invalid)? {
+                let op = PageOp::Wheel {
+                    target,
+                    point: w.point,
+                    dx: w.dx,
+                    dy: w.dy,
+                };
+                return Ok(page(a.tab_id, Action::Scroll, frame, op));
+            }
             let op = PageOp::Scroll {
                 target,
                 x: a.x,
@@ -290,6 +313,8 @@ pub fn page_route(command: &Command) -> Result<Option<PageRoute>, ErrorBody> {
         | Command::GetConsole(_)
         | Command::GetNetwork(_)
         | Command::Evaluate(_)
+        | Command::Cookies(_)
+        | Command::Storage(_)
         | Command::SetConfig(_)
         | Command::SetViewport(_)
         | Command::ResizeWindow(_)
@@ -309,11 +334,63 @@ pub fn page_route(command: &Command) -> Result<Option<PageRoute>, ErrorBody> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use claudezilla_protocol::args::MouseButton;
     use serde_json::json;
 
     fn route(json: serde_json::Value) -> Option<PageRoute> {
         let command: Command = serde_json::from_value(json).unwrap();
         page_route(&command).unwrap()
+    }
+
+    #[test]
+    fn points_click_and_wheels_turn_in_the_top_frame() {
+        let r = route(json!({"name": "click", "args": {"x": 10.5, "y": 20, "button": "right"}}))
+            .unwrap();
+        assert_eq!((r.action, r.frame), (Action::ClickIn, 0));
+        assert!(matches!(
+            r.op,
+            PageOp::ClickAt {
+                x: 10.5,
+                y: 20.0,
+                clicks: 1,
+                button: MouseButton::Right,
+                ..
+            }
+        ));
+        let r = route(json!({"name": "scroll", "args": {"deltaY": 120, "x": 5, "y": 6}})).unwrap();
+        assert_eq!(
+            r.op,
+            PageOp::Wheel {
+                target: None,
+                point: Some((5.0, 6.0)),
+                dx: 0.0,
+                dy: 120.0
+            }
+        );
+        let r = route(json!({"name": "scroll", "args": {"ref": "f1e2", "deltaX": -3}})).unwrap();
+        assert_eq!(r.frame, 1);
+        assert!(matches!(
+            r.op,
+            PageOp::Wheel {
+                point: None,
+                dx: -3.0,
+                ..
+            }
+        ));
+        // Scrolling to a position is unchanged.
+        let r = route(json!({"name": "scroll", "args": {"y": 300}})).unwrap();
+        assert!(matches!(r.op, PageOp::Scroll { y: Some(300), .. }));
+        for bad in [
+            json!({"name": "click", "args": {"x": 1}}),
+            json!({"name": "click", "args": {"x": -1, "y": 1}}),
+            json!({"name": "click", "args": {"x": 1, "y": 1, "selector": "a"}}),
+            json!({"name": "scroll", "args": {"deltaY": 1e9}}),
+            json!({"name": "scroll", "args": {"deltaY": 1, "x": 1, "y": 1, "selector": "a"}}),
+        ] {
+            let command: Command = serde_json::from_value(bad.clone()).unwrap();
+            assert!(command.validate().is_err(), "{bad}");
+            assert!(page_route(&command).is_err(), "{bad}");
+        }
     }
 
     #[test]

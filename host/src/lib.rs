@@ -69,6 +69,7 @@ pub fn tuning_from_env(var: impl Fn(&str) -> Option<String>) -> Tuning {
         idle_release_ms: ms("CLAUDEZILLA_IDLE_RELEASE_MS", d.idle_release_ms),
         mutex_busy_ms: ms("CLAUDEZILLA_MUTEX_BUSY_MS", d.mutex_busy_ms),
         allow_evaluate: var("CLAUDEZILLA_ALLOW_EVALUATE").as_deref() == Some("1"),
+        allow_storage: var("CLAUDEZILLA_ALLOW_STORAGE").as_deref() == Some("1"),
     }
 }
 

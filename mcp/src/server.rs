@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use claudezilla_protocol::{Command, Outcome, validate};
+use claudezilla_protocol::{Command, ErrorBody, ErrorCode, Outcome, validate};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{Implementation, ServerCapabilities, ServerConfig, Tool};
 use rmcp::service::{NotificationContext, Peer};
@@ -56,6 +56,7 @@ impl Claudezilla {
             + Self::screenshot_router()
             + Self::pool_router()
             + Self::devtools_router()
+            + Self::storage_router()
             + Self::config_router()
             + Self::loops_router()
             + Self::diagnostics_router();
@@ -191,6 +192,24 @@ fn trim(value: &mut serde_json::Value) {
     }
 }
 
+/// rmcp answers arguments that do not deserialize (an unknown field, a value outside an enum)
+/// with its own text; they get our code and a hint like every other argument error.
+fn argument_error_with_code(result: &mut rmcp::model::CallToolResult) {
+    const PREFIX: &str = "failed to deserialize parameters:";
+    if result.is_error != Some(true) {
+        return;
+    }
+    let Some(rmcp::model::ContentBlock::Text(first)) = result.content.first_mut() else {
+        return;
+    };
+    let Some(what) = first.text.strip_prefix(PREFIX) else {
+        return;
+    };
+    first.text = ErrorBody::new(ErrorCode::InvalidArgument, what.trim())
+        .with_hint("check the field names and allowed values in the tool's input schema")
+        .to_string();
+}
+
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for Claudezilla {
     /// Every tool's answer, with what happened to the agent's tabs on their own meanwhile
@@ -202,6 +221,9 @@ impl ServerHandler for Claudezilla {
     ) -> Result<rmcp::model::CallToolResponse, rmcp::ErrorData> {
         let call = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
         let mut response = self.tool_router.call(call).await?;
+        if let rmcp::model::CallToolResponse::Complete(result) = &mut response {
+            argument_error_with_code(result);
+        }
         let notes = self.link.take_notes();
         if let (rmcp::model::CallToolResponse::Complete(result), false) =
             (&mut response, notes.is_empty())

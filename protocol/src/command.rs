@@ -67,6 +67,8 @@ commands! {
     GetConsole(ConsoleArgs) = "getConsole",
     GetNetwork(NetworkArgs) = "getNetwork",
     Evaluate(EvaluateArgs) = "evaluate",
+    Cookies(CookiesArgs) = "cookies",
+    Storage(StorageArgs) = "storage",
     SetConfig(SetConfigArgs) = "setConfig",
     HandleConsent(TabArgs) = "handleConsent",
     SetViewport(ViewportArgs) = "setViewport",
@@ -111,6 +113,8 @@ impl Command {
             Self::GetConsole(a) => a.validate(),
             Self::GetNetwork(a) => a.validate(),
             Self::Evaluate(a) => a.validate(),
+            Self::Cookies(a) => a.validate(),
+            Self::Storage(a) => a.validate(),
             Self::SetConfig(a) => a.validate(),
             Self::SetViewport(a) => a.size().map(drop),
             Self::ResizeWindow(a) => a.validate(),
@@ -183,6 +187,8 @@ mod tests {
             click_count: None,
             button: MouseButton::Left,
             modifiers: Vec::new(),
+            x: None,
+            y: None,
             tab_id: None,
         };
         let long = Command::Click(click(Some("a".repeat(1001))));

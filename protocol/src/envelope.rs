@@ -103,6 +103,10 @@ pub struct Tuning {
     pub idle_release_ms: u64,
     /// A screenshot waiting longer than this behind another gets `MUTEX_BUSY`.
     pub mutex_busy_ms: u64,
+    /// `firefox_cookies` and `firefox_storage` allowed from the start
+    /// (`CLAUDEZILLA_ALLOW_STORAGE=1`); otherwise only the popup's switch allows them.
+    #[serde(default)]
+    pub allow_storage: bool,
     /// `firefox_evaluate` allowed from the start (`CLAUDEZILLA_ALLOW_EVALUATE=1` in the
     /// environment Firefox was started from); otherwise only the popup's switch allows it.
     #[serde(default)]
@@ -116,6 +120,7 @@ impl Default for Tuning {
             idle_release_ms: 600_000,
             mutex_busy_ms: 2_500,
             allow_evaluate: false,
+            allow_storage: false,
         }
     }
 }
@@ -226,6 +231,28 @@ pub enum PageOp {
         y: Option<i32>,
         smooth: bool,
     },
+    /// Read or change the page's web storage.
+    Storage {
+        action: crate::args::StorageAction,
+        area: crate::args::StorageArea,
+        key: Option<String>,
+        value: Option<String>,
+    },
+    /// A click at a viewport point (CSS pixels), on whatever is there.
+    ClickAt {
+        x: f64,
+        y: f64,
+        clicks: u8,
+        button: crate::args::MouseButton,
+        modifiers: Modifiers,
+    },
+    /// A wheel turn over an element, or at a viewport point (None: the viewport's centre).
+    Wheel {
+        target: Option<ElementTarget>,
+        point: Option<(f64, f64)>,
+        dx: f64,
+        dy: f64,
+    },
     Hover {
         target: ElementTarget,
     },
@@ -268,7 +295,7 @@ pub enum PageOp {
     },
     /// Start capturing the page's console (idempotent) and return the entries.
     Console {
-        level: Option<String>,
+        level: Option<crate::reply::ConsoleLevel>,
         clear: bool,
         limit: u32,
     },
@@ -349,6 +376,12 @@ pub struct PopupStatus {
     /// Whether agents may ask for tabs of private windows at all.
     #[serde(default)]
     pub private_attach: bool,
+    /// Whether agents may read and change cookies and web storage of their pages.
+    #[serde(default)]
+    pub storage: bool,
+    /// Switched on by `CLAUDEZILLA_ALLOW_STORAGE=1`, so the popup cannot switch it off.
+    #[serde(default)]
+    pub storage_by_environment: bool,
 }
 
 /// An agent asks to drive one of the user's tabs.
@@ -389,6 +422,10 @@ pub enum PopupRequest {
     },
     /// Whether agents may ask for tabs of private windows.
     SetPrivateAttach {
+        enabled: bool,
+    },
+    /// The user's switch for `firefox_cookies` and `firefox_storage`.
+    SetStorage {
         enabled: bool,
     },
 }

@@ -192,6 +192,18 @@ pub enum Reply {
         entries: Vec<NetworkEntry>,
         total: u32,
     },
+    /// The cookies a tab's page gets (values cut at `MAX_STORED_VALUE`).
+    Cookies {
+        url: String,
+        cookies: Vec<CookieInfo>,
+    },
+    /// The entries of one storage area of a tab's page (values cut), and how many there are.
+    Stored {
+        origin: String,
+        area: crate::args::StorageArea,
+        entries: Vec<(String, String)>,
+        total: u32,
+    },
     /// JSON text of the value (or a description when it is not JSON), and its JS type.
     Evaluated {
         value: String,
@@ -299,6 +311,10 @@ pub struct Screenshot {
     /// JPEG quality and scale used (after any budget step-down).
     pub quality: u8,
     pub scale: f64,
+    /// The image's top-left corner as a viewport point (CSS px): image pixel (px, py) is the
+    /// point `origin + p / scale`, which `firefox_click {x, y}` takes.
+    #[serde(default)]
+    pub origin: [f64; 2],
     /// What was waited for, what was cut or shrunk: one line each.
     pub notes: Vec<String>,
     /// Badge number → the element's ref and name (with `annotate`).
@@ -399,10 +415,79 @@ pub struct DialogReport {
     pub seen: Vec<String>,
 }
 
+/// One cookie, as `firefox_cookies` shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CookieInfo {
+    pub name: String,
+    pub value: String,
+    pub domain: String,
+    pub path: String,
+    pub secure: bool,
+    pub http_only: bool,
+    /// Seconds since the epoch; None for a session cookie.
+    pub expires: Option<f64>,
+}
+
+/// A console message's level: the `console` method the page called.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(try_from = "String", into = "&'static str")]
+pub enum ConsoleLevel {
+    Log,
+    Info,
+    Warn,
+    Error,
+    Debug,
+}
+
+impl ConsoleLevel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Log => "log",
+            Self::Info => "info",
+            Self::Warn => "warn",
+            Self::Error => "error",
+            Self::Debug => "debug",
+        }
+    }
+}
+
+impl TryFrom<String> for ConsoleLevel {
+    type Error = String;
+
+    fn try_from(level: String) -> Result<Self, String> {
+        Ok(match level.as_str() {
+            "log" => Self::Log,
+            "info" => Self::Info,
+            "warn" => Self::Warn,
+            "error" => Self::Error,
+            "debug" => Self::Debug,
+            _ => {
+                return Err(format!(
+                    "{level:?} is not one of log, info, warn, error, debug"
+                ));
+            }
+        })
+    }
+}
+
+impl From<ConsoleLevel> for &'static str {
+    fn from(level: ConsoleLevel) -> Self {
+        level.as_str()
+    }
+}
+
+impl fmt::Display for ConsoleLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConsoleEntry {
-    pub level: String,
+    pub level: ConsoleLevel,
     pub message: String,
     /// ms since the epoch.
     pub time: f64,

@@ -22,19 +22,18 @@ pub fn all() -> Result {
     extension()
 }
 
+/// How the extension's wasm is built (and linted): its own profile, the wasm target.
+pub const WASM_BUILD: [&str; 6] = [
+    "--profile",
+    "wasm",
+    "--target",
+    "wasm32-unknown-unknown",
+    "-p",
+    "claudezilla-extension-wasm",
+];
+
 fn extension() -> Result {
-    sh::run(cmd(
-        "cargo",
-        &[
-            "build",
-            "--profile",
-            "wasm",
-            "--target",
-            "wasm32-unknown-unknown",
-            "-p",
-            "claudezilla-extension-wasm",
-        ],
-    ))?;
+    sh::run(cmd("cargo", &[&["build"][..], &WASM_BUILD].concat()))?;
     let out = root().join("extension-shell/wasm");
     fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     let wasm = root().join(format!(

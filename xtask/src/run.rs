@@ -77,21 +77,13 @@ pub fn test(filter: &[String]) -> Result {
             "warnings",
         ],
     ))?;
-    sh::run(cmd(
-        "cargo",
-        &[
-            "clippy",
-            "--profile",
-            "wasm",
-            "--target",
-            "wasm32-unknown-unknown",
-            "-p",
-            "claudezilla-extension-wasm",
-            "--",
-            "-D",
-            "warnings",
-        ],
-    ))?;
+    let wasm_clippy = [
+        &["clippy"][..],
+        &build::WASM_BUILD,
+        &["--", "-D", "warnings"],
+    ]
+    .concat();
+    sh::run(cmd("cargo", &wasm_clippy))?;
     let mut lint = cmd("npx", &["--no-install", "web-ext", "lint"]);
     lint.env("NO_UPDATE_NOTIFIER", "1");
     sh::run(lint)?;

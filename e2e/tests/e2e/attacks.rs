@@ -13,7 +13,7 @@ use claudezilla_e2e::{Agent, Browser, PageServer, RawClient};
 use claudezilla_protocol::{AgentId, Command, ErrorCode, HostMessage, Reply};
 use serde_json::json;
 
-use crate::common::Shared;
+use crate::common::{Shared, text_of};
 
 use claudezilla_protocol::POOL_LIMIT;
 
@@ -162,14 +162,8 @@ pub async fn files_stay_inside_the_allowed_folders(s: Arc<Shared>) -> anyhow::Re
     }
     // A FIFO would block a reader for ever: refused as not a regular file, at once.
     upload(&fifo).await?.expect_error("INVALID_ARGUMENT")?;
-    let got = a
-        .call(
-            "firefox_get_content",
-            json!({"tabId": tab, "selector": "#got"}),
-        )
-        .await?
-        .ok()?;
-    ensure!(got.text.contains("none"), "something was attached: {got:?}");
+    let got = text_of(&a, tab, "#got").await?;
+    ensure!(got.contains("none"), "something was attached: {got:?}");
 
     let save = async |path: &std::path::Path| {
         a.call(

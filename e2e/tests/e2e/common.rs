@@ -5,11 +5,32 @@ use std::future::Future;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
+use anyhow::Context;
 use claudezilla_e2e::pages::Page;
-use claudezilla_e2e::{Agent, Browser, PageServer};
+use claudezilla_e2e::{Agent, Browser, PageServer, ToolResult};
 use libtest_mimic::{Failed, Trial};
+use serde_json::{Value, json};
 
 pub const TEST_LIMIT: Duration = Duration::from_secs(120);
+
+/// A tool call that must succeed (the error names the tool).
+pub async fn call(a: &Agent, tool: &str, args: Value) -> anyhow::Result<ToolResult> {
+    a.call(tool, args)
+        .await?
+        .ok()
+        .with_context(|| tool.to_owned())
+}
+
+/// The text of one element of a tab's page.
+pub async fn text_of(a: &Agent, tab: u32, selector: &str) -> anyhow::Result<String> {
+    Ok(call(
+        a,
+        "firefox_get_content",
+        json!({"tabId": tab, "selector": selector}),
+    )
+    .await?
+    .text)
+}
 
 pub fn runtime() -> &'static tokio::runtime::Runtime {
     static RT: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
@@ -43,6 +64,7 @@ fn shared() -> anyhow::Result<Arc<Shared>> {
         all.extend(crate::shots::pages());
         all.extend(crate::devtools::pages());
         all.extend(crate::attacks::pages());
+        all.extend(crate::beyond::pages());
         all.extend(crate::input::pages(&format!(
             "http://127.0.0.1:{}",
             other.port

@@ -9,6 +9,8 @@ use claudezilla_e2e::browser::Options;
 use claudezilla_e2e::marionette::Marionette;
 use claudezilla_e2e::pages::Page;
 use claudezilla_e2e::{Agent, Browser, PageServer};
+
+use crate::common::text_of;
 use serde_json::json;
 
 fn pages() -> HashMap<&'static str, Page> {
@@ -140,15 +142,9 @@ pub async fn attaching_waits_for_the_users_answer() -> anyhow::Result<()> {
     b.call("firefox_click", json!({"tabId": tab, "selector": "#check"}))
         .await?
         .ok()?;
-    let text = b
-        .call(
-            "firefox_get_content",
-            json!({"tabId": tab, "selector": "#out"}),
-        )
-        .await?
-        .ok()?;
+    let text = text_of(&b, tab, "#out").await?;
     ensure!(
-        text.text.contains("own: false"),
+        text.contains("own: false"),
         "while attached, dialogs are ours: {text:?}"
     );
 

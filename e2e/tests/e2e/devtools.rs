@@ -12,7 +12,7 @@ use claudezilla_e2e::{Agent, Browser, PageServer, binary, eventually};
 use serde_json::json;
 use tokio::io::AsyncWriteExt;
 
-use crate::common::Shared;
+use crate::common::{Shared, text_of};
 
 pub fn pages() -> HashMap<&'static str, Page> {
     HashMap::from([
@@ -335,14 +335,8 @@ pub async fn consent_banners_are_accepted_never_rejected(s: Arc<Shared>) -> anyh
         .await?
         .ok()?;
     ensure!(done.text.contains("OneTrust"), "{done:?}");
-    let state = a
-        .call(
-            "firefox_get_content",
-            json!({"tabId": tab, "selector": "#state"}),
-        )
-        .await?
-        .ok()?;
-    ensure!(state.text.contains("accepted"), "{state:?}");
+    let state = text_of(&a, tab, "#state").await?;
+    ensure!(state.contains("accepted"), "{state:?}");
     // Automatic after each load, for a banner in a shadow root that appears late.
     a.call("firefox_set_config", json!({"handleConsent": true}))
         .await?

@@ -7,10 +7,9 @@ use std::sync::Arc;
 
 use anyhow::{Context, ensure};
 use claudezilla_e2e::pages::Page;
-use claudezilla_e2e::{Agent, ToolResult};
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::common::Shared;
+use crate::common::{Shared, call, text_of};
 
 /// A todo list as jQuery TodoMVC writes it: Enter is `e.which === 13` on keyup.
 const JQUERY_TODOS: &str = r#"<!doctype html><title>jQuery-style todos</title>
@@ -102,23 +101,6 @@ pub fn pages(other_origin: &str) -> HashMap<&'static str, Page> {
         ),
         ("/input/loading.html", Page::html(LOADING)),
     ])
-}
-
-async fn call(a: &Agent, tool: &str, args: Value) -> anyhow::Result<ToolResult> {
-    a.call(tool, args)
-        .await?
-        .ok()
-        .with_context(|| tool.to_owned())
-}
-
-async fn text_of(a: &Agent, tab: u32, selector: &str) -> anyhow::Result<String> {
-    Ok(call(
-        a,
-        "firefox_get_content",
-        json!({"tabId": tab, "selector": selector}),
-    )
-    .await?
-    .text)
 }
 
 pub async fn enter_carries_which_and_key_code(s: Arc<Shared>) -> anyhow::Result<()> {

@@ -6,6 +6,7 @@
 
 mod agents;
 mod attacks;
+mod beyond;
 mod common;
 mod consent;
 mod devtools;
@@ -247,6 +248,20 @@ fn main() {
         plain(
             "attacks::opened_tabs_belong_to_the_opener",
             attacks::opened_tabs_belong_to_the_opener,
+        ),
+    ]);
+    trials.extend([
+        with_shared(
+            "beyond::clicks_and_wheels_at_a_point",
+            beyond::clicks_and_wheels_at_a_point,
+        ),
+        with_shared(
+            "beyond::cookies_and_storage_wait_for_the_users_switch",
+            beyond::cookies_and_storage_wait_for_the_users_switch,
+        ),
+        plain(
+            "beyond::cookies_and_storage_when_allowed",
+            beyond::cookies_and_storage_when_allowed,
         ),
     ]);
     trials.extend([

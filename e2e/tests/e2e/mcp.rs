@@ -41,9 +41,14 @@ pub async fn lists_the_tools() -> anyhow::Result<()> {
         "firefox_start_loop",
         "firefox_stop_loop",
         "firefox_loop_status",
+        "firefox_cookies",
+        "firefox_storage",
     ] {
         ensure!(names.contains(&want), "{want} missing from {names:?}");
     }
+    // The whole list is read by the model on every session: it stays lean.
+    let size = serde_json::to_string(&tools)?.len();
+    ensure!(size < 30_000, "tools/list is {size} characters");
     for tool in &tools {
         let timeout = &tool.input_schema["properties"]["timeout"];
         ensure!(

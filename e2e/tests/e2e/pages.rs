@@ -5,20 +5,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, ensure};
-use claudezilla_e2e::{Agent, ToolResult, eventually};
+use claudezilla_e2e::{Agent, eventually};
 use serde_json::{Value, json};
 
-use crate::common::Shared;
+use crate::common::{Shared, call};
 
 async fn open(a: &Agent, s: &Shared, path: &str) -> anyhow::Result<u32> {
     a.open(&s.pages.url(path)).await
-}
-
-async fn call(a: &Agent, tool: &str, args: Value) -> anyhow::Result<ToolResult> {
-    a.call(tool, args)
-        .await?
-        .ok()
-        .with_context(|| tool.to_owned())
 }
 
 async fn snapshot(a: &Agent, tab: u32) -> anyhow::Result<String> {

@@ -9,7 +9,7 @@ use claudezilla_e2e::{RawClient, eventually};
 use claudezilla_protocol::{Command, ErrorCode, HostMessage, Reply};
 use serde_json::json;
 
-use crate::common::Shared;
+use crate::common::{Shared, text_of};
 
 pub async fn reads_clicks_types_screenshots_and_closes(s: Arc<Shared>) -> anyhow::Result<()> {
     let a = s.agent("rcts").await?;
@@ -42,14 +42,8 @@ pub async fn reads_clicks_types_screenshots_and_closes(s: Arc<Shared>) -> anyhow
         .await?
         .ok()?;
     ensure!(clicked.text.contains("button#btn"), "{}", clicked.text);
-    let out = a
-        .call(
-            "firefox_get_content",
-            json!({"tabId": tab, "selector": "#out"}),
-        )
-        .await?
-        .ok()?;
-    ensure!(out.text.contains("clicked 1"), "{}", out.text);
+    let out = text_of(&a, tab, "#out").await?;
+    ensure!(out.contains("clicked 1"), "{}", out);
 
     let typed = a
         .call(
@@ -63,17 +57,11 @@ pub async fn reads_clicks_types_screenshots_and_closes(s: Arc<Shared>) -> anyhow
         "appends to the value: {}",
         typed.text
     );
-    let echo = a
-        .call(
-            "firefox_get_content",
-            json!({"tabId": tab, "selector": "#echo"}),
-        )
-        .await?
-        .ok()?;
+    let echo = text_of(&a, tab, "#echo").await?;
     ensure!(
-        echo.text.contains("echo:pre-hello"),
+        echo.contains("echo:pre-hello"),
         "the page saw the input event: {}",
-        echo.text
+        echo
     );
     let typed = a
         .call(
@@ -299,17 +287,11 @@ pub async fn navigation_waits_for_the_page(s: Arc<Shared>) -> anyhow::Result<()>
         .ok()?;
     let tab = opened.tab_id()?;
     // The page's script arrives 800 ms late; the call returned only once it had run.
-    let late = a
-        .call(
-            "firefox_get_content",
-            json!({"tabId": tab, "selector": "#late"}),
-        )
-        .await?
-        .ok()?;
+    let late = text_of(&a, tab, "#late").await?;
     ensure!(
-        late.text.contains("late-loaded-55e1"),
+        late.contains("late-loaded-55e1"),
         "create_window returned before the load: {}",
-        late.text
+        late
     );
     a.call(
         "firefox_navigate",
@@ -323,17 +305,11 @@ pub async fn navigation_waits_for_the_page(s: Arc<Shared>) -> anyhow::Result<()>
     )
     .await?
     .ok()?;
-    let late = a
-        .call(
-            "firefox_get_content",
-            json!({"tabId": tab, "selector": "#late"}),
-        )
-        .await?
-        .ok()?;
+    let late = text_of(&a, tab, "#late").await?;
     ensure!(
-        late.text.contains("late-loaded-55e1"),
+        late.contains("late-loaded-55e1"),
         "navigate returned before the load: {}",
-        late.text
+        late
     );
     Ok(())
 }

@@ -11,7 +11,7 @@ use claudezilla_e2e::pages::Page;
 use claudezilla_e2e::{Agent, ToolResult};
 use serde_json::{Value, json};
 
-use crate::common::{Shared, close_to};
+use crate::common::{Shared, close_to, text_of};
 
 pub fn pages() -> HashMap<&'static str, Page> {
     HashMap::from([
@@ -229,17 +229,11 @@ pub async fn badges_map_to_refs_that_work(s: Arc<Shared>) -> anyhow::Result<()> 
     a.call("firefox_click", json!({"tabId": tab, "ref": reference}))
         .await?
         .ok()?;
-    let out = a
-        .call(
-            "firefox_get_content",
-            json!({"tabId": tab, "selector": "#out"}),
-        )
-        .await?
-        .ok()?;
+    let out = text_of(&a, tab, "#out").await?;
     ensure!(
-        out.text.contains("pressed b"),
+        out.contains("pressed b"),
         "the badge's ref clicked something else: {}",
-        out.text
+        out
     );
     let p = picture(&r)?;
     let crimson = (0..p.height)

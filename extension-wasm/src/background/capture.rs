@@ -113,6 +113,7 @@ pub async fn screenshot(
         height: (f64::from(image.height) * shrink).round() as u32,
         quality: encoded.quality,
         scale: scale * shrink,
+        origin: [region[0] - metrics.scroll[0], region[1] - metrics.scroll[1]],
         notes,
         marks,
     }))
@@ -154,6 +155,7 @@ async fn browser_jpeg(tab: TabId, args: &ScreenshotArgs) -> Outcome {
         height,
         quality,
         scale,
+        origin: [0.0, 0.0],
         notes: vec!["encoded by the browser".into()],
         marks: Vec::new(),
     }))

@@ -7,7 +7,9 @@ use claudezilla_protocol::{
     AgentId, Command, ErrorBody, ErrorCode, Outcome, Reply, Request, TabId, VERSION,
 };
 
-use super::{attach, capture, config, content, devtools, now, tabs, window_size, with_state};
+use super::{
+    attach, capture, config, content, devtools, now, storage, tabs, window_size, with_state,
+};
 use crate::pool::AuthorizedTab;
 use crate::route::{Action, Wait, page_route};
 use crate::web;
@@ -64,6 +66,14 @@ pub async fn handle(request: Request) -> Outcome {
         Command::Evaluate(a) => {
             let tab = authorize(&agent, a.tab_id, Action::RunJavaScriptIn)?;
             devtools::evaluate(tab, a, until, budget).await
+        }
+        Command::Cookies(a) => {
+            let tab = authorize(&agent, a.tab_id, Action::UseTheCookiesOf)?;
+            storage::cookies(tab, a).await
+        }
+        Command::Storage(a) => {
+            let tab = authorize(&agent, a.tab_id, Action::UseTheStorageOf)?;
+            storage::storage(tab, a, until, budget).await
         }
         Command::SetConfig(a) => Ok(config::set(&agent, a)),
         Command::SetViewport(a) => {

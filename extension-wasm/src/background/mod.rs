@@ -13,6 +13,7 @@ mod native;
 mod persist;
 mod popup;
 mod requests;
+mod storage;
 mod tabs;
 mod window_size;
 
@@ -55,6 +56,8 @@ struct State {
     configs: HashMap<AgentId, config::AgentConfig>,
     /// The popup's switch for `firefox_evaluate` (until Firefox restarts).
     evaluate_switch: bool,
+    /// The popup's switch for `firefox_cookies` and `firefox_storage` (until Firefox restarts).
+    storage_switch: bool,
     /// Open the agents' window as a private window.
     private_windows: bool,
     /// A tab's load cancelled by its agent's allowlist, for the navigation waiting on it.

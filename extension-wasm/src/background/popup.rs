@@ -47,6 +47,7 @@ pub fn listen() {
                 PopupRequest::SetPrivateAttach { enabled } => {
                     with_state(|s| s.private_attach = enabled)
                 }
+                PopupRequest::SetStorage { enabled } => with_state(|s| s.storage_switch = enabled),
             }
             js_sys::Promise::resolve(&web::to_js(&status())).into()
         },
@@ -87,6 +88,8 @@ fn status() -> PopupStatus {
             loops: s.loops.summary(now),
             approvals: s.approvals.pending().to_vec(),
             private_attach: s.private_attach,
+            storage: s.storage_switch || s.tuning.allow_storage,
+            storage_by_environment: s.tuning.allow_storage,
         }
     })
 }

@@ -12,7 +12,7 @@ use web_sys::{
     HtmlFormElement, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, InputEvent,
     InputEventInit, KeyboardEvent, KeyboardEventInit, MouseEvent, MouseEventInit, PointerEvent,
     PointerEventInit, ScrollBehavior, ScrollIntoViewOptions, ScrollLogicalPosition,
-    ScrollToOptions,
+    ScrollToOptions, WheelEvent, WheelEventInit,
 };
 
 use super::find::{describe, document};
@@ -141,21 +141,87 @@ pub fn click_with(
     button: MouseButton,
     modifiers: Modifiers,
 ) -> Outcome {
-    let name = describe(element);
+    enabled(element)?;
+    scroll_into_view(element);
+    let name = press(element, centre(element), false, clicks, button, modifiers);
+    Ok(Reply::Clicked { element: name })
+}
+
+/// Clicks whatever is at a point of the viewport (CSS pixels), as a user clicking there
+/// would: on a canvas or a map, where no element stands for the thing clicked.
+pub fn click_at(x: f64, y: f64, clicks: u8, button: MouseButton, modifiers: Modifiers) -> Outcome {
+    let element = element_at(x, y)?;
+    enabled(&element)?;
+    let at = (x.round() as i32, y.round() as i32);
+    let name = press(&element, at, true, clicks, button, modifiers);
+    Ok(Reply::Clicked {
+        element: format!("{name} at ({}, {})", at.0, at.1),
+    })
+}
+
+fn enabled(element: &Element) -> Result<(), ErrorBody> {
     if element.matches(":disabled").unwrap_or(false) {
-        return Err(page_error(format!("{name} is disabled"))
+        return Err(page_error(format!("{} is disabled", describe(element)))
             .with_hint("wait for the page to enable it (fill required fields first)"));
     }
+    Ok(())
+}
+
+/// The innermost element at a viewport point, through open shadow roots.
+fn element_at(x: f64, y: f64) -> Result<Element, ErrorBody> {
+    let doc = document()?;
+    let (w, h) = web_sys::window().map_or((0.0, 0.0), |w| {
+        (
+            w.inner_width().ok().and_then(|v| v.as_f64()).unwrap_or(0.0),
+            w.inner_height()
+                .ok()
+                .and_then(|v| v.as_f64())
+                .unwrap_or(0.0),
+        )
+    });
+    let outside = || {
+        page_error(format!(
+            "({x}, {y}) is outside the viewport ({w} × {h} CSS pixels)"
+        ))
+        .with_hint("points are viewport CSS pixels: a screenshot's pixel divided by its scale")
+    };
+    if x < 0.0 || y < 0.0 || x >= w || y >= h {
+        return Err(outside());
+    }
+    let mut element = doc
+        .element_from_point(x as f32, y as f32)
+        .ok_or_else(outside)?;
+    while let Some(inner) = element
+        .shadow_root()
+        .and_then(|root| root.element_from_point(x as f32, y as f32))
+        .filter(|inner| inner != &element)
+    {
+        element = inner;
+    }
+    Ok(element)
+}
+
+/// The pointer arrives at `at` over `element` and presses `clicks` times; returns how the
+/// element is named in the answer. An `exact` click keeps its coordinates on the `click`
+/// event too (a canvas reads them); otherwise `HTMLElement.click()` makes it.
+fn press(
+    element: &Element,
+    at: (i32, i32),
+    exact: bool,
+    clicks: u8,
+    button: MouseButton,
+    modifiers: Modifiers,
+) -> String {
+    let name = describe(element);
     super::hover::leave();
     commit(Some(element));
-    scroll_into_view(element);
     let (code, held) = match button {
         MouseButton::Left => (0, 1),
         MouseButton::Middle => (1, 4),
         MouseButton::Right => (2, 2),
     };
     let mut p = Press {
-        at: centre(element),
+        at,
         modifiers,
         ..Press::default()
     };
@@ -177,7 +243,7 @@ pub fn click_with(
         mouse(element, "mouseup", p);
         match button {
             // click() runs the default action too (follow a link, toggle a checkbox, submit).
-            MouseButton::Left if n == 1 && !held_any(modifiers) => {
+            MouseButton::Left if n == 1 && !held_any(modifiers) && !exact => {
                 match element.dyn_ref::<HtmlElement>() {
                     Some(html) => html.click(),
                     None => {
@@ -207,12 +273,11 @@ pub fn click_with(
         (_, MouseButton::Middle) => "Middle-clicked".into(),
         _ => String::new(),
     };
-    let element = if how.is_empty() {
+    if how.is_empty() {
         name
     } else {
         format!("{name} ({})", how.to_lowercase())
-    };
-    Ok(Reply::Clicked { element })
+    }
 }
 
 fn held_any(m: Modifiers) -> bool {
@@ -814,6 +879,109 @@ pub fn scroll(target: Option<Element>, x: Option<i32>, y: Option<i32>, smooth: b
         "Scrolled to {what}; the page is now at {}, {}.",
         after.0, after.1
     ))
+}
+
+/// Turns the wheel over an element (its centre) or a viewport point (default: the viewport's
+/// centre). The page sees the `wheel` event first, as maps and canvases expect; when it does
+/// not take the turn (no `preventDefault`), the nearest scrollable box under the point moves,
+/// as the browser would move it.
+pub fn wheel(target: Option<Element>, point: Option<(f64, f64)>, dx: f64, dy: f64) -> Outcome {
+    let window = web_sys::window().ok_or_else(|| page_error("no window".into()))?;
+    let (element, at) = match target {
+        Some(element) => {
+            scroll_into_view(&element);
+            let at = centre(&element);
+            (element, at)
+        }
+        None => {
+            let (x, y) = point.unwrap_or_else(|| {
+                let size = |v: Result<wasm_bindgen::JsValue, _>| {
+                    v.ok().and_then(|v| v.as_f64()).unwrap_or(0.0) / 2.0
+                };
+                (size(window.inner_width()), size(window.inner_height()))
+            });
+            (element_at(x, y)?, (x.round() as i32, y.round() as i32))
+        }
+    };
+    let name = describe(&element);
+    let init = WheelEventInit::new();
+    mouse_init(
+        init.unchecked_ref(),
+        "wheel",
+        Press {
+            at,
+            ..Press::default()
+        },
+    );
+    init.set_delta_x(dx);
+    init.set_delta_y(dy);
+    init.set_delta_mode(0);
+    let taken = WheelEvent::new_with_event_init_dict("wheel", &init)
+        .map(|e| !element.dispatch_event(&e).unwrap_or(true))
+        .unwrap_or(false);
+    let place = format!("over {name} at ({}, {})", at.0, at.1);
+    if taken {
+        return acted(format!(
+            "Turned the wheel by ({dx}, {dy}) {place}: the page handled it (zoom, or its own scrolling)."
+        ));
+    }
+    let scrolled = match scroll_box(&element, dx != 0.0, dy != 0.0) {
+        Some(b) => {
+            let before = (b.scroll_left(), b.scroll_top());
+            b.scroll_by_with_x_and_y(dx, dy);
+            (before != (b.scroll_left(), b.scroll_top())).then(|| {
+                format!(
+                    "{} scrolled to {}, {}",
+                    describe(&b),
+                    b.scroll_left(),
+                    b.scroll_top()
+                )
+            })
+        }
+        None => {
+            let before = (
+                window.scroll_x().unwrap_or(0.0),
+                window.scroll_y().unwrap_or(0.0),
+            );
+            window.scroll_by_with_x_and_y(dx, dy);
+            let after = (
+                window.scroll_x().unwrap_or(0.0),
+                window.scroll_y().unwrap_or(0.0),
+            );
+            (before != after).then(|| format!("the page scrolled to {}, {}", after.0, after.1))
+        }
+    };
+    acted(format!(
+        "Turned the wheel by ({dx}, {dy}) {place}: {}.",
+        scrolled.unwrap_or_else(|| "nothing moved (already at the end)".into())
+    ))
+}
+
+/// The nearest box at or above `element` that scrolls on its own (not the page itself) in a
+/// direction the wheel turns.
+fn scroll_box(element: &Element, across: bool, down: bool) -> Option<Element> {
+    let window = web_sys::window()?;
+    let root = document().ok()?.document_element();
+    let mut at = Some(element.clone());
+    while let Some(e) = at {
+        if Some(&e) == root.as_ref() {
+            return None;
+        }
+        let style = window.get_computed_style(&e).ok().flatten();
+        let scrolls = |axis: &str| {
+            style
+                .as_ref()
+                .and_then(|s| s.get_property_value(axis).ok())
+                .is_some_and(|o| matches!(o.as_str(), "auto" | "scroll" | "overlay"))
+        };
+        if (down && scrolls("overflow-y") && e.scroll_height() > e.client_height())
+            || (across && scrolls("overflow-x") && e.scroll_width() > e.client_width())
+        {
+            return Some(e);
+        }
+        at = e.parent_element();
+    }
+    None
 }
 
 pub fn select_option(element: &Element, values: &[String]) -> Outcome {

@@ -7,7 +7,7 @@
 use std::cell::RefCell;
 use std::collections::VecDeque;
 
-use claudezilla_protocol::reply::ConsoleEntry;
+use claudezilla_protocol::reply::{ConsoleEntry, ConsoleLevel};
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
 use js_sys::{Array, Function, Reflect};
 use wasm_bindgen::prelude::*;
@@ -40,7 +40,7 @@ pub fn set_hook(hook: Function) {
     HOOK.with(|h| *h.borrow_mut() = Some(hook));
 }
 
-fn record(level: &str, message: String) {
+fn record(level: ConsoleLevel, message: String) {
     CAPTURE.with(|c| {
         let mut c = c.borrow_mut();
         if !c.on {
@@ -50,7 +50,7 @@ fn record(level: &str, message: String) {
             c.entries.pop_front();
         }
         c.entries.push_back(ConsoleEntry {
-            level: level.to_owned(),
+            level,
             message: crate::text::truncate_chars(&message, MAX_MESSAGE)
                 .0
                 .to_owned(),
@@ -61,7 +61,7 @@ fn record(level: &str, message: String) {
 
 /// An uncaught error or unhandled rejection (recorded only while capture is on).
 pub fn uncaught(message: &str) {
-    record("error", format!("Uncaught {message}"));
+    record(ConsoleLevel::Error, format!("Uncaught {message}"));
 }
 
 /// Keeps the messages logged before this module started, for the capture.
@@ -79,7 +79,9 @@ pub fn start() -> Result<(), ErrorBody> {
         .ok_or_else(|| ErrorBody::new(ErrorCode::Internal, "the console hook is missing"))?;
     let recorder = Closure::<dyn Fn(String, Array)>::new(|level: String, args: Array| {
         let parts: Vec<String> = args.iter().map(|a| describe(&a)).collect();
-        record(&level, parts.join(" "));
+        // The shim hooks exactly the five levels.
+        let level = ConsoleLevel::try_from(level).unwrap_or(ConsoleLevel::Log);
+        record(level, parts.join(" "));
     });
     let unhook = hook.call1(&JsValue::NULL, recorder.as_ref()).map_err(|e| {
         ErrorBody::new(
@@ -164,7 +166,7 @@ fn own_text(value: &JsValue) -> String {
 }
 
 /// Starts capture if needed and returns the newest entries (of one level, if given).
-pub fn read(level: Option<&str>, clear: bool, limit: u32) -> Outcome {
+pub fn read(level: Option<ConsoleLevel>, clear: bool, limit: u32) -> Outcome {
     start()?;
     CAPTURE.with(|c| {
         let mut c = c.borrow_mut();

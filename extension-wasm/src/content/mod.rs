@@ -10,9 +10,11 @@ mod find;
 mod hover;
 mod read;
 mod snapshot;
+mod storage;
 
 use base64::Engine;
 use claudezilla_protocol::envelope::{ContentReply, ContentRequest, PageOp, PageReply};
+use claudezilla_protocol::reply::ConsoleLevel;
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
 use wasm_bindgen::prelude::*;
 
@@ -80,7 +82,7 @@ fn take_over_early() {
     let entries = list("console")
         .iter()
         .map(|c| claudezilla_protocol::reply::ConsoleEntry {
-            level: field(c, "level"),
+            level: ConsoleLevel::try_from(field(c, "level")).unwrap_or(ConsoleLevel::Log),
             message: field(c, "message"),
             time: Reflect::get(c, &"time".into())
                 .ok()
@@ -161,6 +163,22 @@ async fn run(
             let element = target.as_ref().map(resolve).transpose()?;
             act::scroll(element, x, y, smooth)
         }
+        PageOp::ClickAt {
+            x,
+            y,
+            clicks,
+            button,
+            modifiers,
+        } => act::click_at(x, y, clicks, button, modifiers),
+        PageOp::Wheel {
+            target,
+            point,
+            dx,
+            dy,
+        } => {
+            let element = target.as_ref().map(resolve).transpose()?;
+            act::wheel(element, point, dx, dy)
+        }
         PageOp::Hover { target } => act::hover(&wait_for(&target, until).await?),
         PageOp::SelectOption { target, values } => {
             act::select_option(&wait_for(&target, until).await?, &values)
@@ -217,9 +235,15 @@ async fn run(
             level,
             clear,
             limit,
-        } => console::read(level.as_deref(), clear, limit),
+        } => console::read(level, clear, limit),
         PageOp::Evaluate { expression } => evaluate::evaluate(&expression, until).await,
         PageOp::Consent => consent::dismiss(),
+        PageOp::Storage {
+            action,
+            area,
+            key,
+            value,
+        } => storage::run(action, area, key, value),
         PageOp::Settle { images } => capture::settle(images, until).await,
         PageOp::Metrics { target, marks } => {
             return capture::metrics(target.as_ref(), marks, frame);

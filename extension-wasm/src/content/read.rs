@@ -97,11 +97,7 @@ impl Reader<'_> {
             return;
         }
         if tag == "slot" {
-            let options = web_sys::AssignedNodesOptions::new();
-            options.set_flatten(true);
-            let assigned = el
-                .unchecked_ref::<web_sys::HtmlSlotElement>()
-                .assigned_nodes_with_options(&options);
+            let assigned = slotted(el);
             if assigned.length() == 0 {
                 return self.children(el);
             }
@@ -240,11 +236,7 @@ impl MarkdownWalk<'_> {
                 return;
             }
             if tag == "slot" {
-                let options = web_sys::AssignedNodesOptions::new();
-                options.set_flatten(true);
-                let assigned = el
-                    .unchecked_ref::<web_sys::HtmlSlotElement>()
-                    .assigned_nodes_with_options(&options);
+                let assigned = slotted(el);
                 for n in assigned.iter() {
                     self.node(n.unchecked_ref(), md);
                 }
@@ -496,4 +488,12 @@ pub async fn wait_for(selector: Option<&str>, text: Option<&str>, until: u64) ->
         }
         web::sleep(100).await;
     }
+}
+
+/// What a `<slot>` shows: the nodes assigned to it, nested slots flattened.
+fn slotted(slot: &Element) -> js_sys::Array {
+    let options = web_sys::AssignedNodesOptions::new();
+    options.set_flatten(true);
+    slot.unchecked_ref::<web_sys::HtmlSlotElement>()
+        .assigned_nodes_with_options(&options)
 }

@@ -33,6 +33,13 @@ extern "C" {
     #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = captureTab)]
     pub fn tabs_capture_tab(tab_id: u32, options: &JsValue) -> Promise;
 
+    #[wasm_bindgen(js_namespace = ["browser", "cookies"], js_name = getAll)]
+    pub fn cookies_get_all(details: &JsValue) -> Promise;
+    #[wasm_bindgen(js_namespace = ["browser", "cookies"], js_name = set)]
+    pub fn cookies_set(details: &JsValue) -> Promise;
+    #[wasm_bindgen(js_namespace = ["browser", "cookies"], js_name = remove)]
+    pub fn cookies_remove(details: &JsValue) -> Promise;
+
     #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = goBack)]
     pub fn tabs_go_back(tab_id: u32) -> Promise;
     #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = goForward)]
@@ -176,6 +183,9 @@ pub struct Tab {
     pub opener_tab_id: Option<u32>,
     #[serde(default)]
     pub incognito: bool,
+    /// The tab's cookie jar: the default store, a container's, or the private one.
+    #[serde(default)]
+    pub cookie_store_id: Option<String>,
 }
 
 fn short_title<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {

@@ -12,6 +12,7 @@ mod navigation;
 mod pool;
 mod reading;
 mod screenshot;
+mod storage;
 mod tabs;
 
 use claudezilla_protocol::{ErrorBody, ErrorCode, Reply};

@@ -95,6 +95,13 @@ fn render(s: Screenshot) -> CallToolResult {
         s.data.len() * 3 / 4 / 1000,
         lines(&s.notes)
     );
+    caption.push_str(&format!(
+        "\nTo click what you see at image pixel (px, py): firefox_click {{x: {} + px / {:.4}, y: {} + py / {:.4}}}.",
+        s.origin[0].round(),
+        s.scale,
+        s.origin[1].round(),
+        s.scale
+    ));
     if !s.marks.is_empty() {
         caption.push_str("\nNumbered elements (use the ref with firefox_click etc.):");
         for (n, what) in &s.marks {

@@ -8,37 +8,23 @@ fn d100() -> u32 {
     100
 }
 
-/// Arguments of `firefox_get_console`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ConsoleArgs {
-    /// Only this level: log, info, warn, error, debug.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub level: Option<String>,
-    /// Empty the log after reading it.
-    #[serde(default)]
-    pub clear: bool,
-    /// Newest entries to return (100).
-    #[serde(default = "d100")]
-    pub limit: u32,
-    /// Default: your latest tab.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
-    pub tab_id: Option<TabId>,
+tab_args! {
+    /// Arguments of `firefox_get_console`.
+    pub struct ConsoleArgs {
+        /// Only this level: log, info, warn, error, debug.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub level: Option<crate::reply::ConsoleLevel>,
+        /// Empty the log after reading it.
+        #[serde(default)]
+        pub clear: bool,
+        /// Newest entries to return (100).
+        #[serde(default = "d100")]
+        pub limit: u32,
+    }
 }
 
 impl ConsoleArgs {
     pub(crate) fn validate(&self) -> Result<(), Invalid> {
-        if let Some(l) = &self.level
-            && !matches!(l.as_str(), "log" | "info" | "warn" | "error" | "debug")
-        {
-            return Err(Invalid::new(
-                "level",
-                format!("{l:?} is not one of log, info, warn, error, debug"),
-            ));
-        }
         if !(1..=500).contains(&self.limit) {
             return Err(Invalid::new("limit", "must be between 1 and 500"));
         }
@@ -46,29 +32,24 @@ impl ConsoleArgs {
     }
 }
 
-/// Arguments of `firefox_get_network`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct NetworkArgs {
-    /// Only this request type: script, stylesheet, image, xmlhttprequest, main_frame, font, …
-    #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub kind: Option<String>,
-    /// Only this status (404) or class (4xx), or "failed".
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub status: Option<String>,
-    /// Newest entries to return (50).
-    #[serde(default = "d50")]
-    pub limit: u32,
-    /// Add request and response headers (credentials redacted).
-    #[serde(default)]
-    pub include_headers: bool,
-    /// Default: your latest tab.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
-    pub tab_id: Option<TabId>,
+tab_args! {
+    /// Arguments of `firefox_get_network`.
+    pub struct NetworkArgs {
+        /// Only this request type: script, stylesheet, image, xmlhttprequest, main_frame, font, …
+        #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "String"))]
+        pub kind: Option<String>,
+        /// Only this status (404) or class (4xx), or "failed".
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "String"))]
+        pub status: Option<String>,
+        /// Newest entries to return (50).
+        #[serde(default = "d50")]
+        pub limit: u32,
+        /// Add request and response headers (credentials redacted).
+        #[serde(default)]
+        pub include_headers: bool,
+    }
 }
 
 impl NetworkArgs {
@@ -91,17 +72,12 @@ impl NetworkArgs {
     }
 }
 
-/// Arguments of `firefox_evaluate`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct EvaluateArgs {
-    /// JavaScript run in the page (≤ 10000 characters); a returned promise is awaited.
-    pub expression: String,
-    /// Default: your latest tab.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
-    pub tab_id: Option<TabId>,
+tab_args! {
+    /// Arguments of `firefox_evaluate`.
+    pub struct EvaluateArgs {
+        /// JavaScript run in the page (≤ 10000 characters); a returned promise is awaited.
+        pub expression: String,
+    }
 }
 
 impl EvaluateArgs {

@@ -120,23 +120,10 @@ pub(super) fn target(
     }
 }
 
-/// Arguments of the tools that act on one element (`firefox_hover`, `firefox_get_element`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct TargetArgs {
-    /// CSS selector (or ref).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub selector: Option<String>,
-    /// Ref from firefox_snapshot (e12), instead of selector.
-    #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub element_ref: Option<String>,
-    /// Default: your latest tab.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
-    pub tab_id: Option<TabId>,
+element_args! {
+    /// Arguments of the tools that act on one element (`firefox_hover`, `firefox_get_element`).
+    pub struct TargetArgs("CSS selector (or ref).") {
+    }
 }
 
 impl TargetArgs {

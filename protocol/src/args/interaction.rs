@@ -5,33 +5,28 @@ use serde::{Deserialize, Serialize};
 use super::element::{optional_target, target};
 use super::*;
 
-/// Arguments of `firefox_click`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ClickArgs {
-    /// CSS selector (or ref).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub selector: Option<String>,
-    /// Ref from firefox_snapshot (e12), instead of selector.
-    #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub element_ref: Option<String>,
-    /// 2: a double-click (the whole sequence, then dblclick); 3: a triple-click.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "u8"))]
-    pub click_count: Option<u8>,
-    /// left (default), right (opens the context menu: contextmenu event) or middle.
-    #[serde(default, skip_serializing_if = "is_left")]
-    pub button: MouseButton,
-    /// Keys held: Control, Shift, Alt, Meta.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub modifiers: Vec<ModifierKey>,
-    /// Default: your latest tab.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
-    pub tab_id: Option<TabId>,
+element_args! {
+    /// Arguments of `firefox_click`.
+    pub struct ClickArgs("CSS selector (or ref).") {
+        /// 2: a double-click (the whole sequence, then dblclick); 3: a triple-click.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "u8"))]
+        pub click_count: Option<u8>,
+        /// left (default), right (opens the context menu: contextmenu event) or middle.
+        #[serde(default, skip_serializing_if = "is_left")]
+        pub button: MouseButton,
+        /// Keys held: Control, Shift, Alt, Meta.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub modifiers: Vec<ModifierKey>,
+        /// Instead of an element: click at this viewport point (CSS px; a screenshot pixel ÷ its scale), with y.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "f64"))]
+        pub x: Option<f64>,
+        /// With x.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "f64"))]
+        pub y: Option<f64>,
+    }
 }
 
 fn is_left(b: &MouseButton) -> bool {
@@ -64,6 +59,15 @@ impl ClickArgs {
         target(&self.selector, &self.element_ref)
     }
 
+    /// The viewport point to click instead of an element, when x/y are given.
+    pub fn point(&self) -> Result<Option<(f64, f64)>, Invalid> {
+        let point = viewport_point(self.x, self.y)?;
+        if point.is_some() && (self.selector.is_some() || self.element_ref.is_some()) {
+            return Err(Invalid::new("x", "give an element or x/y, not both"));
+        }
+        Ok(point)
+    }
+
     /// How many presses: 1 to 3.
     pub fn clicks(&self) -> Result<u8, Invalid> {
         match self.click_count.unwrap_or(1) {
@@ -89,33 +93,22 @@ impl ClickArgs {
     }
 
     pub(crate) fn validate(&self) -> Result<(), Invalid> {
-        self.target()?;
+        if self.point()?.is_none() {
+            self.target()?;
+        }
         self.clicks().map(drop)
     }
 }
 
-/// Arguments of `firefox_type`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct TypeArgs {
-    /// CSS selector of the input, textarea or contenteditable element (or give ref).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub selector: Option<String>,
-    /// Ref instead of selector.
-    #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub element_ref: Option<String>,
-    /// Text to enter.
-    pub text: String,
-    /// Replace the current value instead of appending to it.
-    #[serde(default)]
-    pub clear: bool,
-    /// Default: your latest tab.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
-    pub tab_id: Option<TabId>,
+element_args! {
+    /// Arguments of `firefox_type`.
+    pub struct TypeArgs("CSS selector of the input, textarea or contenteditable element (or give ref).") {
+        /// Text to enter.
+        pub text: String,
+        /// Replace the current value instead of appending to it.
+        #[serde(default)]
+        pub clear: bool,
+    }
 }
 
 impl TypeArgs {
@@ -129,33 +122,20 @@ impl TypeArgs {
     }
 }
 
-/// Arguments of `firefox_press_key`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct PressKeyArgs {
-    /// Enter, Tab, Escape, ArrowDown, a, F5… or a chord: Control+a, Shift+Tab, Meta+Enter.
-    pub key: String,
-    /// Element to press it on (default: the focused element).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub selector: Option<String>,
-    /// Ref instead of selector.
-    #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub element_ref: Option<String>,
-    #[serde(default)]
-    pub ctrl_key: bool,
-    #[serde(default)]
-    pub shift_key: bool,
-    #[serde(default)]
-    pub alt_key: bool,
-    #[serde(default)]
-    pub meta_key: bool,
-    /// Default: your latest tab.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
-    pub tab_id: Option<TabId>,
+element_args! {
+    /// Arguments of `firefox_press_key`.
+    pub struct PressKeyArgs("Element to press it on (default: the focused element).") {
+        /// Enter, Tab, Escape, ArrowDown, a, F5… or a chord: Control+a, Shift+Tab, Meta+Enter.
+        pub key: String,
+        #[serde(default)]
+        pub ctrl_key: bool,
+        #[serde(default)]
+        pub shift_key: bool,
+        #[serde(default)]
+        pub alt_key: bool,
+        #[serde(default)]
+        pub meta_key: bool,
+    }
 }
 
 impl PressKeyArgs {
@@ -198,34 +178,29 @@ impl ScrollBehavior {
     }
 }
 
-/// Arguments of `firefox_scroll`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ScrollArgs {
-    /// Scroll this element into view (or give ref, or x/y).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub selector: Option<String>,
-    /// Ref instead of selector.
-    #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub element_ref: Option<String>,
-    /// Scroll the page to this x position (pixels).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "i32"))]
-    pub x: Option<i32>,
-    /// Scroll the page to this y position (pixels).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "i32"))]
-    pub y: Option<i32>,
-    /// instant (default) or smooth.
-    #[serde(default, skip_serializing_if = "ScrollBehavior::is_instant")]
-    pub behavior: ScrollBehavior,
-    /// Default: your latest tab.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
-    pub tab_id: Option<TabId>,
+element_args! {
+    /// Arguments of `firefox_scroll`.
+    pub struct ScrollArgs("Scroll this element into view (or give ref, or x/y).") {
+        /// Scroll the page to this x position (pixels).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "i32"))]
+        pub x: Option<i32>,
+        /// Scroll the page to this y position (pixels).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "i32"))]
+        pub y: Option<i32>,
+        /// instant (default) or smooth.
+        #[serde(default, skip_serializing_if = "ScrollBehavior::is_instant")]
+        pub behavior: ScrollBehavior,
+        /// Turn the mouse wheel by this many px (down is positive) over the element, or at viewport point x/y (default: its centre); the page sees the wheel event (maps zoom).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "f64"))]
+        pub delta_y: Option<f64>,
+        /// Like deltaY, sideways (right is positive).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "f64"))]
+        pub delta_x: Option<f64>,
+    }
 }
 
 impl ScrollArgs {
@@ -234,7 +209,33 @@ impl ScrollArgs {
         optional_target(&self.selector, &self.element_ref)
     }
 
+    /// A wheel turn: the deltas and the viewport point (None: the element, or the centre).
+    pub fn wheel(&self) -> Result<Option<Wheel>, Invalid> {
+        if self.delta_x.is_none() && self.delta_y.is_none() {
+            return Ok(None);
+        }
+        let delta = |field, d: Option<f64>| match d.unwrap_or(0.0) {
+            d if d.is_finite() && d.abs() <= MAX_WHEEL => Ok(d),
+            _ => Err(Invalid::new(
+                field,
+                format!("must be a number of pixels between -{MAX_WHEEL} and {MAX_WHEEL}"),
+            )),
+        };
+        let point = viewport_point(self.x.map(f64::from), self.y.map(f64::from))?;
+        if point.is_some() && self.target()?.is_some() {
+            return Err(Invalid::new("x", "give an element or x/y, not both"));
+        }
+        Ok(Some(Wheel {
+            dx: delta("deltaX", self.delta_x)?,
+            dy: delta("deltaY", self.delta_y)?,
+            point,
+        }))
+    }
+
     pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        if self.wheel()?.is_some() {
+            return Ok(());
+        }
         match (self.target()?, self.x.or(self.y)) {
             (Some(_), Some(_)) => Err(Invalid::new("x", "give an element or x/y, not both")),
             (None, None) => Err(Invalid::new(
@@ -246,25 +247,46 @@ impl ScrollArgs {
     }
 }
 
-/// Arguments of `firefox_select_option`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct SelectOptionArgs {
-    /// CSS selector of the <select> (or give ref).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub selector: Option<String>,
-    /// Ref instead of selector.
-    #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub element_ref: Option<String>,
-    /// Option values or visible labels to select (several for a multiple select).
-    pub values: Vec<String>,
-    /// Default: your latest tab.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
-    pub tab_id: Option<TabId>,
+/// Largest wheel turn, in pixels.
+pub const MAX_WHEEL: f64 = 100_000.0;
+
+/// A wheel turn of `firefox_scroll {deltaX, deltaY}`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Wheel {
+    pub dx: f64,
+    pub dy: f64,
+    pub point: Option<(f64, f64)>,
+}
+
+/// A viewport point from optional x/y: both or neither, finite and not negative.
+fn viewport_point(x: Option<f64>, y: Option<f64>) -> Result<Option<(f64, f64)>, Invalid> {
+    let coordinate = |field, v: f64| {
+        if v.is_finite() && (0.0..=MAX_COORDINATE).contains(&v) {
+            Ok(v)
+        } else {
+            Err(Invalid::new(
+                field,
+                format!("{v} is not a viewport coordinate (CSS pixels, 0 to {MAX_COORDINATE})"),
+            ))
+        }
+    };
+    match (x, y) {
+        (None, None) => Ok(None),
+        (Some(x), Some(y)) => Ok(Some((coordinate("x", x)?, coordinate("y", y)?))),
+        (Some(_), None) => Err(Invalid::new("y", "give y with x")),
+        (None, Some(_)) => Err(Invalid::new("x", "give x with y")),
+    }
+}
+
+/// Largest viewport coordinate accepted (no screen is wider).
+const MAX_COORDINATE: f64 = 100_000.0;
+
+element_args! {
+    /// Arguments of `firefox_select_option`.
+    pub struct SelectOptionArgs("CSS selector of the <select> (or give ref).") {
+        /// Option values or visible labels to select (several for a multiple select).
+        pub values: Vec<String>,
+    }
 }
 
 impl SelectOptionArgs {
@@ -313,17 +335,12 @@ impl FormField {
     }
 }
 
-/// Arguments of `firefox_fill_form`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct FillFormArgs {
-    /// The fields to set, in order.
-    pub fields: Vec<FormField>,
-    /// Default: your latest tab.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
-    pub tab_id: Option<TabId>,
+tab_args! {
+    /// Arguments of `firefox_fill_form`.
+    pub struct FillFormArgs {
+        /// The fields to set, in order.
+        pub fields: Vec<FormField>,
+    }
 }
 
 impl FillFormArgs {
@@ -351,29 +368,16 @@ pub struct FileData {
     pub base64: String,
 }
 
-/// Arguments of `firefox_upload_file`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct UploadFileArgs {
-    /// CSS selector of the <input type=file> (or give ref).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub selector: Option<String>,
-    /// Ref instead of selector.
-    #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub element_ref: Option<String>,
-    /// File in your project folder (relative, or absolute inside it) or another folder the user allowed; ≤ 720 KiB.
-    pub path: String,
-    /// Filled in by the host from `path`; not an argument.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(skip))]
-    pub file: Option<FileData>,
-    /// Default: your latest tab.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
-    pub tab_id: Option<TabId>,
+element_args! {
+    /// Arguments of `firefox_upload_file`.
+    pub struct UploadFileArgs("CSS selector of the <input type=file> (or give ref).") {
+        /// File in your project folder (relative, or absolute inside it) or another folder the user allowed; ≤ 720 KiB.
+        pub path: String,
+        /// Filled in by the host from `path`; not an argument.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(skip))]
+        pub file: Option<FileData>,
+    }
 }
 
 impl UploadFileArgs {
@@ -390,19 +394,14 @@ impl UploadFileArgs {
     }
 }
 
-/// Arguments of `firefox_drag`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct DragArgs {
-    /// Element to drag: a ref (e12) or a CSS selector.
-    pub from: String,
-    /// Element to drop it on: a ref or a CSS selector.
-    pub to: String,
-    /// Default: your latest tab.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
-    pub tab_id: Option<TabId>,
+tab_args! {
+    /// Arguments of `firefox_drag`.
+    pub struct DragArgs {
+        /// Element to drag: a ref (e12) or a CSS selector.
+        pub from: String,
+        /// Element to drop it on: a ref or a CSS selector.
+        pub to: String,
+    }
 }
 
 impl DragArgs {
@@ -422,21 +421,16 @@ impl DragArgs {
     }
 }
 
-/// Arguments of `firefox_handle_dialog`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct HandleDialogArgs {
-    /// Accept (OK) or dismiss (Cancel) the page's alert/confirm/prompt/beforeunload dialogs from now on.
-    pub accept: bool,
-    /// What prompt() dialogs answer when accepted.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub prompt_text: Option<String>,
-    /// Default: your latest tab.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
-    pub tab_id: Option<TabId>,
+tab_args! {
+    /// Arguments of `firefox_handle_dialog`.
+    pub struct HandleDialogArgs {
+        /// Accept (OK) or dismiss (Cancel) the page's alert/confirm/prompt/beforeunload dialogs from now on.
+        pub accept: bool,
+        /// What prompt() dialogs answer when accepted.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "String"))]
+        pub prompt_text: Option<String>,
+    }
 }
 
 impl HandleDialogArgs {

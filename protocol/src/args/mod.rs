@@ -7,6 +7,46 @@
 use crate::TabId;
 use crate::validate::{self, Invalid};
 
+/// Declares the argument struct of a tool that acts on one of the agent's tabs: the derives
+/// every argument struct has (unknown fields refused) and the optional `tabId` (default: the
+/// agent's latest tab), written once.
+macro_rules! tab_args {
+    ($(#[$meta:meta])* pub struct $name:ident { $($body:tt)* }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+        #[serde(rename_all = "camelCase", deny_unknown_fields)]
+        pub struct $name {
+            $($body)*
+            /// Default: your latest tab.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+            pub tab_id: Option<TabId>,
+        }
+    };
+}
+
+/// [`tab_args!`] for a tool that names one element: `selector` (documented per tool) or
+/// `ref`, read together by [`element::target`].
+macro_rules! element_args {
+    ($(#[$meta:meta])* pub struct $name:ident ($selector:literal) { $($body:tt)* }) => {
+        tab_args! {
+            $(#[$meta])*
+            pub struct $name {
+                #[doc = $selector]
+                #[serde(default, skip_serializing_if = "Option::is_none")]
+                #[cfg_attr(feature = "schema", schemars(with = "String"))]
+                pub selector: Option<String>,
+                /// Ref from firefox_snapshot (e12), instead of selector.
+                #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
+                #[cfg_attr(feature = "schema", schemars(with = "String"))]
+                pub element_ref: Option<String>,
+                $($body)*
+            }
+        }
+    };
+}
+
 mod config;
 mod devtools;
 mod element;
@@ -15,6 +55,7 @@ mod loops;
 mod navigation;
 mod reading;
 mod screenshot;
+mod storage;
 mod tabs;
 #[cfg(test)]
 mod tests;
@@ -27,6 +68,7 @@ pub use loops::*;
 pub use navigation::*;
 pub use reading::*;
 pub use screenshot::*;
+pub use storage::*;
 pub use tabs::*;
 
 /// Default and ceiling of `maxLength` for page text.

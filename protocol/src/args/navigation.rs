@@ -24,21 +24,16 @@ pub enum NavAction {
     Reload,
 }
 
-/// Arguments of `firefox_navigate`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct NavigateArgs {
-    /// Page to load (http, https or about:blank).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub url: Option<String>,
-    /// Instead of a url: back, forward or reload.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub action: Option<NavAction>,
-    /// Default: your latest tab.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
-    pub tab_id: Option<TabId>,
+tab_args! {
+    /// Arguments of `firefox_navigate`.
+    pub struct NavigateArgs {
+        /// Page to load (http, https or about:blank).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub url: Option<String>,
+        /// Instead of a url: back, forward or reload.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub action: Option<NavAction>,
+    }
 }
 
 impl NavigateArgs {

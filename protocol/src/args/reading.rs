@@ -15,28 +15,23 @@ pub enum ContentFormat {
     Html,
 }
 
-/// Arguments of `firefox_get_content`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct GetContentArgs {
-    /// Default: your latest tab.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
-    pub tab_id: Option<TabId>,
-    /// CSS selector of the part to read; the whole page when absent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub selector: Option<String>,
-    /// Cut the answer after this many characters (default 50000).
-    #[serde(default = "default_max_length")]
-    pub max_length: u32,
-    /// text (default), markdown (headings, links, lists, tables) or html.
-    #[serde(default)]
-    pub format: ContentFormat,
-    /// Same as format: "html" (Claudezilla's name).
-    #[serde(default)]
-    pub include_html: bool,
+tab_args! {
+    /// Arguments of `firefox_get_content`.
+    pub struct GetContentArgs {
+        /// CSS selector of the part to read; the whole page when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "String"))]
+        pub selector: Option<String>,
+        /// Cut the answer after this many characters (default 50000).
+        #[serde(default = "default_max_length")]
+        pub max_length: u32,
+        /// text (default), markdown (headings, links, lists, tables) or html.
+        #[serde(default)]
+        pub format: ContentFormat,
+        /// Same as format: "html" (Claudezilla's name).
+        #[serde(default)]
+        pub include_html: bool,
+    }
 }
 
 impl GetContentArgs {
@@ -65,27 +60,22 @@ impl GetContentArgs {
     }
 }
 
-/// Arguments of `firefox_wait_for`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct WaitForArgs {
-    /// Wait until an element matches this CSS selector.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub selector: Option<String>,
-    /// Wait until the page's text contains this.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub text: Option<String>,
-    /// Wait until the tab's URL matches this glob (* within a part, ** anything).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub url: Option<String>,
-    /// Default: your latest tab.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
-    pub tab_id: Option<TabId>,
+tab_args! {
+    /// Arguments of `firefox_wait_for`.
+    pub struct WaitForArgs {
+        /// Wait until an element matches this CSS selector.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "String"))]
+        pub selector: Option<String>,
+        /// Wait until the page's text contains this.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "String"))]
+        pub text: Option<String>,
+        /// Wait until the tab's URL matches this glob (* within a part, ** anything).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "String"))]
+        pub url: Option<String>,
+    }
 }
 
 impl WaitForArgs {
@@ -116,50 +106,40 @@ impl WaitForArgs {
     }
 }
 
-/// Arguments of `firefox_get_page_state`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct PageStateArgs {
-    #[serde(default = "d30")]
-    pub max_headings: u32,
-    #[serde(default = "d50")]
-    pub max_links: u32,
-    #[serde(default = "d30")]
-    pub max_buttons: u32,
-    #[serde(default = "d30")]
-    pub max_inputs: u32,
-    #[serde(default = "d20")]
-    pub max_images: u32,
-    /// Default: your latest tab.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
-    pub tab_id: Option<TabId>,
+tab_args! {
+    /// Arguments of `firefox_get_page_state`.
+    pub struct PageStateArgs {
+        #[serde(default = "d30")]
+        pub max_headings: u32,
+        #[serde(default = "d50")]
+        pub max_links: u32,
+        #[serde(default = "d30")]
+        pub max_buttons: u32,
+        #[serde(default = "d30")]
+        pub max_inputs: u32,
+        #[serde(default = "d20")]
+        pub max_images: u32,
+    }
 }
 
 fn default_snapshot_chars() -> u32 {
     DEFAULT_SNAPSHOT_CHARS
 }
 
-/// Arguments of `firefox_snapshot`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct SnapshotArgs {
-    /// Only interactive elements (and the headings and landmarks around them).
-    #[serde(default)]
-    pub interactive_only: bool,
-    /// Cut the answer at this many characters (default 40000); a cut answer says how to get the rest.
-    #[serde(default = "default_snapshot_chars")]
-    pub max_chars: u32,
-    /// Snapshot only the part under this CSS selector.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub selector: Option<String>,
-    /// Default: your latest tab.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
-    pub tab_id: Option<TabId>,
+tab_args! {
+    /// Arguments of `firefox_snapshot`.
+    pub struct SnapshotArgs {
+        /// Only interactive elements (and the headings and landmarks around them).
+        #[serde(default)]
+        pub interactive_only: bool,
+        /// Cut the answer at this many characters (default 40000); a cut answer says how to get the rest.
+        #[serde(default = "default_snapshot_chars")]
+        pub max_chars: u32,
+        /// Snapshot only the part under this CSS selector.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "String"))]
+        pub selector: Option<String>,
+    }
 }
 
 impl SnapshotArgs {
@@ -184,23 +164,18 @@ fn d200() -> u32 {
     200
 }
 
-/// Arguments of `firefox_get_accessibility_snapshot` (Claudezilla's limits).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct AccessibilitySnapshotArgs {
-    #[serde(default = "d5")]
-    pub max_depth: u32,
-    #[serde(default = "d200")]
-    pub max_nodes: u32,
-    /// Snapshot only the part under this CSS selector.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub selector: Option<String>,
-    /// Default: your latest tab.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
-    pub tab_id: Option<TabId>,
+tab_args! {
+    /// Arguments of `firefox_get_accessibility_snapshot` (Claudezilla's limits).
+    pub struct AccessibilitySnapshotArgs {
+        #[serde(default = "d5")]
+        pub max_depth: u32,
+        #[serde(default = "d200")]
+        pub max_nodes: u32,
+        /// Snapshot only the part under this CSS selector.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "String"))]
+        pub selector: Option<String>,
+    }
 }
 
 impl AccessibilitySnapshotArgs {

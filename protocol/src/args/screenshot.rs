@@ -43,64 +43,51 @@ fn yes() -> bool {
     true
 }
 
-/// Arguments of `firefox_screenshot`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ScreenshotArgs {
-    /// quick-glance 30%/0.25, read-text 60%/0.5, inspect-ui 80%/0.75, full-detail 95%/1.
-    #[serde(default)]
-    pub purpose: Purpose,
-    /// 1-100, overrides purpose.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "u8"))]
-    pub quality: Option<u8>,
-    /// 0.1-1, overrides purpose.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "f64"))]
-    pub scale: Option<f64>,
-    #[serde(default)]
-    pub format: ImageFormat,
-    /// Max ms to wait for the page to settle (10000).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
-    pub max_wait: Option<u32>,
-    /// Wait for images and fonts.
-    #[serde(default = "yes")]
-    pub wait_for_images: bool,
-    /// Capture at once.
-    #[serde(default)]
-    pub skip_readiness: bool,
-    /// Number up to 30 controls; returns number → ref.
-    #[serde(default)]
-    pub annotate: bool,
-    /// Whole page, not just the view.
-    #[serde(default)]
-    pub full_page: bool,
-    /// Only this element.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub selector: Option<String>,
-    /// Only this element (ref).
-    #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub element_ref: Option<String>,
-    /// Write the image to this file instead (in your project folder or another allowed one).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub save_path: Option<String>,
-    /// Replace a file at savePath.
-    #[serde(default)]
-    pub overwrite: bool,
-    /// Let the browser encode the JPEG instead of our Rust pipeline (for the benchmark's
-    /// side-by-side comparison; no readiness, badges or budget). Not an MCP argument.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    #[cfg_attr(feature = "schema", schemars(skip))]
-    pub browser_encoder: bool,
-    /// Default: your latest tab.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
-    pub tab_id: Option<TabId>,
+element_args! {
+    /// Arguments of `firefox_screenshot`.
+    pub struct ScreenshotArgs("Only this element.") {
+        /// quick-glance 30%/0.25, read-text 60%/0.5, inspect-ui 80%/0.75, full-detail 95%/1.
+        #[serde(default)]
+        pub purpose: Purpose,
+        /// 1-100, overrides purpose.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "u8"))]
+        pub quality: Option<u8>,
+        /// 0.1-1, overrides purpose.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "f64"))]
+        pub scale: Option<f64>,
+        #[serde(default)]
+        pub format: ImageFormat,
+        /// Max ms to wait for the page to settle (10000).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+        pub max_wait: Option<u32>,
+        /// Wait for images and fonts.
+        #[serde(default = "yes")]
+        pub wait_for_images: bool,
+        /// Capture at once.
+        #[serde(default)]
+        pub skip_readiness: bool,
+        /// Number up to 30 controls; returns number → ref.
+        #[serde(default)]
+        pub annotate: bool,
+        /// Whole page, not just the view.
+        #[serde(default)]
+        pub full_page: bool,
+        /// Write the image to this file instead (in your project folder or another allowed one).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "String"))]
+        pub save_path: Option<String>,
+        /// Replace a file at savePath.
+        #[serde(default)]
+        pub overwrite: bool,
+        /// Let the browser encode the JPEG instead of our Rust pipeline (for the benchmark's
+        /// side-by-side comparison; no readiness, badges or budget). Not an MCP argument.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        #[cfg_attr(feature = "schema", schemars(skip))]
+        pub browser_encoder: bool,
+    }
 }
 
 impl ScreenshotArgs {

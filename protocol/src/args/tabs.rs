@@ -14,15 +14,10 @@ pub struct CloseTabArgs {
     pub tab_id: TabId,
 }
 
-/// Arguments of the tools that name one tab only.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct TabArgs {
-    /// Default: your latest tab.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
-    pub tab_id: Option<TabId>,
+tab_args! {
+    /// Arguments of the tools that name one tab only.
+    pub struct TabArgs {
+    }
 }
 
 /// Arguments of `firefox_attach_tab` and `firefox_detach_tab`.

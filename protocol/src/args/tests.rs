@@ -122,6 +122,8 @@ fn each_validation_names_its_field() {
         x: None,
         y: None,
         behavior: ScrollBehavior::Instant,
+        delta_y: None,
+        delta_x: None,
         tab_id: None,
     };
     assert!(scroll.validate().is_err());

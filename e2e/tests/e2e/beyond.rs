@@ -1,0 +1,244 @@
+//! Issue 13: what peers lack or users ask them for — clicks and wheel turns at a point (for
+//! canvases and maps), cookies and web storage behind the user's switch.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use anyhow::ensure;
+use claudezilla_e2e::pages::{Page, PageServer};
+use claudezilla_e2e::{Agent, Browser};
+use serde_json::json;
+
+use crate::common::{Shared, call, text_of};
+
+/// A canvas that zooms on the wheel (as maps do), a scrollable box and a button, at fixed
+/// places, and a log of what the page saw.
+const POINTS: &str = r#"<!doctype html><title>Points</title>
+<style>body{margin:0} #c{position:absolute;left:0;top:0;width:400px;height:300px}
+#box{position:absolute;left:450px;top:0;width:200px;height:150px;overflow:auto}
+#b{position:absolute;left:450px;top:200px;width:100px;height:40px}
+#log{position:absolute;left:0;top:400px}</style>
+<canvas id=c width=400 height=300></canvas>
+<div id=box><div style="height:2000px">tall</div></div>
+<button id=b onclick="log('button')">Press</button>
+<p id=log></p><div style="height:3000px"></div>
+<script>
+const log = (s) => document.getElementById('log').textContent += s + ';';
+const c = document.getElementById('c');
+c.addEventListener('mousedown', e => log(`down:${e.offsetX},${e.offsetY}`));
+c.addEventListener('click', e => log(`click:${e.clientX},${e.clientY}`));
+c.addEventListener('wheel', e => { e.preventDefault(); log(`zoom:${e.deltaY}:${e.clientX},${e.clientY}`); }, {passive: false});
+</script>"#;
+
+/// A page that shows its cookies and storage as it loads, and keeps some of its own.
+const STORED: &str = r#"<!doctype html><title>Stored</title>
+<p id=cookies></p><p id=local></p>
+<script>
+if (!localStorage.getItem('mine')) { document.cookie = 'seen=1; path=/'; localStorage.setItem('mine', 'page'); }
+document.getElementById('cookies').textContent = 'cookies:' + document.cookie;
+document.getElementById('local').textContent = 'local:' + JSON.stringify(Object.entries(localStorage).sort());
+</script>"#;
+
+pub fn pages() -> HashMap<&'static str, Page> {
+    HashMap::from([
+        ("/beyond/points.html", Page::html(POINTS)),
+        ("/beyond/stored.html", Page::html(STORED)),
+    ])
+}
+
+pub async fn clicks_and_wheels_at_a_point(s: Arc<Shared>) -> anyhow::Result<()> {
+    let a = s.agent("points").await?;
+    let tab = a.open(&s.pages.url("/beyond/points.html")).await?;
+    let clicked = call(
+        &a,
+        "firefox_click",
+        json!({"tabId": tab, "x": 100, "y": 50}),
+    )
+    .await?;
+    ensure!(
+        clicked.text.contains("canvas") && clicked.text.contains("at (100, 50)"),
+        "the answer names what was there: {clicked:?}"
+    );
+    let seen = text_of(&a, tab, "#log").await?;
+    ensure!(seen.contains("down:100,50;click:100,50;"), "{seen}");
+    call(
+        &a,
+        "firefox_click",
+        json!({"tabId": tab, "x": 500, "y": 220}),
+    )
+    .await?;
+    ensure!(text_of(&a, tab, "#log").await?.contains("button;"));
+
+    // The map's own wheel handler takes the turn; nothing scrolls.
+    let zoomed = call(
+        &a,
+        "firefox_scroll",
+        json!({"tabId": tab, "deltaY": 120, "x": 100, "y": 50}),
+    )
+    .await?;
+    ensure!(zoomed.text.contains("the page handled it"), "{zoomed:?}");
+    ensure!(text_of(&a, tab, "#log").await?.contains("zoom:120:100,50;"));
+    // Over the box, the box scrolls; elsewhere the page does.
+    let boxed = call(
+        &a,
+        "firefox_scroll",
+        json!({"tabId": tab, "deltaY": 300, "x": 500, "y": 50}),
+    )
+    .await?;
+    ensure!(boxed.text.contains("scrolled to 0, 300"), "{boxed:?}");
+    let paged = call(&a, "firefox_scroll", json!({"tabId": tab, "deltaY": 200})).await?;
+    ensure!(
+        paged.text.contains("the page scrolled to 0, 200"),
+        "{paged:?}"
+    );
+    // Scrolling to a position still works as before.
+    call(&a, "firefox_scroll", json!({"tabId": tab, "y": 0})).await?;
+
+    let shot = call(&a, "firefox_screenshot", json!({"tabId": tab})).await?;
+    ensure!(
+        shot.text.contains("firefox_click {x: 0 + px / "),
+        "the screenshot says how its pixels map to points: {shot:?}"
+    );
+    let outside = a
+        .call("firefox_click", json!({"tabId": tab, "x": 5000, "y": 10}))
+        .await?;
+    ensure!(
+        outside
+            .expect_error("PAGE_ERROR")?
+            .contains("outside the viewport"),
+        "{outside:?}"
+    );
+    let half = a
+        .call("firefox_click", json!({"tabId": tab, "x": 10}))
+        .await?;
+    half.expect_error("INVALID_ARGUMENT")?;
+    let b = s.agent("points-b").await?;
+    for (tool, args) in [
+        ("firefox_click", json!({"tabId": tab, "x": 10, "y": 10})),
+        ("firefox_scroll", json!({"tabId": tab, "deltaY": 10})),
+    ] {
+        b.call(tool, args).await?.expect_error("OWNERSHIP")?;
+    }
+    ensure!(
+        !text_of(&a, tab, "#log").await?.contains("down:10,10"),
+        "another agent's click reached the page"
+    );
+    b.close().await?;
+    a.close().await?;
+    Ok(())
+}
+
+/// In the shared browser nobody switched cookies and storage on: both refuse, and say how.
+pub async fn cookies_and_storage_wait_for_the_users_switch(s: Arc<Shared>) -> anyhow::Result<()> {
+    let a = s.agent("stored-off").await?;
+    let tab = a.open(&s.pages.url("/beyond/stored.html")).await?;
+    for (tool, args) in [
+        ("firefox_cookies", json!({"tabId": tab, "action": "get"})),
+        ("firefox_storage", json!({"tabId": tab, "action": "get"})),
+    ] {
+        let off = a.call(tool, args).await?;
+        ensure!(off.expect_error("DISABLED")?.contains("popup"), "{off:?}");
+    }
+    let b = s.agent("stored-off-b").await?;
+    for (tool, args) in [
+        ("firefox_cookies", json!({"tabId": tab, "action": "get"})),
+        ("firefox_storage", json!({"tabId": tab, "action": "clear"})),
+    ] {
+        b.call(tool, args).await?.expect_error("OWNERSHIP")?;
+    }
+    b.close().await?;
+    a.close().await?;
+    Ok(())
+}
+
+/// With the user's permission (here from Firefox's environment): read, set and delete, seen
+/// by the page itself; another agent is still refused.
+pub async fn cookies_and_storage_when_allowed() -> anyhow::Result<()> {
+    let pages = PageServer::start(pages()).await?;
+    let browser = Browser::start_with(&[("CLAUDEZILLA_ALLOW_STORAGE", "1")]).await?;
+    let a = Agent::spawn(browser.runtime.path(), &browser.path().join("mcp.log")).await?;
+    let b = Agent::spawn(browser.runtime.path(), &browser.path().join("mcp-b.log")).await?;
+    let result = allowed(&a, &b, &pages).await;
+    if result.is_err() {
+        eprintln!("--- Firefox log ---\n{}", browser.log());
+    }
+    result
+}
+
+async fn allowed(a: &Agent, b: &Agent, pages: &PageServer) -> anyhow::Result<()> {
+    let url = pages.url("/beyond/stored.html");
+    let tab = a.open(&url).await?;
+    let cookies = call(a, "firefox_cookies", json!({"tabId": tab, "action": "get"})).await?;
+    ensure!(cookies.text.contains("seen=1"), "{cookies:?}");
+    call(
+        a,
+        "firefox_cookies",
+        json!({"tabId": tab, "action": "set", "name": "token", "value": "abc"}),
+    )
+    .await?;
+    call(
+        a,
+        "firefox_cookies",
+        json!({"tabId": tab, "action": "delete", "name": "seen"}),
+    )
+    .await?;
+    let local = call(a, "firefox_storage", json!({"tabId": tab, "action": "get"})).await?;
+    ensure!(local.text.contains("mine = page"), "{local:?}");
+    call(
+        a,
+        "firefox_storage",
+        json!({"tabId": tab, "action": "set", "key": "agent", "value": "was here"}),
+    )
+    .await?;
+    call(
+        a,
+        "firefox_storage",
+        json!({"tabId": tab, "action": "set", "area": "session", "key": "s", "value": "1"}),
+    )
+    .await?;
+    let session = call(
+        a,
+        "firefox_storage",
+        json!({"tabId": tab, "action": "get", "area": "session", "key": "s"}),
+    )
+    .await?;
+    ensure!(session.text.contains("s = 1"), "{session:?}");
+    // The page, loaded again, sees what the agent changed.
+    call(a, "firefox_navigate", json!({"tabId": tab, "url": url})).await?;
+    let seen = text_of(a, tab, "#cookies").await?;
+    ensure!(
+        seen.contains("token=abc") && !seen.contains("seen=1"),
+        "{seen}"
+    );
+    let local = text_of(a, tab, "#local").await?;
+    ensure!(local.contains(r#"["agent","was here"]"#), "{local}");
+    call(
+        a,
+        "firefox_storage",
+        json!({"tabId": tab, "action": "clear"}),
+    )
+    .await?;
+    let cleared = call(a, "firefox_storage", json!({"tabId": tab, "action": "get"})).await?;
+    ensure!(cleared.text.contains("nothing stored"), "{cleared:?}");
+
+    for (args, field) in [
+        (json!({"tabId": tab, "action": "set", "name": "x"}), "value"),
+        (json!({"tabId": tab, "action": "delete"}), "name"),
+    ] {
+        let bad = a.call("firefox_cookies", args).await?;
+        ensure!(
+            bad.expect_error("INVALID_ARGUMENT")?.contains(field),
+            "{bad:?}"
+        );
+    }
+    b.call("firefox_cookies", json!({"tabId": tab, "action": "get"}))
+        .await?
+        .expect_error("OWNERSHIP")?;
+    b.call(
+        "firefox_storage",
+        json!({"tabId": tab, "action": "set", "key": "k", "value": "v"}),
+    )
+    .await?
+    .expect_error("OWNERSHIP")?;
+    Ok(())
+}
