@@ -202,6 +202,7 @@ mod tests {
         assert_eq!(quadruple.validate().unwrap_err().field, "clickCount");
         let url = Command::CreateWindow(CreateWindowArgs {
             url: "javascript:alert(1)".into(),
+            container: None,
         });
         assert_eq!(url.validate().unwrap_err().field, "url");
     }

@@ -244,6 +244,9 @@ pub struct TabReport {
     /// When the tab is not where the agent asked (the page navigated on by itself).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The container a new tab opened in, when not the user's session.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub container: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use anyhow::ensure;
+use anyhow::{Context, ensure};
 use claudezilla_e2e::pages::{Page, PageServer};
 use claudezilla_e2e::{Agent, Browser};
 use serde_json::json;
@@ -39,8 +39,17 @@ document.getElementById('cookies').textContent = 'cookies:' + document.cookie;
 document.getElementById('local').textContent = 'local:' + JSON.stringify(Object.entries(localStorage).sort());
 </script>"#;
 
+/// Shows the page's cookies; `?set=name=value` sets one first.
+const JAR: &str = r#"<!doctype html><title>Jar</title><p id=cookies></p>
+<script>
+const set = new URLSearchParams(location.search).get('set');
+if (set) document.cookie = set + '; path=/';
+document.getElementById('cookies').textContent = 'cookies:' + document.cookie;
+</script>"#;
+
 pub fn pages() -> HashMap<&'static str, Page> {
     HashMap::from([
+        ("/beyond/jar.html", Page::html(JAR)),
         ("/beyond/points.html", Page::html(POINTS)),
         ("/beyond/stored.html", Page::html(STORED)),
     ])
@@ -240,5 +249,91 @@ async fn allowed(a: &Agent, b: &Agent, pages: &PageServer) -> anyhow::Result<()>
     )
     .await?
     .expect_error("OWNERSHIP")?;
+    Ok(())
+}
+
+/// An agent in a container of its own does not see the user's cookies, the user does not see
+/// its cookies, another agent in its own container sees neither, and no agent can name another
+/// agent's container.
+pub async fn an_own_container_keeps_cookies_apart(s: Arc<Shared>) -> anyhow::Result<()> {
+    let jar = s.pages.url("/beyond/jar.html");
+    let user = s.agent("jar-user").await?;
+    let mine = user.open(&format!("{jar}?set=user_secret=42")).await?;
+    ensure!(
+        text_of(&user, mine, "#cookies")
+            .await?
+            .contains("user_secret=42")
+    );
+
+    let own = s.agent("jar-own").await?;
+    let opened = call(
+        &own,
+        "firefox_create_window",
+        json!({"url": format!("{jar}?set=agent_only=1"), "container": "own"}),
+    )
+    .await?;
+    let name = opened
+        .text
+        .lines()
+        .find_map(|l| l.strip_prefix("Container: "))
+        .and_then(|l| l.split(" (").next())
+        .context("the answer names the container")?
+        .to_owned();
+    let tab = opened.tab_id()?;
+    let seen = text_of(&own, tab, "#cookies").await?;
+    ensure!(
+        seen.contains("agent_only=1") && !seen.contains("user_secret"),
+        "{seen}"
+    );
+    // Its later tabs stay in its container.
+    let again = call(&own, "firefox_create_window", json!({"url": jar})).await?;
+    ensure!(again.text.contains(&name), "{again:?}");
+    ensure!(
+        text_of(&own, again.tab_id()?, "#cookies")
+            .await?
+            .contains("agent_only=1")
+    );
+
+    let other = s.agent("jar-other").await?;
+    let theirs = call(
+        &other,
+        "firefox_create_window",
+        json!({"url": jar, "container": "own"}),
+    )
+    .await?;
+    let seen = text_of(&other, theirs.tab_id()?, "#cookies").await?;
+    ensure!(
+        !seen.contains("agent_only") && !seen.contains("user_secret"),
+        "{seen}"
+    );
+    let borrowed = other
+        .call(
+            "firefox_create_window",
+            json!({"url": jar, "container": name}),
+        )
+        .await?;
+    borrowed.expect_error("OWNERSHIP")?;
+    let missing = user
+        .call(
+            "firefox_create_window",
+            json!({"url": jar, "container": "no-such-container-5e1"}),
+        )
+        .await?;
+    missing.expect_error("INVALID_ARGUMENT")?;
+
+    call(
+        &user,
+        "firefox_navigate",
+        json!({"tabId": mine, "url": jar}),
+    )
+    .await?;
+    let seen = text_of(&user, mine, "#cookies").await?;
+    ensure!(
+        seen.contains("user_secret=42") && !seen.contains("agent_only"),
+        "{seen}"
+    );
+    other.close().await?;
+    own.close().await?;
+    user.close().await?;
     Ok(())
 }

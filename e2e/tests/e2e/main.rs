@@ -259,6 +259,10 @@ fn main() {
             "beyond::cookies_and_storage_wait_for_the_users_switch",
             beyond::cookies_and_storage_wait_for_the_users_switch,
         ),
+        with_shared(
+            "beyond::an_own_container_keeps_cookies_apart",
+            beyond::an_own_container_keeps_cookies_apart,
+        ),
         plain(
             "beyond::cookies_and_storage_when_allowed",
             beyond::cookies_and_storage_when_allowed,

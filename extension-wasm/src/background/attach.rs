@@ -99,6 +99,7 @@ pub async fn attach(agent: &AgentId, tab: TabId, budget_ms: u32) -> Outcome {
         },
         waited_ms: 0,
         note: None,
+        container: None,
     }))
 }
 

@@ -8,7 +8,8 @@ use claudezilla_protocol::{
 };
 
 use super::{
-    attach, capture, config, content, devtools, now, storage, tabs, window_size, with_state,
+    attach, capture, config, containers, content, devtools, now, storage, tabs, window_size,
+    with_state,
 };
 use crate::pool::AuthorizedTab;
 use crate::route::{Action, Wait, page_route};
@@ -47,7 +48,9 @@ pub async fn handle(request: Request) -> Outcome {
         };
     }
     match command {
-        Command::CreateWindow(a) => tabs::create(&agent, &a.url, budget).await,
+        Command::CreateWindow(a) => {
+            tabs::create(&agent, &a.url, a.container.as_ref(), budget).await
+        }
         Command::Navigate(a) => {
             let tab = authorize(&agent, a.tab_id, Action::Navigate)?;
             if let Some(url) = &a.url {
@@ -116,7 +119,9 @@ pub async fn handle(request: Request) -> Outcome {
         }),
         Command::CloseTab(a) => {
             let tab = authorize(&agent, Some(a.tab_id), Action::Close)?;
-            tabs::close(tab).await
+            let closed = tabs::close(tab).await;
+            containers::release(&agent).await;
+            closed
         }
         Command::Ping => Ok(Reply::Pong {
             version: VERSION.into(),
@@ -219,6 +224,7 @@ pub async fn release_agent(agent: &AgentId) -> u32 {
     });
     released.given_back.into_iter().for_each(attach::forget);
     tabs::remove_all(&released.closed).await;
+    containers::release(agent).await;
     released.closed.len() as u32
 }
 

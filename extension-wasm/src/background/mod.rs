@@ -6,6 +6,7 @@ mod attach;
 mod capture;
 mod commands;
 mod config;
+mod containers;
 mod content;
 mod devtools;
 mod early;
@@ -58,6 +59,8 @@ struct State {
     evaluate_switch: bool,
     /// The popup's switch for `firefox_cookies` and `firefox_storage` (until Firefox restarts).
     storage_switch: bool,
+    /// Each agent's own container, once it asked for one.
+    containers: HashMap<AgentId, containers::Jar>,
     /// Open the agents' window as a private window.
     private_windows: bool,
     /// A tab's load cancelled by its agent's allowlist, for the navigation waiting on it.

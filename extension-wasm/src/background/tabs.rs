@@ -1,6 +1,6 @@
 //! The agents' window and tabs: opening, navigating, closing, and waiting for loads.
 
-use claudezilla_protocol::args::NavAction;
+use claudezilla_protocol::args::{Container, NavAction};
 use claudezilla_protocol::envelope::PageOp;
 use claudezilla_protocol::reply::{LoadState, TabReport};
 use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Outcome, Reply, TabId};
@@ -26,12 +26,16 @@ struct CreateTab<'a> {
     window_id: u32,
     url: &'a str,
     active: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cookie_store_id: Option<&'a str>,
 }
 
 #[derive(Serialize)]
 struct CreateWindow<'a> {
     url: &'a str,
     incognito: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cookie_store_id: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -40,8 +44,32 @@ struct SetUrl<'a> {
 }
 
 /// Opens `url` in a new tab owned by `agent`, in the agents' window (opening it if needed).
-pub async fn create(agent: &AgentId, url: &str, budget_ms: u32) -> Outcome {
+pub async fn create(
+    agent: &AgentId,
+    url: &str,
+    container: Option<&Container>,
+    budget_ms: u32,
+) -> Outcome {
     super::config::check(agent, url)?;
+    let jar = super::containers::jar_for(agent, container).await?;
+    let opened = open(
+        agent,
+        url,
+        jar.as_ref().map(|j| j.cookie_store_id.as_str()),
+        budget_ms,
+    )
+    .await;
+    match (opened, jar) {
+        (Ok(Reply::Tab(mut report)), Some(jar)) => {
+            report.container = Some(jar.name);
+            Ok(Reply::Tab(report))
+        }
+        (opened, _) => opened,
+    }
+}
+
+/// Opens an agent tab on `url` in cookie store `jar` (None: the user's) and waits for it.
+async fn open(agent: &AgentId, url: &str, jar: Option<&str>, budget_ms: u32) -> Outcome {
     // The tab joins the pool before it loads anything: the allowlist's blocking listener sees
     // (and can cancel) a redirect of its very first load, and its first page is marked as an
     // agent's from the start (load-time console and dialogs kept).
@@ -53,7 +81,7 @@ pub async fn create(agent: &AgentId, url: &str, budget_ms: u32) -> Outcome {
         let lock = WINDOW_LOCK.with(|l| l.clone());
         let _guard = lock.lock().await;
         with_state(|s| s.pool.admit(agent, now()))?;
-        let tab = open_tab(first)
+        let tab = open_tab(first, jar)
             .await
             .map_err(|e| refine_url_error(e, url))?;
         with_state(|s| {
@@ -140,7 +168,7 @@ async fn group(tab: u32, window_id: u32) {
     }
 }
 
-async fn open_tab(url: &str) -> Result<Tab, ErrorBody> {
+async fn open_tab(url: &str, jar: Option<&str>) -> Result<Tab, ErrorBody> {
     let window = with_state(|s| s.pool.window);
     if let Some(window_id) = window
         && web::call(web::windows_get(window_id)).await.is_ok()
@@ -150,6 +178,7 @@ async fn open_tab(url: &str) -> Result<Tab, ErrorBody> {
             window_id,
             url,
             active: false,
+            cookie_store_id: jar,
         };
         return web::call_as(web::tabs_create(&web::to_js(&props))).await;
     }
@@ -157,6 +186,7 @@ async fn open_tab(url: &str) -> Result<Tab, ErrorBody> {
     let window: Window = web::call_as(web::windows_create(&web::to_js(&CreateWindow {
         url,
         incognito,
+        cookie_store_id: jar,
     })))
     .await?;
     with_state(|s| {
@@ -465,6 +495,7 @@ async fn report(tab: TabId, started: f64, load_state: LoadState) -> Outcome {
         load_state,
         waited_ms: (web::now_ms() - started) as u32,
         note: None,
+        container: None,
     }))
 }
 

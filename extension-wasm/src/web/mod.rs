@@ -40,6 +40,13 @@ extern "C" {
     #[wasm_bindgen(js_namespace = ["browser", "cookies"], js_name = remove)]
     pub fn cookies_remove(details: &JsValue) -> Promise;
 
+    #[wasm_bindgen(js_namespace = ["browser", "contextualIdentities"], js_name = create)]
+    pub fn contextual_identities_create(details: &JsValue) -> Promise;
+    #[wasm_bindgen(js_namespace = ["browser", "contextualIdentities"], js_name = query)]
+    pub fn contextual_identities_query(details: &JsValue) -> Promise;
+    #[wasm_bindgen(js_namespace = ["browser", "contextualIdentities"], js_name = remove)]
+    pub fn contextual_identities_remove(cookie_store_id: &str) -> Promise;
+
     #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = goBack)]
     pub fn tabs_go_back(tab_id: u32) -> Promise;
     #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = goForward)]

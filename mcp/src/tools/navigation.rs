@@ -34,11 +34,17 @@ pub(super) fn render_tab(reply: Reply) -> Result<CallToolResult, Reply> {
         load_state,
         waited_ms,
         note,
+        container,
     }) = reply
     else {
         return Err(reply);
     };
-    let note = note.map(|n| format!("\nNote: {n}")).unwrap_or_default();
+    let mut note = note.map(|n| format!("\nNote: {n}")).unwrap_or_default();
+    if let Some(c) = container {
+        note.push_str(&format!(
+            "\nContainer: {c} (its cookies and logins are apart from the user's and other agents')"
+        ));
+    }
     Ok(text(match load_state {
         LoadState::Complete => {
             format!("Tab {tab_id} loaded in {waited_ms} ms: {title}\nURL: {url}{note}")

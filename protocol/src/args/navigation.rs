@@ -12,6 +12,50 @@ pub struct CreateWindowArgs {
     /// Page to open (http, https or about:blank).
     #[serde(default = "about_blank")]
     pub url: String,
+    /// "own": a Firefox container of your own (cookies and logins apart from the user's and other agents'), kept for your later tabs; "user" (default): the user's session; or one of the user's containers by name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub container: Option<Container>,
+}
+
+/// Whose cookie jar a new tab uses.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(try_from = "String", into = "String")]
+pub enum Container {
+    /// The agent's own container, made on first use.
+    Own,
+    /// The user's default session.
+    User,
+    /// One of the user's containers.
+    Named(String),
+}
+
+impl TryFrom<String> for Container {
+    type Error = String;
+
+    fn try_from(name: String) -> Result<Self, String> {
+        Ok(match name.trim() {
+            "own" => Self::Own,
+            "user" => Self::User,
+            n if !n.is_empty() && n.chars().count() <= 100 => Self::Named(n.to_owned()),
+            _ => {
+                return Err(
+                    "container is \"own\", \"user\" or a container's name (≤ 100 characters)"
+                        .into(),
+                );
+            }
+        })
+    }
+}
+
+impl From<Container> for String {
+    fn from(c: Container) -> Self {
+        match c {
+            Container::Own => "own".into(),
+            Container::User => "user".into(),
+            Container::Named(n) => n,
+        }
+    }
 }
 
 // Where `firefox_navigate` goes other than a URL.

@@ -2,6 +2,21 @@ use super::*;
 use serde_json::json;
 
 #[test]
+fn containers_are_own_user_or_a_name() {
+    let parse = |v: serde_json::Value| serde_json::from_value::<CreateWindowArgs>(v);
+    let args = parse(json!({"container": "own"})).unwrap();
+    assert_eq!(args.container, Some(Container::Own));
+    let args = parse(json!({"container": " Work "})).unwrap();
+    assert_eq!(args.container, Some(Container::Named("Work".into())));
+    assert!(parse(json!({"container": ""})).is_err());
+    assert!(parse(json!({"container": "x".repeat(101)})).is_err());
+    assert_eq!(
+        serde_json::to_value(Container::User).unwrap(),
+        json!("user")
+    );
+}
+
+#[test]
 fn refs_parse_and_print() {
     assert_eq!(
         "e12".parse(),
