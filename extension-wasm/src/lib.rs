@@ -33,6 +33,7 @@ pub mod network;
 pub mod pixels;
 pub mod pool;
 pub mod request_log;
+pub mod request_routes;
 pub mod route;
 pub mod suggest;
 pub mod text;

@@ -314,6 +314,8 @@ pub fn page_route(command: &Command) -> Result<Option<PageRoute>, ErrorBody> {
         | Command::GetNetwork(_)
         | Command::Evaluate(_)
         | Command::Cookies(_)
+        | Command::Route(_)
+        | Command::Unroute(_)
         | Command::Storage(_)
         | Command::SetConfig(_)
         | Command::SetViewport(_)

@@ -68,6 +68,8 @@ commands! {
     GetNetwork(NetworkArgs) = "getNetwork",
     Evaluate(EvaluateArgs) = "evaluate",
     Cookies(CookiesArgs) = "cookies",
+    Route(RouteArgs) = "route",
+    Unroute(UnrouteArgs) = "unroute",
     Storage(StorageArgs) = "storage",
     SetConfig(SetConfigArgs) = "setConfig",
     HandleConsent(TabArgs) = "handleConsent",
@@ -114,6 +116,7 @@ impl Command {
             Self::GetNetwork(a) => a.validate(),
             Self::Evaluate(a) => a.validate(),
             Self::Cookies(a) => a.validate(),
+            Self::Route(a) => a.validate(),
             Self::Storage(a) => a.validate(),
             Self::SetConfig(a) => a.validate(),
             Self::SetViewport(a) => a.size().map(drop),
@@ -138,7 +141,8 @@ impl Command {
             | Self::DetachTab(_)
             | Self::StopLoop
             | Self::LoopStatus
-            | Self::LoopCheck(_) => Ok(()),
+            | Self::LoopCheck(_)
+            | Self::Unroute(_) => Ok(()),
         }
     }
 }

@@ -192,6 +192,10 @@ pub enum Reply {
         entries: Vec<NetworkEntry>,
         total: u32,
     },
+    /// The agent's routes, newest first, with how many requests each has met.
+    Routes {
+        routes: Vec<RouteInfo>,
+    },
     /// The cookies a tab's page gets (values cut at `MAX_STORED_VALUE`).
     Cookies {
         url: String,
@@ -416,6 +420,15 @@ pub struct DialogReport {
     /// What dialogs answer from now on.
     pub policy: String,
     pub seen: Vec<String>,
+}
+
+/// One route of an agent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RouteInfo {
+    pub pattern: String,
+    pub action: crate::args::RouteAction,
+    pub hits: u32,
 }
 
 /// One cookie, as `firefox_cookies` shows it.

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use anyhow::{Context, ensure};
 use claudezilla_e2e::pages::{Page, PageServer};
 use claudezilla_e2e::{Agent, Browser};
+
 use serde_json::json;
 
 use crate::common::{Shared, call, text_of};
@@ -47,8 +48,21 @@ if (set) document.cookie = set + '; path=/';
 document.getElementById('cookies').textContent = 'cookies:' + document.cookie;
 </script>"#;
 
+/// Fetches `data.txt` as it loads and shows what came back, its `x-mock` header and how long
+/// it took.
+const API: &str = r#"<!doctype html><title>Api</title><p id=out>waiting</p>
+<script>
+const t0 = performance.now();
+fetch('/beyond/data.txt')
+  .then(r => r.text().then(t => 'got:' + r.status + ':' + r.headers.get('x-mock') + ':' + t))
+  .catch(e => 'failed:' + e.name)
+  .then(t => document.getElementById('out').textContent = t + ':ms=' + Math.round(performance.now() - t0));
+</script>"#;
+
 pub fn pages() -> HashMap<&'static str, Page> {
     HashMap::from([
+        ("/beyond/api.html", Page::html(API)),
+        ("/beyond/data.txt", Page::html("real-data")),
         ("/beyond/jar.html", Page::html(JAR)),
         ("/beyond/points.html", Page::html(POINTS)),
         ("/beyond/stored.html", Page::html(STORED)),
@@ -335,5 +349,102 @@ pub async fn an_own_container_keeps_cookies_apart(s: Arc<Shared>) -> anyhow::Res
     other.close().await?;
     own.close().await?;
     user.close().await?;
+    Ok(())
+}
+
+/// The page's fetch once it finished, as the page showed it.
+async fn fetched(a: &Agent, tab: u32) -> anyhow::Result<String> {
+    for _ in 0..100 {
+        let out = text_of(a, tab, "#out").await?;
+        if !out.contains("waiting") {
+            return Ok(out);
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    anyhow::bail!("the page's fetch never finished")
+}
+
+/// Routes mock, block and slow an agent's own requests, and never touch another agent's tab.
+pub async fn routes_fulfill_abort_and_delay_only_their_agents_requests(
+    s: Arc<Shared>,
+) -> anyhow::Result<()> {
+    let api = s.pages.url("/beyond/api.html");
+    let a = s.agent("routes").await?;
+    let b = s.agent("routes-b").await?;
+    let tab = a.open(&api).await?;
+    ensure!(fetched(&a, tab).await?.contains("got:200:null:real-data"));
+    let set = call(
+        &a,
+        "firefox_route",
+        json!({"pattern": "**/beyond/data.txt", "action": "fulfill",
+               "body": "mocked", "headers": {"x-mock": "yes"}}),
+    )
+    .await?;
+    ensure!(set.text.contains("**/beyond/data.txt → fulfill"), "{set:?}");
+    call(&a, "firefox_navigate", json!({"tabId": tab, "url": api})).await?;
+    let mocked = fetched(&a, tab).await?;
+    ensure!(mocked.contains("got:200:yes:mocked:"), "{mocked}");
+    // The other agent's tab on the same page meets no route.
+    let theirs = b.open(&api).await?;
+    let real = fetched(&b, theirs).await?;
+    ensure!(real.contains("got:200:null:real-data"), "{real}");
+
+    call(
+        &a,
+        "firefox_route",
+        json!({"pattern": "**/data.txt", "action": "abort"}),
+    )
+    .await?;
+    call(&a, "firefox_navigate", json!({"tabId": tab, "url": api})).await?;
+    let aborted = fetched(&a, tab).await?;
+    ensure!(aborted.contains("failed:TypeError"), "{aborted}");
+    call(
+        &a,
+        "firefox_route",
+        json!({"pattern": "**/data.txt", "action": "delay", "delayMs": 600}),
+    )
+    .await?;
+    call(&a, "firefox_navigate", json!({"tabId": tab, "url": api})).await?;
+    let delayed = fetched(&a, tab).await?;
+    let ms: u32 = delayed
+        .rsplit("ms=")
+        .next()
+        .and_then(|m| m.trim().parse().ok())
+        .context("no time")?;
+    ensure!(delayed.contains("real-data") && ms >= 550, "{delayed}");
+    let listed = call(&a, "firefox_route", json!({})).await?;
+    ensure!(
+        listed
+            .text
+            .contains("**/data.txt → delay (1 requests so far)")
+            && listed.text.contains("**/beyond/data.txt → fulfill"),
+        "{listed:?}"
+    );
+    let status = a
+        .call(
+            "firefox_route",
+            json!({"pattern": "**/x", "action": "fulfill", "status": 404}),
+        )
+        .await?;
+    ensure!(status.expect_error("INVALID_ARGUMENT")?.contains("status"));
+    // Others see none of a's routes and cannot remove them.
+    let none = call(&b, "firefox_unroute", json!({})).await?;
+    ensure!(none.text.contains("no routes"), "{none:?}");
+    ensure!(
+        call(&a, "firefox_route", json!({}))
+            .await?
+            .text
+            .contains("delay")
+    );
+    let left = call(&a, "firefox_unroute", json!({"pattern": "**/data.txt"})).await?;
+    ensure!(
+        left.text.contains("fulfill") && !left.text.contains("delay"),
+        "{left:?}"
+    );
+    call(&a, "firefox_unroute", json!({})).await?;
+    call(&a, "firefox_navigate", json!({"tabId": tab, "url": api})).await?;
+    ensure!(fetched(&a, tab).await?.contains("got:200:null:real-data"));
+    b.close().await?;
+    a.close().await?;
     Ok(())
 }

@@ -260,6 +260,10 @@ fn main() {
             beyond::cookies_and_storage_wait_for_the_users_switch,
         ),
         with_shared(
+            "beyond::routes_fulfill_abort_and_delay_only_their_agents_requests",
+            beyond::routes_fulfill_abort_and_delay_only_their_agents_requests,
+        ),
+        with_shared(
             "beyond::an_own_container_keeps_cookies_apart",
             beyond::an_own_container_keeps_cookies_apart,
         ),

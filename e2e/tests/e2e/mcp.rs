@@ -43,6 +43,8 @@ pub async fn lists_the_tools() -> anyhow::Result<()> {
         "firefox_loop_status",
         "firefox_cookies",
         "firefox_storage",
+        "firefox_route",
+        "firefox_unroute",
     ] {
         ensure!(names.contains(&want), "{want} missing from {names:?}");
     }

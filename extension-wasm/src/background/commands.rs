@@ -8,8 +8,8 @@ use claudezilla_protocol::{
 };
 
 use super::{
-    attach, capture, config, containers, content, devtools, now, storage, tabs, window_size,
-    with_state,
+    attach, capture, config, containers, content, devtools, intercept, now, storage, tabs,
+    window_size, with_state,
 };
 use crate::pool::AuthorizedTab;
 use crate::route::{Action, Wait, page_route};
@@ -70,6 +70,8 @@ pub async fn handle(request: Request) -> Outcome {
             let tab = authorize(&agent, a.tab_id, Action::RunJavaScriptIn)?;
             devtools::evaluate(tab, a, until, budget).await
         }
+        Command::Route(a) => intercept::set(&agent, a),
+        Command::Unroute(a) => intercept::unset(&agent, a),
         Command::Cookies(a) => {
             let tab = authorize(&agent, a.tab_id, Action::UseTheCookiesOf)?;
             storage::cookies(tab, a).await
@@ -225,6 +227,7 @@ pub async fn release_agent(agent: &AgentId) -> u32 {
     released.given_back.into_iter().for_each(attach::forget);
     tabs::remove_all(&released.closed).await;
     containers::release(agent).await;
+    intercept::release(agent);
     released.closed.len() as u32
 }
 

@@ -10,6 +10,7 @@ mod containers;
 mod content;
 mod devtools;
 mod early;
+mod intercept;
 mod native;
 mod persist;
 mod popup;
@@ -59,6 +60,8 @@ struct State {
     evaluate_switch: bool,
     /// The popup's switch for `firefox_cookies` and `firefox_storage` (until Firefox restarts).
     storage_switch: bool,
+    /// Each agent's routes over its tabs' requests.
+    routes: crate::request_routes::RouteTable,
     /// Each agent's own container, once it asked for one.
     containers: HashMap<AgentId, containers::Jar>,
     /// Open the agents' window as a private window.

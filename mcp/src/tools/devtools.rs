@@ -1,7 +1,9 @@
 //! The devtools: console, network log, and running JavaScript in the page.
 
-use claudezilla_protocol::args::{ConsoleArgs, EvaluateArgs, NetworkArgs};
-use claudezilla_protocol::reply::{ConsoleEntry, NetworkEntry};
+use claudezilla_protocol::args::{
+    ConsoleArgs, EvaluateArgs, NetworkArgs, RouteAction, RouteArgs, UnrouteArgs,
+};
+use claudezilla_protocol::reply::{ConsoleEntry, NetworkEntry, RouteInfo};
 use claudezilla_protocol::{Command, Reply};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
@@ -42,6 +44,28 @@ impl Claudezilla {
     }
 
     #[tool(
+        name = "firefox_route",
+        description = "Mock, block or slow your tabs' requests matching a URL glob: fulfill (your body and headers replace the server's; its status stays), abort, or delay. Yours alone; they end with you. Without pattern: lists your routes."
+    )]
+    async fn route(&self, Parameters(a): Parameters<Args<RouteArgs>>) -> CallToolResult {
+        respond(
+            self.run(Command::Route(a.args), a.timeout).await,
+            render_routes,
+        )
+    }
+
+    #[tool(
+        name = "firefox_unroute",
+        description = "Removes your route with this pattern, or all of them."
+    )]
+    async fn unroute(&self, Parameters(a): Parameters<Args<UnrouteArgs>>) -> CallToolResult {
+        respond(
+            self.run(Command::Unroute(a.args), a.timeout).await,
+            render_routes,
+        )
+    }
+
+    #[tool(
         name = "firefox_evaluate",
         description = "Run JavaScript in your tab's page (its own globals) and get the result as JSON; promises are awaited. Off unless the user switched it on in the Claudezilla popup: a capability the user grants, not a sandbox."
     )]
@@ -54,6 +78,36 @@ impl Claudezilla {
             },
         )
     }
+}
+
+fn render_routes(reply: Reply) -> Result<CallToolResult, Reply> {
+    let Reply::Routes { routes } = reply else {
+        return Err(reply);
+    };
+    if routes.is_empty() {
+        return Ok(text("You have no routes."));
+    }
+    let lines: Vec<String> = routes
+        .iter()
+        .map(
+            |RouteInfo {
+                 pattern,
+                 action,
+                 hits,
+             }| {
+                let action = match action {
+                    RouteAction::Fulfill => "fulfill",
+                    RouteAction::Abort => "abort",
+                    RouteAction::Delay => "delay",
+                };
+                format!("{pattern} → {action} ({hits} requests so far)")
+            },
+        )
+        .collect();
+    Ok(text(format!(
+        "Your routes, newest first (it wins):\n{}",
+        lines.join("\n")
+    )))
 }
 
 fn render_console(entries: &[ConsoleEntry], total: u32) -> String {

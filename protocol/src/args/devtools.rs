@@ -88,3 +88,115 @@ impl EvaluateArgs {
         check_len("expression", &self.expression, MAX_EXPRESSION)
     }
 }
+
+/// Longest body a route answers with.
+pub const MAX_ROUTE_BODY: usize = 256 * 1024;
+/// Longest delay a route holds a request.
+pub const MAX_ROUTE_DELAY_MS: u32 = 30_000;
+
+/// What a route does to the requests it matches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum RouteAction {
+    Fulfill,
+    Abort,
+    Delay,
+}
+
+/// Arguments of `firefox_route`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RouteArgs {
+    /// URL glob of your tabs' requests (* within a path part, ** anything); without it, lists your routes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub pattern: Option<String>,
+    /// fulfill (the response gets body and headers), abort (the request fails) or delay.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "RouteAction"))]
+    pub action: Option<RouteAction>,
+    /// fulfill: the response body (text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub body: Option<String>,
+    /// fulfill: response headers to set, e.g. {"content-type": "application/json"}.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub headers: std::collections::BTreeMap<String, String>,
+    /// Refused: Firefox does not let an extension change a response's status.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u16"))]
+    pub status: Option<u16>,
+    /// delay: ms the request waits before it goes on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+    pub delay_ms: Option<u32>,
+}
+
+impl RouteArgs {
+    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        let Some(pattern) = &self.pattern else {
+            return match self.action {
+                Some(_) => Err(Invalid::new("pattern", "an action needs a URL pattern")),
+                None => Ok(()),
+            };
+        };
+        if pattern.is_empty() {
+            return Err(Invalid::new("pattern", "must not be empty"));
+        }
+        check_len("pattern", pattern, 2_000)?;
+        if self.status.is_some() {
+            return Err(Invalid::new(
+                "status",
+                "Firefox does not let an extension change a response's status: the server's status stays; fulfill replaces the body and headers",
+            ));
+        }
+        let action = self
+            .action
+            .ok_or_else(|| Invalid::new("action", "give fulfill, abort or delay"))?;
+        let fulfill = action == RouteAction::Fulfill;
+        if !fulfill && (self.body.is_some() || !self.headers.is_empty()) {
+            return Err(Invalid::new("body", "body and headers go with fulfill"));
+        }
+        if let Some(body) = &self.body {
+            check_len("body", body, MAX_ROUTE_BODY)?;
+        }
+        if self.headers.len() > 20 {
+            return Err(Invalid::new("headers", "at most 20"));
+        }
+        for (name, value) in &self.headers {
+            if name.is_empty()
+                || !name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"-_".contains(&b))
+            {
+                return Err(Invalid::new(
+                    "headers",
+                    format!("{name:?} is not a header name"),
+                ));
+            }
+            check_len("headers", value, 2_000)?;
+        }
+        match (action, self.delay_ms) {
+            (RouteAction::Delay, Some(1..=MAX_ROUTE_DELAY_MS)) => Ok(()),
+            (RouteAction::Delay, _) => Err(Invalid::new(
+                "delayMs",
+                format!("delay needs delayMs, 1 to {MAX_ROUTE_DELAY_MS}"),
+            )),
+            (_, Some(_)) => Err(Invalid::new("delayMs", "only delay takes delayMs")),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Arguments of `firefox_unroute`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct UnrouteArgs {
+    /// The pattern of the route to remove; all of yours when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub pattern: Option<String>,
+}

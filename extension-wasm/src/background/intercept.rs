@@ -1,0 +1,196 @@
+//! `firefox_route` in the browser. The blocking webRequest listeners are registered with the
+//! first route (until then no request of any tab waits on us), and apply each agent's routes
+//! to its own tabs' requests only. Fulfilling replaces the response's body through
+//! `filterResponseData` (Firefox only) and its headers as they arrive; the request still goes
+//! to the server, and its status stays the server's: Firefox lets no extension change it.
+
+use std::collections::HashMap;
+
+use claudezilla_protocol::args::{RouteAction, RouteArgs, UnrouteArgs};
+use claudezilla_protocol::{AgentId, Outcome, Reply, TabId};
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+
+use super::with_state;
+use crate::request_routes::Rule;
+use crate::web;
+
+/// Fulfilled responses whose headers are still to come, at most.
+const MAX_PENDING: usize = 256;
+
+thread_local! {
+    static LISTENING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Headers to set on responses still to come, by request id.
+    static HEADERS: std::cell::RefCell<HashMap<String, Vec<(String, String)>>> =
+        std::cell::RefCell::new(HashMap::new());
+}
+
+pub fn set(agent: &AgentId, a: RouteArgs) -> Outcome {
+    let (Some(pattern), Some(action)) = (a.pattern, a.action) else {
+        return list(agent);
+    };
+    let rule = match action {
+        RouteAction::Fulfill => Rule::Fulfill {
+            body: a.body,
+            headers: a.headers.into_iter().collect(),
+        },
+        RouteAction::Abort => Rule::Abort,
+        RouteAction::Delay => Rule::Delay(a.delay_ms.unwrap_or_default()),
+    };
+    with_state(|s| s.routes.add(agent, &pattern, rule))?;
+    listen_once();
+    list(agent)
+}
+
+pub fn unset(agent: &AgentId, a: UnrouteArgs) -> Outcome {
+    with_state(|s| s.routes.remove(agent, a.pattern.as_deref()));
+    list(agent)
+}
+
+pub fn release(agent: &AgentId) {
+    with_state(|s| s.routes.remove(agent, None));
+}
+
+fn list(agent: &AgentId) -> Outcome {
+    Ok(Reply::Routes {
+        routes: with_state(|s| s.routes.list(agent)),
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Details {
+    tab_id: i64,
+    url: String,
+    request_id: String,
+}
+
+#[derive(Serialize)]
+struct Cancel {
+    cancel: bool,
+}
+
+#[derive(Serialize)]
+struct AllUrls {
+    urls: [&'static str; 1],
+}
+
+#[derive(Serialize, Deserialize)]
+struct Header {
+    name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    value: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Response {
+    request_id: String,
+    #[serde(default)]
+    response_headers: Vec<Header>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct NewHeaders {
+    response_headers: Vec<Header>,
+}
+
+/// The rule for a request of an agent tab, if one of its agent's routes matches.
+fn rule_for(d: &Details) -> Option<Rule> {
+    let tab = TabId(u32::try_from(d.tab_id).ok()?);
+    with_state(|s| {
+        let owner = s.pool.owner(tab)?.clone();
+        s.routes.hit(&owner, &d.url)
+    })
+}
+
+fn on_request(d: JsValue) -> JsValue {
+    let Ok(d) = serde_wasm_bindgen::from_value::<Details>(d) else {
+        return JsValue::UNDEFINED;
+    };
+    match rule_for(&d) {
+        None => JsValue::UNDEFINED,
+        Some(Rule::Abort) => web::to_js(&Cancel { cancel: true }),
+        Some(Rule::Delay(ms)) => wasm_bindgen_futures::future_to_promise(async move {
+            web::sleep(ms).await;
+            Ok(js_sys::Object::new().into())
+        })
+        .into(),
+        Some(Rule::Fulfill { body, headers }) => {
+            if let Some(body) = body {
+                replace_body(&d.request_id, body.into_bytes());
+            }
+            HEADERS.with(|h| {
+                let mut h = h.borrow_mut();
+                // Requests that fail before their headers leave entries: bounded.
+                if h.len() >= MAX_PENDING {
+                    h.clear();
+                }
+                h.insert(d.request_id, headers)
+            });
+            JsValue::UNDEFINED
+        }
+    }
+}
+
+/// The response's body becomes `body`: written when the response starts, then the stream ends
+/// (what the server sends is never passed on).
+fn replace_body(request_id: &str, body: Vec<u8>) {
+    let filter = web::filter_response_data(request_id);
+    let writer: web::StreamFilter = filter.clone().unchecked_into();
+    let start = Closure::once_into_js(move |_event: JsValue| {
+        writer.write(&js_sys::Uint8Array::from(&body[..]));
+        writer.close();
+    });
+    filter
+        .unchecked_ref::<web::StreamFilter>()
+        .set_onstart(&start);
+}
+
+/// Sets a fulfilled response's headers; its length is ours now, so the server's goes.
+fn on_headers(r: JsValue) -> JsValue {
+    let Ok(r) = serde_wasm_bindgen::from_value::<Response>(r) else {
+        return JsValue::UNDEFINED;
+    };
+    let Some(set) = HEADERS.with(|h| h.borrow_mut().remove(&r.request_id)) else {
+        return JsValue::UNDEFINED;
+    };
+    let replaced = |name: &str| {
+        name.eq_ignore_ascii_case("content-length")
+            || set.iter().any(|(n, _)| n.eq_ignore_ascii_case(name))
+    };
+    let mut headers: Vec<Header> = r
+        .response_headers
+        .into_iter()
+        .filter(|h| !replaced(&h.name))
+        .collect();
+    headers.extend(set.into_iter().map(|(name, value)| Header {
+        name,
+        value: Some(value),
+    }));
+    web::to_js(&NewHeaders {
+        response_headers: headers,
+    })
+}
+
+fn listen_once() {
+    if LISTENING.with(|l| l.replace(true)) {
+        return;
+    }
+    let filter = web::to_js(&AllUrls {
+        urls: ["<all_urls>"],
+    });
+    let request = Closure::<dyn FnMut(JsValue) -> JsValue>::new(on_request);
+    let blocking = web::to_js(&["blocking"]);
+    web::WEB_REQUEST_ON_BEFORE_REQUEST
+        .with(|e| e.add_listener_with_extra(request.as_ref().unchecked_ref(), &filter, &blocking));
+    request.forget();
+    let headers = Closure::<dyn FnMut(JsValue) -> JsValue>::new(on_headers);
+    let with_headers = web::to_js(&["blocking", "responseHeaders"]);
+    web::WEB_REQUEST_ON_HEADERS_RECEIVED.with(|e| {
+        e.add_listener_with_extra(headers.as_ref().unchecked_ref(), &filter, &with_headers)
+    });
+    headers.forget();
+}
