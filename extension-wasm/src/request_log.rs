@@ -55,10 +55,20 @@ struct Pending {
     started: f64,
 }
 
+/// Most characters of one response body kept.
+pub const MAX_BODY_CHARS: usize = 16_000;
+/// Most body characters kept per tab (the oldest bodies go first).
+const MAX_TAB_BODY_CHARS: usize = 400_000;
+
 #[derive(Debug, Default)]
 struct TabLog {
     pending: HashMap<String, Pending>,
-    done: VecDeque<NetworkEntry>,
+    /// Finished requests, by request id.
+    done: VecDeque<(String, NetworkEntry)>,
+    /// Response bodies (text, redacted; or what a binary one was), by request id, oldest
+    /// first.
+    bodies: VecDeque<(String, String)>,
+    body_chars: usize,
     /// An agent tab: its log is kept whole until the tab goes.
     claimed: bool,
     touched: f64,
@@ -67,6 +77,13 @@ struct TabLog {
 impl TabLog {
     fn ring(&self) -> usize {
         if self.claimed { RING } else { UNCLAIMED_RING }
+    }
+
+    fn drop_body(&mut self, id: &str) {
+        if let Some(at) = self.bodies.iter().position(|(b, _)| b == id) {
+            let (_, body) = self.bodies.remove(at).unwrap_or_default();
+            self.body_chars -= body.chars().count();
+        }
     }
 }
 
@@ -78,6 +95,7 @@ pub struct Filter<'a> {
     pub status: Option<&'a str>,
     pub limit: usize,
     pub include_headers: bool,
+    pub include_body: bool,
 }
 
 #[derive(Debug, Default)]
@@ -104,6 +122,7 @@ impl RequestLog {
             ms: 0,
             bytes: 0,
             headers: Some(Vec::new()),
+            body: None,
         };
         let log = self.tabs.entry(tab).or_default();
         log.touched = now;
@@ -148,9 +167,39 @@ impl RequestLog {
             Err(e) => entry.error = Some(e),
         }
         while log.done.len() >= log.ring() {
-            log.done.pop_front();
+            if let Some((gone, _)) = log.done.pop_front() {
+                log.drop_body(&gone);
+            }
         }
-        log.done.push_back(entry);
+        log.done.push_back((id.to_owned(), entry));
+    }
+
+    /// A response's body, as captured (`bytes`, cut at the capture's cap; `total` its whole
+    /// size): text is kept redacted and cut, anything else as its size.
+    pub fn body(&mut self, tab: TabId, id: &str, bytes: &[u8], total: u64) {
+        let Some(log) = self.tabs.get_mut(&tab) else {
+            return;
+        };
+        let kept = match std::str::from_utf8(bytes) {
+            Ok(text) if !text.contains('\0') => {
+                let (cut, _, was_cut) = crate::text::truncate_chars(text, MAX_BODY_CHARS);
+                let mut kept = redact_body(cut);
+                if was_cut || (bytes.len() as u64) < total {
+                    kept.push_str(&format!(" … [{total} bytes in all]"));
+                }
+                kept
+            }
+            _ => format!("[binary, {total} bytes]"),
+        };
+        log.drop_body(id);
+        log.body_chars += kept.chars().count();
+        log.bodies.push_back((id.to_owned(), kept));
+        while log.body_chars > MAX_TAB_BODY_CHARS {
+            let Some((_, old)) = log.bodies.pop_front() else {
+                break;
+            };
+            log.body_chars -= old.chars().count();
+        }
     }
 
     /// The newest finished entries that pass `filter`, oldest first, and how many passed.
@@ -158,13 +207,19 @@ impl RequestLog {
         let Some(log) = self.tabs.get(&tab) else {
             return (Vec::new(), 0);
         };
-        let passing: Vec<&NetworkEntry> = log.done.iter().filter(|e| keeps(filter, e)).collect();
+        let passing: Vec<&(String, NetworkEntry)> =
+            log.done.iter().filter(|(_, e)| keeps(filter, e)).collect();
         let skip = passing.len().saturating_sub(filter.limit);
         let entries = passing[skip..]
             .iter()
-            .map(|e| NetworkEntry {
+            .map(|(id, e)| NetworkEntry {
                 headers: e.headers.clone().filter(|_| filter.include_headers),
-                ..(*e).clone()
+                body: filter
+                    .include_body
+                    .then(|| log.bodies.iter().find(|(b, _)| b == id))
+                    .flatten()
+                    .map(|(_, body)| body.clone()),
+                ..e.clone()
             })
             .collect();
         (entries, passing.len() as u32)
@@ -237,6 +292,38 @@ fn redact_params(params: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join("&")
+}
+
+/// A body with credentials replaced: in JSON, the values of sensitive keys (at any depth); in
+/// a form-encoded body, sensitive parameters. Other text is kept as it is.
+pub fn redact_body(text: &str) -> String {
+    if let Ok(mut json) = serde_json::from_str::<serde_json::Value>(text) {
+        redact_json(&mut json);
+        return json.to_string();
+    }
+    let form = !text.is_empty()
+        && text.contains('=')
+        && !text.contains(|c: char| c.is_whitespace() || c == '<' || c == '{');
+    if form {
+        return redact_params(text);
+    }
+    text.to_owned()
+}
+
+fn redact_json(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Object(map) => {
+            for (key, v) in map.iter_mut() {
+                if sensitive(key) && !v.is_object() && !v.is_array() {
+                    *v = serde_json::Value::String(REDACTED.into());
+                } else {
+                    redact_json(v);
+                }
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(redact_json),
+        _ => {}
+    }
 }
 
 fn redact_header(name: &str, value: &str) -> String {
@@ -325,6 +412,7 @@ mod tests {
             kind,
             limit: 50,
             include_headers: false,
+            include_body: false,
         };
         let (e, total) = log.query(T, &all(None, None));
         assert_eq!((e.len(), total), (4, 4));
@@ -376,6 +464,75 @@ mod tests {
         assert_eq!(e[0].headers, Some(vec![("Cookie".into(), REDACTED.into())]));
         log.forget(T);
         assert_eq!(log.query(T, &f).1, 0);
+    }
+
+    #[test]
+    fn bodies_are_kept_redacted_cut_and_bounded_per_tab() {
+        let mut log = RequestLog::default();
+        log.claim(T);
+        let with_bodies = Filter {
+            limit: 200,
+            include_body: true,
+            ..Default::default()
+        };
+        log.started(T, "1", "POST", "http://h/login", "xmlhttprequest", 0.0);
+        log.body(
+            T,
+            "1",
+            br#"{"user":"ann","password":"hunter2","nested":{"apiToken":7}}"#,
+            59,
+        );
+        log.finished(T, "1", Ok((200, 59)), 1.0);
+        log.started(T, "2", "GET", "http://h/pic", "image", 0.0);
+        log.finished(T, "2", Ok((200, 4)), 1.0);
+        // A body may end after the request's own end.
+        log.body(T, "2", &[0x89, b'P', 0, 0xff], 4);
+        log.started(T, "3", "POST", "http://h/form", "xmlhttprequest", 0.0);
+        log.body(T, "3", b"name=ann&session=abc", 20);
+        log.finished(T, "3", Ok((200, 20)), 1.0);
+        let (e, _) = log.query(T, &with_bodies);
+        let body = |i: usize| e[i].body.clone().unwrap_or_default();
+        assert_eq!(
+            body(0),
+            r#"{"nested":{"apiToken":"[redacted]"},"password":"[redacted]","user":"ann"}"#
+        );
+        assert_eq!(body(1), "[binary, 4 bytes]");
+        assert_eq!(body(2), "name=ann&session=[redacted]");
+        // Without includeBody, none.
+        assert!(
+            log.query(
+                T,
+                &Filter {
+                    limit: 200,
+                    ..Default::default()
+                }
+            )
+            .0[0]
+                .body
+                .is_none()
+        );
+        // Cut per body, and bounded per tab: the oldest bodies go.
+        let big = "x".repeat(MAX_BODY_CHARS + 10);
+        for i in 10..50 {
+            let id = i.to_string();
+            log.started(T, &id, "GET", "http://h/big", "xmlhttprequest", 0.0);
+            log.body(T, &id, big.as_bytes(), 1_000_000);
+            log.finished(T, &id, Ok((200, 1)), 1.0);
+        }
+        let (e, _) = log.query(T, &with_bodies);
+        let last = e.last().and_then(|e| e.body.clone()).unwrap_or_default();
+        assert!(
+            last.ends_with(" … [1000000 bytes in all]"),
+            "{}",
+            &last[last.len() - 40..]
+        );
+        let kept: usize = e
+            .iter()
+            .filter_map(|e| e.body.as_ref())
+            .map(|b| b.chars().count())
+            .sum();
+        assert!(kept <= MAX_TAB_BODY_CHARS + MAX_BODY_CHARS, "{kept}");
+        assert!(e[0].body.is_none(), "the oldest body went first");
     }
 
     #[test]

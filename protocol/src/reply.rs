@@ -524,6 +524,10 @@ pub struct NetworkEntry {
     pub bytes: u64,
     /// With `includeHeaders` (credentials redacted).
     pub headers: Option<Vec<(String, String)>>,
+    /// With `includeBody`, for tabs whose capture is on: the response body (text, credentials
+    /// redacted, cut), or what a binary one was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
 }
 
 /// Any tab of the browser (`firefox_list_all_tabs`).

@@ -63,6 +63,10 @@ pub fn pages() -> HashMap<&'static str, Page> {
     HashMap::from([
         ("/beyond/api.html", Page::html(API)),
         ("/beyond/data.txt", Page::html("real-data")),
+        (
+            "/beyond/login.json",
+            Page::html(r#"{"user":"ann","password":"hunter2"}"#),
+        ),
         ("/beyond/jar.html", Page::html(JAR)),
         ("/beyond/points.html", Page::html(POINTS)),
         ("/beyond/stored.html", Page::html(STORED)),
@@ -444,6 +448,57 @@ pub async fn routes_fulfill_abort_and_delay_only_their_agents_requests(
     call(&a, "firefox_unroute", json!({})).await?;
     call(&a, "firefox_navigate", json!({"tabId": tab, "url": api})).await?;
     ensure!(fetched(&a, tab).await?.contains("got:200:null:real-data"));
+    b.close().await?;
+    a.close().await?;
+    Ok(())
+}
+
+/// Response bodies only once the agent asks, for that tab, with credentials redacted.
+pub async fn bodies_are_captured_for_the_tabs_whose_agent_asked(
+    s: Arc<Shared>,
+) -> anyhow::Result<()> {
+    let api = s.pages.url("/beyond/api.html");
+    let a = s.agent("bodies").await?;
+    let tab = a.open(&api).await?;
+    fetched(&a, tab).await?;
+    let first = call(
+        &a,
+        "firefox_get_network",
+        json!({"tabId": tab, "includeBody": true}),
+    )
+    .await?;
+    ensure!(
+        first.text.contains("/beyond/data.txt") && !first.text.contains("body:"),
+        "bodies start with the first call that asks: {first:?}"
+    );
+    call(&a, "firefox_navigate", json!({"tabId": tab, "url": api})).await?;
+    fetched(&a, tab).await?;
+    call(
+        &a,
+        "firefox_navigate",
+        json!({"tabId": tab, "url": s.pages.url("/beyond/login.json")}),
+    )
+    .await?;
+    let bodies = call(
+        &a,
+        "firefox_get_network",
+        json!({"tabId": tab, "includeBody": true}),
+    )
+    .await?;
+    ensure!(bodies.text.contains("body: real-data"), "{bodies:?}");
+    ensure!(
+        bodies.text.contains(r#""password":"[redacted]""#) && !bodies.text.contains("hunter2"),
+        "{bodies:?}"
+    );
+    let plain = call(&a, "firefox_get_network", json!({"tabId": tab})).await?;
+    ensure!(!plain.text.contains("body:"), "{plain:?}");
+    let b = s.agent("bodies-b").await?;
+    b.call(
+        "firefox_get_network",
+        json!({"tabId": tab, "includeBody": true}),
+    )
+    .await?
+    .expect_error("OWNERSHIP")?;
     b.close().await?;
     a.close().await?;
     Ok(())

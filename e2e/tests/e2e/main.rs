@@ -264,6 +264,10 @@ fn main() {
             beyond::routes_fulfill_abort_and_delay_only_their_agents_requests,
         ),
         with_shared(
+            "beyond::bodies_are_captured_for_the_tabs_whose_agent_asked",
+            beyond::bodies_are_captured_for_the_tabs_whose_agent_asked,
+        ),
+        with_shared(
             "beyond::an_own_container_keeps_cookies_apart",
             beyond::an_own_container_keeps_cookies_apart,
         ),

@@ -193,6 +193,7 @@ pub fn give_back(tab: TabId) {
 pub fn forget(tab: TabId) {
     with_state(|s| {
         s.console_tabs.remove(&tab);
+        s.body_tabs.remove(&tab);
         s.requests.forget(tab);
     });
     wasm_bindgen_futures::spawn_local(content::release(tab));

@@ -38,7 +38,13 @@ pub fn network(tab: AuthorizedTab, a: &NetworkArgs) -> Outcome {
         status: a.status.as_deref(),
         limit: a.limit as usize,
         include_headers: a.include_headers,
+        include_body: a.include_body,
     };
+    if a.include_body {
+        // Opt-in per tab: from now on, this tab's responses are read as they arrive.
+        with_state(|s| s.body_tabs.insert(tab.id()));
+        super::intercept::listen_once();
+    }
     let (entries, total) = with_state(|s| s.requests.query(tab.id(), &filter));
     Ok(Reply::Network { entries, total })
 }

@@ -110,7 +110,11 @@ fn on_request(d: JsValue) -> JsValue {
     let Ok(d) = serde_wasm_bindgen::from_value::<Details>(d) else {
         return JsValue::UNDEFINED;
     };
-    match rule_for(&d) {
+    let rule = rule_for(&d);
+    if !matches!(rule, Some(Rule::Fulfill { .. } | Rule::Abort)) {
+        capture_if_asked(&d);
+    }
+    match rule {
         None => JsValue::UNDEFINED,
         Some(Rule::Abort) => web::to_js(&Cancel { cancel: true }),
         Some(Rule::Delay(ms)) => wasm_bindgen_futures::future_to_promise(async move {
@@ -138,7 +142,9 @@ fn on_request(d: JsValue) -> JsValue {
 /// The response's body becomes `body`: written when the response starts, then the stream ends
 /// (what the server sends is never passed on).
 fn replace_body(request_id: &str, body: Vec<u8>) {
-    let filter = web::filter_response_data(request_id);
+    let Ok(filter) = web::filter_response_data(request_id) else {
+        return;
+    };
     let writer: web::StreamFilter = filter.clone().unchecked_into();
     let start = Closure::once_into_js(move |_event: JsValue| {
         writer.write(&js_sys::Uint8Array::from(&body[..]));
@@ -175,7 +181,87 @@ fn on_headers(r: JsValue) -> JsValue {
     })
 }
 
-fn listen_once() {
+/// Most bytes of one response read for its agent.
+const MAX_CAPTURE: usize = 64 * 1024;
+
+/// A body being read: what was kept, and the whole size.
+#[derive(Default)]
+struct Reading {
+    kept: Vec<u8>,
+    total: u64,
+}
+
+/// The closures of each body being read, dropped once it ends.
+type Handlers = (Closure<dyn FnMut(JsValue)>, Closure<dyn FnMut(JsValue)>);
+
+thread_local! {
+    static READING: std::cell::RefCell<HashMap<String, Handlers>> =
+        std::cell::RefCell::new(HashMap::new());
+}
+
+/// Reads the response of a request of a tab whose agent asked for bodies, passing every byte
+/// on unchanged.
+fn capture_if_asked(d: &Details) {
+    let Ok(tab) = u32::try_from(d.tab_id).map(TabId) else {
+        return;
+    };
+    let asked = d.url.starts_with("http") && with_state(|s| s.body_tabs.contains(&tab));
+    if !asked {
+        return;
+    }
+    let Ok(filter) = web::filter_response_data(&d.request_id) else {
+        return;
+    };
+    let stream: web::StreamFilter = filter.unchecked_into();
+    let reading = std::rc::Rc::new(std::cell::RefCell::new(Reading::default()));
+    let on_data = {
+        let (stream, reading) = (stream.clone(), reading.clone());
+        Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
+            let Ok(data) = js_sys::Reflect::get(&event, &"data".into()) else {
+                return;
+            };
+            let chunk = js_sys::Uint8Array::new(&data);
+            let mut r = reading.borrow_mut();
+            r.total += u64::from(chunk.length());
+            let room = MAX_CAPTURE.saturating_sub(r.kept.len());
+            let take = room.min(chunk.length() as usize);
+            if take > 0 {
+                let start = r.kept.len();
+                r.kept.resize(start + take, 0);
+                chunk.subarray(0, take as u32).copy_to(&mut r.kept[start..]);
+            }
+            stream.write(&chunk);
+        })
+    };
+    let on_end = {
+        let (stream, id) = (stream.clone(), d.request_id.clone());
+        Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
+            let stopped = js_sys::Reflect::get(&event, &"type".into())
+                .ok()
+                .and_then(|t| t.as_string())
+                .is_some_and(|t| t == "stop");
+            if stopped {
+                stream.close();
+                let r = reading.borrow();
+                with_state(|s| s.requests.body(tab, &id, &r.kept, r.total));
+            }
+            // Dropped after this call returns, not while it runs.
+            let id = id.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                READING.with(|m| m.borrow_mut().remove(&id));
+            });
+        })
+    };
+    stream.set_ondata(on_data.as_ref());
+    stream.set_onstop(on_end.as_ref());
+    stream.set_onerror(on_end.as_ref());
+    READING.with(|m| {
+        m.borrow_mut()
+            .insert(d.request_id.clone(), (on_data, on_end))
+    });
+}
+
+pub fn listen_once() {
     if LISTENING.with(|l| l.replace(true)) {
         return;
     }

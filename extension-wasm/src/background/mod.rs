@@ -60,6 +60,8 @@ struct State {
     evaluate_switch: bool,
     /// The popup's switch for `firefox_cookies` and `firefox_storage` (until Firefox restarts).
     storage_switch: bool,
+    /// Agent tabs whose response bodies are captured (their agent asked: `includeBody`).
+    body_tabs: HashSet<TabId>,
     /// Each agent's routes over its tabs' requests.
     routes: crate::request_routes::RouteTable,
     /// Each agent's own container, once it asked for one.

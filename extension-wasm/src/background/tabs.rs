@@ -542,6 +542,7 @@ pub fn listen() {
             s.network.forget(TabId(tab));
             s.requests.forget(TabId(tab));
             s.console_tabs.remove(&TabId(tab));
+            s.body_tabs.remove(&TabId(tab));
             s.blocked.remove(&TabId(tab));
             s.main_frames.forget(TabId(tab));
             s.page_notes.remove(&TabId(tab));

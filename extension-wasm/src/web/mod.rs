@@ -48,8 +48,9 @@ extern "C" {
     pub fn contextual_identities_remove(cookie_store_id: &str) -> Promise;
 
     /// A response's body as it arrives, ours to rewrite (Firefox only).
-    #[wasm_bindgen(js_namespace = ["browser", "webRequest"], js_name = filterResponseData)]
-    pub fn filter_response_data(request_id: &str) -> JsValue;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "webRequest"], js_name = filterResponseData)]
+    pub fn filter_response_data(request_id: &str) -> Result<JsValue, JsValue>;
+    #[derive(Clone)]
     pub type StreamFilter;
     #[wasm_bindgen(method)]
     pub fn write(this: &StreamFilter, data: &js_sys::Uint8Array);
@@ -57,6 +58,12 @@ extern "C" {
     pub fn close(this: &StreamFilter);
     #[wasm_bindgen(method, setter)]
     pub fn set_onstart(this: &StreamFilter, handler: &JsValue);
+    #[wasm_bindgen(method, setter)]
+    pub fn set_ondata(this: &StreamFilter, handler: &JsValue);
+    #[wasm_bindgen(method, setter)]
+    pub fn set_onstop(this: &StreamFilter, handler: &JsValue);
+    #[wasm_bindgen(method, setter)]
+    pub fn set_onerror(this: &StreamFilter, handler: &JsValue);
 
     #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = goBack)]
     pub fn tabs_go_back(tab_id: u32) -> Promise;

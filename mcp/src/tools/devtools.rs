@@ -31,7 +31,7 @@ impl Claudezilla {
 
     #[tool(
         name = "firefox_get_network",
-        description = "Requests of your tab, oldest first: method, URL, type, status, ms, bytes (no bodies; credentials redacted). 200 kept."
+        description = "Requests of your tab, oldest first: method, URL, type, status, ms, bytes; with includeBody, response bodies from then on (credentials redacted). 200 kept."
     )]
     async fn get_network(&self, Parameters(a): Parameters<Args<NetworkArgs>>) -> CallToolResult {
         respond(
@@ -138,6 +138,9 @@ fn render_network(entries: &[NetworkEntry], total: u32) -> String {
         ));
         for (name, value) in e.headers.iter().flatten() {
             out.push_str(&format!("    {name}: {value}\n"));
+        }
+        if let Some(body) = &e.body {
+            out.push_str(&format!("    body: {}\n", body.replace('\n', "\n    ")));
         }
     }
     out

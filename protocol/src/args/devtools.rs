@@ -49,6 +49,9 @@ tab_args! {
         /// Add request and response headers (credentials redacted).
         #[serde(default)]
         pub include_headers: bool,
+        /// Add response bodies (text; credentials redacted). The first such call starts capturing this tab's bodies.
+        #[serde(default)]
+        pub include_body: bool,
     }
 }
 
