@@ -185,6 +185,14 @@ fn trim(value: &mut serde_json::Value) {
             if map.get("default") == Some(&Value::Bool(false)) {
                 map.remove("default");
             }
+            // A shared type's own doc repeats what each field using it says.
+            if let Some(Value::Object(defs)) = map.get_mut("$defs") {
+                for def in defs.values_mut() {
+                    if let Value::Object(def) = def {
+                        def.remove("description");
+                    }
+                }
+            }
             map.values_mut().for_each(trim);
         }
         Value::Array(items) => items.iter_mut().for_each(trim),

@@ -45,7 +45,7 @@ impl Claudezilla {
 
     #[tool(
         name = "firefox_route",
-        description = "Mock, block or slow your tabs' requests matching a URL glob: fulfill (your body and headers replace the server's; its status stays), abort, or delay. Yours alone; they end with you. Without pattern: lists your routes."
+        description = "Mock, block or slow your tabs' requests matching a URL glob: fulfill (your body and headers; the server's status stays), abort or delay. Yours alone. No pattern: lists your routes."
     )]
     async fn route(&self, Parameters(a): Parameters<Args<RouteArgs>>) -> CallToolResult {
         respond(

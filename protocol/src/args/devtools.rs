@@ -112,11 +112,11 @@ pub enum RouteAction {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RouteArgs {
-    /// URL glob of your tabs' requests (* within a path part, ** anything); without it, lists your routes.
+    /// URL glob (* within a path part, ** anything).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub pattern: Option<String>,
-    /// fulfill (the response gets body and headers), abort (the request fails) or delay.
+    /// fulfill, abort (the request fails) or delay.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "RouteAction"))]
     pub action: Option<RouteAction>,
@@ -124,14 +124,14 @@ pub struct RouteArgs {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub body: Option<String>,
-    /// fulfill: response headers to set, e.g. {"content-type": "application/json"}.
+    /// fulfill: headers to set, e.g. {"content-type": "application/json"}.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub headers: std::collections::BTreeMap<String, String>,
-    /// Refused: Firefox does not let an extension change a response's status.
+    /// Refused: Firefox cannot change a status.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "u16"))]
     pub status: Option<u16>,
-    /// delay: ms the request waits before it goes on.
+    /// delay: ms to hold the request.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "u32"))]
     pub delay_ms: Option<u32>,

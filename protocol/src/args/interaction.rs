@@ -18,7 +18,7 @@ element_args! {
         /// Keys held: Control, Shift, Alt, Meta.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         pub modifiers: Vec<ModifierKey>,
-        /// Instead of an element: click at this viewport point (CSS px; a screenshot pixel ÷ its scale), with y.
+        /// Instead of an element: a viewport point (CSS px = screenshot pixel ÷ scale), with y.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "schema", schemars(with = "f64"))]
         pub x: Option<f64>,
@@ -192,11 +192,11 @@ element_args! {
         /// instant (default) or smooth.
         #[serde(default, skip_serializing_if = "ScrollBehavior::is_instant")]
         pub behavior: ScrollBehavior,
-        /// Turn the mouse wheel by this many px (down is positive) over the element, or at viewport point x/y (default: its centre); the page sees the wheel event (maps zoom).
+        /// Wheel turn in px (down +) over the element or at point x,y (default: centre); the page sees the wheel event.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "schema", schemars(with = "f64"))]
         pub delta_y: Option<f64>,
-        /// Like deltaY, sideways (right is positive).
+        /// Sideways (right +).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "schema", schemars(with = "f64"))]
         pub delta_x: Option<f64>,

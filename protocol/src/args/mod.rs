@@ -37,7 +37,7 @@ macro_rules! element_args {
                 #[serde(default, skip_serializing_if = "Option::is_none")]
                 #[cfg_attr(feature = "schema", schemars(with = "String"))]
                 pub selector: Option<String>,
-                /// Ref from firefox_snapshot (e12), instead of selector.
+                /// Ref (e12) from firefox_snapshot, instead of selector.
                 #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
                 #[cfg_attr(feature = "schema", schemars(with = "String"))]
                 pub element_ref: Option<String>,
