@@ -317,6 +317,7 @@ pub fn page_route(command: &Command) -> Result<Option<PageRoute>, ErrorBody> {
         | Command::Route(_)
         | Command::Unroute(_)
         | Command::Storage(_)
+        | Command::StorageState(_)
         | Command::SetConfig(_)
         | Command::SetViewport(_)
         | Command::ResizeWindow(_)

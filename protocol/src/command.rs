@@ -71,6 +71,8 @@ commands! {
     Route(RouteArgs) = "route",
     Unroute(UnrouteArgs) = "unroute",
     Storage(StorageArgs) = "storage",
+    /// The MCP server reads the file for load, and writes the answer for save.
+    StorageState(StorageStateArgs) = "storageState",
     SetConfig(SetConfigArgs) = "setConfig",
     HandleConsent(TabArgs) = "handleConsent",
     SetViewport(ViewportArgs) = "setViewport",
@@ -118,6 +120,7 @@ impl Command {
             Self::Cookies(a) => a.validate(),
             Self::Route(a) => a.validate(),
             Self::Storage(a) => a.validate(),
+            Self::StorageState(a) => a.validate(),
             Self::SetConfig(a) => a.validate(),
             Self::SetViewport(a) => a.size().map(drop),
             Self::ResizeWindow(a) => a.validate(),

@@ -196,6 +196,8 @@ pub enum Reply {
     Routes {
         routes: Vec<RouteInfo>,
     },
+    /// Cookies and local storage of the agent's sites (`firefox_storage_state` save).
+    SavedState(crate::args::SavedState),
     /// The cookies a tab's page gets (values cut at `MAX_STORED_VALUE`).
     Cookies {
         url: String,

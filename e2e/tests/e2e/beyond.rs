@@ -162,6 +162,10 @@ pub async fn cookies_and_storage_wait_for_the_users_switch(s: Arc<Shared>) -> an
     for (tool, args) in [
         ("firefox_cookies", json!({"tabId": tab, "action": "get"})),
         ("firefox_storage", json!({"tabId": tab, "action": "get"})),
+        (
+            "firefox_storage_state",
+            json!({"action": "save", "path": "off.json"}),
+        ),
     ] {
         let off = a.call(tool, args).await?;
         ensure!(off.expect_error("DISABLED")?.contains("popup"), "{off:?}");
@@ -185,7 +189,11 @@ pub async fn cookies_and_storage_when_allowed() -> anyhow::Result<()> {
     let browser = Browser::start_with(&[("CLAUDEZILLA_ALLOW_STORAGE", "1")]).await?;
     let a = Agent::spawn(browser.runtime.path(), &browser.path().join("mcp.log")).await?;
     let b = Agent::spawn(browser.runtime.path(), &browser.path().join("mcp-b.log")).await?;
-    let result = allowed(&a, &b, &pages).await;
+    let mut result = allowed(&a, &b, &pages).await;
+    if result.is_ok() {
+        let c = Agent::spawn(browser.runtime.path(), &browser.path().join("mcp-c.log")).await?;
+        result = state_moves_between_sessions(&a, &c, &pages, browser.path()).await;
+    }
     if result.is_err() {
         eprintln!("--- Firefox log ---\n{}", browser.log());
     }
@@ -501,5 +509,82 @@ pub async fn bodies_are_captured_for_the_tabs_whose_agent_asked(
     .expect_error("OWNERSHIP")?;
     b.close().await?;
     a.close().await?;
+    Ok(())
+}
+
+/// Log in once, reuse it: a's cookies and local storage saved to a file in the project, loaded
+/// by an agent in a container of its own (which saw none of them before).
+async fn state_moves_between_sessions(
+    a: &Agent,
+    c: &Agent,
+    pages: &PageServer,
+    project: &std::path::Path,
+) -> anyhow::Result<()> {
+    let url = pages.url("/beyond/stored.html");
+    let tab = a.open(&url).await?;
+    call(
+        a,
+        "firefox_cookies",
+        json!({"tabId": tab, "action": "set", "name": "login", "value": "ann-7"}),
+    )
+    .await?;
+    call(
+        a,
+        "firefox_storage",
+        json!({"tabId": tab, "action": "set", "key": "profile", "value": "ann"}),
+    )
+    .await?;
+    let saved = call(
+        a,
+        "firefox_storage_state",
+        json!({"action": "save", "path": "state.json"}),
+    )
+    .await?;
+    ensure!(saved.text.contains("Saved"), "{saved:?}");
+    let file = std::fs::read_to_string(project.join("state.json"))?;
+    ensure!(file.contains("ann-7") && file.contains("profile"), "{file}");
+    let opened = call(
+        c,
+        "firefox_create_window",
+        json!({"url": url, "container": "own"}),
+    )
+    .await?;
+    let theirs = opened.tab_id()?;
+    ensure!(!text_of(c, theirs, "#cookies").await?.contains("login="));
+    let loaded = call(
+        c,
+        "firefox_storage_state",
+        json!({"action": "load", "path": "state.json"}),
+    )
+    .await?;
+    ensure!(loaded.text.contains("your container"), "{loaded:?}");
+    call(c, "firefox_navigate", json!({"tabId": theirs, "url": url})).await?;
+    ensure!(
+        text_of(c, theirs, "#cookies")
+            .await?
+            .contains("login=ann-7"),
+        "the cookie came with the state"
+    );
+    let local = text_of(c, theirs, "#local").await?;
+    ensure!(local.contains(r#"["profile","ann"]"#), "{local}");
+    let outside = c
+        .call(
+            "firefox_storage_state",
+            json!({"action": "load", "path": "/etc/passwd"}),
+        )
+        .await?;
+    outside.expect_error("NOT_ALLOWED")?;
+    std::fs::write(project.join("bad.json"), "not json")?;
+    let bad = c
+        .call(
+            "firefox_storage_state",
+            json!({"action": "load", "path": "bad.json"}),
+        )
+        .await?;
+    ensure!(
+        bad.expect_error("INVALID_ARGUMENT")?
+            .contains("not a saved storage state"),
+        "{bad:?}"
+    );
     Ok(())
 }

@@ -45,6 +45,7 @@ pub async fn lists_the_tools() -> anyhow::Result<()> {
         "firefox_storage",
         "firefox_route",
         "firefox_unroute",
+        "firefox_storage_state",
     ] {
         ensure!(names.contains(&want), "{want} missing from {names:?}");
     }

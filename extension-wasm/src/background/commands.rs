@@ -76,6 +76,7 @@ pub async fn handle(request: Request) -> Outcome {
             let tab = authorize(&agent, a.tab_id, Action::UseTheCookiesOf)?;
             storage::cookies(tab, a).await
         }
+        Command::StorageState(a) => storage::state(&agent, a, until, budget).await,
         Command::Storage(a) => {
             let tab = authorize(&agent, a.tab_id, Action::UseTheStorageOf)?;
             storage::storage(tab, a, until, budget).await

@@ -2,10 +2,13 @@
 //! login secrets, so both are off until the user switches them on in the popup (or Firefox was
 //! started with `CLAUDEZILLA_ALLOW_STORAGE=1`), checked here on every call.
 
-use claudezilla_protocol::args::{CookieAction, CookiesArgs, MAX_STORED_VALUE, StorageArgs};
+use claudezilla_protocol::args::{
+    CookieAction, CookiesArgs, MAX_SAVED, MAX_STORED_VALUE, SavedCookie, SavedOrigin, SavedState,
+    StateAction, StorageAction, StorageArea, StorageArgs, StorageStateArgs,
+};
 use claudezilla_protocol::envelope::PageOp;
 use claudezilla_protocol::reply::CookieInfo;
-use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
+use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Outcome, Reply};
 use serde::{Deserialize, Serialize};
 
 use super::{content, with_state};
@@ -68,6 +71,8 @@ struct Cookie {
     secure: bool,
     http_only: bool,
     expiration_date: Option<f64>,
+    #[serde(default)]
+    host_only: bool,
 }
 
 pub async fn cookies(tab: AuthorizedTab, a: CookiesArgs) -> Outcome {
@@ -136,4 +141,172 @@ pub async fn storage(tab: AuthorizedTab, a: StorageArgs, until: u64, budget_ms: 
         value: a.value,
     };
     content::send(tab, 0, until, op, budget_ms).await
+}
+
+/// `firefox_storage_state`: the cookies and local storage of the agent's open sites, or those
+/// put back into its session (its own container's jar, or the user's).
+pub async fn state(agent: &AgentId, a: StorageStateArgs, until: u64, budget_ms: u32) -> Outcome {
+    allowed()?;
+    match (a.action, a.state) {
+        (StateAction::Save, _) => Ok(Reply::SavedState(save(agent, until, budget_ms).await?)),
+        (StateAction::Load, Some(state)) => load(agent, state, until, budget_ms).await,
+        (StateAction::Load, None) => Err(ErrorBody::new(
+            ErrorCode::Internal,
+            "the MCP server sent no state to load",
+        )),
+    }
+}
+
+/// `scheme://host[:port]` of a URL.
+fn origin(url: &str) -> &str {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url;
+    };
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    &url[..scheme.len() + 3 + end]
+}
+
+/// The agent's tabs showing web pages: each with its URL and cookie jar.
+async fn agent_pages(agent: &AgentId) -> Vec<(AuthorizedTab, String, Option<String>)> {
+    let tabs: Vec<AuthorizedTab> = with_state(|s| {
+        s.pool
+            .owned_by(agent)
+            .into_iter()
+            .filter_map(|t| s.pool.pool_tab(t))
+            .collect()
+    });
+    let mut pages = Vec::new();
+    for tab in tabs {
+        if let Ok((url, store)) = page_of(tab).await {
+            pages.push((tab, url, store));
+        }
+    }
+    pages
+}
+
+async fn save(agent: &AgentId, until: u64, budget_ms: u32) -> Result<SavedState, ErrorBody> {
+    let mut state = SavedState::default();
+    for (tab, url, store) in agent_pages(agent).await {
+        let query = CookieQuery {
+            url: &url,
+            name: None,
+            value: None,
+            store_id: store.as_deref(),
+        };
+        let all: Vec<Cookie> = web::call_as(web::cookies_get_all(&web::to_js(&query))).await?;
+        for c in all {
+            let known = state
+                .cookies
+                .iter()
+                .any(|k| (&k.name, &k.domain, &k.path) == (&c.name, &c.domain, &c.path));
+            if known || state.cookies.len() >= MAX_SAVED {
+                continue;
+            }
+            state.cookies.push(SavedCookie {
+                url: format!("{}{}", origin(&url), c.path),
+                name: c.name,
+                value: c.value,
+                domain: c.domain,
+                path: c.path,
+                secure: c.secure,
+                http_only: c.http_only,
+                expires: c.expiration_date,
+                host_only: c.host_only,
+            });
+        }
+        let op = PageOp::Storage {
+            action: StorageAction::Get,
+            area: StorageArea::Local,
+            key: None,
+            value: None,
+        };
+        if let Ok(Reply::Stored {
+            origin, entries, ..
+        }) = content::send(tab, 0, until, op, budget_ms).await
+            && state.origins.len() < MAX_SAVED
+            && !state.origins.iter().any(|o| o.origin == origin)
+        {
+            state.origins.push(SavedOrigin {
+                origin,
+                local_storage: entries,
+            });
+        }
+    }
+    Ok(state)
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SetCookie<'a> {
+    url: &'a str,
+    name: &'a str,
+    value: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    domain: Option<&'a str>,
+    path: &'a str,
+    secure: bool,
+    http_only: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expiration_date: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    store_id: Option<&'a str>,
+}
+
+async fn load(agent: &AgentId, state: SavedState, until: u64, budget_ms: u32) -> Outcome {
+    let jar = super::containers::jar_for(agent, None).await?;
+    let store = jar.as_ref().map(|j| j.cookie_store_id.as_str());
+    let mut set = 0;
+    for c in &state.cookies {
+        let details = SetCookie {
+            url: &c.url,
+            name: &c.name,
+            value: &c.value,
+            domain: (!c.host_only).then_some(c.domain.as_str()),
+            path: &c.path,
+            secure: c.secure,
+            http_only: c.http_only,
+            expiration_date: c.expires,
+            store_id: store,
+        };
+        if web::call(web::cookies_set(&web::to_js(&details)))
+            .await
+            .is_ok()
+        {
+            set += 1;
+        }
+    }
+    let pages = agent_pages(agent).await;
+    let (mut filled, mut missing) = (Vec::new(), Vec::new());
+    for o in &state.origins {
+        let Some((tab, ..)) = pages.iter().find(|(_, url, _)| origin(url) == o.origin) else {
+            missing.push(o.origin.as_str());
+            continue;
+        };
+        for (key, value) in &o.local_storage {
+            let op = PageOp::Storage {
+                action: StorageAction::Set,
+                area: StorageArea::Local,
+                key: Some(key.clone()),
+                value: Some(value.clone()),
+            };
+            content::send(*tab, 0, until, op, budget_ms).await?;
+        }
+        filled.push(o.origin.as_str());
+    }
+    let jar = jar.map_or("the user's session".to_owned(), |j| {
+        format!("your container {}", j.name)
+    });
+    let mut what = format!(
+        "Loaded {set} of {} cookies into {jar}; local storage of {} site(s): {}.",
+        state.cookies.len(),
+        filled.len(),
+        filled.join(", ")
+    );
+    if !missing.is_empty() {
+        what.push_str(&format!(
+            " Not loaded (no tab of yours there): {}; open one and load again.",
+            missing.join(", ")
+        ));
+    }
+    Ok(Reply::Acted { what })
 }

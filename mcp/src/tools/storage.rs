@@ -1,14 +1,18 @@
 //! Cookies and web storage of an agent's tab: off until the user allows them in the popup.
 
-use claudezilla_protocol::args::{CookiesArgs, StorageArea, StorageArgs};
+use claudezilla_protocol::args::{
+    CookiesArgs, SavedState, StateAction, StorageArea, StorageArgs, StorageStateArgs,
+};
 use claudezilla_protocol::reply::CookieInfo;
-use claudezilla_protocol::{Command, Reply};
+use claudezilla_protocol::{Command, ErrorBody, ErrorCode, Reply};
+use rmcp::RoleServer;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
+use rmcp::service::RequestContext;
 use rmcp::{tool, tool_router};
 
 use super::args::Args;
-use super::{acted, respond, text};
+use super::{acted, failed, respond, text};
 use crate::server::Claudezilla;
 
 #[tool_router(router = storage_router, vis = "pub(crate)")]
@@ -45,6 +49,68 @@ impl Claudezilla {
             },
         )
     }
+
+    #[tool(
+        name = "firefox_storage_state",
+        description = "Save the cookies and localStorage of your open sites to a JSON file in your project, or load one into your session (log in once, reuse it; the file holds logins). Off unless the user switched cookies and storage on."
+    )]
+    async fn storage_state(
+        &self,
+        Parameters(mut a): Parameters<Args<StorageStateArgs>>,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let allowed = self.allowed(&context.peer).await;
+        let path = a.args.path.clone();
+        if a.args.action == StateAction::Save {
+            let target = match allowed.prepare_save(&path, true) {
+                Ok(target) => target,
+                Err(e) => return failed(e),
+            };
+            let saved = self
+                .run(Command::StorageState(a.args), a.timeout)
+                .await
+                .and_then(|reply| match reply {
+                    Reply::SavedState(state) => {
+                        let json = serde_json::to_vec_pretty(&state)
+                            .map_err(|e| ErrorBody::new(ErrorCode::Internal, e.to_string()))?;
+                        let written = target.write(&json)?;
+                        Ok(Reply::Acted {
+                            what: format!(
+                                "Saved {} cookies and the local storage of {} site(s) to {}.",
+                                state.cookies.len(),
+                                state.origins.len(),
+                                written.display()
+                            ),
+                        })
+                    }
+                    other => Ok(other),
+                });
+            return respond(saved, acted);
+        }
+        let state = allowed.read_upload(&path).and_then(|file| {
+            use base64::Engine;
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(file.base64)
+                .map_err(|e| not_a_state(&path, e))?;
+            serde_json::from_slice::<SavedState>(&bytes).map_err(|e| not_a_state(&path, e))
+        });
+        let outcome = match state {
+            Ok(state) => {
+                a.args.state = Some(state);
+                self.run(Command::StorageState(a.args), a.timeout).await
+            }
+            Err(e) => Err(e),
+        };
+        respond(outcome, acted)
+    }
+}
+
+fn not_a_state(path: &str, e: impl std::fmt::Display) -> ErrorBody {
+    ErrorBody::new(
+        ErrorCode::InvalidArgument,
+        format!("{path} is not a saved storage state: {e}"),
+    )
+    .with_hint("load a file that firefox_storage_state {action: \"save\"} wrote")
 }
 
 fn render_cookies(url: &str, cookies: &[CookieInfo]) -> String {

@@ -118,3 +118,104 @@ fn key_and_value(
         None => Ok(()),
     }
 }
+
+/// What `firefox_storage_state` does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum StateAction {
+    Save,
+    Load,
+}
+
+/// Arguments of `firefox_storage_state`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct StorageStateArgs {
+    /// save (to path) or load (from path).
+    pub action: StateAction,
+    /// A JSON file in your project folder (or another folder the user allowed).
+    pub path: String,
+    /// Read by the MCP server from `path` for load; not an argument.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(skip))]
+    pub state: Option<SavedState>,
+}
+
+/// Most cookies and origins a saved state holds.
+pub const MAX_SAVED: usize = 500;
+
+/// Cookies and local storage of an agent's sites, as `firefox_storage_state` writes them.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SavedState {
+    #[serde(default)]
+    pub cookies: Vec<SavedCookie>,
+    #[serde(default)]
+    pub origins: Vec<SavedOrigin>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SavedCookie {
+    /// The page the cookie was read for (where it is set again).
+    pub url: String,
+    pub name: String,
+    pub value: String,
+    pub domain: String,
+    pub path: String,
+    #[serde(default)]
+    pub secure: bool,
+    #[serde(default)]
+    pub http_only: bool,
+    /// Seconds since the epoch; none for a session cookie.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires: Option<f64>,
+    /// Whether the cookie was for the host only (no Domain attribute).
+    #[serde(default)]
+    pub host_only: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SavedOrigin {
+    pub origin: String,
+    pub local_storage: Vec<(String, String)>,
+}
+
+impl StorageStateArgs {
+    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        if self.path.is_empty() {
+            return Err(Invalid::new("path", "is empty"));
+        }
+        let Some(state) = &self.state else {
+            return Ok(());
+        };
+        if state.cookies.len() > MAX_SAVED || state.origins.len() > MAX_SAVED {
+            return Err(Invalid::new(
+                "path",
+                format!("holds more than {MAX_SAVED} cookies or origins"),
+            ));
+        }
+        for c in &state.cookies {
+            validate::url("path", &c.url)?;
+            check_len("path", &c.name, MAX_KEY)?;
+            check_len("path", &c.value, MAX_STORED_VALUE)?;
+        }
+        for o in &state.origins {
+            validate::url("path", &o.origin)?;
+            if o.local_storage.len() > MAX_SAVED {
+                return Err(Invalid::new(
+                    "path",
+                    format!("{} holds more than {MAX_SAVED} entries", o.origin),
+                ));
+            }
+            for (k, v) in &o.local_storage {
+                check_len("path", k, MAX_KEY)?;
+                check_len("path", v, MAX_STORED_VALUE)?;
+            }
+        }
+        Ok(())
+    }
+}
