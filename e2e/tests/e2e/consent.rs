@@ -3,12 +3,13 @@
 //! every hook out of its page.
 
 use std::collections::HashMap;
+use std::time::Duration;
 
 use anyhow::{Context, ensure};
 use claudezilla_e2e::browser::Options;
 use claudezilla_e2e::marionette::Marionette;
 use claudezilla_e2e::pages::Page;
-use claudezilla_e2e::{Agent, Browser, PageServer};
+use claudezilla_e2e::{Agent, Browser, PageServer, eventually};
 
 use crate::common::text_of;
 use serde_json::json;
@@ -219,6 +220,55 @@ pub async fn attached_tabs_are_given_back_open() -> anyhow::Result<()> {
             .any(|l| l.starts_with(&line) && l.contains("the user's") && l.contains("Other page")),
         "the user's tab is not back, open: {after:?}"
     );
+    a.close().await?;
+    Ok(())
+}
+
+/// The popup's switches, pressed as the user presses them: `firefox_evaluate` and the cookie
+/// and storage tools are refused until switched on, and again once switched off.
+pub async fn the_users_switches_turn_tools_on_and_off() -> anyhow::Result<()> {
+    let mut s = setup().await?;
+    let a = agent(&s, "switches").await?;
+    let tab = a.open(&s.pages.url("/mine.html")).await?;
+    let evaluate = json!({"tabId": tab, "expression": "1 + 1"});
+    let cookies = json!({"tabId": tab, "action": "get"});
+    let refused = async |tool: &str, args: &serde_json::Value| {
+        a.call(tool, args.clone())
+            .await
+            .ok()
+            .filter(|r| r.expect_error("DISABLED").is_ok())
+    };
+    ensure!(refused("firefox_evaluate", &evaluate).await.is_some());
+    ensure!(refused("firefox_cookies", &cookies).await.is_some());
+
+    s.ui.switch_to(&s.popup).await?;
+    s.ui.click("#evaluate").await?;
+    s.ui.click("#storage").await?;
+    let allowed = async |tool: &str, args: &serde_json::Value| {
+        a.call(tool, args.clone())
+            .await
+            .ok()
+            .filter(|r| !r.is_error)
+    };
+    let two = eventually(Duration::from_secs(5), "evaluate switched on", async || {
+        allowed("firefox_evaluate", &evaluate).await
+    })
+    .await?;
+    ensure!(two.text.contains("(number) 2"), "{two:?}");
+    eventually(Duration::from_secs(5), "cookies switched on", async || {
+        allowed("firefox_cookies", &cookies).await
+    })
+    .await?;
+
+    s.ui.click("#evaluate").await?;
+    eventually(
+        Duration::from_secs(5),
+        "evaluate switched off",
+        async || refused("firefox_evaluate", &evaluate).await,
+    )
+    .await?;
+    // The other switch is the user's own: still on.
+    ensure!(allowed("firefox_cookies", &cookies).await.is_some());
     a.close().await?;
     Ok(())
 }

@@ -196,6 +196,10 @@ fn main() {
     ]);
     trials.extend([
         plain(
+            "consent::the_users_switches_turn_tools_on_and_off",
+            consent::the_users_switches_turn_tools_on_and_off,
+        ),
+        plain(
             "consent::attaching_waits_for_the_users_answer",
             consent::attaching_waits_for_the_users_answer,
         ),
