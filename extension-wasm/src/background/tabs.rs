@@ -180,7 +180,11 @@ async fn open_tab(url: &str, jar: Option<&str>) -> Result<Tab, ErrorBody> {
             active: false,
             cookie_store_id: jar,
         };
-        return web::call_as(web::tabs_create(&web::to_js(&props))).await;
+        match web::call_as(web::tabs_create(&web::to_js(&props))).await {
+            // The window closed meanwhile (another agent's last tabs went): open a new one.
+            Err(e) if e.message.contains("Invalid window ID") => {}
+            created => return created,
+        }
     }
     let incognito = with_state(|s| s.private_windows);
     let window: Window = web::call_as(web::windows_create(&web::to_js(&CreateWindow {
