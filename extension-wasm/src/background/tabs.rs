@@ -435,7 +435,19 @@ pub async fn remove_all(tabs: &[TabId]) {
     for tab in tabs {
         ids.push(&JsValue::from(tab.0));
     }
+    // Under the window lock: a tab being opened meanwhile must not land in a window that
+    // closes with these tabs.
+    let lock = WINDOW_LOCK.with(|l| l.clone());
+    let _guard = lock.lock().await;
     let _ = web::call(web::tabs_remove(&ids)).await;
+    // A window whose last agent tabs went closes: forget it now, the next tab opens a new one.
+    let emptied = with_state(|s| s.pool.tab_ids().into_iter().all(|t| s.pool.is_attached(t)));
+    if emptied {
+        with_state(|s| {
+            s.pool.window = None;
+            s.pool.group = None;
+        });
+    }
 }
 
 /// Registers a waiter for `tab`; its receiver completes when the watch is satisfied.
