@@ -96,6 +96,20 @@ impl Allowed {
 
     /// Reads a regular file for an upload, at most [`MAX_UPLOAD_BYTES`].
     pub fn read_upload(&self, path: &str) -> Result<FileData, ErrorBody> {
+        let (name, bytes) = self.read(path)?;
+        use base64::Engine;
+        Ok(FileData {
+            mime: mime_guess::from_path(&name)
+                .first_or_octet_stream()
+                .essence_str()
+                .to_owned(),
+            name,
+            base64: base64::engine::general_purpose::STANDARD.encode(bytes),
+        })
+    }
+
+    /// A regular file's name and bytes, at most [`MAX_UPLOAD_BYTES`].
+    pub fn read(&self, path: &str) -> Result<(String, Vec<u8>), ErrorBody> {
         let (folder, rel) = self.locate(path)?;
         let dir = open_folder(folder)?;
         let cannot = |e: std::io::Error| refused(path, folder, e);
@@ -126,15 +140,7 @@ impl Allowed {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "file".into());
-        use base64::Engine;
-        Ok(FileData {
-            mime: mime_guess::from_path(&name)
-                .first_or_octet_stream()
-                .essence_str()
-                .to_owned(),
-            name,
-            base64: base64::engine::general_purpose::STANDARD.encode(bytes),
-        })
+        Ok((name, bytes))
     }
 
     /// Checks a destination now (so a bad path fails before any work) and keeps the folder

@@ -3,10 +3,11 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::{Context, ensure};
 use claudezilla_e2e::pages::{Page, PageServer};
-use claudezilla_e2e::{Agent, Browser};
+use claudezilla_e2e::{Agent, Browser, eventually};
 
 use serde_json::json;
 
@@ -366,14 +367,13 @@ pub async fn an_own_container_keeps_cookies_apart(s: Arc<Shared>) -> anyhow::Res
 
 /// The page's fetch once it finished, as the page showed it.
 async fn fetched(a: &Agent, tab: u32) -> anyhow::Result<String> {
-    for _ in 0..100 {
-        let out = text_of(a, tab, "#out").await?;
-        if !out.contains("waiting") {
-            return Ok(out);
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-    anyhow::bail!("the page's fetch never finished")
+    eventually(Duration::from_secs(5), "the page's fetch", async || {
+        text_of(a, tab, "#out")
+            .await
+            .ok()
+            .filter(|out| !out.contains("waiting"))
+    })
+    .await
 }
 
 /// Routes mock, block and slow an agent's own requests, and never touch another agent's tab.

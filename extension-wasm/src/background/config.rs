@@ -88,11 +88,6 @@ struct Details {
     url: String,
 }
 
-#[derive(Serialize)]
-struct Cancel {
-    cancel: bool,
-}
-
 /// Cancels an agent tab's top-level navigation outside its agent's allowlist (a link, a
 /// redirect, a script), whatever started it.
 pub fn listen() {
@@ -123,7 +118,7 @@ pub fn listen() {
         match refused {
             Some(error) => {
                 crate::web::log(&error.message);
-                web::to_js(&Cancel { cancel: true })
+                web::to_js(&web::Cancel { cancel: true })
             }
             None => JsValue::UNDEFINED,
         }

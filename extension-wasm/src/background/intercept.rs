@@ -14,7 +14,7 @@ use wasm_bindgen::prelude::*;
 
 use super::with_state;
 use crate::request_routes::Rule;
-use crate::web;
+use crate::web::{self, AllUrls, Cancel, Header};
 
 /// Fulfilled responses whose headers are still to come, at most.
 const MAX_PENDING: usize = 256;
@@ -64,23 +64,6 @@ struct Details {
     tab_id: i64,
     url: String,
     request_id: String,
-}
-
-#[derive(Serialize)]
-struct Cancel {
-    cancel: bool,
-}
-
-#[derive(Serialize)]
-struct AllUrls {
-    urls: [&'static str; 1],
-}
-
-#[derive(Serialize, Deserialize)]
-struct Header {
-    name: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    value: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -265,9 +248,7 @@ pub fn listen_once() {
     if LISTENING.with(|l| l.replace(true)) {
         return;
     }
-    let filter = web::to_js(&AllUrls {
-        urls: ["<all_urls>"],
-    });
+    let filter = web::to_js(&AllUrls::default());
     let request = Closure::<dyn FnMut(JsValue) -> JsValue>::new(on_request);
     let blocking = web::to_js(&["blocking"]);
     web::WEB_REQUEST_ON_BEFORE_REQUEST

@@ -7,16 +7,11 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 use super::with_state;
-use crate::web;
+use crate::web::{self, Header};
 
 /// The request types a screenshot waits for (counted in flight for every tab: a page starts
 /// requesting before its tab joins the pool; only counts are kept, no URLs).
 const CRITICAL: [&str; 3] = ["script", "stylesheet", "xmlhttprequest"];
-
-#[derive(Serialize)]
-struct AllTypes {
-    urls: [&'static str; 1],
-}
 
 #[derive(Serialize)]
 struct MainFrameOnly {
@@ -53,13 +48,6 @@ struct Request {
     response_headers: Option<Vec<Header>>,
 }
 
-#[derive(Deserialize)]
-struct Header {
-    name: String,
-    #[serde(default)]
-    value: Option<String>,
-}
-
 /// The request and its tab (none for the browser's own requests).
 fn tab_request(value: JsValue) -> Option<(TabId, Request)> {
     let r: Request = serde_wasm_bindgen::from_value(value).ok()?;
@@ -79,9 +67,7 @@ fn pairs(headers: Option<Vec<Header>>) -> Vec<(String, String)> {
 /// network log (`firefox_get_network`: metadata only, no bodies; other tabs' newest requests
 /// are held a few seconds, for a tab about to join the pool).
 pub fn listen() {
-    let filter = web::to_js(&AllTypes {
-        urls: ["<all_urls>"],
-    });
+    let filter = web::to_js(&web::AllUrls::default());
     let started = Closure::<dyn FnMut(JsValue)>::new(|d: JsValue| {
         if let Some((tab, r)) = tab_request(d) {
             with_state(|s| {

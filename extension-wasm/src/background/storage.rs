@@ -12,6 +12,7 @@ use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Outcome, Reply};
 use serde::{Deserialize, Serialize};
 
 use super::{content, with_state};
+use crate::allowlist::origin;
 use crate::pool::AuthorizedTab;
 use crate::web::{self, Tab};
 
@@ -155,15 +156,6 @@ pub async fn state(agent: &AgentId, a: StorageStateArgs, until: u64, budget_ms: 
             "the MCP server sent no state to load",
         )),
     }
-}
-
-/// `scheme://host[:port]` of a URL.
-fn origin(url: &str) -> &str {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url;
-    };
-    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    &url[..scheme.len() + 3 + end]
 }
 
 /// The agent's tabs showing web pages: each with its URL and cookie jar.

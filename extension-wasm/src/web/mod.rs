@@ -187,6 +187,34 @@ pub fn log(message: &str) {
     console_warn(&format!("Claudezilla: {message}"));
 }
 
+/// A blocking webRequest listener's answer that cancels the request.
+#[derive(serde::Serialize)]
+pub struct Cancel {
+    pub cancel: bool,
+}
+
+/// A webRequest filter: every URL, every type.
+#[derive(serde::Serialize)]
+pub struct AllUrls {
+    pub urls: [&'static str; 1],
+}
+
+impl Default for AllUrls {
+    fn default() -> Self {
+        Self {
+            urls: ["<all_urls>"],
+        }
+    }
+}
+
+/// A webRequest `HttpHeaders` entry.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+pub struct Header {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+}
+
 /// A `tabs.Tab`, the fields we read.
 #[derive(Debug, Clone, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -87,11 +87,7 @@ impl Claudezilla {
                 });
             return respond(saved, acted);
         }
-        let state = allowed.read_upload(&path).and_then(|file| {
-            use base64::Engine;
-            let bytes = base64::engine::general_purpose::STANDARD
-                .decode(file.base64)
-                .map_err(|e| not_a_state(&path, e))?;
+        let state = allowed.read(&path).and_then(|(_, bytes)| {
             serde_json::from_slice::<SavedState>(&bytes).map_err(|e| not_a_state(&path, e))
         });
         let outcome = match state {
