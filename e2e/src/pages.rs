@@ -10,8 +10,10 @@ use tokio::net::TcpListener;
 /// One page: body, content type and an optional delay before answering.
 #[derive(Clone)]
 pub struct Page {
-    pub body: String,
+    pub body: Vec<u8>,
     pub content_type: &'static str,
+    /// Served as `Content-Disposition: attachment` under this name (a download).
+    pub attachment: Option<&'static str>,
     pub delay: Duration,
     /// A 302 to this path on the same server named `localhost` (another host for allowlists).
     pub redirect_to_localhost: Option<&'static str>,
@@ -20,8 +22,9 @@ pub struct Page {
 impl Page {
     pub fn html(body: impl Into<String>) -> Self {
         Self {
-            body: body.into(),
+            body: body.into().into_bytes(),
             content_type: "text/html; charset=utf-8",
+            attachment: None,
             delay: Duration::ZERO,
             redirect_to_localhost: None,
         }
@@ -29,8 +32,9 @@ impl Page {
 
     pub fn svg(body: impl Into<String>) -> Self {
         Self {
-            body: body.into(),
+            body: body.into().into_bytes(),
             content_type: "image/svg+xml",
+            attachment: None,
             delay: Duration::ZERO,
             redirect_to_localhost: None,
         }
@@ -38,10 +42,21 @@ impl Page {
 
     pub fn js(body: impl Into<String>) -> Self {
         Self {
-            body: body.into(),
+            body: body.into().into_bytes(),
             content_type: "text/javascript",
+            attachment: None,
             delay: Duration::ZERO,
             redirect_to_localhost: None,
+        }
+    }
+
+    /// A file the browser downloads (not shows) as `name`.
+    pub fn download(bytes: Vec<u8>, name: &'static str) -> Self {
+        Self {
+            body: bytes,
+            content_type: "application/octet-stream",
+            attachment: Some(name),
+            ..Self::html("")
         }
     }
 
@@ -93,13 +108,19 @@ impl PageServer {
                         let _ = stream.shutdown().await;
                         return;
                     }
-                    let response = format!(
-                        "HTTP/1.1 {status}\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n{}",
+                    let disposition = page
+                        .attachment
+                        .map(|name| {
+                            format!("Content-Disposition: attachment; filename=\"{name}\"\r\n")
+                        })
+                        .unwrap_or_default();
+                    let head = format!(
+                        "HTTP/1.1 {status}\r\nContent-Type: {}\r\n{disposition}Content-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
                         page.content_type,
                         page.body.len(),
-                        page.body
                     );
-                    let _ = stream.write_all(response.as_bytes()).await;
+                    let _ = stream.write_all(head.as_bytes()).await;
+                    let _ = stream.write_all(&page.body).await;
                     let _ = stream.shutdown().await;
                 });
             }

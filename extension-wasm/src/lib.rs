@@ -12,6 +12,7 @@
 //! * [`request_log`]: each tab's network log, redacted on the way in.
 //! * [`allowlist`]: the per-agent domain allowlists.
 //! * [`focus_loop`]: focus loops and the Stop hook's verdict.
+//! * [`downloads`]: which agent a download belongs to.
 //!
 //! The browser glue is wasm-only:
 //! * `web`: bindings to `browser.*` APIs and timers.
@@ -24,6 +25,7 @@ pub mod approvals;
 pub mod capture_lock;
 pub mod capture_plan;
 pub mod consent_words;
+pub mod downloads;
 pub mod focus_loop;
 pub mod glob;
 pub mod jpeg;

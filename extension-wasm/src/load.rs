@@ -46,6 +46,9 @@ pub enum Reached {
     Arriving,
     /// The asked-for load was cancelled by another (the page navigated by itself meanwhile).
     Superseded,
+    /// The asked-for load ended well but left the page in place: its answer was a download
+    /// (or empty, HTTP 204). Asking again would only download again.
+    Stayed,
 }
 
 impl MainFrames {
@@ -79,7 +82,8 @@ impl MainFrames {
 
     pub fn failed(&mut self, tab: TabId, id: &str, error: &str) {
         if let Some(load) = self.find(tab, id) {
-            load.error = Some(error.to_owned());
+            // Handed to the download manager: the load ended well, in a file.
+            load.error = (!error.contains("NS_BINDING_RETARGETED")).then(|| error.to_owned());
             load.done = true;
         }
     }
@@ -99,6 +103,17 @@ impl MainFrames {
         self.tabs
             .get(&tab)
             .is_some_and(|loads| loads.back().is_some_and(|l| l.seq > mark))
+    }
+
+    /// Was the tab at `url` before `mark` (a blank tab, or where a load before it led)?
+    fn was_at(&self, tab: TabId, mark: u64, url: &str) -> bool {
+        url == "about:blank"
+            || self.tabs.get(&tab).is_some_and(|loads| {
+                loads
+                    .iter()
+                    .filter(|l| l.seq <= mark)
+                    .any(|l| l.chain.iter().any(|u| same_page(u, url)))
+            })
     }
 
     fn find(&mut self, tab: TabId, id: &str) -> Option<&mut Load> {
@@ -146,6 +161,11 @@ impl MainFrames {
             Some(e) if superseded(e) => Reached::Superseded,
             Some(e) if loads.last().is_some_and(|l| l.id == ours.id) => {
                 Reached::Failed(net_error(e))
+            }
+            None if loads.last().is_some_and(|l| l.id == ours.id)
+                && self.was_at(tab, mark, now_url) =>
+            {
+                Reached::Stayed
             }
             _ => Reached::Elsewhere,
         }
@@ -322,6 +342,38 @@ mod tests {
         assert_eq!(
             m.reached(T, mark, Some("http://y/"), "http://x/tick?4"),
             Reached::Superseded
+        );
+    }
+
+    #[test]
+    fn a_download_leaves_the_page_in_place_and_is_not_asked_for_again() {
+        let mut m = MainFrames::default();
+        m.started(T, "0", "http://x/page");
+        m.completed(T, "0");
+        let mark = m.mark();
+        m.started(T, "1", "http://x/report.bin");
+        assert_eq!(
+            m.reached(T, mark, Some("http://x/report.bin"), "http://x/page"),
+            Reached::Pending
+        );
+        m.failed(T, "1", "NS_BINDING_RETARGETED");
+        assert_eq!(
+            m.reached(T, mark, Some("http://x/report.bin"), "http://x/page"),
+            Reached::Stayed
+        );
+        // A page that changed its own address (history.pushState) is elsewhere.
+        assert_eq!(
+            m.reached(T, mark, Some("http://x/report.bin"), "http://x/pushed"),
+            Reached::Elsewhere
+        );
+        // From a blank tab, which no load brought.
+        let mut m = MainFrames::default();
+        let mark = m.mark();
+        m.started(T, "1", "http://x/report.bin");
+        m.completed(T, "1");
+        assert_eq!(
+            m.reached(T, mark, Some("http://x/report.bin"), "about:blank"),
+            Reached::Stayed
         );
     }
 

@@ -318,6 +318,7 @@ pub fn page_route(command: &Command) -> Result<Option<PageRoute>, ErrorBody> {
         | Command::Unroute(_)
         | Command::Storage(_)
         | Command::StorageState(_)
+        | Command::Downloads(_)
         | Command::SetConfig(_)
         | Command::SetViewport(_)
         | Command::ResizeWindow(_)

@@ -143,6 +143,57 @@ impl Allowed {
         Ok((name, bytes))
     }
 
+    /// Refuses a path outside the allowed folders now, before any work.
+    pub fn check(&self, path: &str) -> Result<(), ErrorBody> {
+        self.locate(path).map(drop)
+    }
+
+    /// Copies a finished download from where the browser wrote it into `folder` (in the
+    /// allowed folders, made if missing) under its own name, or `name (2).ext` when that is
+    /// taken: nothing is ever replaced. Only the file the browser reported is read: a regular
+    /// file, not a symlink, of exactly `size` bytes. Returns where it is now.
+    pub fn take_download(
+        &self,
+        folder: &str,
+        source: &Path,
+        size: u64,
+    ) -> Result<PathBuf, ErrorBody> {
+        let mut file = open_download(source, size)?;
+        let (root, rel) = self.locate(folder)?;
+        let cannot = |e: std::io::Error| refused(folder, root, e);
+        let base = open_folder(root)?;
+        let dir = if rel.as_os_str().is_empty() {
+            base
+        } else {
+            base.create_dir_all(&rel).map_err(cannot)?;
+            base.open_dir(&rel).map_err(cannot)?
+        };
+        if pseudo_dir(&dir) {
+            return Err(invalid(format!("{folder} is not an ordinary folder")));
+        }
+        let name = download_name(source);
+        let shown = |e: std::io::Error| {
+            ErrorBody::new(
+                ErrorCode::PageError,
+                format!("cannot write {name} in {folder}: {e}"),
+            )
+        };
+        let tmp = write_temp(&dir, &name, &mut file).map_err(shown)?;
+        let placed = numbered(&name).take(1_000).find_map(|candidate| {
+            match dir.hard_link(&tmp, &dir, &candidate) {
+                Ok(()) => Some(Ok(candidate)),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => None,
+                Err(e) => Some(Err(e)),
+            }
+        });
+        let _ = dir.remove_file(&tmp);
+        match placed {
+            Some(Ok(placed)) => Ok(root.join(rel).join(placed)),
+            Some(Err(e)) => Err(shown(e)),
+            None => Err(shown(std::io::ErrorKind::AlreadyExists.into())),
+        }
+    }
+
     /// Checks a destination now (so a bad path fails before any work) and keeps the folder
     /// open for the write.
     pub fn prepare_save(&self, path: &str, overwrite: bool) -> Result<SaveTarget, ErrorBody> {
@@ -192,28 +243,17 @@ impl SaveTarget {
     /// Writes `bytes` under a fresh name, then moves it into place: a symlink at the
     /// destination is replaced, never written through. Returns the path as the agent gave it.
     pub fn write(self, bytes: &[u8]) -> Result<PathBuf, ErrorBody> {
-        static NEXT: AtomicU64 = AtomicU64::new(0);
-        let tmp = format!(
-            ".{}.{}-{}.part",
-            self.name.to_string_lossy(),
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        );
         let failed = |e: std::io::Error| {
             ErrorBody::new(
                 ErrorCode::PageError,
                 format!("cannot write {}: {e}", self.shown.display()),
             )
         };
-        let mut options = OpenOptions::new();
-        options.write(true).create_new(true);
-        let written = self
-            .dir
-            .open_with(&tmp, &options)
-            .and_then(|mut f| f.write_all(bytes))
-            .and_then(|()| self.place(&tmp));
+        let tmp =
+            write_temp(&self.dir, &self.name.to_string_lossy(), &mut &bytes[..]).map_err(failed)?;
+        let placed = self.place(&tmp);
         let _ = self.dir.remove_file(&tmp);
-        written.map_err(failed)?;
+        placed.map_err(failed)?;
         Ok(self.shown)
     }
 
@@ -224,6 +264,78 @@ impl SaveTarget {
         // A link fails if the name was taken meanwhile: nothing is ever replaced unasked.
         self.dir.hard_link(tmp, &self.dir, &self.name)
     }
+}
+
+/// Writes `from` to a fresh hidden name in `dir` (removed again if the write fails), from
+/// where it is moved into place.
+fn write_temp(dir: &Dir, name: &str, from: &mut impl Read) -> std::io::Result<String> {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let tmp = format!(
+        ".{name}.{}-{}.part",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    );
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    let written = dir
+        .open_with(&tmp, &options)
+        .and_then(|mut f| std::io::copy(from, &mut f).and_then(|_| f.flush()));
+    match written {
+        Ok(()) => Ok(tmp),
+        Err(e) => {
+            let _ = dir.remove_file(&tmp);
+            Err(e)
+        }
+    }
+}
+
+/// Opens the file a download wrote, refusing anything but a regular file of `size` bytes
+/// (a symlink is not followed).
+fn open_download(source: &Path, size: u64) -> Result<std::fs::File, ErrorBody> {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let shown = source.display();
+    if !source.is_absolute() {
+        return Err(invalid(format!(
+            "the browser's file {shown} is not absolute"
+        )));
+    }
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(source)
+        .map_err(|e| invalid(format!("cannot open the downloaded file {shown}: {e}")))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| invalid(format!("cannot read {shown}: {e}")))?;
+    if !meta.is_file() || pseudo_fd(file.as_raw_fd()) || meta.len() != size {
+        return Err(invalid(format!(
+            "{shown} is not the file the browser downloaded ({size} bytes)"
+        )));
+    }
+    Ok(file)
+}
+
+/// A download's file name, safe in a project: never hidden (`.envrc` → `_envrc`).
+fn download_name(source: &Path) -> String {
+    let name = source
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    match name.strip_prefix('.') {
+        _ if name.is_empty() => "download".into(),
+        Some(rest) => format!("_{rest}"),
+        None => name,
+    }
+}
+
+/// `report.bin`, `report (2).bin`, `report (3).bin`, …
+fn numbered(name: &str) -> impl Iterator<Item = String> + '_ {
+    let (stem, ext) = match name.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() => (stem, format!(".{ext}")),
+        _ => (name, String::new()),
+    };
+    std::iter::once(name.to_owned()).chain((2..).map(move |n| format!("{stem} ({n}){ext}")))
 }
 
 /// `a/./b/../c` → `a/c`, without touching the disk (only to find which folder a path is in;
@@ -375,6 +487,56 @@ mod tests {
 
     fn s(p: &Path) -> String {
         p.to_string_lossy().into_owned()
+    }
+
+    #[test]
+    fn a_download_is_copied_in_under_a_fresh_name_never_replacing() {
+        let (tmp, project, allowed) = setup();
+        let browser = tmp.path().join("Downloads");
+        std::fs::create_dir(&browser).unwrap();
+        let report = browser.join("report.bin");
+        std::fs::write(&report, [1, 2, 3]).unwrap();
+        let first = allowed.take_download("downloads", &report, 3).unwrap();
+        assert_eq!(first, project.join("downloads/report.bin"));
+        assert_eq!(std::fs::read(&first).unwrap(), [1, 2, 3]);
+        let second = allowed.take_download("downloads", &report, 3).unwrap();
+        assert_eq!(second, project.join("downloads/report (2).bin"));
+        assert_eq!(std::fs::read(&first).unwrap(), [1, 2, 3], "not replaced");
+        let hidden = browser.join(".envrc");
+        std::fs::write(&hidden, "export X=1").unwrap();
+        let placed = allowed.take_download(".", &hidden, 10).unwrap();
+        assert_eq!(placed, project.join("_envrc"), "never a hidden file");
+        let leftovers: Vec<_> = std::fs::read_dir(project.join("downloads"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(leftovers.len(), 2, "no temporary file left: {leftovers:?}");
+    }
+
+    #[test]
+    fn only_the_file_the_browser_reported_is_taken_and_only_into_allowed_folders() {
+        let (tmp, project, allowed) = setup();
+        let secret = tmp.path().join("secret");
+        let link = tmp.path().join("report.bin");
+        symlink(&secret, &link).unwrap();
+        let e = allowed.take_download("downloads", &link, 7).unwrap_err();
+        assert_eq!(
+            e.code,
+            ErrorCode::InvalidArgument,
+            "a symlink is not followed"
+        );
+        let e = allowed.take_download("downloads", &secret, 99).unwrap_err();
+        assert!(e.message.contains("not the file"), "{e}");
+        let e = allowed.take_download("/tmp", &secret, 7).unwrap_err();
+        assert_eq!(e.code, ErrorCode::NotAllowed);
+        let e = allowed.take_download("../out", &secret, 7).unwrap_err();
+        assert_eq!(e.code, ErrorCode::NotAllowed, "{e}");
+        assert!(!tmp.path().join("out").exists());
+        let e = allowed
+            .take_download("downloads", Path::new("secret"), 7)
+            .unwrap_err();
+        assert!(e.message.contains("absolute"), "{e}");
+        assert!(!project.join("downloads").join("secret").exists());
     }
 
     #[test]

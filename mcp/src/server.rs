@@ -57,6 +57,7 @@ impl Claudezilla {
             + Self::pool_router()
             + Self::devtools_router()
             + Self::storage_router()
+            + Self::downloads_router()
             + Self::config_router()
             + Self::loops_router()
             + Self::diagnostics_router();

@@ -73,6 +73,8 @@ commands! {
     Storage(StorageArgs) = "storage",
     /// The MCP server reads the file for load, and writes the answer for save.
     StorageState(StorageStateArgs) = "storageState",
+    /// The MCP server moves finished files into the allowed folders, then says so.
+    Downloads(DownloadsArgs) = "downloads",
     SetConfig(SetConfigArgs) = "setConfig",
     HandleConsent(TabArgs) = "handleConsent",
     SetViewport(ViewportArgs) = "setViewport",
@@ -121,6 +123,7 @@ impl Command {
             Self::Route(a) => a.validate(),
             Self::Storage(a) => a.validate(),
             Self::StorageState(a) => a.validate(),
+            Self::Downloads(a) => a.validate(),
             Self::SetConfig(a) => a.validate(),
             Self::SetViewport(a) => a.size().map(drop),
             Self::ResizeWindow(a) => a.validate(),

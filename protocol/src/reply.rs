@@ -196,6 +196,10 @@ pub enum Reply {
     Routes {
         routes: Vec<RouteInfo>,
     },
+    /// The agent's downloads, newest first (at most `MAX_DOWNLOADS`).
+    Downloads {
+        downloads: Vec<DownloadInfo>,
+    },
     /// Cookies and local storage of the agent's sites (`firefox_storage_state` save).
     SavedState(crate::args::SavedState),
     /// The cookies a tab's page gets (values cut at `MAX_STORED_VALUE`).
@@ -530,6 +534,39 @@ pub struct NetworkEntry {
     /// redacted, cut), or what a binary one was.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub body: Option<String>,
+}
+
+/// One of an agent's downloads.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DownloadInfo {
+    /// The browser's id of the download.
+    pub id: u32,
+    /// Where it came from (sensitive query parameters redacted, cut).
+    pub url: String,
+    pub mime: String,
+    pub state: DownloadState,
+    /// Why it stopped, for an interrupted download.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    pub bytes: u64,
+    /// None when the server did not say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total: Option<u64>,
+    /// Where the browser wrote it (absolute); the MCP server moves it from there.
+    pub file: String,
+    /// Where the file is now, once moved into the allowed folders.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moved_to: Option<String>,
+}
+
+/// Where a download stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DownloadState {
+    InProgress,
+    Complete,
+    Interrupted,
 }
 
 /// Any tab of the browser (`firefox_list_all_tabs`).

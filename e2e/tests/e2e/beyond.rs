@@ -60,8 +60,29 @@ fetch('/beyond/data.txt')
   .then(t => document.getElementById('out').textContent = t + ':ms=' + Math.round(performance.now() - t0));
 </script>"#;
 
+/// A link to a generated file the server sends as an attachment, and a file the page makes.
+const DOWNLOADS: &str = r#"<!doctype html><title>Downloads</title>
+<a id=file href="/beyond/report.bin">Report</a>
+<button id=made onclick="save()">Save notes</button>
+<script>
+function save() {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob(['made in the page'], {type: 'text/plain'}));
+  a.download = 'notes.txt';
+  document.body.append(a);
+  a.click();
+}
+</script>"#;
+
+/// The bytes of the generated report: every byte value, four times over.
+fn report() -> Vec<u8> {
+    (0..1024u32).map(|i| (i * 7 % 256) as u8).collect()
+}
+
 pub fn pages() -> HashMap<&'static str, Page> {
     HashMap::from([
+        ("/beyond/downloads.html", Page::html(DOWNLOADS)),
+        ("/beyond/report.bin", Page::download(report(), "report.bin")),
         ("/beyond/api.html", Page::html(API)),
         ("/beyond/data.txt", Page::html("real-data")),
         (
@@ -459,6 +480,120 @@ pub async fn routes_fulfill_abort_and_delay_only_their_agents_requests(
     b.close().await?;
     a.close().await?;
     Ok(())
+}
+
+/// A download an agent's page starts is listed to that agent alone, waited for, and moved into
+/// its project byte for byte; the browser keeps no copy; navigating to a file does not hang.
+pub async fn downloads_land_in_the_project(s: Arc<Shared>) -> anyhow::Result<()> {
+    let project = tempfile::tempdir()?;
+    let a = s.agent_in("downloads", project.path()).await?;
+    let tab = a.open(&s.pages.url("/beyond/downloads.html")).await?;
+    let none = call(&a, "firefox_downloads", json!({})).await?;
+    ensure!(none.text.contains("No downloads"), "{none:?}");
+    call(
+        &a,
+        "firefox_click",
+        json!({"tabId": tab, "selector": "#file"}),
+    )
+    .await?;
+    let listed = call(
+        &a,
+        "firefox_downloads",
+        json!({"wait": true, "timeout": 15000}),
+    )
+    .await?;
+    let moved = project.path().join("downloads").join("report.bin");
+    ensure!(
+        listed.text.contains("report.bin: complete, 1024 bytes")
+            && listed.text.contains(&moved.display().to_string()),
+        "{listed:?}"
+    );
+    ensure!(
+        std::fs::read(&moved)? == report(),
+        "the file, byte for byte"
+    );
+
+    // Another agent on the same page: the file is still the one whose click made it.
+    let b = s.agent("downloads-b").await?;
+    b.open(&s.pages.url("/beyond/downloads.html")).await?;
+    call(
+        &a,
+        "firefox_click",
+        json!({"tabId": tab, "selector": "#made"}),
+    )
+    .await?;
+    let made = eventually(Duration::from_secs(15), "the page-made file", async || {
+        let listed = call(&a, "firefox_downloads", json!({"wait": true}))
+            .await
+            .ok()?;
+        listed
+            .text
+            .contains("notes.txt: complete")
+            .then_some(listed)
+    })
+    .await?;
+    let notes = project.path().join("downloads").join("notes.txt");
+    ensure!(
+        std::fs::read_to_string(&notes)? == "made in the page",
+        "{made:?}"
+    );
+
+    // Straight to a file: the navigation answers (the tab stays where it was).
+    let report_url = s.pages.url("/beyond/report.bin");
+    let went = a
+        .call(
+            "firefox_navigate",
+            json!({"tabId": tab, "url": report_url, "timeout": 20000}),
+        )
+        .await?;
+    ensure!(
+        !went.is_error && went.text.contains("did not replace the page"),
+        "{went:?}"
+    );
+    let again = call(
+        &a,
+        "firefox_downloads",
+        json!({"wait": true, "timeout": 15000}),
+    )
+    .await?;
+    ensure!(again.text.contains("report (2).bin: complete"), "{again:?}");
+    ensure!(std::fs::read(project.path().join("downloads/report (2).bin"))? == report());
+
+    let theirs = call(&b, "firefox_downloads", json!({"wait": false})).await?;
+    ensure!(
+        theirs.text.contains("No downloads"),
+        "b sees none of a's: {theirs:?}"
+    );
+    a.call("firefox_downloads", json!({"saveTo": "/etc"}))
+        .await?
+        .expect_error("NOT_ALLOWED")?;
+    let left = files_named(s.browser.path(), &["report", "notes"]);
+    ensure!(left.is_empty(), "the browser kept copies: {left:?}");
+    b.close().await?;
+    a.close().await?;
+    Ok(())
+}
+
+/// Files under `dir` whose names start with any of `prefixes`.
+fn files_named(dir: &std::path::Path, prefixes: &[&str]) -> Vec<std::path::PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .flat_map(|e| {
+            let path = e.path();
+            if path.is_dir() {
+                return files_named(&path, prefixes);
+            }
+            let name = e.file_name().to_string_lossy().into_owned();
+            if prefixes.iter().any(|p| name.starts_with(p)) {
+                vec![path]
+            } else {
+                Vec::new()
+            }
+        })
+        .collect()
 }
 
 /// Response bodies only once the agent asks, for that tab, with credentials redacted.

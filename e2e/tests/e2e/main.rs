@@ -272,6 +272,10 @@ fn main() {
             beyond::bodies_are_captured_for_the_tabs_whose_agent_asked,
         ),
         with_shared(
+            "beyond::downloads_land_in_the_project",
+            beyond::downloads_land_in_the_project,
+        ),
+        with_shared(
             "beyond::an_own_container_keeps_cookies_apart",
             beyond::an_own_container_keeps_cookies_apart,
         ),

@@ -8,8 +8,8 @@ use claudezilla_protocol::{
 };
 
 use super::{
-    attach, capture, config, containers, content, devtools, intercept, now, storage, tabs,
-    window_size, with_state,
+    attach, capture, config, containers, content, devtools, downloads, intercept, now, storage,
+    tabs, window_size, with_state,
 };
 use crate::pool::AuthorizedTab;
 use crate::route::{Action, Wait, page_route};
@@ -37,6 +37,8 @@ pub async fn handle(request: Request) -> Outcome {
     let element_until = now() + u64::from(ELEMENT_WAIT_MS.min(budget.saturating_sub(1_000)));
     if let Some(route) = page_route(&command)? {
         let tab = authorize(&agent, route.tab, route.action)?;
+        // A file the page makes next is this agent's (see `crate::downloads`).
+        with_state(|s| s.downloads.acted(tab.id(), web::now_ms()));
         let until = match route.wait {
             Wait::Budget => until,
             Wait::Element => element_until,
@@ -68,6 +70,7 @@ pub async fn handle(request: Request) -> Outcome {
         }
         Command::Evaluate(a) => {
             let tab = authorize(&agent, a.tab_id, Action::RunJavaScriptIn)?;
+            with_state(|s| s.downloads.acted(tab.id(), web::now_ms()));
             devtools::evaluate(tab, a, until, budget).await
         }
         Command::Route(a) => intercept::set(&agent, a),
@@ -77,6 +80,7 @@ pub async fn handle(request: Request) -> Outcome {
             storage::cookies(tab, a).await
         }
         Command::StorageState(a) => storage::state(&agent, a, until, budget).await,
+        Command::Downloads(a) => downloads::list(&agent, a, until).await,
         Command::Storage(a) => {
             let tab = authorize(&agent, a.tab_id, Action::UseTheStorageOf)?;
             storage::storage(tab, a, until, budget).await
@@ -229,6 +233,7 @@ pub async fn release_agent(agent: &AgentId) -> u32 {
     tabs::remove_all(&released.closed).await;
     containers::release(agent).await;
     intercept::release(agent);
+    downloads::release(agent);
     released.closed.len() as u32
 }
 

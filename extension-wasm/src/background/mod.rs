@@ -9,6 +9,7 @@ mod config;
 mod containers;
 mod content;
 mod devtools;
+mod downloads;
 mod early;
 mod intercept;
 mod native;
@@ -64,6 +65,8 @@ struct State {
     body_tabs: HashSet<TabId>,
     /// Each agent's routes over its tabs' requests.
     routes: crate::request_routes::RouteTable,
+    /// The agents' downloads, and their tabs' recent page addresses (to tell whose a new one is).
+    downloads: crate::downloads::Downloads,
     /// Each agent's own container, once it asked for one.
     containers: HashMap<AgentId, containers::Jar>,
     /// Open the agents' window as a private window.
@@ -116,6 +119,7 @@ fn now() -> u64 {
 pub fn start_background() {
     tabs::listen();
     requests::listen();
+    downloads::listen();
     config::listen();
     popup::listen();
     early::listen();

@@ -20,6 +20,8 @@ struct MainFrameOnly {
 }
 
 const MAIN_FRAME: &str = "main_frame";
+/// Requests whose answer may become a download.
+const DOCUMENTS: [&str; 2] = [MAIN_FRAME, "sub_frame"];
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -80,6 +82,10 @@ pub fn listen() {
                 let agent_tab = s.pool.contains(tab);
                 if agent_tab {
                     s.requests.claim(tab);
+                    if DOCUMENTS.contains(&r.kind.as_str()) {
+                        // A download has no tab of its own: this is how it is traced to one.
+                        s.downloads.requested(tab, &r.url, web::now_ms());
+                    }
                 } else if r.incognito {
                     // Private browsing is never held, not even briefly.
                     return;
@@ -133,7 +139,12 @@ pub fn listen() {
         if let Some((tab, r)) = tab_request(d)
             && let Some(to) = &r.redirect_url
         {
-            with_state(|s| s.main_frames.redirected(tab, &r.request_id, to));
+            with_state(|s| {
+                s.main_frames.redirected(tab, &r.request_id, to);
+                if s.pool.contains(tab) {
+                    s.downloads.requested(tab, to, web::now_ms());
+                }
+            });
         }
     });
     let main_frames = web::to_js(&MainFrameOnly {

@@ -343,6 +343,12 @@ async fn arrived(tab: TabId, mark: u64, asked: Option<&str>, loaded: Outcome) ->
                 "check the address and that the server is running; the tab stays open (on Firefox's error page) for another firefox_navigate",
             ));
         }
+        Reached::Stayed => {
+            report.note = Some(format!(
+                "{asked_text} did not replace the page, the tab stays at {}: the address is a download (firefox_downloads gets it) or an empty answer (HTTP 204)",
+                report.url
+            ));
+        }
         Reached::Elsewhere | Reached::Superseded => {
             report.note = Some(format!(
                 "the tab is at {} now, not at {asked_text}: the page navigated on by itself after the load (or another load replaced it)",

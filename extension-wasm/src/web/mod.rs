@@ -65,6 +65,11 @@ extern "C" {
     #[wasm_bindgen(method, setter)]
     pub fn set_onerror(this: &StreamFilter, handler: &JsValue);
 
+    #[wasm_bindgen(js_namespace = ["browser", "downloads"], js_name = search)]
+    pub fn downloads_search(query: &JsValue) -> Promise;
+    #[wasm_bindgen(js_namespace = ["browser", "downloads"], js_name = removeFile)]
+    pub fn downloads_remove_file(id: u32) -> Promise;
+
     #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = goBack)]
     pub fn tabs_go_back(tab_id: u32) -> Promise;
     #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = goForward)]
@@ -155,6 +160,8 @@ extern "C" {
     pub static TABS_ON_CREATED: BrowserEvent;
     #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "windows"], js_name = onRemoved)]
     pub static WINDOWS_ON_REMOVED: BrowserEvent;
+    #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "downloads"], js_name = onCreated)]
+    pub static DOWNLOADS_ON_CREATED: BrowserEvent;
     #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "runtime"], js_name = onMessage)]
     pub static RUNTIME_ON_MESSAGE: BrowserEvent;
     #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "webRequest"], js_name = onBeforeRequest)]

@@ -6,6 +6,7 @@ pub mod args;
 mod config;
 mod devtools;
 mod diagnostics;
+mod downloads;
 mod interaction;
 mod loops;
 mod navigation;

@@ -18,7 +18,7 @@ macro_rules! tab_args {
         #[serde(rename_all = "camelCase", deny_unknown_fields)]
         pub struct $name {
             $($body)*
-            /// Default: your latest tab.
+            /// Default: latest tab.
             #[serde(default, skip_serializing_if = "Option::is_none")]
             #[cfg_attr(feature = "schema", schemars(with = "u32"))]
             pub tab_id: Option<TabId>,
@@ -37,7 +37,7 @@ macro_rules! element_args {
                 #[serde(default, skip_serializing_if = "Option::is_none")]
                 #[cfg_attr(feature = "schema", schemars(with = "String"))]
                 pub selector: Option<String>,
-                /// Ref (e12) from firefox_snapshot, instead of selector.
+                /// Ref (e12) from firefox_snapshot.
                 #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
                 #[cfg_attr(feature = "schema", schemars(with = "String"))]
                 pub element_ref: Option<String>,
@@ -49,6 +49,7 @@ macro_rules! element_args {
 
 mod config;
 mod devtools;
+mod downloads;
 mod element;
 mod interaction;
 mod loops;
@@ -62,6 +63,7 @@ mod tests;
 
 pub use config::*;
 pub use devtools::*;
+pub use downloads::*;
 pub use element::*;
 pub use interaction::*;
 pub use loops::*;

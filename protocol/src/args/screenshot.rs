@@ -75,7 +75,7 @@ element_args! {
         /// Whole page, not just the view.
         #[serde(default)]
         pub full_page: bool,
-        /// Write the image to this file instead (in your project folder or another allowed one).
+        /// Write to this file instead (in an allowed folder).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "schema", schemars(with = "String"))]
         pub save_path: Option<String>,

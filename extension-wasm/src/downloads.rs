@@ -1,0 +1,327 @@
+//! Whose download is it? Firefox's `DownloadItem` names no tab, so a download belongs to an
+//! agent when one of its tabs requested the download's address as a page or frame in the last
+//! minute. A file a page made itself (`blob:`, `data:`) has no request: it belongs to the agent
+//! whose tab on the page it came from was acted on in the last seconds, else to the agent whose
+//! tabs alone show that page. Anything else is the user's, and no agent ever sees it.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use claudezilla_protocol::args::MAX_DOWNLOADS;
+use claudezilla_protocol::{AgentId, TabId};
+
+use crate::allowlist;
+
+/// Document requests of agent tabs remembered, and for how long.
+const REMEMBERED: usize = 64;
+const FRESH_MS: f64 = 60_000.0;
+/// How recent an agent's action on a page must be to make the page's file its.
+const ACTED_MS: f64 = 10_000.0;
+/// Tabs whose last action is remembered.
+const ACTED_KEPT: usize = 16;
+
+/// The agents' downloads (browser id → agent, where the file went) and the recent document
+/// addresses of agent tabs.
+#[derive(Debug, Default)]
+pub struct Downloads {
+    requested: VecDeque<(String, TabId, f64)>,
+    /// When agent tabs were last acted on (newest last).
+    acted: VecDeque<(TabId, f64)>,
+    owned: BTreeMap<u32, Owned>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Owned {
+    pub agent: AgentId,
+    /// Where the MCP server moved the file (the browser's copy is deleted then).
+    pub moved_to: Option<String>,
+}
+
+/// A tab's page, for matching a page-made file to where it was made.
+pub struct OpenPage<'a> {
+    pub url: &'a str,
+    /// None: the user's tab.
+    pub agent: Option<&'a AgentId>,
+    /// When its agent last acted on it.
+    pub acted: Option<f64>,
+}
+
+impl Downloads {
+    /// An agent tab asked for `url` as a page or frame.
+    pub fn requested(&mut self, tab: TabId, url: &str, now: f64) {
+        if self.requested.len() == REMEMBERED {
+            self.requested.pop_front();
+        }
+        self.requested.push_back((url.to_owned(), tab, now));
+    }
+
+    /// An agent acted on its tab (a page operation or script).
+    pub fn acted(&mut self, tab: TabId, now: f64) {
+        self.acted.retain(|(t, _)| *t != tab);
+        if self.acted.len() == ACTED_KEPT {
+            self.acted.pop_front();
+        }
+        self.acted.push_back((tab, now));
+    }
+
+    pub fn acted_at(&self, tab: TabId) -> Option<f64> {
+        self.acted
+            .iter()
+            .find(|(t, _)| *t == tab)
+            .map(|(_, at)| *at)
+    }
+
+    /// The agent tab that most recently asked for `url`, within the last minute.
+    pub fn tab_that_requested(&self, url: &str, now: f64) -> Option<TabId> {
+        self.requested
+            .iter()
+            .rev()
+            .take_while(|(_, _, at)| now - at <= FRESH_MS)
+            .find(|(u, _, _)| u == url)
+            .map(|(_, tab, _)| *tab)
+    }
+
+    /// Records `id` as `agent`'s; past [`MAX_DOWNLOADS`], its oldest is forgotten.
+    pub fn own(&mut self, id: u32, agent: &AgentId) {
+        self.owned.insert(
+            id,
+            Owned {
+                agent: agent.clone(),
+                moved_to: None,
+            },
+        );
+        let mine = self.of(agent);
+        if let Some(excess) = mine.len().checked_sub(MAX_DOWNLOADS) {
+            for id in &mine[mine.len() - excess..] {
+                self.owned.remove(id);
+            }
+        }
+    }
+
+    /// `agent`'s downloads, newest first.
+    pub fn of(&self, agent: &AgentId) -> Vec<u32> {
+        self.owned
+            .iter()
+            .rev()
+            .filter(|(_, o)| &o.agent == agent)
+            .map(|(id, _)| *id)
+            .collect()
+    }
+
+    pub fn get(&self, id: u32) -> Option<&Owned> {
+        self.owned.get(&id)
+    }
+
+    /// The file of `agent`'s download `id` now lives at `path`; false when it is not theirs.
+    pub fn moved(&mut self, agent: &AgentId, id: u32, path: &str) -> bool {
+        match self.owned.get_mut(&id) {
+            Some(o) if &o.agent == agent => {
+                o.moved_to = Some(path.to_owned());
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The agent left: its downloads are no longer listed (files stay where they are).
+    pub fn release(&mut self, agent: &AgentId) {
+        self.owned.retain(|_, o| &o.agent != agent);
+    }
+}
+
+/// The agent a page-made file (`blob:`, `data:`) belongs to. The page it came from is the
+/// referrer, else the origin inside a `blob:` address; of the agent tabs showing it, the one
+/// acted on last (in the last seconds) made it; failing that, it is an agent's only when that
+/// page is open in its tabs and in no tab of anyone else (another agent, the user).
+pub fn page_made_owner<'a>(
+    url: &str,
+    referrer: Option<&str>,
+    pages: &[OpenPage<'a>],
+    now: f64,
+) -> Option<&'a AgentId> {
+    if !(url.starts_with("blob:") || url.starts_with("data:")) {
+        return None;
+    }
+    let referrer = referrer.filter(|r| !r.is_empty());
+    let blob_origin = url.strip_prefix("blob:").map(allowlist::origin);
+    let from_page = |page: &str| match (referrer, &blob_origin) {
+        (Some(r), _) => page == r,
+        (None, Some(origin)) => allowlist::origin(page) == *origin,
+        (None, None) => false,
+    };
+    let there: Vec<&OpenPage> = pages.iter().filter(|p| from_page(p.url)).collect();
+    let acted_last = there
+        .iter()
+        .filter_map(|p| Some((p.agent?, p.acted?)))
+        .filter(|(_, at)| now - at <= ACTED_MS)
+        .max_by(|a, b| a.1.total_cmp(&b.1));
+    if let Some((agent, _)) = acted_last {
+        return Some(agent);
+    }
+    let mut owners = there.iter().map(|p| p.agent);
+    let first = owners.next()??;
+    owners.all(|a| a == Some(first)).then_some(first)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn agent(n: u8) -> AgentId {
+        AgentId::new([n; 16], u32::from(n) + 100)
+    }
+
+    #[test]
+    fn a_download_belongs_to_the_tab_that_recently_requested_it() {
+        let mut d = Downloads::default();
+        d.requested(TabId(1), "http://x/report.bin", 0.0);
+        d.requested(TabId(2), "http://x/report.bin", 10.0);
+        assert_eq!(
+            d.tab_that_requested("http://x/report.bin", 20.0),
+            Some(TabId(2))
+        );
+        assert_eq!(d.tab_that_requested("http://x/other", 20.0), None);
+        assert_eq!(
+            d.tab_that_requested("http://x/report.bin", FRESH_MS + 11.0),
+            None,
+            "a minute later it is no longer attributed"
+        );
+    }
+
+    #[test]
+    fn requests_remembered_are_bounded() {
+        let mut d = Downloads::default();
+        for i in 0..1_000 {
+            d.requested(TabId(i), &format!("http://x/{i}"), 0.0);
+        }
+        assert_eq!(d.requested.len(), REMEMBERED);
+        assert_eq!(d.tab_that_requested("http://x/0", 0.0), None);
+        assert_eq!(d.tab_that_requested("http://x/999", 0.0), Some(TabId(999)));
+    }
+
+    #[test]
+    fn each_agent_sees_and_moves_only_its_own() {
+        let (a, b) = (agent(1), agent(2));
+        let mut d = Downloads::default();
+        d.own(1, &a);
+        d.own(2, &b);
+        d.own(3, &a);
+        assert_eq!(d.of(&a), [3, 1]);
+        assert!(!d.moved(&b, 1, "/p/x"), "b cannot claim a's download");
+        assert!(d.moved(&a, 1, "/p/x"));
+        assert_eq!(d.get(1).unwrap().moved_to.as_deref(), Some("/p/x"));
+        d.release(&a);
+        assert!(d.of(&a).is_empty());
+        assert_eq!(d.of(&b), [2]);
+    }
+
+    #[test]
+    fn an_agent_keeps_its_newest_downloads() {
+        let a = agent(1);
+        let mut d = Downloads::default();
+        for id in 0..(MAX_DOWNLOADS as u32 + 5) {
+            d.own(id, &a);
+        }
+        let mine = d.of(&a);
+        assert_eq!(mine.len(), MAX_DOWNLOADS);
+        assert_eq!(mine[0], MAX_DOWNLOADS as u32 + 4);
+        assert!(d.get(4).is_none() && d.get(5).is_some());
+    }
+
+    #[test]
+    fn a_page_made_file_is_the_agents_only_when_its_page_is_only_theirs() {
+        let (a, b) = (agent(1), agent(2));
+        let page = "http://x:1/app.html";
+        let blob = "blob:http://x:1/6b1c";
+        let only_a = [
+            OpenPage {
+                url: page,
+                agent: Some(&a),
+                acted: None,
+            },
+            OpenPage {
+                url: "http://y/",
+                agent: Some(&b),
+                acted: None,
+            },
+        ];
+        assert_eq!(page_made_owner(blob, Some(page), &only_a, 0.0), Some(&a));
+        assert_eq!(
+            page_made_owner(blob, None, &only_a, 0.0),
+            Some(&a),
+            "blob origin"
+        );
+        assert_eq!(
+            page_made_owner("data:,hi", Some(page), &only_a, 0.0),
+            Some(&a)
+        );
+        assert_eq!(page_made_owner("data:,hi", None, &only_a, 0.0), None);
+        assert_eq!(
+            page_made_owner("http://x:1/f", Some(page), &only_a, 0.0),
+            None,
+            "a fetched file is matched by its request, not its referrer"
+        );
+        let user_too = [
+            OpenPage {
+                url: page,
+                agent: Some(&a),
+                acted: None,
+            },
+            OpenPage {
+                url: page,
+                agent: None,
+                acted: None,
+            },
+        ];
+        assert_eq!(page_made_owner(blob, Some(page), &user_too, 0.0), None);
+        let both = [
+            OpenPage {
+                url: page,
+                agent: Some(&a),
+                acted: None,
+            },
+            OpenPage {
+                url: page,
+                agent: Some(&b),
+                acted: None,
+            },
+        ];
+        assert_eq!(page_made_owner(blob, None, &both, 0.0), None);
+        // The agent that just acted on the page made it, even with others on that page.
+        let acted = [
+            OpenPage {
+                url: page,
+                agent: Some(&a),
+                acted: Some(1_000.0),
+            },
+            OpenPage {
+                url: page,
+                agent: Some(&b),
+                acted: Some(5_000.0),
+            },
+            OpenPage {
+                url: page,
+                agent: None,
+                acted: None,
+            },
+        ];
+        assert_eq!(page_made_owner(blob, None, &acted, 6_000.0), Some(&b));
+        assert_eq!(
+            page_made_owner(blob, None, &acted, 60_000.0),
+            None,
+            "long after, the shared page says nothing"
+        );
+    }
+
+    #[test]
+    fn recent_actions_are_bounded_and_refreshed() {
+        let mut d = Downloads::default();
+        for t in 0..100 {
+            d.acted(TabId(t), f64::from(t));
+        }
+        assert_eq!(d.acted.len(), ACTED_KEPT);
+        d.acted(TabId(99), 500.0);
+        assert_eq!(d.acted.len(), ACTED_KEPT);
+        assert_eq!(d.acted_at(TabId(99)), Some(500.0));
+        assert_eq!(d.acted_at(TabId(0)), None);
+    }
+}

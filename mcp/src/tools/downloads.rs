@@ -1,0 +1,137 @@
+//! `firefox_downloads`: what the agent's pages downloaded, moved into its project.
+
+use std::path::Path;
+
+use claudezilla_protocol::args::{DownloadsArgs, MovedDownload};
+use claudezilla_protocol::reply::{DownloadInfo, DownloadState};
+use claudezilla_protocol::{Command, ErrorBody, Reply};
+use rmcp::RoleServer;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::CallToolResult;
+use rmcp::service::RequestContext;
+use rmcp::{tool, tool_router};
+
+use super::args::Args;
+use super::{failed, respond, text};
+use crate::files::Allowed;
+use crate::server::Claudezilla;
+
+/// Where finished downloads go unless the agent names a folder: apart from the project's own
+/// files, so a page cannot drop a `build.rs` or `Makefile` where tools would run it.
+const DEFAULT_FOLDER: &str = "downloads";
+
+#[tool_router(router = downloads_router, vis = "pub(crate)")]
+impl Claudezilla {
+    #[tool(
+        name = "firefox_downloads",
+        description = "Files your pages downloaded (state, size, type); finished ones move into your project (saveTo)."
+    )]
+    async fn downloads(
+        &self,
+        Parameters(a): Parameters<Args<DownloadsArgs>>,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let allowed = self.allowed(&context.peer).await;
+        let folder = a
+            .args
+            .save_to
+            .clone()
+            .unwrap_or_else(|| DEFAULT_FOLDER.into());
+        if let Err(e) = allowed.check(&folder) {
+            return failed(e);
+        }
+        let listed = self.run(Command::Downloads(a.args), a.timeout).await;
+        let downloads = match listed {
+            Ok(Reply::Downloads { downloads }) => downloads,
+            other => return respond(other, Err),
+        };
+        let (moved, problems) = take_finished(&allowed, &folder, &downloads);
+        if moved.is_empty() {
+            return text(render(&downloads, &problems));
+        }
+        // The browser deletes its copies of what was moved, and lists where each is now.
+        let told = DownloadsArgs {
+            moved,
+            ..DownloadsArgs::default()
+        };
+        respond(
+            self.run(Command::Downloads(told), None).await,
+            |reply| match reply {
+                Reply::Downloads { downloads } => Ok(text(render(&downloads, &problems))),
+                other => Err(other),
+            },
+        )
+    }
+}
+
+/// Copies each finished download not moved yet into `folder`; what could not be, in words.
+fn take_finished(
+    allowed: &Allowed,
+    folder: &str,
+    downloads: &[DownloadInfo],
+) -> (Vec<MovedDownload>, Vec<String>) {
+    let mut moved = Vec::new();
+    let mut problems = Vec::new();
+    let finished = downloads
+        .iter()
+        .filter(|d| d.state == DownloadState::Complete && d.moved_to.is_none());
+    for d in finished {
+        match allowed.take_download(folder, Path::new(&d.file), d.bytes) {
+            Ok(path) => moved.push(MovedDownload {
+                id: d.id,
+                path: path.display().to_string(),
+            }),
+            Err(ErrorBody { message, .. }) => problems.push(format!("#{}: {message}", d.id)),
+        }
+    }
+    (moved, problems)
+}
+
+fn render(downloads: &[DownloadInfo], problems: &[String]) -> String {
+    if downloads.is_empty() {
+        return "No downloads from your pages yet (wait: true waits for one to start and finish)."
+            .into();
+    }
+    let mut out = format!("{} download(s), newest first:", downloads.len());
+    for d in downloads {
+        out.push('\n');
+        out.push_str(&line(d));
+    }
+    for p in problems {
+        out.push_str(&format!("\nNot moved {p}"));
+    }
+    out
+}
+
+fn line(d: &DownloadInfo) -> String {
+    let name = d
+        .moved_to
+        .as_deref()
+        .unwrap_or(&d.file)
+        .rsplit('/')
+        .next()
+        .unwrap_or_default();
+    let mime = if d.mime.is_empty() {
+        "unknown type"
+    } else {
+        &d.mime
+    };
+    let state = match (d.state, d.total) {
+        (DownloadState::Complete, _) => format!("complete, {} bytes, {mime}", d.bytes),
+        (DownloadState::InProgress, Some(total)) => {
+            format!("downloading, {} of {total} bytes, {mime}", d.bytes)
+        }
+        (DownloadState::InProgress, None) => {
+            format!("downloading, {} bytes so far, {mime}", d.bytes)
+        }
+        (DownloadState::Interrupted, _) => format!(
+            "interrupted ({})",
+            d.error.as_deref().unwrap_or("no reason given")
+        ),
+    };
+    let place = match &d.moved_to {
+        Some(path) => format!("in your project: {path}"),
+        None => format!("in the browser's folder: {}", d.file),
+    };
+    format!("#{} {name}: {state}; {place}; from {}", d.id, d.url)
+}

@@ -1,0 +1,59 @@
+//! `firefox_downloads`: the files an agent's pages downloaded, moved into its project.
+
+use serde::{Deserialize, Serialize};
+
+use super::check_len;
+use crate::validate::Invalid;
+
+/// Arguments of `firefox_downloads`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DownloadsArgs {
+    /// Wait until they finish (at most timeout).
+    #[serde(default)]
+    pub wait: bool,
+    /// Folder in your project (default: downloads).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub save_to: Option<String>,
+    /// Filled in by the MCP server: the downloads it moved, and where; not an argument.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "schema", schemars(skip))]
+    pub moved: Vec<MovedDownload>,
+}
+
+/// A finished download the MCP server copied into the allowed folders (the browser then
+/// deletes its own copy).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct MovedDownload {
+    pub id: u32,
+    /// Where the file is now (absolute).
+    pub path: String,
+}
+
+/// Most downloads one answer lists (and one call moves).
+pub const MAX_DOWNLOADS: usize = 50;
+/// Longest `saveTo` or moved path.
+const MAX_PATH: usize = 4_096;
+
+impl DownloadsArgs {
+    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+        if let Some(folder) = &self.save_to {
+            if folder.is_empty() {
+                return Err(Invalid::new("saveTo", "is empty"));
+            }
+            check_len("saveTo", folder, MAX_PATH)?;
+        }
+        if self.moved.len() > MAX_DOWNLOADS {
+            return Err(Invalid::new(
+                "moved",
+                format!("names more than {MAX_DOWNLOADS} downloads"),
+            ));
+        }
+        self.moved
+            .iter()
+            .try_for_each(|m| check_len("moved", &m.path, MAX_PATH))
+    }
+}
