@@ -75,13 +75,20 @@ impl Page {
 
 pub struct PageServer {
     pub port: u16,
+    ip: std::net::Ipv4Addr,
     task: tokio::task::JoinHandle<()>,
 }
 
 impl PageServer {
     /// Serves `pages` (path → page) until dropped; anything else is a 404.
     pub async fn start(pages: HashMap<&'static str, Page>) -> anyhow::Result<Self> {
-        let listener = TcpListener::bind("127.0.0.1:0").await?;
+        Self::start_on([127, 0, 0, 1], pages).await
+    }
+
+    /// [`start`](Self::start) on another loopback address: a site of its own, which no other
+    /// test's pages share.
+    pub async fn start_on(ip: [u8; 4], pages: HashMap<&'static str, Page>) -> anyhow::Result<Self> {
+        let listener = TcpListener::bind((std::net::Ipv4Addr::from(ip), 0)).await?;
         let port = listener.local_addr()?.port();
         let pages = Arc::new(pages);
         let task = tokio::spawn(async move {
@@ -125,11 +132,15 @@ impl PageServer {
                 });
             }
         });
-        Ok(Self { port, task })
+        Ok(Self {
+            port,
+            ip: ip.into(),
+            task,
+        })
     }
 
     pub fn url(&self, path: &str) -> String {
-        format!("http://127.0.0.1:{}{path}", self.port)
+        format!("http://{}:{}{path}", self.ip, self.port)
     }
 }
 

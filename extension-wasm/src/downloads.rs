@@ -1,8 +1,10 @@
 //! Whose download is it? Firefox's `DownloadItem` names no tab, so a download belongs to an
 //! agent when one of its tabs requested the download's address as a page or frame in the last
-//! minute. A file a page made itself (`blob:`, `data:`) has no request: it belongs to the agent
-//! whose tab on the page it came from was acted on in the last seconds, else to the agent whose
-//! tabs alone show that page. Anything else is the user's, and no agent ever sees it.
+//! minute. A file a page made itself (`blob:`, `data:`) has no request, and Firefox gives it no
+//! referrer: it belongs to the one agent that acted in the last seconds on a tab of the page it
+//! came from (for a `blob:` address, any page of its origin), else to the agent whose tabs alone
+//! show that page. When two agents could have made it, it is no agent's: a file never goes to
+//! the wrong one. Anything unclaimed is the user's, and no agent ever sees it.
 
 use std::collections::{BTreeMap, VecDeque};
 
@@ -129,9 +131,9 @@ impl Downloads {
 }
 
 /// The agent a page-made file (`blob:`, `data:`) belongs to. The page it came from is the
-/// referrer, else the origin inside a `blob:` address; of the agent tabs showing it, the one
-/// acted on last (in the last seconds) made it; failing that, it is an agent's only when that
-/// page is open in its tabs and in no tab of anyone else (another agent, the user).
+/// referrer, else the origin inside a `blob:` address. If agents acted on tabs showing it in
+/// the last seconds, it is theirs when they are one agent (two: no one's); if none did, it is an
+/// agent's only when that page is open in its tabs and in no tab of anyone else.
 pub fn page_made_owner<'a>(
     url: &str,
     referrer: Option<&str>,
@@ -149,13 +151,12 @@ pub fn page_made_owner<'a>(
         (None, None) => false,
     };
     let there: Vec<&OpenPage> = pages.iter().filter(|p| from_page(p.url)).collect();
-    let acted_last = there
+    let mut actors = there
         .iter()
-        .filter_map(|p| Some((p.agent?, p.acted?)))
-        .filter(|(_, at)| now - at <= ACTED_MS)
-        .max_by(|a, b| a.1.total_cmp(&b.1));
-    if let Some((agent, _)) = acted_last {
-        return Some(agent);
+        .filter(|p| p.acted.is_some_and(|at| now - at <= ACTED_MS))
+        .filter_map(|p| p.agent);
+    if let Some(first) = actors.next() {
+        return actors.all(|a| a == first).then_some(first);
     }
     let mut owners = there.iter().map(|p| p.agent);
     let first = owners.next()??;
@@ -304,7 +305,12 @@ mod tests {
                 acted: None,
             },
         ];
-        assert_eq!(page_made_owner(blob, None, &acted, 6_000.0), Some(&b));
+        assert_eq!(
+            page_made_owner(blob, None, &acted, 6_000.0),
+            None,
+            "two agents acted on that page: it goes to neither"
+        );
+        assert_eq!(page_made_owner(blob, None, &acted, 12_000.0), Some(&b));
         assert_eq!(
             page_made_owner(blob, None, &acted, 60_000.0),
             None,

@@ -21,6 +21,8 @@ struct Load {
     error: Option<String>,
     /// The response arrived (or the load failed).
     done: bool,
+    /// Its answer became a download (claimed for the tab).
+    download: bool,
 }
 
 /// The recent main-frame loads of every tab.
@@ -69,6 +71,7 @@ impl MainFrames {
             chain: vec![url.to_owned()],
             error: None,
             done: false,
+            download: false,
         });
     }
 
@@ -86,6 +89,23 @@ impl MainFrames {
             load.error = (!error.contains("NS_BINDING_RETARGETED")).then(|| error.to_owned());
             load.done = true;
         }
+    }
+
+    /// The tab's newest load of `url` turned into a download: it has ended, the page stays.
+    /// False when no such load is known.
+    pub fn downloaded(&mut self, tab: TabId, url: &str) -> bool {
+        let Some(load) = self.tabs.get_mut(&tab).and_then(|loads| {
+            loads
+                .iter_mut()
+                .rev()
+                .find(|l| l.chain.iter().any(|u| same_page(u, url)))
+        }) else {
+            return false;
+        };
+        load.download = true;
+        load.done = true;
+        load.error = None;
+        true
     }
 
     pub fn completed(&mut self, tab: TabId, id: &str) {
@@ -147,6 +167,9 @@ impl MainFrames {
                 _ => Reached::Asked,
             };
         };
+        if ours.download {
+            return Reached::Stayed;
+        }
         if ours.chain.iter().any(|u| same_page(u, now_url)) {
             return match &ours.error {
                 Some(e) if !superseded(e) => Reached::Failed(net_error(e)),
@@ -365,6 +388,15 @@ mod tests {
         assert_eq!(
             m.reached(T, mark, Some("http://x/report.bin"), "http://x/pushed"),
             Reached::Elsewhere
+        );
+        // Claimed as a download before the network's word on the load.
+        let mark = m.mark();
+        m.started(T, "2", "http://x/report.bin");
+        assert!(m.downloaded(T, "http://x/report.bin"));
+        assert!(!m.downloaded(T, "http://x/other.bin"));
+        assert_eq!(
+            m.reached(T, mark, Some("http://x/report.bin"), "http://x/page"),
+            Reached::Stayed
         );
         // From a blank tab, which no load brought.
         let mut m = MainFrames::default();

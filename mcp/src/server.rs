@@ -36,6 +36,7 @@ impl Folders {
 
 const INSTRUCTIONS: &str = "Drives the user's Firefox. Open a page with firefox_create_window (it returns your tabId); \
 the other tools act on your own tabs only (tabId defaults to your most recent tab). \
+Every tool takes timeout in ms (default {DEFAULT_TIMEOUT_MS}). \
 Errors start with a stable code such as OWNERSHIP or NOT_CONNECTED, and say what to do.";
 
 #[derive(Clone)]
@@ -140,6 +141,10 @@ fn described(text: &str) -> String {
         &claudezilla_protocol::GRANT_MINIMUM.to_string(),
     )
     .replace("{RESERVATION_S}", &reservation_s.to_string())
+    .replace(
+        "{DEFAULT_TIMEOUT_MS}",
+        &claudezilla_protocol::validate::DEFAULT_TIMEOUT_MS.to_string(),
+    )
 }
 
 /// A tool without what costs tokens and tells a model nothing: the `$schema` URL, integer
@@ -263,7 +268,7 @@ impl ServerHandler for Claudezilla {
                 "claudezilla",
                 claudezilla_protocol::VERSION,
             ))
-            .with_instructions(INSTRUCTIONS)
+            .with_instructions(described(INSTRUCTIONS))
     }
 }
 

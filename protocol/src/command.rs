@@ -213,6 +213,7 @@ mod tests {
         let url = Command::CreateWindow(CreateWindowArgs {
             url: "javascript:alert(1)".into(),
             container: None,
+            keep_container: false,
         });
         assert_eq!(url.validate().unwrap_err().field, "url");
     }

@@ -346,13 +346,31 @@ pub async fn an_own_container_keeps_cookies_apart(s: Arc<Shared>) -> anyhow::Res
     let theirs = call(
         &other,
         "firefox_create_window",
-        json!({"url": jar, "container": "own"}),
+        json!({"url": format!("{jar}?set=kept=1"), "container": "own", "keepContainer": true}),
     )
     .await?;
     let seen = text_of(&other, theirs.tab_id()?, "#cookies").await?;
     ensure!(
         !seen.contains("agent_only") && !seen.contains("user_secret"),
         "{seen}"
+    );
+    // Kept: its last tab closed, the next one finds its logins still there.
+    call(
+        &other,
+        "firefox_close_tab",
+        json!({"tabId": theirs.tab_id()?}),
+    )
+    .await?;
+    let back = call(
+        &other,
+        "firefox_create_window",
+        json!({"url": jar, "container": "own"}),
+    )
+    .await?;
+    let seen = text_of(&other, back.tab_id()?, "#cookies").await?;
+    ensure!(
+        seen.contains("kept=1"),
+        "the kept container lost its cookie: {seen}"
     );
     let borrowed = other
         .call(
@@ -486,8 +504,10 @@ pub async fn routes_fulfill_abort_and_delay_only_their_agents_requests(
 /// its project byte for byte; the browser keeps no copy; navigating to a file does not hang.
 pub async fn downloads_land_in_the_project(s: Arc<Shared>) -> anyhow::Result<()> {
     let project = tempfile::tempdir()?;
+    // A site of its own: a file a page makes is told apart by the page's origin.
+    let site = PageServer::start_on([127, 0, 0, 2], pages()).await?;
     let a = s.agent_in("downloads", project.path()).await?;
-    let tab = a.open(&s.pages.url("/beyond/downloads.html")).await?;
+    let tab = a.open(&site.url("/beyond/downloads.html")).await?;
     let none = call(&a, "firefox_downloads", json!({})).await?;
     ensure!(none.text.contains("No downloads"), "{none:?}");
     call(
@@ -515,7 +535,7 @@ pub async fn downloads_land_in_the_project(s: Arc<Shared>) -> anyhow::Result<()>
 
     // Another agent on the same page: the file is still the one whose click made it.
     let b = s.agent("downloads-b").await?;
-    b.open(&s.pages.url("/beyond/downloads.html")).await?;
+    b.open(&site.url("/beyond/downloads.html")).await?;
     call(
         &a,
         "firefox_click",
@@ -539,7 +559,7 @@ pub async fn downloads_land_in_the_project(s: Arc<Shared>) -> anyhow::Result<()>
     );
 
     // Straight to a file: the navigation answers (the tab stays where it was).
-    let report_url = s.pages.url("/beyond/report.bin");
+    let report_url = site.url("/beyond/report.bin");
     let went = a
         .call(
             "firefox_navigate",
@@ -558,6 +578,24 @@ pub async fn downloads_land_in_the_project(s: Arc<Shared>) -> anyhow::Result<()>
     .await?;
     ensure!(again.text.contains("report (2).bin: complete"), "{again:?}");
     ensure!(std::fs::read(project.path().join("downloads/report (2).bin"))? == report());
+    // A new tab opened on a file answers too.
+    let opened = a
+        .call(
+            "firefox_create_window",
+            json!({"url": report_url, "timeout": 20000}),
+        )
+        .await?;
+    ensure!(
+        !opened.is_error && !opened.text.contains("still loading"),
+        "{opened:?}"
+    );
+    let third = call(
+        &a,
+        "firefox_downloads",
+        json!({"wait": true, "timeout": 15000}),
+    )
+    .await?;
+    ensure!(third.text.contains("report (3).bin: complete"), "{third:?}");
 
     let theirs = call(&b, "firefox_downloads", json!({"wait": false})).await?;
     ensure!(

@@ -51,7 +51,11 @@ pub async fn handle(request: Request) -> Outcome {
     }
     match command {
         Command::CreateWindow(a) => {
-            tabs::create(&agent, &a.url, a.container.as_ref(), budget).await
+            let opened = tabs::create(&agent, &a.url, a.container.as_ref(), budget).await;
+            if a.keep_container {
+                containers::keep(&agent);
+            }
+            opened
         }
         Command::Navigate(a) => {
             let tab = authorize(&agent, a.tab_id, Action::Navigate)?;
@@ -127,7 +131,7 @@ pub async fn handle(request: Request) -> Outcome {
         Command::CloseTab(a) => {
             let tab = authorize(&agent, Some(a.tab_id), Action::Close)?;
             let closed = tabs::close(tab).await;
-            containers::release(&agent).await;
+            containers::release(&agent, false).await;
             closed
         }
         Command::Ping => Ok(Reply::Pong {
@@ -231,7 +235,7 @@ pub async fn release_agent(agent: &AgentId) -> u32 {
     });
     released.given_back.into_iter().for_each(attach::forget);
     tabs::remove_all(&released.closed).await;
-    containers::release(agent).await;
+    containers::release(agent, true).await;
     intercept::release(agent);
     downloads::release(agent);
     released.closed.len() as u32

@@ -20,6 +20,9 @@ const PREFIX: &str = "Claudezilla ";
 pub struct Jar {
     pub cookie_store_id: String,
     pub name: String,
+    /// The agent asked to keep it past its last tab (`keepContainer`).
+    #[serde(skip)]
+    pub keep: bool,
 }
 
 #[derive(Serialize)]
@@ -98,12 +101,17 @@ fn unavailable(e: ErrorBody) -> ErrorBody {
     )
 }
 
-/// Removes the agent's own container, with its cookies, once it has no tab left.
-pub async fn release(agent: &AgentId) {
+/// The agent's own container is kept past its last tab.
+pub fn keep(agent: &AgentId) {
+    with_state(|s| s.containers.get_mut(agent).map(|jar| jar.keep = true));
+}
+
+/// Removes the agent's own container, with its cookies, once it has no tab left — unless it
+/// asked to keep it and is not `leaving`.
+pub async fn release(agent: &AgentId, leaving: bool) {
     let Some(jar) = with_state(|s| {
-        s.pool
-            .owned_by(agent)
-            .is_empty()
+        let keep = s.containers.get(agent).is_some_and(|j| j.keep) && !leaving;
+        (s.pool.owned_by(agent).is_empty() && !keep)
             .then(|| s.containers.remove(agent))
             .flatten()
     }) else {

@@ -9,7 +9,7 @@ use claudezilla_protocol::{AgentId, Outcome, Reply, TabId};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
-use super::{native, now, with_state};
+use super::{native, now, tabs, with_state};
 use crate::downloads::{OpenPage, page_made_owner};
 use crate::request_log::redact_url;
 use crate::text::{MAX_URL_CHARS, cap};
@@ -65,10 +65,16 @@ pub fn listen() {
 }
 
 async fn claim(item: Item) {
-    let Some(agent) = owner(&item).await else {
+    let Some((agent, tab)) = owner(&item).await else {
         return;
     };
     with_state(|s| s.downloads.own(item.id, &agent));
+    // A navigation that became this download is over: the page stays where it was.
+    if let Some(tab) = tab
+        && with_state(|s| s.main_frames.downloaded(tab, &item.url))
+    {
+        tabs::settle(tab);
+    }
     native::notify(
         &agent,
         format!(
@@ -78,12 +84,12 @@ async fn claim(item: Item) {
     );
 }
 
-/// The agent whose tab fetched the file, whose own container it was downloaded in, or whose
-/// page alone made it.
-async fn owner(item: &Item) -> Option<AgentId> {
+/// The agent whose tab fetched the file (and that tab), whose own container it was downloaded
+/// in, or whose page made it.
+async fn owner(item: &Item) -> Option<(AgentId, Option<TabId>)> {
     let by_request = with_state(|s| {
         let tab = s.downloads.tab_that_requested(&item.url, web::now_ms())?;
-        s.pool.owner(tab).cloned()
+        Some((s.pool.owner(tab)?.clone(), Some(tab)))
     });
     if by_request.is_some() {
         return by_request;
@@ -93,7 +99,7 @@ async fn owner(item: &Item) -> Option<AgentId> {
         s.containers
             .iter()
             .find(|(_, c)| c.cookie_store_id == jar)
-            .map(|(agent, _)| agent.clone())
+            .map(|(agent, _)| (agent.clone(), None))
     });
     if by_container.is_some() {
         return by_container;
@@ -113,7 +119,8 @@ async fn owner(item: &Item) -> Option<AgentId> {
                 acted: s.downloads.acted_at(TabId(t.id)),
             })
             .collect();
-        page_made_owner(&item.url, item.referrer.as_deref(), &pages, web::now_ms()).cloned()
+        page_made_owner(&item.url, item.referrer.as_deref(), &pages, web::now_ms())
+            .map(|agent| (agent.clone(), None))
     })
 }
 

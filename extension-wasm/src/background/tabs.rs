@@ -669,6 +669,15 @@ struct ChangeInfo {
     title: Option<String>,
 }
 
+/// Ends the waits for a load of `tab` that will bring no new page (it became a download):
+/// Firefox may not report the tab's load as finished then.
+pub fn settle(tab: TabId) {
+    let waiters = with_state(|s| s.waiters.remove(&tab)).unwrap_or_default();
+    for w in waiters {
+        let _ = w.done.send(());
+    }
+}
+
 fn on_updated(tab: u32, change: JsValue, state: JsValue) {
     let tab = TabId(tab);
     let change: ChangeInfo = serde_wasm_bindgen::from_value(change).unwrap_or_default();

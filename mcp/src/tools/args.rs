@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use claudezilla_protocol::validate::{DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS};
+use claudezilla_protocol::validate::{MAX_TIMEOUT_MS, MIN_TIMEOUT_MS};
 
 use rmcp::schemars::{self, JsonSchema, Schema, SchemaGenerator};
 use serde::de::{DeserializeOwned, Error as _};
@@ -60,7 +60,7 @@ impl<T: JsonSchema> JsonSchema for Args<T> {
                     "type": "integer",
                     "minimum": MIN_TIMEOUT_MS,
                     "maximum": MAX_TIMEOUT_MS,
-                    "description": format!("ms (default {DEFAULT_TIMEOUT_MS})."),
+                    "description": "ms",
                 }),
             );
         }

@@ -15,6 +15,9 @@ pub struct CreateWindowArgs {
     /// "own": a Firefox container of your own (cookies and logins apart from the user's and other agents'), kept for your later tabs; "user" (default): the user's session; or one of the user's containers by name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub container: Option<Container>,
+    /// Keep your own container (its logins) when your last tab closes, until you leave.
+    #[serde(default)]
+    pub keep_container: bool,
 }
 
 /// Whose cookie jar a new tab uses.
