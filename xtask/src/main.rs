@@ -1,16 +1,21 @@
 //! `cargo xtask <command>`: the project's automation, in Rust so it runs the same everywhere.
 //!
-//! * `run`   — install what is missing, build, register the host, start Firefox with the
-//!   extension (`web-ext run`), print the `claude mcp add` line.
+//! * `run`   — install what is missing, build, `install`, start Firefox with the extension
+//!   (`web-ext run`), print how to connect Claude Code (plugin or `claude mcp add`).
+//! * `install` — build, register the host with Firefox, link the binaries into ~/.local/bin.
+//! * `uninstall` — undo `install` and remove the plugin and MCP entry from Claude Code.
+//! * `sign`  — build, then a signed XPI for release Firefox (AMO credentials from the env).
 //! * `test`  — install what is missing, build, then fmt, clippy, web-ext lint and every test.
 //! * `build` — build the binaries (release) and the extension (wasm + shims).
 //! * `setup` — only install what is missing.
 //! * `bench` — build, then run the end-to-end benchmark.
 
 mod build;
+mod install;
 mod run;
 mod setup;
 mod sh;
+mod sign;
 
 use std::process::ExitCode;
 
@@ -20,14 +25,25 @@ fn main() -> ExitCode {
         Some("setup") => setup::all(),
         Some("build") => setup::all().and_then(|()| build::all()),
         Some("run") => run::run(),
+        Some("install") => setup::all()
+            .and_then(|()| build::all())
+            .and_then(|()| install::install())
+            .map(|()| println!("\n{}", install::connect_help())),
+        Some("uninstall") => install::uninstall(),
+        Some("sign") => setup::all()
+            .and_then(|()| build::all())
+            .and_then(|()| sign::sign()),
         Some("test") => setup::all()
+            .and_then(|()| setup::claude_code())
             .and_then(|()| build::all())
             .and_then(|()| run::test(&args[1..])),
         Some("bench") => setup::all()
             .and_then(|()| build::all())
             .and_then(|()| run::bench(&args[1..])),
         _ => {
-            eprintln!("usage: cargo xtask <run | test | build | setup | bench>");
+            eprintln!(
+                "usage: cargo xtask <run | test | build | setup | bench | install | uninstall | sign>"
+            );
             return ExitCode::from(2);
         }
     };

@@ -3,7 +3,7 @@
 use std::time::{Duration, Instant};
 
 use crate::sh::{self, Result, cmd, root};
-use crate::{build, setup};
+use crate::{build, install, setup};
 
 /// Starts Firefox with the extension through `web-ext run` and waits until the extension has
 /// connected, then prints how to connect Claude Code. Runs until Firefox or web-ext stops.
@@ -11,8 +11,7 @@ pub fn run() -> Result {
     setup::all()?;
     build::all()?;
     let host = root().join("target/release/claudezilla-host");
-    let mcp = root().join("target/release/claudezilla-mcp");
-    sh::run(cmd(&host.to_string_lossy(), &["install"]))?;
+    install::install()?;
 
     let mut web_ext = cmd("npx", &["--no-install", "web-ext", "run"]);
     web_ext.env("NO_UPDATE_NOTIFIER", "1");
@@ -48,11 +47,9 @@ pub fn run() -> Result {
         std::thread::sleep(Duration::from_millis(250));
     }
     println!(
-        "\nClaudezilla is running: Firefox is up and the extension is connected.\n\
-         Connect Claude Code with:\n\n  claude mcp add --scope user claudezilla -- {}\n\n\
-         Check it any time with `{} status`. Stop with Ctrl-C.",
-        mcp.display(),
-        host.display()
+        "\nClaudezilla is running: Firefox is up and the extension is connected.\n{}\n\
+         Check it any time with `claudezilla-host status`. Stop with Ctrl-C.",
+        install::connect_help()
     );
     let status = child.wait().map_err(|e| e.to_string())?;
     if status.success() {
@@ -93,7 +90,9 @@ pub fn test(filter: &[String]) -> Result {
         args.extend(filter.iter().map(String::as_str));
     }
     let mut tally = sh::Tally::default();
-    let result = sh::run_tests(cmd("cargo", &args), &mut tally);
+    let mut tests = cmd("cargo", &args);
+    tests.env("CLAUDE_CLI", setup::claude_cli());
+    let result = sh::run_tests(tests, &mut tally);
     // The last line, which CI reads: every suite summed.
     let line = format!("{} passed, {} failed", tally.passed, tally.failed);
     match result {

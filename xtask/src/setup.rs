@@ -70,6 +70,41 @@ fn node_tools() -> Result {
     sh::run(npm)
 }
 
+/// The Claude Code CLI the plugin test drives, pinned (a version measured with this project).
+const CLAUDE_CODE: &str = "@anthropic-ai/claude-code@2.1.332";
+
+/// Where the test's Claude Code CLI lives (apart from the project's own npm tools: it is
+/// large, and only the tests need it).
+pub fn claude_cli() -> std::path::PathBuf {
+    root().join("target/claude-code/node_modules/.bin/claude")
+}
+
+/// Installs the pinned Claude Code CLI for the plugin test, once.
+pub fn claude_code() -> Result {
+    let folder = root().join("target/claude-code");
+    let version = output(&claude_cli().to_string_lossy(), &["--version"]).unwrap_or_default();
+    let want = CLAUDE_CODE.rsplit('@').next().unwrap_or_default();
+    if version.split_whitespace().next() == Some(want) {
+        return Ok(());
+    }
+    std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+    let prefix = folder.to_string_lossy();
+    let mut npm = cmd(
+        "npm",
+        &[
+            "install",
+            "--prefix",
+            &prefix,
+            "--no-audit",
+            "--no-fund",
+            "--no-save",
+            CLAUDE_CODE,
+        ],
+    );
+    npm.env("NO_UPDATE_NOTIFIER", "1");
+    sh::run(npm)
+}
+
 /// The Firefox to run: $FIREFOX, else firefox-esr, else firefox.
 pub fn firefox_binary() -> Option<String> {
     if let Some(f) = std::env::var("FIREFOX").ok().filter(|f| !f.is_empty()) {

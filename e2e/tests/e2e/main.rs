@@ -16,6 +16,7 @@ mod mcp;
 mod page_set;
 mod pages;
 mod pipeline;
+mod plugin;
 mod shots;
 
 use common::{plain, with_shared};
@@ -27,6 +28,10 @@ fn main() {
     args.test_threads.get_or_insert(3);
     let mut trials = vec![
         plain("mcp::lists_the_tools_with_timeouts", mcp::lists_the_tools),
+        plain(
+            "plugin::installs_and_connects_with_the_real_cli",
+            plugin::installs_and_connects_with_the_real_cli,
+        ),
         plain(
             "mcp::refuses_bad_arguments_clearly",
             mcp::refuses_bad_arguments,

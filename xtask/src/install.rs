@@ -1,0 +1,129 @@
+//! `install` and `uninstall`: what a user's machine gets — the native-messaging registration,
+//! the two binaries on PATH (for the Claude Code plugin), and Claude Code's configuration.
+
+use std::path::{Path, PathBuf};
+
+use crate::sh::{self, Result, cmd, root};
+
+/// The marketplace and plugin this repository declares (`.claude-plugin/marketplace.json`).
+const PLUGIN: &str = "claudezilla@claudezilla";
+const MARKETPLACE: &str = "claudezilla";
+const BINARIES: [&str; 2] = ["claudezilla-mcp", "claudezilla-host"];
+
+/// Where the binaries are linked: the per-user bin folder Claude Code's own installer uses,
+/// so the plugin's `claudezilla-mcp` and `claudezilla-host stop-hook` resolve on PATH.
+fn bin_dir() -> Result<PathBuf> {
+    let home = std::env::var_os("HOME").ok_or("HOME is not set")?;
+    Ok(PathBuf::from(home).join(".local/bin"))
+}
+
+fn built(name: &str) -> PathBuf {
+    root().join("target/release").join(name)
+}
+
+/// Registers the host with Firefox and links the binaries into `~/.local/bin`; prints both
+/// ways to connect Claude Code.
+pub fn install() -> Result {
+    let host = built("claudezilla-host");
+    sh::run(cmd(&host.to_string_lossy(), &["install"]))?;
+    let bin = bin_dir()?;
+    std::fs::create_dir_all(&bin).map_err(|e| format!("cannot create {}: {e}", bin.display()))?;
+    for name in BINARIES {
+        link(&built(name), &bin.join(name))?;
+    }
+    let on_path =
+        std::env::var_os("PATH").is_some_and(|path| std::env::split_paths(&path).any(|p| p == bin));
+    if !on_path {
+        println!(
+            "Note: {} is not on your PATH; add it (the plugin finds the binaries there).",
+            bin.display()
+        );
+    }
+    Ok(())
+}
+
+/// How to connect Claude Code, both ways.
+pub fn connect_help() -> String {
+    format!(
+        "Connect Claude Code — either the plugin (MCP server and the focus-loop Stop hook):\n\n  \
+         claude plugin marketplace add {root}\n  claude plugin install {PLUGIN}\n\n\
+         or only the MCP server:\n\n  claude mcp add --scope user claudezilla -- {mcp}\n",
+        root = root().display(),
+        mcp = built("claudezilla-mcp").display(),
+    )
+}
+
+/// `dest` → `target`, replacing an older link of ours but never a file of the user's.
+fn link(target: &Path, dest: &Path) -> Result {
+    match std::fs::symlink_metadata(dest) {
+        Ok(meta) if meta.file_type().is_symlink() => std::fs::remove_file(dest)
+            .map_err(|e| format!("cannot replace {}: {e}", dest.display()))?,
+        Ok(_) => {
+            return Err(format!(
+                "{} exists and is not a link of ours; remove it or put ours first on PATH",
+                dest.display()
+            ));
+        }
+        Err(_) => {}
+    }
+    std::os::unix::fs::symlink(target, dest)
+        .map_err(|e| format!("cannot link {}: {e}", dest.display()))?;
+    println!("Linked {} → {}", dest.display(), target.display());
+    Ok(())
+}
+
+/// Undoes `install` and the Claude Code configuration, saying what it removed.
+pub fn uninstall() -> Result {
+    let host = built("claudezilla-host");
+    if host.exists() {
+        sh::run(cmd(&host.to_string_lossy(), &["uninstall"]))?;
+    } else {
+        println!(
+            "{} is not built: remove ~/.mozilla/native-messaging-hosts/claudezilla.json by hand if it exists",
+            host.display()
+        );
+    }
+    let bin = bin_dir()?;
+    for name in BINARIES {
+        let dest = bin.join(name);
+        let ours = std::fs::read_link(&dest).is_ok_and(|to| to == built(name));
+        if ours {
+            std::fs::remove_file(&dest)
+                .map_err(|e| format!("cannot remove {}: {e}", dest.display()))?;
+            println!("Removed {}", dest.display());
+        }
+    }
+    let Some(claude) = claude_cli() else {
+        println!("Claude Code's CLI (claude) is not on PATH: nothing to remove from its settings");
+        return Ok(());
+    };
+    let steps: [(&[&str], &str); 3] = [
+        (&["plugin", "uninstall", PLUGIN], "the plugin"),
+        (
+            &["plugin", "marketplace", "remove", MARKETPLACE],
+            "the marketplace",
+        ),
+        (
+            &["mcp", "remove", "--scope", "user", "claudezilla"],
+            "the MCP server entry",
+        ),
+    ];
+    for (args, what) in steps {
+        let done = cmd(&claude, args)
+            .output()
+            .map_err(|e| format!("cannot run {claude}: {e}"))?;
+        if done.status.success() {
+            println!("Removed {what} from Claude Code");
+        } else {
+            println!("Claude Code had no {what} to remove");
+        }
+    }
+    Ok(())
+}
+
+/// The `claude` CLI: `$CLAUDE_CLI`, else on PATH.
+fn claude_cli() -> Option<String> {
+    std::env::var("CLAUDE_CLI")
+        .ok()
+        .or_else(|| sh::exists("claude").then(|| "claude".to_owned()))
+}
