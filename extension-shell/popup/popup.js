@@ -64,8 +64,41 @@ function show(status) {
     ? `held by ${capture.holder} for ${capture.heldMs} ms, ${capture.waiting} waiting`
     : "free";
   fill(document.getElementById("loops"), status.loops, "none");
+  showActivity(status.activity || []);
   showSwitch("evaluate", status.evaluate, status.evaluateByEnvironment, "CLAUDEZILLA_ALLOW_EVALUATE");
   showSwitch("storage", status.storage, status.storageByEnvironment, "CLAUDEZILLA_ALLOW_STORAGE");
+}
+
+// The activity log, one list per agent, newest first (no typed text or scripts are kept).
+function showActivity(entries) {
+  const box = document.getElementById("activity");
+  const byAgent = new Map();
+  for (const e of entries) {
+    if (!byAgent.has(e.agent)) byAgent.set(e.agent, []);
+    byAgent.get(e.agent).push(e);
+  }
+  box.replaceChildren();
+  if (!byAgent.size) {
+    const p = document.createElement("p");
+    p.className = "muted";
+    p.textContent = "nothing yet";
+    box.append(p);
+  }
+  for (const [agent, list] of byAgent) {
+    const h = document.createElement("h3");
+    h.textContent = agent;
+    const ul = document.createElement("ul");
+    ul.className = "activity";
+    fill(ul, list.map(activityLine), "none");
+    box.append(h, ul);
+  }
+}
+
+function activityLine(e) {
+  const when = new Date(e.atMs).toLocaleTimeString();
+  const tab = e.tab === undefined ? "" : ` · tab ${e.tab}`;
+  const target = e.target ? ` ${e.target}` : "";
+  return `${when}${tab} · ${e.tool}${target} → ${e.outcome}`;
 }
 
 // A switch of the user's; one set by Firefox's environment cannot be switched off here.

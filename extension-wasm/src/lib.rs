@@ -13,6 +13,7 @@
 //! * [`allowlist`]: the per-agent domain allowlists.
 //! * [`focus_loop`]: focus loops and the Stop hook's verdict.
 //! * [`downloads`]: which agent a download belongs to.
+//! * [`activity`]: what agents did, for the user and for each agent (no secrets).
 //!
 //! The browser glue is wasm-only:
 //! * `web`: bindings to `browser.*` APIs and timers.
@@ -20,6 +21,7 @@
 //! * `content`: DOM operations, one coarse call per command.
 
 pub mod a11y;
+pub mod activity;
 pub mod allowlist;
 pub mod approvals;
 pub mod capture_lock;

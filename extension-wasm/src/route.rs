@@ -319,6 +319,7 @@ pub fn page_route(command: &Command) -> Result<Option<PageRoute>, ErrorBody> {
         | Command::Storage(_)
         | Command::StorageState(_)
         | Command::Downloads(_)
+        | Command::GetActivity(_)
         | Command::SetConfig(_)
         | Command::SetViewport(_)
         | Command::ResizeWindow(_)

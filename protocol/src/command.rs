@@ -75,6 +75,7 @@ commands! {
     StorageState(StorageStateArgs) = "storageState",
     /// The MCP server moves finished files into the allowed folders, then says so.
     Downloads(DownloadsArgs) = "downloads",
+    GetActivity(ActivityArgs) = "getActivity",
     SetConfig(SetConfigArgs) = "setConfig",
     HandleConsent(TabArgs) = "handleConsent",
     SetViewport(ViewportArgs) = "setViewport",
@@ -124,6 +125,7 @@ impl Command {
             Self::Storage(a) => a.validate(),
             Self::StorageState(a) => a.validate(),
             Self::Downloads(a) => a.validate(),
+            Self::GetActivity(a) => a.validate(),
             Self::SetConfig(a) => a.validate(),
             Self::SetViewport(a) => a.size().map(drop),
             Self::ResizeWindow(a) => a.validate(),

@@ -382,6 +382,18 @@ pub struct PopupStatus {
     /// Switched on by `CLAUDEZILLA_ALLOW_STORAGE=1`, so the popup cannot switch it off.
     #[serde(default)]
     pub storage_by_environment: bool,
+    /// What agents did lately, newest first.
+    #[serde(default)]
+    pub activity: Vec<PopupActivity>,
+}
+
+/// One entry of the activity log, with the agent (short id) that ran it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PopupActivity {
+    pub agent: String,
+    #[serde(flatten)]
+    pub entry: crate::reply::ActivityEntry,
 }
 
 /// An agent asks to drive one of the user's tabs.

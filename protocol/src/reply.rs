@@ -196,6 +196,10 @@ pub enum Reply {
     Routes {
         routes: Vec<RouteInfo>,
     },
+    /// The agent's own recent actions, newest first (`firefox_get_activity`).
+    Activity {
+        entries: Vec<ActivityEntry>,
+    },
     /// The agent's downloads, newest first (at most `MAX_DOWNLOADS`).
     Downloads {
         downloads: Vec<DownloadInfo>,
@@ -534,6 +538,22 @@ pub struct NetworkEntry {
     /// redacted, cut), or what a binary one was.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub body: Option<String>,
+}
+
+/// One command an agent ran, as the activity log keeps it (no typed text, values or scripts).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ActivityEntry {
+    /// When it ended, ms since the epoch.
+    pub at_ms: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tab: Option<TabId>,
+    /// The command's wire name (`click`, `navigate`, …).
+    pub tool: String,
+    /// What it acted on: a selector or ref, an address (credentials redacted), a count.
+    pub target: String,
+    /// `ok`, or the error code.
+    pub outcome: String,
 }
 
 /// One of an agent's downloads.

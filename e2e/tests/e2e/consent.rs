@@ -272,3 +272,75 @@ pub async fn the_users_switches_turn_tools_on_and_off() -> anyhow::Result<()> {
     a.close().await?;
     Ok(())
 }
+
+/// The popup as the user sees it: the pool with each tab's owner, and what each agent did (its
+/// clicks and reads, never what it typed); an agent reads only its own activity. Leaves a
+/// picture of the popup in `target/popup.png` (the README's).
+pub async fn the_popup_shows_the_pool_and_what_agents_did() -> anyhow::Result<()> {
+    let mut s = setup().await?;
+    let a = agent(&s, "pool-a").await?;
+    let b = agent(&s, "pool-b").await?;
+    let mine = a.open(&s.pages.url("/mine.html")).await?;
+    let other = a.open(&s.pages.url("/other.html")).await?;
+    let theirs = b.open(&s.pages.url("/other.html")).await?;
+    a.call(
+        "firefox_click",
+        json!({"tabId": mine, "selector": "#check"}),
+    )
+    .await?
+    .ok()?;
+    a.call(
+        "firefox_type",
+        json!({"tabId": mine, "selector": "#check", "text": "secret-typed-7f"}),
+    )
+    .await?;
+    b.call("firefox_get_content", json!({"tabId": theirs}))
+        .await?
+        .ok()?;
+
+    s.ui.switch_to(&s.popup).await?;
+    s.ui.wait_text("#count", "(3 of 12)", true).await?;
+    let tabs = s.ui.text("#tabs").await?;
+    for tab in [mine, other, theirs] {
+        ensure!(tabs.contains(&format!("{tab} · agent_")), "{tab} in {tabs}");
+    }
+    ensure!(
+        tabs.contains("The user's mail") && tabs.contains("Other page"),
+        "{tabs}"
+    );
+    let activity = s.ui.wait_text("#activity", "getContent", true).await?;
+    ensure!(
+        activity.contains(&format!("tab {mine} · click \"#check\" → ok")),
+        "{activity}"
+    );
+    ensure!(
+        !activity.contains("secret-typed-7f"),
+        "typed text in the log: {activity}"
+    );
+    ensure!(activity.contains("15 characters"), "{activity}");
+    let shot = s.ui.screenshot().await?;
+    std::fs::write(claudezilla_e2e::root().join("target/popup.png"), shot)?;
+
+    let own = a.call("firefox_get_activity", json!({})).await?.ok()?;
+    ensure!(
+        own.text
+            .contains(&format!("tab {mine}: click \"#check\" → ok"))
+            && !own.text.contains("getContent")
+            && !own.text.contains("secret-typed-7f"),
+        "{own:?}"
+    );
+    let theirs_own = b
+        .call("firefox_get_activity", json!({"limit": 5}))
+        .await?
+        .ok()?;
+    ensure!(
+        theirs_own.text.contains("getContent") && !theirs_own.text.contains("click"),
+        "{theirs_own:?}"
+    );
+    b.call("firefox_get_activity", json!({"limit": 0}))
+        .await?
+        .expect_error("INVALID_ARGUMENT")?;
+    b.close().await?;
+    a.close().await?;
+    Ok(())
+}

@@ -205,6 +205,10 @@ fn main() {
             consent::the_users_switches_turn_tools_on_and_off,
         ),
         plain(
+            "consent::the_popup_shows_the_pool_and_what_agents_did",
+            consent::the_popup_shows_the_pool_and_what_agents_did,
+        ),
+        plain(
             "consent::attaching_waits_for_the_users_answer",
             consent::attaching_waits_for_the_users_answer,
         ),

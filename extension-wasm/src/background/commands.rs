@@ -85,6 +85,9 @@ pub async fn handle(request: Request) -> Outcome {
         }
         Command::StorageState(a) => storage::state(&agent, a, until, budget).await,
         Command::Downloads(a) => downloads::list(&agent, a, until).await,
+        Command::GetActivity(a) => Ok(Reply::Activity {
+            entries: with_state(|s| s.activity.of(&agent, a.limit as usize)),
+        }),
         Command::Storage(a) => {
             let tab = authorize(&agent, a.tab_id, Action::UseTheStorageOf)?;
             storage::storage(tab, a, until, budget).await

@@ -65,6 +65,8 @@ struct State {
     body_tabs: HashSet<TabId>,
     /// Each agent's routes over its tabs' requests.
     routes: crate::request_routes::RouteTable,
+    /// What agents did (the popup, `firefox_get_activity`).
+    activity: crate::activity::Activity,
     /// The agents' downloads, and their tabs' recent page addresses (to tell whose a new one is).
     downloads: crate::downloads::Downloads,
     /// Each agent's own container, once it asked for one.

@@ -134,7 +134,11 @@ fn on_message(value: JsValue) {
 async fn answer(request: Request) {
     let id = request.id;
     let agent = request.agent_id.clone();
+    let noted = crate::activity::note(&request.command);
     let outcome = commands::handle(request).await;
+    if let Some(noted) = noted {
+        with_state(|s| s.activity.record(&agent, noted, &outcome, web::now_ms()));
+    }
     // What the agent's pages did meanwhile (dialogs) goes out first, to join this answer.
     for note in with_state(|s| s.take_page_notes(&agent)) {
         notify(&agent, note);

@@ -2,11 +2,16 @@
 //! and takes the user's decisions: the `firefox_evaluate` switch, giving an attached tab back.
 
 use claudezilla_protocol::AgentId;
-use claudezilla_protocol::envelope::{CaptureState, PopupRequest, PopupStatus, PopupTab};
+use claudezilla_protocol::envelope::{
+    CaptureState, PopupActivity, PopupRequest, PopupStatus, PopupTab,
+};
 use wasm_bindgen::prelude::*;
 
 use super::{attach, native, now, with_state};
 use crate::web;
+
+/// Activity entries the popup shows (newest first, grouped by agent there).
+const POPUP_ACTIVITY: usize = 60;
 
 /// The fields of a `runtime.MessageSender` that say who sent a message.
 #[derive(serde::Deserialize, Default)]
@@ -90,6 +95,14 @@ fn status() -> PopupStatus {
             private_attach: s.private_attach,
             storage: s.storage_switch || s.tuning.allow_storage,
             storage_by_environment: s.tuning.allow_storage,
+            activity: s
+                .activity
+                .newest(POPUP_ACTIVITY)
+                .map(|e| PopupActivity {
+                    agent: e.agent.short().to_owned(),
+                    entry: e.entry.clone(),
+                })
+                .collect(),
         }
     })
 }

@@ -3,18 +3,33 @@
 use std::fmt::Write;
 use std::time::Instant;
 
-use claudezilla_protocol::reply::ExtensionDiagnosis;
+use claudezilla_protocol::args::ActivityArgs;
+use claudezilla_protocol::reply::{ActivityEntry, ExtensionDiagnosis};
 use claudezilla_protocol::{Command, Reply, VERSION, validate};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
 use rmcp::{tool, tool_router};
 
 use super::args::{Args, NoArgs};
-use super::text;
+use super::{respond, text};
 use crate::server::Claudezilla;
 
 #[tool_router(router = diagnostics_router, vis = "pub(crate)")]
 impl Claudezilla {
+    #[tool(
+        name = "firefox_get_activity",
+        description = "Your own recent actions in the browser, newest first (time, tab, command, target, outcome), as the user sees them in the popup."
+    )]
+    async fn get_activity(&self, Parameters(a): Parameters<Args<ActivityArgs>>) -> CallToolResult {
+        respond(
+            self.run(Command::GetActivity(a.args), a.timeout).await,
+            |reply| match reply {
+                Reply::Activity { entries } => Ok(text(render_activity(&entries))),
+                other => Err(other),
+            },
+        )
+    }
+
     #[tool(
         name = "firefox_diagnose",
         description = "Check the connection to Firefox (socket, token, host, extension, latency, tab pool) and say how to fix what is wrong."
@@ -117,4 +132,29 @@ impl Report {
         };
         format!("{}{verdict}", self.lines)
     }
+}
+
+fn render_activity(entries: &[ActivityEntry]) -> String {
+    if entries.is_empty() {
+        return "No actions of yours recorded yet.".into();
+    }
+    let now_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64() * 1e3);
+    let mut out = format!("Your last {} actions, newest first:", entries.len());
+    for e in entries {
+        let ago = ((now_ms - e.at_ms) / 1e3).max(0.0);
+        let tab = e.tab.map(|t| format!(" tab {t}")).unwrap_or_default();
+        let target = if e.target.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", e.target)
+        };
+        let _ = write!(
+            out,
+            "\n{ago:.0} s ago{tab}: {}{target} → {}",
+            e.tool, e.outcome
+        );
+    }
+    out
 }

@@ -47,6 +47,7 @@ macro_rules! element_args {
     };
 }
 
+mod activity;
 mod config;
 mod devtools;
 mod downloads;
@@ -61,6 +62,7 @@ mod tabs;
 #[cfg(test)]
 mod tests;
 
+pub use activity::*;
 pub use config::*;
 pub use devtools::*;
 pub use downloads::*;

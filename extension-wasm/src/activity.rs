@@ -1,0 +1,269 @@
+//! What agents did in the user's browser, for the user (the popup) and for each agent
+//! (`firefox_get_activity`): time, agent, tab, command, target, outcome — never typed text,
+//! values, scripts or other secrets. A bounded ring, written once per command after its answer.
+
+use std::collections::VecDeque;
+
+use claudezilla_protocol::args::{ElementTarget, NavAction};
+use claudezilla_protocol::reply::{ActivityEntry, Reply};
+use claudezilla_protocol::validate::Invalid;
+use claudezilla_protocol::{AgentId, Command, Outcome, TabId};
+
+use crate::request_log::redact_url;
+use crate::text::cap;
+
+/// Entries kept in all (the oldest go first).
+pub const KEPT: usize = 500;
+/// Longest target kept.
+const MAX_TARGET: usize = 120;
+
+/// One command an agent ran.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub at_ms: f64,
+    pub agent: AgentId,
+    pub entry: ActivityEntry,
+}
+
+#[derive(Debug, Default)]
+pub struct Activity {
+    entries: VecDeque<Entry>,
+}
+
+/// What a command is worth remembering as: its tab (when it names one) and its target.
+pub struct Noted {
+    pub tool: &'static str,
+    pub tab: Option<TabId>,
+    pub target: String,
+}
+
+impl Activity {
+    /// Records the end of a command `note` describes.
+    pub fn record(&mut self, agent: &AgentId, note: Noted, outcome: &Outcome, at_ms: f64) {
+        if self.entries.len() == KEPT {
+            self.entries.pop_front();
+        }
+        let tab = note.tab.or(match outcome {
+            Ok(Reply::Tab(report)) => Some(report.tab_id),
+            _ => None,
+        });
+        self.entries.push_back(Entry {
+            at_ms,
+            agent: agent.clone(),
+            entry: ActivityEntry {
+                at_ms,
+                tab,
+                tool: note.tool.to_owned(),
+                target: note.target,
+                outcome: match outcome {
+                    Ok(_) => "ok".to_owned(),
+                    Err(e) => e.code.as_str().to_owned(),
+                },
+            },
+        });
+    }
+
+    /// `agent`'s newest entries, newest first.
+    pub fn of(&self, agent: &AgentId, limit: usize) -> Vec<ActivityEntry> {
+        self.entries
+            .iter()
+            .rev()
+            .filter(|e| &e.agent == agent)
+            .take(limit)
+            .map(|e| e.entry.clone())
+            .collect()
+    }
+
+    /// Everyone's newest entries, newest first (the popup).
+    pub fn newest(&self, limit: usize) -> impl Iterator<Item = &Entry> {
+        self.entries.iter().rev().take(limit)
+    }
+}
+
+fn element(target: Result<ElementTarget, Invalid>) -> String {
+    target.map(|t| t.to_string()).unwrap_or_default()
+}
+
+fn maybe_element(target: Result<Option<ElementTarget>, Invalid>) -> String {
+    target
+        .ok()
+        .flatten()
+        .map(|t| t.to_string())
+        .unwrap_or_default()
+}
+
+fn url(u: &str) -> String {
+    redact_url(u)
+}
+
+/// How `command` is remembered; None for the plumbing no user needs to see (pings,
+/// heartbeats, the Stop hook's question, reading the log itself).
+pub fn note(command: &Command) -> Option<Noted> {
+    let (tab, target): (Option<TabId>, String) = match command {
+        Command::CreateWindow(a) => (None, url(&a.url)),
+        Command::Navigate(a) => (
+            a.tab_id,
+            match (&a.url, a.action) {
+                (Some(u), _) => url(u),
+                (None, Some(NavAction::Back)) => "back".into(),
+                (None, Some(NavAction::Forward)) => "forward".into(),
+                (None, Some(NavAction::Reload)) => "reload".into(),
+                (None, None) => String::new(),
+            },
+        ),
+        Command::GetContent(a) => (a.tab_id, a.selector.clone().unwrap_or_default()),
+        Command::Click(a) => (
+            a.tab_id,
+            match (a.x, a.y) {
+                (Some(x), Some(y)) => format!("point {x},{y}"),
+                _ => element(a.target()),
+            },
+        ),
+        // The text typed is the user's business, not the log's: only how much.
+        Command::Type(a) => (
+            a.tab_id,
+            format!(
+                "{} ({} characters)",
+                element(a.target()),
+                a.text.chars().count()
+            ),
+        ),
+        Command::PressKey(a) => (a.tab_id, a.key.clone()),
+        Command::Scroll(a) => (a.tab_id, maybe_element(a.target())),
+        Command::Hover(a) | Command::GetElement(a) => (a.tab_id, element(a.target())),
+        Command::SelectOption(a) => (a.tab_id, element(a.target())),
+        Command::FillForm(a) => (a.tab_id, format!("{} fields", a.fields.len())),
+        Command::UploadFile(a) => (a.tab_id, element(a.target())),
+        Command::Drag(a) => (a.tab_id, format!("{} → {}", a.from, a.to)),
+        Command::HandleDialog(a) => (a.tab_id, if a.accept { "accept" } else { "dismiss" }.into()),
+        Command::WaitFor(a) => (
+            a.tab_id,
+            a.selector
+                .clone()
+                .or_else(|| a.url.as_deref().map(url))
+                .unwrap_or_else(|| "text".into()),
+        ),
+        Command::GetPageState(a) => (a.tab_id, String::new()),
+        Command::Snapshot(a) => (a.tab_id, a.selector.clone().unwrap_or_default()),
+        Command::AccessibilitySnapshot(a) => (a.tab_id, a.selector.clone().unwrap_or_default()),
+        Command::Screenshot(a) => (a.tab_id, maybe_element(a.target())),
+        Command::CloseTab(a) => (Some(a.tab_id), String::new()),
+        Command::GetConsole(a) => (a.tab_id, String::new()),
+        Command::GetNetwork(a) => (a.tab_id, String::new()),
+        // Scripts may hold secrets: only their size.
+        Command::Evaluate(a) => (
+            a.tab_id,
+            format!("{} characters of script", a.expression.chars().count()),
+        ),
+        Command::Cookies(a) => (
+            a.tab_id,
+            format!("{:?} {}", a.action, a.name.as_deref().unwrap_or("")).to_lowercase(),
+        ),
+        Command::Storage(a) => (
+            a.tab_id,
+            format!("{:?} {}", a.action, a.key.as_deref().unwrap_or("")).to_lowercase(),
+        ),
+        Command::StorageState(a) => (None, format!("{:?}", a.action).to_lowercase()),
+        Command::Route(a) => (None, a.pattern.clone().unwrap_or_default()),
+        Command::Unroute(a) => (None, a.pattern.clone().unwrap_or_else(|| "all".into())),
+        Command::Downloads(_) => (None, String::new()),
+        Command::SetConfig(_) => (None, String::new()),
+        Command::HandleConsent(a) => (a.tab_id, String::new()),
+        Command::SetViewport(a) => (a.tab_id, String::new()),
+        Command::ResizeWindow(a) => (None, format!("{}×{}", a.width, a.height)),
+        Command::SetPrivateMode(a) => (None, if a.enabled { "on" } else { "off" }.into()),
+        Command::AttachTab(a) | Command::DetachTab(a) => (Some(a.tab_id), String::new()),
+        Command::StartLoop(a) => (None, format!("{} rounds", a.max_iterations)),
+        Command::GetTabs
+        | Command::Goodbye
+        | Command::RequestTabSpace
+        | Command::GrantTabSpace
+        | Command::GetSlotRequests
+        | Command::CloseWindow
+        | Command::ListAllTabs
+        | Command::StopLoop
+        | Command::LoopStatus => (None, String::new()),
+        Command::Ping
+        | Command::Diagnose
+        | Command::Heartbeat
+        | Command::LoopCheck(_)
+        | Command::ReloadExtension
+        | Command::GetActivity(_) => return None,
+    };
+    Some(Noted {
+        tool: command.name(),
+        tab,
+        target: cap(&target, MAX_TARGET),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use claudezilla_protocol::args::ClickArgs;
+    use claudezilla_protocol::{ErrorBody, ErrorCode};
+
+    fn agent(n: u8) -> AgentId {
+        AgentId::new([n; 16], u32::from(n) + 100)
+    }
+
+    fn typed(text: &str) -> Command {
+        Command::Type(
+            serde_json::from_value(
+                serde_json::json!({"selector": "#pw", "text": text, "tabId": 4}),
+            )
+            .unwrap(),
+        )
+    }
+
+    #[test]
+    fn typed_text_and_scripts_never_reach_the_log() {
+        let noted = note(&typed("hunter2")).unwrap();
+        assert_eq!(noted.tab, Some(TabId(4)));
+        assert!(!noted.target.contains("hunter2"), "{}", noted.target);
+        assert!(noted.target.contains("#pw") && noted.target.contains("7 characters"));
+        let script = Command::Evaluate(
+            serde_json::from_value(serde_json::json!({"expression": "fetch('/x?token=abc')"}))
+                .unwrap(),
+        );
+        assert!(!note(&script).unwrap().target.contains("token"));
+        let nav = Command::Navigate(
+            serde_json::from_value(serde_json::json!({"url": "https://x.test/cb?code=s3cret&x=1"}))
+                .unwrap(),
+        );
+        assert!(!note(&nav).unwrap().target.contains("s3cret"));
+        assert!(note(&Command::Heartbeat).is_none());
+    }
+
+    #[test]
+    fn each_agent_reads_its_own_newest_first_and_the_ring_is_bounded() {
+        let (a, b) = (agent(1), agent(2));
+        let mut log = Activity::default();
+        let click: ClickArgs =
+            serde_json::from_value(serde_json::json!({"selector": "#go"})).unwrap();
+        for i in 0..(KEPT + 10) {
+            let who = if i % 2 == 0 { &a } else { &b };
+            let outcome = if i == KEPT + 8 {
+                Err(ErrorBody::new(ErrorCode::Ownership, "not yours"))
+            } else {
+                Ok(Reply::Acted {
+                    what: String::new(),
+                })
+            };
+            log.record(
+                who,
+                note(&Command::Click(click.clone())).unwrap(),
+                &outcome,
+                i as f64,
+            );
+        }
+        assert_eq!(log.entries.len(), KEPT);
+        let mine = log.of(&a, 3);
+        assert_eq!(mine.len(), 3);
+        assert_eq!(mine[0].at_ms, (KEPT + 8) as f64);
+        assert_eq!(mine[0].outcome, "OWNERSHIP");
+        assert_eq!(mine[1].outcome, "ok");
+        assert_eq!(mine[0].tool, "click");
+        assert!(log.of(&b, 10_000).iter().all(|e| e.at_ms as usize % 2 == 1));
+    }
+}

@@ -1,0 +1,28 @@
+//! `firefox_get_activity`: what the agent itself did in the browser.
+
+use serde::{Deserialize, Serialize};
+
+/// Arguments of `firefox_get_activity`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ActivityArgs {
+    /// Newest entries to list (default 50, at most 500).
+    #[serde(default = "super::d50")]
+    pub limit: u32,
+}
+
+/// Most entries one answer lists.
+pub const MAX_ACTIVITY: u32 = 500;
+
+impl ActivityArgs {
+    pub(crate) fn validate(&self) -> Result<(), crate::validate::Invalid> {
+        if self.limit == 0 || self.limit > MAX_ACTIVITY {
+            return Err(crate::validate::Invalid::new(
+                "limit",
+                format!("must be between 1 and {MAX_ACTIVITY}"),
+            ));
+        }
+        Ok(())
+    }
+}
