@@ -12,8 +12,12 @@ use std::path::{Path, PathBuf};
 pub const ENV_RUNTIME_DIR: &str = "CLAUDEZILLA_RUNTIME_DIR";
 const SOCKET_FILE: &str = "claudezilla.sock";
 const TOKEN_FILE: &str = "claudezilla.token";
-/// `sun_path` holds 108 bytes including the final NUL.
+/// `sun_path` holds 108 bytes including the final NUL on Linux, 104 on macOS (where the
+/// temp folder, `$TMPDIR`, is per user and long: `/var/folders/…/T/`).
+#[cfg(not(target_os = "macos"))]
 const MAX_SOCKET_PATH: usize = 107;
+#[cfg(target_os = "macos")]
+const MAX_SOCKET_PATH: usize = 103;
 
 #[derive(Debug, thiserror::Error)]
 pub enum PathError {

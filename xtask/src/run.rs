@@ -81,6 +81,26 @@ pub fn test(filter: &[String]) -> Result {
     ]
     .concat();
     sh::run(cmd("cargo", &wasm_clippy))?;
+    // The binaries, built for macOS as far as checking goes (no macOS linker here).
+    if setup::mac_target() {
+        sh::run(cmd(
+            "cargo",
+            &[
+                "clippy",
+                "--target",
+                setup::MAC_TARGET,
+                "-p",
+                "claudezilla-protocol",
+                "-p",
+                "claudezilla-host",
+                "-p",
+                "claudezilla-mcp",
+                "--",
+                "-D",
+                "warnings",
+            ],
+        ))?;
+    }
     let mut lint = cmd("npx", &["--no-install", "web-ext", "lint"]);
     lint.env("NO_UPDATE_NOTIFIER", "1");
     sh::run(lint)?;

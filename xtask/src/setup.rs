@@ -105,23 +105,74 @@ pub fn claude_code() -> Result {
     sh::run(npm)
 }
 
-/// The Firefox to run: $FIREFOX, else firefox-esr, else firefox.
+/// Where macOS keeps Firefox (ESR installs as Firefox.app too), in the order tried.
+const MAC_APPS: [&str; 3] = [
+    "Firefox.app",
+    "Firefox Developer Edition.app",
+    "Firefox Nightly.app",
+];
+
+/// The Firefox to run: $FIREFOX, else firefox-esr or firefox on PATH, else (macOS) the app in
+/// /Applications or ~/Applications.
 pub fn firefox_binary() -> Option<String> {
     if let Some(f) = std::env::var("FIREFOX").ok().filter(|f| !f.is_empty()) {
         return Some(f);
     }
-    ["firefox-esr", "firefox"]
+    let on_path = ["firefox-esr", "firefox"]
         .into_iter()
         .find(|b| exists(b))
-        .map(str::to_owned)
+        .map(str::to_owned);
+    if on_path.is_some() || !cfg!(target_os = "macos") {
+        return on_path;
+    }
+    let home = std::env::var("HOME").unwrap_or_default();
+    mac_candidates(&home)
+        .into_iter()
+        .find(|p| std::path::Path::new(p).is_file())
+}
+
+/// The app bundles' binaries, system-wide first.
+fn mac_candidates(home: &str) -> Vec<String> {
+    ["/Applications".to_owned(), format!("{home}/Applications")]
+        .iter()
+        .flat_map(|dir| {
+            MAC_APPS
+                .iter()
+                .map(move |app| format!("{dir}/{app}/Contents/MacOS/firefox"))
+        })
+        .collect()
 }
 
 fn firefox() -> Result {
     if firefox_binary().is_some() {
         return Ok(());
     }
+    if cfg!(target_os = "macos") {
+        return Err(
+            "Firefox is missing: install it from https://www.mozilla.org/firefox/ (or `brew install --cask firefox`) into /Applications, or set FIREFOX to its binary"
+                .into(),
+        );
+    }
     apt_install(&["firefox-esr"], "Firefox ESR")
 }
+
+/// Installs the macOS target for the cross-check in `cargo xtask test`; false (with a word
+/// why) when rustup cannot.
+pub fn mac_target() -> bool {
+    let installed = output("rustup", &["target", "list", "--installed"]).unwrap_or_default();
+    if installed.lines().any(|t| t.trim() == MAC_TARGET) {
+        return true;
+    }
+    let added = cmd("rustup", &["target", "add", MAC_TARGET])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !added {
+        eprintln!("rustup could not install {MAC_TARGET}: the macOS build is not checked");
+    }
+    added
+}
+
+pub const MAC_TARGET: &str = "x86_64-apple-darwin";
 
 fn apt_install(packages: &[&str], what: &str) -> Result {
     if !is_root() || !exists("apt-get") {
@@ -138,4 +189,19 @@ fn apt_install(packages: &[&str], what: &str) -> Result {
     let mut install = cmd("apt-get", &args);
     install.env("DEBIAN_FRONTEND", "noninteractive");
     sh::run(install)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mac_firefox_is_looked_for_in_both_application_folders() {
+        let found = mac_candidates("/Users/ann");
+        assert_eq!(found[0], "/Applications/Firefox.app/Contents/MacOS/firefox");
+        assert!(found.contains(
+            &"/Users/ann/Applications/Firefox Nightly.app/Contents/MacOS/firefox".to_owned()
+        ));
+        assert_eq!(found.len(), 6);
+    }
 }
