@@ -16,6 +16,67 @@ struct Row {
     note: String,
 }
 
+/// Where one tool's time goes, hop by hop (medians in ms; the MCP server's share is the MCP
+/// call's median less the raw socket call's).
+struct Breakdown {
+    what: String,
+    mcp_total: f64,
+    hops: Vec<(&'static str, f64)>,
+}
+
+const HOPS: [&str; 6] = [
+    "MCP server (stdio, JSON-RPC, checks, rendering)",
+    "Unix socket + host (both ways)",
+    "native messaging, host ⇄ background (both ways)",
+    "background (routing, ownership, capture and encoding)",
+    "background ⇄ content script messaging",
+    "content script (DOM work)",
+];
+
+/// `n` sequential traced calls through the raw socket, split into hops.
+async fn hops(
+    raw: &mut RawClient,
+    command: &Command,
+    n: usize,
+    what: &str,
+    mcp_total: f64,
+) -> anyhow::Result<Breakdown> {
+    let mut split: Vec<Vec<f64>> = vec![Vec::with_capacity(n); HOPS.len()];
+    let mut totals = Vec::with_capacity(n);
+    for i in 0..n + n / 10 {
+        let t = Instant::now();
+        let (outcome, times) = raw.call_traced(command.clone()).await?;
+        let total = t.elapsed().as_secs_f64() * 1e3;
+        outcome.map_err(|e| anyhow::anyhow!("{e}"))?;
+        let times = times.ok_or_else(|| anyhow::anyhow!("no trace for {what}"))?;
+        if i < n / 10 {
+            continue; // warm-up
+        }
+        let ms = |us: u64| us as f64 / 1e3;
+        let parts = [
+            total - ms(times.native_us),
+            ms(times.native_us.saturating_sub(times.background_us)),
+            ms(times.background_us.saturating_sub(times.content_us)),
+            ms(times.content_us.saturating_sub(times.page_us)),
+            ms(times.page_us),
+        ];
+        for (k, v) in parts.into_iter().enumerate() {
+            split[k + 1].push(v);
+        }
+        totals.push(total);
+    }
+    let raw_total = stats(totals).0;
+    let mut hops: Vec<(&'static str, f64)> = vec![(HOPS[0], (mcp_total - raw_total).max(0.0))];
+    for (k, samples) in split.into_iter().enumerate().skip(1) {
+        hops.push((HOPS[k], stats(samples).0));
+    }
+    Ok(Breakdown {
+        what: what.into(),
+        mcp_total,
+        hops,
+    })
+}
+
 fn stats(mut samples: Vec<f64>) -> (f64, f64) {
     samples.sort_by(f64::total_cmp);
     let at = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
@@ -128,7 +189,7 @@ async fn throughput(
     Ok((rate, median, p95))
 }
 
-async fn bench() -> anyhow::Result<Vec<Row>> {
+async fn bench() -> anyhow::Result<(Vec<Row>, Vec<Breakdown>)> {
     let mut rows = Vec::new();
     let mut row = |what: &str, (median, p95): (f64, f64), note: String| {
         rows.push(Row {
@@ -218,10 +279,12 @@ async fn bench() -> anyhow::Result<Vec<Row>> {
             .await?
             .ok()
             .map(|_| ())
-    });
+    })
+    .await?;
+    let content_large = content.0;
     row(
         "firefox_get_content, 2,000-element page",
-        content.await?,
+        content,
         format!("answer {chars} chars"),
     );
     for agents in [1, 4, 8] {
@@ -355,6 +418,7 @@ async fn bench() -> anyhow::Result<Vec<Row>> {
         Ok(())
     });
     let shot = shot.await?;
+    let shot_small = shot.0;
     row(
         "firefox_screenshot, small page (default read-text, with readiness)",
         shot,
@@ -369,6 +433,27 @@ async fn bench() -> anyhow::Result<Vec<Row>> {
             other => anyhow::bail!("{other:?}"),
         }
     }
+    // Hop by hop: the same calls traced through the raw socket, one at a time.
+    let get_content = Command::GetContent(serde_json::from_value(json!({"tabId": raw_tabs[1]}))?);
+    let screenshot = Command::Screenshot(serde_json::from_value(json!({"tabId": raw_tabs[0]}))?);
+    let breakdown = vec![
+        hops(
+            &mut raw,
+            &get_content,
+            100,
+            "get_content, 2,000-element page",
+            content_large,
+        )
+        .await?,
+        hops(
+            &mut raw,
+            &screenshot,
+            50,
+            "screenshot, small page",
+            shot_small,
+        )
+        .await?,
+    ];
     // Side by side, without MCP and without readiness: our Rust pipeline, the browser's JPEG.
     for (what, browser) in [
         ("Rust/wasm pipeline", false),
@@ -499,7 +584,7 @@ async fn bench() -> anyhow::Result<Vec<Row>> {
         format!("{idle:.1} % of one core (no agent tab: {baseline:.1} %)"),
     );
     agent.close().await?;
-    Ok(rows)
+    Ok((rows, breakdown))
 }
 
 fn main() -> anyhow::Result<()> {
@@ -507,7 +592,7 @@ fn main() -> anyhow::Result<()> {
         .worker_threads(2)
         .enable_all()
         .build()?;
-    let rows = rt.block_on(bench())?;
+    let (rows, breakdown) = rt.block_on(bench())?;
     println!("| what | median ms | p95 ms | note |\n|---|---|---|---|");
     for r in rows {
         let (m, p) = if r.median == 0.0 {
@@ -517,5 +602,20 @@ fn main() -> anyhow::Result<()> {
         };
         println!("| {} | {m} | {p} | {} |", r.what, r.note);
     }
+    let heads: Vec<&str> = breakdown.iter().map(|b| b.what.as_str()).collect();
+    println!("\n| hop (median ms) | {} |", heads.join(" | "));
+    println!("|---|{}", "---|".repeat(heads.len()));
+    for (k, hop) in HOPS.iter().enumerate() {
+        let cells: Vec<String> = breakdown
+            .iter()
+            .map(|b| format!("{:.2}", b.hops[k].1))
+            .collect();
+        println!("| {hop} | {} |", cells.join(" | "));
+    }
+    let totals: Vec<String> = breakdown
+        .iter()
+        .map(|b| format!("{:.2}", b.mcp_total))
+        .collect();
+    println!("| **total through MCP** | {} |", totals.join(" | "));
     Ok(())
 }

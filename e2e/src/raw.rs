@@ -3,6 +3,7 @@
 
 use anyhow::{Context, bail};
 use claudezilla_protocol::codec::FrameCodec;
+use claudezilla_protocol::envelope::HopTimes;
 use claudezilla_protocol::framing::MAX_SOCKET_FRAME;
 use claudezilla_protocol::handshake;
 use claudezilla_protocol::paths::RuntimeDir;
@@ -80,6 +81,22 @@ impl RawClient {
     }
 
     pub async fn call(&mut self, command: Command) -> anyhow::Result<Outcome> {
+        Ok(self.exchange(command, false).await?.0)
+    }
+
+    /// [`call`](Self::call), traced: the answer and where its time went.
+    pub async fn call_traced(
+        &mut self,
+        command: Command,
+    ) -> anyhow::Result<(Outcome, Option<HopTimes>)> {
+        self.exchange(command, true).await
+    }
+
+    async fn exchange(
+        &mut self,
+        command: Command,
+        trace: bool,
+    ) -> anyhow::Result<(Outcome, Option<HopTimes>)> {
         let id = self.next_id;
         self.next_id += 1;
         let request = Request {
@@ -87,14 +104,17 @@ impl RawClient {
             agent_id: self.agent.clone(),
             timeout_ms: 10_000,
             command,
+            trace,
         };
         self.conn.send(ClientMessage::Request(request)).await?;
+        let mut times = None;
         loop {
             match next(&mut self.conn)
                 .await?
                 .context("host closed the connection")?
             {
-                HostMessage::Response(r) if r.id == id => return Ok(r.outcome),
+                HostMessage::Trace { id: of, times: t } if of == id => times = Some(t),
+                HostMessage::Response(r) if r.id == id => return Ok((r.outcome, times)),
                 HostMessage::Refused(e) => bail!("refused: {e}"),
                 _ => {}
             }

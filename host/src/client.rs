@@ -41,6 +41,7 @@ pub fn call(
         agent_id,
         timeout_ms: READ_TIMEOUT.as_millis() as u32,
         command,
+        trace: false,
     };
     send(&mut stream, &ClientMessage::Request(request))?;
     loop {

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use claudezilla_protocol::envelope::Tuning;
+use claudezilla_protocol::envelope::{HopTimes, Tuning};
 use claudezilla_protocol::framing::{FrameError, MAX_TO_EXTENSION, encode_frame};
 use claudezilla_protocol::{
     AgentId, ErrorBody, ErrorCode, FromExtension, HostMessage, Outcome, Request, RequestId,
@@ -62,6 +62,8 @@ struct Pending {
     conn: ConnId,
     client_id: RequestId,
     permit: OwnedSemaphorePermit,
+    /// When it went to the extension (a traced request's native round trip).
+    sent: std::time::Instant,
 }
 
 pub struct Router {
@@ -116,6 +118,7 @@ impl Router {
                 self.to_extension(&ToExtension::Pong { seq });
             }
             Event::FromExtension(FromExtension::Response(response)) => self.answer(response),
+            Event::FromExtension(FromExtension::Trace { id, times }) => self.trace(id, times),
             Event::FromExtension(FromExtension::Notice { agent_id, notes }) => {
                 self.notify(&agent_id, notes)
             }
@@ -182,8 +185,24 @@ impl Router {
             conn,
             client_id,
             permit,
+            sent: std::time::Instant::now(),
         };
         self.pending.insert(id, pending);
+    }
+
+    /// Passes a traced request's times on to its client, with the native round trip so far.
+    fn trace(&self, id: RequestId, mut times: HopTimes) {
+        let Some(p) = self.pending.get(&id) else {
+            return;
+        };
+        times.native_us = p.sent.elapsed().as_micros() as u64;
+        if let Some(client) = self.clients.get(&p.conn) {
+            let msg = HostMessage::Trace {
+                id: p.client_id,
+                times,
+            };
+            let _ = client.replies.send(Outgoing { msg, permit: None });
+        }
     }
 
     fn answer(&mut self, response: Response) {
@@ -216,6 +235,7 @@ impl Router {
             conn,
             client_id,
             permit,
+            ..
         }) = self.pending.remove(&id)
         else {
             tracing::warn!(id, "answer to no pending request");

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use claudezilla_host::{Config, run};
 use claudezilla_protocol::codec::FrameCodec;
-use claudezilla_protocol::envelope::Tuning;
+use claudezilla_protocol::envelope::{HopTimes, Tuning};
 use claudezilla_protocol::framing::{MAX_SOCKET_FRAME, MAX_TO_EXTENSION};
 use claudezilla_protocol::paths::RuntimeDir;
 use claudezilla_protocol::reply::Reply;
@@ -127,6 +127,7 @@ fn request(id: u64, n: u8, command: Command) -> ClientMessage {
         agent_id: agent(n),
         timeout_ms: 5_000,
         command,
+        trace: false,
     })
 }
 
@@ -185,6 +186,57 @@ async fn right_token_is_welcomed_and_requests_reach_the_extension() {
         }
         other => panic!("{other:?}"),
     }
+}
+
+#[tokio::test]
+async fn a_traced_request_hears_where_its_time_went_before_its_answer() {
+    let mut host = start(Duration::from_secs(5)).await;
+    let mut c = hello(&host, 1).await;
+    let ClientMessage::Request(traced) = request(78, 1, Command::Ping) else {
+        unreachable!()
+    };
+    c.send(ClientMessage::Request(Request {
+        trace: true,
+        ..traced
+    }))
+    .await
+    .unwrap();
+    let ToExtension::Request(req) = ext_next(&mut host).await else {
+        panic!("not a request")
+    };
+    assert!(req.trace, "the flag reaches the extension");
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    let times = HopTimes {
+        native_us: 0,
+        background_us: 900,
+        content_us: 500,
+        page_us: 200,
+    };
+    host.ext
+        .send(FromExtension::Trace { id: req.id, times })
+        .await
+        .unwrap();
+    host.ext
+        .send(FromExtension::Response(Response {
+            id: req.id,
+            outcome: Ok(Reply::Pong {
+                version: "x".into(),
+            }),
+        }))
+        .await
+        .unwrap();
+    match next(&mut c).await {
+        HostMessage::Trace { id, times: got } => {
+            assert_eq!(id, 78);
+            assert_eq!(got.background_us, 900);
+            assert!(
+                got.native_us >= 5_000,
+                "the host times the round trip: {got:?}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(next(&mut c).await, HostMessage::Response(r) if r.id == 78));
 }
 
 #[tokio::test]

@@ -143,6 +143,7 @@ impl HostLink {
                 agent_id: self.agent.clone(),
                 timeout_ms,
                 command,
+                trace: false,
             };
             // The reader cancels `alive` before clearing the waiters: checking after inserting
             // means a waiter can never be left behind by a connection that just ended.
@@ -297,7 +298,8 @@ async fn read_answers(mut reader: Reader, waiters: &Waiters, notes: &Mutex<Notes
             }
             Ok(Ok(HostMessage::Refused(e))) => tracing::warn!("host refused: {e}"),
             Ok(Ok(HostMessage::Error(e))) => tracing::warn!("host error: {e}"),
-            Ok(Ok(HostMessage::Welcome { .. })) => {}
+            // Never asked for here (the benchmark's own client traces).
+            Ok(Ok(HostMessage::Welcome { .. } | HostMessage::Trace { .. })) => {}
             Ok(Ok(HostMessage::Notice { notes: new })) => {
                 notes.lock().expect("notes lock").add(new);
             }

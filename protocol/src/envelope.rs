@@ -15,6 +15,26 @@ pub struct Request {
     /// How long the caller will wait; the extension bounds its own waits by it.
     pub timeout_ms: u32,
     pub command: Command,
+    /// Time each hop (the benchmark's breakdown): a [`HopTimes`] precedes the answer.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub trace: bool,
+}
+
+/// Where a traced request's time went, in µs. The extension's figures are exact only when
+/// requests run one at a time (the benchmark's breakdown does): it sums what happened while
+/// the request was open.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HopTimes {
+    /// From the host writing the request to the extension to reading its answer.
+    #[serde(default)]
+    pub native_us: u64,
+    /// From the background receiving the request to posting its answer.
+    pub background_us: u64,
+    /// Of that, waiting for content scripts (messaging and their work).
+    pub content_us: u64,
+    /// Of that, the content scripts' own work.
+    pub page_us: u64,
 }
 
 /// The answer to the request with the same id.
@@ -60,6 +80,11 @@ pub enum HostMessage {
     Response(Response),
     /// A frame that answers no request (its id could not be read); the connection goes on.
     Error(crate::ErrorBody),
+    /// For a traced request, just before its answer: where its time went.
+    Trace {
+        id: RequestId,
+        times: HopTimes,
+    },
     /// Something that happened to the agent's tabs on their own (a page opened a tab); the MCP
     /// server adds it to its next answer.
     Notice {
@@ -142,6 +167,11 @@ pub enum FromExtension {
         seq: u64,
     },
     Response(Response),
+    /// For a traced request, just before its answer (`native_us` is the host's to fill).
+    Trace {
+        id: RequestId,
+        times: HopTimes,
+    },
     /// For one agent, what happened to its tabs on their own (see [`HostMessage::Notice`]).
     Notice {
         agent_id: AgentId,
@@ -173,6 +203,9 @@ pub struct ContentReply {
     pub outcome: Result<PageReply, crate::ErrorBody>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// How long the content script worked on it, in µs (for traced requests).
+    #[serde(default)]
+    pub page_us: u64,
 }
 
 /// What a content script answers: a reply for the agent, or a part the background assembles
@@ -483,6 +516,7 @@ mod tests {
                 action: None,
                 tab_id: Some(TabId(2)),
             }),
+            trace: false,
         };
         let client = ClientMessage::Request(req.clone());
         let v = serde_json::to_value(&client).unwrap();

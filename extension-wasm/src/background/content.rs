@@ -93,6 +93,7 @@ async fn exchange_page(
         op,
     };
     let message = to_content(&request);
+    let started = web::precise_ms();
     let exchange = async {
         let mark = with_state(|s| s.main_frames.mark());
         // A message to a document that is going away may never be answered: a try lasts as
@@ -110,6 +111,12 @@ async fn exchange_page(
         };
         let reply: ContentReply = serde_wasm_bindgen::from_value(answer)
             .map_err(|e| internal_msg(format!("content script answer: {e}")))?;
+        with_state(|s| {
+            if let Some(t) = &mut s.trace {
+                t.content_us += ((web::precise_ms() - started) * 1e3) as u64;
+                t.page_us += reply.page_us;
+            }
+        });
         if !reply.notes.is_empty() {
             with_state(|s| {
                 let notes = s.page_notes.entry(tab).or_default();

@@ -2,6 +2,7 @@
 
 use std::cell::RefCell;
 
+use claudezilla_protocol::envelope::HopTimes;
 use claudezilla_protocol::framing::MAX_REPLY;
 use claudezilla_protocol::{
     AgentId, ErrorBody, ErrorCode, FromExtension, NATIVE_HOST_NAME, Outcome, Request, RequestId,
@@ -135,6 +136,10 @@ async fn answer(request: Request) {
     let id = request.id;
     let agent = request.agent_id.clone();
     let noted = crate::activity::note(&request.command);
+    let traced = request.trace.then(|| {
+        with_state(|s| s.trace = Some(HopTimes::default()));
+        web::precise_ms()
+    });
     let outcome = commands::handle(request).await;
     if let Some(noted) = noted {
         with_state(|s| s.activity.record(&agent, noted, &outcome, web::now_ms()));
@@ -142,6 +147,11 @@ async fn answer(request: Request) {
     // What the agent's pages did meanwhile (dialogs) goes out first, to join this answer.
     for note in with_state(|s| s.take_page_notes(&agent)) {
         notify(&agent, note);
+    }
+    if let Some(started) = traced {
+        let mut times = with_state(|s| s.trace.take()).unwrap_or_default();
+        times.background_us = ((web::precise_ms() - started) * 1e3) as u64;
+        send(&FromExtension::Trace { id, times });
     }
     post(&bounded(id, outcome));
 }

@@ -96,6 +96,7 @@ fn take_over_early() {
 /// Runs one request (a `ContentRequest` object) and returns its `ContentReply` object.
 #[wasm_bindgen]
 pub async fn content_handle(request: JsValue) -> JsValue {
+    let started = crate::web::precise_ms();
     let outcome = match serde_wasm_bindgen::from_value::<ContentRequest>(request) {
         Ok(request) => run(request).await,
         Err(e) => Err(ErrorBody::new(
@@ -106,6 +107,7 @@ pub async fn content_handle(request: JsValue) -> JsValue {
     let reply = ContentReply {
         outcome,
         notes: dialogs::untold(),
+        page_us: ((crate::web::precise_ms() - started) * 1e3) as u64,
     };
     crate::web::to_js(&reply)
 }

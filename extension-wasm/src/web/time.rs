@@ -11,6 +11,14 @@ use wasm_bindgen_futures::JsFuture;
 extern "C" {
     #[wasm_bindgen(js_name = setTimeout)]
     fn set_timeout(callback: &Function, ms: i32) -> JsValue;
+    #[wasm_bindgen(js_namespace = performance, js_name = now)]
+    fn performance_now() -> f64;
+}
+
+/// A monotonic clock with sub-millisecond resolution, for timing hops (not for deadlines,
+/// which share `now_ms` with the content scripts).
+pub fn precise_ms() -> f64 {
+    performance_now()
 }
 
 pub async fn sleep(ms: u32) {
