@@ -24,6 +24,8 @@ pub const FORM: &str = r#"<!doctype html><title>Form</title>
 <label>Notes <textarea name="notes"></textarea></label>
 <label>Upload <input type="file" name="doc" id="doc" onchange="document.getElementById('file').textContent = this.files[0].name + ' ' + this.files[0].size"></label>
 <button id="submit">Send</button>
+<button type="button" aria-expanded="false">Menu</button><button type="button" disabled>Archived</button>
+<div role="checkbox" aria-checked="true" aria-label="Remember me" tabindex="0"></div>
 </form>
 <p id="result">not submitted</p><p id="file">no file</p>
 <div id="gone"><button id="temp">Temporary</button></div>"#;

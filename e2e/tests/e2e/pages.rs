@@ -63,6 +63,17 @@ pub async fn refs_from_a_snapshot_drive_every_action(s: Arc<Shared>) -> anyhow::
     ] {
         ensure!(snap.contains(want), "snapshot lacks {want:?}:\n{snap}");
     }
+    for (control, state) in [
+        ("\"Menu\"", "[collapsed]"),
+        ("\"Archived\"", "[disabled]"),
+        ("\"Remember me\"", "[checked]"),
+    ] {
+        ensure!(
+            snap.lines()
+                .any(|l| l.contains(control) && l.contains(state)),
+            "{control} is not {state}:\n{snap}"
+        );
+    }
     let name = ref_of(&snap, "textbox \"Name\"")?;
     call(
         &a,

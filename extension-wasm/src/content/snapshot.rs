@@ -22,6 +22,42 @@ extern "C" {
     fn matches_value(this: &Checkable, selectors: &JsValue) -> bool;
     #[wasm_bindgen(catch, js_namespace = ["browser", "runtime"], js_name = getFrameId)]
     fn get_frame_id(target: &JsValue) -> Result<f64, JsValue>;
+    /// A document or shadow root: what `querySelectorAll` is asked of.
+    #[wasm_bindgen(extends = Node)]
+    type Tree;
+    #[wasm_bindgen(method, js_name = querySelectorAll)]
+    fn query_all(this: &Tree, selectors: &str) -> web_sys::NodeList;
+}
+
+/// Each field's first label, found once per tree (the document, each shadow root) from the
+/// labels' side (`label.control`), instead of asking every field for its `labels`: Firefox
+/// searches the whole tree for each such question, which made large forms slow.
+#[derive(Default)]
+struct Labels {
+    indexed: Vec<Node>,
+    first: js_sys::Map,
+}
+
+impl Labels {
+    /// `labels[0]` of `field`, as the browser would answer it.
+    fn of(&mut self, field: &Element) -> Option<Element> {
+        let root = field.get_root_node();
+        if !self.indexed.contains(&root) {
+            let labels = root.unchecked_ref::<Tree>().query_all("label");
+            for i in 0..labels.length() {
+                let Some(label) = labels.item(i) else {
+                    continue;
+                };
+                let control =
+                    js_sys::Reflect::get(&label, &"control".into()).unwrap_or(JsValue::NULL);
+                if control.is_object() && !self.first.has(&control) {
+                    self.first.set(&control, &label);
+                }
+            }
+            self.indexed.push(root);
+        }
+        self.first.get(field).dyn_into::<Element>().ok()
+    }
 }
 
 thread_local! {
@@ -32,6 +68,18 @@ thread_local! {
 
 fn is_marked(el: &Element) -> bool {
     MARKED.with(|m| el.unchecked_ref::<Checkable>().matches_value(m))
+}
+
+thread_local! {
+    /// The attributes a control's states come from: one `matches` call spares the reads of
+    /// all of them for the many controls that have none.
+    static STATEFUL: JsValue = JsValue::from_str("[disabled],[aria-disabled],[aria-expanded],[required],[aria-checked]");
+    /// The ARIA attributes that name an element.
+    static ARIA_NAMED: JsValue = JsValue::from_str("[aria-labelledby],[aria-label]");
+}
+
+fn has_any(el: &Element, selectors: &'static std::thread::LocalKey<JsValue>) -> bool {
+    selectors.with(|s| el.unchecked_ref::<Checkable>().matches_value(s))
 }
 
 /// False for elements not rendered (display: none, content-visibility hidden, …).
@@ -50,6 +98,7 @@ pub struct Limits {
 struct Walker {
     frame: u32,
     limits: Limits,
+    labels: Labels,
     out: String,
     refs: u32,
     lines: usize,
@@ -76,6 +125,7 @@ pub fn snapshot(
     let mut w = Walker {
         frame,
         limits,
+        labels: Labels::default(),
         out: String::new(),
         refs: 0,
         lines: 0,
@@ -217,8 +267,8 @@ impl Walker {
         if a11y::is_interactive(role, &facts) {
             let role = role.unwrap_or("clickable");
             let reference = find::ref_for(el, self.frame).to_string();
-            let name = name(el, role);
-            let mut states = states(el, role);
+            let name = name(el, &tag, role, &mut self.labels);
+            let mut states = states(el, &tag, role);
             if name.is_empty() {
                 states.context = context_of(el);
             }
@@ -366,8 +416,10 @@ fn text_of(el: &Element, max: usize) -> String {
 
 /// The accessible name, after the ARIA order: labelledby, aria-label, the field's label, alt,
 /// the element's own text, title, placeholder.
-fn name(el: &Element, role: &str) -> String {
-    if let Some(ids) = el.get_attribute("aria-labelledby")
+fn name(el: &Element, tag: &str, role: &str, labels: &mut Labels) -> String {
+    let aria = has_any(el, &ARIA_NAMED);
+    if aria
+        && let Some(ids) = el.get_attribute("aria-labelledby")
         && let Ok(doc) = document()
     {
         let text: Vec<String> = ids
@@ -379,24 +431,25 @@ fn name(el: &Element, role: &str) -> String {
             return a11y::clean(&text.join(" "), 80);
         }
     }
-    if let Some(label) = el
-        .get_attribute("aria-label")
+    if let Some(label) = aria
+        .then(|| el.get_attribute("aria-label"))
+        .flatten()
         .filter(|l| !l.trim().is_empty())
     {
         return a11y::clean(&label, 80);
     }
-    let field_label = el
-        .dyn_ref::<HtmlInputElement>()
-        .and_then(|i| i.labels())
-        .or_else(|| {
-            el.dyn_ref::<HtmlSelectElement>()
-                .map(HtmlSelectElement::labels)
-        })
-        .or_else(|| {
-            el.dyn_ref::<HtmlTextAreaElement>()
-                .map(HtmlTextAreaElement::labels)
-        })
-        .and_then(|labels| labels.item(0))
+    // Only form fields have labels (a hidden input has none, and is no field here).
+    let labelable = match tag {
+        "input" => el
+            .dyn_ref::<HtmlInputElement>()
+            .is_some_and(|i| i.type_() != "hidden"),
+        "select" => el.has_type::<HtmlSelectElement>(),
+        "textarea" => el.has_type::<HtmlTextAreaElement>(),
+        _ => false,
+    };
+    let field_label = labelable
+        .then(|| labels.of(el))
+        .flatten()
         .map(|l| a11y::clean(&own_words(&l), 80))
         .filter(|l| !l.is_empty());
     if let Some(label) = field_label {
@@ -416,7 +469,10 @@ fn name(el: &Element, role: &str) -> String {
     );
     let own = if is_field {
         String::new()
-    } else if let Some(input) = el.dyn_ref::<HtmlInputElement>() {
+    } else if let Some(input) = (tag == "input")
+        .then(|| el.dyn_ref::<HtmlInputElement>())
+        .flatten()
+    {
         a11y::clean(&input.value(), 80)
     } else {
         el.get_attribute("alt")
@@ -433,15 +489,30 @@ fn name(el: &Element, role: &str) -> String {
         .unwrap_or_default()
 }
 
-fn states(el: &Element, role: &str) -> States {
-    let mut s = States {
-        disabled: el.has_attribute("disabled")
-            || el.get_attribute("aria-disabled").as_deref() == Some("true"),
-        expanded: el.get_attribute("aria-expanded").map(|e| e == "true"),
-        required: el.has_attribute("required"),
-        ..States::default()
+fn states(el: &Element, tag: &str, role: &str) -> States {
+    let stateful = has_any(el, &STATEFUL);
+    let mut s = if stateful {
+        States {
+            disabled: el.has_attribute("disabled")
+                || el.get_attribute("aria-disabled").as_deref() == Some("true"),
+            expanded: el.get_attribute("aria-expanded").map(|e| e == "true"),
+            required: el.has_attribute("required"),
+            ..States::default()
+        }
+    } else {
+        States::default()
     };
-    if let Some(input) = el.dyn_ref::<HtmlInputElement>() {
+    // The tag first: most controls are none of these, and each type check is a call to JS.
+    let input = (tag == "input")
+        .then(|| el.dyn_ref::<HtmlInputElement>())
+        .flatten();
+    let area = (tag == "textarea")
+        .then(|| el.dyn_ref::<HtmlTextAreaElement>())
+        .flatten();
+    let select = (tag == "select")
+        .then(|| el.dyn_ref::<HtmlSelectElement>())
+        .flatten();
+    if let Some(input) = input {
         match role {
             "checkbox" | "radio" => s.checked = input.checked(),
             "button" => {}
@@ -450,15 +521,15 @@ fn states(el: &Element, role: &str) -> States {
             }
             _ => s.value = Some(a11y::clean(&input.value(), 40)),
         }
-    } else if let Some(area) = el.dyn_ref::<HtmlTextAreaElement>() {
+    } else if let Some(area) = area {
         s.value = Some(a11y::clean(&area.value(), 40));
-    } else if let Some(select) = el.dyn_ref::<HtmlSelectElement>() {
+    } else if let Some(select) = select {
         let idx = select.selected_index();
         s.value = (idx >= 0)
             .then(|| select.options().get_with_index(idx as u32))
             .flatten()
             .map(|o| a11y::clean(&o.text_content().unwrap_or_default(), 40));
-    } else if el.get_attribute("aria-checked").as_deref() == Some("true") {
+    } else if stateful && el.get_attribute("aria-checked").as_deref() == Some("true") {
         s.checked = true;
     }
     s
