@@ -28,9 +28,11 @@ impl Claudezilla {
     )]
     async fn downloads(
         &self,
-        Parameters(a): Parameters<Args<DownloadsArgs>>,
+        Parameters(mut a): Parameters<Args<DownloadsArgs>>,
         context: RequestContext<RoleServer>,
     ) -> CallToolResult {
+        // Only this server says what it moved: never the agent.
+        a.args.moved.clear();
         let allowed = self.allowed(&context.peer).await;
         let folder = a
             .args
