@@ -26,6 +26,7 @@ pub const FORM: &str = r#"<!doctype html><title>Form</title>
 <button id="submit">Send</button>
 <button type="button" aria-expanded="false">Menu</button><button type="button" disabled>Archived</button>
 <div role="checkbox" aria-checked="true" aria-label="Remember me" tabindex="0"></div>
+<div role="checkbox" aria-checked="false" tabindex="0">Accept the terms</div>
 </form>
 <p id="result">not submitted</p><p id="file">no file</p>
 <div id="gone"><button id="temp">Temporary</button></div>"#;

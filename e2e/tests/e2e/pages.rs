@@ -67,6 +67,7 @@ pub async fn refs_from_a_snapshot_drive_every_action(s: Arc<Shared>) -> anyhow::
         ("\"Menu\"", "[collapsed]"),
         ("\"Archived\"", "[disabled]"),
         ("\"Remember me\"", "[checked]"),
+        ("checkbox \"Accept the terms\"", "e"),
     ] {
         ensure!(
             snap.lines()

@@ -455,18 +455,14 @@ fn name(el: &Element, tag: &str, role: &str, labels: &mut Labels) -> String {
     if let Some(label) = field_label {
         return label;
     }
-    let is_field = matches!(
-        role,
-        "textbox"
-            | "searchbox"
-            | "combobox"
-            | "spinbutton"
-            | "slider"
-            | "input"
-            | "file"
-            | "checkbox"
-            | "radio"
-    );
+    // A field's own text is its value, not its name — but an ARIA checkbox or radio (a div,
+    // say) is named by its content, as a native one is by its label.
+    let native = matches!(tag, "input" | "select" | "textarea");
+    let is_field = match role {
+        "textbox" | "searchbox" | "combobox" | "spinbutton" | "slider" | "input" | "file" => true,
+        "checkbox" | "radio" => native,
+        _ => false,
+    };
     let own = if is_field {
         String::new()
     } else if let Some(input) = (tag == "input")
