@@ -57,6 +57,10 @@ fn main() {
             pipeline::a_page_that_never_loads_reports_its_state,
         ),
         with_shared(
+            "pipeline::traced_requests_say_where_their_time_went",
+            pipeline::traced_requests_say_where_their_time_went,
+        ),
+        with_shared(
             "pipeline::diagnose_reports_every_link",
             pipeline::diagnose_reports_every_link,
         ),

@@ -391,6 +391,40 @@ pub async fn the_real_host_refuses_a_wrong_token(s: Arc<Shared>) -> anyhow::Resu
     Ok(())
 }
 
+/// A traced request (the benchmark's hop table) hears where its time went, through the real
+/// host and extension.
+pub async fn traced_requests_say_where_their_time_went(s: Arc<Shared>) -> anyhow::Result<()> {
+    let mut client = RawClient::connect(&s.browser.runtime).await?;
+    let (pong, times) = client.call_traced(Command::Ping).await?;
+    ensure!(matches!(pong, Ok(Reply::Pong { .. })), "{pong:?}");
+    let times = times.context("no trace for a traced request")?;
+    // Firefox's own clock is coarse (1 ms by default): the extension's figures are compared
+    // with that much slack.
+    ensure!(
+        times.native_us > 0
+            && times.native_us + 1_000 >= times.background_us
+            && times.content_us == 0,
+        "{times:?}"
+    );
+    let tab = client
+        .call(Command::CreateWindow(serde_json::from_value(
+            json!({"url": s.pages.url("/form.html")}),
+        )?))
+        .await?;
+    let Ok(Reply::Tab(tab)) = tab else {
+        bail!("{tab:?}")
+    };
+    let read = Command::GetContent(serde_json::from_value(json!({"tabId": tab.tab_id.0}))?);
+    let (_, times) = client.call_traced(read.clone()).await?;
+    let times = times.context("no trace")?;
+    ensure!(
+        times.native_us + 1_000 >= times.background_us
+            && times.background_us + 1_000 >= times.content_us,
+        "the hops nest: {times:?}"
+    );
+    Ok(())
+}
+
 pub async fn diagnose_reports_every_link(s: Arc<Shared>) -> anyhow::Result<()> {
     let a = s.agent("diag").await?;
     let r = a.call("firefox_diagnose", json!({})).await?.ok()?;
