@@ -17,10 +17,9 @@ pub const KEPT: usize = 500;
 /// Longest target kept.
 const MAX_TARGET: usize = 120;
 
-/// One command an agent ran.
+/// One command an agent ran, and whose it was.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
-    pub at_ms: f64,
     pub agent: AgentId,
     pub entry: ActivityEntry,
 }
@@ -48,7 +47,6 @@ impl Activity {
             _ => None,
         });
         self.entries.push_back(Entry {
-            at_ms,
             agent: agent.clone(),
             entry: ActivityEntry {
                 at_ms,

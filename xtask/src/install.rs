@@ -53,15 +53,18 @@ pub fn connect_help() -> String {
     )
 }
 
-/// `dest` → `target`, replacing an older link of ours but never a file of the user's.
+/// `dest` → `target`, replacing an older link to a Claudezilla build (another checkout, say)
+/// but never anything else of the user's.
 fn link(target: &Path, dest: &Path) -> Result {
+    let to_a_build = std::fs::read_link(dest).is_ok_and(|to| to.file_name() == target.file_name());
     match std::fs::symlink_metadata(dest) {
-        Ok(meta) if meta.file_type().is_symlink() => std::fs::remove_file(dest)
+        Ok(_) if to_a_build => std::fs::remove_file(dest)
             .map_err(|e| format!("cannot replace {}: {e}", dest.display()))?,
         Ok(_) => {
             return Err(format!(
-                "{} exists and is not a link of ours; remove it or put ours first on PATH",
-                dest.display()
+                "{} exists and is not a link to a Claudezilla build; remove it, or link {} there yourself",
+                dest.display(),
+                target.display()
             ));
         }
         Err(_) => {}
