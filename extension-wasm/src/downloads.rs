@@ -171,6 +171,10 @@ mod tests {
         AgentId::new([n; 16], u32::from(n) + 100)
     }
 
+    fn open<'a>(url: &'a str, agent: Option<&'a AgentId>, acted: Option<f64>) -> OpenPage<'a> {
+        OpenPage { url, agent, acted }
+    }
+
     #[test]
     fn a_download_belongs_to_the_tab_that_recently_requested_it() {
         let mut d = Downloads::default();
@@ -234,16 +238,8 @@ mod tests {
         let page = "http://x:1/app.html";
         let blob = "blob:http://x:1/6b1c";
         let only_a = [
-            OpenPage {
-                url: page,
-                agent: Some(&a),
-                acted: None,
-            },
-            OpenPage {
-                url: "http://y/",
-                agent: Some(&b),
-                acted: None,
-            },
+            open(page, Some(&a), None),
+            open("http://y/", Some(&b), None),
         ];
         assert_eq!(page_made_owner(blob, Some(page), &only_a, 0.0), Some(&a));
         assert_eq!(
@@ -261,49 +257,15 @@ mod tests {
             None,
             "a fetched file is matched by its request, not its referrer"
         );
-        let user_too = [
-            OpenPage {
-                url: page,
-                agent: Some(&a),
-                acted: None,
-            },
-            OpenPage {
-                url: page,
-                agent: None,
-                acted: None,
-            },
-        ];
+        let user_too = [open(page, Some(&a), None), open(page, None, None)];
         assert_eq!(page_made_owner(blob, Some(page), &user_too, 0.0), None);
-        let both = [
-            OpenPage {
-                url: page,
-                agent: Some(&a),
-                acted: None,
-            },
-            OpenPage {
-                url: page,
-                agent: Some(&b),
-                acted: None,
-            },
-        ];
+        let both = [open(page, Some(&a), None), open(page, Some(&b), None)];
         assert_eq!(page_made_owner(blob, None, &both, 0.0), None);
         // The agent that just acted on the page made it, even with others on that page.
         let acted = [
-            OpenPage {
-                url: page,
-                agent: Some(&a),
-                acted: Some(1_000.0),
-            },
-            OpenPage {
-                url: page,
-                agent: Some(&b),
-                acted: Some(5_000.0),
-            },
-            OpenPage {
-                url: page,
-                agent: None,
-                acted: None,
-            },
+            open(page, Some(&a), Some(1_000.0)),
+            open(page, Some(&b), Some(5_000.0)),
+            open(page, None, None),
         ];
         assert_eq!(
             page_made_owner(blob, None, &acted, 6_000.0),

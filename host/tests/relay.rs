@@ -216,15 +216,7 @@ async fn a_traced_request_hears_where_its_time_went_before_its_answer() {
         .send(FromExtension::Trace { id: req.id, times })
         .await
         .unwrap();
-    host.ext
-        .send(FromExtension::Response(Response {
-            id: req.id,
-            outcome: Ok(Reply::Pong {
-                version: "x".into(),
-            }),
-        }))
-        .await
-        .unwrap();
+    ext_pong(&mut host, req.id).await;
     match next(&mut c).await {
         HostMessage::Trace { id, times: got } => {
             assert_eq!(id, 78);
@@ -381,21 +373,23 @@ async fn unknown_commands_and_bad_json_get_errors_and_the_connection_goes_on() {
 }
 
 /// A ping from client `n` answered by the test's extension end: the link still works.
+/// The extension answers request `id` with a pong.
+async fn ext_pong(host: &mut Host, id: u64) {
+    let pong = Ok(Reply::Pong {
+        version: "up".into(),
+    });
+    host.ext
+        .send(FromExtension::Response(Response { id, outcome: pong }))
+        .await
+        .unwrap();
+}
+
 async fn ping_through(host: &mut Host, c: &mut Client, id: u64, n: u8) {
     c.send(request(id, n, Command::Ping)).await.unwrap();
     let ToExtension::Request(req) = ext_next(host).await else {
         panic!("not a request")
     };
-    let pong = Ok(Reply::Pong {
-        version: "up".into(),
-    });
-    host.ext
-        .send(FromExtension::Response(Response {
-            id: req.id,
-            outcome: pong,
-        }))
-        .await
-        .unwrap();
+    ext_pong(host, req.id).await;
     match next(c).await {
         HostMessage::Response(Response { id: got, outcome }) => {
             assert_eq!((got, outcome.is_ok()), (id, true))

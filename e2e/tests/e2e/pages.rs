@@ -67,7 +67,6 @@ pub async fn refs_from_a_snapshot_drive_every_action(s: Arc<Shared>) -> anyhow::
         ("\"Menu\"", "[collapsed]"),
         ("\"Archived\"", "[disabled]"),
         ("\"Remember me\"", "[checked]"),
-        ("checkbox \"Accept the terms\"", "e"),
     ] {
         ensure!(
             snap.lines()
@@ -75,6 +74,8 @@ pub async fn refs_from_a_snapshot_drive_every_action(s: Arc<Shared>) -> anyhow::
             "{control} is not {state}:\n{snap}"
         );
     }
+    // An ARIA checkbox is named by its text, and addressable.
+    ref_of(&snap, "checkbox \"Accept the terms\"")?;
     let name = ref_of(&snap, "textbox \"Name\"")?;
     call(
         &a,
