@@ -103,9 +103,12 @@ async fn exchange_page(
         let first = web::with_deadline(try_ms, exchange(tab, frame, &message)).await;
         let navigated = || with_state(|s| s.main_frames.started_since(tab, mark));
         let answer = match first {
-            // The document went away under us (the page navigated): once more, in the new one.
-            Some(Err(e)) if interrupted(&e) => retry(tab, frame, &message).await?,
-            None if navigated() => retry(tab, frame, &message).await?,
+            // The document went away under us (the page navigated; between two documents the
+            // tab is not even scriptable): once more, in the new one.
+            Some(Err(e)) if interrupted(&e) || navigated() => {
+                retry(tab, frame, &message, navigated()).await?
+            }
+            None if navigated() => retry(tab, frame, &message, true).await?,
             Some(other) => other?,
             None => return Err(no_answer(tab, try_ms)),
         };
@@ -142,12 +145,18 @@ fn no_answer(tab: TabId, ms: u32) -> ErrorBody {
     .with_hint("the page may be frozen; take a screenshot, or retry with a larger timeout")
 }
 
-/// The second and last try, in the document that replaced the first one.
-async fn retry(tab: TabId, frame: u64, message: &JsValue) -> Result<JsValue, ErrorBody> {
+/// The second and last try, in the document that replaced the first one (`navigated`: the
+/// tab is known to have started another load since the first try).
+async fn retry(
+    tab: TabId,
+    frame: u64,
+    message: &JsValue,
+    navigated: bool,
+) -> Result<JsValue, ErrorBody> {
     web::sleep(100).await;
     exchange(tab, frame, message)
         .await
-        .map_err(|e| navigated_away(tab, e))
+        .map_err(|e| navigated_away(tab, e, navigated))
 }
 
 /// One try: ask; where nothing listens yet (a new document), inject the script and ask again.
@@ -166,8 +175,10 @@ fn interrupted(e: &ErrorBody) -> bool {
             .any(|m| e.message.contains(m))
 }
 
-fn navigated_away(tab: TabId, e: ErrorBody) -> ErrorBody {
-    if !interrupted(&e) {
+fn navigated_away(tab: TabId, e: ErrorBody, navigated: bool) -> ErrorBody {
+    // Unscriptable while the tab navigates is a page between documents, not about:blank.
+    let between = navigated && e.message.contains("cannot be scripted");
+    if !interrupted(&e) && !between {
         return e;
     }
     ErrorBody::new(

@@ -87,6 +87,10 @@ async fn claim(item: Item) {
 /// The agent whose tab fetched the file (and that tab), whose own container it was downloaded
 /// in, or whose page made it.
 async fn owner(item: &Item) -> Option<(AgentId, Option<TabId>)> {
+    // No agent tab, no agent's download: the user's own downloads cost nothing more.
+    if with_state(|s| s.pool.is_empty()) {
+        return None;
+    }
     let by_request = with_state(|s| {
         let tab = s.downloads.tab_that_requested(&item.url, web::now_ms())?;
         Some((s.pool.owner(tab)?.clone(), Some(tab)))
