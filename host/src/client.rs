@@ -1,8 +1,7 @@
-//! A one-shot socket client of a running host (`status`, `stop-hook`): hello with the token,
-//! one command, its answer. Blocking, with a 5 s read timeout.
+//! A one-shot client of a running host (`status`, `stop-hook`): hello with the token, one
+//! command, its answer. Blocking, all of it within 5 s.
 
 use std::io::{Read, Write};
-use std::os::unix::net::UnixStream;
 use std::time::Duration;
 
 use claudezilla_protocol::framing::{FrameDecoder, MAX_SOCKET_FRAME, encode_frame};
@@ -12,20 +11,34 @@ use claudezilla_protocol::{
     AgentId, ClientMessage, Command, HostMessage, Outcome, Request, Response,
 };
 
-const READ_TIMEOUT: Duration = Duration::from_secs(5);
+const TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Authenticates as `client`, runs `command`, and returns the host's version and the outcome.
-/// The runtime folder is checked first (ours and private), and the socket's peer after
-/// connecting (our uid): the token and the command go to our own host or nowhere.
+/// The runtime folder is checked first (ours and private), and the other end after
+/// connecting (this user): the token and the command go to our own host or nowhere.
 pub fn call(
     runtime: &RuntimeDir,
     client: &str,
     command: Command,
 ) -> Result<(String, Outcome), String> {
+    // On a thread, so one deadline covers every step on every platform (a pipe opened as a
+    // file on Windows has no read timeout); a host that never answers leaves it parked until
+    // this short-lived process exits.
+    let (runtime, client) = (runtime.clone(), client.to_owned());
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(exchange(&runtime, &client, command));
+    });
+    rx.recv_timeout(TIMEOUT)
+        .unwrap_or_else(|_| Err(format!("the host did not answer within {TIMEOUT:?}")))
+}
+
+fn exchange(
+    runtime: &RuntimeDir,
+    client: &str,
+    command: Command,
+) -> Result<(String, Outcome), String> {
     let Checked { mut stream, token } = handshake::connect(runtime).map_err(|e| e.to_string())?;
-    stream
-        .set_read_timeout(Some(READ_TIMEOUT))
-        .map_err(|e| e.to_string())?;
     let mut random = [0u8; 16];
     getrandom::fill(&mut random).map_err(|e| e.to_string())?;
     let agent_id = AgentId::new(random, std::process::id());
@@ -39,7 +52,7 @@ pub fn call(
     let request = Request {
         id: 1,
         agent_id,
-        timeout_ms: READ_TIMEOUT.as_millis() as u32,
+        timeout_ms: TIMEOUT.as_millis() as u32,
         command,
         trace: false,
     };
@@ -53,12 +66,12 @@ pub fn call(
     }
 }
 
-fn send(stream: &mut UnixStream, msg: &ClientMessage) -> Result<(), String> {
+fn send(stream: &mut impl Write, msg: &ClientMessage) -> Result<(), String> {
     let frame = encode_frame(msg, MAX_SOCKET_FRAME).map_err(|e| e.to_string())?;
     stream.write_all(&frame).map_err(|e| format!("write: {e}"))
 }
 
-fn recv(stream: &mut UnixStream, decoder: &mut FrameDecoder) -> Result<HostMessage, String> {
+fn recv(stream: &mut impl Read, decoder: &mut FrameDecoder) -> Result<HostMessage, String> {
     let mut buf = [0u8; 64 * 1024];
     loop {
         if let Some(msg) = decoder.next_frame().map_err(|e| e.to_string())? {

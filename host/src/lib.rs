@@ -1,5 +1,5 @@
 //! The native-messaging host: Firefox starts it; it relays between the extension (stdin/stdout)
-//! and any number of authenticated MCP servers on a Unix socket.
+//! and any number of authenticated MCP servers on a Unix socket (a named pipe on Windows).
 //!
 //! **Invariants:** stdout carries frames and nothing else (logs go to stderr); no frame toward
 //! the extension exceeds 1 MiB (the router refuses the request instead); an answer reaches only
@@ -10,6 +10,7 @@
 
 pub mod auth;
 pub mod client;
+mod listener;
 pub mod manifest;
 mod router;
 mod server;
@@ -21,8 +22,6 @@ pub use server::{IN_FLIGHT, MAX_UNAUTHENTICATED};
 
 use std::future::Future;
 use std::io;
-use std::os::unix::fs::MetadataExt;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -30,14 +29,14 @@ use claudezilla_protocol::FromExtension;
 use claudezilla_protocol::codec::FrameCodec;
 use claudezilla_protocol::envelope::Tuning;
 use claudezilla_protocol::framing::MAX_SOCKET_FRAME;
-use claudezilla_protocol::paths::{self, PathError, RuntimeDir};
+use claudezilla_protocol::paths::{PathError, RuntimeDir};
 use futures_util::StreamExt;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
-use tokio::net::UnixListener;
 use tokio::sync::mpsc;
 use tokio_util::codec::FramedRead;
 
 use crate::auth::Token;
+use crate::listener::{Claim, ListenError, Listener};
 use crate::router::{Event, Router};
 
 /// How long a socket client has to present the token.
@@ -77,8 +76,8 @@ pub fn tuning_from_env(var: impl Fn(&str) -> Option<String>) -> Tuning {
 pub enum HostError {
     #[error(transparent)]
     Path(#[from] PathError),
-    #[error("cannot listen on {path}: {source}")]
-    Listen { path: PathBuf, source: io::Error },
+    #[error(transparent)]
+    Listen(#[from] ListenError),
     #[error("cannot write the token file: {0}")]
     Token(io::Error),
     #[error("the extension sent a stream that cannot be read: {0}")]
@@ -86,7 +85,7 @@ pub enum HostError {
 }
 
 /// Runs until the extension closes stdin (Firefox is gone) or `shutdown` completes, then removes
-/// the socket and token file it created.
+/// the socket (or pipe name) and token file it created.
 pub async fn run(
     config: Config,
     ext_in: impl AsyncRead + Unpin,
@@ -96,17 +95,8 @@ pub async fn run(
     let rt = &config.runtime;
     rt.ensure()?;
     let token = Arc::new(Token::generate().map_err(HostError::Token)?);
-    let socket = rt.socket();
-    // A socket left by a crashed host, or by another browser's host: the newest host wins.
-    let _ = std::fs::remove_file(&socket);
-    let listen_err = |source| HostError::Listen {
-        path: socket.clone(),
-        source,
-    };
-    let listener = UnixListener::bind(&socket).map_err(listen_err)?;
-    paths::make_private(&socket).map_err(listen_err)?;
-    let _files = OwnFiles::claim(rt, &token)?;
-    tracing::info!(socket = %socket.display(), "listening");
+    let (listener, claim) = Listener::bind(rt)?;
+    let _files = OwnFiles::claim(rt, &token, claim)?;
 
     let tuning = config.tuning;
     let (frames_tx, frames_rx) = mpsc::unbounded_channel();
@@ -177,21 +167,18 @@ async fn write_frames(
     }
 }
 
-/// The socket and token this host created; removed on drop unless a newer host replaced them.
+/// The endpoint and token this host created; removed on drop unless a newer host replaced them.
 struct OwnFiles {
-    socket: PathBuf,
-    socket_inode: (u64, u64),
-    token_path: PathBuf,
+    _endpoint: Claim,
+    token_path: std::path::PathBuf,
     token: String,
 }
 
 impl OwnFiles {
-    fn claim(rt: &RuntimeDir, token: &Token) -> Result<Self, HostError> {
+    fn claim(rt: &RuntimeDir, token: &Token, endpoint: Claim) -> Result<Self, HostError> {
         rt.write_token(token.as_str()).map_err(HostError::Token)?;
-        let meta = std::fs::metadata(rt.socket()).map_err(HostError::Token)?;
         Ok(Self {
-            socket: rt.socket(),
-            socket_inode: (meta.dev(), meta.ino()),
+            _endpoint: endpoint,
             token_path: rt.token(),
             token: token.as_str().to_owned(),
         })
@@ -200,9 +187,6 @@ impl OwnFiles {
 
 impl Drop for OwnFiles {
     fn drop(&mut self) {
-        if std::fs::metadata(&self.socket).is_ok_and(|m| (m.dev(), m.ino()) == self.socket_inode) {
-            let _ = std::fs::remove_file(&self.socket);
-        }
         if std::fs::read_to_string(&self.token_path).is_ok_and(|t| t.trim() == self.token) {
             let _ = std::fs::remove_file(&self.token_path);
         }

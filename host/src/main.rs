@@ -73,8 +73,9 @@ type Reader = Box<dyn tokio::io::AsyncRead + Unpin>;
 type Writer = Box<dyn tokio::io::AsyncWrite + Unpin + Send>;
 
 /// stdin/stdout as non-blocking pipes on the I/O reactor when they are pipes (as Firefox makes
-/// them): no hand-off to a blocking thread per frame. They are reopened through /proc so the
-/// non-blocking flag stays on our own file descriptions.
+/// them on Linux): no hand-off to a blocking thread per frame. They are reopened through /proc
+/// so the non-blocking flag stays on our own file descriptions.
+#[cfg(unix)]
 fn extension_pipes() -> (Reader, Writer) {
     use tokio::net::unix::pipe;
     let reopened = (
@@ -90,6 +91,22 @@ fn extension_pipes() -> (Reader, Writer) {
     }
 }
 
+/// Firefox's pipes on Windows are anonymous pipes, which cannot join the I/O reactor.
+#[cfg(windows)]
+fn extension_pipes() -> (Reader, Writer) {
+    (Box::new(tokio::io::stdin()), Box::new(tokio::io::stdout()))
+}
+
+#[cfg(windows)]
+async fn signals() {
+    if tokio::signal::ctrl_c().await.is_ok() {
+        tracing::info!("Ctrl+C received; exiting");
+    } else {
+        std::future::pending().await
+    }
+}
+
+#[cfg(unix)]
 async fn signals() {
     use tokio::signal::unix::{SignalKind, signal};
     let (Ok(mut term), Ok(mut int)) = (
@@ -111,10 +128,11 @@ fn install(args: &[String]) -> anyhow::Result<()> {
         [flag, id] if flag == "--extension-id" && !id.is_empty() => id.clone(),
         _ => bail!("usage: claudezilla-host install [--extension-id ID]"),
     };
+    // dunce: Windows' canonical form (`\\?\C:\…`) is not a path Firefox starts.
     let host: PathBuf = std::env::current_exe()
-        .and_then(|p| p.canonicalize())
+        .and_then(dunce::canonicalize)
         .context("cannot find this binary's path")?;
-    let path = manifest::install(&manifest::home()?, &host, &extension_id)
+    let path = manifest::install(&manifest::base_dir()?, &host, &extension_id)
         .context("cannot write the native-messaging manifest")?;
     println!(
         "Registered {} for extension {extension_id}\n  manifest: {}",
@@ -125,13 +143,13 @@ fn install(args: &[String]) -> anyhow::Result<()> {
 }
 
 fn uninstall() -> anyhow::Result<()> {
-    let home = manifest::home()?;
-    if manifest::uninstall(&home)? {
-        println!("Removed {}", manifest::manifest_path(&home).display());
+    let base = manifest::base_dir()?;
+    if manifest::uninstall(&base)? {
+        println!("Removed {}", manifest::manifest_path(&base).display());
     } else {
         println!(
             "Nothing to remove: {} does not exist",
-            manifest::manifest_path(&home).display()
+            manifest::manifest_path(&base).display()
         );
     }
     Ok(())
@@ -153,14 +171,14 @@ fn stop_hook() -> ExitCode {
 }
 
 fn status() -> ExitCode {
-    let home = match manifest::home() {
+    let base = match manifest::base_dir() {
         Ok(h) => h,
         Err(e) => {
             eprintln!("claudezilla-host: {e}");
             return ExitCode::FAILURE;
         }
     };
-    let checks = status::check(&home, &RuntimeDir::from_env());
+    let checks = status::check(&base, &RuntimeDir::from_env());
     for c in &checks {
         println!("{} {}", if c.ok { "ok " } else { "ERR" }, c.what);
         if let Some(fix) = &c.fix {

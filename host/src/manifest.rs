@@ -1,4 +1,7 @@
-//! The native-messaging manifest that tells Firefox where this host lives.
+//! The native-messaging manifest that tells Firefox where this host lives. On Linux and macOS
+//! Firefox finds it in a fixed folder; on Windows it asks the registry
+//! (`HKCU\Software\Mozilla\NativeMessagingHosts\claudezilla`), whose default value is the
+//! manifest's path.
 
 use std::fs;
 use std::io;
@@ -30,53 +33,147 @@ impl NativeManifest {
     }
 }
 
-/// Where Firefox looks for per-user host manifests.
-pub fn manifest_dir(home: &Path) -> PathBuf {
-    if cfg!(target_os = "macos") {
-        home.join("Library/Application Support/Mozilla/NativeMessagingHosts")
+/// The registry key (under `HKEY_CURRENT_USER`) Firefox on Windows reads.
+pub const REGISTRY_KEY: &str = r"Software\Mozilla\NativeMessagingHosts\claudezilla";
+
+/// The desktops whose manifest places differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Desktop {
+    Linux,
+    MacOs,
+    Windows,
+}
+
+impl Desktop {
+    pub const CURRENT: Self = if cfg!(windows) {
+        Self::Windows
+    } else if cfg!(target_os = "macos") {
+        Self::MacOs
     } else {
-        home.join(".mozilla/native-messaging-hosts")
+        Self::Linux
+    };
+
+    /// The environment variable naming the folder manifests live under.
+    pub fn base_var(self) -> &'static str {
+        match self {
+            Self::Linux | Self::MacOs => "HOME",
+            Self::Windows => "APPDATA",
+        }
+    }
+
+    /// Where the manifest goes, under `base` (the home folder; `%APPDATA%` on Windows, where
+    /// the place is ours to choose and the registry points at it).
+    pub fn manifest_dir(self, base: &Path) -> PathBuf {
+        let parts: &[&str] = match self {
+            Self::Linux => &[".mozilla", "native-messaging-hosts"],
+            Self::MacOs => &[
+                "Library",
+                "Application Support",
+                "Mozilla",
+                "NativeMessagingHosts",
+            ],
+            Self::Windows => &["Mozilla", "NativeMessagingHosts"],
+        };
+        parts
+            .iter()
+            .fold(base.to_owned(), |dir, part| dir.join(part))
     }
 }
 
-pub fn manifest_path(home: &Path) -> PathBuf {
-    manifest_dir(home).join(format!("{NATIVE_HOST_NAME}.json"))
+pub fn manifest_dir(base: &Path) -> PathBuf {
+    Desktop::CURRENT.manifest_dir(base)
 }
 
-pub fn home() -> io::Result<PathBuf> {
-    std::env::var_os("HOME")
+pub fn manifest_path(base: &Path) -> PathBuf {
+    manifest_dir(base).join(format!("{NATIVE_HOST_NAME}.json"))
+}
+
+/// The folder manifests live under: `$HOME`, or `%APPDATA%` on Windows.
+pub fn base_dir() -> io::Result<PathBuf> {
+    let var = Desktop::CURRENT.base_var();
+    std::env::var_os(var)
         .filter(|h| !h.is_empty())
         .map(PathBuf::from)
-        .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "HOME is not set"))
+        .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, format!("{var} is not set")))
 }
 
-/// Writes the manifest for `host` (an absolute path) and returns where it went.
-pub fn install(home: &Path, host: &Path, extension_id: &str) -> io::Result<PathBuf> {
+/// Writes the manifest for `host` (an absolute path), registers it on Windows, and returns
+/// where it went.
+pub fn install(base: &Path, host: &Path, extension_id: &str) -> io::Result<PathBuf> {
     if !host.is_absolute() {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
             "host path must be absolute",
         ));
     }
-    let path = manifest_path(home);
-    fs::create_dir_all(manifest_dir(home))?;
+    let path = manifest_path(base);
+    fs::create_dir_all(manifest_dir(base))?;
     let json = serde_json::to_string_pretty(&NativeManifest::new(host.into(), extension_id))?;
     fs::write(&path, json + "\n")?;
+    #[cfg(windows)]
+    registry::set(&path)?;
     Ok(path)
 }
 
-/// Removes the manifest; `Ok(false)` when there was none.
-pub fn uninstall(home: &Path) -> io::Result<bool> {
-    match fs::remove_file(manifest_path(home)) {
+/// Removes the manifest (and on Windows its registry key); `Ok(false)` when there was none.
+pub fn uninstall(base: &Path) -> io::Result<bool> {
+    #[cfg(windows)]
+    let key_removed = registry::remove()?;
+    #[cfg(not(windows))]
+    let key_removed = false;
+    match fs::remove_file(manifest_path(base)) {
         Ok(()) => Ok(true),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(key_removed),
         Err(e) => Err(e),
     }
 }
 
-pub fn read(home: &Path) -> io::Result<NativeManifest> {
-    let text = fs::read_to_string(manifest_path(home))?;
+/// The manifest Firefox will read: on Windows, the one the registry names must be ours.
+pub fn read(base: &Path) -> io::Result<NativeManifest> {
+    let path = manifest_path(base);
+    #[cfg(windows)]
+    registry::check(&path)?;
+    let text = fs::read_to_string(path)?;
     serde_json::from_str(&text).map_err(io::Error::other)
+}
+
+#[cfg(windows)]
+mod registry {
+    use std::io;
+    use std::path::Path;
+
+    use winreg::RegKey;
+    use winreg::enums::HKEY_CURRENT_USER;
+
+    use super::REGISTRY_KEY;
+
+    pub fn set(manifest: &Path) -> io::Result<()> {
+        let (key, _) = RegKey::predef(HKEY_CURRENT_USER).create_subkey(REGISTRY_KEY)?;
+        key.set_value("", &manifest.as_os_str())
+    }
+
+    pub fn remove() -> io::Result<bool> {
+        match RegKey::predef(HKEY_CURRENT_USER).delete_subkey_all(REGISTRY_KEY) {
+            Ok(()) => Ok(true),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    pub fn check(manifest: &Path) -> io::Result<()> {
+        let key = RegKey::predef(HKEY_CURRENT_USER)
+            .open_subkey(REGISTRY_KEY)
+            .map_err(|e| io::Error::new(e.kind(), format!("HKCU\\{REGISTRY_KEY}: {e}")))?;
+        let named: std::ffi::OsString = key.get_value("")?;
+        if Path::new(&named) != manifest {
+            return Err(io::Error::other(format!(
+                "HKCU\\{REGISTRY_KEY} names {}, not {}",
+                Path::new(&named).display(),
+                manifest.display()
+            )));
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -97,6 +194,46 @@ mod tests {
         assert_eq!(read(home.path()).unwrap().allowed_extensions, ["x@y"]);
         assert!(uninstall(home.path()).unwrap());
         assert!(!uninstall(home.path()).unwrap());
+    }
+
+    #[test]
+    fn each_desktop_has_its_place() {
+        let base = Path::new("/b");
+        let dir = |d: Desktop| d.manifest_dir(base);
+        assert_eq!(
+            dir(Desktop::Linux),
+            Path::new("/b/.mozilla/native-messaging-hosts")
+        );
+        assert_eq!(
+            dir(Desktop::MacOs),
+            Path::new("/b/Library/Application Support/Mozilla/NativeMessagingHosts")
+        );
+        assert_eq!(
+            dir(Desktop::Windows),
+            Path::new("/b/Mozilla/NativeMessagingHosts")
+        );
+        assert_eq!(Desktop::Windows.base_var(), "APPDATA");
+        assert_eq!(
+            REGISTRY_KEY.split('\\').collect::<Vec<_>>(),
+            [
+                "Software",
+                "Mozilla",
+                "NativeMessagingHosts",
+                NATIVE_HOST_NAME
+            ]
+        );
+    }
+
+    #[test]
+    fn a_windows_host_path_survives_the_json() {
+        let exe = r"C:\Users\Ada Lovelace\.cargo\bin\claudezilla-host.exe";
+        let json = serde_json::to_string(&NativeManifest::new(PathBuf::from(exe), "x@y")).unwrap();
+        assert!(
+            json.contains(r#""path":"C:\\Users\\Ada Lovelace"#),
+            "{json}"
+        );
+        let back: NativeManifest = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.path, Path::new(exe));
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! The Unix socket server: authenticates each client, then relays its requests to the router.
+//! The socket (or pipe) server: authenticates each client, then relays its requests to the router.
 //!
 //! Every queue is bounded: at most [`MAX_UNAUTHENTICATED`] connections may be saying hello at
 //! once (each with a small frame limit until it has; past the limit the oldest is closed, so a
@@ -18,14 +18,13 @@ use claudezilla_protocol::{
 };
 use futures_util::StreamExt;
 use tokio::io::AsyncWriteExt;
-use tokio::net::unix::OwnedWriteHalf;
-use tokio::net::{UnixListener, UnixStream};
 use tokio::sync::mpsc::{self, UnboundedSender};
 use tokio::sync::{Semaphore, oneshot};
 use tokio_util::codec::FramedRead;
 use tokio_util::sync::CancellationToken;
 
 use crate::auth::Token;
+use crate::listener::{Accepted, Listener, ReadHalf, WriteHalf};
 use crate::router::{ConnId, Event, Outgoing};
 
 /// Connections accepted but not yet authenticated; more are closed at once.
@@ -43,7 +42,7 @@ type Codec = FrameCodec<ClientMessage, HostMessage>;
 
 /// Accepts clients until the listener fails or the task is dropped.
 pub async fn serve(
-    listener: UnixListener,
+    mut listener: Listener,
     token: Arc<Token>,
     events: UnboundedSender<Event>,
     auth_timeout: Duration,
@@ -51,8 +50,12 @@ pub async fn serve(
     let mut saying_hello = HelloQueue::default();
     let mut next_conn: ConnId = 1;
     loop {
-        let stream = match listener.accept().await {
-            Ok((stream, _)) => stream,
+        let (rd, wr) = match listener.accept().await {
+            Ok(Accepted::Client(rd, wr)) => (rd, wr),
+            Ok(Accepted::Refused(why)) => {
+                tracing::warn!("socket client refused: {why}");
+                continue;
+            }
             Err(e) => {
                 // Out of file descriptors, typically: wait for some to close.
                 tracing::error!("socket accept failed: {e}");
@@ -60,15 +63,12 @@ pub async fn serve(
                 continue;
             }
         };
-        if let Err(why) = same_user(&stream) {
-            tracing::warn!("socket client refused: {why}");
-            continue;
-        }
         let hello_slot = saying_hello.admit();
         let conn = next_conn;
         next_conn += 1;
         tokio::spawn(client(
-            stream,
+            rd,
+            wr,
             conn,
             token.clone(),
             events.clone(),
@@ -76,19 +76,6 @@ pub async fn serve(
             hello_slot,
         ));
     }
-}
-
-/// The socket is 0600 in a 0700 folder; the peer's uid is checked too, in case either was
-/// loosened (or the folder is shared on purpose).
-fn same_user(stream: &UnixStream) -> Result<(), String> {
-    let peer = stream
-        .peer_cred()
-        .map_err(|e| format!("cannot read the peer's credentials: {e}"))?;
-    let ours = claudezilla_protocol::paths::current_uid();
-    if peer.uid() != ours {
-        return Err(format!("peer uid {} is not ours ({ours})", peer.uid()));
-    }
-    Ok(())
 }
 
 /// The connections still saying hello, oldest first. A new one past the limit closes the
@@ -127,14 +114,14 @@ impl HelloQueue {
 }
 
 async fn client(
-    stream: UnixStream,
+    rd: ReadHalf,
+    mut wr: WriteHalf,
     conn: ConnId,
     token: Arc<Token>,
     events: UnboundedSender<Event>,
     auth_timeout: Duration,
     hello_slot: HelloSlot,
 ) {
-    let (rd, mut wr) = stream.into_split();
     let mut reader = FramedRead::new(rd, Codec::new(HELLO_MAX, MAX_SOCKET_FRAME));
     let authenticated = tokio::select! {
         a = authenticate(&mut reader, &token, auth_timeout) => Some(a),
@@ -223,7 +210,7 @@ async fn client(
 
 /// Reads the hello; the agent it names, or why the client is refused.
 async fn authenticate(
-    reader: &mut FramedRead<tokio::net::unix::OwnedReadHalf, Codec>,
+    reader: &mut FramedRead<ReadHalf, Codec>,
     token: &Token,
     auth_timeout: Duration,
 ) -> Result<AgentId, &'static str> {
@@ -247,7 +234,7 @@ async fn authenticate(
 }
 
 /// Writes a refusal, giving up on a client that does not read.
-async fn refuse(wr: &mut OwnedWriteHalf, refusal: ErrorBody) {
+async fn refuse(wr: &mut WriteHalf, refusal: ErrorBody) {
     let frame = encode(HostMessage::Refused(refusal));
     let _ = tokio::time::timeout(REFUSAL_WRITE, wr.write_all(&frame)).await;
 }
@@ -255,7 +242,7 @@ async fn refuse(wr: &mut OwnedWriteHalf, refusal: ErrorBody) {
 /// Writes the router's answers (each releasing its request's in-flight slot once written)
 /// and the reader's own, until both queues close.
 async fn write(
-    mut wr: OwnedWriteHalf,
+    mut wr: WriteHalf,
     mut replies: mpsc::UnboundedReceiver<Outgoing>,
     mut local: mpsc::Receiver<HostMessage>,
     conn: ConnId,

@@ -1,7 +1,6 @@
 //! `claudezilla-host status`: what is installed, whether the extension is connected, and the fix
 //! for each problem found.
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -38,16 +37,17 @@ impl Check {
 const START_HINT: &str = "start Firefox with the Claudezilla extension (`cargo xtask run` from the repository does it), \
      and check the extension is enabled in about:addons";
 
-pub fn check(home: &Path, runtime: &RuntimeDir) -> Vec<Check> {
-    let mut checks = vec![check_manifest(home)];
+/// `base`: the folder the manifest lives under ([`manifest::base_dir`]).
+pub fn check(base: &Path, runtime: &RuntimeDir) -> Vec<Check> {
+    let mut checks = vec![check_manifest(base)];
     checks.extend(check_connection(runtime));
     checks
 }
 
-fn check_manifest(home: &Path) -> Check {
-    let path = manifest::manifest_path(home);
+fn check_manifest(base: &Path) -> Check {
+    let path = manifest::manifest_path(base);
     let reinstall = "run `claudezilla-host install` (from the binary you want Firefox to start)";
-    let m = match manifest::read(home) {
+    let m = match manifest::read(base) {
         Ok(m) => m,
         Err(e) => {
             return Check::bad(
@@ -56,9 +56,7 @@ fn check_manifest(home: &Path) -> Check {
             );
         }
     };
-    let executable = std::fs::metadata(&m.path)
-        .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0);
-    if !executable {
+    if !executable(&m.path) {
         return Check::bad(
             format!(
                 "manifest {} points to {}, which is not an executable file",
@@ -85,17 +83,48 @@ fn check_manifest(home: &Path) -> Check {
     ))
 }
 
-fn check_connection(runtime: &RuntimeDir) -> Vec<Check> {
+#[cfg(unix)]
+fn executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(windows)]
+fn executable(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("exe"))
+        && std::fs::metadata(path).is_ok_and(|m| m.is_file())
+}
+
+/// Where a running host listens: its socket, or on Windows the pipe its file names.
+#[cfg(unix)]
+fn listening(runtime: &RuntimeDir) -> Result<String, String> {
     let socket = runtime.socket();
-    if !socket.exists() {
-        return vec![Check::bad(
-            format!(
-                "no host socket at {}: Firefox is not running, or the extension has not connected",
-                socket.display()
-            ),
-            START_HINT,
-        )];
+    match socket.exists() {
+        true => Ok(socket.display().to_string()),
+        false => Err(format!("no host socket at {}", socket.display())),
     }
+}
+
+#[cfg(windows)]
+fn listening(runtime: &RuntimeDir) -> Result<String, String> {
+    let file = runtime.pipe_file();
+    runtime
+        .read_pipe_name()
+        .map(|pipe| pipe.to_string())
+        .map_err(|e| format!("no host pipe named in {}: {e}", file.display()))
+}
+
+fn check_connection(runtime: &RuntimeDir) -> Vec<Check> {
+    let at = match listening(runtime) {
+        Ok(at) => at,
+        Err(none) => {
+            return vec![Check::bad(
+                format!("{none}: Firefox is not running, or the extension has not connected"),
+                START_HINT,
+            )];
+        }
+    };
     if let Err(e) = runtime.verify() {
         return vec![Check::bad(
             e.to_string(),
@@ -110,17 +139,14 @@ fn check_connection(runtime: &RuntimeDir) -> Vec<Check> {
     }
     match ping(runtime) {
         Ok((host_version, extension_version, rtt)) => vec![
-            Check::ok(format!(
-                "host {host_version} listening at {}",
-                socket.display()
-            )),
+            Check::ok(format!("host {host_version} listening at {at}")),
             Check::ok(format!(
                 "extension {extension_version} connected (ping {:.1} ms)",
                 rtt.as_secs_f64() * 1e3
             )),
         ],
         Err(e) => vec![Check::bad(
-            format!("host at {} did not answer: {e}", socket.display()),
+            format!("host at {at} did not answer: {e}"),
             START_HINT,
         )],
     }

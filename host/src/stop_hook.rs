@@ -11,7 +11,7 @@ use std::path::Path;
 
 use claudezilla_protocol::args::LoopCheckArgs;
 use claudezilla_protocol::paths::RuntimeDir;
-use claudezilla_protocol::{Command, Reply};
+use claudezilla_protocol::{Command, Reply, process};
 use serde::{Deserialize, Serialize};
 
 use crate::client;
@@ -50,7 +50,7 @@ pub fn run(stdin: &str, runtime: &RuntimeDir) -> Result<Option<String>, String> 
             .unwrap_or_default(),
     };
     let check = Command::LoopCheck(LoopCheckArgs {
-        ancestors: ancestors(std::process::id()),
+        ancestors: process::ancestors(std::process::id()),
         last_message,
     });
     let (_, outcome) = client::call(runtime, "claudezilla-host stop-hook", check)?;
@@ -104,37 +104,6 @@ pub fn last_assistant_text(transcript: &str) -> String {
         .unwrap_or_default()
 }
 
-/// This process's ancestors, nearest first (Linux: /proc; elsewhere: `ps`).
-pub fn ancestors(pid: u32) -> Vec<u32> {
-    let mut out = Vec::new();
-    let mut at = pid;
-    while let Some(parent) = parent_of(at) {
-        if parent <= 1 || out.contains(&parent) || out.len() > 64 {
-            break;
-        }
-        out.push(parent);
-        at = parent;
-    }
-    out
-}
-
-fn parent_of(pid: u32) -> Option<u32> {
-    if let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        return ppid_from_stat(&stat);
-    }
-    let out = std::process::Command::new("ps")
-        .args(["-o", "ppid=", "-p", &pid.to_string()])
-        .output()
-        .ok()?;
-    String::from_utf8_lossy(&out.stdout).trim().parse().ok()
-}
-
-/// The parent pid in `/proc/<pid>/stat` (the command name may hold spaces and parentheses).
-pub fn ppid_from_stat(stat: &str) -> Option<u32> {
-    let after_name = &stat[stat.rfind(')')? + 1..];
-    after_name.split_whitespace().nth(1)?.parse().ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,13 +120,5 @@ not json"#;
             "all done <promise>DONE</promise>"
         );
         assert_eq!(last_assistant_text(""), "");
-    }
-
-    #[test]
-    fn parent_pids_survive_odd_command_names() {
-        assert_eq!(ppid_from_stat("42 (a b) c) S 17 42 42 0"), Some(17));
-        assert_eq!(ppid_from_stat("garbage"), None);
-        let mine = ancestors(std::process::id());
-        assert_eq!(mine.first(), Some(&std::os::unix::process::parent_id()));
     }
 }

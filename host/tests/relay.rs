@@ -1,5 +1,9 @@
 //! The host in-process: a duplex pipe stands in for Firefox's end of native messaging (this
 //! tests the host alone; the end-to-end suite runs it under a real Firefox).
+//!
+//! Unix only: the tests speak to the host over its socket. On Windows only the listener
+//! differs (`host/src/listener/windows.rs`); everything above it is what these tests exercise.
+#![cfg(unix)]
 
 use std::os::unix::fs::PermissionsExt;
 use std::time::Duration;

@@ -9,6 +9,8 @@
 //! Only regular files are read (a FIFO is opened non-blocking and refused; procfs and sysfs
 //! files are refused though they look regular); a file is written under a fresh name in the
 //! target folder and renamed into place, so an existing symlink is replaced, never followed.
+//! On Windows a path naming a DOS device (`CON`, `NUL`, `COM1.txt`, …) is refused: such a name
+//! opens the device in any folder.
 
 use std::ffi::OsString;
 use std::io::{Read, Write};
@@ -16,7 +18,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use cap_std::ambient_authority;
-use cap_std::fs::{Dir, OpenOptions, OpenOptionsExt};
+use cap_std::fs::{Dir, OpenOptions};
 use claudezilla_protocol::args::{FileData, MAX_UPLOAD_BYTES};
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 
@@ -69,6 +71,9 @@ impl Allowed {
         if path.is_empty() || path.contains('\0') {
             return Err(invalid("the path is empty or holds a NUL byte"));
         }
+        if cfg!(windows) && given.iter().any(dos_device) {
+            return Err(invalid(format!("{path} names a device, not a file")));
+        }
         if given.is_relative() {
             let first = self.0.first().ok_or_else(|| self.outside(path))?;
             return Ok((first, given.to_owned()));
@@ -119,7 +124,8 @@ impl Allowed {
         let mut options = OpenOptions::new();
         options.read(true);
         // A FIFO swapped in after the check must not block the open.
-        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+        #[cfg(unix)]
+        cap_std::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK | libc::O_NOCTTY);
         let mut file = dir.open_with(&rel, &options).map_err(cannot)?;
         let meta = file.metadata().map_err(cannot)?;
         if !meta.is_file() || pseudo_file(&file) {
@@ -292,28 +298,65 @@ fn write_temp(dir: &Dir, name: &str, from: &mut impl Read) -> std::io::Result<St
 /// Opens the file a download wrote, refusing anything but a regular file of `size` bytes
 /// (a symlink is not followed).
 fn open_download(source: &Path, size: u64) -> Result<std::fs::File, ErrorBody> {
-    use std::os::fd::AsRawFd;
-    use std::os::unix::fs::OpenOptionsExt as _;
     let shown = source.display();
     if !source.is_absolute() {
         return Err(invalid(format!(
             "the browser's file {shown} is not absolute"
         )));
     }
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
-        .open(source)
+    let file = open_no_follow(source)
         .map_err(|e| invalid(format!("cannot open the downloaded file {shown}: {e}")))?;
     let meta = file
         .metadata()
         .map_err(|e| invalid(format!("cannot read {shown}: {e}")))?;
-    if !meta.is_file() || pseudo_fd(file.as_raw_fd()) || meta.len() != size {
+    if !meta.is_file() || pseudo_std_file(&file) || meta.len() != size {
         return Err(invalid(format!(
             "{shown} is not the file the browser downloaded ({size} bytes)"
         )));
     }
     Ok(file)
+}
+
+/// Opens a file itself, not what a symlink at its path points to (and a FIFO without waiting).
+#[cfg(unix)]
+fn open_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt as _;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)
+}
+
+/// Opens a file itself: a symlink or junction is opened as the link, which is not a file.
+#[cfg(windows)]
+fn open_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::windows::fs::OpenOptionsExt as _;
+    use windows_sys::Win32::Storage::FileSystem::FILE_FLAG_OPEN_REPARSE_POINT;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(FILE_FLAG_OPEN_REPARSE_POINT)
+        .open(path)
+}
+
+/// `CON`, `nul.txt`, `COM1 .log`, `CONIN$`: names Windows resolves to a device in any folder.
+fn dos_device(part: &std::ffi::OsStr) -> bool {
+    let name = part.to_string_lossy();
+    let stem = name
+        .split('.')
+        .next()
+        .unwrap_or_default()
+        .trim_end_matches(' ');
+    let upper = stem.to_ascii_uppercase();
+    let numbered = |prefix: &str| {
+        upper
+            .strip_prefix(prefix)
+            .is_some_and(|n| n.len() == 1 && n.as_bytes()[0].is_ascii_digit())
+    };
+    matches!(
+        upper.as_str(),
+        "CON" | "PRN" | "AUX" | "NUL" | "CONIN$" | "CONOUT$"
+    ) || numbered("COM")
+        || numbered("LPT")
 }
 
 /// A download's file name, safe in a project: never hidden (`.envrc` → `_envrc`).
@@ -399,14 +442,38 @@ fn pseudo_path(path: &Path) -> bool {
         .any(|p| path.starts_with(p))
 }
 
+#[cfg(unix)]
 fn pseudo_file(file: &cap_std::fs::File) -> bool {
     use std::os::fd::AsRawFd;
     pseudo_fd(file.as_raw_fd())
 }
 
+#[cfg(unix)]
+fn pseudo_std_file(file: &std::fs::File) -> bool {
+    use std::os::fd::AsRawFd;
+    pseudo_fd(file.as_raw_fd())
+}
+
+#[cfg(unix)]
 fn pseudo_dir(dir: &Dir) -> bool {
     use std::os::fd::AsRawFd;
     pseudo_fd(dir.as_raw_fd())
+}
+
+/// Windows has no kernel filesystems posing as folders of files; devices are refused by name.
+#[cfg(windows)]
+fn pseudo_file(_file: &cap_std::fs::File) -> bool {
+    false
+}
+
+#[cfg(windows)]
+fn pseudo_std_file(_file: &std::fs::File) -> bool {
+    false
+}
+
+#[cfg(windows)]
+fn pseudo_dir(_dir: &Dir) -> bool {
+    false
 }
 
 #[cfg(target_os = "linux")]
@@ -423,7 +490,7 @@ fn pseudo_fd(fd: std::os::fd::RawFd) -> bool {
     [PROC, SYSFS, DEVPTS, DEBUGFS].contains(&(stat.f_type as i64))
 }
 
-#[cfg(not(target_os = "linux"))]
+#[cfg(all(unix, not(target_os = "linux")))]
 fn pseudo_fd(_fd: std::os::fd::RawFd) -> bool {
     false
 }
@@ -471,6 +538,46 @@ pub fn root_path(uri: &str) -> Option<PathBuf> {
 }
 
 #[cfg(test)]
+mod device_tests {
+    use super::dos_device;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn dos_device_names_are_known_in_every_disguise() {
+        for device in [
+            "CON",
+            "con",
+            "Nul",
+            "nul.txt",
+            "COM1",
+            "com9.log",
+            "LPT3 .x",
+            "AUX.",
+            "CONIN$",
+            "conout$.txt",
+            "PRN ",
+        ] {
+            assert!(dos_device(OsStr::new(device)), "{device}");
+        }
+        for file in [
+            "console",
+            "CONS",
+            "COM",
+            "COM10",
+            "LPT",
+            "nul_",
+            "icon",
+            "notes.txt",
+            "a.con",
+            "",
+        ] {
+            assert!(!dos_device(OsStr::new(file)), "{file}");
+        }
+    }
+}
+
+/// Unix only: they build the symlinks, FIFOs and `/proc` paths a page would name.
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
     use std::os::unix::fs::symlink;

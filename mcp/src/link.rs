@@ -20,7 +20,6 @@ use claudezilla_protocol::{
     RequestId, Response,
 };
 use futures_util::{SinkExt, StreamExt};
-use tokio::net::UnixStream;
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::codec::{FramedRead, FramedWrite};
 use tokio_util::sync::CancellationToken;
@@ -213,18 +212,14 @@ impl HostLink {
         let again = |e: ErrorBody| (e, true);
         // Nothing is read or sent unless the folder is ours and private and the socket's other
         // end runs as us: another local user could have made either, to pose as the host.
-        let Checked { stream, token } = handshake::connect(&self.runtime).map_err(|e| {
+        let Checked { stream, token } = connect(&self.runtime).map_err(|e| {
             let message = match e {
                 handshake::ConnectError::NoHost { .. } => format!("Firefox is not connected: {e}"),
                 other => other.to_string(),
             };
             last(not_connected(message))
         })?;
-        let stream = stream
-            .set_nonblocking(true)
-            .and_then(|()| UnixStream::from_std(stream))
-            .map_err(|e| last(not_connected(format!("host connection failed: {e}"))))?;
-        let (rd, wr) = stream.into_split();
+        let (rd, wr) = split(stream);
         let mut reader = FramedRead::new(rd, codec());
         let mut writer = FramedWrite::new(wr, codec());
         let client = format!("claudezilla-mcp {}", claudezilla_protocol::VERSION);
@@ -286,7 +281,56 @@ impl HostLink {
     }
 }
 
-type Reader = FramedRead<tokio::net::unix::OwnedReadHalf, FrameCodec<HostMessage, ClientMessage>>;
+type Reader = FramedRead<ReadHalf, FrameCodec<HostMessage, ClientMessage>>;
+
+#[cfg(unix)]
+type Stream = tokio::net::UnixStream;
+#[cfg(unix)]
+type ReadHalf = tokio::net::unix::OwnedReadHalf;
+
+/// The host's socket, checked as every client checks it, then handed to the I/O reactor.
+#[cfg(unix)]
+fn connect(runtime: &RuntimeDir) -> Result<Checked<Stream>, handshake::ConnectError> {
+    let Checked { stream, token } = handshake::connect(runtime)?;
+    let stream = stream
+        .set_nonblocking(true)
+        .and_then(|()| Stream::from_std(stream))
+        .map_err(|source| handshake::ConnectError::NoHost {
+            at: runtime.socket().display().to_string(),
+            source,
+        })?;
+    Ok(Checked { stream, token })
+}
+
+#[cfg(unix)]
+fn split(stream: Stream) -> (ReadHalf, tokio::net::unix::OwnedWriteHalf) {
+    stream.into_split()
+}
+
+#[cfg(windows)]
+type Stream = tokio::net::windows::named_pipe::NamedPipeClient;
+#[cfg(windows)]
+type ReadHalf = tokio::io::ReadHalf<Stream>;
+
+/// The host's pipe, opened at the identification level only (the host may learn who we are,
+/// not act as us), and checked as every client checks it.
+#[cfg(windows)]
+fn connect(runtime: &RuntimeDir) -> Result<Checked<Stream>, handshake::ConnectError> {
+    use tokio::net::windows::named_pipe::ClientOptions;
+    use windows_sys::Win32::Storage::FileSystem::SECURITY_IDENTIFICATION;
+    handshake::connect_with(runtime, |pipe| {
+        handshake::open_retrying_busy(|| {
+            ClientOptions::new()
+                .security_qos_flags(SECURITY_IDENTIFICATION)
+                .open(pipe.as_str())
+        })
+    })
+}
+
+#[cfg(windows)]
+fn split(stream: Stream) -> (ReadHalf, tokio::io::WriteHalf<Stream>) {
+    tokio::io::split(stream)
+}
 
 async fn read_answers(mut reader: Reader, waiters: &Waiters, notes: &Mutex<Notes>) {
     while let Some(frame) = reader.next().await {

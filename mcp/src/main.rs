@@ -100,6 +100,14 @@ async fn goodbye(link: &HostLink) {
     }
 }
 
+#[cfg(windows)]
+async fn signals() {
+    if tokio::signal::ctrl_c().await.is_err() {
+        std::future::pending().await
+    }
+}
+
+#[cfg(unix)]
 async fn signals() {
     use tokio::signal::unix::{SignalKind, signal};
     let (Ok(mut term), Ok(mut int)) = (

@@ -11,10 +11,12 @@
 //! * [`reply`]: what comes back — a typed [`reply::Reply`] or an [`reply::ErrorBody`] with a stable code.
 //! * [`envelope`]: the messages of each hop (socket, native messaging, content script).
 //! * [`validate`]: argument checks shared by the MCP server (first line) and the extension (last line).
-//! * [`paths`]: the runtime directory the host and the MCP server agree on (Unix only).
+//! * [`paths`], [`handshake`]: the runtime directory the host and its clients agree on, and the
+//!   checks before a client says hello; [`pipe`]: the rules of the Windows pipe's name.
+//! * [`process`]: a process's parent, for the Stop hook's session lookup.
 //!
-//! This crate does no I/O except in [`paths`], and knows nothing of tokio unless the `codec`
-//! feature is on; it builds for wasm32.
+//! This crate does no I/O except in [`paths`], [`handshake`] and [`process`] (none of which
+//! builds for wasm32), and knows nothing of tokio unless the `codec` feature is on.
 
 pub mod args;
 pub mod command;
@@ -22,15 +24,19 @@ pub mod envelope;
 pub mod framing;
 pub mod ids;
 pub mod keys;
+#[cfg(any(unix, windows))]
+pub mod pipe;
 pub mod reply;
 pub mod validate;
 
 #[cfg(feature = "codec")]
 pub mod codec;
-#[cfg(unix)]
+#[cfg(any(unix, windows))]
 pub mod handshake;
-#[cfg(unix)]
+#[cfg(any(unix, windows))]
 pub mod paths;
+#[cfg(any(unix, windows))]
+pub mod process;
 
 pub use command::Command;
 pub use envelope::{ClientMessage, FromExtension, HostMessage, Request, Response, ToExtension};

@@ -22,7 +22,7 @@ impl Claudezilla {
         let mut args = a.args;
         // The session is the process that started this server (Claude Code); its Stop hook
         // finds the loop by that pid among its own ancestors.
-        args.session_pid = std::os::unix::process::parent_id();
+        args.session_pid = claudezilla_protocol::process::parent_id();
         respond(self.run(Command::StartLoop(args), a.timeout).await, render)
     }
 
