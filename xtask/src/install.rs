@@ -17,8 +17,10 @@ fn bin_dir() -> Result<PathBuf> {
     Ok(PathBuf::from(home).join(".local/bin"))
 }
 
-fn built(name: &str) -> PathBuf {
-    root().join("target/release").join(name)
+pub fn built(name: &str) -> PathBuf {
+    root()
+        .join("target/release")
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
 }
 
 /// Registers the host with Firefox and links the binaries into `~/.local/bin`; prints both
@@ -29,7 +31,10 @@ pub fn install() -> Result {
     let bin = bin_dir()?;
     std::fs::create_dir_all(&bin).map_err(|e| format!("cannot create {}: {e}", bin.display()))?;
     for name in BINARIES {
-        link(&built(name), &bin.join(name))?;
+        link(
+            &built(name),
+            &bin.join(built(name).file_name().unwrap_or_default()),
+        )?;
     }
     let on_path =
         std::env::var_os("PATH").is_some_and(|path| std::env::split_paths(&path).any(|p| p == bin));
@@ -54,9 +59,10 @@ pub fn connect_help() -> String {
 }
 
 /// `dest` → `target`, replacing an older link to a Claudezilla build (another checkout, say)
-/// but never anything else of the user's.
+/// but never anything else of the user's. On Windows, where a symlink needs a privilege most
+/// users lack, a copy: run `cargo xtask install` again after a rebuild.
 fn link(target: &Path, dest: &Path) -> Result {
-    let to_a_build = std::fs::read_link(dest).is_ok_and(|to| to.file_name() == target.file_name());
+    let to_a_build = ours(target, dest, false);
     match std::fs::symlink_metadata(dest) {
         Ok(_) if to_a_build => std::fs::remove_file(dest)
             .map_err(|e| format!("cannot replace {}: {e}", dest.display()))?,
@@ -69,10 +75,26 @@ fn link(target: &Path, dest: &Path) -> Result {
         }
         Err(_) => {}
     }
+    #[cfg(unix)]
     std::os::unix::fs::symlink(target, dest)
         .map_err(|e| format!("cannot link {}: {e}", dest.display()))?;
+    #[cfg(windows)]
+    std::fs::copy(target, dest).map_err(|e| format!("cannot copy to {}: {e}", dest.display()))?;
     println!("Linked {} → {}", dest.display(), target.display());
     Ok(())
+}
+
+/// Whether `dest` is what `install` put there for `target`: a link to this build (`exact`) or
+/// to any Claudezilla build; on Windows a copy with the same name (`exact`: the same bytes).
+fn ours(target: &Path, dest: &Path, exact: bool) -> bool {
+    if cfg!(windows) {
+        let same_name = dest.file_name() == target.file_name();
+        return same_name && (!exact || std::fs::read(dest).ok() == std::fs::read(target).ok());
+    }
+    std::fs::read_link(dest).is_ok_and(|to| match exact {
+        true => to == target,
+        false => to.file_name() == target.file_name(),
+    })
 }
 
 /// Undoes `install` and the Claude Code configuration, saying what it removed.
@@ -82,15 +104,15 @@ pub fn uninstall() -> Result {
         sh::run(cmd(&host.to_string_lossy(), &["uninstall"]))?;
     } else {
         println!(
-            "{} is not built: remove ~/.mozilla/native-messaging-hosts/claudezilla.json by hand if it exists",
+            "{} is not built: remove the native-messaging manifest (Linux: ~/.mozilla/native-messaging-hosts/claudezilla.json) by hand if it exists",
             host.display()
         );
     }
     let bin = bin_dir()?;
     for name in BINARIES {
-        let dest = bin.join(name);
-        let ours = std::fs::read_link(&dest).is_ok_and(|to| to == built(name));
-        if ours {
+        let target = built(name);
+        let dest = bin.join(target.file_name().unwrap_or_default());
+        if ours(&target, &dest, true) {
             std::fs::remove_file(&dest)
                 .map_err(|e| format!("cannot remove {}: {e}", dest.display()))?;
             println!("Removed {}", dest.display());

@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::sh::{self, Result, cmd, root};
+use crate::sh::{self, Result, cmd};
 use crate::{build, install, setup};
 
 /// Starts Firefox with the extension through `web-ext run` and waits until the extension has
@@ -10,7 +10,7 @@ use crate::{build, install, setup};
 pub fn run() -> Result {
     setup::all()?;
     build::all()?;
-    let host = root().join("target/release/claudezilla-host");
+    let host = install::built("claudezilla-host");
     install::install()?;
 
     let mut web_ext = cmd("npx", &["--no-install", "web-ext", "run"]);
@@ -81,25 +81,30 @@ pub fn test(filter: &[String]) -> Result {
     ]
     .concat();
     sh::run(cmd("cargo", &wasm_clippy))?;
-    // The binaries, built for macOS as far as checking goes (no macOS linker here).
-    if setup::mac_target() {
-        sh::run(cmd(
-            "cargo",
-            &[
-                "clippy",
-                "--target",
-                setup::MAC_TARGET,
-                "-p",
-                "claudezilla-protocol",
-                "-p",
-                "claudezilla-host",
-                "-p",
-                "claudezilla-mcp",
-                "--",
-                "-D",
-                "warnings",
-            ],
-        ))?;
+    // The binaries (and their unit tests), built for macOS and Windows as far as checking goes.
+    for target in setup::CROSS_TARGETS {
+        if setup::cross_target(target) {
+            sh::run(cmd(
+                "cargo",
+                &[
+                    "clippy",
+                    "--target",
+                    target,
+                    "-p",
+                    "claudezilla-protocol",
+                    "-p",
+                    "claudezilla-host",
+                    "-p",
+                    "claudezilla-mcp",
+                    "-p",
+                    "xtask",
+                    "--all-targets",
+                    "--",
+                    "-D",
+                    "warnings",
+                ],
+            ))?;
+        }
     }
     let mut lint = cmd("npx", &["--no-install", "web-ext", "lint"]);
     lint.env("NO_UPDATE_NOTIFIER", "1");

@@ -113,7 +113,7 @@ const MAC_APPS: [&str; 3] = [
 ];
 
 /// The Firefox to run: $FIREFOX, else firefox-esr or firefox on PATH, else (macOS) the app in
-/// /Applications or ~/Applications.
+/// /Applications or ~/Applications, (Windows) in Program Files.
 pub fn firefox_binary() -> Option<String> {
     if let Some(f) = std::env::var("FIREFOX").ok().filter(|f| !f.is_empty()) {
         return Some(f);
@@ -122,8 +122,16 @@ pub fn firefox_binary() -> Option<String> {
         .into_iter()
         .find(|b| exists(b))
         .map(str::to_owned);
-    if on_path.is_some() || !cfg!(target_os = "macos") {
+    if on_path.is_some() {
         return on_path;
+    }
+    if cfg!(windows) {
+        let programs = std::env::var("ProgramFiles").unwrap_or_default();
+        let exe = std::path::Path::new(&programs).join(r"Mozilla Firefox\firefox.exe");
+        return exe.is_file().then(|| exe.display().to_string());
+    }
+    if !cfg!(target_os = "macos") {
+        return None;
     }
     let home = std::env::var("HOME").unwrap_or_default();
     mac_candidates(&home)
@@ -147,6 +155,12 @@ fn firefox() -> Result {
     if firefox_binary().is_some() {
         return Ok(());
     }
+    if cfg!(windows) {
+        return Err(
+            "Firefox is missing: install it from https://www.mozilla.org/firefox/, or set FIREFOX to its firefox.exe"
+                .into(),
+        );
+    }
     if cfg!(target_os = "macos") {
         return Err(
             "Firefox is missing: install it from https://www.mozilla.org/firefox/ (or `brew install --cask firefox`) into /Applications, or set FIREFOX to its binary"
@@ -156,23 +170,24 @@ fn firefox() -> Result {
     apt_install(&["firefox-esr"], "Firefox ESR")
 }
 
-/// Installs the macOS target for the cross-check in `cargo xtask test`; false (with a word
-/// why) when rustup cannot.
-pub fn mac_target() -> bool {
+/// Installs a target for the cross-checks in `cargo xtask test`; false (with a word why) when
+/// rustup cannot.
+pub fn cross_target(target: &str) -> bool {
     let installed = output("rustup", &["target", "list", "--installed"]).unwrap_or_default();
-    if installed.lines().any(|t| t.trim() == MAC_TARGET) {
+    if installed.lines().any(|t| t.trim() == target) {
         return true;
     }
-    let added = cmd("rustup", &["target", "add", MAC_TARGET])
+    let added = cmd("rustup", &["target", "add", target])
         .status()
         .is_ok_and(|s| s.success());
     if !added {
-        eprintln!("rustup could not install {MAC_TARGET}: the macOS build is not checked");
+        eprintln!("rustup could not install {target}: that build is not checked");
     }
     added
 }
 
-pub const MAC_TARGET: &str = "x86_64-apple-darwin";
+/// The desktops checked beside this one (no linker for them here: checked, not linked).
+pub const CROSS_TARGETS: [&str; 2] = ["x86_64-apple-darwin", "x86_64-pc-windows-gnu"];
 
 fn apt_install(packages: &[&str], what: &str) -> Result {
     if !is_root() || !exists("apt-get") {

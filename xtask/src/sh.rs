@@ -14,6 +14,11 @@ pub fn root() -> PathBuf {
 }
 
 pub fn cmd(program: &str, args: &[&str]) -> Command {
+    // npm's commands are batch files on Windows, which are only found by their full name.
+    let program = match program {
+        "npm" | "npx" if cfg!(windows) => format!("{program}.cmd"),
+        other => other.to_owned(),
+    };
     let mut c = Command::new(program);
     c.args(args).current_dir(root());
     c
