@@ -12,6 +12,8 @@ use claudezilla_protocol::{
 };
 
 const TIMEOUT: Duration = Duration::from_secs(5);
+/// The host's own limit for the command: shorter, so its timeout answer arrives in time.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(4);
 
 /// Authenticates as `client`, runs `command`, and returns the host's version and the outcome.
 /// The runtime folder is checked first (ours and private), and the other end after
@@ -29,8 +31,15 @@ pub fn call(
     std::thread::spawn(move || {
         let _ = tx.send(exchange(&runtime, &client, command));
     });
-    rx.recv_timeout(TIMEOUT)
-        .unwrap_or_else(|_| Err(format!("the host did not answer within {TIMEOUT:?}")))
+    match rx.recv_timeout(TIMEOUT) {
+        Ok(answer) => answer,
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+            Err(format!("the host did not answer within {TIMEOUT:?}"))
+        }
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+            Err("the host's client failed unexpectedly".into())
+        }
+    }
 }
 
 fn exchange(
@@ -52,7 +61,7 @@ fn exchange(
     let request = Request {
         id: 1,
         agent_id,
-        timeout_ms: TIMEOUT.as_millis() as u32,
+        timeout_ms: REQUEST_TIMEOUT.as_millis() as u32,
         command,
         trace: false,
     };

@@ -145,7 +145,15 @@ fn install(args: &[String]) -> anyhow::Result<()> {
 fn uninstall() -> anyhow::Result<()> {
     let base = manifest::base_dir()?;
     if manifest::uninstall(&base)? {
-        println!("Removed {}", manifest::manifest_path(&base).display());
+        let key = if cfg!(windows) {
+            format!(" and HKCU\\{}", manifest::REGISTRY_KEY)
+        } else {
+            String::new()
+        };
+        println!(
+            "Removed the registration: {}{key}",
+            manifest::manifest_path(&base).display()
+        );
     } else {
         println!(
             "Nothing to remove: {} does not exist",

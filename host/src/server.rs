@@ -52,6 +52,7 @@ pub async fn serve(
     loop {
         let (rd, wr) = match listener.accept().await {
             Ok(Accepted::Client(rd, wr)) => (rd, wr),
+            #[cfg(unix)]
             Ok(Accepted::Refused(why)) => {
                 tracing::warn!("socket client refused: {why}");
                 continue;

@@ -26,7 +26,7 @@ use claudezilla_protocol::{ErrorBody, ErrorCode};
 pub const ENV_ALLOW_DIRS: &str = "CLAUDEZILLA_ALLOW_DIRS";
 
 const ADD_ONE: &str = "Ask the user to allow the folder: start claudezilla-mcp with --allow-dir DIR (repeatable) \
-or set CLAUDEZILLA_ALLOW_DIRS=DIR1:DIR2; the MCP client's roots (your project folder) are always allowed.";
+or set CLAUDEZILLA_ALLOW_DIRS=DIR1:DIR2 (DIR1;DIR2 on Windows); the MCP client's roots (your project folder) are always allowed.";
 
 /// The folders files may be read from and written to, each canonical (symlinks resolved).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -37,7 +37,9 @@ impl Allowed {
     pub fn new(folders: impl IntoIterator<Item = PathBuf>) -> Self {
         let mut out: Vec<PathBuf> = Vec::new();
         for folder in folders {
-            let Ok(real) = folder.canonicalize() else {
+            // dunce: on Windows a path the agent gives (`C:\…`) must be comparable with it,
+            // which the verbatim form (`\\?\C:\…`) is not.
+            let Ok(real) = dunce::canonicalize(&folder) else {
                 tracing::warn!("allowed folder {} does not exist", folder.display());
                 continue;
             };
@@ -327,14 +329,30 @@ fn open_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
         .open(path)
 }
 
-/// Opens a file itself: a symlink or junction is opened as the link, which is not a file.
+/// Opens a file itself: a symlink or junction is opened as the link, which is not a file. Only
+/// a path on a drive: a share (`\\server\…`) or device path would reach the network or a
+/// device; and the open is anonymous, so nothing opened can act as the user.
 #[cfg(windows)]
 fn open_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
     use std::os::windows::fs::OpenOptionsExt as _;
-    use windows_sys::Win32::Storage::FileSystem::FILE_FLAG_OPEN_REPARSE_POINT;
+    use std::path::Prefix;
+    use windows_sys::Win32::Storage::FileSystem::{
+        FILE_FLAG_OPEN_REPARSE_POINT, SECURITY_ANONYMOUS,
+    };
+    let on_a_drive = matches!(
+        path.components().next(),
+        Some(Component::Prefix(p)) if matches!(p.kind(), Prefix::Disk(_) | Prefix::VerbatimDisk(_))
+    );
+    if !on_a_drive {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a path on a local drive",
+        ));
+    }
     std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(FILE_FLAG_OPEN_REPARSE_POINT)
+        .security_qos_flags(SECURITY_ANONYMOUS)
         .open(path)
 }
 
@@ -342,15 +360,15 @@ fn open_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
 fn dos_device(part: &std::ffi::OsStr) -> bool {
     let name = part.to_string_lossy();
     let stem = name
-        .split('.')
+        .split(['.', ':'])
         .next()
         .unwrap_or_default()
         .trim_end_matches(' ');
     let upper = stem.to_ascii_uppercase();
     let numbered = |prefix: &str| {
-        upper
-            .strip_prefix(prefix)
-            .is_some_and(|n| n.len() == 1 && n.as_bytes()[0].is_ascii_digit())
+        let mut rest = upper.strip_prefix(prefix).unwrap_or_default().chars();
+        let digit = |c: char| c.is_ascii_digit() || matches!(c, '¹' | '²' | '³');
+        rest.next().is_some_and(digit) && rest.next().is_none()
     };
     matches!(
         upper.as_str(),
@@ -526,6 +544,11 @@ pub fn folders_from(
 
 /// The local path of a `file://` root URI (MCP roots), if it is one.
 pub fn root_path(uri: &str) -> Option<PathBuf> {
+    root_path_on(uri, cfg!(windows)).map(PathBuf::from)
+}
+
+/// The rule of [`root_path`]; on Windows `file:///C:/p` is `C:/p` (a drive, not `/C:`).
+fn root_path_on(uri: &str, windows: bool) -> Option<String> {
     let rest = uri.strip_prefix("file://")?;
     let path = rest.strip_prefix("localhost").unwrap_or(rest);
     if !path.starts_with('/') {
@@ -534,7 +557,14 @@ pub fn root_path(uri: &str) -> Option<PathBuf> {
     let decoded = percent_encoding::percent_decode_str(path)
         .decode_utf8()
         .ok()?;
-    Some(PathBuf::from(decoded.as_ref()))
+    let drive = |p: &str| {
+        let b = p.as_bytes();
+        b.len() >= 3 && b[1].is_ascii_alphabetic() && b[2] == b':'
+    };
+    match windows && drive(&decoded) {
+        true => Some(decoded[1..].to_owned()),
+        false => Some(decoded.into_owned()),
+    }
 }
 
 #[cfg(test)]
@@ -556,6 +586,9 @@ mod device_tests {
             "CONIN$",
             "conout$.txt",
             "PRN ",
+            "NUL:",
+            "com¹",
+            "LPT³.txt",
         ] {
             assert!(dos_device(OsStr::new(device)), "{device}");
         }
@@ -573,6 +606,18 @@ mod device_tests {
         ] {
             assert!(!dos_device(OsStr::new(file)), "{file}");
         }
+    }
+
+    #[test]
+    fn a_windows_root_uri_is_a_drive_path() {
+        let root = |uri, windows| super::root_path_on(uri, windows);
+        assert_eq!(
+            root("file:///C:/Users/Ada%20L/p", true).as_deref(),
+            Some("C:/Users/Ada L/p")
+        );
+        assert_eq!(root("file:///C:/p", false).as_deref(), Some("/C:/p"));
+        assert_eq!(root("file:///home/a", true).as_deref(), Some("/home/a"));
+        assert_eq!(root("file://server/share", true), None);
     }
 }
 

@@ -212,7 +212,7 @@ impl HostLink {
         let again = |e: ErrorBody| (e, true);
         // Nothing is read or sent unless the folder is ours and private and the socket's other
         // end runs as us: another local user could have made either, to pose as the host.
-        let Checked { stream, token } = connect(&self.runtime).map_err(|e| {
+        let Checked { stream, token } = connect(&self.runtime).await.map_err(|e| {
             let message = match e {
                 handshake::ConnectError::NoHost { .. } => format!("Firefox is not connected: {e}"),
                 other => other.to_string(),
@@ -290,7 +290,7 @@ type ReadHalf = tokio::net::unix::OwnedReadHalf;
 
 /// The host's socket, checked as every client checks it, then handed to the I/O reactor.
 #[cfg(unix)]
-fn connect(runtime: &RuntimeDir) -> Result<Checked<Stream>, handshake::ConnectError> {
+async fn connect(runtime: &RuntimeDir) -> Result<Checked<Stream>, handshake::ConnectError> {
     let Checked { stream, token } = handshake::connect(runtime)?;
     let stream = stream
         .set_nonblocking(true)
@@ -313,18 +313,30 @@ type Stream = tokio::net::windows::named_pipe::NamedPipeClient;
 type ReadHalf = tokio::io::ReadHalf<Stream>;
 
 /// The host's pipe, opened at the identification level only (the host may learn who we are,
-/// not act as us), and checked as every client checks it.
+/// not act as us), and checked as every client checks it. Every instance is taken only
+/// between a client's connection and the host's next instance: worth a few short waits.
 #[cfg(windows)]
-fn connect(runtime: &RuntimeDir) -> Result<Checked<Stream>, handshake::ConnectError> {
+async fn connect(runtime: &RuntimeDir) -> Result<Checked<Stream>, handshake::ConnectError> {
     use tokio::net::windows::named_pipe::ClientOptions;
+    use windows_sys::Win32::Foundation::ERROR_PIPE_BUSY;
     use windows_sys::Win32::Storage::FileSystem::SECURITY_IDENTIFICATION;
-    handshake::connect_with(runtime, |pipe| {
-        handshake::open_retrying_busy(|| {
+    let mut waits = 0;
+    loop {
+        let opened = handshake::connect_with(runtime, |pipe| {
             ClientOptions::new()
                 .security_qos_flags(SECURITY_IDENTIFICATION)
                 .open(pipe.as_str())
-        })
-    })
+        });
+        match opened {
+            Err(handshake::ConnectError::NoHost { source, .. })
+                if source.raw_os_error() == Some(ERROR_PIPE_BUSY as i32) && waits < 50 =>
+            {
+                waits += 1;
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            other => return other,
+        }
+    }
 }
 
 #[cfg(windows)]

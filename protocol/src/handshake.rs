@@ -127,7 +127,7 @@ fn shown(pipe: &Endpoint) -> String {
 /// Every instance of the pipe is taken only between a client's connection and the host's next
 /// instance: worth a few short waits.
 #[cfg(windows)]
-pub fn open_retrying_busy<S>(open: impl Fn() -> io::Result<S>) -> io::Result<S> {
+fn open_retrying_busy<S>(open: impl Fn() -> io::Result<S>) -> io::Result<S> {
     const BUSY: i32 = windows_sys::Win32::Foundation::ERROR_PIPE_BUSY as i32;
     let mut waits = 0;
     loop {

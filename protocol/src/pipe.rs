@@ -5,8 +5,8 @@
 //! a secret once the pipe exists; what keeps another user from posing as the host is that the
 //! name is fresh and random (written in the private runtime folder), the host creates it as the
 //! first instance, and its access list admits only the user — so no one else can add an
-//! instance. Clients still check that the server process runs as them (a host that crashed
-//! leaves a stale name behind, which someone who listed it could take).
+//! instance. Clients still check that the pipe's owner is them (a host that crashed leaves a
+//! stale name behind, which someone who listed it could take; they cannot make us its owner).
 
 use std::fmt;
 
@@ -54,16 +54,17 @@ impl fmt::Display for PipeName {
     }
 }
 
-/// The pipe's security descriptor in SDDL: a protected access list (nothing inherited) that
-/// grants everything to the user `sid` and nothing to anyone else. `None` unless `sid` has the
-/// form of a SID (`S-1-…`), so nothing else can be spliced into the descriptor.
+/// The pipe's security descriptor in SDDL: owned by the user `sid` (which clients check), with
+/// a protected access list (nothing inherited) that grants everything to that user and nothing
+/// to anyone else. `None` unless `sid` has the form of a SID (`S-1-…`), so nothing else can be
+/// spliced into the descriptor.
 pub fn user_only_sddl(sid: &str) -> Option<String> {
     let mut parts = sid.split('-');
     let well_formed = parts.next() == Some("S")
         && parts.next() == Some("1")
         && parts.clone().count() >= 2
         && parts.all(|p| !p.is_empty() && p.bytes().all(|c| c.is_ascii_digit()));
-    well_formed.then(|| format!("D:P(A;;GA;;;{sid})"))
+    well_formed.then(|| format!("O:{sid}D:P(A;;GA;;;{sid})"))
 }
 
 #[cfg(test)]
@@ -102,7 +103,9 @@ mod tests {
     fn the_access_list_names_the_user_alone() {
         assert_eq!(
             user_only_sddl("S-1-5-21-1004336348-1177238915-682003330-1001").as_deref(),
-            Some("D:P(A;;GA;;;S-1-5-21-1004336348-1177238915-682003330-1001)")
+            Some(
+                "O:S-1-5-21-1004336348-1177238915-682003330-1001D:P(A;;GA;;;S-1-5-21-1004336348-1177238915-682003330-1001)"
+            )
         );
         for bad in [
             "",

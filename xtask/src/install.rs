@@ -13,8 +13,9 @@ const BINARIES: [&str; 2] = ["claudezilla-mcp", "claudezilla-host"];
 /// Where the binaries are linked: the per-user bin folder Claude Code's own installer uses,
 /// so the plugin's `claudezilla-mcp` and `claudezilla-host stop-hook` resolve on PATH.
 fn bin_dir() -> Result<PathBuf> {
-    let home = std::env::var_os("HOME").ok_or("HOME is not set")?;
-    Ok(PathBuf::from(home).join(".local/bin"))
+    let var = if cfg!(windows) { "USERPROFILE" } else { "HOME" };
+    let home = std::env::var_os(var).ok_or(format!("{var} is not set"))?;
+    Ok(PathBuf::from(home).join(".local").join("bin"))
 }
 
 pub fn built(name: &str) -> PathBuf {

@@ -1,6 +1,6 @@
 //! Where clients connect: a Unix socket in the runtime folder, or on Windows a named pipe whose
 //! fresh random name is written there. Each yields connections as two owned halves whose other
-//! end was checked to run as this user; everything above this module is the same everywhere.
+//! end runs as this user; everything above this module is the same everywhere.
 //!
 //! The newest host wins: it takes the socket (or names its pipe) over any older one's, and on
 //! exit removes only what is still its own.
@@ -19,7 +19,9 @@ pub use windows::{Claim, Listener, ReadHalf, WriteHalf};
 /// One accepted connection.
 pub enum Accepted {
     Client(ReadHalf, WriteHalf),
-    /// Its other end is not this user (the reason, for the log).
+    /// Its other end is not this user (the reason, for the log). On Windows the pipe's access
+    /// list refuses such a client before it connects.
+    #[cfg(unix)]
     Refused(String),
 }
 

@@ -1,6 +1,7 @@
-//! The named pipe: a fresh random name each start, created as the first instance, with an
-//! access list that admits this user alone and no remote clients; the name goes into the
-//! runtime folder for clients to find. Each accepted client gets the instance it connected to,
+//! The named pipe: a fresh random name each start, created as the first instance, owned by
+//! this user with an access list that admits this user alone, and no remote clients; the name
+//! goes into the runtime folder for clients to find. The access list is the check of who
+//! connects (Windows enforces it at open). Each accepted client gets the instance it connected to,
 //! and a new instance takes its place at once, so the name never lapses.
 
 use std::ffi::c_void;
@@ -52,12 +53,14 @@ impl Listener {
     }
 
     pub async fn accept(&mut self) -> io::Result<Accepted> {
-        self.next.connect().await?;
+        let connected = self.next.connect().await;
+        // After a failed connect the instance is spent: the next accept needs a new one.
         let fresh = create(&self.name, &self.access, false)?;
-        let connected = std::mem::replace(&mut self.next, fresh);
-        if let Err(why) = paths::check_pipe_client(&connected) {
-            return Ok(Accepted::Refused(why.to_string()));
+        if let Err(e) = connected {
+            self.next = fresh;
+            return Err(e);
         }
+        let connected = std::mem::replace(&mut self.next, fresh);
         let (rd, wr) = tokio::io::split(connected);
         Ok(Accepted::Client(rd, wr))
     }

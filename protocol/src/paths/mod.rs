@@ -25,7 +25,7 @@ use unix as platform;
 #[cfg(windows)]
 use windows as platform;
 #[cfg(windows)]
-pub use windows::{check_peer, check_pipe_client, current_user_sid};
+pub use windows::{check_peer, current_user_sid};
 
 pub const ENV_RUNTIME_DIR: &str = "CLAUDEZILLA_RUNTIME_DIR";
 const SOCKET_FILE: &str = "claudezilla.sock";
@@ -63,9 +63,11 @@ pub enum PathError {
     )]
     ForeignPeer { peer: u32, uid: u32 },
     #[error(
-        "the pipe's other end (process {pid}) does not run as this user: refusing to talk to it"
+        "runtime directory {path} is a link or not a folder: it could lead elsewhere; remove it and start Firefox again"
     )]
-    ForeignProcess { pid: u32 },
+    NotAFolder { path: PathBuf },
+    #[error("the host's pipe is not owned by this user: refusing to talk to it")]
+    ForeignPipe,
 }
 
 /// Where the socket (or pipe name) and token live.
@@ -124,14 +126,15 @@ impl RuntimeDir {
         self.dir.join(PIPE_FILE)
     }
 
-    /// Creates the folder (0700 on Unix) if needed, and checks that it is ours and private.
+    /// Creates the folder if needed and checks it: on Unix 0700 and ours; on Windows a real
+    /// folder, not a link (its access list is the profile's, not checked).
     pub fn ensure(&self) -> Result<(), PathError> {
         platform::ensure(self)
     }
 
     /// For clients, before they read the token or send anything: the folder must be a real
-    /// folder (not a symlink), ours, and closed to everyone else — otherwise another local
-    /// user may have made it, to pose as the host and read what agents send.
+    /// folder (not a symlink) — on Unix also ours and closed to everyone else — otherwise
+    /// another local user may have made it, to pose as the host and read what agents send.
     pub fn verify(&self) -> Result<(), PathError> {
         platform::verify(&self.dir)
     }
@@ -159,6 +162,8 @@ impl RuntimeDir {
 
     fn write_private(&self, name: &str, content: &str) -> io::Result<()> {
         let tmp = self.dir.join(format!(".{name}.{}", std::process::id()));
+        // Left by a host that died mid-write with the same pid (pids are reused quickly).
+        let _ = fs::remove_file(&tmp);
         let mut options = fs::OpenOptions::new();
         options.write(true).create_new(true);
         platform::owner_only(&mut options);

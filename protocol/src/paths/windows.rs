@@ -1,7 +1,8 @@
-//! The runtime folder and the pipe's peers on Windows. The folder under `%LOCALAPPDATA%`
+//! The runtime folder and the pipe's owner on Windows. The folder under `%LOCALAPPDATA%`
 //! inherits the profile's access list (the user, SYSTEM and administrators), so what is checked
-//! here is that it is a real folder, not a link elsewhere; a pipe's other end is checked to run
-//! as this user, by its process's token.
+//! here is that it is a real folder, not a link elsewhere; clients check that the host's pipe is
+//! owned by this user. (The pipe's access list keeps other users' clients out: the host needs
+//! no check of its own.)
 
 use std::fs;
 use std::io;
@@ -10,14 +11,14 @@ use std::path::Path;
 use std::ptr::null_mut;
 
 use windows_sys::Win32::Foundation::{CloseHandle, HANDLE, LocalFree};
-use windows_sys::Win32::Security::Authorization::ConvertSidToStringSidW;
+use windows_sys::Win32::Security::Authorization::{
+    ConvertSidToStringSidW, GetSecurityInfo, SE_KERNEL_OBJECT,
+};
 use windows_sys::Win32::Security::{
-    GetLengthSid, GetTokenInformation, PSID, TOKEN_QUERY, TOKEN_USER, TokenUser,
+    GetLengthSid, GetTokenInformation, OWNER_SECURITY_INFORMATION, PSID, TOKEN_QUERY, TOKEN_USER,
+    TokenUser,
 };
-use windows_sys::Win32::System::Pipes::{GetNamedPipeClientProcessId, GetNamedPipeServerProcessId};
-use windows_sys::Win32::System::Threading::{
-    GetCurrentProcess, OpenProcess, OpenProcessToken, PROCESS_QUERY_LIMITED_INFORMATION,
-};
+use windows_sys::Win32::System::Threading::{GetCurrentProcess, OpenProcessToken};
 
 use super::{Kind, PathError, RuntimeDir, kind_of};
 
@@ -36,9 +37,8 @@ pub(super) fn verify(dir: &Path) -> Result<(), PathError> {
         source,
     })?;
     if kind_of(&meta) != Kind::Dir {
-        return Err(PathError::NotPrivate {
+        return Err(PathError::NotAFolder {
             path: dir.to_owned(),
-            mode: 0,
         });
     }
     Ok(())
@@ -47,28 +47,40 @@ pub(super) fn verify(dir: &Path) -> Result<(), PathError> {
 /// Files take the folder's access list.
 pub(super) fn owner_only(_options: &mut fs::OpenOptions) {}
 
-/// For clients: the pipe's server process runs as this user.
+/// For clients: the pipe is owned by this user. The host makes itself the owner; no one else
+/// can give us a pipe (that takes the restore privilege, an administrator's), so a pipe that
+/// took a dead host's name is refused before the token goes out.
 pub fn check_peer(pipe: &impl AsRawHandle) -> Result<(), PathError> {
-    let mut pid = 0;
-    // SAFETY: a pipe handle we hold, and an out-parameter.
-    let known = unsafe { GetNamedPipeServerProcessId(pipe.as_raw_handle(), &mut pid) } != 0;
-    check_process(known, pid)
-}
-
-/// For the host: the pipe's client process runs as this user (the pipe's access list already
-/// admits no one else; this holds if it was loosened).
-pub fn check_pipe_client(pipe: &impl AsRawHandle) -> Result<(), PathError> {
-    let mut pid = 0;
-    // SAFETY: a pipe handle we hold, and an out-parameter.
-    let known = unsafe { GetNamedPipeClientProcessId(pipe.as_raw_handle(), &mut pid) } != 0;
-    check_process(known, pid)
-}
-
-fn check_process(known: bool, pid: u32) -> Result<(), PathError> {
-    match known && process_is_ours(pid).unwrap_or(false) {
-        true => Ok(()),
-        false => Err(PathError::ForeignProcess { pid }),
+    match owned_by_us(pipe.as_raw_handle()) {
+        Ok(true) => Ok(()),
+        _ => Err(PathError::ForeignPipe),
     }
+}
+
+fn owned_by_us(object: HANDLE) -> io::Result<bool> {
+    // SAFETY: the pseudo-handle of this process needs no closing.
+    let ours = with_user_sid(unsafe { GetCurrentProcess() }, sid_bytes)?;
+    let (mut owner, mut descriptor) = (null_mut(), null_mut());
+    // SAFETY: a handle we hold; the owner points into `descriptor`, freed below.
+    let status = unsafe {
+        GetSecurityInfo(
+            object,
+            SE_KERNEL_OBJECT,
+            OWNER_SECURITY_INFORMATION,
+            &mut owner,
+            null_mut(),
+            null_mut(),
+            null_mut(),
+            &mut descriptor,
+        )
+    };
+    if status != 0 {
+        return Err(io::Error::from_raw_os_error(status as i32));
+    }
+    let theirs = sid_bytes(owner);
+    // SAFETY: allocated by GetSecurityInfo.
+    unsafe { LocalFree(descriptor) };
+    Ok(theirs? == ours)
 }
 
 /// This user's SID as text (`S-1-5-21-…`), for the pipe's access list.
@@ -88,18 +100,6 @@ pub fn current_user_sid() -> io::Result<String> {
         unsafe { LocalFree(wide.cast()) };
         Ok(text)
     })
-}
-
-fn process_is_ours(pid: u32) -> io::Result<bool> {
-    // SAFETY: as above.
-    let ours = with_user_sid(unsafe { GetCurrentProcess() }, sid_bytes)?;
-    // SAFETY: plain call; a null handle is an error.
-    let process = unsafe { OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, 0, pid) };
-    if process.is_null() {
-        return Err(io::Error::last_os_error());
-    }
-    let process = Handle(process);
-    Ok(with_user_sid(process.0, sid_bytes)? == ours)
 }
 
 /// Calls `f` with the SID of the user `process` runs as.
