@@ -1,11 +1,8 @@
 //! The host in-process: a duplex pipe stands in for Firefox's end of native messaging (this
 //! tests the host alone; the end-to-end suite runs it under a real Firefox).
-//!
-//! Unix only: the tests speak to the host over its socket. On Windows only the listener
-//! differs (`host/src/listener/windows.rs`); everything above it is what these tests exercise.
-#![cfg(unix)]
+//! They speak to it over its socket, or on Windows its named pipe (run under Wine by
+//! `cargo xtask test` where Wine installs).
 
-use std::os::unix::fs::PermissionsExt;
 use std::time::Duration;
 
 use claudezilla_host::{Config, run};
@@ -20,11 +17,14 @@ use claudezilla_protocol::{
 };
 use futures_util::{SinkExt, StreamExt};
 use tokio::io::{AsyncWriteExt, DuplexStream};
-use tokio::net::UnixStream;
 use tokio::sync::oneshot;
 use tokio_util::codec::Framed;
 
-type Client = Framed<UnixStream, FrameCodec<HostMessage, ClientMessage>>;
+#[cfg(unix)]
+type Stream = tokio::net::UnixStream;
+#[cfg(windows)]
+type Stream = tokio::net::windows::named_pipe::NamedPipeClient;
+type Client = Framed<Stream, FrameCodec<HostMessage, ClientMessage>>;
 type Extension = Framed<DuplexStream, FrameCodec<ToExtension, FromExtension>>;
 
 struct Host {
@@ -37,9 +37,15 @@ struct Host {
 }
 
 async fn start(auth_timeout: Duration) -> Host {
+    // A short folder: a socket's path is limited to about 100 bytes.
+    let base = if cfg!(unix) {
+        std::path::PathBuf::from("/tmp")
+    } else {
+        std::env::temp_dir()
+    };
     let dir = tempfile::Builder::new()
         .prefix("czh")
-        .tempdir_in("/tmp")
+        .tempdir_in(base)
         .unwrap();
     let rt = RuntimeDir::at(dir.path().join("rt"));
     let (host_side, ext_side) = tokio::io::duplex(4 * 1024 * 1024);
@@ -54,7 +60,7 @@ async fn start(auth_timeout: Duration) -> Host {
         let _ = stopped.await;
     }));
     let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
-    while !(rt.socket().exists() && rt.token().exists()) {
+    while !(listening(&rt) && rt.token().exists()) {
         assert!(tokio::time::Instant::now() < deadline, "host did not start");
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
@@ -77,8 +83,40 @@ fn agent(n: u8) -> AgentId {
     AgentId::new([n; 16], n as u32)
 }
 
+/// Whether a host's endpoint is in the folder: its socket, or the file naming its pipe.
+fn listening(rt: &RuntimeDir) -> bool {
+    if cfg!(windows) {
+        rt.pipe_file().exists()
+    } else {
+        rt.socket().exists()
+    }
+}
+
+/// A raw connection, without any of the clients' checks (the host's own checks are tested).
+#[cfg(unix)]
+async fn open(rt: &RuntimeDir) -> Stream {
+    Stream::connect(rt.socket()).await.unwrap()
+}
+
+/// A raw connection; every instance may be taken for a moment between two accepts.
+#[cfg(windows)]
+async fn open(rt: &RuntimeDir) -> Stream {
+    use tokio::net::windows::named_pipe::ClientOptions;
+    const BUSY: i32 = 231;
+    let name = rt.read_pipe_name().unwrap();
+    for _ in 0..500 {
+        match ClientOptions::new().open(name.as_str()) {
+            Err(e) if e.raw_os_error() == Some(BUSY) => {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+            opened => return opened.unwrap(),
+        }
+    }
+    panic!("{name} stayed busy for 5 s")
+}
+
 async fn connect(host: &Host) -> Client {
-    let stream = UnixStream::connect(host.rt.socket()).await.unwrap();
+    let stream = open(&host.rt).await;
     Framed::new(stream, FrameCodec::new(MAX_SOCKET_FRAME, MAX_SOCKET_FRAME))
 }
 
@@ -143,8 +181,10 @@ async fn expect_refused(c: &mut Client, code: ErrorCode) {
     assert!(closed(c).await, "connection left open after refusal");
 }
 
+#[cfg(unix)]
 #[tokio::test]
 async fn files_are_private() {
+    use std::os::unix::fs::PermissionsExt;
     let host = start(Duration::from_secs(5)).await;
     for path in [host.rt.socket(), host.rt.token()] {
         let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
@@ -376,7 +416,6 @@ async fn unknown_commands_and_bad_json_get_errors_and_the_connection_goes_on() {
     ping_through(&mut host, &mut c, 11, 1).await;
 }
 
-/// A ping from client `n` answered by the test's extension end: the link still works.
 /// The extension answers request `id` with a pong.
 async fn ext_pong(host: &mut Host, id: u64) {
     let pong = Ok(Reply::Pong {
@@ -388,6 +427,7 @@ async fn ext_pong(host: &mut Host, id: u64) {
         .unwrap();
 }
 
+/// A ping from client `n` answered by the test's extension end: the link still works.
 async fn ping_through(host: &mut Host, c: &mut Client, id: u64, n: u8) {
     c.send(request(id, n, Command::Ping)).await.unwrap();
     let ToExtension::Request(req) = ext_next(host).await else {
@@ -537,10 +577,7 @@ async fn stdin_eof_ends_the_host_and_removes_its_files() {
         .expect("host did not exit")
         .unwrap();
     assert!(result.is_ok(), "{result:?}");
-    assert!(
-        !rt.socket().exists() && !rt.token().exists(),
-        "files left behind"
-    );
+    assert!(!listening(&rt) && !rt.token().exists(), "files left behind");
     drop(stop);
 }
 
@@ -570,7 +607,7 @@ async fn a_newer_host_keeps_its_files_when_the_older_one_exits() {
     stop.unwrap().send(()).unwrap();
     task.await.unwrap().unwrap();
     assert!(
-        rt.socket().exists() && rt.token().exists(),
+        listening(&rt) && rt.token().exists(),
         "old host removed the newer host's files"
     );
     newer.abort();
@@ -711,7 +748,7 @@ async fn a_flood_of_silent_connections_leaves_agents_working() {
     let mut agent_conn = hello(&host, 1).await;
     let mut idle = Vec::new();
     for _ in 0..1_000 {
-        idle.push(UnixStream::connect(host.rt.socket()).await.unwrap());
+        idle.push(open(&host.rt).await);
     }
     ping_through(&mut host, &mut agent_conn, 1, 1).await;
     // Past the hello limit the oldest silent ones are closed.
@@ -741,6 +778,28 @@ async fn a_flood_of_silent_connections_leaves_agents_working() {
     let _newcomer = tokio::time::timeout(Duration::from_secs(5), hello(&host, 2))
         .await
         .expect("a new agent is welcomed after the flood");
+}
+
+/// The blocking client of `status` and the Stop hook: the folder and the other end checked
+/// (on Windows: the pipe named in the folder, owned by us), hello, one command, its answer.
+#[tokio::test]
+async fn the_one_shot_client_checks_the_host_and_gets_its_answer() {
+    let mut host = start(Duration::from_secs(5)).await;
+    let rt = host.rt.clone();
+    let call = tokio::task::spawn_blocking(move || {
+        claudezilla_host::client::call(&rt, "relay test", Command::Ping)
+    });
+    let ToExtension::Request(req) = ext_next(&mut host).await else {
+        panic!("not a request")
+    };
+    assert!(matches!(req.command, Command::Ping));
+    ext_pong(&mut host, req.id).await;
+    let (version, outcome) = call.await.unwrap().unwrap();
+    assert_eq!(version, claudezilla_protocol::VERSION);
+    assert!(
+        matches!(outcome, Ok(Reply::Pong { ref version }) if version == "up"),
+        "{outcome:?}"
+    );
 }
 
 #[tokio::test]

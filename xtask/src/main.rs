@@ -16,6 +16,7 @@ mod run;
 mod setup;
 mod sh;
 mod sign;
+mod wine;
 
 use std::process::ExitCode;
 

@@ -3,7 +3,7 @@
 use std::time::{Duration, Instant};
 
 use crate::sh::{self, Result, cmd};
-use crate::{build, install, setup};
+use crate::{build, install, setup, wine};
 
 /// Starts Firefox with the extension through `web-ext run` and waits until the extension has
 /// connected, then prints how to connect Claude Code. Runs until Firefox or web-ext stops.
@@ -59,7 +59,8 @@ pub fn run() -> Result {
     }
 }
 
-/// Formatting, lints (Rust native and wasm, web-ext) and every test, release build.
+/// Formatting, lints (Rust native and wasm, web-ext) and every test, release build; then the
+/// Windows build's tests under Wine (`wine.rs`).
 pub fn test(filter: &[String]) -> Result {
     sh::run(cmd("cargo", &["fmt", "--all", "--check"]))?;
     sh::run(cmd(
@@ -117,7 +118,13 @@ pub fn test(filter: &[String]) -> Result {
     let mut tally = sh::Tally::default();
     let mut tests = cmd("cargo", &args);
     tests.env("CLAUDE_CLI", setup::claude_cli());
-    let result = sh::run_tests(tests, &mut tally);
+    let native = sh::run_tests(tests, &mut tally);
+    // A filter names native tests: the Windows ones run with the whole suite only.
+    let windows = match filter.is_empty() {
+        true => wine::test(&mut tally),
+        false => Ok(()),
+    };
+    let result = native.and(windows);
     // The last line, which CI reads: every suite summed.
     let line = format!("{} passed, {} failed", tally.passed, tally.failed);
     match result {

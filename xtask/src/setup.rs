@@ -189,7 +189,7 @@ pub fn cross_target(target: &str) -> bool {
 /// The desktops checked beside this one (no linker for them here: checked, not linked).
 pub const CROSS_TARGETS: [&str; 2] = ["x86_64-apple-darwin", "x86_64-pc-windows-gnu"];
 
-fn apt_install(packages: &[&str], what: &str) -> Result {
+pub fn apt_install(packages: &[&str], what: &str) -> Result {
     if !is_root() || !exists("apt-get") {
         return Err(format!(
             "{what} is missing: install it (Debian/Ubuntu: `sudo apt-get install {}`) and run this again",

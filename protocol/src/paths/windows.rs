@@ -144,3 +144,113 @@ impl Drop for Handle {
         unsafe { CloseHandle(self.0) };
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipe::{PipeName, user_only_sddl};
+    use windows_sys::Win32::Foundation::{ERROR_INVALID_OWNER, INVALID_HANDLE_VALUE};
+    use windows_sys::Win32::Security::Authorization::{
+        ConvertStringSecurityDescriptorToSecurityDescriptorW, SDDL_REVISION_1,
+    };
+    use windows_sys::Win32::Security::SECURITY_ATTRIBUTES;
+    use windows_sys::Win32::Storage::FileSystem::PIPE_ACCESS_DUPLEX;
+    use windows_sys::Win32::System::Pipes::{CreateNamedPipeW, PIPE_TYPE_BYTE};
+
+    fn fresh(tag: u8) -> PipeName {
+        let mut random = [tag; 16];
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
+        random[..4].copy_from_slice(&std::process::id().to_le_bytes());
+        random[4..12].copy_from_slice(&nanos.to_le_bytes()[..8]);
+        PipeName::from_random(random)
+    }
+
+    fn wide(text: &str) -> Vec<u16> {
+        text.encode_utf16().chain(Some(0)).collect()
+    }
+
+    /// One server instance of `name` with the descriptor `sddl`, or why it cannot be made.
+    fn pipe_with(name: &PipeName, sddl: &str) -> io::Result<Handle> {
+        let mut descriptor = null_mut();
+        // SAFETY: a NUL-terminated string and an out-parameter freed below.
+        let made = unsafe {
+            ConvertStringSecurityDescriptorToSecurityDescriptorW(
+                wide(sddl).as_ptr(),
+                SDDL_REVISION_1,
+                &mut descriptor,
+                null_mut(),
+            )
+        };
+        if made == 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let attributes = SECURITY_ATTRIBUTES {
+            nLength: std::mem::size_of::<SECURITY_ATTRIBUTES>() as u32,
+            lpSecurityDescriptor: descriptor,
+            bInheritHandle: 0,
+        };
+        // SAFETY: a NUL-terminated name and attributes that outlive the call.
+        let pipe = unsafe {
+            CreateNamedPipeW(
+                wide(name.as_str()).as_ptr(),
+                PIPE_ACCESS_DUPLEX,
+                PIPE_TYPE_BYTE,
+                1,
+                4096,
+                4096,
+                0,
+                &attributes,
+            )
+        };
+        let pipe = match pipe == INVALID_HANDLE_VALUE {
+            true => Err(io::Error::last_os_error()),
+            false => Ok(Handle(pipe)),
+        };
+        // SAFETY: allocated by the conversion above.
+        unsafe { LocalFree(descriptor) };
+        pipe
+    }
+
+    fn open(name: &PipeName) -> io::Result<fs::File> {
+        fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(name.as_str())
+    }
+
+    #[test]
+    fn a_pipe_we_own_passes_and_one_owned_by_another_is_refused() {
+        let sid = current_user_sid().unwrap();
+        let ours = fresh(1);
+        let _server = pipe_with(&ours, &user_only_sddl(&sid).unwrap()).unwrap();
+        check_peer(&open(&ours).unwrap()).unwrap();
+
+        let theirs = fresh(2);
+        match pipe_with(&theirs, "O:SYD:P(A;;GA;;;WD)") {
+            // Windows: no one may make a pipe owned by another (what the check rests on).
+            Err(e) => assert_eq!(e.raw_os_error(), Some(ERROR_INVALID_OWNER as i32), "{e}"),
+            // Wine lets it be made: then the client must refuse it.
+            Ok(_server) => assert!(matches!(
+                check_peer(&open(&theirs).unwrap()),
+                Err(PathError::ForeignPipe)
+            )),
+        }
+    }
+
+    #[test]
+    fn a_link_in_place_of_the_folder_is_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let rt = RuntimeDir::at(tmp.path().join("rt"));
+        rt.ensure().unwrap();
+        rt.verify().unwrap();
+        let file = tmp.path().join("f");
+        fs::write(&file, "").unwrap();
+        assert!(matches!(
+            RuntimeDir::at(&file).verify(),
+            Err(PathError::NotAFolder { .. })
+        ));
+    }
+}

@@ -1,0 +1,89 @@
+//! The Windows build's tests, run under Wine: the protocol, host and MCP server's unit tests
+//! and the host's relay tests, cross-compiled with MinGW. Wine and MinGW come from apt (as
+//! root on Debian/Ubuntu); elsewhere this says what is missing and the tests are not run.
+
+use std::path::{Path, PathBuf};
+
+use crate::setup;
+use crate::sh::{self, Result, cmd, exists, root};
+
+const TARGET: &str = "x86_64-pc-windows-gnu";
+const MINGW: &str = "x86_64-w64-mingw32-gcc";
+
+/// Runs the Windows tests, adding to `tally`; `Ok` without running when Wine cannot be had.
+pub fn test(tally: &mut sh::Tally) -> Result {
+    if !cfg!(target_os = "linux") {
+        return Ok(());
+    }
+    let Some(wine) = wine() else {
+        eprintln!(
+            "Windows tests not run: Wine and MinGW are missing (Debian/Ubuntu: `sudo apt-get install wine64 gcc-mingw-w64-x86-64-win32`)"
+        );
+        return Ok(());
+    };
+    if !setup::cross_target(TARGET) {
+        return Ok(());
+    }
+    let deps = root().join("target").join(TARGET).join("debug/deps");
+    std::fs::create_dir_all(&deps).map_err(|e| format!("{}: {e}", deps.display()))?;
+    random_source_for_wine(&deps)?;
+    let prefix = root().join("target/wine");
+    let mut tests = cmd(
+        "cargo",
+        &[
+            "test",
+            "--target",
+            TARGET,
+            "-p",
+            "claudezilla-protocol",
+            "-p",
+            "claudezilla-host",
+            "-p",
+            "claudezilla-mcp",
+        ],
+    );
+    tests
+        .env("CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER", &wine)
+        .env("WINEPREFIX", prefix)
+        .env("WINEDEBUG", "-all");
+    sh::run_tests(tests, tally)
+}
+
+/// Wine's launcher (Debian keeps `wine64` out of PATH), installing Wine and MinGW if needed.
+fn wine() -> Option<PathBuf> {
+    let found = || {
+        let debian = Path::new("/usr/lib/wine/wine64");
+        let launcher = match debian.is_file() {
+            true => Some(debian.to_owned()),
+            false => ["wine64", "wine"]
+                .into_iter()
+                .find(|w| exists(w))
+                .map(PathBuf::from),
+        };
+        launcher.filter(|_| exists(MINGW))
+    };
+    found().or_else(|| {
+        let packages = ["wine64", "gcc-mingw-w64-x86-64-win32"];
+        setup::apt_install(&packages, "Wine and MinGW").ok()?;
+        found()
+    })
+}
+
+/// Wine 8 lacks `bcryptprimitives.dll`, which Rust's standard library loads for randomness;
+/// a DLL beside the test programs stands in (built from `xtask/wine/`).
+fn random_source_for_wine(deps: &Path) -> Result {
+    let src = root().join("xtask/wine");
+    let dll = deps.join("bcryptprimitives.dll");
+    sh::run(cmd(
+        MINGW,
+        &[
+            "-shared",
+            "-O2",
+            "-o",
+            &dll.to_string_lossy(),
+            &src.join("bcryptprimitives.c").to_string_lossy(),
+            &src.join("bcryptprimitives.def").to_string_lossy(),
+            "-ladvapi32",
+        ],
+    ))
+}
