@@ -111,14 +111,14 @@ pub fn install(base: &Path, host: &Path, extension_id: &str) -> io::Result<PathB
     let json = serde_json::to_string_pretty(&NativeManifest::new(host.into(), extension_id))?;
     fs::write(&path, json + "\n")?;
     #[cfg(windows)]
-    registry::set(&path)?;
+    registry::set(REGISTRY_KEY, &path)?;
     Ok(path)
 }
 
 /// Removes the manifest (and on Windows its registry key); `Ok(false)` when there was none.
 pub fn uninstall(base: &Path) -> io::Result<bool> {
     #[cfg(windows)]
-    let key_removed = registry::remove()?;
+    let key_removed = registry::remove(REGISTRY_KEY)?;
     #[cfg(not(windows))]
     let key_removed = false;
     match fs::remove_file(manifest_path(base)) {
@@ -132,7 +132,7 @@ pub fn uninstall(base: &Path) -> io::Result<bool> {
 pub fn read(base: &Path) -> io::Result<NativeManifest> {
     let path = manifest_path(base);
     #[cfg(windows)]
-    registry::check(&path)?;
+    registry::check(REGISTRY_KEY, &path)?;
     let text = fs::read_to_string(path)?;
     serde_json::from_str(&text).map_err(io::Error::other)
 }
@@ -145,34 +145,53 @@ mod registry {
     use winreg::RegKey;
     use winreg::enums::HKEY_CURRENT_USER;
 
-    use super::REGISTRY_KEY;
-
-    pub fn set(manifest: &Path) -> io::Result<()> {
-        let (key, _) = RegKey::predef(HKEY_CURRENT_USER).create_subkey(REGISTRY_KEY)?;
+    /// Names `manifest` in the default value of `HKCU\<path>`.
+    pub fn set(path: &str, manifest: &Path) -> io::Result<()> {
+        let (key, _) = RegKey::predef(HKEY_CURRENT_USER).create_subkey(path)?;
         key.set_value("", &manifest.as_os_str())
     }
 
-    pub fn remove() -> io::Result<bool> {
-        match RegKey::predef(HKEY_CURRENT_USER).delete_subkey_all(REGISTRY_KEY) {
+    pub fn remove(path: &str) -> io::Result<bool> {
+        match RegKey::predef(HKEY_CURRENT_USER).delete_subkey_all(path) {
             Ok(()) => Ok(true),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
             Err(e) => Err(e),
         }
     }
 
-    pub fn check(manifest: &Path) -> io::Result<()> {
+    pub fn check(path: &str, manifest: &Path) -> io::Result<()> {
         let key = RegKey::predef(HKEY_CURRENT_USER)
-            .open_subkey(REGISTRY_KEY)
-            .map_err(|e| io::Error::new(e.kind(), format!("HKCU\\{REGISTRY_KEY}: {e}")))?;
+            .open_subkey(path)
+            .map_err(|e| io::Error::new(e.kind(), format!("HKCU\\{path}: {e}")))?;
         let named: std::ffi::OsString = key.get_value("")?;
         if Path::new(&named) != manifest {
             return Err(io::Error::other(format!(
-                "HKCU\\{REGISTRY_KEY} names {}, not {}",
+                "HKCU\\{path} names {}, not {}",
                 Path::new(&named).display(),
                 manifest.display()
             )));
         }
         Ok(())
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        /// On a scratch key, never the user's own (run under Wine by `cargo xtask test`).
+        #[test]
+        fn the_key_names_the_manifest_and_goes_away() {
+            let scratch = format!(r"Software\ClaudezillaTest-{}", std::process::id());
+            let manifest = Path::new(r"C:\Users\Ada\AppData\Roaming\m.json");
+            set(&scratch, manifest).unwrap();
+            check(&scratch, manifest).unwrap();
+            let other = check(&scratch, Path::new(r"C:\elsewhere.json")).unwrap_err();
+            assert!(other.to_string().contains("elsewhere"), "{other}");
+            assert!(remove(&scratch).unwrap());
+            assert!(!remove(&scratch).unwrap());
+            let gone = check(&scratch, manifest).unwrap_err();
+            assert_eq!(gone.kind(), io::ErrorKind::NotFound, "{gone}");
+        }
     }
 }
 

@@ -84,9 +84,8 @@ impl Allowed {
         let lexical = normalize(given);
         self.0
             .iter()
-            .filter_map(|folder| Some((folder.as_path(), lexical.strip_prefix(folder).ok()?)))
+            .filter_map(|folder| Some((folder.as_path(), within(&lexical, folder, cfg!(windows))?)))
             .max_by_key(|(folder, _)| folder.as_os_str().len())
-            .map(|(folder, rel)| (folder, rel.to_owned()))
             .ok_or_else(|| self.outside(path))
     }
 
@@ -399,6 +398,22 @@ fn numbered(name: &str) -> impl Iterator<Item = String> + '_ {
     std::iter::once(name.to_owned()).chain((2..).map(move |n| format!("{stem} ({n}){ext}")))
 }
 
+/// `path` relative to `folder` if it lies in it; on Windows names compare without case (as the
+/// file system does: `c:\users\…` is in `C:\Users`). Opening beneath the folder stays exact.
+fn within(path: &Path, folder: &Path, ignore_case: bool) -> Option<PathBuf> {
+    if !ignore_case {
+        return path.strip_prefix(folder).ok().map(Path::to_owned);
+    }
+    let mut parts = path.components();
+    for expected in folder.components() {
+        let part = parts.next()?;
+        if !part.as_os_str().eq_ignore_ascii_case(expected.as_os_str()) {
+            return None;
+        }
+    }
+    Some(parts.as_path().to_owned())
+}
+
 /// `a/./b/../c` → `a/c`, without touching the disk (only to find which folder a path is in;
 /// the opening itself resolves beneath that folder, refusing escapes).
 fn normalize(path: &Path) -> PathBuf {
@@ -567,10 +582,12 @@ fn root_path_on(uri: &str, windows: bool) -> Option<String> {
     }
 }
 
+/// Windows' path rules, pure, so they are tested on every platform.
 #[cfg(test)]
-mod device_tests {
+mod windows_rules {
     use super::dos_device;
     use std::ffi::OsStr;
+    use std::path::Path;
 
     #[test]
     fn dos_device_names_are_known_in_every_disguise() {
@@ -609,6 +626,20 @@ mod device_tests {
     }
 
     #[test]
+    fn windows_folders_match_without_case() {
+        let folder = Path::new("/Users/Ada/Project");
+        let rel = |p: &str, ignore| super::within(Path::new(p), folder, ignore);
+        assert_eq!(
+            rel("/users/ada/PROJECT/a/b.txt", true),
+            Some("a/b.txt".into())
+        );
+        assert_eq!(rel("/users/ada/PROJECT/a/b.txt", false), None);
+        assert_eq!(rel("/Users/Ada/Project", true), Some("".into()));
+        assert_eq!(rel("/Users/Ada/Projects/x", true), None);
+        assert_eq!(rel("/Users/Ada", true), None);
+    }
+
+    #[test]
     fn a_windows_root_uri_is_a_drive_path() {
         let root = |uri, windows| super::root_path_on(uri, windows);
         assert_eq!(
@@ -618,6 +649,50 @@ mod device_tests {
         assert_eq!(root("file:///C:/p", false).as_deref(), Some("/C:/p"));
         assert_eq!(root("file:///home/a", true).as_deref(), Some("/home/a"));
         assert_eq!(root("file://server/share", true), None);
+    }
+}
+
+/// What differs on Windows (run under Wine by `cargo xtask test`).
+#[cfg(all(test, windows))]
+mod windows_tests {
+    use super::*;
+
+    #[test]
+    fn drive_paths_devices_and_shares() {
+        let tmp = tempfile::tempdir().unwrap();
+        let project = tmp.path().join("project");
+        std::fs::create_dir_all(&project).unwrap();
+        std::fs::write(project.join("notes.txt"), "hello").unwrap();
+        std::fs::write(tmp.path().join("secret"), "key").unwrap();
+        let allowed = Allowed::new([project.clone()]);
+        // A drive path as the agent writes it matches the allowed folder.
+        let notes = dunce::canonicalize(&project).unwrap().join("notes.txt");
+        assert!(!notes.to_string_lossy().starts_with(r"\\?\"), "{notes:?}");
+        let (_, bytes) = allowed.read(&notes.to_string_lossy()).unwrap();
+        assert_eq!(bytes, b"hello");
+        assert_eq!(allowed.read("notes.txt").unwrap().1, b"hello");
+        let shouted = notes.to_string_lossy().to_uppercase();
+        assert_eq!(allowed.read(&shouted).unwrap().1, b"hello", "{shouted}");
+        // Devices, in any folder and any disguise.
+        for device in ["CON", "nul.txt", r"sub\COM1", "CONIN$"] {
+            let e = allowed.read(device).unwrap_err();
+            assert_eq!(e.code, ErrorCode::InvalidArgument, "{device}: {e}");
+            assert!(e.message.contains("device"), "{e}");
+        }
+        let outside = tmp.path().join("secret");
+        let e = allowed.read(&outside.to_string_lossy()).unwrap_err();
+        assert_eq!(e.code, ErrorCode::NotAllowed, "{e}");
+        // A download "from" a share or a device path is never opened.
+        for source in [
+            r"\\server\share\x.bin",
+            r"\\.\pipe\x",
+            r"\\?\UNC\server\s\x",
+        ] {
+            let e = allowed
+                .take_download("downloads", Path::new(source), 3)
+                .unwrap_err();
+            assert!(e.message.contains("local drive"), "{source}: {e}");
+        }
     }
 }
 
