@@ -86,8 +86,17 @@ impl Agent {
         let mut cmd = tokio::process::Command::new(binary("claudezilla-mcp"));
         cmd.current_dir(project)
             .env("CLAUDEZILLA_RUNTIME_DIR", runtime_dir)
-            .env("CLAUDEZILLA_LOG", "debug")
             .envs(env.iter().copied());
+        Self::spawn_command(cmd, log).await
+    }
+
+    /// The server `cmd` starts (another build, or one run under Wine), initialized over its
+    /// stdio; its stderr goes to `log`.
+    pub async fn spawn_command(
+        mut cmd: tokio::process::Command,
+        log: &Path,
+    ) -> anyhow::Result<Self> {
+        cmd.env("CLAUDEZILLA_LOG", "debug");
         let log = std::fs::OpenOptions::new()
             .create(true)
             .append(true)

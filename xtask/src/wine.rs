@@ -1,6 +1,7 @@
 //! The Windows build's tests, run under Wine: the protocol, host and MCP server's unit tests
-//! and the host's relay tests, cross-compiled with MinGW. Wine and MinGW come from apt (as
-//! root on Debian/Ubuntu); elsewhere this says what is missing and the tests are not run.
+//! and the host's relay tests, then the Windows binaries together (`e2e/tests/windows.rs`),
+//! cross-compiled with MinGW. Wine and MinGW come from apt (as root on Debian/Ubuntu);
+//! elsewhere this says what is missing and the tests are not run.
 
 use std::path::{Path, PathBuf};
 
@@ -24,9 +25,8 @@ pub fn test(tally: &mut sh::Tally) -> Result {
     if !setup::cross_target(TARGET) {
         return Ok(());
     }
-    let deps = root().join("target").join(TARGET).join("debug/deps");
-    std::fs::create_dir_all(&deps).map_err(|e| format!("{}: {e}", deps.display()))?;
-    random_source_for_wine(&deps)?;
+    let bin = root().join("target").join(TARGET).join("debug");
+    random_source_for_wine(&[&bin.join("deps"), &bin])?;
     let prefix = root().join("target/wine");
     let mut tests = cmd(
         "cargo",
@@ -44,9 +44,38 @@ pub fn test(tally: &mut sh::Tally) -> Result {
     );
     tests
         .env("CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER", &wine)
-        .env("WINEPREFIX", prefix)
+        .env("WINEPREFIX", &prefix)
         .env("WINEDEBUG", "-all");
-    sh::run_tests(tests, tally)
+    sh::run_tests(tests, tally)?;
+
+    let build = [
+        "build",
+        "--target",
+        TARGET,
+        "-p",
+        "claudezilla-host",
+        "-p",
+        "claudezilla-mcp",
+    ];
+    sh::run(cmd("cargo", &build))?;
+    let mut together = cmd(
+        "cargo",
+        &[
+            "test",
+            "--release",
+            "-p",
+            "claudezilla-e2e",
+            "--test",
+            "windows",
+            "--",
+            "--ignored",
+        ],
+    );
+    together
+        .env("CLAUDEZILLA_WINE", &wine)
+        .env("CLAUDEZILLA_WINDOWS_BIN", &bin)
+        .env("WINEPREFIX", &prefix);
+    sh::run_tests(together, tally)
 }
 
 /// Wine's launcher (Debian keeps `wine64` out of PATH), installing Wine and MinGW if needed.
@@ -70,10 +99,13 @@ fn wine() -> Option<PathBuf> {
 }
 
 /// Wine 8 lacks `bcryptprimitives.dll`, which Rust's standard library loads for randomness;
-/// a DLL beside the test programs stands in (built from `xtask/wine/`).
-fn random_source_for_wine(deps: &Path) -> Result {
+/// a DLL beside the test programs and the binaries stands in (built from `xtask/wine/`).
+fn random_source_for_wine(dirs: &[&Path]) -> Result {
     let src = root().join("xtask/wine");
-    let dll = deps.join("bcryptprimitives.dll");
+    for dir in dirs {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let dll = dirs[0].join("bcryptprimitives.dll");
     sh::run(cmd(
         MINGW,
         &[
@@ -85,5 +117,10 @@ fn random_source_for_wine(deps: &Path) -> Result {
             &src.join("bcryptprimitives.def").to_string_lossy(),
             "-ladvapi32",
         ],
-    ))
+    ))?;
+    for dir in &dirs[1..] {
+        std::fs::copy(&dll, dir.join("bcryptprimitives.dll"))
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    Ok(())
 }
