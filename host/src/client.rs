@@ -5,11 +5,27 @@ use std::io::{Read, Write};
 use std::time::Duration;
 
 use claudezilla_protocol::framing::{FrameDecoder, MAX_SOCKET_FRAME, encode_frame};
-use claudezilla_protocol::handshake::{self, Checked};
-use claudezilla_protocol::paths::RuntimeDir;
+use claudezilla_protocol::handshake::{self, Checked, ConnectError};
+use claudezilla_protocol::paths::{PathError, RuntimeDir};
 use claudezilla_protocol::{
     AgentId, ClientMessage, Command, HostMessage, Outcome, Request, Response,
 };
+
+/// Why a call failed.
+#[derive(Debug, thiserror::Error)]
+pub enum CallError {
+    /// Nothing was sent: the runtime folder, or the socket's or pipe's other end, is not ours.
+    #[error(transparent)]
+    Untrusted(PathError),
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl From<String> for CallError {
+    fn from(message: String) -> Self {
+        Self::Failed(message)
+    }
+}
 
 const TIMEOUT: Duration = Duration::from_secs(5);
 /// The host's own limit for the command: shorter, so its timeout answer arrives in time.
@@ -22,7 +38,7 @@ pub fn call(
     runtime: &RuntimeDir,
     client: &str,
     command: Command,
-) -> Result<(String, Outcome), String> {
+) -> Result<(String, Outcome), CallError> {
     // On a thread, so one deadline covers every step on every platform (a pipe opened as a
     // file on Windows has no read timeout); a host that never answers leaves it parked until
     // this short-lived process exits.
@@ -33,12 +49,12 @@ pub fn call(
     });
     match rx.recv_timeout(TIMEOUT) {
         Ok(answer) => answer,
-        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-            Err(format!("the host did not answer within {TIMEOUT:?}"))
-        }
-        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
-            Err("the host's client failed unexpectedly".into())
-        }
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err(CallError::Failed(format!(
+            "the host did not answer within {TIMEOUT:?}"
+        ))),
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Err(CallError::Failed(
+            "the host's client failed unexpectedly".into(),
+        )),
     }
 }
 
@@ -46,8 +62,11 @@ fn exchange(
     runtime: &RuntimeDir,
     client: &str,
     command: Command,
-) -> Result<(String, Outcome), String> {
-    let Checked { mut stream, token } = handshake::connect(runtime).map_err(|e| e.to_string())?;
+) -> Result<(String, Outcome), CallError> {
+    let Checked { mut stream, token } = handshake::connect(runtime).map_err(|e| match e {
+        ConnectError::Untrusted(why) => CallError::Untrusted(why),
+        other => CallError::Failed(other.to_string()),
+    })?;
     let mut random = [0u8; 16];
     getrandom::fill(&mut random).map_err(|e| e.to_string())?;
     let agent_id = AgentId::new(random, std::process::id());
@@ -70,7 +89,7 @@ fn exchange(
         match recv(&mut stream, &mut decoder)? {
             HostMessage::Response(Response { outcome, .. }) => return Ok((host_version, outcome)),
             HostMessage::Notice { .. } => {}
-            other => return Err(format!("unexpected answer {other:?}")),
+            other => return Err(format!("unexpected answer {other:?}").into()),
         }
     }
 }

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use claudezilla_protocol::paths::RuntimeDir;
 use claudezilla_protocol::{Command, EXTENSION_ID, Reply};
 
+use crate::client::CallError;
 use crate::{client, manifest};
 
 /// One line of the report.
@@ -145,6 +146,10 @@ fn check_connection(runtime: &RuntimeDir) -> Vec<Check> {
                 rtt.as_secs_f64() * 1e3
             )),
         ],
+        Err(CallError::Untrusted(e)) => vec![Check::bad(
+            format!("refused to talk to {at}: {e}"),
+            "another user's program may hold the host's name: close Firefox, remove the runtime folder, and start Firefox again",
+        )],
         Err(e) => vec![Check::bad(
             format!("host at {at} did not answer: {e}"),
             START_HINT,
@@ -153,13 +158,13 @@ fn check_connection(runtime: &RuntimeDir) -> Vec<Check> {
 }
 
 /// Says hello and pings the extension through the host.
-fn ping(runtime: &RuntimeDir) -> Result<(String, String, Duration), String> {
+fn ping(runtime: &RuntimeDir) -> Result<(String, String, Duration), CallError> {
     let started = Instant::now();
     match client::call(runtime, "claudezilla-host status", Command::Ping)? {
         (host_version, Ok(Reply::Pong { version })) => {
             Ok((host_version, version, started.elapsed()))
         }
-        (_, Err(e)) => Err(e.to_string()),
-        (_, Ok(other)) => Err(format!("unexpected answer {other:?}")),
+        (_, Err(e)) => Err(CallError::Failed(e.to_string())),
+        (_, Ok(other)) => Err(CallError::Failed(format!("unexpected answer {other:?}"))),
     }
 }

@@ -53,7 +53,8 @@ pub fn run(stdin: &str, runtime: &RuntimeDir) -> Result<Option<String>, String> 
         ancestors: process::ancestors(std::process::id()),
         last_message,
     });
-    let (_, outcome) = client::call(runtime, "claudezilla-host stop-hook", check)?;
+    let (_, outcome) =
+        client::call(runtime, "claudezilla-host stop-hook", check).map_err(|e| e.to_string())?;
     match outcome.map_err(|e| e.to_string())? {
         Reply::LoopDecision { block: false, .. } => Ok(None),
         Reply::LoopDecision {

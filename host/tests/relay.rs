@@ -800,6 +800,21 @@ async fn the_one_shot_client_checks_the_host_and_gets_its_answer() {
         matches!(outcome, Ok(Reply::Pong { ref version }) if version == "up"),
         "{outcome:?}"
     );
+    // A folder others could have written to: nothing is sent, and the caller knows why.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let loose = std::fs::Permissions::from_mode(0o755);
+        std::fs::set_permissions(host.rt.path(), loose).unwrap();
+        let refused = claudezilla_host::client::call(&host.rt, "relay test", Command::Ping);
+        assert!(
+            matches!(
+                refused,
+                Err(claudezilla_host::client::CallError::Untrusted(_))
+            ),
+            "{refused:?}"
+        );
+    }
 }
 
 #[tokio::test]
