@@ -69,8 +69,9 @@ pub fn connect(runtime: &RuntimeDir) -> Result<Checked, ConnectError> {
     connect_with(runtime, open)
 }
 
-/// Checks the runtime folder (a real folder, ours, closed to others), connects with `open`,
-/// checks that the other end runs as us, and reads the token — in that order, so neither the
+/// Checks the runtime folder (a real folder; on Unix also ours and closed to others),
+/// connects with `open`, checks that the other end is ours (the socket's peer uid, or the
+/// pipe's owner), and reads the token — in that order, so neither the
 /// token nor anything else goes to a host another local user set up.
 pub fn connect_with<S: Local>(
     runtime: &RuntimeDir,
