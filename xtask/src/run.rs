@@ -85,26 +85,13 @@ pub fn test(filter: &[String]) -> Result {
     // The binaries (and their unit tests), built for macOS and Windows as far as checking goes.
     for target in setup::CROSS_TARGETS {
         if setup::cross_target(target) {
-            sh::run(cmd(
-                "cargo",
-                &[
-                    "clippy",
-                    "--target",
-                    target,
-                    "-p",
-                    "claudezilla-protocol",
-                    "-p",
-                    "claudezilla-host",
-                    "-p",
-                    "claudezilla-mcp",
-                    "-p",
-                    "xtask",
-                    "--all-targets",
-                    "--",
-                    "-D",
-                    "warnings",
-                ],
-            ))?;
+            let clippy = [
+                &["clippy", "--target", target][..],
+                &setup::desktop_packages(),
+                &["-p", "xtask", "--all-targets", "--", "-D", "warnings"],
+            ]
+            .concat();
+            sh::run(cmd("cargo", &clippy))?;
         }
     }
     let mut lint = cmd("npx", &["--no-install", "web-ext", "lint"]);

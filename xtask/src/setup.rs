@@ -189,6 +189,18 @@ pub fn cross_target(target: &str) -> bool {
 /// The desktops checked beside this one (no linker for them here: checked, not linked).
 pub const CROSS_TARGETS: [&str; 2] = ["x86_64-apple-darwin", "x86_64-pc-windows-gnu"];
 
+/// The crates that run on the user's desktop (not in the browser), as cargo's `-p` arguments.
+pub fn desktop_packages() -> Vec<&'static str> {
+    [
+        "claudezilla-protocol",
+        "claudezilla-host",
+        "claudezilla-mcp",
+    ]
+    .into_iter()
+    .flat_map(|p| ["-p", p])
+    .collect()
+}
+
 pub fn apt_install(packages: &[&str], what: &str) -> Result {
     if !is_root() || !exists("apt-get") {
         return Err(format!(

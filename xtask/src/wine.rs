@@ -28,20 +28,12 @@ pub fn test(tally: &mut sh::Tally) -> Result {
     let bin = root().join("target").join(TARGET).join("debug");
     random_source_for_wine(&[&bin.join("deps"), &bin])?;
     let prefix = root().join("target/wine");
-    let mut tests = cmd(
-        "cargo",
-        &[
-            "test",
-            "--target",
-            TARGET,
-            "-p",
-            "claudezilla-protocol",
-            "-p",
-            "claudezilla-host",
-            "-p",
-            "claudezilla-mcp",
-        ],
-    );
+    let args = [
+        &["test", "--target", TARGET][..],
+        &setup::desktop_packages(),
+    ]
+    .concat();
+    let mut tests = cmd("cargo", &args);
     tests
         .env("CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER", &wine)
         .env("WINEPREFIX", &prefix)
