@@ -102,7 +102,7 @@ async fn open(rt: &RuntimeDir) -> Stream {
 #[cfg(windows)]
 async fn open(rt: &RuntimeDir) -> Stream {
     use tokio::net::windows::named_pipe::ClientOptions;
-    const BUSY: i32 = 231;
+    const BUSY: i32 = windows_sys::Win32::Foundation::ERROR_PIPE_BUSY as i32;
     let name = rt.read_pipe_name().unwrap();
     for _ in 0..500 {
         match ClientOptions::new().open(name.as_str()) {

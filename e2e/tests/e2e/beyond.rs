@@ -2,6 +2,7 @@
 //! canvases and maps), cookies and web storage behind the user's switch.
 
 use std::collections::HashMap;
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -500,6 +501,28 @@ pub async fn routes_fulfill_abort_and_delay_only_their_agents_requests(
     Ok(())
 }
 
+/// Waits for `a`'s downloads; `name` must be listed complete and be, in the project's
+/// `downloads/`, the report byte for byte. Returns the listing.
+async fn report_collected(a: &Agent, project: &Path, name: &str) -> anyhow::Result<String> {
+    let listed = call(
+        a,
+        "firefox_downloads",
+        json!({"wait": true, "timeout": 15000}),
+    )
+    .await?;
+    ensure!(
+        listed.text.contains(&format!("{name}: complete")),
+        "{listed:?}"
+    );
+    let moved = project.join("downloads").join(name);
+    ensure!(
+        std::fs::read(&moved)? == report(),
+        "{}, byte for byte",
+        moved.display()
+    );
+    Ok(listed.text)
+}
+
 /// A download an agent's page starts is listed to that agent alone, waited for, and moved into
 /// its project byte for byte; the browser keeps no copy; navigating to a file does not hang.
 pub async fn downloads_land_in_the_project(s: Arc<Shared>) -> anyhow::Result<()> {
@@ -516,21 +539,12 @@ pub async fn downloads_land_in_the_project(s: Arc<Shared>) -> anyhow::Result<()>
         json!({"tabId": tab, "selector": "#file"}),
     )
     .await?;
-    let listed = call(
-        &a,
-        "firefox_downloads",
-        json!({"wait": true, "timeout": 15000}),
-    )
-    .await?;
+    let listed = report_collected(&a, project.path(), "report.bin").await?;
     let moved = project.path().join("downloads").join("report.bin");
     ensure!(
-        listed.text.contains("report.bin: complete, 1024 bytes")
-            && listed.text.contains(&moved.display().to_string()),
-        "{listed:?}"
-    );
-    ensure!(
-        std::fs::read(&moved)? == report(),
-        "the file, byte for byte"
+        listed.contains("report.bin: complete, 1024 bytes")
+            && listed.contains(&moved.display().to_string()),
+        "{listed}"
     );
 
     // Another agent on the same page: the file is still the one whose click made it.
@@ -570,14 +584,7 @@ pub async fn downloads_land_in_the_project(s: Arc<Shared>) -> anyhow::Result<()>
         !went.is_error && went.text.contains("did not replace the page"),
         "{went:?}"
     );
-    let again = call(
-        &a,
-        "firefox_downloads",
-        json!({"wait": true, "timeout": 15000}),
-    )
-    .await?;
-    ensure!(again.text.contains("report (2).bin: complete"), "{again:?}");
-    ensure!(std::fs::read(project.path().join("downloads/report (2).bin"))? == report());
+    report_collected(&a, project.path(), "report (2).bin").await?;
     // A new tab opened on a file answers too.
     let opened = a
         .call(
@@ -589,13 +596,7 @@ pub async fn downloads_land_in_the_project(s: Arc<Shared>) -> anyhow::Result<()>
         !opened.is_error && !opened.text.contains("still loading"),
         "{opened:?}"
     );
-    let third = call(
-        &a,
-        "firefox_downloads",
-        json!({"wait": true, "timeout": 15000}),
-    )
-    .await?;
-    ensure!(third.text.contains("report (3).bin: complete"), "{third:?}");
+    report_collected(&a, project.path(), "report (3).bin").await?;
 
     let theirs = call(&b, "firefox_downloads", json!({"wait": false})).await?;
     ensure!(
