@@ -26,6 +26,38 @@ function giveBackButton(tab) {
   return span;
 }
 
+// A list whose rows stay where they are while the popup is open: a row is found again by its
+// key, a new one goes at the end, and one whose request ended stays in place, struck through and
+// with its buttons disabled, so a click never lands on another request that moved up.
+function keyed(list, items, key, render, empty) {
+  const rows = list.rows || (list.rows = new Map());
+  const live = new Set(items.map(key));
+  for (const [k, li] of rows) {
+    if (!live.has(k) && !li.classList.contains("gone")) {
+      li.classList.add("gone");
+      for (const b of li.querySelectorAll("button")) b.disabled = true;
+    }
+  }
+  for (const item of items) {
+    const k = key(item);
+    if (rows.has(k)) continue;
+    const li = document.createElement("li");
+    li.dataset.key = String(k);
+    li.append(render(item));
+    rows.set(k, li);
+    list.append(li);
+  }
+  let placeholder = list.querySelector("li.muted");
+  if (rows.size === 0 && !placeholder) {
+    placeholder = document.createElement("li");
+    placeholder.className = "muted";
+    placeholder.textContent = empty;
+    list.append(placeholder);
+  } else if (rows.size > 0 && placeholder) {
+    placeholder.remove();
+  }
+}
+
 function approvalItem(request) {
   const allow = document.createElement("button");
   allow.textContent = "Allow";
@@ -44,7 +76,7 @@ function approvalItem(request) {
 function show(status) {
   const asking = status.approvals || [];
   document.getElementById("asking").hidden = asking.length === 0;
-  fill(document.getElementById("approvals"), asking.map(approvalItem), "none");
+  keyed(document.getElementById("approvals"), asking, (r) => r.id, approvalItem, "none");
   document.getElementById("private-attach").checked = Boolean(status.privateAttach);
   const connection = document.getElementById("connection");
   connection.textContent = status.connected
@@ -55,8 +87,8 @@ function show(status) {
   document.getElementById("count").textContent = `(${status.tabs.length} of ${status.poolLimit})`;
   fill(document.getElementById("tabs"),
     own.map((t) => `${t.tabId} · ${t.owner} · ${t.title || "(loading)"}`), "none");
-  fill(document.getElementById("attached"),
-    status.tabs.filter((t) => t.attached).map(giveBackButton), "none");
+  keyed(document.getElementById("attached"), status.tabs.filter((t) => t.attached),
+    (t) => t.tabId, giveBackButton, "none");
   fill(document.getElementById("waiting"),
     [...status.waiting.map((a) => `${a} (waiting)`), ...status.reserved.map((a) => `${a} (slot reserved)`)], "nobody");
   const capture = status.capture;
@@ -67,7 +99,27 @@ function show(status) {
   showActivity(status.activity || []);
   showSwitch("evaluate", status.evaluate, status.evaluateByEnvironment, "CLAUDEZILLA_ALLOW_EVALUATE");
   showSwitch("storage", status.storage, status.storageByEnvironment, "CLAUDEZILLA_ALLOW_STORAGE");
+  showDomains(status.allowedDomains || [], status.allowedDomainsByEnvironment);
 }
+
+// The user's allowlist: every agent's tabs stay on these domains (an agent may narrow it for
+// itself, never widen it). Set by Firefox's environment, it cannot be changed here.
+function showDomains(domains, byEnvironment) {
+  const input = document.getElementById("domains");
+  if (document.activeElement !== input) input.value = domains.join(", ");
+  input.disabled = byEnvironment;
+  document.getElementById("save-domains").disabled = byEnvironment;
+  document.getElementById("domains-note").textContent = byEnvironment
+    ? "Set by CLAUDEZILLA_ALLOWED_DOMAINS in Firefox's environment."
+    : domains.length ? "Agents' pages, frames, routes, downloads and saved logins stay on these." : "Agents may go anywhere.";
+}
+
+document.getElementById("domains-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const domains = document.getElementById("domains").value.split(/[\s,]+/).filter(Boolean);
+  document.getElementById("domains").blur();
+  ask({ popup: "setAllowedDomains", domains }).then(show);
+});
 
 // The activity log, one list per agent, newest first (no typed text or scripts are kept).
 function showActivity(entries) {

@@ -9,13 +9,15 @@ use claudezilla_protocol::reply::{ActivityEntry, Reply};
 use claudezilla_protocol::validate::Invalid;
 use claudezilla_protocol::{AgentId, Command, Outcome, TabId};
 
-use crate::request_log::redact_url;
+use crate::redact::redact_url;
 use crate::text::cap;
 
 /// Entries kept in all (the oldest go first).
 pub const KEPT: usize = 500;
 /// Longest target kept.
 const MAX_TARGET: usize = 120;
+/// The "tool" of an entry a route wrote: not a command, the browser's doing on its behalf.
+const REPLACED: &str = "route";
 
 /// One command an agent ran, and whose it was.
 #[derive(Debug, Clone, PartialEq)]
@@ -57,6 +59,42 @@ impl Activity {
                     Ok(_) => "ok".to_owned(),
                     Err(e) => e.code.as_str().to_owned(),
                 },
+            },
+        });
+    }
+
+    /// A route of `agent`'s replaced the response to `url` in `tab`: the user sees what was
+    /// replaced, not only the pattern. Repeats of the newest such entry count up in its
+    /// outcome instead of filling the ring.
+    pub fn replaced(&mut self, agent: &AgentId, tab: TabId, url: &str, at_ms: f64) {
+        let target = cap(&format!("response of {}", redact_url(url)), MAX_TARGET);
+        if let Some(last) = self.entries.back_mut()
+            && &last.agent == agent
+            && last.entry.tool == REPLACED
+            && last.entry.tab == Some(tab)
+            && last.entry.target == target
+        {
+            let times = last
+                .entry
+                .outcome
+                .strip_prefix("replaced ×")
+                .and_then(|n| n.parse::<u32>().ok())
+                .unwrap_or(1);
+            last.entry.outcome = format!("replaced ×{}", times.saturating_add(1));
+            last.entry.at_ms = at_ms;
+            return;
+        }
+        if self.entries.len() == KEPT {
+            self.entries.pop_front();
+        }
+        self.entries.push_back(Entry {
+            agent: agent.clone(),
+            entry: ActivityEntry {
+                at_ms,
+                tab: Some(tab),
+                tool: REPLACED.to_owned(),
+                target,
+                outcome: "replaced".to_owned(),
             },
         });
     }
@@ -263,5 +301,29 @@ mod tests {
         assert_eq!(mine[1].outcome, "ok");
         assert_eq!(mine[0].tool, "click");
         assert!(log.of(&b, 10_000).iter().all(|e| e.at_ms as usize % 2 == 1));
+    }
+
+    #[test]
+    fn replaced_responses_are_logged_once_per_run_of_repeats() {
+        let (a, b) = (agent(1), agent(2));
+        let mut log = Activity::default();
+        for at in 0..3 {
+            log.replaced(&a, TabId(4), "http://site/api?token=s3cret", f64::from(at));
+        }
+        log.replaced(&b, TabId(5), "http://site/api", 4.0);
+        log.replaced(&a, TabId(4), "http://site/api?token=s3cret", 5.0);
+        let mine = log.of(&a, 10);
+        assert_eq!(mine.len(), 2, "{mine:?}");
+        assert_eq!(mine[1].outcome, "replaced ×3");
+        assert_eq!(mine[1].at_ms, 2.0);
+        assert_eq!(mine[0].outcome, "replaced");
+        assert_eq!(mine[0].tool, "route");
+        assert!(
+            mine[0]
+                .target
+                .starts_with("response of http://site/api?token=[redacted]"),
+            "{}",
+            mine[0].target
+        );
     }
 }

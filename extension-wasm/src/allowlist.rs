@@ -1,5 +1,6 @@
-//! Per-agent domain allowlists (`firefox_set_config{allowedDomains}`): which URLs an agent's
-//! tabs may load. Pure, so the matching rules are tested natively.
+//! Domain allowlists: the user's (the popup, or `CLAUDEZILLA_ALLOWED_DOMAINS`), which holds for
+//! every agent, and each agent's own (`firefox_set_config{allowedDomains}`), which may only
+//! narrow the user's. A URL loads when both allow it. Pure, so the rules are tested natively.
 
 /// True when `url` may load under `patterns` (no patterns: everything may).
 ///
@@ -15,12 +16,35 @@ pub fn allows(patterns: &[String], url: &str) -> bool {
     patterns.iter().any(|p| matches(p, &host))
 }
 
+/// Does every host `pattern` allows also pass `user`'s list (an empty list passes all)? An
+/// agent's list may only narrow the user's.
+pub fn within(user: &[String], pattern: &str) -> bool {
+    if user.is_empty() {
+        return true;
+    }
+    let pattern = pattern.to_ascii_lowercase();
+    let (base, subdomains_only) = split(&pattern);
+    user.iter().any(|u| {
+        let u = u.to_ascii_lowercase();
+        let (user_base, user_subdomains_only) = split(&u);
+        let below = base
+            .strip_suffix(user_base)
+            .is_some_and(|rest| rest.ends_with('.'));
+        below || (base == user_base && (subdomains_only || !user_subdomains_only))
+    })
+}
+
+/// `*.example.com` → (`example.com`, only subdomains); `example.com` → (it, and subdomains).
+fn split(pattern: &str) -> (&str, bool) {
+    match pattern.strip_prefix("*.") {
+        Some(base) => (base, true),
+        None => (pattern, false),
+    }
+}
+
 fn matches(pattern: &str, host: &str) -> bool {
     let pattern = pattern.to_ascii_lowercase();
-    let (base, subdomains_only) = match pattern.strip_prefix("*.") {
-        Some(base) => (base, true),
-        None => (pattern.as_str(), false),
-    };
+    let (base, subdomains_only) = split(&pattern);
     let sub = host
         .strip_suffix(base)
         .is_some_and(|rest| rest.ends_with('.'));
@@ -147,5 +171,32 @@ mod tests {
             host("https://Example.COM./").as_deref(),
             Some("example.com")
         );
+    }
+
+    #[test]
+    fn an_agents_list_may_only_narrow_the_users() {
+        let user = list(&["example.com", "*.docs.rs"]);
+        for narrower in [
+            "example.com",
+            "api.example.com",
+            "*.example.com",
+            "*.api.example.com",
+            "*.docs.rs",
+            "serde.docs.rs",
+            "EXAMPLE.com",
+        ] {
+            assert!(within(&user, narrower), "{narrower}");
+        }
+        for wider in [
+            "docs.rs",
+            "evil.net",
+            "com",
+            "ample.com",
+            "*.com",
+            "example.com.evil.net",
+        ] {
+            assert!(!within(&user, wider), "{wider}");
+        }
+        assert!(within(&[], "anything.net"), "no user list: anything");
     }
 }

@@ -1,6 +1,6 @@
 //! Whose download is it? Firefox's `DownloadItem` names no tab, so a download belongs to an
 //! agent when one of its tabs requested the download's address as a page or frame in the last
-//! minute. A file a page made itself (`blob:`, `data:`) has no request, and Firefox gives it no
+//! minute — and no tab of the user's did (the user's own downloads are never taken). A file a page made itself (`blob:`, `data:`) has no request, and Firefox gives it no
 //! referrer: it belongs to the one agent that acted in the last seconds on a tab of the page it
 //! came from (for a `blob:` address, any page of its origin), else to the agent whose tabs alone
 //! show that page. When two agents could have made it, it is no agent's: a file never goes to
@@ -13,8 +13,9 @@ use claudezilla_protocol::{AgentId, TabId};
 
 use crate::allowlist;
 
-/// Document requests of agent tabs remembered, and for how long.
-const REMEMBERED: usize = 64;
+/// Document requests remembered (every tab's: the user's as a fingerprint of the address
+/// only), and for how long.
+const REMEMBERED: usize = 256;
 const FRESH_MS: f64 = 60_000.0;
 /// How recent an agent's action on a page must be to make the page's file its.
 const ACTED_MS: f64 = 10_000.0;
@@ -25,7 +26,9 @@ const ACTED_KEPT: usize = 16;
 /// addresses of agent tabs.
 #[derive(Debug, Default)]
 pub struct Downloads {
-    requested: VecDeque<(String, TabId, f64)>,
+    /// A fingerprint of each address, the agent tab that asked (None: a tab of the user's),
+    /// and when.
+    requested: VecDeque<(u64, Option<TabId>, f64)>,
     /// When agent tabs were last acted on (newest last).
     acted: VecDeque<(TabId, f64)>,
     owned: BTreeMap<u32, Owned>,
@@ -48,12 +51,14 @@ pub struct OpenPage<'a> {
 }
 
 impl Downloads {
-    /// An agent tab asked for `url` as a page or frame.
-    pub fn requested(&mut self, tab: TabId, url: &str, now: f64) {
+    /// A tab asked for `url` as a page or frame: `agent_tab` when it is an agent's (else it
+    /// is the user's, and only a fingerprint of the address is kept).
+    pub fn requested(&mut self, tab: TabId, agent_tab: bool, url: &str, now: f64) {
         if self.requested.len() == REMEMBERED {
             self.requested.pop_front();
         }
-        self.requested.push_back((url.to_owned(), tab, now));
+        self.requested
+            .push_back((fingerprint(url), agent_tab.then_some(tab), now));
     }
 
     /// An agent acted on its tab (a page operation or script).
@@ -72,14 +77,19 @@ impl Downloads {
             .map(|(_, at)| *at)
     }
 
-    /// The agent tab that most recently asked for `url`, within the last minute.
+    /// The agent tab that most recently asked for `url` within the last minute — none when a
+    /// tab of the user's asked for it too: then the download is the user's.
     pub fn tab_that_requested(&self, url: &str, now: f64) -> Option<TabId> {
-        self.requested
+        let key = fingerprint(url);
+        let mut asked = self
+            .requested
             .iter()
             .rev()
             .take_while(|(_, _, at)| now - at <= FRESH_MS)
-            .find(|(u, _, _)| u == url)
-            .map(|(_, tab, _)| *tab)
+            .filter(|(k, _, _)| *k == key)
+            .map(|(_, tab, _)| *tab);
+        let newest = asked.next()??;
+        asked.all(|tab| tab.is_some()).then_some(newest)
     }
 
     /// Records `id` as `agent`'s; past [`MAX_DOWNLOADS`], its oldest is forgotten.
@@ -130,6 +140,15 @@ impl Downloads {
     }
 }
 
+/// An address as remembered: equal addresses, equal fingerprints; the address itself is not
+/// kept.
+fn fingerprint(url: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    url.hash(&mut h);
+    h.finish()
+}
+
 /// The agent a page-made file (`blob:`, `data:`) belongs to. The page it came from is the
 /// referrer, else the origin inside a `blob:` address. If agents acted on tabs showing it in
 /// the last seconds, it is theirs when they are one agent (two: no one's); if none did, it is an
@@ -178,8 +197,8 @@ mod tests {
     #[test]
     fn a_download_belongs_to_the_tab_that_recently_requested_it() {
         let mut d = Downloads::default();
-        d.requested(TabId(1), "http://x/report.bin", 0.0);
-        d.requested(TabId(2), "http://x/report.bin", 10.0);
+        d.requested(TabId(1), true, "http://x/report.bin", 0.0);
+        d.requested(TabId(2), true, "http://x/report.bin", 10.0);
         assert_eq!(
             d.tab_that_requested("http://x/report.bin", 20.0),
             Some(TabId(2))
@@ -193,10 +212,32 @@ mod tests {
     }
 
     #[test]
+    fn a_download_the_users_tab_asked_for_is_the_users() {
+        let mut d = Downloads::default();
+        // The agent's page loaded the address; then the user clicked the same link.
+        d.requested(TabId(1), true, "http://x/report.bin", 0.0);
+        d.requested(TabId(9), false, "http://x/report.bin", 5.0);
+        assert_eq!(d.tab_that_requested("http://x/report.bin", 6.0), None);
+        // Either order.
+        d.requested(TabId(1), true, "http://x/report.bin", 7.0);
+        assert_eq!(d.tab_that_requested("http://x/report.bin", 8.0), None);
+        // Once the user's request is a minute old, the agent's new one counts again.
+        d.requested(TabId(1), true, "http://x/report.bin", FRESH_MS + 6.0);
+        assert_eq!(
+            d.tab_that_requested("http://x/report.bin", FRESH_MS + 6.0),
+            Some(TabId(1))
+        );
+        assert!(
+            !format!("{d:?}").contains("report.bin"),
+            "addresses are kept as fingerprints"
+        );
+    }
+
+    #[test]
     fn requests_remembered_are_bounded() {
         let mut d = Downloads::default();
         for i in 0..1_000 {
-            d.requested(TabId(i), &format!("http://x/{i}"), 0.0);
+            d.requested(TabId(i), true, &format!("http://x/{i}"), 0.0);
         }
         assert_eq!(d.requested.len(), REMEMBERED);
         assert_eq!(d.tab_that_requested("http://x/0", 0.0), None);

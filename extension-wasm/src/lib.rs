@@ -36,9 +36,11 @@ pub mod markdown;
 pub mod network;
 pub mod pixels;
 pub mod pool;
+pub mod redact;
 pub mod request_log;
 pub mod request_routes;
 pub mod route;
+pub mod saved_state;
 pub mod suggest;
 pub mod text;
 

@@ -526,6 +526,7 @@ impl Pool {
             your_tabs: self.owned_by(agent),
             agents: owners.len() as u32,
             browser_windows: 0,
+            intercepting: false,
         }
     }
 

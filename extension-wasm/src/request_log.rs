@@ -6,49 +6,16 @@ use std::collections::{HashMap, VecDeque};
 use claudezilla_protocol::TabId;
 use claudezilla_protocol::reply::NetworkEntry;
 
+use crate::redact::{redact_body, redact_header, redact_url};
+
 /// Entries kept per tab; the oldest go first.
 pub const RING: usize = 200;
 /// A tab's first requests start before it joins the pool (the browser loads while we register
 /// it): every tab's newest few are held briefly, and kept only if it becomes an agent tab.
 const UNCLAIMED_RING: usize = 50;
 const UNCLAIMED_MS: f64 = 10_000.0;
-/// Headers kept per request, and characters per header value.
+/// Headers kept per request.
 const MAX_HEADERS: usize = 40;
-const MAX_HEADER_VALUE: usize = 300;
-const REDACTED: &str = "[redacted]";
-
-/// Query parameter and header names that carry credentials (matched as substrings).
-const SENSITIVE: &[&str] = &[
-    "token",
-    "key",
-    "secret",
-    "password",
-    "passwd",
-    "pwd",
-    "auth",
-    "sig",
-    "session",
-    "code",
-    "credential",
-    "cookie",
-    "jwt",
-    "otp",
-    "sess",
-    "ticket",
-    "saml",
-    "bearer",
-    "nonce",
-    "assertion",
-    "private",
-    "csrf",
-    "xsrf",
-    "pass",
-];
-
-/// Short names that carry credentials but are too common inside other words to match as
-/// substrings (`sid`, not `inside`).
-const SENSITIVE_EXACT: &[&str] = &["sid", "ssid", "sso", "pin"];
-
 #[derive(Debug)]
 struct Pending {
     entry: NetworkEntry,
@@ -180,16 +147,18 @@ impl RequestLog {
         let Some(log) = self.tabs.get_mut(&tab) else {
             return;
         };
-        let kept = match std::str::from_utf8(bytes) {
-            Ok(text) if !text.contains('\0') => {
-                let (cut, _, was_cut) = crate::text::truncate_chars(text, MAX_BODY_CHARS);
-                let mut kept = redact_body(cut);
+        let kept = match body_text(bytes) {
+            Some(text) => {
+                // Redacted before it is cut: a value across the cut is still a credential.
+                let redacted = redact_body(text);
+                let (cut, _, was_cut) = crate::text::truncate_chars(&redacted, MAX_BODY_CHARS);
+                let mut kept = cut.to_owned();
                 if was_cut || (bytes.len() as u64) < total {
                     kept.push_str(&format!(" … [{total} bytes in all]"));
                 }
                 kept
             }
-            _ => format!("[binary, {total} bytes]"),
+            None => format!("[binary, {total} bytes]"),
         };
         log.drop_body(id);
         log.body_chars += kept.chars().count();
@@ -245,105 +214,21 @@ fn keeps(filter: &Filter, e: &NetworkEntry) -> bool {
     }
 }
 
-fn sensitive(name: &str) -> bool {
-    let name = name.to_ascii_lowercase();
-    SENSITIVE.iter().any(|s| name.contains(s)) || SENSITIVE_EXACT.contains(&name.as_str())
-}
-
-/// The URL with credentials in its user info, query and fragment parameters replaced.
-pub fn redact_url(url: &str) -> String {
-    let (before_fragment, fragment) = match url.split_once('#') {
-        Some((b, f)) => (b, Some(f)),
-        None => (url, None),
+/// A captured body as text: UTF-8 without NUL bytes, where the capture's cut may have split
+/// the last character.
+fn body_text(bytes: &[u8]) -> Option<&str> {
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) if e.error_len().is_none() => std::str::from_utf8(&bytes[..e.valid_up_to()]).ok()?,
+        Err(_) => return None,
     };
-    let (base, query) = match before_fragment.split_once('?') {
-        Some((b, q)) => (b, Some(q)),
-        None => (before_fragment, None),
-    };
-    let mut out = redact_user_info(base);
-    if let Some(q) = query {
-        out.push('?');
-        out.push_str(&redact_params(q));
-    }
-    if let Some(f) = fragment {
-        out.push('#');
-        out.push_str(&redact_params(f));
-    }
-    out
-}
-
-fn redact_user_info(base: &str) -> String {
-    let Some((scheme, rest)) = base.split_once("://") else {
-        return base.to_owned();
-    };
-    let authority_end = rest.find('/').unwrap_or(rest.len());
-    match rest[..authority_end].rsplit_once('@') {
-        Some((_, host)) => format!("{scheme}://{REDACTED}@{host}{}", &rest[authority_end..]),
-        None => base.to_owned(),
-    }
-}
-
-fn redact_params(params: &str) -> String {
-    params
-        .split('&')
-        .map(|pair| match pair.split_once('=') {
-            Some((name, _)) if sensitive(name) => format!("{name}={REDACTED}"),
-            _ => pair.to_owned(),
-        })
-        .collect::<Vec<_>>()
-        .join("&")
-}
-
-/// A body with credentials replaced: in JSON, the values of sensitive keys (at any depth); in
-/// a form-encoded body, sensitive parameters. Other text is kept as it is.
-pub fn redact_body(text: &str) -> String {
-    if let Ok(mut json) = serde_json::from_str::<serde_json::Value>(text) {
-        redact_json(&mut json);
-        return json.to_string();
-    }
-    let form = !text.is_empty()
-        && text.contains('=')
-        && !text.contains(|c: char| c.is_whitespace() || c == '<' || c == '{');
-    if form {
-        return redact_params(text);
-    }
-    text.to_owned()
-}
-
-fn redact_json(value: &mut serde_json::Value) {
-    match value {
-        serde_json::Value::Object(map) => {
-            for (key, v) in map.iter_mut() {
-                if sensitive(key) && !v.is_object() && !v.is_array() {
-                    *v = serde_json::Value::String(REDACTED.into());
-                } else {
-                    redact_json(v);
-                }
-            }
-        }
-        serde_json::Value::Array(items) => items.iter_mut().for_each(redact_json),
-        _ => {}
-    }
-}
-
-fn redact_header(name: &str, value: &str) -> String {
-    if sensitive(name) {
-        return REDACTED.to_owned();
-    }
-    // Referer, Location, Origin…: a URL carries its credentials in the header too.
-    let value = match value.contains("://") {
-        true => redact_url(value),
-        false => value.to_owned(),
-    };
-    match value.char_indices().nth(MAX_HEADER_VALUE) {
-        Some((cut, _)) => format!("{}…", &value[..cut]),
-        None => value,
-    }
+    (!text.contains('\0')).then_some(text)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::redact::REDACTED;
 
     const T: TabId = TabId(1);
 
@@ -357,41 +242,6 @@ mod tests {
         log.claim(T);
         log.started(T, id, "GET", url, kind, 10.0);
         log.finished(T, id, status, 25.0);
-    }
-
-    #[test]
-    fn credentials_are_redacted_everything_else_kept() {
-        assert_eq!(
-            redact_url(
-                "https://u:p@api.x.com/a?q=cats&token=abc&API_KEY=1&page=2#access_token=z&x=1"
-            ),
-            "https://[redacted]@api.x.com/a?q=cats&token=[redacted]&API_KEY=[redacted]&page=2#access_token=[redacted]&x=1"
-        );
-        assert_eq!(
-            redact_url("http://127.0.0.1/plain"),
-            "http://127.0.0.1/plain"
-        );
-        assert_eq!(
-            redact_url("http://h/p?flag&sig=1"),
-            "http://h/p?flag&sig=[redacted]"
-        );
-        assert_eq!(
-            redact_url(
-                "https://h/p?sid=1&PHPSESSID=2&JSESSIONID=3&ticket=4&SAMLResponse=5&inside=6"
-            ),
-            "https://h/p?sid=[redacted]&PHPSESSID=[redacted]&JSESSIONID=[redacted]&ticket=[redacted]&SAMLResponse=[redacted]&inside=6"
-        );
-        assert_eq!(
-            redact_url("https://h/p?csrf_token=1&passwd=2&pin=3&spinner=4"),
-            "https://h/p?csrf_token=[redacted]&passwd=[redacted]&pin=[redacted]&spinner=4"
-        );
-        assert_eq!(redact_header("Authorization", "Bearer x"), REDACTED);
-        assert_eq!(redact_header("Set-Cookie", "a=b"), REDACTED);
-        assert_eq!(redact_header("Content-Type", "text/html"), "text/html");
-        assert_eq!(
-            redact_header("Referer", "https://app.example/cb?code=SECRET&x=1"),
-            "https://app.example/cb?code=[redacted]&x=1"
-        );
     }
 
     #[test]
@@ -494,7 +344,7 @@ mod tests {
         let body = |i: usize| e[i].body.clone().unwrap_or_default();
         assert_eq!(
             body(0),
-            r#"{"nested":{"apiToken":"[redacted]"},"password":"[redacted]","user":"ann"}"#
+            r#"{"user":"ann","password":"[redacted]","nested":{"apiToken":"[redacted]"}}"#
         );
         assert_eq!(body(1), "[binary, 4 bytes]");
         assert_eq!(body(2), "name=ann&session=[redacted]");
@@ -533,6 +383,35 @@ mod tests {
             .sum();
         assert!(kept <= MAX_TAB_BODY_CHARS + MAX_BODY_CHARS, "{kept}");
         assert!(e[0].body.is_none(), "the oldest body went first");
+    }
+
+    #[test]
+    fn a_long_body_is_redacted_before_it_is_cut() {
+        let mut log = RequestLog::default();
+        log.claim(T);
+        // The token's value straddles the cut; a second one lies past it; the capture itself
+        // ended inside a two-byte character.
+        let pad = "p".repeat(MAX_BODY_CHARS - 30);
+        let mut body = format!(
+            "{{\"pad\":\"{pad}\",\"access_token\":\"AT-SECRET-1\",\"refresh_token\":\"RT-2\"}} é"
+        )
+        .into_bytes();
+        body.pop();
+        log.started(T, "1", "GET", "http://h/t", "xmlhttprequest", 0.0);
+        log.body(T, "1", &body, 90_000);
+        log.finished(T, "1", Ok((200, 1)), 1.0);
+        let f = Filter {
+            limit: 1,
+            include_body: true,
+            ..Default::default()
+        };
+        let kept = log.query(T, &f).0[0].body.clone().unwrap_or_default();
+        assert!(
+            !kept.contains("AT-SECRET") && !kept.contains("RT-2"),
+            "{kept}"
+        );
+        assert!(kept.starts_with("{\"pad\":\"ppp"), "text, not binary");
+        assert!(kept.ends_with(" … [90000 bytes in all]"), "{kept}");
     }
 
     #[test]

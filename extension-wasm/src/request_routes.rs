@@ -2,6 +2,11 @@
 //! happens to a request one matches — its response fulfilled with a body and headers, the
 //! request aborted, or delayed. Routes belong to their agent, apply only to its tabs, and end
 //! with it; the newest matching route wins.
+//!
+//! Fulfilling a response the browser runs or shows as a page (a document, frame, script,
+//! style sheet, worker) runs the agent's code in the site's origin, and some headers plant
+//! cookies or loosen the site's defences: both are as strong as `firefox_evaluate` and need
+//! the user's same switch. Data responses (fetch/XHR, images, fonts, media) do not.
 
 use std::collections::HashMap;
 
@@ -13,6 +18,86 @@ use crate::glob::Glob;
 
 /// Most routes one agent holds.
 pub const MAX_ROUTES: usize = 50;
+
+/// Request types (webRequest's `ResourceType`) whose responses are data to the page's own
+/// code: fulfilling them needs no switch. Every other type is run or rendered by the browser.
+const DATA_TYPES: [&str; 7] = [
+    "xmlhttprequest",
+    "image",
+    "imageset",
+    "font",
+    "media",
+    "ping",
+    "beacon",
+];
+
+/// Response headers that change what the browser stores or lets a site do (prefixes end in
+/// `-`): setting them needs the evaluate switch.
+const GUARDED_HEADERS: [&str; 13] = [
+    "set-cookie",
+    "set-cookie2",
+    "content-security-policy",
+    "access-control-",
+    "clear-site-data",
+    "refresh",
+    "location",
+    "link",
+    "strict-transport-security",
+    "cross-origin-",
+    "x-frame-options",
+    "permissions-policy",
+    "feature-policy",
+];
+
+/// Does setting this response header change the site's security or stored state?
+pub fn guarded_header(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    GUARDED_HEADERS.iter().any(|g| match g.strip_suffix('-') {
+        Some(prefix) => name.starts_with(prefix) && name.len() > prefix.len(),
+        None => name == *g || (*g == "content-security-policy" && name.starts_with(g)),
+    })
+}
+
+/// Does the browser run or render a response of this request type (not only hand it to the
+/// page's code as data)?
+pub fn runs_as_code(kind: &str) -> bool {
+    !DATA_TYPES.contains(&kind)
+}
+
+/// Refuses headers that need the evaluate switch while it is off, naming them.
+pub fn check_headers(headers: &[(String, String)], code_allowed: bool) -> Result<(), ErrorBody> {
+    let guarded: Vec<&str> = headers
+        .iter()
+        .map(|(name, _)| name.as_str())
+        .filter(|name| guarded_header(name))
+        .collect();
+    if code_allowed || guarded.is_empty() {
+        return Ok(());
+    }
+    Err(ErrorBody::new(
+        ErrorCode::Disabled,
+        format!(
+            "the header(s) {} change what the site stores or trusts (cookies, content security, cross-origin access, redirects): setting them is as strong as firefox_evaluate, which is switched off",
+            guarded.join(", ")
+        ),
+    )
+    .with_hint("fulfill without them; or the user can switch firefox_evaluate on in the Claudezilla toolbar popup"))
+}
+
+/// What a request meets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// No route of its agent matches: the request goes as it would.
+    Pass,
+    Apply(Rule),
+    /// A fulfill route matched a response the browser would run (or with guarded headers)
+    /// while the evaluate switch is off: the request is left alone. `first` the first time
+    /// for this route, so its agent hears of it once.
+    Held {
+        pattern: String,
+        first: bool,
+    },
+}
 
 /// What a matched request gets.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,6 +111,16 @@ pub enum Rule {
 }
 
 impl Rule {
+    /// Would applying this rule to a request of type `kind` need the evaluate switch?
+    fn needs_switch(&self, kind: &str) -> bool {
+        match self {
+            Self::Fulfill { headers, .. } => {
+                runs_as_code(kind) || headers.iter().any(|(name, _)| guarded_header(name))
+            }
+            Self::Abort | Self::Delay(_) => false,
+        }
+    }
+
     fn action(&self) -> RouteAction {
         match self {
             Self::Fulfill { .. } => RouteAction::Fulfill,
@@ -41,6 +136,8 @@ struct Route {
     glob: Glob,
     rule: Rule,
     hits: u32,
+    /// Requests left alone for want of the evaluate switch.
+    held: u32,
 }
 
 #[derive(Debug, Default)]
@@ -65,6 +162,7 @@ impl RouteTable {
             glob: Glob::new(pattern),
             rule,
             hits: 0,
+            held: 0,
         });
         Ok(())
     }
@@ -98,22 +196,32 @@ impl RouteTable {
                         pattern: r.pattern.clone(),
                         action: r.rule.action(),
                         hits: r.hits,
+                        held: r.held,
                     })
                     .collect()
             })
             .unwrap_or_default()
     }
 
-    /// What happens to a request of one of `owner`'s tabs: its newest matching route's rule.
-    pub fn hit(&mut self, owner: &AgentId, url: &str) -> Option<Rule> {
-        let route = self
+    /// What happens to a request (of type `kind`) of one of `owner`'s tabs: its newest
+    /// matching route's rule, unless that would run code in the site without the switch.
+    pub fn hit(&mut self, owner: &AgentId, url: &str, kind: &str, code_allowed: bool) -> Verdict {
+        let Some(route) = self
             .agents
-            .get_mut(owner)?
-            .iter_mut()
-            .rev()
-            .find(|r| r.glob.matches(url))?;
+            .get_mut(owner)
+            .and_then(|routes| routes.iter_mut().rev().find(|r| r.glob.matches(url)))
+        else {
+            return Verdict::Pass;
+        };
+        if !code_allowed && route.rule.needs_switch(kind) {
+            route.held = route.held.saturating_add(1);
+            return Verdict::Held {
+                pattern: route.pattern.clone(),
+                first: route.held == 1,
+            };
+        }
         route.hits = route.hits.saturating_add(1);
-        Some(route.rule.clone())
+        Verdict::Apply(route.rule.clone())
     }
 
     pub fn is_empty(&self) -> bool {
@@ -135,11 +243,18 @@ mod tests {
         let mut t = RouteTable::default();
         t.add(&a, "**/api/*", Rule::Abort).unwrap();
         t.add(&a, "**/api/data", Rule::Delay(5)).unwrap();
-        assert_eq!(t.hit(&a, "http://x/api/data"), Some(Rule::Delay(5)));
-        assert_eq!(t.hit(&a, "http://x/api/other"), Some(Rule::Abort));
-        assert_eq!(t.hit(&a, "http://x/page"), None);
+        let hit = |t: &mut RouteTable, who: &AgentId, url: &str| t.hit(who, url, "script", false);
+        assert_eq!(
+            hit(&mut t, &a, "http://x/api/data"),
+            Verdict::Apply(Rule::Delay(5))
+        );
+        assert_eq!(
+            hit(&mut t, &a, "http://x/api/other"),
+            Verdict::Apply(Rule::Abort)
+        );
+        assert_eq!(hit(&mut t, &a, "http://x/page"), Verdict::Pass);
         // Another agent's requests never meet a's routes.
-        assert_eq!(t.hit(&b, "http://x/api/data"), None);
+        assert_eq!(hit(&mut t, &b, "http://x/api/data"), Verdict::Pass);
         let listed = t.list(&a);
         assert_eq!(listed[0].pattern, "**/api/data");
         assert_eq!((listed[0].hits, listed[1].hits), (1, 1));
@@ -155,8 +270,8 @@ mod tests {
         .unwrap();
         assert_eq!(t.list(&a).len(), 2);
         assert!(matches!(
-            t.hit(&a, "http://x/api/data"),
-            Some(Rule::Fulfill { .. })
+            t.hit(&a, "http://x/api/data", "xmlhttprequest", false),
+            Verdict::Apply(Rule::Fulfill { .. })
         ));
         assert_eq!(t.remove(&b, None), 0);
         assert_eq!(t.remove(&a, Some("**/api/*")), 1);
@@ -174,5 +289,111 @@ mod tests {
         assert!(t.add(&a, "**/one-more", Rule::Abort).is_err());
         // Replacing one is still allowed.
         t.add(&a, "**/7", Rule::Delay(1)).unwrap();
+    }
+
+    fn fulfill(headers: &[(&str, &str)]) -> Rule {
+        Rule::Fulfill {
+            body: Some("<script>steal()</script>".into()),
+            headers: headers
+                .iter()
+                .map(|(n, v)| (n.to_string(), v.to_string()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn fulfilling_what_the_browser_runs_waits_for_the_switch() {
+        let a = agent(1);
+        let mut t = RouteTable::default();
+        t.add(&a, "**/*", fulfill(&[("Content-Type", "text/html")]))
+            .unwrap();
+        for kind in [
+            "main_frame",
+            "sub_frame",
+            "script",
+            "stylesheet",
+            "object",
+            "xslt",
+            "other",
+            "web_manifest",
+        ] {
+            assert!(
+                matches!(
+                    t.hit(&a, "http://site/x", kind, false),
+                    Verdict::Held { .. }
+                ),
+                "{kind}"
+            );
+            assert!(matches!(
+                t.hit(&a, "http://site/x", kind, true),
+                Verdict::Apply(_)
+            ));
+        }
+        for kind in DATA_TYPES {
+            assert!(
+                matches!(t.hit(&a, "http://site/x", kind, false), Verdict::Apply(_)),
+                "{kind}"
+            );
+        }
+        // The agent hears of the first held request only; the listing counts them all.
+        let mut t = RouteTable::default();
+        t.add(&a, "**/x", fulfill(&[])).unwrap();
+        let firsts: Vec<bool> = (0..3)
+            .map(|_| match t.hit(&a, "http://site/x", "main_frame", false) {
+                Verdict::Held { first, .. } => first,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(firsts, [true, false, false]);
+        assert_eq!((t.list(&a)[0].held, t.list(&a)[0].hits), (3, 0));
+        // Abort and delay never run anything: no switch needed for a page.
+        t.add(&a, "**/y", Rule::Abort).unwrap();
+        assert_eq!(
+            t.hit(&a, "http://site/y", "main_frame", false),
+            Verdict::Apply(Rule::Abort)
+        );
+    }
+
+    #[test]
+    fn headers_that_change_state_or_trust_need_the_switch() {
+        for name in [
+            "Set-Cookie",
+            "set-cookie2",
+            "Content-Security-Policy",
+            "content-security-policy-report-only",
+            "Access-Control-Allow-Origin",
+            "Clear-Site-Data",
+            "Refresh",
+            "Location",
+            "Link",
+            "Strict-Transport-Security",
+            "Cross-Origin-Opener-Policy",
+            "X-Frame-Options",
+        ] {
+            assert!(guarded_header(name), "{name}");
+        }
+        for name in ["Content-Type", "x-mock", "Cache-Control", "Linked", "ETag"] {
+            assert!(!guarded_header(name), "{name}");
+        }
+        let headers = vec![
+            ("x-mock".to_string(), "1".to_string()),
+            ("Set-Cookie".to_string(), "planted=1".to_string()),
+        ];
+        let e = check_headers(&headers, false).unwrap_err();
+        assert_eq!(e.code, ErrorCode::Disabled);
+        assert!(
+            e.message.contains("Set-Cookie") && !e.message.contains("x-mock"),
+            "{e}"
+        );
+        assert!(check_headers(&headers, true).is_ok());
+        // A data response with such a header is held too, should the switch go off later.
+        let a = agent(1);
+        let mut t = RouteTable::default();
+        t.add(&a, "**/api", fulfill(&[("Set-Cookie", "planted=1")]))
+            .unwrap();
+        assert!(matches!(
+            t.hit(&a, "http://site/api", "xmlhttprequest", false),
+            Verdict::Held { .. }
+        ));
     }
 }

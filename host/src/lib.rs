@@ -69,6 +69,9 @@ pub fn tuning_from_env(var: impl Fn(&str) -> Option<String>) -> Tuning {
         mutex_busy_ms: ms("CLAUDEZILLA_MUTEX_BUSY_MS", d.mutex_busy_ms),
         allow_evaluate: var("CLAUDEZILLA_ALLOW_EVALUATE").as_deref() == Some("1"),
         allow_storage: var("CLAUDEZILLA_ALLOW_STORAGE").as_deref() == Some("1"),
+        allowed_domains: var("CLAUDEZILLA_ALLOWED_DOMAINS")
+            .map(|v| claudezilla_protocol::validate::domain_list(&v))
+            .unwrap_or_default(),
     }
 }
 

@@ -111,7 +111,7 @@ impl Router {
                 tracing::info!(%version, "extension says hello");
                 self.to_extension(&ToExtension::Welcome {
                     host_version: claudezilla_protocol::VERSION.into(),
-                    tuning: self.tuning,
+                    tuning: self.tuning.clone(),
                 });
             }
             Event::FromExtension(FromExtension::Ping { seq }) => {

@@ -859,7 +859,19 @@ fn tuning_defaults_and_environment_overrides() {
     assert_eq!(t.reservation_ms, 1500);
     assert_eq!((t.idle_release_ms, t.mutex_busy_ms), (600_000, 2_500));
     let garbage = claudezilla_host::tuning_from_env(|_| Some("soon".into()));
-    assert_eq!(garbage, Tuning::default());
+    assert_eq!(
+        Tuning {
+            allowed_domains: Vec::new(),
+            ..garbage.clone()
+        },
+        Tuning::default()
+    );
+    // A list that names no domain loads nothing, rather than lifting the list.
+    assert_eq!(garbage.allowed_domains, ["soon"]);
+    let listed = claudezilla_host::tuning_from_env(|k| {
+        (k == "CLAUDEZILLA_ALLOWED_DOMAINS").then(|| " Example.com, *.docs.rs ".to_owned())
+    });
+    assert_eq!(listed.allowed_domains, ["example.com", "*.docs.rs"]);
 }
 
 #[tokio::test]

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use claudezilla_mcp::Claudezilla;
 use claudezilla_mcp::agent::new_agent_id;
-use claudezilla_mcp::files::{ENV_ALLOW_DIRS, folders_from};
+use claudezilla_mcp::files::Options;
 use claudezilla_mcp::link::HostLink;
 use claudezilla_mcp::server::Folders;
 use claudezilla_protocol::Command;
@@ -42,12 +42,9 @@ fn main() -> anyhow::Result<()> {
 }
 
 async fn serve() -> anyhow::Result<()> {
-    let named = folders_from(
-        std::env::args_os().skip(1),
-        std::env::var_os(ENV_ALLOW_DIRS),
-    )
-    .map_err(anyhow::Error::msg)?;
-    let folders = Folders::new(named, std::env::current_dir()?);
+    let options = Options::parse(std::env::args_os().skip(1), |k| std::env::var_os(k))
+        .map_err(anyhow::Error::msg)?;
+    let folders = Folders::new(options, std::env::current_dir()?);
     let link = Arc::new(HostLink::new(RuntimeDir::from_env(), new_agent_id()?));
     tracing::info!(agent = %link.agent(), "starting");
     let warm = link.clone();

@@ -17,17 +17,18 @@ use crate::link::HostLink;
 const ROOTS_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Where files may be read and written: the client's roots (asked once, again when they
-/// change), else the working directory; plus the folders the user named.
+/// change), else the working directory; plus the folders the user named, and where
+/// downloads land.
 pub struct Folders {
-    named: Vec<PathBuf>,
+    options: files::Options,
     cwd: PathBuf,
     roots: tokio::sync::Mutex<Option<Vec<PathBuf>>>,
 }
 
 impl Folders {
-    pub fn new(named: Vec<PathBuf>, cwd: PathBuf) -> Self {
+    pub fn new(options: files::Options, cwd: PathBuf) -> Self {
         Self {
-            named,
+            options,
             cwd,
             roots: tokio::sync::Mutex::new(None),
         }
@@ -83,7 +84,9 @@ impl Claudezilla {
         } else {
             roots
         };
-        Allowed::new(base.into_iter().chain(self.folders.named.iter().cloned()))
+        let named = self.folders.options.allow_dirs.iter().cloned();
+        Allowed::new(base.into_iter().chain(named))
+            .with_downloads(self.folders.options.downloads_dir.clone())
     }
 
     /// The tool list, as `tools/list` sends it.
@@ -284,7 +287,10 @@ mod tests {
             RuntimeDir::at("/nonexistent"),
             AgentId::new([1; 16], 1),
         ));
-        let server = Claudezilla::new(link, Folders::new(Vec::new(), PathBuf::from("/")));
+        let server = Claudezilla::new(
+            link,
+            Folders::new(files::Options::default(), PathBuf::from("/")),
+        );
         let tools = server.tools();
         let pool = tools
             .iter()

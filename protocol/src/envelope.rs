@@ -119,7 +119,7 @@ pub enum ToExtension {
 /// Timings of the multi-agent rules. Defaults are the documented behaviour; the host may
 /// shorten them from its environment (`CLAUDEZILLA_RESERVATION_MS`, `CLAUDEZILLA_IDLE_RELEASE_MS`,
 /// `CLAUDEZILLA_MUTEX_BUSY_MS`) so tests need not wait minutes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Tuning {
     /// How long a granted slot stays reserved for its agent.
@@ -136,6 +136,10 @@ pub struct Tuning {
     /// environment Firefox was started from); otherwise only the popup's switch allows it.
     #[serde(default)]
     pub allow_evaluate: bool,
+    /// The user's domain allowlist for every agent (`CLAUDEZILLA_ALLOWED_DOMAINS=a.com,b.org`
+    /// in the environment Firefox was started from); empty: the popup's list, if any.
+    #[serde(default)]
+    pub allowed_domains: Vec<String>,
 }
 
 impl Default for Tuning {
@@ -146,6 +150,7 @@ impl Default for Tuning {
             mutex_busy_ms: 2_500,
             allow_evaluate: false,
             allow_storage: false,
+            allowed_domains: Vec::new(),
         }
     }
 }
@@ -418,6 +423,12 @@ pub struct PopupStatus {
     /// What agents did lately, newest first.
     #[serde(default)]
     pub activity: Vec<PopupActivity>,
+    /// The user's domain allowlist for every agent (empty: none).
+    #[serde(default)]
+    pub allowed_domains: Vec<String>,
+    /// Set by `CLAUDEZILLA_ALLOWED_DOMAINS`, so the popup cannot change it.
+    #[serde(default)]
+    pub allowed_domains_by_environment: bool,
 }
 
 /// One entry of the activity log, with the agent (short id) that ran it.
@@ -464,6 +475,10 @@ pub enum PopupRequest {
     Decide {
         id: u32,
         allow: bool,
+    },
+    /// The user's domain allowlist for every agent (empty: none).
+    SetAllowedDomains {
+        domains: Vec<String>,
     },
     /// Whether agents may ask for tabs of private windows.
     SetPrivateAttach {

@@ -226,6 +226,9 @@ pub enum Reply {
     Config {
         allowed_domains: Vec<String>,
         handle_consent: bool,
+        /// The user's allowlist, which holds whatever the agent's says (empty: none).
+        #[serde(default)]
+        user_domains: Vec<String>,
     },
     AllTabs {
         tabs: Vec<BrowserTab>,
@@ -351,6 +354,9 @@ pub struct ExtensionDiagnosis {
     pub agents: u32,
     /// All open browser windows (the user's and the agents').
     pub browser_windows: u32,
+    /// Requests wait on the extension (some agent has a route or reads response bodies).
+    #[serde(default)]
+    pub intercepting: bool,
 }
 
 /// Page geometry for a capture, in CSS pixels.
@@ -439,6 +445,9 @@ pub struct RouteInfo {
     pub pattern: String,
     pub action: crate::args::RouteAction,
     pub hits: u32,
+    /// Requests it matched but left alone: fulfilling them needs the evaluate switch.
+    #[serde(default)]
+    pub held: u32,
 }
 
 /// One cookie, as `firefox_cookies` shows it.

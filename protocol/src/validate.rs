@@ -112,6 +112,27 @@ pub fn selector(field: &'static str, selector: &str) -> Result<(), Invalid> {
 }
 
 /// The per-call timeout in ms: absent means the default; out of range is an error.
+/// Is `d` a domain pattern of an allowlist: `example.com` (it and its subdomains) or
+/// `*.example.com` (only its subdomains)?
+pub fn domain_pattern(d: &str) -> bool {
+    let host = d.strip_prefix("*.").unwrap_or(d);
+    !host.is_empty()
+        && host.len() <= 253
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-')
+}
+
+/// The user's allowlist as written in `CLAUDEZILLA_ALLOWED_DOMAINS` (`a.com, *.b.org`), lower
+/// case. An entry that is not a domain pattern is kept: it matches no page, so a typo narrows
+/// what loads instead of lifting the list.
+pub fn domain_list(text: &str) -> Vec<String> {
+    text.split([',', ' ', '\n'])
+        .map(|d| d.trim().to_ascii_lowercase())
+        .filter(|d| !d.is_empty())
+        .collect()
+}
+
 pub fn timeout(ms: Option<u64>) -> Result<u32, Invalid> {
     let Some(ms) = ms else {
         return Ok(DEFAULT_TIMEOUT_MS);
@@ -196,5 +217,27 @@ mod tests {
             let err = timeout(Some(bad)).unwrap_err();
             assert!(err.message.contains("5000–300000"), "{err}");
         }
+    }
+
+    #[test]
+    fn domain_patterns_and_the_users_list() {
+        for ok in ["example.com", "*.docs.rs", "127.0.0.1", "a-b.example"] {
+            assert!(domain_pattern(ok), "{ok}");
+        }
+        for bad in [
+            "",
+            "*.",
+            "https://x.com",
+            "x.com/a",
+            "ex ample.com",
+            "**.x.com",
+        ] {
+            assert!(!domain_pattern(bad), "{bad}");
+        }
+        assert_eq!(
+            domain_list("Example.com,, *.docs.rs\nlocalhost "),
+            ["example.com", "*.docs.rs", "localhost"]
+        );
+        assert!(domain_list(" , ").is_empty());
     }
 }

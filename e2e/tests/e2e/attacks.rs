@@ -445,6 +445,19 @@ pub async fn unreachable_addresses_are_load_failures(s: Arc<Shared>) -> anyhow::
         refused.expect_error("LOAD_FAILED")?.contains("refused"),
         "{refused:?}"
     );
+    // A port Firefox refuses outright: no request is made, only its error page shows.
+    let blocked = a
+        .call(
+            "firefox_create_window",
+            json!({"url": "http://127.0.0.1:1/"}),
+        )
+        .await?;
+    ensure!(
+        blocked
+            .expect_error("LOAD_FAILED")?
+            .contains("refused the address"),
+        "{blocked:?}"
+    );
     let tab = a.open(&s.pages.url("/other.html")).await?;
     let unknown = a
         .call(

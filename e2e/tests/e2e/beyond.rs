@@ -614,7 +614,7 @@ pub async fn downloads_land_in_the_project(s: Arc<Shared>) -> anyhow::Result<()>
 }
 
 /// Files under `dir` whose names start with any of `prefixes`.
-fn files_named(dir: &std::path::Path, prefixes: &[&str]) -> Vec<std::path::PathBuf> {
+pub fn files_named(dir: &std::path::Path, prefixes: &[&str]) -> Vec<std::path::PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };

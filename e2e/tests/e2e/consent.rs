@@ -26,8 +26,13 @@ fn pages() -> HashMap<&'static str, Page> {
                 "<!doctype html><title>The user's mail</title><p id=out>untouched</p>\
              <script>const own = window.confirm;</script>\
              <button id=check onclick=\"document.getElementById('out').textContent = \
-             'confirm is the page own: ' + (window.confirm === own)\">check</button>",
+             'confirm is the page own: ' + (window.confirm === own)\">check</button>\
+             <a id=get href=/report.bin>report</a>",
             ),
+        ),
+        (
+            "/report.bin",
+            Page::download(b"the report".to_vec(), "report.bin"),
         ),
     ])
 }
@@ -342,5 +347,187 @@ pub async fn the_popup_shows_the_pool_and_what_agents_did() -> anyhow::Result<()
         .expect_error("INVALID_ARGUMENT")?;
     b.close().await?;
     a.close().await?;
+    Ok(())
+}
+
+/// An attach request that ends (answered or not) stays where it was in the popup, struck
+/// through with its buttons disabled, so a click meant for it never lands on the request
+/// below; and the user's allowlist, set in the popup, holds for every agent.
+pub async fn popup_rows_stay_put_and_the_user_sets_the_allowlist() -> anyhow::Result<()> {
+    let mut s = setup().await?;
+    s.ui.open_tab(&s.pages.url("/other.html")).await?;
+    s.ui.switch_to(&s.popup).await?;
+    let a = agent(&s, "rows-a").await?;
+    let mail = user_tab(&a).await?;
+    let all = a.call("firefox_list_all_tabs", json!({})).await?.ok()?;
+    let other = all
+        .text
+        .lines()
+        .find(|l| l.contains("the user's") && l.contains("Other page"))
+        .and_then(|l| {
+            l.strip_prefix("tab ")?
+                .split_whitespace()
+                .next()?
+                .parse::<u32>()
+                .ok()
+        })
+        .with_context(|| format!("no second user tab in {all:?}"))?;
+    let soon = tokio::spawn(async move {
+        let r = a
+            .call(
+                "firefox_attach_tab",
+                json!({"tabId": mail, "timeout": 5000}),
+            )
+            .await;
+        (a, r)
+    });
+    s.ui.wait_text("#approvals", "The user's mail", false)
+        .await?;
+    let b = agent(&s, "rows-b").await?;
+    let later = tokio::spawn(async move {
+        let r = b
+            .call(
+                "firefox_attach_tab",
+                json!({"tabId": other, "timeout": 60000}),
+            )
+            .await;
+        (b, r)
+    });
+    s.ui.wait_text("#approvals", "Other page", false).await?;
+    let (a, expired) = soon.await?;
+    expired?.expect_error("DENIED")?;
+    // The ended request keeps its row, first; the live one stays second.
+    s.ui.find("#approvals li.gone:first-child button.allow:disabled")
+        .await?;
+    let first = s.ui.text("#approvals li:first-child").await?;
+    ensure!(first.contains("The user's mail"), "{first}");
+    let live = s.ui.text("#approvals li:nth-child(2)").await?;
+    ensure!(live.contains("Other page"), "{live}");
+    // A click on the old row's Allow does nothing.
+    let _ = s.ui.click("#approvals li:first-child button.allow").await;
+    s.ui.click("#approvals li:nth-child(2) button.allow")
+        .await?;
+    let (b, attached) = later.await?;
+    ensure!(attached?.ok()?.tab_id()? == other);
+
+    // The user's allowlist, typed into the popup.
+    let field = s.ui.find("#domains").await?;
+    s.ui.command("WebDriver:ElementClear", json!({"id": field}))
+        .await?;
+    s.ui.command(
+        "WebDriver:ElementSendKeys",
+        json!({"id": field, "text": "127.0.0.1"}),
+    )
+    .await?;
+    s.ui.click("#save-domains").await?;
+    s.ui.wait_text("#domains-note", "stay on these", false)
+        .await?;
+    let port = s.pages.port;
+    let away = format!("http://localhost:{port}/other.html");
+    let refused = a
+        .call("firefox_create_window", json!({"url": away}))
+        .await?;
+    ensure!(
+        refused.expect_error("NOT_ALLOWED")?.contains("user's"),
+        "{refused:?}"
+    );
+    let wider = a
+        .call(
+            "firefox_set_config",
+            json!({"allowedDomains": ["localhost"]}),
+        )
+        .await?;
+    wider.expect_error("NOT_ALLOWED")?;
+    let field = s.ui.find("#domains").await?;
+    s.ui.command("WebDriver:ElementClear", json!({"id": field}))
+        .await?;
+    s.ui.click("#save-domains").await?;
+    s.ui.wait_text("#domains-note", "anywhere", false).await?;
+    a.open(&away).await?;
+    b.close().await?;
+    a.close().await?;
+    Ok(())
+}
+
+/// The user allowed the site they were shown: a tab that moved to another site while they
+/// decided is not attached. And a download the user starts on an address an agent's page just
+/// loaded stays the user's.
+pub async fn consent_follows_the_site_and_user_downloads_stay_theirs() -> anyhow::Result<()> {
+    let mut s = setup().await?;
+    let a = agent(&s, "moved").await?;
+    let tab = user_tab(&a).await?;
+    let asking = tokio::spawn(async move {
+        let r = a.call("firefox_attach_tab", json!({"tabId": tab})).await;
+        (a, r)
+    });
+    s.ui.wait_text("#approvals", "The user's mail", true)
+        .await?;
+    // Meanwhile the tab goes to another site (`localhost`, not 127.0.0.1).
+    s.ui.switch_to(&s.user_window).await?;
+    let port = s.pages.port;
+    s.ui.command(
+        "WebDriver:Navigate",
+        json!({"url": format!("http://localhost:{port}/other.html")}),
+    )
+    .await?;
+    s.ui.switch_to(&s.popup).await?;
+    s.ui.click("button.allow").await?;
+    let (a, moved) = asking.await?;
+    let moved = moved?;
+    ensure!(moved.expect_error("DENIED")?.contains("moved"), "{moved:?}");
+    a.call("firefox_get_content", json!({"tabId": tab}))
+        .await?
+        .expect_error("NO_SUCH_TAB")?;
+
+    // The agent's page loads the report (a download, the agent's).
+    let project = tempfile::tempdir()?;
+    let b = Agent::spawn_in(
+        s.browser.runtime.path(),
+        &s.browser.path().join("mcp-downloads.log"),
+        &[],
+        project.path(),
+    )
+    .await?;
+    let mine = b.open(&s.pages.url("/other.html")).await?;
+    b.call(
+        "firefox_navigate",
+        json!({"tabId": mine, "url": s.pages.url("/report.bin")}),
+    )
+    .await?
+    .ok()?;
+    // The user, in their own tab, downloads the same address.
+    s.ui.switch_to(&s.user_window).await?;
+    s.ui.command(
+        "WebDriver:Navigate",
+        json!({"url": s.pages.url("/mine.html")}),
+    )
+    .await?;
+    s.ui.command(
+        "WebDriver:ExecuteScript",
+        json!({"script": "document.getElementById('get').click()", "args": []}),
+    )
+    .await?;
+    s.ui.switch_to(&s.popup).await?;
+    eventually(Duration::from_secs(10), "the user's download", async || {
+        let found = crate::beyond::files_named(s.browser.path(), &["report"]);
+        (found.len() >= 2).then_some(found)
+    })
+    .await?;
+    let listed = b
+        .call("firefox_downloads", json!({"wait": true, "timeout": 15000}))
+        .await?
+        .ok()?;
+    ensure!(listed.text.starts_with("1 download"), "{listed:?}");
+    ensure!(project.path().join("downloads/report.bin").exists());
+    ensure!(
+        !project.path().join("downloads/report (2).bin").exists(),
+        "the user's download was taken"
+    );
+    let left = crate::beyond::files_named(s.browser.path(), &["report"]);
+    ensure!(
+        left.len() == 1,
+        "the user's copy, and only it, stays: {left:?}"
+    );
+    b.close().await?;
     Ok(())
 }

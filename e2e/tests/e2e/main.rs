@@ -17,6 +17,7 @@ mod page_set;
 mod pages;
 mod pipeline;
 mod plugin;
+mod powers;
 mod shots;
 
 use common::{plain, with_shared};
@@ -321,6 +322,40 @@ fn main() {
         with_shared(
             "input::load_time_console_dialogs_and_unload",
             input::load_time_console_dialogs_and_unload,
+        ),
+    ]);
+    trials.extend([
+        with_shared(
+            "powers::routes_run_no_code_without_the_switch",
+            powers::routes_run_no_code_without_the_switch,
+        ),
+        plain(
+            "powers::routes_fulfill_pages_with_the_switch",
+            powers::routes_fulfill_pages_with_the_switch,
+        ),
+        with_shared(
+            "powers::downloads_land_only_in_the_downloads_folder",
+            powers::downloads_land_only_in_the_downloads_folder,
+        ),
+        plain(
+            "powers::saved_states_plant_and_replace_nothing",
+            powers::saved_states_plant_and_replace_nothing,
+        ),
+        with_shared(
+            "powers::bodies_are_redacted_in_every_format",
+            powers::bodies_are_redacted_in_every_format,
+        ),
+        plain(
+            "powers::the_allowlist_is_the_users",
+            powers::the_allowlist_is_the_users,
+        ),
+        plain(
+            "consent::popup_rows_stay_put_and_the_user_sets_the_allowlist",
+            consent::popup_rows_stay_put_and_the_user_sets_the_allowlist,
+        ),
+        plain(
+            "consent::consent_follows_the_site_and_user_downloads_stay_theirs",
+            consent::consent_follows_the_site_and_user_downloads_stay_theirs,
         ),
     ]);
     let conclusion = libtest_mimic::run(&args, trials);

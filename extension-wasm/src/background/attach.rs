@@ -26,7 +26,7 @@ pub async fn list_all(agent: &AgentId) -> Outcome {
                     _ if mine => (
                         t.title,
                         crate::text::cap(
-                            &crate::request_log::redact_url(&t.url),
+                            &crate::redact::redact_url(&t.url),
                             crate::text::MAX_URL_CHARS,
                         ),
                     ),
@@ -75,6 +75,9 @@ pub async fn attach(agent: &AgentId, tab: TabId, budget_ms: u32) -> Outcome {
         s.pool.can_attach(tab, agent)
     })?;
     ask_the_user(agent, &now_tab, budget_ms).await?;
+    // The user allowed the site they were shown: if the tab went elsewhere meanwhile, that
+    // is not what they allowed.
+    let now_tab = still_the_site_allowed(tab, &now_tab).await?;
     with_state(|s| {
         s.pool.admit(agent, now())?;
         s.pool.attach(tab, agent, now_tab.url.clone())?;
@@ -101,6 +104,33 @@ pub async fn attach(agent: &AgentId, tab: TabId, budget_ms: u32) -> Outcome {
         note: None,
         container: None,
     }))
+}
+
+/// The tab as it is now, if it still shows the site (origin) the user was asked about.
+async fn still_the_site_allowed(tab: TabId, asked: &Tab) -> Result<Tab, ErrorBody> {
+    let now: Tab = web::call_as(web::tabs_get(tab.0)).await.map_err(|e| {
+        ErrorBody::new(
+            ErrorCode::NoSuchTab,
+            format!(
+                "tab {tab} was closed while the user decided ({})",
+                e.message
+            ),
+        )
+    })?;
+    let (was, is) = (
+        crate::allowlist::origin(&asked.url),
+        crate::allowlist::origin(&now.url),
+    );
+    if was == is {
+        return Ok(now);
+    }
+    Err(ErrorBody::new(
+        ErrorCode::Denied,
+        format!(
+            "tab {tab} moved from {was} to {is} while the user decided: they allowed {was}, not {is}"
+        ),
+    )
+    .with_hint("call firefox_attach_tab again if you still need the tab: the user will be asked about the site it shows now"))
 }
 
 /// Waits for the user's answer in the popup (the toolbar button shows how many wait).
@@ -196,5 +226,6 @@ pub fn forget(tab: TabId) {
         s.body_tabs.remove(&tab);
         s.requests.forget(tab);
     });
+    super::intercept::sync();
     wasm_bindgen_futures::spawn_local(content::release(tab));
 }

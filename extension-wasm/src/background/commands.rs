@@ -92,7 +92,7 @@ pub async fn handle(request: Request) -> Outcome {
             let tab = authorize(&agent, a.tab_id, Action::UseTheStorageOf)?;
             storage::storage(tab, a, until, budget).await
         }
-        Command::SetConfig(a) => Ok(config::set(&agent, a)),
+        Command::SetConfig(a) => config::set(&agent, a),
         Command::SetViewport(a) => {
             let size = a.size().map_err(ErrorBody::from)?;
             let tab = authorize(&agent, a.tab_id, Action::Resize)?;
@@ -145,6 +145,7 @@ pub async fn handle(request: Request) -> Outcome {
             let windows: Vec<web::Window> =
                 web::call_as(web::windows_get_all(&wasm_bindgen::JsValue::UNDEFINED)).await?;
             d.browser_windows = windows.len() as u32;
+            d.intercepting = super::intercept::active();
             Ok(Reply::Diagnosis(d))
         }
         Command::Goodbye => Ok(Reply::Bye {

@@ -1,15 +1,21 @@
-//! Each agent's settings (`firefox_set_config`): the domains its tabs may load, enforced on
-//! create and navigate (a clear error) and on link-following (the navigation is cancelled),
-//! and whether consent banners are dismissed after each load.
+//! Where agents' tabs may go. The user's allowlist (the popup, kept in the extension's storage,
+//! or `CLAUDEZILLA_ALLOWED_DOMAINS` in Firefox's environment) holds for every agent: top-level
+//! loads, frames, routes, downloads and storage-state loads. Each agent may narrow it for
+//! itself (`firefox_set_config`), never widen it. Enforced on create and navigate (a clear
+//! error) and in the browser (a blocking listener cancels a link, redirect, script or frame
+//! that leaves the lists). Also each agent's consent-banner setting.
 
 use claudezilla_protocol::args::SetConfigArgs;
-use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Reply, TabId};
+use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Outcome, Reply, TabId};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
-use super::with_state;
+use super::{State, with_state};
 use crate::allowlist;
 use crate::web;
+
+/// Where the popup's allowlist is kept (`storage.local`), so it outlives a restart.
+const STORED_KEY: &str = "userAllowedDomains";
 
 #[derive(Debug, Clone, Default)]
 pub struct AgentConfig {
@@ -17,8 +23,40 @@ pub struct AgentConfig {
     pub handle_consent: bool,
 }
 
-pub fn set(agent: &AgentId, a: SetConfigArgs) -> Reply {
+/// The user's allowlist in force: the environment's, else the popup's (empty: no limit).
+pub fn user_list(s: &State) -> &[String] {
+    match s.tuning.allowed_domains.is_empty() {
+        true => &s.user_domains,
+        false => &s.tuning.allowed_domains,
+    }
+}
+
+/// Does the user's allowlist let agents' tabs load `url`?
+pub fn user_allows(s: &State, url: &str) -> bool {
+    allowlist::allows(user_list(s), url)
+}
+
+pub fn set(agent: &AgentId, a: SetConfigArgs) -> Outcome {
     with_state(|s| {
+        let user = user_list(s).to_vec();
+        if let Some(domains) = &a.allowed_domains {
+            let wider: Vec<&str> = domains
+                .iter()
+                .map(String::as_str)
+                .filter(|d| !allowlist::within(&user, d))
+                .collect();
+            if !wider.is_empty() {
+                return Err(ErrorBody::new(
+                    ErrorCode::NotAllowed,
+                    format!(
+                        "{} lies outside the user's allowed domains ({}): an agent may narrow that list, never widen it",
+                        wider.join(", "),
+                        user.join(", ")
+                    ),
+                )
+                .with_hint("name domains within the user's list; only the user can change it, in the Claudezilla toolbar popup"));
+            }
+        }
         let c = s.configs.entry(agent.clone()).or_default();
         if let Some(domains) = a.allowed_domains {
             c.allowed_domains = domains
@@ -29,37 +67,54 @@ pub fn set(agent: &AgentId, a: SetConfigArgs) -> Reply {
         if let Some(on) = a.handle_consent {
             c.handle_consent = on;
         }
-        Reply::Config {
+        Ok(Reply::Config {
             allowed_domains: c.allowed_domains.clone(),
             handle_consent: c.handle_consent,
-        }
+            user_domains: user,
+        })
     })
 }
 
-/// Refuses a URL outside the agent's allowlist.
+/// Refuses a URL outside the user's or the agent's allowlist, saying whose.
 pub fn check(agent: &AgentId, url: &str) -> Result<(), ErrorBody> {
-    let domains = with_state(|s| {
-        s.configs
-            .get(agent)
-            .map(|c| c.allowed_domains.clone())
-            .unwrap_or_default()
-    });
-    if allowlist::allows(&domains, url) {
-        return Ok(());
-    }
-    Err(refusal(url, &domains))
+    with_state(|s| match refusal(s, agent, url) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    })
 }
 
-fn refusal(url: &str, domains: &[String]) -> ErrorBody {
-    ErrorBody::new(
-        ErrorCode::NotAllowed,
-        format!(
-            "{} is outside your allowed domains ({}); the load was not allowed",
-            crate::request_log::redact_url(url),
-            domains.join(", ")
+/// Why `agent`'s tab may not load `url`, if it may not.
+fn refusal(s: &State, agent: &AgentId, url: &str) -> Option<ErrorBody> {
+    let shown = crate::text::cap(&crate::redact::redact_url(url), 300);
+    let user = user_list(s);
+    if !allowlist::allows(user, url) {
+        return Some(
+            ErrorBody::new(
+                ErrorCode::NotAllowed,
+                format!(
+                    "{shown} is outside the user's allowed domains ({}); the load was not allowed",
+                    user.join(", ")
+                ),
+            )
+            .with_hint("stay on those domains; only the user can widen the list, in the Claudezilla toolbar popup"),
+        );
+    }
+    let own = &s.configs.get(agent)?.allowed_domains;
+    if allowlist::allows(own, url) {
+        return None;
+    }
+    Some(
+        ErrorBody::new(
+            ErrorCode::NotAllowed,
+            format!(
+                "{shown} is outside your allowed domains ({}); the load was not allowed",
+                own.join(", ")
+            ),
+        )
+        .with_hint(
+            "stay on those domains, or change your list with firefox_set_config{allowedDomains}",
         ),
     )
-    .with_hint("stay on those domains, or widen the list with firefox_set_config{allowedDomains}")
 }
 
 pub fn handles_consent(tab: TabId) -> bool {
@@ -75,6 +130,33 @@ pub fn release(agent: &AgentId) {
     with_state(|s| s.configs.remove(agent));
 }
 
+/// The user set the popup's allowlist: in force at once, and kept for the next start.
+pub fn set_user_list(domains: Vec<String>) {
+    with_state(|s| s.user_domains = domains.clone());
+    sync_frames();
+    let stored = js_sys::Object::new();
+    let list: js_sys::Array = domains.iter().map(|d| JsValue::from_str(d)).collect();
+    let _ = js_sys::Reflect::set(&stored, &STORED_KEY.into(), &list);
+    wasm_bindgen_futures::spawn_local(async move {
+        if let Err(e) = web::call(web::storage_local_set(&stored)).await {
+            web::log(&format!("cannot keep the allowlist: {}", e.message));
+        }
+    });
+}
+
+/// Reads the popup's allowlist kept from an earlier run (before any command is taken).
+pub async fn restore_user_list() {
+    let Ok(stored) = web::call(web::storage_local_get(STORED_KEY)).await else {
+        return;
+    };
+    let list = js_sys::Reflect::get(&stored, &STORED_KEY.into())
+        .ok()
+        .and_then(|v| serde_wasm_bindgen::from_value::<Vec<String>>(v).ok())
+        .unwrap_or_default();
+    with_state(|s| s.user_domains = list);
+    sync_frames();
+}
+
 #[derive(Serialize)]
 struct Filter {
     urls: [&'static str; 1],
@@ -88,47 +170,90 @@ struct Details {
     url: String,
 }
 
-/// Cancels an agent tab's top-level navigation outside its agent's allowlist (a link, a
-/// redirect, a script), whatever started it.
+/// A blocking webRequest listener.
+type Blocking = Closure<dyn FnMut(JsValue) -> JsValue>;
+
+thread_local! {
+    /// The frames' listener, registered only while the user has an allowlist.
+    static FRAMES: std::cell::RefCell<Option<Blocking>> = const { std::cell::RefCell::new(None) };
+}
+
+/// An agent tab's request, as the blocking listeners see it.
+fn agent_request(d: JsValue) -> Option<(TabId, String)> {
+    let d = serde_wasm_bindgen::from_value::<Details>(d).ok()?;
+    let tab = TabId(u32::try_from(d.tab_id).ok()?);
+    with_state(|s| s.pool.contains(tab)).then_some((tab, d.url))
+}
+
+fn cancel(message: &str) -> JsValue {
+    web::log(message);
+    web::to_js(&web::Cancel { cancel: true })
+}
+
+/// Cancels an agent tab's top-level load outside the user's or its agent's list, whatever
+/// started it (a link, a redirect, a script).
 pub fn listen() {
-    let on_request = Closure::<dyn FnMut(JsValue) -> JsValue>::new(|d: JsValue| {
-        let Ok(d) = serde_wasm_bindgen::from_value::<Details>(d) else {
-            return JsValue::UNDEFINED;
-        };
-        let Ok(tab) = u32::try_from(d.tab_id).map(TabId) else {
+    let on_request = Blocking::new(|d: JsValue| {
+        let Some((tab, url)) = agent_request(d) else {
             return JsValue::UNDEFINED;
         };
         let refused = with_state(|s| {
-            let domains = &s
-                .pool
-                .owner(tab)
-                .and_then(|o| s.configs.get(o))?
-                .allowed_domains;
-            if allowlist::allows(domains, &d.url) {
-                return None;
-            }
-            let error = refusal(&d.url, domains);
+            let agent = s.pool.owner(tab)?.clone();
+            let error = refusal(s, &agent, &url)?;
+            let message = error.message.clone();
             // A navigation waiting on this tab answers with the refusal now.
-            s.blocked.insert(tab, error.clone());
+            s.blocked.insert(tab, error);
             for waiter in s.waiters.remove(&tab).unwrap_or_default() {
                 let _ = waiter.done.send(());
             }
-            Some(error)
+            Some(message)
         });
-        match refused {
-            Some(error) => {
-                crate::web::log(&error.message);
-                web::to_js(&web::Cancel { cancel: true })
-            }
-            None => JsValue::UNDEFINED,
-        }
+        refused.map_or(JsValue::UNDEFINED, |m| cancel(&m))
     });
+    add_blocking(&on_request, "main_frame");
+    on_request.forget();
+}
+
+fn add_blocking(listener: &Blocking, kind: &'static str) {
     let filter = web::to_js(&Filter {
         urls: ["<all_urls>"],
-        types: ["main_frame"],
+        types: [kind],
     });
     let extra = web::to_js(&["blocking"]);
     web::WEB_REQUEST_ON_BEFORE_REQUEST
-        .with(|e| e.add_listener_with_extra(on_request.as_ref().unchecked_ref(), &filter, &extra));
-    on_request.forget();
+        .with(|e| e.add_listener_with_extra(listener.as_ref().unchecked_ref(), &filter, &extra));
+}
+
+/// While the user has an allowlist, a frame of an agent tab outside it is not loaded (and
+/// without one, no frame of any tab waits on us).
+pub fn sync_frames() {
+    let needed = with_state(|s| !user_list(s).is_empty());
+    FRAMES.with(|f| {
+        let mut f = f.borrow_mut();
+        match (needed, f.is_some()) {
+            (true, false) => {
+                let listener = Blocking::new(|d: JsValue| {
+                    let Some((_, url)) = agent_request(d) else {
+                        return JsValue::UNDEFINED;
+                    };
+                    if with_state(|s| user_allows(s, &url)) {
+                        return JsValue::UNDEFINED;
+                    }
+                    cancel(&format!(
+                        "a frame of {} was not loaded: outside the user's allowed domains",
+                        crate::text::cap(&crate::redact::redact_url(&url), 300)
+                    ))
+                });
+                add_blocking(&listener, "sub_frame");
+                *f = Some(listener);
+            }
+            (false, true) => {
+                if let Some(old) = f.take() {
+                    web::WEB_REQUEST_ON_BEFORE_REQUEST
+                        .with(|e| e.remove_listener(old.as_ref().unchecked_ref()));
+                }
+            }
+            _ => {}
+        }
+    });
 }

@@ -40,17 +40,18 @@ pub fn network(tab: AuthorizedTab, a: &NetworkArgs) -> Outcome {
         include_headers: a.include_headers,
         include_body: a.include_body,
     };
-    if a.include_body {
-        // Opt-in per tab: from now on, this tab's responses are read as they arrive.
+    // Opt-in per tab: from now on, this tab's responses are read as they arrive — never
+    // those of a tab attached from the user.
+    if a.include_body && !with_state(|s| s.pool.is_attached(tab.id())) {
         with_state(|s| s.body_tabs.insert(tab.id()));
-        super::intercept::listen_once();
+        super::intercept::sync();
     }
     let (entries, total) = with_state(|s| s.requests.query(tab.id(), &filter));
     Ok(Reply::Network { entries, total })
 }
 
 pub async fn evaluate(tab: AuthorizedTab, a: EvaluateArgs, until: u64, budget_ms: u32) -> Outcome {
-    if !with_state(|s| s.evaluate_switch || s.tuning.allow_evaluate) {
+    if !with_state(|s| s.code_allowed()) {
         return Err(ErrorBody::new(
             ErrorCode::Disabled,
             "running JavaScript in pages is switched off",

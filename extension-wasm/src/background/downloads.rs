@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::*;
 
 use super::{native, now, tabs, with_state};
 use crate::downloads::{OpenPage, page_made_owner};
-use crate::request_log::redact_url;
+use crate::redact::redact_url;
 use crate::text::{MAX_URL_CHARS, cap};
 use crate::web::{self, Tab};
 
@@ -68,6 +68,12 @@ async fn claim(item: Item) {
     let Some((agent, tab)) = owner(&item).await else {
         return;
     };
+    if let Some(refused) = outside_allowlist(&agent, &item) {
+        // Not the agent's to have: the file never lands, in the project or anywhere.
+        let _ = web::call(web::downloads_cancel(item.id)).await;
+        native::notify(&agent, refused);
+        return;
+    }
     with_state(|s| s.downloads.own(item.id, &agent));
     // A navigation that became this download is over: the page stays where it was.
     if let Some(tab) = tab
@@ -82,6 +88,22 @@ async fn claim(item: Item) {
             file_name(&item.filename)
         ),
     );
+}
+
+/// Why `agent` may not have this download: it comes from outside the user's or the agent's
+/// allowlist. A file the page made (`blob:`) comes from the page's origin; a `data:` one from
+/// the page that made it, which the lists let load.
+fn outside_allowlist(agent: &AgentId, item: &Item) -> Option<String> {
+    let source = item.url.strip_prefix("blob:").unwrap_or(&item.url);
+    if source.starts_with("data:") {
+        return None;
+    }
+    let refused = super::config::check(agent, source).err()?;
+    Some(format!(
+        "A download was cancelled ({}): {}",
+        file_name(&item.filename),
+        refused.message
+    ))
 }
 
 /// The agent whose tab fetched the file (and that tab), whose own container it was downloaded

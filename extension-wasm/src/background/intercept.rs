@@ -1,8 +1,12 @@
-//! `firefox_route` in the browser. The blocking webRequest listeners are registered with the
-//! first route (until then no request of any tab waits on us), and apply each agent's routes
-//! to its own tabs' requests only. Fulfilling replaces the response's body through
+//! `firefox_route` and body capture in the browser. The blocking webRequest listeners exist
+//! only while some agent has a route or a tab whose bodies it reads: registered with the
+//! first, removed with the last, so at other times no request of any tab waits on us. Routes
+//! apply to their agent's own tabs (never a tab attached from the user, never an address
+//! outside the user's allowlist). Fulfilling replaces the response's body through
 //! `filterResponseData` (Firefox only) and its headers as they arrive; the request still goes
 //! to the server, and its status stays the server's: Firefox lets no extension change it.
+//! What the browser would run (a page, frame, script, style) is fulfilled only with the
+//! user's evaluate switch on (`crate::request_routes`).
 
 use std::collections::HashMap;
 
@@ -12,15 +16,21 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
-use super::with_state;
-use crate::request_routes::Rule;
+use super::{config, native, with_state};
+use crate::request_routes::{Rule, Verdict, check_headers};
 use crate::web::{self, AllUrls, Cancel, Header};
 
 /// Fulfilled responses whose headers are still to come, at most.
 const MAX_PENDING: usize = 256;
 
+/// The blocking listeners while registered (kept to remove them again).
+struct Listeners {
+    request: Closure<dyn FnMut(JsValue) -> JsValue>,
+    headers: Closure<dyn FnMut(JsValue) -> JsValue>,
+}
+
 thread_local! {
-    static LISTENING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    static LISTENERS: std::cell::RefCell<Option<Listeners>> = const { std::cell::RefCell::new(None) };
     /// Headers to set on responses still to come, by request id.
     static HEADERS: std::cell::RefCell<HashMap<String, Vec<(String, String)>>> =
         std::cell::RefCell::new(HashMap::new());
@@ -31,25 +41,31 @@ pub fn set(agent: &AgentId, a: RouteArgs) -> Outcome {
         return list(agent);
     };
     let rule = match action {
-        RouteAction::Fulfill => Rule::Fulfill {
-            body: a.body,
-            headers: a.headers.into_iter().collect(),
-        },
+        RouteAction::Fulfill => {
+            let headers: Vec<(String, String)> = a.headers.into_iter().collect();
+            check_headers(&headers, with_state(|s| s.code_allowed()))?;
+            Rule::Fulfill {
+                body: a.body,
+                headers,
+            }
+        }
         RouteAction::Abort => Rule::Abort,
         RouteAction::Delay => Rule::Delay(a.delay_ms.unwrap_or_default()),
     };
     with_state(|s| s.routes.add(agent, &pattern, rule))?;
-    listen_once();
+    sync();
     list(agent)
 }
 
 pub fn unset(agent: &AgentId, a: UnrouteArgs) -> Outcome {
     with_state(|s| s.routes.remove(agent, a.pattern.as_deref()));
+    sync();
     list(agent)
 }
 
 pub fn release(agent: &AgentId) {
     with_state(|s| s.routes.remove(agent, None));
+    sync();
 }
 
 fn list(agent: &AgentId) -> Outcome {
@@ -64,6 +80,8 @@ struct Details {
     tab_id: i64,
     url: String,
     request_id: String,
+    #[serde(default, rename = "type")]
+    kind: String,
 }
 
 #[derive(Deserialize)]
@@ -80,12 +98,17 @@ struct NewHeaders {
     response_headers: Vec<Header>,
 }
 
-/// The rule for a request of an agent tab, if one of its agent's routes matches.
-fn rule_for(d: &Details) -> Option<Rule> {
+/// What a request of an agent tab meets, and whose tab it is. A tab attached from the user
+/// meets no route, nor does an address outside the user's allowlist.
+fn verdict_for(d: &Details) -> Option<(AgentId, TabId, Verdict)> {
     let tab = TabId(u32::try_from(d.tab_id).ok()?);
     with_state(|s| {
         let owner = s.pool.owner(tab)?.clone();
-        s.routes.hit(&owner, &d.url)
+        if s.pool.is_attached(tab) || !config::user_allows(s, &d.url) {
+            return None;
+        }
+        let verdict = s.routes.hit(&owner, &d.url, &d.kind, s.code_allowed());
+        Some((owner, tab, verdict))
     })
 }
 
@@ -93,19 +116,22 @@ fn on_request(d: JsValue) -> JsValue {
     let Ok(d) = serde_wasm_bindgen::from_value::<Details>(d) else {
         return JsValue::UNDEFINED;
     };
-    let rule = rule_for(&d);
-    if !matches!(rule, Some(Rule::Fulfill { .. } | Rule::Abort)) {
+    let Some((agent, tab, verdict)) = verdict_for(&d) else {
         capture_if_asked(&d);
-    }
-    match rule {
-        None => JsValue::UNDEFINED,
-        Some(Rule::Abort) => web::to_js(&Cancel { cancel: true }),
-        Some(Rule::Delay(ms)) => wasm_bindgen_futures::future_to_promise(async move {
-            web::sleep(ms).await;
-            Ok(js_sys::Object::new().into())
-        })
-        .into(),
-        Some(Rule::Fulfill { body, headers }) => {
+        return JsValue::UNDEFINED;
+    };
+    match verdict {
+        Verdict::Apply(Rule::Abort) => web::to_js(&Cancel { cancel: true }),
+        Verdict::Apply(Rule::Delay(ms)) => {
+            capture_if_asked(&d);
+            wasm_bindgen_futures::future_to_promise(async move {
+                web::sleep(ms).await;
+                Ok(js_sys::Object::new().into())
+            })
+            .into()
+        }
+        Verdict::Apply(Rule::Fulfill { body, headers }) => {
+            with_state(|s| s.activity.replaced(&agent, tab, &d.url, web::now_ms()));
             if let Some(body) = body {
                 replace_body(&d.request_id, body.into_bytes());
             }
@@ -117,6 +143,24 @@ fn on_request(d: JsValue) -> JsValue {
                 }
                 h.insert(d.request_id, headers)
             });
+            JsValue::UNDEFINED
+        }
+        Verdict::Held { pattern, first } => {
+            if first {
+                native::notify(
+                    &agent,
+                    format!(
+                        "Your route {pattern} left a {} response ({}) alone: fulfilling what the browser runs or shows as a page, or setting headers that plant cookies or change the site's security, runs your content in the site, which needs the user's evaluate switch (the Claudezilla popup). Data requests (fetch, XHR, images, fonts, media) are fulfilled.",
+                        d.kind,
+                        crate::text::cap(&crate::redact::redact_url(&d.url), 200)
+                    ),
+                );
+            }
+            capture_if_asked(&d);
+            JsValue::UNDEFINED
+        }
+        Verdict::Pass => {
+            capture_if_asked(&d);
             JsValue::UNDEFINED
         }
     }
@@ -166,6 +210,9 @@ fn on_headers(r: JsValue) -> JsValue {
 
 /// Most bytes of one response read for its agent.
 const MAX_CAPTURE: usize = 64 * 1024;
+/// Most responses read at once (past it, a response is passed on unread), so the bytes held
+/// while reading stay under `MAX_READING * MAX_CAPTURE` (2 MiB).
+const MAX_READING: usize = 32;
 
 /// A body being read: what was kept, and the whole size.
 #[derive(Default)]
@@ -188,8 +235,10 @@ fn capture_if_asked(d: &Details) {
     let Ok(tab) = u32::try_from(d.tab_id).map(TabId) else {
         return;
     };
-    let asked = d.url.starts_with("http") && with_state(|s| s.body_tabs.contains(&tab));
-    if !asked {
+    let asked = d.url.starts_with("http")
+        && with_state(|s| s.body_tabs.contains(&tab) && !s.pool.is_attached(tab));
+    let room = READING.with(|m| m.borrow().len() < MAX_READING);
+    if !asked || !room {
         return;
     }
     let Ok(filter) = web::filter_response_data(&d.request_id) else {
@@ -244,20 +293,46 @@ fn capture_if_asked(d: &Details) {
     });
 }
 
-pub fn listen_once() {
-    if LISTENING.with(|l| l.replace(true)) {
-        return;
-    }
+/// Registers the blocking listeners while some agent has a route or reads bodies, and
+/// removes them when none does: a request then waits on nothing of ours.
+pub fn sync() {
+    let needed = with_state(|s| !s.routes.is_empty() || !s.body_tabs.is_empty());
+    LISTENERS.with(|l| {
+        let mut l = l.borrow_mut();
+        match (needed, l.is_some()) {
+            (true, false) => *l = Some(register()),
+            (false, true) => {
+                if let Some(old) = l.take() {
+                    unregister(&old);
+                }
+            }
+            _ => {}
+        }
+    });
+}
+
+/// Do requests wait on us now?
+pub fn active() -> bool {
+    LISTENERS.with(|l| l.borrow().is_some())
+}
+
+fn register() -> Listeners {
     let filter = web::to_js(&AllUrls::default());
     let request = Closure::<dyn FnMut(JsValue) -> JsValue>::new(on_request);
     let blocking = web::to_js(&["blocking"]);
     web::WEB_REQUEST_ON_BEFORE_REQUEST
         .with(|e| e.add_listener_with_extra(request.as_ref().unchecked_ref(), &filter, &blocking));
-    request.forget();
     let headers = Closure::<dyn FnMut(JsValue) -> JsValue>::new(on_headers);
     let with_headers = web::to_js(&["blocking", "responseHeaders"]);
     web::WEB_REQUEST_ON_HEADERS_RECEIVED.with(|e| {
         e.add_listener_with_extra(headers.as_ref().unchecked_ref(), &filter, &with_headers)
     });
-    headers.forget();
+    Listeners { request, headers }
+}
+
+fn unregister(l: &Listeners) {
+    web::WEB_REQUEST_ON_BEFORE_REQUEST
+        .with(|e| e.remove_listener(l.request.as_ref().unchecked_ref()));
+    web::WEB_REQUEST_ON_HEADERS_RECEIVED
+        .with(|e| e.remove_listener(l.headers.as_ref().unchecked_ref()));
 }

@@ -57,6 +57,9 @@ struct State {
     console_tabs: HashSet<TabId>,
     /// Each agent's allowlist and consent setting.
     configs: HashMap<AgentId, config::AgentConfig>,
+    /// The user's allowlist from the popup (kept in the extension's storage); the
+    /// environment's (`CLAUDEZILLA_ALLOWED_DOMAINS`, in `tuning`) stands before it.
+    user_domains: Vec<String>,
     /// The popup's switch for `firefox_evaluate` (until Firefox restarts).
     evaluate_switch: bool,
     /// The popup's switch for `firefox_cookies` and `firefox_storage` (until Firefox restarts).
@@ -94,6 +97,12 @@ thread_local! {
 }
 
 impl State {
+    /// The user's evaluate switch is on (popup or environment): agents may run code in their
+    /// pages, by `firefox_evaluate` or by fulfilling what the browser runs.
+    fn code_allowed(&self) -> bool {
+        self.evaluate_switch || self.tuning.allow_evaluate
+    }
+
     /// The notes of `agent`'s tabs' pages, taken.
     fn take_page_notes(&mut self, agent: &AgentId) -> Vec<String> {
         let tabs: Vec<TabId> = self
@@ -131,6 +140,7 @@ pub fn start_background() {
         // Re-adopt the window and tabs of a previous run before taking any command, so a
         // restarted background never opens a second agent window.
         persist::restore().await;
+        config::restore_user_list().await;
         native::connect();
         wasm_bindgen_futures::spawn_local(native::health_checks());
         commands::release_idle_agents_forever().await;

@@ -108,6 +108,7 @@ fn on_message(value: JsValue) {
             tuning,
         } => {
             with_state(|s| s.tuning = tuning);
+            super::config::sync_frames();
             LINK.with(|l| {
                 let mut l = l.borrow_mut();
                 l.welcomed = true;

@@ -1,13 +1,13 @@
 //! Answers the toolbar popup: the pool, the waiting agents, the screenshot lock, the loops;
-//! and takes the user's decisions: the `firefox_evaluate` switch, giving an attached tab back.
+//! and takes the user's decisions: the switches, the allowlist, giving an attached tab back.
 
-use claudezilla_protocol::AgentId;
 use claudezilla_protocol::envelope::{
     CaptureState, PopupActivity, PopupRequest, PopupStatus, PopupTab,
 };
+use claudezilla_protocol::{AgentId, validate};
 use wasm_bindgen::prelude::*;
 
-use super::{attach, native, now, with_state};
+use super::{attach, config, native, now, with_state};
 use crate::web;
 
 /// Activity entries the popup shows (newest first, grouped by agent there).
@@ -53,6 +53,12 @@ pub fn listen() {
                     with_state(|s| s.private_attach = enabled)
                 }
                 PopupRequest::SetStorage { enabled } => with_state(|s| s.storage_switch = enabled),
+                PopupRequest::SetAllowedDomains { domains } => {
+                    // The environment's list stands; the popup shows it as fixed.
+                    if with_state(|s| s.tuning.allowed_domains.is_empty()) {
+                        config::set_user_list(validate::domain_list(&domains.join(",")));
+                    }
+                }
             }
             js_sys::Promise::resolve(&web::to_js(&status())).into()
         },
@@ -88,13 +94,15 @@ fn status() -> PopupStatus {
                 held_ms: now.saturating_sub(h.since),
                 waiting: s.capture.waiting() as u32,
             }),
-            evaluate: s.evaluate_switch || s.tuning.allow_evaluate,
+            evaluate: s.code_allowed(),
             evaluate_by_environment: s.tuning.allow_evaluate,
             loops: s.loops.summary(now),
             approvals: s.approvals.pending().to_vec(),
             private_attach: s.private_attach,
             storage: s.storage_switch || s.tuning.allow_storage,
             storage_by_environment: s.tuning.allow_storage,
+            allowed_domains: config::user_list(s).to_vec(),
+            allowed_domains_by_environment: !s.tuning.allowed_domains.is_empty(),
             activity: s
                 .activity
                 .newest(POPUP_ACTIVITY)

@@ -20,8 +20,8 @@ struct MainFrameOnly {
 }
 
 const MAIN_FRAME: &str = "main_frame";
-/// Requests whose answer may become a download.
-const DOCUMENTS: [&str; 2] = [MAIN_FRAME, "sub_frame"];
+/// Requests whose answer may become a download (a link with `download` is "other").
+const DOCUMENTS: [&str; 3] = [MAIN_FRAME, "sub_frame", "other"];
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -80,12 +80,13 @@ pub fn listen() {
                     s.main_frames.started(tab, &r.request_id, &r.url);
                 }
                 let agent_tab = s.pool.contains(tab);
+                if DOCUMENTS.contains(&r.kind.as_str()) {
+                    // A download has no tab of its own: this is how it is traced to one (and
+                    // one the user's tab asked for is the user's).
+                    s.downloads.requested(tab, agent_tab, &r.url, web::now_ms());
+                }
                 if agent_tab {
                     s.requests.claim(tab);
-                    if DOCUMENTS.contains(&r.kind.as_str()) {
-                        // A download has no tab of its own: this is how it is traced to one.
-                        s.downloads.requested(tab, &r.url, web::now_ms());
-                    }
                 } else if r.incognito {
                     // Private browsing is never held, not even briefly.
                     return;
@@ -141,9 +142,8 @@ pub fn listen() {
         {
             with_state(|s| {
                 s.main_frames.redirected(tab, &r.request_id, to);
-                if s.pool.contains(tab) {
-                    s.downloads.requested(tab, to, web::now_ms());
-                }
+                let agent_tab = s.pool.contains(tab);
+                s.downloads.requested(tab, agent_tab, to, web::now_ms());
             });
         }
     });

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::{content, with_state};
 use crate::allowlist::origin;
 use crate::pool::AuthorizedTab;
+use crate::saved_state::{Skip, admit};
 use crate::web::{self, Tab};
 
 /// Most cookies one answer lists.
@@ -145,7 +146,8 @@ pub async fn storage(tab: AuthorizedTab, a: StorageArgs, until: u64, budget_ms: 
 }
 
 /// `firefox_storage_state`: the cookies and local storage of the agent's open sites, or those
-/// put back into its session (its own container's jar, or the user's).
+/// put back into its session (its own container's jar, or the user's) — only for sites it has
+/// open and the allowlists allow (`crate::saved_state`).
 pub async fn state(agent: &AgentId, a: StorageStateArgs, until: u64, budget_ms: u32) -> Outcome {
     allowed()?;
     match (a.action, a.state) {
@@ -247,8 +249,24 @@ struct SetCookie<'a> {
 async fn load(agent: &AgentId, state: SavedState, until: u64, budget_ms: u32) -> Outcome {
     let jar = super::containers::jar_for(agent, None).await?;
     let store = jar.as_ref().map(|j| j.cookie_store_id.as_str());
+    let pages = agent_pages(agent).await;
+    let open_hosts: Vec<String> = pages
+        .iter()
+        .filter_map(|(_, url, _)| crate::allowlist::host(url))
+        .collect();
+    let now_s = web::now_ms() / 1_000.0;
+    let allowed = |url: &str| super::config::check(agent, url).is_ok();
     let mut set = 0;
+    let mut skipped: std::collections::BTreeMap<Skip, Vec<String>> = Default::default();
     for c in &state.cookies {
+        if let Err(why) = admit(c, &open_hosts, allowed, now_s) {
+            let sites = skipped.entry(why).or_default();
+            let site = c.domain.trim_start_matches('.').to_owned();
+            if !sites.contains(&site) {
+                sites.push(site);
+            }
+            continue;
+        }
         let details = SetCookie {
             url: &c.url,
             name: &c.name,
@@ -267,7 +285,6 @@ async fn load(agent: &AgentId, state: SavedState, until: u64, budget_ms: u32) ->
             set += 1;
         }
     }
-    let pages = agent_pages(agent).await;
     let (mut filled, mut missing) = (Vec::new(), Vec::new());
     for o in &state.origins {
         let Some((tab, ..)) = pages.iter().find(|(_, url, _)| origin(url) == o.origin) else {
@@ -294,9 +311,19 @@ async fn load(agent: &AgentId, state: SavedState, until: u64, budget_ms: u32) ->
         filled.len(),
         filled.join(", ")
     );
+    for (why, sites) in &skipped {
+        what.push_str(&format!(
+            " Not loaded, {}: cookies of {}.",
+            why.reason(),
+            crate::text::cap(&sites.join(", "), 500)
+        ));
+    }
+    if skipped.contains_key(&Skip::NoTab) || !missing.is_empty() {
+        what.push_str(" Open a tab on a site (within the allowed domains) and load again for its cookies and storage.");
+    }
     if !missing.is_empty() {
         what.push_str(&format!(
-            " Not loaded (no tab of yours there): {}; open one and load again.",
+            " Local storage not loaded (no tab of yours there): {}.",
             missing.join(", ")
         ));
     }

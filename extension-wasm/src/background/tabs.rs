@@ -6,7 +6,7 @@ use claudezilla_protocol::reply::{LoadState, TabReport};
 use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Outcome, Reply, TabId};
 use futures_channel::oneshot;
 use futures_util::lock::Mutex;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 use super::{LoadWaiter, now, persist, with_state};
@@ -327,8 +327,17 @@ async fn arrived(tab: TabId, mark: u64, asked: Option<&str>, loaded: Outcome) ->
         }
         web::sleep(20).await;
     }
-    match reached() {
-        Reached::Asked | Reached::Arriving => {}
+    let mut reached = reached();
+    // No request was seen: a page that takes our script is there (a same-document move);
+    // Firefox's error page does not.
+    if reached == Reached::Unrequested {
+        reached = match scriptable(tab).await {
+            true => Reached::Asked,
+            false => Reached::Failed(crate::load::unrequested_error()),
+        };
+    }
+    match reached {
+        Reached::Asked | Reached::Arriving | Reached::Unrequested => {}
         Reached::Pending => {
             report.note = Some(format!(
                 "the page keeps loading pages of its own; the load of {asked_text} had not arrived yet"
@@ -357,6 +366,19 @@ async fn arrived(tab: TabId, mark: u64, asked: Option<&str>, loaded: Outcome) ->
         }
     }
     Ok(Reply::Tab(report))
+}
+
+#[derive(Serialize)]
+struct Probe {
+    code: &'static str,
+}
+
+/// Does the tab's page take a content script (every web page does; an error page does not)?
+async fn scriptable(tab: TabId) -> bool {
+    let probe = web::to_js(&Probe { code: "0" });
+    web::call(web::tabs_execute_script(tab.0, &probe))
+        .await
+        .is_ok()
 }
 
 fn no_history(e: ErrorBody, way: &str) -> ErrorBody {
@@ -552,7 +574,35 @@ fn refine_url_error(e: ErrorBody, url: &str) -> ErrorBody {
 }
 
 /// Wires the browser's tab and window events into the pool and the load waiters.
+/// A `webNavigation.onErrorOccurred` report, the fields we read.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct NavigationError {
+    tab_id: i64,
+    frame_id: i64,
+    url: String,
+    #[serde(default)]
+    error: Option<String>,
+}
+
 pub fn listen() {
+    let on_nav_error = Closure::<dyn FnMut(JsValue)>::new(|d: JsValue| {
+        let Ok(d) = serde_wasm_bindgen::from_value::<NavigationError>(d) else {
+            return;
+        };
+        let Ok(tab) = u32::try_from(d.tab_id).map(TabId) else {
+            return;
+        };
+        if d.frame_id == 0 {
+            with_state(|s| {
+                s.main_frames
+                    .navigation_failed(tab, &d.url, d.error.as_deref())
+            });
+        }
+    });
+    web::WEB_NAVIGATION_ON_ERROR_OCCURRED
+        .with(|e| e.add_listener(on_nav_error.as_ref().unchecked_ref()));
+    on_nav_error.forget();
     let on_updated = Closure::<dyn FnMut(u32, JsValue, JsValue)>::new(on_updated);
     web::TABS_ON_UPDATED.with(|e| e.add_listener(on_updated.as_ref().unchecked_ref()));
     on_updated.forget();
@@ -570,6 +620,7 @@ pub fn listen() {
             s.page_notes.remove(&TabId(tab));
             s.pool.remove(TabId(tab));
         });
+        super::intercept::sync();
     });
     web::TABS_ON_REMOVED.with(|e| e.add_listener(on_removed.as_ref().unchecked_ref()));
     on_removed.forget();

@@ -69,6 +69,8 @@ extern "C" {
     pub fn downloads_search(query: &JsValue) -> Promise;
     #[wasm_bindgen(js_namespace = ["browser", "downloads"], js_name = removeFile)]
     pub fn downloads_remove_file(id: u32) -> Promise;
+    #[wasm_bindgen(js_namespace = ["browser", "downloads"], js_name = cancel)]
+    pub fn downloads_cancel(id: u32) -> Promise;
 
     #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = goBack)]
     pub fn tabs_go_back(tab_id: u32) -> Promise;
@@ -112,6 +114,11 @@ extern "C" {
     #[wasm_bindgen(js_namespace = ["browser", "sessions"], js_name = getWindowValue)]
     pub fn sessions_get_window_value(window_id: u32, key: &str) -> Promise;
 
+    #[wasm_bindgen(js_namespace = ["browser", "storage", "local"], js_name = get)]
+    pub fn storage_local_get(key: &str) -> Promise;
+    #[wasm_bindgen(js_namespace = ["browser", "storage", "local"], js_name = set)]
+    pub fn storage_local_set(items: &JsValue) -> Promise;
+
     #[wasm_bindgen(js_namespace = ["browser", "runtime"], js_name = reload)]
     pub fn runtime_reload();
     #[wasm_bindgen(catch, js_namespace = ["browser", "contentScripts"], js_name = register)]
@@ -143,6 +150,8 @@ extern "C" {
     pub fn add_listener(this: &BrowserEvent, callback: &Function);
     #[wasm_bindgen(method, js_name = addListener)]
     pub fn add_filtered_listener(this: &BrowserEvent, callback: &Function, filter: &JsValue);
+    #[wasm_bindgen(method, js_name = removeListener)]
+    pub fn remove_listener(this: &BrowserEvent, callback: &Function);
     /// `addListener(callback, filter, extraInfoSpec)` (webRequest).
     #[wasm_bindgen(method, js_name = addListener)]
     pub fn add_listener_with_extra(
@@ -174,6 +183,8 @@ extern "C" {
     pub static WEB_REQUEST_ON_SEND_HEADERS: BrowserEvent;
     #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "webRequest"], js_name = onBeforeRedirect)]
     pub static WEB_REQUEST_ON_BEFORE_REDIRECT: BrowserEvent;
+    #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "webNavigation"], js_name = onErrorOccurred)]
+    pub static WEB_NAVIGATION_ON_ERROR_OCCURRED: BrowserEvent;
     #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "webRequest"], js_name = onHeadersReceived)]
     pub static WEB_REQUEST_ON_HEADERS_RECEIVED: BrowserEvent;
 }

@@ -16,7 +16,7 @@ use crate::server::Claudezilla;
 impl Claudezilla {
     #[tool(
         name = "firefox_set_config",
-        description = "Your settings: allowedDomains limits where your tabs may go (navigation, new tabs and followed links); handleConsent dismisses cookie banners after each load."
+        description = "Your settings: allowedDomains narrows where your tabs may go (within the user's allowlist); handleConsent dismisses cookie banners after each load."
     )]
     async fn set_config(&self, Parameters(a): Parameters<Args<SetConfigArgs>>) -> CallToolResult {
         respond(
@@ -25,10 +25,17 @@ impl Claudezilla {
                 Reply::Config {
                     allowed_domains,
                     handle_consent,
+                    user_domains,
                 } => {
-                    let domains = match allowed_domains.is_empty() {
-                        true => "any domain".to_owned(),
-                        false => allowed_domains.join(", "),
+                    let domains = match (allowed_domains.is_empty(), user_domains.is_empty()) {
+                        (true, true) => "any domain".to_owned(),
+                        (true, false) => format!("the user's list: {}", user_domains.join(", ")),
+                        (false, true) => allowed_domains.join(", "),
+                        (false, false) => format!(
+                            "{} (within the user's list: {})",
+                            allowed_domains.join(", "),
+                            user_domains.join(", ")
+                        ),
                     };
                     Ok(text(format!(
                         "Your tabs may load: {domains}. Consent banners: {}.",

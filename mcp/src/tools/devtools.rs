@@ -94,13 +94,20 @@ fn render_routes(reply: Reply) -> Result<CallToolResult, Reply> {
                  pattern,
                  action,
                  hits,
+                 held,
              }| {
                 let action = match action {
                     RouteAction::Fulfill => "fulfill",
                     RouteAction::Abort => "abort",
                     RouteAction::Delay => "delay",
                 };
-                format!("{pattern} → {action} ({hits} requests so far)")
+                let held = match held {
+                    0 => String::new(),
+                    n => format!(
+                        "; {n} left alone: pages, frames, scripts and styles are fulfilled only with the user's evaluate switch"
+                    ),
+                };
+                format!("{pattern} → {action} ({hits} requests so far{held})")
             },
         )
         .collect();

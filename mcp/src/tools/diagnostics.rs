@@ -80,7 +80,13 @@ impl Claudezilla {
         }
         if info.connected {
             match link.call(Command::Diagnose, timeout).await {
-                Ok(Reply::Diagnosis(d)) => report.ok(render_pool(&d)),
+                Ok(Reply::Diagnosis(d)) => {
+                    report.ok(render_pool(&d));
+                    report.ok(match d.intercepting {
+                        true => "requests wait on Claudezilla: an agent has routes or reads response bodies".into(),
+                        false => "no request waits on Claudezilla (no routes, no body capture)".into(),
+                    });
+                }
                 Ok(other) => {
                     report.bad(format!("unexpected diagnosis {other:?}"), "restart Firefox")
                 }

@@ -13,12 +13,8 @@ use rmcp::{tool, tool_router};
 
 use super::args::Args;
 use super::{failed, respond, text};
-use crate::files::Allowed;
+use crate::files::{Allowed, Downloads};
 use crate::server::Claudezilla;
-
-/// Where finished downloads go unless the agent names a folder: apart from the project's own
-/// files, so a page cannot drop a `build.rs` or `Makefile` where tools would run it.
-const DEFAULT_FOLDER: &str = "downloads";
 
 #[tool_router(router = downloads_router, vis = "pub(crate)")]
 impl Claudezilla {
@@ -34,14 +30,12 @@ impl Claudezilla {
         // Only this server says what it moved: never the agent.
         a.args.moved.clear();
         let allowed = self.allowed(&context.peer).await;
-        let folder = a
-            .args
-            .save_to
-            .clone()
-            .unwrap_or_else(|| DEFAULT_FOLDER.into());
-        if let Err(e) = allowed.check(&folder) {
-            return failed(e);
-        }
+        // Only under the downloads folder, apart from the project's own files, so a page
+        // cannot drop a `build.rs` or a git hook where tools would run it.
+        let folder = match allowed.downloads_folder(a.args.save_to.as_deref()) {
+            Ok(folder) => folder,
+            Err(e) => return failed(e),
+        };
         let listed = self.run(Command::Downloads(a.args), a.timeout).await;
         let downloads = match listed {
             Ok(Reply::Downloads { downloads }) => downloads,
@@ -69,7 +63,7 @@ impl Claudezilla {
 /// Copies each finished download not moved yet into `folder`; what could not be, in words.
 fn take_finished(
     allowed: &Allowed,
-    folder: &str,
+    folder: &Downloads,
     downloads: &[DownloadInfo],
 ) -> (Vec<MovedDownload>, Vec<String>) {
     let mut moved = Vec::new();

@@ -9,7 +9,7 @@ use rmcp::model::{CallToolResult, ContentBlock};
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, tool, tool_router};
 
-use crate::files::SaveTarget;
+use crate::files::{SaveTarget, Written};
 
 use super::args::Args;
 use super::{failed, respond, text};
@@ -29,11 +29,11 @@ impl Claudezilla {
         // The destination is checked before the capture, and written by this process: only
         // inside the allowed folders.
         let target = match &a.args.save_path {
-            Some(path) => match self
-                .allowed(&context.peer)
-                .await
-                .prepare_save(path, a.args.overwrite)
-            {
+            Some(path) => match self.allowed(&context.peer).await.prepare_save(
+                path,
+                a.args.overwrite,
+                Written::Screenshot,
+            ) {
                 Ok(target) => Some(target),
                 Err(e) => return failed(e),
             },

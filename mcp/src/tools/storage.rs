@@ -13,6 +13,7 @@ use rmcp::{tool, tool_router};
 
 use super::args::Args;
 use super::{acted, failed, respond, text};
+use crate::files::Written;
 use crate::server::Claudezilla;
 
 #[tool_router(router = storage_router, vis = "pub(crate)")]
@@ -62,7 +63,7 @@ impl Claudezilla {
         let allowed = self.allowed(&context.peer).await;
         let path = a.args.path.clone();
         if a.args.action == StateAction::Save {
-            let target = match allowed.prepare_save(&path, true) {
+            let target = match allowed.prepare_save(&path, a.args.overwrite, Written::State) {
                 Ok(target) => target,
                 Err(e) => return failed(e),
             };

@@ -9,7 +9,7 @@ use super::*;
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SetConfigArgs {
-    /// Domains your tabs may load (example.com includes its subdomains; *.example.com only them); [] allows all.
+    /// Domains your tabs may load (example.com includes its subdomains; *.example.com only them), within the user's list; [] allows what the user allows.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "Vec<String>"))]
     pub allowed_domains: Option<Vec<String>>,
@@ -22,13 +22,7 @@ pub struct SetConfigArgs {
 impl SetConfigArgs {
     pub(crate) fn validate(&self) -> Result<(), Invalid> {
         for d in self.allowed_domains.iter().flatten() {
-            let host = d.strip_prefix("*.").unwrap_or(d);
-            let ok = !host.is_empty()
-                && host.len() <= 253
-                && host
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-');
-            if !ok {
+            if !crate::validate::domain_pattern(d) {
                 return Err(Invalid::new(
                     "allowedDomains",
                     format!("{d:?} is not a domain (example.com or *.example.com)"),

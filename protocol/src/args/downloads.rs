@@ -13,7 +13,7 @@ pub struct DownloadsArgs {
     /// Wait until they finish (at most timeout).
     #[serde(default)]
     pub wait: bool,
-    /// Folder in your project (default: downloads).
+    /// A folder beneath the downloads folder (downloads/ in your project, unless the user named another).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub save_to: Option<String>,

@@ -135,8 +135,11 @@ pub enum StateAction {
 pub struct StorageStateArgs {
     /// save (to path) or load (from path).
     pub action: StateAction,
-    /// A JSON file in your project folder (or another folder the user allowed).
+    /// A .json file in your project folder (or another folder the user allowed); never a hidden one.
     pub path: String,
+    /// save: replace the file if it exists.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub overwrite: bool,
     /// Read by the MCP server from `path` for load; not an argument.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(skip))]

@@ -22,15 +22,28 @@ use cap_std::fs::{Dir, OpenOptions};
 use claudezilla_protocol::args::{FileData, MAX_UPLOAD_BYTES};
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 
-/// The environment variable naming extra allowed folders, separated like `PATH`.
-pub const ENV_ALLOW_DIRS: &str = "CLAUDEZILLA_ALLOW_DIRS";
+mod cli;
+mod platform;
+mod rules;
+
+pub use cli::{ENV_ALLOW_DIRS, ENV_DOWNLOADS_DIR, Options, root_path};
+pub use rules::Written;
+
+use platform::{dos_device, open_no_follow, pseudo_dir, pseudo_file, pseudo_path, pseudo_std_file};
 
 const ADD_ONE: &str = "Ask the user to allow the folder: start claudezilla-mcp with --allow-dir DIR (repeatable) \
 or set CLAUDEZILLA_ALLOW_DIRS=DIR1:DIR2 (DIR1;DIR2 on Windows); the MCP client's roots (your project folder) are always allowed.";
 
 /// The folders files may be read from and written to, each canonical (symlinks resolved).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Allowed(Vec<PathBuf>);
+pub struct Allowed {
+    folders: Vec<PathBuf>,
+    /// Where downloads land, if the user named a folder (else `downloads/` in the first).
+    downloads: Option<PathBuf>,
+}
+
+/// The downloads folder in the project when the user names none.
+const DOWNLOADS: &str = "downloads";
 
 impl Allowed {
     /// Canonical forms of the folders that exist; the first is where relative paths start.
@@ -51,18 +64,32 @@ impl Allowed {
                 out.push(real);
             }
         }
-        Self(out)
+        Self {
+            folders: out,
+            downloads: None,
+        }
+    }
+
+    /// Downloads land in `folder` (the user's word; made if missing) instead of `downloads/`
+    /// in the project.
+    pub fn with_downloads(mut self, folder: Option<PathBuf>) -> Self {
+        self.downloads = folder;
+        self
     }
 
     pub fn folders(&self) -> &[PathBuf] {
-        &self.0
+        &self.folders
     }
 
     fn listed(&self) -> String {
-        if self.0.is_empty() {
+        if self.folders.is_empty() {
             return "none".into();
         }
-        let names: Vec<String> = self.0.iter().map(|p| p.display().to_string()).collect();
+        let names: Vec<String> = self
+            .folders
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
         names.join(", ")
     }
 
@@ -77,12 +104,12 @@ impl Allowed {
             return Err(invalid(format!("{path} names a device, not a file")));
         }
         if given.is_relative() {
-            let first = self.0.first().ok_or_else(|| self.outside(path))?;
+            let first = self.folders.first().ok_or_else(|| self.outside(path))?;
             return Ok((first, given.to_owned()));
         }
         // The longest folder that holds the path lexically (nested folders may both be allowed).
         let lexical = normalize(given);
-        self.0
+        self.folders
             .iter()
             .filter_map(|folder| Some((folder.as_path(), within(&lexical, folder, cfg!(windows))?)))
             .max_by_key(|(folder, _)| folder.as_os_str().len())
@@ -114,9 +141,10 @@ impl Allowed {
         })
     }
 
-    /// A regular file's name and bytes, at most [`MAX_UPLOAD_BYTES`].
+    /// A regular file's name and bytes, at most [`MAX_UPLOAD_BYTES`]; never a hidden one.
     pub fn read(&self, path: &str) -> Result<(String, Vec<u8>), ErrorBody> {
         let (folder, rel) = self.locate(path)?;
+        rules::readable(&rel, path)?;
         let dir = open_folder(folder)?;
         let cannot = |e: std::io::Error| refused(path, folder, e);
         if !dir.metadata(&rel).map_err(cannot)?.is_file() {
@@ -150,31 +178,36 @@ impl Allowed {
         Ok((name, bytes))
     }
 
-    /// Refuses a path outside the allowed folders now, before any work.
-    pub fn check(&self, path: &str) -> Result<(), ErrorBody> {
-        self.locate(path).map(drop)
+    /// Where downloads land, `save_to` beneath it: checked now, before any work.
+    pub fn downloads_folder(&self, save_to: Option<&str>) -> Result<Downloads, ErrorBody> {
+        let sub = rules::download_subfolder(save_to.unwrap_or("."))?;
+        let (root, named) = match &self.downloads {
+            Some(named) => (named.clone(), true),
+            None => (
+                self.folders
+                    .first()
+                    .ok_or_else(|| self.outside(DOWNLOADS))?
+                    .join(DOWNLOADS),
+                false,
+            ),
+        };
+        Ok(Downloads { root, named, sub })
     }
 
-    /// Copies a finished download from where the browser wrote it into `folder` (in the
-    /// allowed folders, made if missing) under its own name, or `name (2).ext` when that is
-    /// taken: nothing is ever replaced. Only the file the browser reported is read: a regular
-    /// file, not a symlink, of exactly `size` bytes. Returns where it is now.
+    /// Copies a finished download from where the browser wrote it into the downloads folder
+    /// (made if missing) under its own name, or `name (2).ext` when that is taken: nothing is
+    /// ever replaced. Only the file the browser reported is read: a regular file, not a
+    /// symlink, of exactly `size` bytes. Returns where it is now.
     pub fn take_download(
         &self,
-        folder: &str,
+        to: &Downloads,
         source: &Path,
         size: u64,
     ) -> Result<PathBuf, ErrorBody> {
         let mut file = open_download(source, size)?;
-        let (root, rel) = self.locate(folder)?;
-        let cannot = |e: std::io::Error| refused(folder, root, e);
-        let base = open_folder(root)?;
-        let dir = if rel.as_os_str().is_empty() {
-            base
-        } else {
-            base.create_dir_all(&rel).map_err(cannot)?;
-            base.open_dir(&rel).map_err(cannot)?
-        };
+        let shown_folder = to.root.join(&to.sub);
+        let folder = shown_folder.display().to_string();
+        let dir = to.open()?;
         if pseudo_dir(&dir) {
             return Err(invalid(format!("{folder} is not an ordinary folder")));
         }
@@ -195,16 +228,22 @@ impl Allowed {
         });
         let _ = dir.remove_file(&tmp);
         match placed {
-            Some(Ok(placed)) => Ok(root.join(rel).join(placed)),
+            Some(Ok(placed)) => Ok(shown_folder.join(placed)),
             Some(Err(e)) => Err(shown(e)),
             None => Err(shown(std::io::ErrorKind::AlreadyExists.into())),
         }
     }
 
-    /// Checks a destination now (so a bad path fails before any work) and keeps the folder
-    /// open for the write.
-    pub fn prepare_save(&self, path: &str, overwrite: bool) -> Result<SaveTarget, ErrorBody> {
+    /// Checks a destination for a file of `kind` now (so a bad path fails before any work)
+    /// and keeps the folder open for the write.
+    pub fn prepare_save(
+        &self,
+        path: &str,
+        overwrite: bool,
+        kind: Written,
+    ) -> Result<SaveTarget, ErrorBody> {
         let (folder, rel) = self.locate(path)?;
+        rules::writable(&rel, path, kind)?;
         let name = match rel.components().next_back() {
             Some(Component::Normal(name)) => name.to_owned(),
             _ => return Err(invalid(format!("{path} does not end in a file name"))),
@@ -234,6 +273,48 @@ impl Allowed {
             shown: PathBuf::from(path),
             overwrite,
         })
+    }
+}
+
+/// Where downloads land: the downloads folder (the user's, or `downloads/` in the project)
+/// and a checked folder beneath it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Downloads {
+    root: PathBuf,
+    /// The user named the folder: it is made where they said. Otherwise it is made beneath
+    /// the project, never through a link that leads out.
+    named: bool,
+    sub: PathBuf,
+}
+
+impl Downloads {
+    fn open(&self) -> Result<Dir, ErrorBody> {
+        let shown = self.root.join(&self.sub).display().to_string();
+        let cannot = |e: std::io::Error| {
+            ErrorBody::new(
+                ErrorCode::NotAllowed,
+                format!(
+                    "cannot use the downloads folder {shown}: {e} (a link leading out of it is refused)"
+                ),
+            )
+        };
+        let base = match self.named {
+            true => {
+                std::fs::create_dir_all(&self.root).map_err(cannot)?;
+                open_folder(&self.root)?
+            }
+            false => {
+                let project = self.root.parent().unwrap_or(Path::new("."));
+                let project = open_folder(project)?;
+                project.create_dir_all(DOWNLOADS).map_err(cannot)?;
+                project.open_dir(DOWNLOADS).map_err(cannot)?
+            }
+        };
+        if self.sub.as_os_str().is_empty() {
+            return Ok(base);
+        }
+        base.create_dir_all(&self.sub).map_err(cannot)?;
+        base.open_dir(&self.sub).map_err(cannot)
     }
 }
 
@@ -316,64 +397,6 @@ fn open_download(source: &Path, size: u64) -> Result<std::fs::File, ErrorBody> {
         )));
     }
     Ok(file)
-}
-
-/// Opens a file itself, not what a symlink at its path points to (and a FIFO without waiting).
-#[cfg(unix)]
-fn open_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
-    use std::os::unix::fs::OpenOptionsExt as _;
-    std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
-        .open(path)
-}
-
-/// Opens a file itself: a symlink or junction is opened as the link, which is not a file. Only
-/// a path on a drive: a share (`\\server\…`) or device path would reach the network or a
-/// device; and the open is anonymous, so nothing opened can act as the user.
-#[cfg(windows)]
-fn open_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
-    use std::os::windows::fs::OpenOptionsExt as _;
-    use std::path::Prefix;
-    use windows_sys::Win32::Storage::FileSystem::{
-        FILE_FLAG_OPEN_REPARSE_POINT, SECURITY_ANONYMOUS,
-    };
-    let on_a_drive = matches!(
-        path.components().next(),
-        Some(Component::Prefix(p)) if matches!(p.kind(), Prefix::Disk(_) | Prefix::VerbatimDisk(_))
-    );
-    if !on_a_drive {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "not a path on a local drive",
-        ));
-    }
-    std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(FILE_FLAG_OPEN_REPARSE_POINT)
-        .security_qos_flags(SECURITY_ANONYMOUS)
-        .open(path)
-}
-
-/// `CON`, `nul.txt`, `COM1 .log`, `CONIN$`: names Windows resolves to a device in any folder.
-fn dos_device(part: &std::ffi::OsStr) -> bool {
-    let name = part.to_string_lossy();
-    let stem = name
-        .split(['.', ':'])
-        .next()
-        .unwrap_or_default()
-        .trim_end_matches(' ');
-    let upper = stem.to_ascii_uppercase();
-    let numbered = |prefix: &str| {
-        let mut rest = upper.strip_prefix(prefix).unwrap_or_default().chars();
-        let digit = |c: char| c.is_ascii_digit() || matches!(c, '¹' | '²' | '³');
-        rest.next().is_some_and(digit) && rest.next().is_none()
-    };
-    matches!(
-        upper.as_str(),
-        "CON" | "PRN" | "AUX" | "NUL" | "CONIN$" | "CONOUT$"
-    ) || numbered("COM")
-        || numbered("LPT")
 }
 
 /// A download's file name, safe in a project: never hidden (`.envrc` → `_envrc`).
@@ -468,162 +491,10 @@ fn too_large(path: &str, len: u64) -> ErrorBody {
     .with_hint("Firefox takes at most 1 MiB per message from the host; upload a smaller file")
 }
 
-/// Kernel filesystems whose "regular" files are views of processes and devices.
-fn pseudo_path(path: &Path) -> bool {
-    ["/proc", "/sys", "/dev"]
-        .iter()
-        .any(|p| path.starts_with(p))
-}
-
-#[cfg(unix)]
-fn pseudo_file(file: &cap_std::fs::File) -> bool {
-    use std::os::fd::AsRawFd;
-    pseudo_fd(file.as_raw_fd())
-}
-
-#[cfg(unix)]
-fn pseudo_std_file(file: &std::fs::File) -> bool {
-    use std::os::fd::AsRawFd;
-    pseudo_fd(file.as_raw_fd())
-}
-
-#[cfg(unix)]
-fn pseudo_dir(dir: &Dir) -> bool {
-    use std::os::fd::AsRawFd;
-    pseudo_fd(dir.as_raw_fd())
-}
-
-/// Windows has no kernel filesystems posing as folders of files; devices are refused by name.
-#[cfg(windows)]
-fn pseudo_file(_file: &cap_std::fs::File) -> bool {
-    false
-}
-
-#[cfg(windows)]
-fn pseudo_std_file(_file: &std::fs::File) -> bool {
-    false
-}
-
-#[cfg(windows)]
-fn pseudo_dir(_dir: &Dir) -> bool {
-    false
-}
-
-#[cfg(target_os = "linux")]
-fn pseudo_fd(fd: std::os::fd::RawFd) -> bool {
-    const PROC: i64 = 0x9fa0;
-    const SYSFS: i64 = 0x6265_6572;
-    const DEVPTS: i64 = 0x1cd1;
-    const DEBUGFS: i64 = 0x6462_6720;
-    // SAFETY: an out-parameter of the right type, and a descriptor we own.
-    let mut stat: libc::statfs = unsafe { std::mem::zeroed() };
-    if unsafe { libc::fstatfs(fd, &mut stat) } != 0 {
-        return true;
-    }
-    [PROC, SYSFS, DEVPTS, DEBUGFS].contains(&(stat.f_type as i64))
-}
-
-#[cfg(all(unix, not(target_os = "linux")))]
-fn pseudo_fd(_fd: std::os::fd::RawFd) -> bool {
-    false
-}
-
-/// The folders named on the command line (`--allow-dir DIR`, repeatable) and in
-/// [`ENV_ALLOW_DIRS`]; anything else on the command line is an error.
-pub fn folders_from(
-    args: impl IntoIterator<Item = OsString>,
-    env: Option<OsString>,
-) -> Result<Vec<PathBuf>, String> {
-    let mut out: Vec<PathBuf> = env
-        .map(|v| {
-            std::env::split_paths(&v)
-                .filter(|p| !p.as_os_str().is_empty())
-                .collect()
-        })
-        .unwrap_or_default();
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        if arg == "--allow-dir" {
-            let dir = args.next().ok_or("--allow-dir needs a folder")?;
-            out.push(dir.into());
-        } else if let Some(dir) = arg.to_str().and_then(|a| a.strip_prefix("--allow-dir=")) {
-            out.push(dir.into());
-        } else {
-            return Err(format!(
-                "unknown argument {arg:?}; usage: claudezilla-mcp [--allow-dir DIR]..."
-            ));
-        }
-    }
-    Ok(out)
-}
-
-/// The local path of a `file://` root URI (MCP roots), if it is one.
-pub fn root_path(uri: &str) -> Option<PathBuf> {
-    root_path_on(uri, cfg!(windows)).map(PathBuf::from)
-}
-
-/// The rule of [`root_path`]; on Windows `file:///C:/p` is `C:/p` (a drive, not `/C:`).
-fn root_path_on(uri: &str, windows: bool) -> Option<String> {
-    let rest = uri.strip_prefix("file://")?;
-    let path = rest.strip_prefix("localhost").unwrap_or(rest);
-    if !path.starts_with('/') {
-        return None;
-    }
-    let decoded = percent_encoding::percent_decode_str(path)
-        .decode_utf8()
-        .ok()?;
-    let drive = |p: &str| {
-        let b = p.as_bytes();
-        b.len() >= 3 && b[1].is_ascii_alphabetic() && b[2] == b':'
-    };
-    match windows && drive(&decoded) {
-        true => Some(decoded[1..].to_owned()),
-        false => Some(decoded.into_owned()),
-    }
-}
-
 /// Windows' path rules, pure, so they are tested on every platform.
 #[cfg(test)]
 mod windows_rules {
-    use super::dos_device;
-    use std::ffi::OsStr;
     use std::path::Path;
-
-    #[test]
-    fn dos_device_names_are_known_in_every_disguise() {
-        for device in [
-            "CON",
-            "con",
-            "Nul",
-            "nul.txt",
-            "COM1",
-            "com9.log",
-            "LPT3 .x",
-            "AUX.",
-            "CONIN$",
-            "conout$.txt",
-            "PRN ",
-            "NUL:",
-            "com¹",
-            "LPT³.txt",
-        ] {
-            assert!(dos_device(OsStr::new(device)), "{device}");
-        }
-        for file in [
-            "console",
-            "CONS",
-            "COM",
-            "COM10",
-            "LPT",
-            "nul_",
-            "icon",
-            "notes.txt",
-            "a.con",
-            "",
-        ] {
-            assert!(!dos_device(OsStr::new(file)), "{file}");
-        }
-    }
 
     #[test]
     fn windows_folders_match_without_case() {
@@ -637,18 +508,6 @@ mod windows_rules {
         assert_eq!(rel("/Users/Ada/Project", true), Some("".into()));
         assert_eq!(rel("/Users/Ada/Projects/x", true), None);
         assert_eq!(rel("/Users/Ada", true), None);
-    }
-
-    #[test]
-    fn a_windows_root_uri_is_a_drive_path() {
-        let root = |uri, windows| super::root_path_on(uri, windows);
-        assert_eq!(
-            root("file:///C:/Users/Ada%20L/p", true).as_deref(),
-            Some("C:/Users/Ada L/p")
-        );
-        assert_eq!(root("file:///C:/p", false).as_deref(), Some("/C:/p"));
-        assert_eq!(root("file:///home/a", true).as_deref(), Some("/home/a"));
-        assert_eq!(root("file://server/share", true), None);
     }
 }
 
@@ -688,8 +547,9 @@ mod windows_tests {
             r"\\.\pipe\x",
             r"\\?\UNC\server\s\x",
         ] {
+            let to = allowed.downloads_folder(None).unwrap();
             let e = allowed
-                .take_download("downloads", Path::new(source), 3)
+                .take_download(&to, Path::new(source), 3)
                 .unwrap_err();
             assert!(e.message.contains("local drive"), "{source}: {e}");
         }
@@ -723,47 +583,106 @@ mod tests {
         std::fs::create_dir(&browser).unwrap();
         let report = browser.join("report.bin");
         std::fs::write(&report, [1, 2, 3]).unwrap();
-        let first = allowed.take_download("downloads", &report, 3).unwrap();
+        let to = allowed.downloads_folder(None).unwrap();
+        let first = allowed.take_download(&to, &report, 3).unwrap();
         assert_eq!(first, project.join("downloads/report.bin"));
         assert_eq!(std::fs::read(&first).unwrap(), [1, 2, 3]);
-        let second = allowed.take_download("downloads", &report, 3).unwrap();
+        let second = allowed.take_download(&to, &report, 3).unwrap();
         assert_eq!(second, project.join("downloads/report (2).bin"));
         assert_eq!(std::fs::read(&first).unwrap(), [1, 2, 3], "not replaced");
         let hidden = browser.join(".envrc");
         std::fs::write(&hidden, "export X=1").unwrap();
-        let placed = allowed.take_download(".", &hidden, 10).unwrap();
-        assert_eq!(placed, project.join("_envrc"), "never a hidden file");
+        let placed = allowed.take_download(&to, &hidden, 10).unwrap();
+        assert_eq!(
+            placed,
+            project.join("downloads/_envrc"),
+            "never a hidden file"
+        );
+        let beneath = allowed.downloads_folder(Some("reports/q3")).unwrap();
+        let deep = allowed.take_download(&beneath, &report, 3).unwrap();
+        assert_eq!(deep, project.join("downloads/reports/q3/report.bin"));
         let leftovers: Vec<_> = std::fs::read_dir(project.join("downloads"))
             .unwrap()
             .map(|e| e.unwrap().file_name())
             .collect();
-        assert_eq!(leftovers.len(), 2, "no temporary file left: {leftovers:?}");
+        assert_eq!(leftovers.len(), 4, "no temporary file left: {leftovers:?}");
     }
 
     #[test]
-    fn only_the_file_the_browser_reported_is_taken_and_only_into_allowed_folders() {
+    fn downloads_land_only_under_the_downloads_folder() {
+        let (tmp, project, allowed) = setup();
+        let report = tmp.path().join("build.rs");
+        std::fs::write(&report, "fn main() {}").unwrap();
+        // The project's root, its sources, hidden folders, anything outside: refused.
+        for save_to in [".git/hooks", "..", "../src", "/tmp", ".cargo"] {
+            let e = allowed.downloads_folder(Some(save_to)).unwrap_err();
+            assert_eq!(e.code, ErrorCode::NotAllowed, "{save_to}: {e}");
+        }
+        // "." and "src" are beneath the downloads folder, not the project's own.
+        for save_to in [".", "src"] {
+            let to = allowed.downloads_folder(Some(save_to)).unwrap();
+            let placed = allowed.take_download(&to, &report, 12).unwrap();
+            assert!(placed.starts_with(project.join("downloads")), "{placed:?}");
+        }
+        assert!(!project.join("build.rs").exists() && !project.join("src").exists());
+        // A link in place of the downloads folder does not lead out.
+        let (tmp2, project2, allowed2) = setup();
+        symlink(tmp2.path(), project2.join("downloads")).unwrap();
+        let to = allowed2.downloads_folder(None).unwrap();
+        let e = allowed2.take_download(&to, &report, 12).unwrap_err();
+        assert_eq!(e.code, ErrorCode::NotAllowed, "{e}");
+        assert!(!tmp2.path().join("build.rs").exists());
+        // The user's own folder, made where they said.
+        let named = tmp.path().join("theirs/dl");
+        let allowed3 = Allowed::new([project.clone()]).with_downloads(Some(named.clone()));
+        let to = allowed3.downloads_folder(Some("x")).unwrap();
+        let placed = allowed3.take_download(&to, &report, 12).unwrap();
+        assert_eq!(placed, named.join("x/build.rs"));
+    }
+
+    #[test]
+    fn only_the_file_the_browser_reported_is_taken() {
         let (tmp, project, allowed) = setup();
         let secret = tmp.path().join("secret");
         let link = tmp.path().join("report.bin");
         symlink(&secret, &link).unwrap();
-        let e = allowed.take_download("downloads", &link, 7).unwrap_err();
+        let to = allowed.downloads_folder(None).unwrap();
+        let e = allowed.take_download(&to, &link, 7).unwrap_err();
         assert_eq!(
             e.code,
             ErrorCode::InvalidArgument,
             "a symlink is not followed"
         );
-        let e = allowed.take_download("downloads", &secret, 99).unwrap_err();
+        let e = allowed.take_download(&to, &secret, 99).unwrap_err();
         assert!(e.message.contains("not the file"), "{e}");
-        let e = allowed.take_download("/tmp", &secret, 7).unwrap_err();
-        assert_eq!(e.code, ErrorCode::NotAllowed);
-        let e = allowed.take_download("../out", &secret, 7).unwrap_err();
-        assert_eq!(e.code, ErrorCode::NotAllowed, "{e}");
-        assert!(!tmp.path().join("out").exists());
         let e = allowed
-            .take_download("downloads", Path::new("secret"), 7)
+            .take_download(&to, Path::new("secret"), 7)
             .unwrap_err();
         assert!(e.message.contains("absolute"), "{e}");
         assert!(!project.join("downloads").join("secret").exists());
+    }
+
+    #[test]
+    fn hidden_files_are_not_read_nor_written() {
+        let (_tmp, project, allowed) = setup();
+        std::fs::write(project.join(".env"), "API_KEY=1").unwrap();
+        std::fs::create_dir(project.join(".claude")).unwrap();
+        std::fs::write(project.join(".claude/settings.json"), "{}").unwrap();
+        for path in [".env", "sub/../.env", ".claude/settings.json"] {
+            let e = allowed.read(path).unwrap_err();
+            assert_eq!(e.code, ErrorCode::NotAllowed, "{path}: {e}");
+        }
+        for (path, kind) in [
+            (".claude/settings.json", Written::State),
+            (".gitignore", Written::State),
+            ("shot.png.sh", Written::Screenshot),
+        ] {
+            assert!(allowed.prepare_save(path, true, kind).is_err(), "{path}");
+        }
+        assert_eq!(
+            std::fs::read_to_string(project.join(".claude/settings.json")).unwrap(),
+            "{}"
+        );
     }
 
     #[test]
@@ -845,15 +764,17 @@ mod tests {
         let (_tmp, project, allowed) = setup();
         let path = s(&project.join("shot.jpg"));
         allowed
-            .prepare_save(&path, false)
+            .prepare_save(&path, false, Written::Screenshot)
             .unwrap()
             .write(&[1, 2, 3])
             .unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), [1, 2, 3]);
-        let err = allowed.prepare_save(&path, false).unwrap_err();
+        let err = allowed
+            .prepare_save(&path, false, Written::Screenshot)
+            .unwrap_err();
         assert!(err.hint.unwrap().contains("overwrite"));
         allowed
-            .prepare_save(&path, true)
+            .prepare_save(&path, true, Written::Screenshot)
             .unwrap()
             .write(&[4])
             .unwrap();
@@ -863,7 +784,9 @@ mod tests {
         assert_eq!(names.len(), 3, "{names:?}");
         // Taken between the check and the write: not replaced.
         let late = s(&project.join("late.jpg"));
-        let target = allowed.prepare_save(&late, false).unwrap();
+        let target = allowed
+            .prepare_save(&late, false, Written::Screenshot)
+            .unwrap();
         std::fs::write(&late, "theirs").unwrap();
         assert!(target.write(&[9]).is_err());
         assert_eq!(std::fs::read(&late).unwrap(), b"theirs");
@@ -877,7 +800,7 @@ mod tests {
         symlink(&bashrc, project.join("shot.jpg")).unwrap();
         let link = s(&project.join("shot.jpg"));
         allowed
-            .prepare_save(&link, true)
+            .prepare_save(&link, true, Written::Screenshot)
             .unwrap()
             .write(&[1])
             .unwrap();
@@ -894,16 +817,24 @@ mod tests {
             "/proc/self/fd/1".into(),
             s(&project.join("../x.jpg")),
         ] {
-            let err = allowed.prepare_save(&path, true).unwrap_err();
+            let err = allowed
+                .prepare_save(&path, true, Written::Screenshot)
+                .unwrap_err();
             assert_eq!(err.code, ErrorCode::NotAllowed, "{path}: {err}");
         }
         assert!(
-            allowed.prepare_save(&s(&project), true).is_err(),
+            allowed
+                .prepare_save(&s(&project), true, Written::Screenshot)
+                .is_err(),
             "a folder"
         );
         assert!(
             allowed
-                .prepare_save(&s(&project.join("no/such/x.jpg")), false)
+                .prepare_save(
+                    &s(&project.join("no/such/x.jpg")),
+                    false,
+                    Written::Screenshot
+                )
                 .is_err()
         );
     }
@@ -916,25 +847,5 @@ mod tests {
             allowed.read_upload("x").unwrap_err().code,
             ErrorCode::NotAllowed
         );
-    }
-
-    #[test]
-    fn folders_come_from_flags_and_the_environment() {
-        let args = ["--allow-dir", "/a", "--allow-dir=/b"].map(OsString::from);
-        let got = folders_from(args, Some("/c:/d".into())).unwrap();
-        assert_eq!(got, ["/c", "/d", "/a", "/b"].map(PathBuf::from));
-        assert!(folders_from([OsString::from("--allow-dir")], None).is_err());
-        assert!(folders_from([OsString::from("--bogus")], None).is_err());
-    }
-
-    #[test]
-    fn root_uris_become_paths() {
-        assert_eq!(
-            root_path("file:///home/u/my%20proj"),
-            Some("/home/u/my proj".into())
-        );
-        assert_eq!(root_path("file://localhost/x"), Some("/x".into()));
-        assert_eq!(root_path("https://x/"), None);
-        assert_eq!(root_path("file://server/share"), None);
     }
 }
