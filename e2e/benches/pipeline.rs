@@ -206,6 +206,11 @@ async fn bench() -> anyhow::Result<(Vec<Row>, Vec<Breakdown>)> {
         ),
         ("/large.html", Page::html(large_page(2_000))),
         ("/table.html", Page::html(table_page(400))),
+        ("/many.html", Page::html(many_resources(50))),
+        (
+            "/px.svg",
+            Page::svg("<svg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/>"),
+        ),
     ]))
     .await?;
     // Evaluate is switched on so it can be timed; everything else is as a user has it.
@@ -558,6 +563,43 @@ async fn bench() -> anyhow::Result<(Vec<Row>, Vec<Breakdown>)> {
         String::new(),
     );
 
+    // What routes cost the pages they do not touch: a page of 50 images loaded in another
+    // agent's tab (as a user's tab would load it), with no route anywhere, then while this
+    // agent holds 50 routes (the blocking listeners make every request ask the background).
+    let other = Agent::spawn(browser.runtime.path(), &log).await?;
+    let theirs = other.open(&pages.url("/small.html")).await?;
+    let many = pages.url("/many.html");
+    let mut load = async || {
+        other
+            .call("firefox_navigate", json!({"tabId": theirs, "url": many}))
+            .await?
+            .ok()
+            .map(|_| ())
+    };
+    let quiet = time(30, &mut load).await?;
+    for i in 0..50 {
+        agent
+            .call(
+                "firefox_route",
+                json!({"pattern": format!("**/never-{i}/*"), "action": "abort"}),
+            )
+            .await?
+            .ok()?;
+    }
+    let routed = time(30, &mut load).await?;
+    agent.call("firefox_unroute", json!({})).await?.ok()?;
+    row(
+        "page of 50 images in another tab, no routes",
+        quiet,
+        "no request waits on the extension".into(),
+    );
+    row(
+        "the same, while an agent holds 50 routes",
+        routed,
+        format!("+{:.2} ms median per load", routed.0 - quiet.0),
+    );
+    other.close().await?;
+
     for (tool, args, note) in [
         ("firefox_get_console", json!({"tabId": large}), "capture on"),
         (
@@ -613,6 +655,12 @@ async fn bench() -> anyhow::Result<(Vec<Row>, Vec<Breakdown>)> {
     );
     agent.close().await?;
     Ok((rows, breakdown))
+}
+
+/// A page of `n` images, each its own request.
+fn many_resources(n: usize) -> String {
+    let images: String = (0..n).map(|i| format!("<img src=/px.svg?n={i}>")).collect();
+    format!("<!doctype html><title>Many</title>{images}")
 }
 
 fn main() -> anyhow::Result<()> {

@@ -3,17 +3,23 @@
 //! Pure policy lives in plain modules that build and test natively (`cargo test`):
 //! * [`pool`]: the shared tab pool and who owns which tab — the only place ownership is decided —
 //!   with slot requests, reservations and idle agents.
+//! * [`route`]: which page operation, tab and wait each command takes.
 //! * [`approvals`]: the user's consent before an agent drives one of the user's tabs.
 //! * [`capture_lock`]: the screenshot mutex, granted in arrival order.
 //! * [`capture_plan`]: what a screenshot captures, capped whatever the page measures.
-//! * [`load`]: when a navigation counts as finished.
-//! * [`text`]: cutting text and naming elements for answers.
-//! * [`jpeg`]: reading a JPEG's dimensions.
-//! * [`request_log`]: each tab's network log, redacted on the way in.
-//! * [`allowlist`]: the per-agent domain allowlists.
+//! * [`pixels`], [`jpeg`]: decoding, stitching, shrinking and encoding pictures.
+//! * [`load`]: when a navigation counts as finished, and whether it reached what was asked.
+//! * [`network`]: requests in flight, for "the network is quiet".
+//! * [`text`], [`a11y`], [`markdown`], [`suggest`]: answers' text, roles and names, Markdown,
+//!   "did you mean".
+//! * [`request_log`]: each tab's network log; [`redact`]: credentials out of what is shown.
+//! * [`request_routes`]: each agent's routes, and what of them needs the evaluate switch.
+//! * [`allowlist`], [`glob`]: the user's and the agents' domain lists; URL globs.
+//! * [`saved_state`]: which cookies of a saved state may be loaded.
 //! * [`focus_loop`]: focus loops and the Stop hook's verdict.
 //! * [`downloads`]: which agent a download belongs to.
 //! * [`activity`]: what agents did, for the user and for each agent (no secrets).
+//! * [`consent_words`]: which banner buttons accept and which reject.
 //!
 //! The browser glue is wasm-only:
 //! * `web`: bindings to `browser.*` APIs and timers.

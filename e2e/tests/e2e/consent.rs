@@ -34,6 +34,14 @@ fn pages() -> HashMap<&'static str, Page> {
             "/report.bin",
             Page::download(b"the report".to_vec(), "report.bin"),
         ),
+        (
+            "/fetcher.html",
+            Page::html(
+                "<!doctype html><title>Fetcher</title><p id=out>waiting</p><script>\
+                 fetch('/data.txt').then(r => r.text()).then(t => document.getElementById('out').textContent = 'got:' + t)</script>",
+            ),
+        ),
+        ("/data.txt", Page::html("real-data")),
     ])
 }
 
@@ -409,6 +417,30 @@ pub async fn popup_rows_stay_put_and_the_user_sets_the_allowlist() -> anyhow::Re
         .await?;
     let (b, attached) = later.await?;
     ensure!(attached?.ok()?.tab_id()? == other);
+    // An attached tab is the user's: the agent's routes never touch it.
+    b.call(
+        "firefox_route",
+        json!({"pattern": "**/data.txt", "action": "fulfill", "body": "mocked"}),
+    )
+    .await?
+    .ok()?;
+    b.call(
+        "firefox_navigate",
+        json!({"tabId": other, "url": s.pages.url("/fetcher.html")}),
+    )
+    .await?
+    .ok()?;
+    let fetched = eventually(Duration::from_secs(5), "the fetch", async || {
+        text_of(&b, other, "#out")
+            .await
+            .ok()
+            .filter(|t| t.contains("got:"))
+    })
+    .await?;
+    ensure!(
+        fetched.contains("real-data"),
+        "a route touched the user's tab: {fetched}"
+    );
 
     // The user's allowlist, typed into the popup.
     let field = s.ui.find("#domains").await?;
