@@ -326,8 +326,9 @@ pub fn net_error(code: &str) -> String {
         c if c.contains("NET_RESET") || c.contains("NET_INTERRUPT") => "the connection was reset",
         c if c.contains("OFFLINE") => "the browser is offline",
         c if c.contains("PROXY") => "the proxy refused the connection",
-        c if c.starts_with("SEC_ERROR") || c.starts_with("SSL_ERROR") || c.contains("CERT") => {
-            "the site's certificate is not trusted"
+        c if c.contains("CERT") || c.contains("ISSUER") => "the site's certificate is not trusted",
+        c if c.starts_with("SEC_ERROR") || c.starts_with("SSL_ERROR") => {
+            "the secure connection failed (TLS)"
         }
         c if c.contains("REDIRECT_LOOP") => "the page redirects in a loop",
         c if c.contains("PORT_ACCESS") || c == NO_REQUEST => {

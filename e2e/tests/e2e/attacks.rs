@@ -458,6 +458,18 @@ pub async fn unreachable_addresses_are_load_failures(s: Arc<Shared>) -> anyhow::
             .contains("refused the address"),
         "{blocked:?}"
     );
+    // TLS to a server that speaks plain HTTP: Firefox's secure-connection error page.
+    let tls = a
+        .call(
+            "firefox_create_window",
+            json!({"url": s.pages.url("/other.html").replace("http:", "https:")}),
+        )
+        .await?;
+    ensure!(
+        tls.expect_error("LOAD_FAILED")?
+            .contains("secure connection"),
+        "{tls:?}"
+    );
     let tab = a.open(&s.pages.url("/other.html")).await?;
     let unknown = a
         .call(

@@ -9,7 +9,7 @@ use anyhow::{Context, ensure};
 use claudezilla_e2e::browser::Options;
 use claudezilla_e2e::marionette::Marionette;
 use claudezilla_e2e::pages::Page;
-use claudezilla_e2e::{Agent, Browser, PageServer, eventually};
+use claudezilla_e2e::{Agent, Browser, PageServer, ToolResult, eventually};
 
 use crate::common::text_of;
 use serde_json::json;
@@ -95,10 +95,15 @@ async fn agent(s: &Setup, name: &str) -> anyhow::Result<Agent> {
 
 /// The user's tab id, as the agent sees it.
 async fn user_tab(a: &Agent) -> anyhow::Result<u32> {
+    user_tab_titled(a, "The user's mail").await
+}
+
+/// The id of the user's tab titled `title`, as the agent sees it.
+async fn user_tab_titled(a: &Agent, title: &str) -> anyhow::Result<u32> {
     let all = a.call("firefox_list_all_tabs", json!({})).await?.ok()?;
     all.text
         .lines()
-        .find(|l| l.contains("the user's") && l.contains("The user's mail"))
+        .find(|l| l.contains("the user's") && l.contains(title))
         .and_then(|l| {
             l.strip_prefix("tab ")?
                 .split_whitespace()
@@ -106,7 +111,24 @@ async fn user_tab(a: &Agent) -> anyhow::Result<u32> {
                 .parse()
                 .ok()
         })
-        .with_context(|| format!("no user tab in {all:?}"))
+        .with_context(|| format!("no user tab {title:?} in {all:?}"))
+}
+
+/// `agent` asks to attach `tab`, waiting at most `timeout` ms, while the test goes on.
+fn ask_for(
+    agent: Agent,
+    tab: u32,
+    timeout: u64,
+) -> tokio::task::JoinHandle<(Agent, anyhow::Result<ToolResult>)> {
+    tokio::spawn(async move {
+        let r = agent
+            .call(
+                "firefox_attach_tab",
+                json!({"tabId": tab, "timeout": timeout}),
+            )
+            .await;
+        (agent, r)
+    })
 }
 
 pub async fn attaching_waits_for_the_users_answer() -> anyhow::Result<()> {
@@ -367,40 +389,11 @@ pub async fn popup_rows_stay_put_and_the_user_sets_the_allowlist() -> anyhow::Re
     s.ui.switch_to(&s.popup).await?;
     let a = agent(&s, "rows-a").await?;
     let mail = user_tab(&a).await?;
-    let all = a.call("firefox_list_all_tabs", json!({})).await?.ok()?;
-    let other = all
-        .text
-        .lines()
-        .find(|l| l.contains("the user's") && l.contains("Other page"))
-        .and_then(|l| {
-            l.strip_prefix("tab ")?
-                .split_whitespace()
-                .next()?
-                .parse::<u32>()
-                .ok()
-        })
-        .with_context(|| format!("no second user tab in {all:?}"))?;
-    let soon = tokio::spawn(async move {
-        let r = a
-            .call(
-                "firefox_attach_tab",
-                json!({"tabId": mail, "timeout": 5000}),
-            )
-            .await;
-        (a, r)
-    });
+    let other = user_tab_titled(&a, "Other page").await?;
+    let soon = ask_for(a, mail, 5_000);
     s.ui.wait_text("#approvals", "The user's mail", false)
         .await?;
-    let b = agent(&s, "rows-b").await?;
-    let later = tokio::spawn(async move {
-        let r = b
-            .call(
-                "firefox_attach_tab",
-                json!({"tabId": other, "timeout": 60000}),
-            )
-            .await;
-        (b, r)
-    });
+    let later = ask_for(agent(&s, "rows-b").await?, other, 60_000);
     s.ui.wait_text("#approvals", "Other page", false).await?;
     let (a, expired) = soon.await?;
     expired?.expect_error("DENIED")?;
@@ -488,10 +481,7 @@ pub async fn consent_follows_the_site_and_user_downloads_stay_theirs() -> anyhow
     let mut s = setup().await?;
     let a = agent(&s, "moved").await?;
     let tab = user_tab(&a).await?;
-    let asking = tokio::spawn(async move {
-        let r = a.call("firefox_attach_tab", json!({"tabId": tab})).await;
-        (a, r)
-    });
+    let asking = ask_for(a, tab, 60_000);
     s.ui.wait_text("#approvals", "The user's mail", true)
         .await?;
     // Meanwhile the tab goes to another site (`localhost`, not 127.0.0.1).
