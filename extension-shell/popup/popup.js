@@ -106,7 +106,8 @@ function show(status) {
 // itself, never widen it). Set by Firefox's environment, it cannot be changed here.
 function showDomains(domains, byEnvironment) {
   const input = document.getElementById("domains");
-  if (document.activeElement !== input) input.value = domains.join(", ");
+  // What the user is typing (or typed and has not saved yet) is never overwritten.
+  if (document.activeElement !== input && !input.dataset.edited) input.value = domains.join(", ");
   input.disabled = byEnvironment;
   document.getElementById("save-domains").disabled = byEnvironment;
   document.getElementById("domains-note").textContent = byEnvironment
@@ -114,10 +115,16 @@ function showDomains(domains, byEnvironment) {
     : domains.length ? "Agents' pages, frames, routes, downloads and saved logins stay on these." : "Agents may go anywhere.";
 }
 
+for (const edit of ["input", "change"]) {
+  document.getElementById("domains").addEventListener(edit, (e) => { e.target.dataset.edited = "1"; });
+}
+
 document.getElementById("domains-form").addEventListener("submit", (e) => {
   e.preventDefault();
-  const domains = document.getElementById("domains").value.split(/[\s,]+/).filter(Boolean);
-  document.getElementById("domains").blur();
+  const input = document.getElementById("domains");
+  const domains = input.value.split(/[\s,]+/).filter(Boolean);
+  delete input.dataset.edited;
+  input.blur();
   ask({ popup: "setAllowedDomains", domains }).then(show);
 });
 

@@ -8,8 +8,9 @@ use std::collections::{HashMap, VecDeque};
 
 use claudezilla_protocol::TabId;
 
-/// The failure of a navigation that made no request: Firefox refused the address itself.
-const NO_REQUEST: &str = "NS_ERROR_NO_REQUEST";
+/// The failure of a navigation that made no request: Firefox refused the address itself
+/// (a port it blocks, a policy) and shows its error page.
+const NO_REQUEST: &str = "no request was made";
 
 /// Main-frame loads remembered per tab, and redirects per load.
 const LOADS_KEPT: usize = 8;
@@ -97,36 +98,6 @@ impl MainFrames {
             load.error = (!error.contains("NS_BINDING_RETARGETED")).then(|| error.to_owned());
             load.done = true;
         }
-    }
-
-    /// The browser gave up a top-level navigation to `url` and shows its error page
-    /// (webNavigation). Some never made a request (a port Firefox refuses, an address a
-    /// policy blocks), so no request told of them: those are recorded here as failed loads.
-    /// `error` is the browser's code when it gives one.
-    pub fn navigation_failed(&mut self, tab: TabId, url: &str, error: Option<&str>) {
-        let error = error
-            .filter(|e| !e.is_empty())
-            .map_or(NO_REQUEST.to_owned(), code_name);
-        let error = error.as_str();
-        if superseded(error) || error.contains("NS_BINDING_RETARGETED") {
-            return;
-        }
-        let newest = self
-            .tabs
-            .get_mut(&tab)
-            .and_then(|loads| loads.back_mut())
-            .filter(|l| l.chain.iter().any(|u| same_page(u, url)));
-        if let Some(load) = newest {
-            // A request told of this load: it ends as the network says, unless still open.
-            if !load.done {
-                load.error = Some(error.to_owned());
-                load.done = true;
-            }
-            return;
-        }
-        let id = format!("navigation-{}", self.seq + 1);
-        self.started(tab, &id, url);
-        self.failed(tab, &id, error);
     }
 
     /// The tab's newest load of `url` turned into a download: it has ended, the page stays.
@@ -276,45 +247,6 @@ fn normal(url: &str) -> String {
     )
 }
 
-/// Firefox's network error codes by number, as webNavigation reports them (`Error code
-/// 2152398861`): `NS_ERROR_GENERATE_FAILURE(NS_ERROR_MODULE_NETWORK, n)` and the generic abort.
-const NETWORK_CODES: [(u32, &str); 15] = [
-    (0x804B_0002, "NS_BINDING_ABORTED"),
-    (0x804B_0004, "NS_BINDING_RETARGETED"),
-    (0x804B_000A, "NS_ERROR_MALFORMED_URI"),
-    (0x804B_000D, "NS_ERROR_CONNECTION_REFUSED"),
-    (0x804B_000E, "NS_ERROR_NET_TIMEOUT"),
-    (0x804B_0010, "NS_ERROR_OFFLINE"),
-    (0x804B_0012, "NS_ERROR_UNKNOWN_PROTOCOL"),
-    (0x804B_0013, "NS_ERROR_PORT_ACCESS_NOT_ALLOWED"),
-    (0x804B_0014, "NS_ERROR_NET_RESET"),
-    (0x804B_001E, "NS_ERROR_UNKNOWN_HOST"),
-    (0x804B_001F, "NS_ERROR_REDIRECT_LOOP"),
-    (0x804B_002A, "NS_ERROR_UNKNOWN_PROXY_HOST"),
-    (0x804B_0047, "NS_ERROR_NET_INTERRUPT"),
-    (0x804B_0048, "NS_ERROR_PROXY_CONNECTION_REFUSED"),
-    (0x8000_4004, "NS_ERROR_ABORT"),
-];
-
-/// The name of an error webNavigation reports as a number (`Error code 2152398861` →
-/// `NS_ERROR_CONNECTION_REFUSED`); NSS's codes (certificates, TLS) as `SEC_ERROR`. Anything
-/// else is kept as it came.
-fn code_name(error: &str) -> String {
-    let Some(code) = error
-        .strip_prefix("Error code ")
-        .and_then(|n| n.trim().parse::<u32>().ok())
-    else {
-        return error.to_owned();
-    };
-    if let Some((_, name)) = NETWORK_CODES.iter().find(|(c, _)| *c == code) {
-        return (*name).to_owned();
-    }
-    match code >> 16 {
-        0x805A => format!("SEC_ERROR {code:#x}"),
-        _ => format!("error {code:#x}"),
-    }
-}
-
 /// A browser error code in words, with the code.
 pub fn net_error(code: &str) -> String {
     let words = match code {
@@ -327,11 +259,12 @@ pub fn net_error(code: &str) -> String {
         c if c.contains("OFFLINE") => "the browser is offline",
         c if c.contains("PROXY") => "the proxy refused the connection",
         c if c.contains("CERT") || c.contains("ISSUER") => "the site's certificate is not trusted",
-        c if c.starts_with("SEC_ERROR") || c.starts_with("SSL_ERROR") => {
+        // Firefox names NSS's failures in words ("SSL received a record that exceeded …").
+        c if c.starts_with("SEC_ERROR") || c.contains("SSL") || c.contains("TLS") => {
             "the secure connection failed (TLS)"
         }
         c if c.contains("REDIRECT_LOOP") => "the page redirects in a loop",
-        c if c.contains("PORT_ACCESS") || c == NO_REQUEST => {
+        NO_REQUEST => {
             "Firefox refused the address before any request (a port it blocks, or a policy) and shows its error page"
         }
         c if c.contains("BLOCKED") => "the address is blocked (by a policy or a content blocker)",
@@ -421,72 +354,34 @@ mod tests {
     }
 
     #[test]
-    fn an_address_refused_before_any_request_is_a_failure() {
-        // No request at all: only the navigation's error tells.
+    fn an_address_refused_before_any_request_is_unrequested() {
+        // No word from the network at all: the page must say whether it is there.
         let mut m = MainFrames::default();
         let mark = m.mark();
-        m.navigation_failed(T, "http://127.0.0.1:1/", None);
-        let got = m.reached(T, mark, Some("http://127.0.0.1:1/"), "http://127.0.0.1:1/");
-        assert!(
-            matches!(&got, Reached::Failed(why) if why.contains("refused the address")),
-            "{got:?}"
-        );
-        // A request already told of the load: its own word stands.
-        let mark = m.mark();
-        m.started(T, "7", "http://x/");
-        m.failed(T, "7", "NS_ERROR_CONNECTION_REFUSED");
-        m.navigation_failed(T, "http://x/", Some("NS_ERROR_NO_REQUEST"));
-        let got = m.reached(T, mark, Some("http://x/"), "http://x/");
-        assert!(matches!(&got, Reached::Failed(why) if why.contains("CONNECTION_REFUSED")));
-        // A load still under way when the navigation fails has failed.
-        let mark = m.mark();
-        m.started(T, "8", "https://y/");
-        m.navigation_failed(T, "https://y/", Some("SSL_ERROR_BAD_CERT_DOMAIN"));
-        let got = m.reached(T, mark, Some("https://y/"), "https://y/");
-        assert!(matches!(&got, Reached::Failed(why) if why.contains("certificate")));
-        // No word from the network at all: the page must say whether it is there.
-        let mark = m.mark();
         assert_eq!(
-            m.reached(
-                TabId(9),
-                mark,
-                Some("http://127.0.0.1:1/"),
-                "http://127.0.0.1:1/"
-            ),
+            m.reached(T, mark, Some("http://127.0.0.1:1/"), "http://127.0.0.1:1/"),
             Reached::Unrequested
         );
+        assert!(unrequested_error().contains("refused the address"));
         // A fragment of the page the tab is at needs no request.
-        m.started(TabId(9), "9", "http://f/page");
-        m.completed(TabId(9), "9");
+        m.started(T, "9", "http://f/page");
+        m.completed(T, "9");
         let mark = m.mark();
         assert_eq!(
-            m.reached(TabId(9), mark, Some("http://f/page#b"), "http://f/page#b"),
+            m.reached(T, mark, Some("http://f/page#b"), "http://f/page#b"),
             Reached::Asked
         );
-        // A navigation replaced by another is no failure, nor one that became a download:
-        // nothing is recorded (the page is asked).
-        for code in [
-            "NS_BINDING_ABORTED",
-            "Error code 2152398850",
-            "Error code 2152398852",
-        ] {
-            let mark = m.mark();
-            m.navigation_failed(T, "http://z/", Some(code));
-            assert_eq!(
-                m.reached(T, mark, Some("http://z/"), "http://z/"),
-                Reached::Unrequested
-            );
-        }
-        // Firefox gives numbers: they are named.
-        let mark = m.mark();
-        m.navigation_failed(T, "http://127.0.0.1:1/", Some("Error code 2152398867"));
-        let got = m.reached(T, mark, Some("http://127.0.0.1:1/"), "http://127.0.0.1:1/");
-        assert!(
-            matches!(&got, Reached::Failed(why) if why.contains("NS_ERROR_PORT_ACCESS_NOT_ALLOWED")),
-            "{got:?}"
+        // Neither does a page that is not on the web.
+        assert_eq!(
+            m.reached(T, mark, Some("file:///tmp/x.html"), "file:///tmp/x.html"),
+            Reached::Asked
         );
-        assert_eq!(code_name("Error code 2153390067"), "SEC_ERROR 0x805a1ff3");
-        assert_eq!(code_name("NS_ERROR_OFFLINE"), "NS_ERROR_OFFLINE");
+        // Firefox names TLS failures in words.
+        assert!(
+            net_error("SSL received a record that exceeded the maximum permissible length.")
+                .contains("secure connection")
+        );
+        assert!(net_error("SSL_ERROR_BAD_CERT_DOMAIN").contains("certificate"));
     }
 
     #[test]

@@ -6,7 +6,7 @@ use claudezilla_protocol::reply::{LoadState, TabReport};
 use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Outcome, Reply, TabId};
 use futures_channel::oneshot;
 use futures_util::lock::Mutex;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::{LoadWaiter, now, persist, with_state};
@@ -574,35 +574,7 @@ fn refine_url_error(e: ErrorBody, url: &str) -> ErrorBody {
 }
 
 /// Wires the browser's tab and window events into the pool and the load waiters.
-/// A `webNavigation.onErrorOccurred` report, the fields we read.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct NavigationError {
-    tab_id: i64,
-    frame_id: i64,
-    url: String,
-    #[serde(default)]
-    error: Option<String>,
-}
-
 pub fn listen() {
-    let on_nav_error = Closure::<dyn FnMut(JsValue)>::new(|d: JsValue| {
-        let Ok(d) = serde_wasm_bindgen::from_value::<NavigationError>(d) else {
-            return;
-        };
-        let Ok(tab) = u32::try_from(d.tab_id).map(TabId) else {
-            return;
-        };
-        if d.frame_id == 0 {
-            with_state(|s| {
-                s.main_frames
-                    .navigation_failed(tab, &d.url, d.error.as_deref())
-            });
-        }
-    });
-    web::WEB_NAVIGATION_ON_ERROR_OCCURRED
-        .with(|e| e.add_listener(on_nav_error.as_ref().unchecked_ref()));
-    on_nav_error.forget();
     let on_updated = Closure::<dyn FnMut(u32, JsValue, JsValue)>::new(on_updated);
     web::TABS_ON_UPDATED.with(|e| e.add_listener(on_updated.as_ref().unchecked_ref()));
     on_updated.forget();

@@ -183,8 +183,6 @@ extern "C" {
     pub static WEB_REQUEST_ON_SEND_HEADERS: BrowserEvent;
     #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "webRequest"], js_name = onBeforeRedirect)]
     pub static WEB_REQUEST_ON_BEFORE_REDIRECT: BrowserEvent;
-    #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "webNavigation"], js_name = onErrorOccurred)]
-    pub static WEB_NAVIGATION_ON_ERROR_OCCURRED: BrowserEvent;
     #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "webRequest"], js_name = onHeadersReceived)]
     pub static WEB_REQUEST_ON_HEADERS_RECEIVED: BrowserEvent;
 }
