@@ -28,6 +28,86 @@ if (!window.claudezillaContent) {
       }
     };
   };
+  // Focus as a user's click gives it. An agent's tab is not the focused window's active tab,
+  // so Firefox fires no focus events there, `document.hasFocus()` is false and `:focus` never
+  // matches. Here the page's own focus() and blur(), and ours, move focus with the events a
+  // user's focus change fires (blur, focusout, focus, focusin, each with its relatedTarget),
+  // `hasFocus()` is true, and the focused element is marked for the mirrored :focus,
+  // :focus-visible and :focus-within styles. Where Firefox fires the events itself (the tab
+  // the user looks at), nothing is added. It returns our way to move focus, and the way back.
+  const hookFocus = (marks) => {
+    const page = window.wrappedJSObject;
+    let fired = false;
+    const seen = () => { fired = true; };
+    window.addEventListener("focus", seen, true);
+    const deep = () => {
+      let at = document.activeElement;
+      while (at && at.shadowRoot && at.shadowRoot.activeElement) at = at.shadowRoot.activeElement;
+      return at === document.body ? null : at;
+    };
+    const typed = (el) => el.isContentEditable || el.localName === "textarea" ||
+      (el.localName === "input" && !["button", "submit", "reset", "checkbox", "radio", "range", "color", "file", "image"].includes(el.type));
+    const chain = (el) => {
+      const up = [];
+      for (let at = el; at; at = at.parentElement || (at.getRootNode() && at.getRootNode().host)) up.push(at);
+      return up;
+    };
+    let marked = [];
+    const unmark = () => {
+      for (const el of marked) {
+        for (const name of Object.values(marks)) el.removeAttribute(name);
+      }
+      marked = [];
+    };
+    const fire = (el, type, related, bubbles) => {
+      el.dispatchEvent(new FocusEvent(type, { bubbles, composed: true, relatedTarget: related }));
+    };
+    const moved = (before, after, keyboard) => {
+      if (before === after) return;
+      unmark();
+      if (!fired) {
+        if (before) { fire(before, "blur", after, false); fire(before, "focusout", after, true); }
+        if (after) { fire(after, "focus", before, false); fire(after, "focusin", before, true); }
+      }
+      const now = deep();
+      if (!now) return;
+      marked = chain(now);
+      for (const el of marked) el.setAttribute(marks.within, "");
+      now.setAttribute(marks.focus, "");
+      if (keyboard || typed(now)) now.setAttribute(marks.visible, "");
+    };
+    const around = (act, keyboard) => {
+      const before = deep();
+      fired = false;
+      const result = act();
+      moved(before, deep(), keyboard);
+      return result;
+    };
+    const restore = [];
+    for (const proto of [page.HTMLElement.prototype, page.SVGElement.prototype]) {
+      const { focus, blur } = proto;
+      restore.push(() => { proto.focus = focus; proto.blur = blur; });
+      exportFunction(function (options) {
+        return around(() => focus.call(this, options), false);
+      }, proto, { defineAs: "focus" });
+      exportFunction(function () {
+        return around(() => blur.call(this), false);
+      }, proto, { defineAs: "blur" });
+    }
+    const docProto = page.Document.prototype;
+    const { hasFocus } = docProto;
+    restore.push(() => { docProto.hasFocus = hasFocus; });
+    exportFunction(() => true, docProto, { defineAs: "hasFocus" });
+    return {
+      // Our pointer and keyboard: `el` takes focus, or (null) whatever has it loses it.
+      focus: (el, keyboard) => around(() => (el ? el.focus() : deep() && deep().blur()), keyboard),
+      undo: () => {
+        window.removeEventListener("focus", seen, true);
+        for (const back of restore) back();
+        unmark();
+      },
+    };
+  };
   // Shadow hosts and frames under a root, with every element on a path to one (composed
   // tree): one pass here, where each element costs less than a call from wasm. Where the early
   // script saw no shadow root made, only frames are looked for (one query).
@@ -58,7 +138,7 @@ if (!window.claudezillaContent) {
   };
   window.claudezillaContent = bindgen({
     module_or_path: browser.runtime.getURL("wasm/claudezilla_extension_wasm_bg.wasm"),
-  }).then(() => bindgen.content_start(hookConsole, hidden));
+  }).then(() => bindgen.content_start(hookConsole, hidden, hookFocus));
   browser.runtime.onMessage.addListener((message) => {
     if (!message || !message.content) {
       return undefined;

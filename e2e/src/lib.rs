@@ -27,6 +27,12 @@ pub fn root() -> PathBuf {
         .to_owned()
 }
 
+/// The third-party widgets `cargo xtask test` installs from npm and bundles (see
+/// `e2e/widgets/`), which the page server serves under `/w/`.
+pub fn widgets_dir() -> PathBuf {
+    root().join("target/widgets")
+}
+
 /// A release binary built by `cargo xtask build`.
 pub fn binary(name: &str) -> PathBuf {
     let path = root().join("target/release").join(name);

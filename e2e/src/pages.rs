@@ -79,6 +79,34 @@ pub struct PageServer {
     task: tokio::task::JoinHandle<()>,
 }
 
+/// Where files under `/w/` come from: the widgets `cargo xtask test` installs from npm.
+pub const FILES_PREFIX: &str = "/w/";
+
+/// A file of the widgets folder for `path` (under [`FILES_PREFIX`]), never outside it.
+fn widget_file(path: &str) -> Option<Page> {
+    let rel = path.strip_prefix(FILES_PREFIX)?;
+    if rel.split('/').any(|part| part.is_empty() || part == "." || part == "..") {
+        return None;
+    }
+    let file = crate::widgets_dir().join(rel);
+    let body = std::fs::read(&file).ok()?;
+    let content_type = match file.extension().and_then(|e| e.to_str()).unwrap_or("") {
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "svg" => "image/svg+xml",
+        "json" => "application/json",
+        "woff2" => "font/woff2",
+        "ttf" => "font/ttf",
+        "html" => "text/html; charset=utf-8",
+        _ => "application/octet-stream",
+    };
+    Some(Page {
+        body,
+        content_type,
+        ..Page::html("")
+    })
+}
+
 impl PageServer {
     /// Serves `pages` (path → page) until dropped; anything else is a 404.
     pub async fn start(pages: HashMap<&'static str, Page>) -> anyhow::Result<Self> {
@@ -102,8 +130,9 @@ impl PageServer {
                     let head = String::from_utf8_lossy(&buf[..n]);
                     let path = head.split_whitespace().nth(1).unwrap_or("/");
                     let path = path.split('?').next().unwrap_or(path);
-                    let (status, page) = match pages.get(path) {
-                        Some(p) => ("200 OK", p.clone()),
+                    let found = pages.get(path).cloned().or_else(|| widget_file(path));
+                    let (status, page) = match found {
+                        Some(p) => ("200 OK", p),
                         None => ("404 Not Found", Page::html("not found")),
                     };
                     tokio::time::sleep(page.delay).await;

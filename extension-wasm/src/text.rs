@@ -23,17 +23,40 @@ pub const MAX_URL_CHARS: usize = 2_000;
 /// Longest title repeated in an answer.
 pub const MAX_TITLE_CHARS: usize = 300;
 
-/// A CSS rule's text with `:hover` in its selector turned into an attribute selector (the
-/// rule then applies where we set the attribute); `None` when there is nothing to mirror.
-pub fn mirror_hover(css_text: &str, attr: &str) -> Option<String> {
+/// A CSS rule's text with the pseudo-classes of `states` in its selector turned into attribute
+/// selectors (`(hover, attr)`: `:hover` → `[attr]`; the rule then applies where we set the
+/// attribute); `None` when the selector has none of them. A longer name is never taken for a
+/// shorter one (`:focus-visible` is not `:focus`), and pseudo-elements (`::before`) stay.
+pub fn mirror_states(css_text: &str, states: &[(&str, &str)]) -> Option<String> {
     let (selector, body) = css_text.split_at(css_text.find('{')?);
-    if !selector.contains(":hover") {
-        return None;
+    let mut out = String::with_capacity(selector.len() + 32);
+    let mut found = false;
+    let mut rest = selector;
+    while let Some(at) = rest.find(':') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        if let Some(element) = after.strip_prefix(':') {
+            out.push_str("::");
+            rest = element;
+            continue;
+        }
+        let len = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .unwrap_or(after.len());
+        match states.iter().find(|(name, _)| *name == &after[..len]) {
+            Some((_, attr)) => {
+                found = true;
+                out.push_str(&format!("[{attr}]"));
+            }
+            None => {
+                out.push(':');
+                out.push_str(&after[..len]);
+            }
+        }
+        rest = &after[len..];
     }
-    Some(format!(
-        "{}{body}",
-        selector.replace(":hover", &format!("[{attr}]"))
-    ))
+    out.push_str(rest);
+    found.then(|| format!("{out}{body}"))
 }
 
 /// Squeezes runs of blank lines and trailing spaces, which innerText produces in quantity.
@@ -96,22 +119,38 @@ mod tests {
     }
 
     #[test]
-    fn hover_rules_are_mirrored_onto_the_attribute() {
+    fn state_rules_are_mirrored_onto_attributes() {
+        let hover = [("hover", "data-h")];
         assert_eq!(
-            mirror_hover(".todo li:hover .destroy { display: block; }", "data-h").as_deref(),
+            mirror_states(".todo li:hover .destroy { display: block; }", &hover).as_deref(),
             Some(".todo li[data-h] .destroy { display: block; }")
         );
         assert_eq!(
-            mirror_hover(
+            mirror_states(
                 "a:hover, b:focus:hover { color: red; content: \":hover\"; }",
-                "x"
+                &hover
             )
             .as_deref(),
-            Some("a[x], b:focus[x] { color: red; content: \":hover\"; }"),
+            Some("a[data-h], b:focus[data-h] { color: red; content: \":hover\"; }"),
             "only the selector is rewritten"
         );
-        assert_eq!(mirror_hover("a:focus { color: red; }", "x"), None);
-        assert_eq!(mirror_hover("garbage", "x"), None);
+        assert_eq!(mirror_states("a:focus { color: red; }", &hover), None);
+        assert_eq!(mirror_states("garbage", &hover), None);
+        let all = [
+            ("hover", "h"),
+            ("focus", "f"),
+            ("focus-visible", "fv"),
+            ("focus-within", "fw"),
+        ];
+        assert_eq!(
+            mirror_states(
+                "form:focus-within input:focus-visible::after, :not(:focus):hover, a:focused { x: y }",
+                &all
+            )
+            .as_deref(),
+            Some("form[fw] input[fv]::after, :not([f])[h], a:focused { x: y }")
+        );
+        assert_eq!(mirror_states("a::hover-like:first-child { x: y }", &all), None);
     }
 
     #[test]

@@ -36,6 +36,7 @@ fn main() -> ExitCode {
             .and_then(|()| sign::sign()),
         Some("test") => setup::all()
             .and_then(|()| setup::claude_code())
+            .and_then(|()| setup::widgets())
             .and_then(|()| build::all())
             .and_then(|()| run::test(&args[1..])),
         Some("bench") => setup::all()

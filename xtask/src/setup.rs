@@ -105,6 +105,74 @@ pub fn claude_code() -> Result {
     sh::run(npm)
 }
 
+/// Where the end-to-end tests' third-party widgets are installed (pinned in
+/// `e2e/widgets/package.json`) and bundled: an ignored folder the tests serve locally.
+pub fn widgets_dir() -> std::path::PathBuf {
+    root().join("target/widgets")
+}
+
+/// Installs the widgets the end-to-end tests drive (CodeMirror, Monaco, Quill, …) from npm at
+/// their pinned versions, and bundles the ones published as modules (`e2e/widgets/src/*.js`)
+/// into `dist/`, once per change of the lock file or the sources.
+pub fn widgets() -> Result {
+    let source = root().join("e2e/widgets");
+    let folder = widgets_dir();
+    let copy = |name: &str| {
+        std::fs::copy(source.join(name), folder.join(name))
+            .map(drop)
+            .map_err(|e| format!("{name}: {e}"))
+    };
+    std::fs::create_dir_all(folder.join("dist")).map_err(|e| format!("{}: {e}", folder.display()))?;
+    let stamp = folder.join("node_modules/.package-lock.json");
+    if !newer(&stamp, &[source.join("package-lock.json")]) {
+        copy("package.json")?;
+        copy("package-lock.json")?;
+        let prefix = folder.to_string_lossy();
+        let mut npm = cmd(
+            "npm",
+            &["ci", "--prefix", &prefix, "--no-audit", "--no-fund"],
+        );
+        npm.env("NO_UPDATE_NOTIFIER", "1");
+        sh::run(npm)?;
+    }
+    let esbuild = folder.join("node_modules/.bin/esbuild");
+    let sources = std::fs::read_dir(source.join("src")).map_err(|e| format!("e2e/widgets/src: {e}"))?;
+    for entry in sources.flatten() {
+        let from = entry.path();
+        let bundled = folder.join("dist").join(entry.file_name());
+        if newer(&bundled, &[from.clone(), stamp.clone()]) {
+            continue;
+        }
+        let mut bundle = cmd(
+            &esbuild.to_string_lossy(),
+            &[
+                &from.to_string_lossy(),
+                "--bundle",
+                "--format=iife",
+                "--minify",
+                "--log-level=warning",
+                &format!("--outfile={}", bundled.display()),
+            ],
+        );
+        // The sources import what `npm ci` put in the widgets folder.
+        bundle.env("NODE_PATH", folder.join("node_modules"));
+        sh::run(bundle)?;
+    }
+    Ok(())
+}
+
+/// Is `made` newer than every one of `from` (false when it does not exist)?
+fn newer(made: &std::path::Path, from: &[std::path::PathBuf]) -> bool {
+    let Ok(made) = std::fs::metadata(made).and_then(|m| m.modified()) else {
+        return false;
+    };
+    from.iter().all(|f| {
+        std::fs::metadata(f)
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| t <= made)
+    })
+}
+
 /// Where macOS keeps Firefox (ESR installs as Firefox.app too), in the order tried.
 const MAC_APPS: [&str; 3] = [
     "Firefox.app",

@@ -19,6 +19,7 @@ mod pipeline;
 mod plugin;
 mod powers;
 mod shots;
+mod widgets;
 
 use common::{plain, with_shared};
 use libtest_mimic::Arguments;
@@ -358,6 +359,7 @@ fn main() {
             consent::consent_follows_the_site_and_user_downloads_stay_theirs,
         ),
     ]);
+    trials.push(with_shared("widgets::probe", widgets::probe));
     let conclusion = libtest_mimic::run(&args, trials);
     // Tear the shared browser down before exiting (statics are not dropped).
     let shared = common::SHARED

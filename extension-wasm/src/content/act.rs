@@ -213,7 +213,7 @@ fn press(
     modifiers: Modifiers,
 ) -> String {
     let name = describe(element);
-    super::hover::leave();
+    super::states::leave();
     commit(Some(element));
     let (code, held) = match button {
         MouseButton::Left => (0, 1),
@@ -232,11 +232,8 @@ fn press(
         p.buttons = held;
         pointer(element, "pointerdown", p);
         let pressed = mouse(element, "mousedown", p);
-        if n == 1
-            && pressed
-            && let Some(html) = element.dyn_ref::<HtmlElement>()
-        {
-            let _ = html.focus();
+        if n == 1 && pressed && button != MouseButton::Middle {
+            focus_by_pointer(element, at);
         }
         p.buttons = 0;
         pointer(element, "pointerup", p);
@@ -280,6 +277,59 @@ fn press(
     }
 }
 
+/// What a press of the pointer on `element` does to focus: the element or its nearest
+/// focusable ancestor takes it (through shadow hosts), or, when there is none, whatever had it
+/// loses it; in a text field or editor the caret goes where the pointer is.
+fn focus_by_pointer(element: &Element, at: (i32, i32)) {
+    let mut target = Some(element.clone());
+    while let Some(el) = target {
+        if el.matches(CLICK_FOCUSABLE).unwrap_or(false) {
+            super::focus::focus(&el, false);
+            caret_at(&el, at);
+            return;
+        }
+        target = el.parent_element().or_else(|| {
+            js_sys::Reflect::get(&el.get_root_node(), &"host".into())
+                .ok()
+                .and_then(|h| h.dyn_into::<Element>().ok())
+        });
+    }
+    super::focus::blur();
+}
+
+/// What a press of the pointer can focus.
+const CLICK_FOCUSABLE: &str = "a[href], area[href], button:not([disabled]), input:not([disabled]):not([type=hidden]), select:not([disabled]), textarea:not([disabled]), iframe, summary, [tabindex], [contenteditable]:not([contenteditable=false])";
+
+/// Puts the caret of a text field or editor that was just focused where the pointer pressed.
+fn caret_at(field: &Element, at: (i32, i32)) {
+    let editable = field.dyn_ref::<HtmlElement>().is_some_and(HtmlElement::is_content_editable);
+    if !(editable || is_text_field(field)) {
+        return;
+    }
+    let Ok(doc) = document() else {
+        return;
+    };
+    let Some(pos) = doc.caret_position_from_point(at.0 as f32, at.1 as f32) else {
+        return;
+    };
+    let (Some(node), offset) = (pos.offset_node(), pos.offset()) else {
+        return;
+    };
+    let field_node: &web_sys::Node = field.as_ref();
+    if &node == field_node {
+        if let Some(input) = field.dyn_ref::<HtmlInputElement>() {
+            let _ = input.set_selection_range(offset, offset);
+        } else if let Some(area) = field.dyn_ref::<HtmlTextAreaElement>() {
+            let _ = area.set_selection_range(offset, offset);
+        }
+    } else if editable
+        && field.contains(Some(&node))
+        && let Some(selection) = web_sys::window().and_then(|w| w.get_selection().ok().flatten())
+    {
+        let _ = selection.collapse_with_offset(Some(&node), offset);
+    }
+}
+
 fn held_any(m: Modifiers) -> bool {
     m.ctrl || m.shift || m.alt || m.meta
 }
@@ -287,7 +337,7 @@ fn held_any(m: Modifiers) -> bool {
 /// The pointer over an element: its events, and its `:hover` styles applied (to it and its
 /// ancestors) until the pointer moves elsewhere.
 pub fn hover(element: &Element) -> Outcome {
-    super::hover::leave();
+    super::states::leave();
     scroll_into_view(element);
     arrive(
         element,
@@ -296,7 +346,7 @@ pub fn hover(element: &Element) -> Outcome {
             ..Press::default()
         },
     );
-    let styles = super::hover::force(element);
+    let styles = super::states::force(element);
     acted(format!("Hovered over {}{styles}.", describe(element)))
 }
 
@@ -327,7 +377,9 @@ enum Entry {
     Script,
 }
 
-/// The value of a text field, or a contenteditable's text.
+/// The value of a text field, or a contenteditable's text as the page reads it: its lines
+/// (block elements) separated by newlines, without the invisible characters editors keep in
+/// the DOM for the caret (`\u{feff}`, `\u{200b}`).
 fn field_value(element: &Element) -> Option<String> {
     if let Some(input) = element.dyn_ref::<HtmlInputElement>() {
         return Some(input.value());
@@ -338,7 +390,7 @@ fn field_value(element: &Element) -> Option<String> {
     element
         .dyn_ref::<HtmlElement>()
         .filter(|h| h.is_content_editable())
-        .map(|h| h.text_content().unwrap_or_default())
+        .map(|h| h.inner_text().replace(['\u{feff}', '\u{200b}'], ""))
 }
 
 /// Checks that `element` takes typed text; its description otherwise says why not.
@@ -460,20 +512,33 @@ fn edit(command: &str, value: &str) -> bool {
         .unwrap_or(false)
 }
 
-/// Types `text` into a field (after the current value, or in its place with `clear`) as the
-/// editor does; by script only where the editor will not. Returns how, and the new length.
+/// Is focus on `element`, or (an editor) inside it?
+fn holds_focus(element: &Element) -> bool {
+    super::focus::active().is_some_and(|a| {
+        &a == element
+            || (element
+                .dyn_ref::<HtmlElement>()
+                .is_some_and(HtmlElement::is_content_editable)
+                && element.contains(Some(&a)))
+    })
+}
+
+/// Types `text` into a field (at the caret, or over the selection; in place of everything with
+/// `clear`) as the editor does; by script only where the editor will not. Returns how, and the
+/// new length.
 fn set_text(element: &Element, text: &str, clear: bool) -> Result<(usize, Entry), ErrorBody> {
     check_editable(element)?;
-    if let Some(html) = element.dyn_ref::<HtmlElement>() {
-        let _ = html.focus();
+    // Typed where the caret is (or over the selection) when the field has focus already, as a
+    // person types; otherwise the field is focused with the caret at its end.
+    let had_focus = holds_focus(element);
+    if !had_focus {
+        super::focus::focus(element, false);
     }
-    let focused = document()
-        .ok()
-        .and_then(|d| d.active_element())
-        .is_some_and(|a| &a == element);
-    if focused {
+    if holds_focus(element) {
         editing(element, field_value(element).unwrap_or_default());
-        place_caret(element, clear);
+        if clear || !had_focus {
+            place_caret(element, clear);
+        }
         let done = match (text.is_empty(), clear) {
             (true, true) => edit("delete", ""),
             (true, false) => true,
@@ -594,13 +659,13 @@ fn modifier_keys(m: Modifiers) -> Vec<Key> {
 pub fn press_key(target: Option<Element>, chord: &Chord) -> Outcome {
     let doc = document()?;
     let element = target
-        .or_else(|| doc.active_element())
+        .or_else(super::focus::active)
         .or_else(|| doc.body().map(Element::from));
     let Some(element) = element else {
         return Err(page_error("nothing to press the key on".into()));
     };
-    if let Some(html) = element.dyn_ref::<HtmlElement>() {
-        let _ = html.focus();
+    if !holds_focus(&element) {
+        super::focus::focus(&element, false);
     }
     let m = chord.modifiers;
     let held = modifier_keys(m);
@@ -824,9 +889,9 @@ fn move_focus(from: &Element, backwards: bool) -> String {
         (Some(i), false) => list.get(i + 1).or(list.first()),
         (None, false) => list.first(),
     };
-    match next.and_then(|e| e.dyn_ref::<HtmlElement>()) {
+    match next {
         Some(next) => {
-            let _ = next.focus();
+            super::focus::focus(next, true);
             format!("moved focus to {}", describe(next))
         }
         None => "nothing focusable".into(),
@@ -1116,7 +1181,7 @@ pub fn drag(from: &Element, to: &Element) -> Outcome {
         }
     };
     // Both the pointer sequence (for libraries that track it) and HTML5 drag and drop.
-    super::hover::leave();
+    super::states::leave();
     let down = Press {
         at: start,
         buttons: 1,

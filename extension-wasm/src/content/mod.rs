@@ -7,9 +7,10 @@ mod console;
 mod dialogs;
 mod evaluate;
 mod find;
-mod hover;
+mod focus;
 mod read;
 mod snapshot;
+mod states;
 mod storage;
 
 use base64::Engine;
@@ -18,10 +19,16 @@ use claudezilla_protocol::reply::ConsoleLevel;
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
 use wasm_bindgen::prelude::*;
 
-/// Called once per frame by the shim after the wasm has loaded, with the shim's console hook.
+/// Called once per frame by the shim after the wasm has loaded, with the shim's console and
+/// focus hooks.
 #[wasm_bindgen]
-pub fn content_start(hook_console: js_sys::Function, hidden: js_sys::Function) {
+pub fn content_start(
+    hook_console: js_sys::Function,
+    hidden: js_sys::Function,
+    hook_focus: js_sys::Function,
+) {
     dialogs::install();
+    focus::set_hook(hook_focus);
     console::set_hook(hook_console);
     read::set_hidden(hidden);
     take_over_early();
@@ -123,11 +130,13 @@ async fn run(
     use find::{resolve, wait_for};
     if op == PageOp::Release {
         dialogs::uninstall();
+        focus::uninstall();
         console::stop();
         return Ok(PageReply::Done(Reply::Ack));
     }
-    // Back after a release (the tab attached again): the dialogs are ours again.
+    // Back after a release (the tab attached again): the dialogs and focus are ours again.
     dialogs::install();
+    focus::install();
     // A failure here is reported by firefox_get_console itself, not by unrelated commands.
     if console {
         let _ = console::start();

@@ -1,7 +1,10 @@
-//! `:hover` for a synthetic pointer. Events alone never make the browser match `:hover`, so
-//! controls that appear on hover (a row's delete button, menus, tooltips) stayed invisible. Like
-//! DevTools' forced element state, the page's own `:hover` rules are mirrored onto an attribute
-//! that we set on the hovered element and its ancestors, until the pointer moves elsewhere.
+//! Element states a synthetic pointer and focus do not give: `:hover`, and `:focus`,
+//! `:focus-visible`, `:focus-within` in a tab that is not the focused window's active one.
+//! Events alone never make the browser match them, so controls that appear on hover (a row's
+//! delete button, menus, tooltips) stayed invisible and focus rings never showed. Like
+//! DevTools' forced element state, the page's own rules for these states are mirrored onto
+//! attributes: we set the hover one on the hovered element and its ancestors until the pointer
+//! moves elsewhere, and the shim's focus hook sets the focus ones (`super::focus`).
 
 use std::cell::RefCell;
 
@@ -13,20 +16,34 @@ use super::find::document;
 
 /// The attribute standing in for `:hover`.
 const ATTR: &str = "data-claudezilla-hover";
+/// The attributes standing in for the focus states.
+pub const FOCUS: &str = "data-claudezilla-focus";
+pub const FOCUS_VISIBLE: &str = "data-claudezilla-focus-visible";
+pub const FOCUS_WITHIN: &str = "data-claudezilla-focus-within";
+/// Each mirrored pseudo-class and its attribute.
+const STATES: [(&str, &str); 4] = [
+    ("hover", ATTR),
+    ("focus", FOCUS),
+    ("focus-visible", FOCUS_VISIBLE),
+    ("focus-within", FOCUS_WITHIN),
+];
 /// Our stylesheet's id, so it is never mirrored itself.
-const SHEET_ID: &str = "claudezilla-hover-rules";
+const SHEET_ID: &str = "claudezilla-state-rules";
 /// Rules mirrored at most (a page with more has them cut, and is told).
 const MAX_RULES: usize = 2_000;
 
 thread_local! {
     /// The hovered element and its ancestors, innermost first.
     static HOVERED: RefCell<Vec<Element>> = const { RefCell::new(Vec::new()) };
+    /// What the page's stylesheets looked like when last mirrored (sheets, rules).
+    static MIRRORED: std::cell::Cell<Option<(u32, u32)>> = const { std::cell::Cell::new(None) };
 }
 
 /// Applies `:hover` styles to `element` and its ancestors (through shadow hosts); says what it
 /// did when something is worth saying (stylesheets it could not read).
 pub fn force(element: &Element) -> String {
     let report = mirror();
+    MIRRORED.with(|m| m.set(signature()));
     let mut chain = Vec::new();
     let mut at = Some(element.clone());
     while let Some(el) = at {
@@ -64,7 +81,34 @@ pub fn leave() {
     }
 }
 
-/// Rebuilds our stylesheet from the page's `:hover` rules (the page may have changed them).
+/// Mirrors the page's state rules again if its stylesheets changed since the last time (a
+/// count of sheets and rules: cheap enough for every action).
+pub fn refresh() {
+    let now = signature();
+    if MIRRORED.with(|m| m.replace(now)) != now {
+        mirror();
+    }
+}
+
+/// How many stylesheets and rules the page has (not counting ours).
+fn signature() -> Option<(u32, u32)> {
+    let doc = document().ok()?;
+    let sheets = doc.style_sheets();
+    let mut rules = 0;
+    for i in 0..sheets.length() {
+        if let Some(sheet) = sheets
+            .item(i)
+            .and_then(|s| s.dyn_into::<CssStyleSheet>().ok())
+            && let Ok(list) = sheet.css_rules()
+        {
+            rules += list.length();
+        }
+    }
+    let ours = u32::from(doc.get_element_by_id(SHEET_ID).is_some());
+    Some((sheets.length() - ours, rules))
+}
+
+/// Rebuilds our stylesheet from the page's state rules (the page may have changed them).
 fn mirror() -> String {
     let Ok(doc) = document() else {
         return String::new();
@@ -120,7 +164,7 @@ fn mirror() -> String {
     }
     if cut {
         notes.push(format!(
-            "only the first {MAX_RULES} :hover rules are applied"
+            "only the first {MAX_RULES} :hover and :focus rules are applied"
         ));
     }
     if notes.is_empty() {
@@ -148,12 +192,12 @@ fn collect(list: &JsValue, out: &mut Vec<String>) {
             .ok()
             .and_then(|s| s.as_string());
         match selector {
-            Some(selector) if selector.contains(":hover") => {
+            Some(selector) if selector.contains(":hover") || selector.contains(":focus") => {
                 let text = Reflect::get(&rule, &"cssText".into())
                     .ok()
                     .and_then(|t| t.as_string())
                     .unwrap_or_default();
-                if let Some(mirrored) = crate::text::mirror_hover(&text, ATTR) {
+                if let Some(mirrored) = crate::text::mirror_states(&text, &STATES) {
                     out.push(mirrored);
                 }
             }
