@@ -359,7 +359,25 @@ fn main() {
             consent::consent_follows_the_site_and_user_downloads_stay_theirs,
         ),
     ]);
-    trials.push(with_shared("widgets::probe", widgets::probe));
+    trials.extend([
+        with_shared(
+            "widgets::todomvc_edits_commit_with_enter",
+            widgets::todomvc_edits_commit_with_enter,
+        ),
+        with_shared(
+            "widgets::focus_is_as_a_users_click_gives_it",
+            widgets::focus_is_as_a_users_click_gives_it,
+        ),
+        with_shared("widgets::monaco_takes_typing", widgets::monaco_takes_typing),
+        with_shared(
+            "widgets::codemirror_types_over_the_selection",
+            widgets::codemirror_types_over_the_selection,
+        ),
+        with_shared(
+            "widgets::quill_types_at_the_caret_with_its_formats",
+            widgets::quill_types_at_the_caret_with_its_formats,
+        ),
+    ]);
     let conclusion = libtest_mimic::run(&args, trials);
     // Tear the shared browser down before exiting (statics are not dropped).
     let shared = common::SHARED

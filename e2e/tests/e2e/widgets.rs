@@ -1,38 +1,404 @@
-//! Issue 22: widgets as people drive them.
+//! Issue 22: widgets as people drive them. Real third-party widgets, installed from npm at
+//! pinned versions by `cargo xtask test` (`e2e/widgets/`) and served locally under `/w/`,
+//! each driven as a person with a keyboard and a mouse would drive it.
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Duration;
 
+use anyhow::ensure;
 use claudezilla_e2e::pages::Page;
+use claudezilla_e2e::{Agent, eventually};
 use serde_json::json;
 
 use crate::common::{Shared, call, text_of};
 
-const PROBE: &str = r#"<!doctype html><title>Probe</title>
-<style>#f:focus{outline: 3px solid rgb(255,0,0)} #f:focus-visible{background: rgb(0,0,255)}</style>
-<input id=f><p id=out>waiting</p>
-<script>
-const f = document.getElementById('f'); const log = [];
-for (const t of ['focus','blur','focusin','focusout']) f.addEventListener(t, e => log.push(t));
-function report(){ document.getElementById('out').textContent = JSON.stringify({log, has: document.hasFocus(), active: document.activeElement && document.activeElement.id, matches: f.matches(':focus'), fv: f.matches(':focus-visible'), outline: getComputedStyle(f).outlineColor, bg: getComputedStyle(f).backgroundColor}); }
-</script><button id=go onclick="f.focus(); setTimeout(report, 50)">go</button>
-<button id=rep onclick="report()">report</button>"#;
+/// Where the pages find the installed widgets.
+const MODULES: &str = "/w/node_modules";
 
-pub fn pages() -> HashMap<&'static str, Page> {
-    HashMap::from([("/widgets/probe.html", Page::html(PROBE))])
+/// Two todos, shown as TodoMVC shows them, and the saved titles in `#state`.
+const TODOS: &str = "[{title: 'Buy milk'}, {title: 'Walk the dog'}]";
+
+/// TodoMVC's vanilla app (its view and controller, as far as editing goes): Enter blurs the
+/// field, and leaving it saves.
+fn todo_vanilla() -> String {
+    format!(
+        r#"<!doctype html><title>Todos, vanilla</title><ul class=todo-list id=list></ul><p id=state></p>
+<script>
+const todos = {TODOS};
+const list = document.getElementById('list');
+function render() {{
+  list.replaceChildren(...todos.map((t, i) => {{
+    const li = document.createElement('li');
+    li.dataset.id = i;
+    li.innerHTML = '<div class=view><input class=toggle type=checkbox><label></label><button class=destroy></button></div>';
+    li.querySelector('label').textContent = t.title;
+    return li;
+  }}));
+  document.getElementById('state').textContent = JSON.stringify(todos.map(t => t.title));
+}}
+list.addEventListener('dblclick', e => {{
+  const li = e.target.closest('li');
+  if (!e.target.matches('label') || !li) return;
+  li.classList.add('editing');
+  const input = document.createElement('input');
+  input.className = 'edit';
+  li.append(input);
+  input.value = todos[li.dataset.id].title;
+  input.focus();
+}});
+list.addEventListener('keypress', e => {{
+  if (e.target.className === 'edit' && e.keyCode === 13) e.target.blur();
+}});
+list.addEventListener('blur', e => {{
+  if (e.target.className !== 'edit') return;
+  todos[e.target.closest('li').dataset.id].title = e.target.value.trim();
+  render();
+}}, true);
+render();
+</script>"#
+    )
 }
 
-pub async fn probe(s: Arc<Shared>) -> anyhow::Result<()> {
-    let a = s.agent("probe").await?;
-    let tab = a.open(&s.pages.url("/widgets/probe.html")).await?;
-    call(&a, "firefox_click", json!({"tabId": tab, "selector": "#go"})).await?;
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
-    eprintln!("after page focus(): {}", text_of(&a, tab, "#out").await?);
-    call(&a, "firefox_click", json!({"tabId": tab, "selector": "#f"})).await?;
-    call(&a, "firefox_click", json!({"tabId": tab, "selector": "#rep"})).await?;
-    eprintln!("after click on field then report: {}", text_of(&a, tab, "#out").await?);
-    call(&a, "firefox_type", json!({"tabId": tab, "selector": "#f", "text": "abc"})).await?;
-    call(&a, "firefox_click", json!({"tabId": tab, "selector": "#rep"})).await?;
-    eprintln!("after type: {}", text_of(&a, tab, "#out").await?);
-    anyhow::bail!("probe done")
+/// TodoMVC's jQuery app: Enter blurs the field (`keyup`, `e.which`), `focusout` saves.
+fn todo_jquery() -> String {
+    format!(
+        r#"<!doctype html><title>Todos, jQuery</title><ul class=todo-list></ul><p id=state></p>
+<script src="{MODULES}/jquery/dist/jquery.min.js"></script>
+<script>
+const todos = {TODOS};
+function render() {{
+  $('.todo-list').html(todos.map((t, i) =>
+    `<li data-id="${{i}}"><div class="view"><label></label></div><input class="edit"></li>`).join(''));
+  $('.todo-list label').each((i, label) => $(label).text(todos[i].title));
+  $('#state').text(JSON.stringify(todos.map(t => t.title)));
+}}
+$('.todo-list')
+  .on('dblclick', 'label', e => {{
+    const $input = $(e.target).closest('li').addClass('editing').find('.edit');
+    $input.val(todos[$(e.target).closest('li').data('id')].title).trigger('focus');
+  }})
+  .on('keyup', '.edit', e => {{ if (e.which === 13) e.target.blur(); }})
+  .on('focusout', '.edit', e => {{
+    todos[$(e.target).closest('li').data('id')].title = $(e.target).val().trim();
+    render();
+  }});
+render();
+</script>"#
+    )
+}
+
+/// TodoMVC's React app (bundled from `e2e/widgets/src/react-todo.js`): Enter or blur saves.
+fn todo_react() -> String {
+    r#"<!doctype html><title>Todos, React</title><div id=app></div>
+<script src="/w/dist/react-todo.js"></script>"#
+        .into()
+}
+
+/// TodoMVC's Vue app: `@keyup.enter` or `@blur` saves; a directive focuses the field.
+fn todo_vue() -> String {
+    format!(
+        r#"<!doctype html><title>Todos, Vue</title>
+<div id=app><ul class=todo-list>
+  <li v-for="(t, i) in todos" :class="{{editing: editing === i}}">
+    <div class=view><label @dblclick="edit(i)">{{{{ t.title }}}}</label></div>
+    <input v-if="editing === i" class=edit v-model="draft" v-focus @keyup.enter="done(i)" @blur="done(i)">
+  </li></ul>
+  <p id=state>{{{{ JSON.stringify(todos.map(t => t.title)) }}}}</p>
+</div>
+<script src="{MODULES}/vue/dist/vue.global.prod.js"></script>
+<script>
+Vue.createApp({{
+  data: () => ({{ todos: {TODOS}, editing: null, draft: '' }}),
+  directives: {{ focus: {{ mounted: el => el.focus() }} }},
+  methods: {{
+    edit(i) {{ this.draft = this.todos[i].title; this.editing = i; }},
+    done(i) {{ if (this.editing !== i) return; this.todos[i].title = this.draft.trim(); this.editing = null; }},
+  }},
+}}).mount('#app');
+</script>"#
+    )
+}
+
+/// A field, a button and a plain-text "unfocus" that calls the field's `blur()`; what the
+/// page saw of focus, reported continuously in `#out`.
+const FOCUS: &str = r#"<!doctype html><title>Focus</title>
+<style>#a:focus { outline: 3px solid rgb(255, 0, 0) } #a:focus-visible { background-color: rgb(0, 0, 255) }
+#b:focus-visible { background-color: rgb(0, 255, 0) } form:focus-within { border: 2px solid rgb(1, 2, 3) }</style>
+<form id=f><input id=a><button id=b type=button>B</button></form>
+<span id=unfocus onmousedown="event.preventDefault()" onclick="document.getElementById('a').blur()">unfocus</span>
+<p id=out>waiting</p>
+<script>
+const log = [];
+for (const id of ['a', 'b']) for (const t of ['focus', 'blur', 'focusin', 'focusout'])
+  document.getElementById(id).addEventListener(t, e => log.push(`${t}:${id}<${e.relatedTarget ? e.relatedTarget.id : ''}`));
+setInterval(() => {
+  const style = (id) => getComputedStyle(document.getElementById(id));
+  document.getElementById('out').textContent = JSON.stringify({
+    log: log.join(' '), has: document.hasFocus(), active: document.activeElement.id,
+    ring: style('a').outlineColor, visible: style('a').backgroundColor,
+    button: style('b').backgroundColor, within: style('f').borderTopColor });
+}, 50);
+</script>"#;
+
+/// Monaco from its AMD build; the model's text in `#out` as it changes.
+fn monaco() -> String {
+    format!(
+        r#"<!doctype html><title>Monaco</title><div id=ed style="width:600px;height:200px"></div><p id=out>waiting</p>
+<script src="{MODULES}/monaco-editor/min/vs/loader.js"></script>
+<script>
+require.config({{ paths: {{ vs: '{MODULES}/monaco-editor/min/vs' }} }});
+require(['vs/editor/editor.main'], () => {{
+  const ed = monaco.editor.create(document.getElementById('ed'), {{ value: '', language: 'plaintext' }});
+  ed.onDidChangeModelContent(() => document.getElementById('out').textContent = 'model:' + ed.getValue());
+  document.getElementById('out').textContent = 'ready';
+}});
+</script>"#
+    )
+}
+
+/// CodeMirror 6 (bundled from `e2e/widgets/src/codemirror.js`): document and selection in `#out`.
+const CODEMIRROR: &str = r#"<!doctype html><title>CodeMirror</title><div id=editor></div><p id=out>waiting</p>
+<script src="/w/dist/codemirror.js"></script>"#;
+
+/// Quill 2 with its toolbar; its text, length and HTML in `#out` after every change.
+fn quill() -> String {
+    format!(
+        r#"<!doctype html><title>Quill</title>
+<link rel=stylesheet href="{MODULES}/quill/dist/quill.snow.css">
+<div id=editor><p>Hello world</p></div><p id=out>waiting</p>
+<script src="{MODULES}/quill/dist/quill.js"></script>
+<script>
+const quill = new Quill('#editor', {{ theme: 'snow' }});
+const show = () => document.getElementById('out').textContent = JSON.stringify({{
+  text: quill.getText(), length: quill.getLength(), html: quill.root.innerHTML }});
+quill.on('editor-change', show);
+show();
+</script>"#
+    )
+}
+
+pub fn pages() -> HashMap<&'static str, Page> {
+    HashMap::from([
+        ("/widgets/todo-vanilla.html", Page::html(todo_vanilla())),
+        ("/widgets/todo-jquery.html", Page::html(todo_jquery())),
+        ("/widgets/todo-react.html", Page::html(todo_react())),
+        ("/widgets/todo-vue.html", Page::html(todo_vue())),
+        ("/widgets/focus.html", Page::html(FOCUS)),
+        ("/widgets/monaco.html", Page::html(monaco())),
+        ("/widgets/codemirror.html", Page::html(CODEMIRROR)),
+        ("/widgets/quill.html", Page::html(quill())),
+    ])
+}
+
+/// The text of `selector` once it says `what`.
+async fn shows(a: &Agent, tab: u32, selector: &str, what: &str) -> anyhow::Result<String> {
+    eventually(Duration::from_secs(10), what, async || {
+        text_of(a, tab, selector)
+            .await
+            .ok()
+            .filter(|t| t.contains(what))
+    })
+    .await
+}
+
+/// The TodoMVC edit, in all four apps: double-click a todo, type, Enter — the edit is saved.
+/// Vanilla and jQuery save when the page's own `blur()` fires `blur`/`focusout`.
+pub async fn todomvc_edits_commit_with_enter(s: Arc<Shared>) -> anyhow::Result<()> {
+    let a = s.agent("todomvc").await?;
+    for app in ["vanilla", "jquery", "react", "vue"] {
+        let tab = a
+            .open(&s.pages.url(&format!("/widgets/todo-{app}.html")))
+            .await?;
+        shows(&a, tab, "#state", "Buy milk").await?;
+        call(
+            &a,
+            "firefox_click",
+            json!({"tabId": tab, "selector": "li:first-child label", "clickCount": 2}),
+        )
+        .await?;
+        call(
+            &a,
+            "firefox_type",
+            json!({"tabId": tab, "selector": "li.editing .edit", "text": " now"}),
+        )
+        .await?;
+        call(&a, "firefox_press_key", json!({"tabId": tab, "key": "Enter"})).await?;
+        let saved = eventually(Duration::from_secs(3), "the saved edit", async || {
+            text_of(&a, tab, "#state")
+                .await
+                .ok()
+                .filter(|t| t.contains("Buy milk now"))
+        })
+        .await;
+        ensure!(
+            saved.is_ok(),
+            "{app}: the edit was not saved: {}",
+            text_of(&a, tab, "#state").await?
+        );
+    }
+    a.close().await?;
+    Ok(())
+}
+
+/// A page sees focus as a user's click gives it: the events in order with their
+/// `relatedTarget`, `document.hasFocus()`, the `:focus`, `:focus-visible` and `:focus-within`
+/// styles, and its own `blur()` fires the events.
+pub async fn focus_is_as_a_users_click_gives_it(s: Arc<Shared>) -> anyhow::Result<()> {
+    let a = s.agent("focus").await?;
+    let tab = a.open(&s.pages.url("/widgets/focus.html")).await?;
+    let seen = async |what: &str| shows(&a, tab, "#out", what).await;
+    call(&a, "firefox_click", json!({"tabId": tab, "selector": "#a"})).await?;
+    let clicked = seen("\"active\":\"a\"").await?;
+    for style in [
+        "\"has\":true",
+        "\"ring\":\"rgb(255, 0, 0)\"",
+        "\"visible\":\"rgb(0, 0, 255)\"",
+        "\"within\":\"rgb(1, 2, 3)\"",
+        "\"log\":\"focus:a< focusin:a<\"",
+    ] {
+        ensure!(clicked.contains(style), "{style} in {clicked}");
+    }
+    // The keyboard's focus shows :focus-visible on a button too; the field's ring goes.
+    call(&a, "firefox_press_key", json!({"tabId": tab, "key": "Tab"})).await?;
+    let tabbed = seen("\"active\":\"b\"").await?;
+    ensure!(
+        tabbed.contains("\"button\":\"rgb(0, 255, 0)\"")
+            && tabbed.contains("\"ring\":\"rgb(0, 0, 0)\""),
+        "{tabbed}"
+    );
+    call(&a, "firefox_click", json!({"tabId": tab, "selector": "#a"})).await?;
+    // The page's own blur().
+    call(&a, "firefox_click", json!({"tabId": tab, "selector": "#unfocus"})).await?;
+    let log = seen("blur:a< ").await?;
+    ensure!(
+        log.contains(
+            "focus:a< focusin:a< blur:a<b focusout:a<b focus:b<a focusin:b<a \
+             blur:b<a focusout:b<a focus:a<b focusin:a<b blur:a< focusout:a<"
+        ),
+        "{log}"
+    );
+    a.close().await?;
+    Ok(())
+}
+
+/// Monaco keeps what is typed into it: it listens for focus before it takes input.
+pub async fn monaco_takes_typing(s: Arc<Shared>) -> anyhow::Result<()> {
+    let a = s.agent("monaco").await?;
+    let tab = a.open(&s.pages.url("/widgets/monaco.html")).await?;
+    shows(&a, tab, "#out", "ready").await?;
+    call(
+        &a,
+        "firefox_click",
+        json!({"tabId": tab, "selector": ".monaco-editor .view-lines"}),
+    )
+    .await?;
+    call(
+        &a,
+        "firefox_type",
+        json!({"tabId": tab, "selector": ".monaco-editor textarea", "text": "hello 1234"}),
+    )
+    .await?;
+    let model = shows(&a, tab, "#out", "model:").await?;
+    ensure!(model.contains("model:hello 1234"), "{model}");
+    a.close().await?;
+    Ok(())
+}
+
+/// The JSON a widget page reports in `#out`.
+async fn reported(a: &Agent, tab: u32) -> anyhow::Result<serde_json::Value> {
+    let out = text_of(a, tab, "#out").await?;
+    let json = out.lines().find(|l| l.starts_with('{')).unwrap_or("{}");
+    Ok(serde_json::from_str(json)?)
+}
+
+/// How long the answer of a `firefox_type` says the field's value is.
+fn typed_length(answer: &str) -> Option<u64> {
+    answer
+        .split("is now ")
+        .nth(1)?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// Typing goes where the caret is, or over the selection, as a person types: after Control+a
+/// in CodeMirror it replaces everything; its answer counts what the editor counts, newlines
+/// included.
+pub async fn codemirror_types_over_the_selection(s: Arc<Shared>) -> anyhow::Result<()> {
+    let a = s.agent("codemirror").await?;
+    let tab = a.open(&s.pages.url("/widgets/codemirror.html")).await?;
+    shows(&a, tab, "#out", "answer").await?;
+    call(&a, "firefox_click", json!({"tabId": tab, "selector": ".cm-content"})).await?;
+    call(&a, "firefox_press_key", json!({"tabId": tab, "key": "Control+a"})).await?;
+    let all = reported(&a, tab).await?;
+    ensure!(all["from"] == 0 && all["to"] == all["length"], "{all}");
+    let typed = call(
+        &a,
+        "firefox_type",
+        json!({"tabId": tab, "selector": ".cm-content", "text": "one"}),
+    )
+    .await?;
+    call(&a, "firefox_press_key", json!({"tabId": tab, "key": "Enter"})).await?;
+    let typed_again = call(
+        &a,
+        "firefox_type",
+        json!({"tabId": tab, "selector": ".cm-content", "text": "two"}),
+    )
+    .await?;
+    let doc = eventually(Duration::from_secs(3), "the new document", async || {
+        reported(&a, tab)
+            .await
+            .ok()
+            .filter(|d| d["doc"].as_str().is_some_and(|d| d.ends_with("two")))
+    })
+    .await?;
+    ensure!(doc["doc"] == "one\ntwo", "typed over the selection: {doc} ({typed:?})");
+    ensure!(
+        typed_length(&typed_again.text) == doc["length"].as_u64(),
+        "the answer counts as the editor does: {typed_again:?} vs {doc}"
+    );
+    a.close().await?;
+    Ok(())
+}
+
+/// In Quill, typing continues the last line (no stray paragraph), a bold started with
+/// Control+b holds for what is typed next, and the answer does not count the editor's
+/// invisible caret character.
+pub async fn quill_types_at_the_caret_with_its_formats(s: Arc<Shared>) -> anyhow::Result<()> {
+    let a = s.agent("quill").await?;
+    let tab = a.open(&s.pages.url("/widgets/quill.html")).await?;
+    shows(&a, tab, "#out", "Hello").await?;
+    call(
+        &a,
+        "firefox_type",
+        json!({"tabId": tab, "selector": ".ql-editor", "text": " there"}),
+    )
+    .await?;
+    call(&a, "firefox_press_key", json!({"tabId": tab, "key": "Control+b"})).await?;
+    let typed = call(
+        &a,
+        "firefox_type",
+        json!({"tabId": tab, "selector": ".ql-editor", "text": " bold"}),
+    )
+    .await?;
+    let seen = eventually(Duration::from_secs(3), "the bold text", async || {
+        reported(&a, tab)
+            .await
+            .ok()
+            .filter(|d| d["text"].as_str().is_some_and(|t| t.contains("bold")))
+    })
+    .await?;
+    ensure!(
+        seen["html"] == "<p>Hello world there<strong> bold</strong></p>",
+        "{seen}"
+    );
+    // Quill's length counts its final newline, which no one typed.
+    ensure!(
+        typed_length(&typed.text) == seen["length"].as_u64().map(|n| n - 1),
+        "{typed:?} vs {seen}"
+    );
+    a.close().await?;
+    Ok(())
 }

@@ -438,7 +438,33 @@ fn place_caret(element: &Element, select_all: bool) {
     {
         let _ = selection.select_all_children(element);
         if !select_all {
-            let _ = selection.collapse_to_end();
+            // Inside the last line, not after it: an editor would make a new paragraph there.
+            let (node, offset) = end_of_text(element);
+            let _ = selection.collapse_with_offset(Some(&node), offset);
+        }
+    }
+}
+
+/// The end of the last text in an editor: its deepest last text node (the start of an empty
+/// last line).
+fn end_of_text(element: &Element) -> (web_sys::Node, u32) {
+    let mut at: web_sys::Node = element.clone().into();
+    loop {
+        let mut child = at.last_child();
+        // A trailing <br> (an empty line's placeholder) is not where text goes.
+        while let Some(c) = &child
+            && c.node_name().eq_ignore_ascii_case("br")
+        {
+            child = c.previous_sibling();
+        }
+        match child {
+            Some(c) if c.node_type() == web_sys::Node::TEXT_NODE => {
+                let len = c.text_content().unwrap_or_default().encode_utf16().count() as u32;
+                return (c, len);
+            }
+            Some(c) if c.node_type() == web_sys::Node::ELEMENT_NODE => at = c,
+            // An empty line: before its placeholder.
+            _ => return (at, 0),
         }
     }
 }
