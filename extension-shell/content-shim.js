@@ -108,15 +108,16 @@ if (!window.claudezillaContent) {
       },
     };
   };
-  // Shadow hosts and frames under a root, with every element on a path to one (composed
-  // tree): one pass here, where each element costs less than a call from wasm. Where the early
-  // script saw no shadow root made, only frames are looked for (one query).
+  // Shadow hosts, slots and frames under a root, with every element on a path to one
+  // (composed tree): one pass here, where each element costs less than a call from wasm.
+  // (`innerText` reads neither a shadow root nor what a slot shows.) Where the early script saw
+  // no shadow root made, only frames are looked for (one query).
   const scan = (from, found) => {
     for (const el of from.querySelectorAll("*")) {
       if (el.shadowRoot) {
         found.push(el);
         scan(el.shadowRoot, found);
-      } else if (el.localName === "iframe" || el.localName === "frame") {
+      } else if (["iframe", "frame", "slot"].includes(el.localName)) {
         found.push(el);
       }
     }

@@ -85,7 +85,10 @@ pub const FILES_PREFIX: &str = "/w/";
 /// A file of the widgets folder for `path` (under [`FILES_PREFIX`]), never outside it.
 fn widget_file(path: &str) -> Option<Page> {
     let rel = path.strip_prefix(FILES_PREFIX)?;
-    if rel.split('/').any(|part| part.is_empty() || part == "." || part == "..") {
+    if rel
+        .split('/')
+        .any(|part| part.is_empty() || part == "." || part == "..")
+    {
         return None;
     }
     let file = crate::widgets_dir().join(rel);

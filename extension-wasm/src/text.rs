@@ -150,7 +150,10 @@ mod tests {
             .as_deref(),
             Some("form[fw] input[fv]::after, :not([f])[h], a:focused { x: y }")
         );
-        assert_eq!(mirror_states("a::hover-like:first-child { x: y }", &all), None);
+        assert_eq!(
+            mirror_states("a::hover-like:first-child { x: y }", &all),
+            None
+        );
     }
 
     #[test]

@@ -122,7 +122,8 @@ pub fn widgets() -> Result {
             .map(drop)
             .map_err(|e| format!("{name}: {e}"))
     };
-    std::fs::create_dir_all(folder.join("dist")).map_err(|e| format!("{}: {e}", folder.display()))?;
+    std::fs::create_dir_all(folder.join("dist"))
+        .map_err(|e| format!("{}: {e}", folder.display()))?;
     let stamp = folder.join("node_modules/.package-lock.json");
     if !newer(&stamp, &[source.join("package-lock.json")]) {
         copy("package.json")?;
@@ -136,7 +137,8 @@ pub fn widgets() -> Result {
         sh::run(npm)?;
     }
     let esbuild = folder.join("node_modules/.bin/esbuild");
-    let sources = std::fs::read_dir(source.join("src")).map_err(|e| format!("e2e/widgets/src: {e}"))?;
+    let sources =
+        std::fs::read_dir(source.join("src")).map_err(|e| format!("e2e/widgets/src: {e}"))?;
     for entry in sources.flatten() {
         let from = entry.path();
         let bundled = folder.join("dist").join(entry.file_name());

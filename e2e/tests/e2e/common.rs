@@ -48,17 +48,27 @@ pub struct Shared {
     pub browser: Browser,
     pub pages: PageServer,
     /// A second origin serving the cross-origin frames; held only to keep it running.
-    _other: PageServer,
+    _other: Option<PageServer>,
 }
 
 pub static SHARED: Mutex<Option<Arc<Shared>>> = Mutex::new(None);
 
-fn shared() -> anyhow::Result<Arc<Shared>> {
-    let mut slot = SHARED.lock().unwrap_or_else(|e| e.into_inner());
+/// The fixture in `slot`, started on first use.
+fn fixture(
+    slot: &Mutex<Option<Arc<Shared>>>,
+    start: impl AsyncFnOnce() -> anyhow::Result<Shared>,
+) -> anyhow::Result<Arc<Shared>> {
+    let mut slot = slot.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(s) = slot.as_ref() {
         return Ok(s.clone());
     }
-    let s = Arc::new(runtime().block_on(async {
+    let s = Arc::new(runtime().block_on(start())?);
+    *slot = Some(s.clone());
+    Ok(s)
+}
+
+fn shared() -> anyhow::Result<Arc<Shared>> {
+    fixture(&SHARED, async || {
         let other = PageServer::start(crate::page_set::pages("")).await?;
         let mut all = test_pages();
         all.extend(crate::shots::pages());
@@ -66,7 +76,6 @@ fn shared() -> anyhow::Result<Arc<Shared>> {
         all.extend(crate::attacks::pages());
         all.extend(crate::beyond::pages());
         all.extend(crate::powers::pages());
-        all.extend(crate::widgets::pages());
         all.extend(crate::input::pages(&format!(
             "http://127.0.0.1:{}",
             other.port
@@ -77,14 +86,25 @@ fn shared() -> anyhow::Result<Arc<Shared>> {
         )));
         let pages = PageServer::start(all).await?;
         let browser = Browser::start().await?;
-        anyhow::Ok(Shared {
+        Ok(Shared {
             browser,
             pages,
-            _other: other,
+            _other: Some(other),
         })
-    })?);
-    *slot = Some(s.clone());
-    Ok(s)
+    })
+}
+
+/// A browser of its own for one widget test. In a shared one, another test closing the active
+/// tab of the agents' window makes Firefox activate a neighbour, whose page then gets the
+/// browser's real focus and blur events in the middle of an edit (as a real page would).
+fn widgets() -> anyhow::Result<Arc<Shared>> {
+    runtime().block_on(async {
+        Ok(Arc::new(Shared {
+            pages: PageServer::start(crate::widgets::pages()).await?,
+            browser: Browser::start().await?,
+            _other: None,
+        }))
+    })
 }
 
 const BASIC: &str = r#"<!doctype html><html><head><title>Basic page</title>
@@ -215,8 +235,25 @@ where
     F: FnOnce(Arc<Shared>) -> Fut + Send + 'static,
     Fut: Future<Output = anyhow::Result<()>>,
 {
+    with_fixture(name, shared, test)
+}
+
+/// A widget test, in a browser of its own.
+pub fn with_widgets<F, Fut>(name: &str, test: F) -> Trial
+where
+    F: FnOnce(Arc<Shared>) -> Fut + Send + 'static,
+    Fut: Future<Output = anyhow::Result<()>>,
+{
+    with_fixture(name, widgets, test)
+}
+
+fn with_fixture<F, Fut>(name: &str, fixture: fn() -> anyhow::Result<Arc<Shared>>, test: F) -> Trial
+where
+    F: FnOnce(Arc<Shared>) -> Fut + Send + 'static,
+    Fut: Future<Output = anyhow::Result<()>>,
+{
     Trial::test(name, move || {
-        let s = shared().map_err(|e| Failed::from(format!("{e:#}")))?;
+        let s = fixture().map_err(|e| Failed::from(format!("{e:#}")))?;
         let result =
             runtime().block_on(async { tokio::time::timeout(TEST_LIMIT, test(s.clone())).await });
         finish(result, Some(&s.browser))

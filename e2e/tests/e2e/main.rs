@@ -21,7 +21,7 @@ mod powers;
 mod shots;
 mod widgets;
 
-use common::{plain, with_shared};
+use common::{plain, with_shared, with_widgets};
 use libtest_mimic::Arguments;
 
 fn main() {
@@ -360,22 +360,26 @@ fn main() {
         ),
     ]);
     trials.extend([
-        with_shared(
+        with_widgets(
             "widgets::todomvc_edits_commit_with_enter",
             widgets::todomvc_edits_commit_with_enter,
         ),
-        with_shared(
+        with_widgets(
             "widgets::focus_is_as_a_users_click_gives_it",
             widgets::focus_is_as_a_users_click_gives_it,
         ),
-        with_shared("widgets::monaco_takes_typing", widgets::monaco_takes_typing),
-        with_shared(
+        with_widgets("widgets::monaco_takes_typing", widgets::monaco_takes_typing),
+        with_widgets(
             "widgets::codemirror_types_over_the_selection",
             widgets::codemirror_types_over_the_selection,
         ),
-        with_shared(
+        with_widgets(
             "widgets::quill_types_at_the_caret_with_its_formats",
             widgets::quill_types_at_the_caret_with_its_formats,
+        ),
+        with_widgets(
+            "widgets::web_components_are_typed_into_and_named",
+            widgets::web_components_are_typed_into_and_named,
         ),
     ]);
     let conclusion = libtest_mimic::run(&args, trials);

@@ -178,6 +178,43 @@ show();
     )
 }
 
+/// Shoelace's web components: a field, a button and a checkbox labelled through slots, a select
+/// labelled inside its shadow root; what the field's inner input saw in `#out`.
+fn shoelace() -> String {
+    format!(
+        r#"<!doctype html><title>Shoelace</title>
+<link rel=stylesheet href="{MODULES}/@shoelace-style/shoelace/cdn/themes/light.css">
+<script type=module src="{MODULES}/@shoelace-style/shoelace/cdn/shoelace-autoloader.js"></script>
+<sl-input id=zip label="Zip code" maxlength=5></sl-input>
+<sl-button id=save>Save draft</sl-button>
+<sl-checkbox id=agree>I agree to the terms</sl-checkbox>
+<sl-select id=size label="Shirt size" placeholder="Pick one"><sl-option value=s>Small</sl-option><sl-option value=l>Large</sl-option></sl-select>
+<p id=out>waiting</p>
+<script type=module>
+await customElements.whenDefined('sl-input');
+const zip = document.getElementById('zip');
+await zip.updateComplete;
+const inner = zip.shadowRoot.querySelector('input');
+let before = 0;
+inner.addEventListener('beforeinput', () => before++);
+const show = () => document.getElementById('out').textContent = JSON.stringify({{ value: zip.value, before }});
+zip.addEventListener('sl-input', show);
+show();
+</script>"#
+    )
+}
+
+/// A Shoelace dialog with text placed directly in it, and a button in its footer slot.
+fn shoelace_dialog() -> String {
+    format!(
+        r#"<!doctype html><title>Shoelace dialog</title>
+<link rel=stylesheet href="{MODULES}/@shoelace-style/shoelace/cdn/themes/light.css">
+<script type=module src="{MODULES}/@shoelace-style/shoelace/cdn/shoelace-autoloader.js"></script>
+<p>Before the dialog.</p>
+<sl-dialog label="Notice" open>Your session expires soon.<sl-button slot=footer id=close>Close</sl-button></sl-dialog>"#
+    )
+}
+
 pub fn pages() -> HashMap<&'static str, Page> {
     HashMap::from([
         ("/widgets/todo-vanilla.html", Page::html(todo_vanilla())),
@@ -188,6 +225,11 @@ pub fn pages() -> HashMap<&'static str, Page> {
         ("/widgets/monaco.html", Page::html(monaco())),
         ("/widgets/codemirror.html", Page::html(CODEMIRROR)),
         ("/widgets/quill.html", Page::html(quill())),
+        ("/widgets/shoelace.html", Page::html(shoelace())),
+        (
+            "/widgets/shoelace-dialog.html",
+            Page::html(shoelace_dialog()),
+        ),
     ])
 }
 
@@ -223,7 +265,12 @@ pub async fn todomvc_edits_commit_with_enter(s: Arc<Shared>) -> anyhow::Result<(
             json!({"tabId": tab, "selector": "li.editing .edit", "text": " now"}),
         )
         .await?;
-        call(&a, "firefox_press_key", json!({"tabId": tab, "key": "Enter"})).await?;
+        call(
+            &a,
+            "firefox_press_key",
+            json!({"tabId": tab, "key": "Enter"}),
+        )
+        .await?;
         let saved = eventually(Duration::from_secs(3), "the saved edit", async || {
             text_of(&a, tab, "#state")
                 .await
@@ -269,7 +316,12 @@ pub async fn focus_is_as_a_users_click_gives_it(s: Arc<Shared>) -> anyhow::Resul
     );
     call(&a, "firefox_click", json!({"tabId": tab, "selector": "#a"})).await?;
     // The page's own blur().
-    call(&a, "firefox_click", json!({"tabId": tab, "selector": "#unfocus"})).await?;
+    call(
+        &a,
+        "firefox_click",
+        json!({"tabId": tab, "selector": "#unfocus"}),
+    )
+    .await?;
     let log = seen("blur:a< ").await?;
     ensure!(
         log.contains(
@@ -330,8 +382,18 @@ pub async fn codemirror_types_over_the_selection(s: Arc<Shared>) -> anyhow::Resu
     let a = s.agent("codemirror").await?;
     let tab = a.open(&s.pages.url("/widgets/codemirror.html")).await?;
     shows(&a, tab, "#out", "answer").await?;
-    call(&a, "firefox_click", json!({"tabId": tab, "selector": ".cm-content"})).await?;
-    call(&a, "firefox_press_key", json!({"tabId": tab, "key": "Control+a"})).await?;
+    call(
+        &a,
+        "firefox_click",
+        json!({"tabId": tab, "selector": ".cm-content"}),
+    )
+    .await?;
+    call(
+        &a,
+        "firefox_press_key",
+        json!({"tabId": tab, "key": "Control+a"}),
+    )
+    .await?;
     let all = reported(&a, tab).await?;
     ensure!(all["from"] == 0 && all["to"] == all["length"], "{all}");
     let typed = call(
@@ -340,7 +402,12 @@ pub async fn codemirror_types_over_the_selection(s: Arc<Shared>) -> anyhow::Resu
         json!({"tabId": tab, "selector": ".cm-content", "text": "one"}),
     )
     .await?;
-    call(&a, "firefox_press_key", json!({"tabId": tab, "key": "Enter"})).await?;
+    call(
+        &a,
+        "firefox_press_key",
+        json!({"tabId": tab, "key": "Enter"}),
+    )
+    .await?;
     let typed_again = call(
         &a,
         "firefox_type",
@@ -354,7 +421,10 @@ pub async fn codemirror_types_over_the_selection(s: Arc<Shared>) -> anyhow::Resu
             .filter(|d| d["doc"].as_str().is_some_and(|d| d.ends_with("two")))
     })
     .await?;
-    ensure!(doc["doc"] == "one\ntwo", "typed over the selection: {doc} ({typed:?})");
+    ensure!(
+        doc["doc"] == "one\ntwo",
+        "typed over the selection: {doc} ({typed:?})"
+    );
     ensure!(
         typed_length(&typed_again.text) == doc["length"].as_u64(),
         "the answer counts as the editor does: {typed_again:?} vs {doc}"
@@ -376,7 +446,12 @@ pub async fn quill_types_at_the_caret_with_its_formats(s: Arc<Shared>) -> anyhow
         json!({"tabId": tab, "selector": ".ql-editor", "text": " there"}),
     )
     .await?;
-    call(&a, "firefox_press_key", json!({"tabId": tab, "key": "Control+b"})).await?;
+    call(
+        &a,
+        "firefox_press_key",
+        json!({"tabId": tab, "key": "Control+b"}),
+    )
+    .await?;
     let typed = call(
         &a,
         "firefox_type",
@@ -398,6 +473,102 @@ pub async fn quill_types_at_the_caret_with_its_formats(s: Arc<Shared>) -> anyhow
     ensure!(
         typed_length(&typed.text) == seen["length"].as_u64().map(|n| n - 1),
         "{typed:?} vs {seen}"
+    );
+    a.close().await?;
+    Ok(())
+}
+
+/// The ref of the first snapshot line that starts with `line` (after the indent).
+fn ref_of(snapshot: &str, line: &str) -> Option<String> {
+    snapshot
+        .lines()
+        .map(str::trim_start)
+        .find(|l| l.starts_with(line))?
+        .split_whitespace()
+        .find(|w| w.starts_with('e') && w[1..].chars().all(|c| c.is_ascii_digit()) && w.len() > 1)
+        .map(str::to_owned)
+}
+
+/// Web components: a field inside a shadow root takes typing from the editor (its maxlength
+/// holds, undo works), controls labelled through slots or `aria-labelledby` in their shadow
+/// root are named, a clicked checkbox is described by its name, and text placed directly in
+/// a dialog whose host is `display: contents` is read, inside the dialog.
+pub async fn web_components_are_typed_into_and_named(s: Arc<Shared>) -> anyhow::Result<()> {
+    let a = s.agent("shoelace").await?;
+    let tab = a.open(&s.pages.url("/widgets/shoelace.html")).await?;
+    shows(&a, tab, "#out", "value").await?;
+    let snap = call(&a, "firefox_snapshot", json!({"tabId": tab}))
+        .await?
+        .text;
+    for line in [
+        "textbox \"Zip code\"",
+        "button \"Save draft\"",
+        "checkbox \"I agree to the terms\"",
+        "combobox \"Shirt size\"",
+    ] {
+        ensure!(ref_of(&snap, line).is_some(), "{line} in {snap}");
+    }
+    let zip = ref_of(&snap, "textbox \"Zip code\"").unwrap_or_default();
+    let typed = call(
+        &a,
+        "firefox_type",
+        json!({"tabId": tab, "ref": zip, "text": "123456789"}),
+    )
+    .await?;
+    ensure!(
+        typed.text.contains("kept 5 of 9") && !typed.text.contains("by script"),
+        "{typed:?}"
+    );
+    ensure!(
+        shows(&a, tab, "#out", "12345")
+            .await?
+            .contains("\"value\":\"12345\"")
+    );
+    call(
+        &a,
+        "firefox_press_key",
+        json!({"tabId": tab, "ref": zip, "key": "Control+z"}),
+    )
+    .await?;
+    shows(&a, tab, "#out", "\"value\":\"\"").await?;
+    let agree = ref_of(&snap, "checkbox \"I agree").unwrap_or_default();
+    let clicked = call(&a, "firefox_click", json!({"tabId": tab, "ref": agree})).await?;
+    ensure!(
+        clicked.text.contains("I agree to the terms") && !clicked.text.contains("\"on\""),
+        "{clicked:?}"
+    );
+
+    let dialog = a
+        .open(&s.pages.url("/widgets/shoelace-dialog.html"))
+        .await?;
+    let snap = eventually(Duration::from_secs(5), "the dialog", async || {
+        let snap = call(&a, "firefox_snapshot", json!({"tabId": dialog}))
+            .await
+            .ok()?
+            .text;
+        snap.contains("dialog").then_some(snap)
+    })
+    .await?;
+    let lines: Vec<&str> = snap.lines().collect();
+    let at = |what: &str| lines.iter().position(|l| l.contains(what));
+    let (Some(open), Some(text), Some(close)) = (
+        at("dialog \"Notice\""),
+        at("Your session expires soon."),
+        lines.iter().rposition(|l| l.contains("button \"Close\"")),
+    ) else {
+        anyhow::bail!("the dialog, its text and its footer button: {snap}");
+    };
+    let inside = |i: usize| lines[i].starts_with(' ');
+    ensure!(
+        open < text && text < close && inside(text) && inside(close),
+        "the text and the Close button belong in the dialog: {snap}"
+    );
+    let page = call(&a, "firefox_get_content", json!({"tabId": dialog}))
+        .await?
+        .text;
+    ensure!(
+        page.contains("Your session expires soon.") && page.contains("Close"),
+        "{page}"
     );
     a.close().await?;
     Ok(())

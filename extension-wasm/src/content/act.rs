@@ -302,7 +302,9 @@ const CLICK_FOCUSABLE: &str = "a[href], area[href], button:not([disabled]), inpu
 
 /// Puts the caret of a text field or editor that was just focused where the pointer pressed.
 fn caret_at(field: &Element, at: (i32, i32)) {
-    let editable = field.dyn_ref::<HtmlElement>().is_some_and(HtmlElement::is_content_editable);
+    let editable = field
+        .dyn_ref::<HtmlElement>()
+        .is_some_and(HtmlElement::is_content_editable);
     if !(editable || is_text_field(field)) {
         return;
     }
@@ -778,6 +780,18 @@ fn default_action(element: &Element, key: &Key, m: Modifiers) -> Result<String, 
         }
         edit("selectAll", "");
         return Ok("selected all of the page".into());
+    }
+    let undo = key.key.eq_ignore_ascii_case("z") || key.key.eq_ignore_ascii_case("y");
+    if (m.ctrl || m.meta) && undo && text_field {
+        let command = if m.shift || key.key.eq_ignore_ascii_case("y") {
+            "redo"
+        } else {
+            "undo"
+        };
+        return Ok(match edit(command, "") {
+            true => format!("{command} the last edit"),
+            false => format!("nothing to {command}"),
+        });
     }
     if m.ctrl || m.alt || m.meta {
         return Ok("no default action for this shortcut".into());

@@ -8,6 +8,7 @@ mod dialogs;
 mod evaluate;
 mod find;
 mod focus;
+mod names;
 mod read;
 mod snapshot;
 mod states;

@@ -73,7 +73,19 @@ impl Reader<'_> {
 
     fn node(&mut self, node: &Node) {
         match node.node_type() {
-            Node::TEXT_NODE => self.out.push_str(&node.text_content().unwrap_or_default()),
+            // Raw text (a component's template keeps its indentation) as `innerText` shows
+            // it: runs of white space collapsed.
+            Node::TEXT_NODE => {
+                let text = node.text_content().unwrap_or_default();
+                let words: Vec<&str> = text.split_whitespace().collect();
+                if text.starts_with(char::is_whitespace) {
+                    self.out.push(' ');
+                }
+                self.out.push_str(&words.join(" "));
+                if !words.is_empty() && text.ends_with(char::is_whitespace) {
+                    self.out.push(' ');
+                }
+            }
             Node::ELEMENT_NODE => self.element(node.unchecked_ref()),
             _ => {}
         }
@@ -97,7 +109,7 @@ impl Reader<'_> {
             return;
         }
         if tag == "slot" {
-            let assigned = slotted(el);
+            let assigned = super::names::slotted(el);
             if assigned.length() == 0 {
                 return self.children(el);
             }
@@ -236,7 +248,7 @@ impl MarkdownWalk<'_> {
                 return;
             }
             if tag == "slot" {
-                let assigned = slotted(el);
+                let assigned = super::names::slotted(el);
                 for n in assigned.iter() {
                     self.node(n.unchecked_ref(), md);
                 }
@@ -488,12 +500,4 @@ pub async fn wait_for(selector: Option<&str>, text: Option<&str>, until: u64) ->
         }
         web::sleep(100).await;
     }
-}
-
-/// What a `<slot>` shows: the nodes assigned to it, nested slots flattened.
-fn slotted(slot: &Element) -> js_sys::Array {
-    let options = web_sys::AssignedNodesOptions::new();
-    options.set_flatten(true);
-    slot.unchecked_ref::<web_sys::HtmlSlotElement>()
-        .assigned_nodes_with_options(&options)
 }

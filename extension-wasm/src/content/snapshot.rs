@@ -8,6 +8,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, Node};
 
 use super::find::{self, document};
+use super::names::{self, Labels};
 use crate::a11y::{self, ElementFacts, States};
 
 #[wasm_bindgen]
@@ -22,42 +23,6 @@ extern "C" {
     fn matches_value(this: &Checkable, selectors: &JsValue) -> bool;
     #[wasm_bindgen(catch, js_namespace = ["browser", "runtime"], js_name = getFrameId)]
     fn get_frame_id(target: &JsValue) -> Result<f64, JsValue>;
-    /// A document or shadow root: what `querySelectorAll` is asked of.
-    #[wasm_bindgen(extends = Node)]
-    type Tree;
-    #[wasm_bindgen(method, js_name = querySelectorAll)]
-    fn query_all(this: &Tree, selectors: &str) -> web_sys::NodeList;
-}
-
-/// Each field's first label, found once per tree (the document, each shadow root) from the
-/// labels' side (`label.control`), instead of asking every field for its `labels`: Firefox
-/// searches the whole tree for each such question, which made large forms slow.
-#[derive(Default)]
-struct Labels {
-    indexed: Vec<Node>,
-    first: js_sys::Map,
-}
-
-impl Labels {
-    /// `labels[0]` of `field`, as the browser would answer it.
-    fn of(&mut self, field: &Element) -> Option<Element> {
-        let root = field.get_root_node();
-        if !self.indexed.contains(&root) {
-            let labels = root.unchecked_ref::<Tree>().query_all("label");
-            for i in 0..labels.length() {
-                let Some(label) = labels.item(i) else {
-                    continue;
-                };
-                let control =
-                    js_sys::Reflect::get(&label, &"control".into()).unwrap_or(JsValue::NULL);
-                if control.is_object() && !self.first.has(&control) {
-                    self.first.set(&control, &label);
-                }
-            }
-            self.indexed.push(root);
-        }
-        self.first.get(field).dyn_into::<Element>().ok()
-    }
 }
 
 thread_local! {
@@ -74,11 +39,9 @@ thread_local! {
     /// The attributes a control's states come from: one `matches` call spares the reads of
     /// all of them for the many controls that have none.
     static STATEFUL: JsValue = JsValue::from_str("[disabled],[aria-disabled],[aria-expanded],[required],[aria-checked]");
-    /// The ARIA attributes that name an element.
-    static ARIA_NAMED: JsValue = JsValue::from_str("[aria-labelledby],[aria-label]");
 }
 
-fn has_any(el: &Element, selectors: &'static std::thread::LocalKey<JsValue>) -> bool {
+pub(super) fn has_any(el: &Element, selectors: &'static std::thread::LocalKey<JsValue>) -> bool {
     selectors.with(|s| el.unchecked_ref::<Checkable>().matches_value(s))
 }
 
@@ -104,6 +67,8 @@ struct Walker {
     lines: usize,
     frames: Vec<FramePlace>,
     cut: Option<String>,
+    /// Inside a label that names a field: its words are on the field's line already.
+    in_label: bool,
 }
 
 pub fn snapshot(
@@ -131,6 +96,7 @@ pub fn snapshot(
         lines: 0,
         frames: Vec::new(),
         cut: None,
+        in_label: false,
     };
     match root.dyn_ref::<Element>() {
         Some(el) if selector.is_some() => w.element(el, 0),
@@ -146,10 +112,15 @@ pub fn snapshot(
 
 impl Walker {
     fn children(&mut self, parent: &Node, depth: usize) {
-        self.children_of(parent, depth, !self.limits.interactive_only);
+        self.children_of(
+            parent,
+            depth,
+            !self.limits.interactive_only && !self.in_label,
+        );
     }
 
-    /// A label's own words name its field; the field's line carries them.
+    /// A label's own words name its field; the field's line carries them (also the words of
+    /// elements inside the label, and what its slots show).
     fn label(&mut self, el: &Element, depth: usize) {
         let labels_a_field = el.has_attribute("for")
             || el
@@ -157,13 +128,36 @@ impl Walker {
                 .ok()
                 .flatten()
                 .is_some();
-        self.children_of(el, depth, !labels_a_field && !self.limits.interactive_only);
+        let was = self.in_label;
+        self.in_label = was || labels_a_field;
+        self.children(el, depth);
+        self.in_label = was;
     }
 
+    /// The nodes the page shows under `parent`: a host's shadow tree, where slots place its
+    /// light children; a slot's assigned nodes.
     fn children_of(&mut self, parent: &Node, depth: usize, with_text: bool) {
         let parent_el = parent.dyn_ref::<Element>();
         if let Some(shadow) = parent_el.and_then(Element::shadow_root) {
-            self.children(&shadow, depth);
+            return self.children_of(&shadow, depth, with_text);
+        }
+        if let Some(slot) = parent_el.filter(|e| e.local_name() == "slot") {
+            let assigned = names::slotted(slot);
+            if assigned.length() > 0 {
+                // A slot has no box of its own: its text shows when what holds it does.
+                let mut visible = None;
+                let holder = slot.parent_element();
+                for node in assigned.iter() {
+                    self.child(
+                        node.unchecked_ref(),
+                        depth,
+                        with_text,
+                        &mut visible,
+                        holder.as_ref(),
+                    );
+                }
+                return;
+            }
         }
         // Generic elements are not checked for visibility on the way down (too costly); their
         // text is shown only if they are visible, checked once, at their first text.
@@ -173,17 +167,28 @@ impl Walker {
             if self.cut.is_some() {
                 return;
             }
-            match node.node_type() {
-                Node::ELEMENT_NODE => self.element(node.unchecked_ref(), depth),
-                Node::TEXT_NODE
-                    if with_text
-                        && *visible.get_or_insert_with(|| parent_el.is_none_or(is_visible)) =>
-                {
-                    self.text(&node, depth)
-                }
-                _ => {}
-            }
+            self.child(&node, depth, with_text, &mut visible, parent_el);
             child = node.next_sibling();
+        }
+    }
+
+    /// One node of a parent's content; text only where `shown_by` is visible.
+    fn child(
+        &mut self,
+        node: &Node,
+        depth: usize,
+        with_text: bool,
+        visible: &mut Option<bool>,
+        shown_by: Option<&Element>,
+    ) {
+        match node.node_type() {
+            Node::ELEMENT_NODE => self.element(node.unchecked_ref(), depth),
+            Node::TEXT_NODE
+                if with_text && *visible.get_or_insert_with(|| shown_by.is_none_or(is_visible)) =>
+            {
+                self.text(node, depth)
+            }
+            _ => {}
         }
     }
 
@@ -211,7 +216,13 @@ impl Walker {
         let text = a11y::clean(&node.text_content().unwrap_or_default(), 120);
         if text.chars().any(char::is_alphanumeric) && self.within_depth(depth) {
             let line = a11y::text_line(depth, &text);
-            if let Some(parent) = node.parent_element() {
+            // Text slotted into a shadow root, or directly in one, has a host to point at.
+            let parent = node.parent_element().or_else(|| {
+                js_sys::Reflect::get(&node.get_root_node(), &"host".into())
+                    .ok()
+                    .and_then(|h| h.dyn_into::<Element>().ok())
+            });
+            if let Some(parent) = parent {
                 self.push(line, &parent);
             }
         }
@@ -267,7 +278,7 @@ impl Walker {
         if a11y::is_interactive(role, &facts) {
             let role = role.unwrap_or("clickable");
             let reference = find::ref_for(el, self.frame).to_string();
-            let name = name(el, &tag, role, &mut self.labels);
+            let name = names::name(el, &tag, role, &mut self.labels);
             let mut states = states(el, &tag, role);
             if name.is_empty() {
                 states.context = context_of(el);
@@ -303,8 +314,7 @@ impl Walker {
             Some("iframe") => self.iframe(el, depth),
             Some("label") => self.label(el, depth),
             Some(r) if a11y::is_container(Some(r)) => {
-                let label = el
-                    .get_attribute("aria-label")
+                let label = names::aria_name(el)
                     .map(|l| a11y::clean(&l, 60))
                     .unwrap_or_default();
                 if self.within_depth(depth)
@@ -371,30 +381,6 @@ pub fn frame_id_of(el: &Element) -> Option<u64> {
     (frame >= 0.0).then_some(frame as u64)
 }
 
-/// A label's text without that of the fields inside it (a select's options, say).
-fn own_words(node: &Node) -> String {
-    let mut out = String::new();
-    let mut child = node.first_child();
-    while let Some(n) = child {
-        match n.node_type() {
-            Node::TEXT_NODE => out.push_str(&n.text_content().unwrap_or_default()),
-            Node::ELEMENT_NODE
-                if !matches!(
-                    n.unchecked_ref::<Element>().local_name().as_str(),
-                    "input" | "select" | "textarea"
-                ) =>
-            {
-                out.push(' ');
-                out.push_str(&own_words(&n));
-            }
-            _ => {}
-        }
-        out.push(' ');
-        child = n.next_sibling();
-    }
-    out
-}
-
 /// The words of the nearest container (a few levels up) that has some: what a person reads to
 /// tell one row's unnamed checkbox or × button from the next.
 fn context_of(el: &Element) -> Option<String> {
@@ -412,77 +398,6 @@ fn context_of(el: &Element) -> Option<String> {
 
 fn text_of(el: &Element, max: usize) -> String {
     a11y::clean(&el.text_content().unwrap_or_default(), max)
-}
-
-/// The accessible name, after the ARIA order: labelledby, aria-label, the field's label, alt,
-/// the element's own text, title, placeholder.
-fn name(el: &Element, tag: &str, role: &str, labels: &mut Labels) -> String {
-    let aria = has_any(el, &ARIA_NAMED);
-    if aria
-        && let Some(ids) = el.get_attribute("aria-labelledby")
-        && let Ok(doc) = document()
-    {
-        let text: Vec<String> = ids
-            .split_whitespace()
-            .filter_map(|id| doc.get_element_by_id(id))
-            .map(|e| text_of(&e, 80))
-            .collect();
-        if !text.is_empty() {
-            return a11y::clean(&text.join(" "), 80);
-        }
-    }
-    if let Some(label) = aria
-        .then(|| el.get_attribute("aria-label"))
-        .flatten()
-        .filter(|l| !l.trim().is_empty())
-    {
-        return a11y::clean(&label, 80);
-    }
-    // Only form fields have labels (a hidden input has none, and is no field here).
-    let labelable = match tag {
-        "input" => el
-            .dyn_ref::<HtmlInputElement>()
-            .is_some_and(|i| i.type_() != "hidden"),
-        "select" => el.has_type::<HtmlSelectElement>(),
-        "textarea" => el.has_type::<HtmlTextAreaElement>(),
-        _ => false,
-    };
-    let field_label = labelable
-        .then(|| labels.of(el))
-        .flatten()
-        .map(|l| a11y::clean(&own_words(&l), 80))
-        .filter(|l| !l.is_empty());
-    if let Some(label) = field_label {
-        return label;
-    }
-    // A field's own text is its value, not its name — but an ARIA checkbox or radio (a div,
-    // say) is named by its content, as a native one is by its label.
-    let native = matches!(tag, "input" | "select" | "textarea");
-    let is_field = match role {
-        "textbox" | "searchbox" | "combobox" | "spinbutton" | "slider" | "input" | "file" => true,
-        "checkbox" | "radio" => native,
-        _ => false,
-    };
-    let own = if is_field {
-        String::new()
-    } else if let Some(input) = (tag == "input")
-        .then(|| el.dyn_ref::<HtmlInputElement>())
-        .flatten()
-    {
-        a11y::clean(&input.value(), 80)
-    } else {
-        el.get_attribute("alt")
-            .map(|a| a11y::clean(&a, 80))
-            .unwrap_or_else(|| text_of(el, 80))
-    };
-    if !own.is_empty() {
-        return own;
-    }
-    ["title", "placeholder", "name"]
-        .iter()
-        .find_map(|a| el.get_attribute(a).filter(|v| !v.trim().is_empty()))
-        .map(|v| a11y::clean(&v, 80))
-        .unwrap_or_default()
 }
 
 fn states(el: &Element, tag: &str, role: &str) -> States {

@@ -1,0 +1,234 @@
+//! Accessible names, as a person reads them: the ARIA order (labelledby, aria-label, the
+//! field's label, alt, the element's own text, title, placeholder), with text read through
+//! open shadow roots and slots — a web component's button is named by the words slotted into
+//! it, and `aria-labelledby` resolves in the element's own shadow root.
+
+use wasm_bindgen::prelude::*;
+use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, Node};
+
+use crate::a11y;
+
+/// Bytes of text read for one name at most (names are cut far shorter).
+const MAX_WORDS: usize = 400;
+
+#[wasm_bindgen]
+extern "C" {
+    /// A document or shadow root: what `querySelectorAll` is asked of.
+    #[wasm_bindgen(extends = Node)]
+    type Tree;
+    #[wasm_bindgen(method, js_name = querySelectorAll)]
+    fn query_all(this: &Tree, selectors: &str) -> web_sys::NodeList;
+}
+
+thread_local! {
+    /// The ARIA attributes that name an element.
+    static ARIA_NAMED: JsValue = JsValue::from_str("[aria-labelledby],[aria-label]");
+}
+
+/// The nodes the page shows under `node`: a host's shadow tree (its light children appear
+/// where its slots are), a slot's assigned nodes (its fallback content when none), otherwise
+/// its children.
+pub fn rendered_children(node: &Node) -> Vec<Node> {
+    let el = node.dyn_ref::<Element>();
+    if let Some(shadow) = el.and_then(Element::shadow_root) {
+        return children(&shadow);
+    }
+    if let Some(slot) = el.filter(|e| e.local_name() == "slot") {
+        let assigned = slotted(slot);
+        if assigned.length() > 0 {
+            return assigned.iter().map(JsCast::unchecked_into).collect();
+        }
+    }
+    children(node)
+}
+
+fn children(node: &Node) -> Vec<Node> {
+    let mut out = Vec::new();
+    let mut child = node.first_child();
+    while let Some(n) = child {
+        child = n.next_sibling();
+        out.push(n);
+    }
+    out
+}
+
+/// What a `<slot>` shows: the nodes assigned to it, nested slots flattened.
+pub fn slotted(slot: &Element) -> js_sys::Array {
+    let options = web_sys::AssignedNodesOptions::new();
+    options.set_flatten(true);
+    slot.unchecked_ref::<web_sys::HtmlSlotElement>()
+        .assigned_nodes_with_options(&options)
+}
+
+/// The element's words as the page shows them (through shadow roots and slots), cleaned and
+/// cut at `max` characters.
+pub fn flat_text(el: &Element, max: usize) -> String {
+    let mut words = String::new();
+    let mut budget = 0;
+    collect_text(el.as_ref(), &mut words, &mut budget);
+    a11y::clean(&words, max)
+}
+
+fn collect_text(node: &Node, out: &mut String, budget: &mut usize) {
+    for n in rendered_children(node) {
+        if *budget > MAX_WORDS {
+            return;
+        }
+        match n.node_type() {
+            Node::TEXT_NODE => {
+                let text = n.text_content().unwrap_or_default();
+                *budget += text.len();
+                out.push_str(&text);
+            }
+            Node::ELEMENT_NODE if !a11y::is_skipped(&n.unchecked_ref::<Element>().local_name()) => {
+                out.push(' ');
+                collect_text(&n, out, budget);
+                out.push(' ');
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The element of `root` (a document or a shadow root) with this id.
+fn by_id(root: &Node, id: &str) -> Option<Element> {
+    root.unchecked_ref::<web_sys::DocumentFragment>()
+        .get_element_by_id(id)
+}
+
+/// Each field's first label, found once per tree (the document, each shadow root) from the
+/// labels' side (`label.control`), instead of asking every field for its `labels`: Firefox
+/// searches the whole tree for each such question, which made large forms slow.
+#[derive(Default)]
+pub struct Labels {
+    indexed: Vec<Node>,
+    first: js_sys::Map,
+}
+
+impl Labels {
+    /// `labels[0]` of `field`, as the browser would answer it.
+    pub fn of(&mut self, field: &Element) -> Option<Element> {
+        let root = field.get_root_node();
+        if !self.indexed.contains(&root) {
+            let labels = root.unchecked_ref::<Tree>().query_all("label");
+            for i in 0..labels.length() {
+                let Some(label) = labels.item(i) else {
+                    continue;
+                };
+                let control =
+                    js_sys::Reflect::get(&label, &"control".into()).unwrap_or(JsValue::NULL);
+                if control.is_object() && !self.first.has(&control) {
+                    self.first.set(&control, &label);
+                }
+            }
+            self.indexed.push(root);
+        }
+        self.first.get(field).dyn_into::<Element>().ok()
+    }
+}
+
+/// A label's text without that of the fields inside it (a select's options, say), as the page
+/// shows it: through shadow roots and slots.
+fn own_words(node: &Node, budget: &mut usize) -> String {
+    let mut out = String::new();
+    for n in rendered_children(node) {
+        if *budget > MAX_WORDS {
+            break;
+        }
+        match n.node_type() {
+            Node::TEXT_NODE => {
+                let text = n.text_content().unwrap_or_default();
+                *budget += text.len();
+                out.push_str(&text);
+            }
+            Node::ELEMENT_NODE
+                if !matches!(
+                    n.unchecked_ref::<Element>().local_name().as_str(),
+                    "input" | "select" | "textarea" | "script" | "style" | "template"
+                ) =>
+            {
+                out.push(' ');
+                out.push_str(&own_words(&n, budget));
+            }
+            _ => {}
+        }
+        out.push(' ');
+    }
+    out
+}
+
+/// The name ARIA gives an element (`aria-labelledby`, resolved in its own tree, then
+/// `aria-label`), if any.
+pub fn aria_name(el: &Element) -> Option<String> {
+    if !super::snapshot::has_any(el, &ARIA_NAMED) {
+        return None;
+    }
+    if let Some(ids) = el.get_attribute("aria-labelledby") {
+        // The ids name elements of the element's own tree: its shadow root, or the document.
+        let root = el.get_root_node();
+        let text: Vec<String> = ids
+            .split_whitespace()
+            .filter_map(|id| by_id(&root, id))
+            .map(|e| flat_text(&e, 80))
+            .collect();
+        if !text.is_empty() {
+            return Some(a11y::clean(&text.join(" "), 80));
+        }
+    }
+    el.get_attribute("aria-label")
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| a11y::clean(&l, 80))
+}
+
+/// The accessible name, after the ARIA order: labelledby, aria-label, the field's label, alt,
+/// the element's own text, title, placeholder.
+pub fn name(el: &Element, tag: &str, role: &str, labels: &mut Labels) -> String {
+    if let Some(aria) = aria_name(el) {
+        return aria;
+    }
+    // Only form fields have labels (a hidden input has none, and is no field here).
+    let labelable = match tag {
+        "input" => el
+            .dyn_ref::<HtmlInputElement>()
+            .is_some_and(|i| i.type_() != "hidden"),
+        "select" => el.has_type::<HtmlSelectElement>(),
+        "textarea" => el.has_type::<HtmlTextAreaElement>(),
+        _ => false,
+    };
+    let field_label = labelable
+        .then(|| labels.of(el))
+        .flatten()
+        .map(|l| a11y::clean(&own_words(&l, &mut 0), 80))
+        .filter(|l| !l.is_empty());
+    if let Some(label) = field_label {
+        return label;
+    }
+    // A field's own text is its value, not its name — but an ARIA checkbox or radio (a div,
+    // say) is named by its content, as a native one is by its label.
+    let native = matches!(tag, "input" | "select" | "textarea");
+    let is_field = match role {
+        "textbox" | "searchbox" | "combobox" | "spinbutton" | "slider" | "input" | "file" => true,
+        "checkbox" | "radio" => native,
+        _ => false,
+    };
+    let own = if is_field {
+        String::new()
+    } else if let Some(input) = (tag == "input")
+        .then(|| el.dyn_ref::<HtmlInputElement>())
+        .flatten()
+    {
+        a11y::clean(&input.value(), 80)
+    } else {
+        el.get_attribute("alt")
+            .map(|a| a11y::clean(&a, 80))
+            .unwrap_or_else(|| flat_text(el, 80))
+    };
+    if !own.is_empty() {
+        return own;
+    }
+    ["title", "placeholder", "name"]
+        .iter()
+        .find_map(|a| el.get_attribute(a).filter(|v| !v.trim().is_empty()))
+        .map(|v| a11y::clean(&v, 80))
+        .unwrap_or_default()
+}
