@@ -12,7 +12,8 @@ pub struct ElementFacts<'a> {
     pub input_type: Option<&'a str>,
     pub has_href: bool,
     pub contenteditable: bool,
-    /// A tabindex ≥ 0 or an inline onclick: scripted controls.
+    /// A tabindex (even -1: focusable by a click), an inline onclick, or `draggable`: what
+    /// scripts make a person click or drag.
     pub focusable: bool,
 }
 
@@ -93,6 +94,10 @@ const KNOWN_ROLES: &[&str] = &[
     "slider",
     "spinbutton",
     "treeitem",
+    "tree",
+    "treegrid",
+    "grid",
+    "radiogroup",
     "gridcell",
     "dialog",
     "alertdialog",
@@ -127,10 +132,32 @@ pub fn is_interactive(role: Option<&str>, f: &ElementFacts) -> bool {
         Some(
             "link" | "button" | "checkbox" | "radio" | "switch" | "tab" | "menuitem"
             | "menuitemcheckbox" | "menuitemradio" | "option" | "combobox" | "textbox"
-            | "searchbox" | "slider" | "spinbutton" | "treeitem" | "file" | "input" | "listbox",
+            | "searchbox" | "slider" | "spinbutton" | "treeitem" | "file" | "input" | "listbox"
+            | "gridcell",
         ) => true,
         _ => f.focusable,
     }
+}
+
+/// Interactive roles whose items are clicked too: their children are listed under them.
+pub fn has_items(role: &str) -> bool {
+    matches!(
+        role,
+        "listbox" | "menu" | "menubar" | "tree" | "grid" | "treegrid" | "tablist" | "radiogroup"
+    )
+}
+
+/// A day of a calendar outside the month it shows, as date pickers mark it in a class
+/// (`prevMonthDay`, `nextMonthDay`, `…--outside-month`, `is-outside-current-month`,
+/// `-other-month-`): a person sees it dimmed, and "1" may be this month's or the next one's.
+pub fn outside_month(class: &str) -> bool {
+    class.split_whitespace().any(|c| {
+        let c = c.to_ascii_lowercase();
+        let other = ["prev", "next", "outside", "other", "adjacent"]
+            .iter()
+            .any(|w| c.contains(w));
+        other && (c.contains("month") || c.contains("day"))
+    })
 }
 
 /// Roles that structure the page: they get a line and their children are indented under it.
@@ -222,6 +249,8 @@ pub struct States {
     /// For a control with no name: the words of its nearest container that has some, so a
     /// row's checkbox reads `checkbox e14 (in "Buy milk")`.
     pub context: Option<String>,
+    /// A calendar day of another month than the one shown.
+    pub outside_month: bool,
 }
 
 /// One line: `{indent}{role} "{name}" {ref} ={value} [states]`.
@@ -258,6 +287,7 @@ pub fn line(
         (states.checked, "checked"),
         (states.disabled, "disabled"),
         (states.required, "required"),
+        (states.outside_month, "outside month"),
     ] {
         if on {
             out.push_str(" [");

@@ -381,6 +381,10 @@ fn main() {
             "widgets::web_components_are_typed_into_and_named",
             widgets::web_components_are_typed_into_and_named,
         ),
+        with_widgets(
+            "widgets::what_a_person_clicks_has_a_ref",
+            widgets::what_a_person_clicks_has_a_ref,
+        ),
     ]);
     let conclusion = libtest_mimic::run(&args, trials);
     // Tear the shared browser down before exiting (statics are not dropped).

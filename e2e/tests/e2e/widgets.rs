@@ -215,6 +215,79 @@ fn shoelace_dialog() -> String {
     )
 }
 
+/// Tom Select over a select of countries; the chosen value in `#out`.
+fn tom_select() -> String {
+    format!(
+        r#"<!doctype html><title>Tom Select</title>
+<link rel=stylesheet href="{MODULES}/tom-select/dist/css/tom-select.css">
+<label for=country>Country</label>
+<select id=country><option value="">Pick one</option><option value=fr>France</option>
+<option value=de>Germany</option><option value=it>Italy</option><option value=es>Spain</option></select>
+<p id=out>waiting</p>
+<script src="{MODULES}/tom-select/dist/js/tom-select.complete.min.js"></script>
+<script>
+const ts = new TomSelect('#country', {{}});
+ts.on('change', v => document.getElementById('out').textContent = 'chose:' + v);
+document.getElementById('out').textContent = 'ready';
+</script>"#
+    )
+}
+
+/// flatpickr on a field, showing November 2026; the picked date in `#out`.
+fn flatpickr() -> String {
+    format!(
+        r#"<!doctype html><title>flatpickr</title>
+<link rel=stylesheet href="{MODULES}/flatpickr/dist/flatpickr.min.css">
+<input id=when placeholder="Pick a date"><p id=out>waiting</p>
+<script src="{MODULES}/flatpickr/dist/flatpickr.min.js"></script>
+<script>
+flatpickr('#when', {{ defaultDate: '2026-11-10', onChange: (d, s) => document.getElementById('out').textContent = 'date:' + s }});
+document.getElementById('out').textContent = 'ready';
+</script>"#
+    )
+}
+
+/// A kanban board of dragula (cards with a move cursor, as its examples style them); the
+/// columns' cards in `#out` after each drop.
+fn dragula() -> String {
+    format!(
+        r#"<!doctype html><title>dragula</title>
+<link rel=stylesheet href="{MODULES}/dragula/dist/dragula.min.css">
+<style>.col {{ display: inline-block; width: 200px; min-height: 120px; vertical-align: top; border: 1px solid #999; margin: 4px }}
+.card {{ cursor: move; padding: 8px; margin: 6px; background: #eee }}</style>
+<div class=col id=todo><div class=card>Task A</div><div class=card>Task B</div></div>
+<div class=col id=done><div class=card>Task C</div></div>
+<p id=out>waiting</p>
+<script src="{MODULES}/dragula/dist/dragula.min.js"></script>
+<script>
+const cols = ['todo', 'done'].map(id => document.getElementById(id));
+const show = () => document.getElementById('out').textContent =
+  cols.map(c => c.id + ':' + [...c.children].map(k => k.textContent).join(',')).join(' ');
+dragula(cols).on('drop', show);
+show();
+</script>"#
+    )
+}
+
+/// A SortableJS list (items with a move cursor, as its examples style them); the order in
+/// `#out` after each drag.
+fn sortable() -> String {
+    format!(
+        r#"<!doctype html><title>SortableJS</title>
+<style>#list {{ width: 240px; padding: 0 }} .item {{ cursor: move; list-style: none; padding: 10px; margin: 4px; border: 1px solid #999 }}</style>
+<ul id=list><li class=item>Apple</li><li class=item>Banana</li><li class=item>Cherry</li></ul>
+<p id=out>waiting</p>
+<script src="{MODULES}/sortablejs/Sortable.min.js"></script>
+<script>
+const list = document.getElementById('list');
+const show = () => document.getElementById('out').textContent =
+  'order:' + [...list.children].map(k => k.textContent).join(',');
+new Sortable(list, {{ animation: 0, onEnd: show }});
+show();
+</script>"#
+    )
+}
+
 pub fn pages() -> HashMap<&'static str, Page> {
     HashMap::from([
         ("/widgets/todo-vanilla.html", Page::html(todo_vanilla())),
@@ -230,6 +303,10 @@ pub fn pages() -> HashMap<&'static str, Page> {
             "/widgets/shoelace-dialog.html",
             Page::html(shoelace_dialog()),
         ),
+        ("/widgets/tom-select.html", Page::html(tom_select())),
+        ("/widgets/flatpickr.html", Page::html(flatpickr())),
+        ("/widgets/dragula.html", Page::html(dragula())),
+        ("/widgets/sortable.html", Page::html(sortable())),
     ])
 }
 
@@ -553,7 +630,9 @@ pub async fn web_components_are_typed_into_and_named(s: Arc<Shared>) -> anyhow::
     let at = |what: &str| lines.iter().position(|l| l.contains(what));
     let (Some(open), Some(text), Some(close)) = (
         at("dialog \"Notice\""),
-        at("Your session expires soon."),
+        lines
+            .iter()
+            .position(|l| l.trim_start().starts_with("\"Your session expires soon.")),
         lines.iter().rposition(|l| l.contains("button \"Close\"")),
     ) else {
         anyhow::bail!("the dialog, its text and its footer button: {snap}");
@@ -570,6 +649,98 @@ pub async fn web_components_are_typed_into_and_named(s: Arc<Shared>) -> anyhow::
         page.contains("Your session expires soon.") && page.contains("Close"),
         "{page}"
     );
+    a.close().await?;
+    Ok(())
+}
+
+/// The snapshot of a tab.
+async fn snapshot(a: &Agent, tab: u32) -> anyhow::Result<String> {
+    Ok(call(a, "firefox_snapshot", json!({"tabId": tab}))
+        .await?
+        .text)
+}
+
+/// What a person clicks has a ref: a listbox's options (Tom Select), a calendar's days —
+/// those outside the month marked — (flatpickr), kanban cards (dragula), sortable items
+/// (SortableJS), TodoMVC's todos (double-clicked to edit).
+pub async fn what_a_person_clicks_has_a_ref(s: Arc<Shared>) -> anyhow::Result<()> {
+    let a = s.agent("refs").await?;
+    let tab = a.open(&s.pages.url("/widgets/tom-select.html")).await?;
+    shows(&a, tab, "#out", "ready").await?;
+    let snap = snapshot(&a, tab).await?;
+    let country = ref_of(&snap, "combobox \"Country\"");
+    ensure!(country.is_some(), "{snap}");
+    call(&a, "firefox_click", json!({"tabId": tab, "ref": country})).await?;
+    let open = snapshot(&a, tab).await?;
+    let germany = ref_of(&open, "option \"Germany\"");
+    ensure!(germany.is_some(), "the open list's options: {open}");
+    call(&a, "firefox_click", json!({"tabId": tab, "ref": germany})).await?;
+    shows(&a, tab, "#out", "chose:de").await?;
+
+    let tab = a.open(&s.pages.url("/widgets/flatpickr.html")).await?;
+    shows(&a, tab, "#out", "ready").await?;
+    call(
+        &a,
+        "firefox_click",
+        json!({"tabId": tab, "selector": "#when"}),
+    )
+    .await?;
+    let calendar = snapshot(&a, tab).await?;
+    let day = ref_of(&calendar, "clickable \"November 26, 2026\"");
+    ensure!(day.is_some(), "{calendar}");
+    ensure!(
+        calendar
+            .lines()
+            .any(|l| l.contains("\"December 1, 2026\"") && l.contains("[outside month]"))
+            && calendar
+                .lines()
+                .any(|l| l.contains("\"November 1, 2026\"") && !l.contains("[outside month]")),
+        "next month's days are marked: {calendar}"
+    );
+    call(&a, "firefox_click", json!({"tabId": tab, "ref": day})).await?;
+    shows(&a, tab, "#out", "date:2026-11-26").await?;
+
+    for (page, items) in [
+        ("dragula", ["Task A", "Task B", "Task C"]),
+        ("sortable", ["Apple", "Banana", "Cherry"]),
+    ] {
+        let tab = a
+            .open(&s.pages.url(&format!("/widgets/{page}.html")))
+            .await?;
+        shows(&a, tab, "#out", ":").await?;
+        let snap = snapshot(&a, tab).await?;
+        for item in items {
+            ensure!(
+                ref_of(&snap, &format!("clickable \"{item}\"")).is_some(),
+                "{page}: {item} in {snap}"
+            );
+        }
+    }
+
+    let tab = a.open(&s.pages.url("/widgets/todo-vanilla.html")).await?;
+    shows(&a, tab, "#state", "Buy milk").await?;
+    let snap = snapshot(&a, tab).await?;
+    let todo = ref_of(&snap, "label \"Buy milk\"");
+    ensure!(todo.is_some(), "{snap}");
+    call(
+        &a,
+        "firefox_click",
+        json!({"tabId": tab, "ref": todo, "clickCount": 2}),
+    )
+    .await?;
+    call(
+        &a,
+        "firefox_type",
+        json!({"tabId": tab, "selector": ".edit", "text": "!", "clear": false}),
+    )
+    .await?;
+    call(
+        &a,
+        "firefox_press_key",
+        json!({"tabId": tab, "key": "Enter"}),
+    )
+    .await?;
+    shows(&a, tab, "#state", "Buy milk!").await?;
     a.close().await?;
     Ok(())
 }

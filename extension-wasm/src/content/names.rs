@@ -60,8 +60,8 @@ pub fn slotted(slot: &Element) -> js_sys::Array {
         .assigned_nodes_with_options(&options)
 }
 
-/// The element's words as the page shows them (through shadow roots and slots), cleaned and
-/// cut at `max` characters.
+/// The element's words as the page shows them (through shadow roots and slots, without what
+/// is `aria-hidden`), cleaned and cut at `max` characters.
 pub fn flat_text(el: &Element, max: usize) -> String {
     let mut words = String::new();
     let mut budget = 0;
@@ -80,7 +80,7 @@ fn collect_text(node: &Node, out: &mut String, budget: &mut usize) {
                 *budget += text.len();
                 out.push_str(&text);
             }
-            Node::ELEMENT_NODE if !a11y::is_skipped(&n.unchecked_ref::<Element>().local_name()) => {
+            Node::ELEMENT_NODE if shows_words(n.unchecked_ref()) => {
                 out.push(' ');
                 collect_text(&n, out, budget);
                 out.push(' ');
@@ -88,6 +88,12 @@ fn collect_text(node: &Node, out: &mut String, budget: &mut usize) {
             _ => {}
         }
     }
+}
+
+/// Are an element's words for people: not a script or style, not `aria-hidden`?
+fn shows_words(el: &Element) -> bool {
+    !a11y::is_skipped(&el.local_name())
+        && el.get_attribute("aria-hidden").as_deref() != Some("true")
 }
 
 /// The element of `root` (a document or a shadow root) with this id.

@@ -28,7 +28,7 @@ extern "C" {
 thread_local! {
     /// Attributes that make an element more than its tag says; most elements have none, and
     /// one `matches` call lets the walk skip every attribute read for them.
-    static MARKED: JsValue = JsValue::from_str("[hidden],[aria-hidden],[role],[tabindex],[onclick],[contenteditable]");
+    static MARKED: JsValue = JsValue::from_str("[hidden],[aria-hidden],[role],[tabindex],[onclick],[contenteditable],[draggable=true]");
 }
 
 fn is_marked(el: &Element) -> bool {
@@ -122,14 +122,8 @@ impl Walker {
     /// A label's own words name its field; the field's line carries them (also the words of
     /// elements inside the label, and what its slots show).
     fn label(&mut self, el: &Element, depth: usize) {
-        let labels_a_field = el.has_attribute("for")
-            || el
-                .query_selector("input, select, textarea")
-                .ok()
-                .flatten()
-                .is_some();
         let was = self.in_label;
-        self.in_label = was || labels_a_field;
+        self.in_label = true;
         self.children(el, depth);
         self.in_label = was;
     }
@@ -160,14 +154,14 @@ impl Walker {
             }
         }
         // Generic elements are not checked for visibility on the way down (too costly); their
-        // text is shown only if they are visible, checked once, at their first text.
-        let mut visible: Option<bool> = None;
+        // text is shown only if they are visible, checked once, at their first words.
+        let mut holder = None;
         let mut child = parent.first_child();
         while let Some(node) = child {
             if self.cut.is_some() {
                 return;
             }
-            self.child(&node, depth, with_text, &mut visible, parent_el);
+            self.child(&node, depth, with_text, &mut holder, parent_el);
             child = node.next_sibling();
         }
     }
@@ -178,18 +172,40 @@ impl Walker {
         node: &Node,
         depth: usize,
         with_text: bool,
-        visible: &mut Option<bool>,
+        holder: &mut Option<Holder>,
         shown_by: Option<&Element>,
     ) {
         match node.node_type() {
             Node::ELEMENT_NODE => self.element(node.unchecked_ref(), depth),
-            Node::TEXT_NODE
-                if with_text && *visible.get_or_insert_with(|| shown_by.is_none_or(is_visible)) =>
-            {
-                self.text(node, depth)
+            Node::TEXT_NODE => {
+                let text = node.text_content().unwrap_or_default();
+                if !text.chars().any(char::is_alphanumeric) {
+                    return;
+                }
+                let held = *holder.get_or_insert_with(|| self.holder(shown_by, depth));
+                if held == Holder::Shown && with_text {
+                    self.text(node, &text, depth);
+                }
             }
             _ => {}
         }
+    }
+
+    /// What the element holding some words is: hidden, shown, or — its cursor says a person
+    /// clicks or drags it (a kanban card, a sortable item) — a control, listed with a ref in
+    /// place of its words.
+    fn holder(&mut self, el: Option<&Element>, depth: usize) -> Holder {
+        let Some(el) = el else {
+            return Holder::Shown;
+        };
+        if !is_visible(el) {
+            return Holder::Hidden;
+        }
+        if self.in_label || !pointer_cursor(el) {
+            return Holder::Shown;
+        }
+        self.control(el, &el.local_name(), "clickable", depth);
+        Holder::Control
     }
 
     fn push(&mut self, line: String, at: &Element) -> bool {
@@ -212,9 +228,9 @@ impl Walker {
         true
     }
 
-    fn text(&mut self, node: &Node, depth: usize) {
-        let text = a11y::clean(&node.text_content().unwrap_or_default(), 120);
-        if text.chars().any(char::is_alphanumeric) && self.within_depth(depth) {
+    fn text(&mut self, node: &Node, raw: &str, depth: usize) {
+        let text = a11y::clean(raw, 120);
+        if self.within_depth(depth) {
             let line = a11y::text_line(depth, &text);
             // Text slotted into a shadow root, or directly in one, has a host to point at.
             let parent = node.parent_element().or_else(|| {
@@ -268,24 +284,15 @@ impl Walker {
                 && el
                     .get_attribute("contenteditable")
                     .is_some_and(|v| v != "false"),
-            focusable: marked
-                && (el
-                    .get_attribute("tabindex")
-                    .is_some_and(|t| t.trim() != "-1")
-                    || el.has_attribute("onclick")),
+            focusable: marked && scripted_control(el),
         };
         let role = a11y::role(&facts);
-        if a11y::is_interactive(role, &facts) {
+        if a11y::is_interactive(role, &facts) || (role == Some("label") && !labels_field(el)) {
             let role = role.unwrap_or("clickable");
-            let reference = find::ref_for(el, self.frame).to_string();
-            let name = names::name(el, &tag, role, &mut self.labels);
-            let mut states = states(el, &tag, role);
-            if name.is_empty() {
-                states.context = context_of(el);
-            }
-            let line = a11y::line(depth, role, &name, Some(&reference), &states);
-            if self.within_depth(depth) && self.push(line, el) {
-                self.refs += 1;
+            let listed = self.control(el, &tag, role, depth);
+            // A listbox's options, a grid's cells, a menu's items: clicked one by one.
+            if listed && a11y::has_items(role) {
+                self.children(el, depth + 1);
             }
             return;
         }
@@ -327,6 +334,23 @@ impl Walker {
             // Generic elements, list items, rows, labels: their content at the same level.
             _ => self.children(el, depth),
         }
+    }
+
+    /// A control's line, with its ref; false when it did not fit.
+    fn control(&mut self, el: &Element, tag: &str, role: &str, depth: usize) -> bool {
+        let reference = find::ref_for(el, self.frame).to_string();
+        let name = names::name(el, tag, role, &mut self.labels);
+        let mut states = states(el, tag, role);
+        if name.is_empty() {
+            states.context = context_of(el);
+        }
+        states.outside_month = a11y::outside_month(&el.get_attribute("class").unwrap_or_default());
+        let line = a11y::line(depth, role, &name, Some(&reference), &states);
+        let listed = self.within_depth(depth) && self.push(line, el);
+        if listed {
+            self.refs += 1;
+        }
+        listed
     }
 
     /// A table row: its content, folded onto one line where it is a few lines.
@@ -373,6 +397,51 @@ impl Walker {
     }
 }
 
+/// Is this a control a script made: focusable by the keyboard (tabindex ≥ 0), clicked
+/// (onclick), dragged (`draggable`), or words that a click focuses (tabindex -1: a calendar's
+/// day)? A container with tabindex -1 only keeps focus for its items (they are listed
+/// instead), and an empty one is a backdrop.
+fn scripted_control(el: &Element) -> bool {
+    let clicked =
+        el.has_attribute("onclick") || el.get_attribute("draggable").as_deref() == Some("true");
+    clicked
+        || el.get_attribute("tabindex").is_some_and(|t| {
+            t.trim().parse::<i32>().map_or(true, |t| t >= 0)
+                || (el.child_element_count() == 0
+                    && el
+                        .text_content()
+                        .is_some_and(|t| t.chars().any(char::is_alphanumeric)))
+        })
+}
+
+/// What the element holding some words turned out to be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Holder {
+    Hidden,
+    Shown,
+    /// Listed as a control (its words are its name).
+    Control,
+}
+
+/// Does the element's own cursor say it is clicked or dragged (`pointer`, `grab`, `move`)?
+fn pointer_cursor(el: &Element) -> bool {
+    web_sys::window()
+        .and_then(|w| w.get_computed_style(el).ok().flatten())
+        .and_then(|style| style.get_property_value("cursor").ok())
+        .is_some_and(|c| matches!(c.as_str(), "pointer" | "grab" | "move"))
+}
+
+/// Does this label name a field? One that names none is text a script made clickable (a
+/// TodoMVC todo, double-clicked to edit).
+fn labels_field(el: &Element) -> bool {
+    el.has_attribute("for")
+        || el
+            .query_selector("input, select, textarea")
+            .ok()
+            .flatten()
+            .is_some()
+}
+
 /// The browser's frame id of an iframe's document (a large number; the background maps it to a
 /// short alias for refs).
 pub fn frame_id_of(el: &Element) -> Option<u64> {
@@ -382,19 +451,27 @@ pub fn frame_id_of(el: &Element) -> Option<u64> {
 }
 
 /// The words of the nearest container (a few levels up) that has some: what a person reads to
-/// tell one row's unnamed checkbox or × button from the next.
+/// tell one row's unnamed checkbox or × button from the next. Words hidden from people
+/// (`aria-hidden`: an editor's line numbers) do not count, and a container with a page's worth
+/// of words is not a row: nothing is said then.
 fn context_of(el: &Element) -> Option<String> {
     let mut at = el.parent_element();
     for _ in 0..4 {
         let container = at?;
-        let words = text_of(&container, 40);
+        let words = names::flat_text(&container, MAX_CONTEXT + 1);
+        if words.chars().count() > MAX_CONTEXT {
+            return None;
+        }
         if words.chars().any(char::is_alphanumeric) {
-            return Some(words);
+            return Some(a11y::clean(&words, 40));
         }
         at = container.parent_element();
     }
     None
 }
+
+/// The most words a row holds: more, and it is a page, not a row.
+const MAX_CONTEXT: usize = 200;
 
 fn text_of(el: &Element, max: usize) -> String {
     a11y::clean(&el.text_content().unwrap_or_default(), max)
