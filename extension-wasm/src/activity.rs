@@ -170,7 +170,14 @@ pub fn note(command: &Command) -> Option<Noted> {
         Command::SelectOption(a) => (a.tab_id, element(a.target())),
         Command::FillForm(a) => (a.tab_id, format!("{} fields", a.fields.len())),
         Command::UploadFile(a) => (a.tab_id, element(a.target())),
-        Command::Drag(a) => (a.tab_id, format!("{} → {}", a.from, a.to)),
+        Command::Drag(a) => (
+            a.tab_id,
+            match (&a.to, a.x, a.y) {
+                (Some(to), _, _) => format!("{} → {to}", a.from),
+                (None, Some(x), Some(y)) => format!("{} → point {x},{y}", a.from),
+                _ => a.from.clone(),
+            },
+        ),
         Command::HandleDialog(a) => (a.tab_id, if a.accept { "accept" } else { "dismiss" }.into()),
         Command::WaitFor(a) => (
             a.tab_id,

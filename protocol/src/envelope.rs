@@ -307,7 +307,7 @@ pub enum PageOp {
     },
     Drag {
         from: ElementTarget,
-        to: ElementTarget,
+        to: crate::args::DropTarget,
     },
     GetElement {
         target: ElementTarget,

@@ -385,6 +385,10 @@ fn main() {
             "widgets::what_a_person_clicks_has_a_ref",
             widgets::what_a_person_clicks_has_a_ref,
         ),
+        with_widgets(
+            "widgets::drags_that_libraries_accept",
+            widgets::drags_that_libraries_accept,
+        ),
     ]);
     let conclusion = libtest_mimic::run(&args, trials);
     // Tear the shared browser down before exiting (statics are not dropped).

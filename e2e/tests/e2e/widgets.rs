@@ -744,3 +744,76 @@ pub async fn what_a_person_clicks_has_a_ref(s: Arc<Shared>) -> anyhow::Result<()
     a.close().await?;
     Ok(())
 }
+
+/// Drags as a hand drags: SortableJS reorders (before and after an item), dragula moves a card
+/// to another column, and a drop at a point lands where the point is.
+pub async fn drags_that_libraries_accept(s: Arc<Shared>) -> anyhow::Result<()> {
+    let a = s.agent("drag").await?;
+    let tab = a.open(&s.pages.url("/widgets/sortable.html")).await?;
+    shows(&a, tab, "#out", "order:").await?;
+    let item = |n: usize| format!("#list li:nth-child({n})");
+    let moved = call(
+        &a,
+        "firefox_drag",
+        json!({"tabId": tab, "from": item(1), "to": item(3), "position": "before"}),
+    )
+    .await?;
+    ensure!(!moved.text.contains("did not put it"), "{moved:?}");
+    shows(&a, tab, "#out", "order:Banana,Apple,Cherry").await?;
+    let after = call(
+        &a,
+        "firefox_drag",
+        json!({"tabId": tab, "from": item(1), "to": item(3), "position": "after"}),
+    )
+    .await?;
+    let order = shows(&a, tab, "#out", "order:").await?;
+    ensure!(
+        order.contains("order:Apple,Cherry,Banana"),
+        "{order} after {after:?}"
+    );
+    call(
+        &a,
+        "firefox_drag",
+        json!({"tabId": tab, "from": item(3), "to": item(1), "position": "before"}),
+    )
+    .await?;
+    shows(&a, tab, "#out", "order:Banana,Apple,Cherry").await?;
+
+    let tab = a.open(&s.pages.url("/widgets/dragula.html")).await?;
+    shows(&a, tab, "#out", "todo:").await?;
+    call(
+        &a,
+        "firefox_drag",
+        json!({"tabId": tab, "from": "#todo .card:first-child", "to": "#done"}),
+    )
+    .await?;
+    let board = shows(&a, tab, "#out", "done:Task C,Task A").await?;
+    ensure!(board.contains("todo:Task B"), "{board}");
+    call(
+        &a,
+        "firefox_drag",
+        json!({"tabId": tab, "from": "#todo .card", "to": "#done .card:first-child", "position": "before"}),
+    )
+    .await?;
+    shows(&a, tab, "#out", "done:Task B,Task C,Task A").await?;
+    // At a point: the bottom of the first column, below its last card.
+    let column = call(
+        &a,
+        "firefox_get_element",
+        json!({"tabId": tab, "selector": "#todo"}),
+    )
+    .await?;
+    let info: serde_json::Value = serde_json::from_str(&column.text)?;
+    let rect: Vec<f64> = serde_json::from_value(info["rect"].clone())?;
+    let (x, y) = (rect[0] + rect[2] / 2.0, rect[1] + rect[3] - 5.0);
+    let dropped = call(
+        &a,
+        "firefox_drag",
+        json!({"tabId": tab, "from": "#done .card:first-child", "x": x, "y": y}),
+    )
+    .await?;
+    ensure!(dropped.text.contains("to the point"), "{dropped:?}");
+    shows(&a, tab, "#out", "todo:Task B done:Task C,Task A").await?;
+    a.close().await?;
+    Ok(())
+}

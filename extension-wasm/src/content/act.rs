@@ -1,5 +1,5 @@
-//! Acting on the page as a user would: click, type, keys, scroll, hover, select, fill, upload,
-//! drag. Synthetic events are untrusted, so where the browser would do something on a real
+//! Acting on the page as a user would: click, type, keys, scroll, hover, select, fill, upload
+//! (dragging is `super::drag`). Synthetic events are untrusted, so where the browser would do something on a real
 //! user's action (submit a form on Enter, follow a link), we do it ourselves and say so.
 
 use claudezilla_protocol::args::{FieldValue, MouseButton};
@@ -8,31 +8,30 @@ use claudezilla_protocol::keys::{Chord, Key};
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
 use wasm_bindgen::JsCast;
 use web_sys::{
-    DataTransfer, DragEvent, DragEventInit, Element, Event, EventInit, HtmlElement,
-    HtmlFormElement, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, InputEvent,
-    InputEventInit, KeyboardEvent, KeyboardEventInit, MouseEvent, MouseEventInit, PointerEvent,
-    PointerEventInit, ScrollBehavior, ScrollIntoViewOptions, ScrollLogicalPosition,
-    ScrollToOptions, WheelEvent, WheelEventInit,
+    DataTransfer, Element, Event, EventInit, HtmlElement, HtmlFormElement, HtmlInputElement,
+    HtmlSelectElement, HtmlTextAreaElement, InputEvent, InputEventInit, KeyboardEvent,
+    KeyboardEventInit, MouseEvent, MouseEventInit, PointerEvent, PointerEventInit, ScrollBehavior,
+    ScrollIntoViewOptions, ScrollLogicalPosition, ScrollToOptions, WheelEvent, WheelEventInit,
 };
 
 use super::find::{describe, document};
 
-fn page_error(message: String) -> ErrorBody {
+pub(super) fn page_error(message: String) -> ErrorBody {
     ErrorBody::new(ErrorCode::PageError, message)
 }
 
-fn acted(what: String) -> Outcome {
+pub(super) fn acted(what: String) -> Outcome {
     Ok(Reply::Acted { what })
 }
 
-fn scroll_into_view(element: &Element) {
+pub(super) fn scroll_into_view(element: &Element) {
     let options = ScrollIntoViewOptions::new();
     options.set_block(ScrollLogicalPosition::Center);
     options.set_behavior(ScrollBehavior::Instant);
     element.scroll_into_view_with_scroll_into_view_options(&options);
 }
 
-fn centre(element: &Element) -> (i32, i32) {
+pub(super) fn centre(element: &Element) -> (i32, i32) {
     let r = element.get_bounding_client_rect();
     (
         (r.left() + r.width() / 2.0) as i32,
@@ -42,14 +41,14 @@ fn centre(element: &Element) -> (i32, i32) {
 
 /// How a pointer event is dispatched: where, which button, which modifiers, which press.
 #[derive(Clone, Copy, Default)]
-struct Press {
-    at: (i32, i32),
+pub(super) struct Press {
+    pub at: (i32, i32),
     /// `MouseEvent.button`: 0 left, 1 middle, 2 right.
-    button: i16,
+    pub button: i16,
     /// `MouseEvent.buttons` while the event happens.
-    buttons: u16,
-    detail: i32,
-    modifiers: Modifiers,
+    pub buttons: u16,
+    pub detail: i32,
+    pub modifiers: Modifiers,
 }
 
 fn mouse_init(init: &MouseEventInit, kind: &str, p: Press) {
@@ -77,7 +76,7 @@ fn mouse_init(init: &MouseEventInit, kind: &str, p: Press) {
 }
 
 /// Dispatches a mouse event; false when a handler cancelled it.
-fn mouse(element: &Element, kind: &str, p: Press) -> bool {
+pub(super) fn mouse(element: &Element, kind: &str, p: Press) -> bool {
     let init = MouseEventInit::new();
     mouse_init(&init, kind, p);
     MouseEvent::new_with_mouse_event_init_dict(kind, &init)
@@ -86,7 +85,7 @@ fn mouse(element: &Element, kind: &str, p: Press) -> bool {
 }
 
 /// The pointer event that goes before each mouse event (modern pages listen to these).
-fn pointer(element: &Element, kind: &str, p: Press) {
+pub(super) fn pointer(element: &Element, kind: &str, p: Press) {
     let init = PointerEventInit::new();
     mouse_init(init.unchecked_ref(), kind, p);
     init.set_pointer_id(1);
@@ -168,7 +167,7 @@ fn enabled(element: &Element) -> Result<(), ErrorBody> {
 }
 
 /// The innermost element at a viewport point, through open shadow roots.
-fn element_at(x: f64, y: f64) -> Result<Element, ErrorBody> {
+pub(super) fn element_at(x: f64, y: f64) -> Result<Element, ErrorBody> {
     let doc = document()?;
     let (w, h) = web_sys::window().map_or((0.0, 0.0), |w| {
         (
@@ -1202,47 +1201,4 @@ pub fn upload(element: &Element, name: &str, mime: &str, bytes: &[u8]) -> Outcom
         "Attached {name} ({} bytes) to {described}.",
         bytes.len()
     ))
-}
-
-pub fn drag(from: &Element, to: &Element) -> Outcome {
-    scroll_into_view(from);
-    let start = centre(from);
-    let transfer = DataTransfer::new().ok();
-    let drag_event = |target: &Element, kind: &str, at: (i32, i32)| {
-        let init = DragEventInit::new();
-        init.set_bubbles(true);
-        init.set_cancelable(true);
-        init.set_composed(true);
-        init.set_client_x(at.0);
-        init.set_client_y(at.1);
-        init.set_data_transfer(transfer.as_ref());
-        if let Ok(e) = DragEvent::new_with_event_init_dict(kind, &init) {
-            let _ = target.dispatch_event(&e);
-        }
-    };
-    // Both the pointer sequence (for libraries that track it) and HTML5 drag and drop.
-    super::states::leave();
-    let down = Press {
-        at: start,
-        buttons: 1,
-        ..Press::default()
-    };
-    pointer(from, "pointerdown", down);
-    mouse(from, "mousedown", down);
-    drag_event(from, "dragstart", start);
-    let end = centre(to);
-    let moving = Press { at: end, ..down };
-    pointer(to, "pointermove", moving);
-    mouse(to, "mousemove", moving);
-    drag_event(to, "dragenter", end);
-    drag_event(to, "dragover", end);
-    drag_event(to, "drop", end);
-    drag_event(from, "dragend", end);
-    let up = Press {
-        buttons: 0,
-        ..moving
-    };
-    pointer(to, "pointerup", up);
-    mouse(to, "mouseup", up);
-    acted(format!("Dragged {} onto {}.", describe(from), describe(to)))
 }

@@ -5,6 +5,7 @@ mod capture;
 mod consent;
 mod console;
 mod dialogs;
+mod drag;
 mod evaluate;
 mod find;
 mod focus;
@@ -15,6 +16,7 @@ mod states;
 mod storage;
 
 use base64::Engine;
+use claudezilla_protocol::args::DropTarget;
 use claudezilla_protocol::envelope::{ContentReply, ContentRequest, PageOp, PageReply};
 use claudezilla_protocol::reply::ConsoleLevel;
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
@@ -217,7 +219,14 @@ async fn run(
             )
         }
         PageOp::Drag { from, to } => {
-            act::drag(&wait_for(&from, until).await?, &wait_for(&to, until).await?)
+            let from = wait_for(&from, until).await?;
+            let to = match to {
+                DropTarget::Element { target, position } => {
+                    drag::Landing::On(wait_for(&target, until).await?, position)
+                }
+                DropTarget::Point { x, y } => drag::Landing::At(x, y),
+            };
+            drag::drag(&from, to).await
         }
         PageOp::GetElement { target } => read::get_element(&resolve(&target)?, frame),
         PageOp::WaitFor { selector, text } => {

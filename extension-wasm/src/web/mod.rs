@@ -4,7 +4,7 @@
 
 mod time;
 
-pub use time::{now_ms, precise_ms, sleep, with_deadline};
+pub use time::{now_ms, precise_ms, sleep, tick, with_deadline};
 
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 use js_sys::{Function, Promise};

@@ -28,6 +28,21 @@ pub async fn sleep(ms: u32) {
     let _ = JsFuture::from(promise).await;
 }
 
+/// Yields to the event loop for one task (a message to ourselves): what the page queued runs
+/// first. Unlike a timer, it is not held back in a background tab (Firefox runs those timers at
+/// most once a second).
+pub async fn tick() {
+    let promise = Promise::new(&mut |resolve, _| {
+        let Ok(channel) = web_sys::MessageChannel::new() else {
+            let _ = resolve.call0(&JsValue::UNDEFINED);
+            return;
+        };
+        channel.port1().set_onmessage(Some(&resolve));
+        let _ = channel.port2().post_message(&JsValue::NULL);
+    });
+    let _ = JsFuture::from(promise).await;
+}
+
 /// `Some(output)` if `fut` finishes within `ms`, else `None`.
 pub async fn with_deadline<F: Future>(ms: u32, fut: F) -> Option<F::Output> {
     let fut = std::pin::pin!(fut);

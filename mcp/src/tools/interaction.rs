@@ -119,7 +119,7 @@ impl Claudezilla {
 
     #[tool(
         name = "firefox_drag",
-        description = "Drag one element onto another (each a ref or a selector)."
+        description = "Drag an element as a hand does; drop it before, after or onto another (ref or selector), or at x, y."
     )]
     async fn drag(&self, Parameters(a): Parameters<Args<DragArgs>>) -> CallToolResult {
         respond(self.run(Command::Drag(a.args), a.timeout).await, acted)

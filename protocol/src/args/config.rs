@@ -9,7 +9,7 @@ use super::*;
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SetConfigArgs {
-    /// Domains your tabs may load (example.com includes its subdomains; *.example.com only them), within the user's list; [] allows what the user allows.
+    /// Domains your tabs may load (example.com includes its subdomains; *.example.com only them), within the user's list; [] = the user's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "Vec<String>"))]
     pub allowed_domains: Option<Vec<String>>,

@@ -13,7 +13,7 @@ pub struct DownloadsArgs {
     /// Wait until they finish (at most timeout).
     #[serde(default)]
     pub wait: bool,
-    /// A folder beneath the downloads folder (downloads/ in your project, unless the user named another).
+    /// A folder inside the downloads folder (default: downloads/ in your project).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub save_to: Option<String>,

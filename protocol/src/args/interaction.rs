@@ -394,27 +394,82 @@ impl UploadFileArgs {
     }
 }
 
+// Where a dragged element is dropped, relative to the element it is dropped on: before it
+// in its list (above it, or left of it in a row), after it, or on its centre.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum DropPosition {
+    Before,
+    After,
+    #[default]
+    Onto,
+}
+
 tab_args! {
     /// Arguments of `firefox_drag`.
     pub struct DragArgs {
         /// Element to drag: a ref (e12) or a CSS selector.
         pub from: String,
-        /// Element to drop it on: a ref or a CSS selector.
-        pub to: String,
+        /// Drop target: a ref or a CSS selector.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "String"))]
+        pub to: Option<String>,
+        /// Relative to `to` (default onto).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "DropPosition"))]
+        pub position: Option<DropPosition>,
+        /// Or drop at viewport x, y.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "f64"))]
+        pub x: Option<f64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "f64"))]
+        pub y: Option<f64>,
     }
 }
 
+/// Where a drag ends.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum DropTarget {
+    Element {
+        target: ElementTarget,
+        position: DropPosition,
+    },
+    /// A viewport point, on whatever is there.
+    Point { x: f64, y: f64 },
+}
+
 impl DragArgs {
-    pub fn targets(&self) -> Result<(ElementTarget, ElementTarget), Invalid> {
-        Ok((
-            ElementTarget::parse("from", &self.from)?,
-            ElementTarget::parse("to", &self.to)?,
-        ))
+    pub fn targets(&self) -> Result<(ElementTarget, DropTarget), Invalid> {
+        let from = ElementTarget::parse("from", &self.from)?;
+        let to = match (&self.to, self.x, self.y, self.position) {
+            (Some(to), None, None, position) => DropTarget::Element {
+                target: ElementTarget::parse("to", to)?,
+                position: position.unwrap_or_default(),
+            },
+            (None, Some(x), Some(y), None) if x.is_finite() && y.is_finite() => {
+                DropTarget::Point { x, y }
+            }
+            (None, Some(_), Some(_), Some(_)) => {
+                return Err(Invalid::new("position", "goes with to, not with x, y"));
+            }
+            _ => {
+                return Err(Invalid::new(
+                    "to",
+                    "give to (a ref or a selector, with position before, after or onto), or x and y (a viewport point)",
+                ));
+            }
+        };
+        Ok((from, to))
     }
 
     pub(crate) fn validate(&self) -> Result<(), Invalid> {
         let (from, to) = self.targets()?;
-        if from.frame() != to.frame() {
+        if let DropTarget::Element { target, .. } = &to
+            && from.frame() != target.frame()
+        {
             return Err(Invalid::new("to", "from and to must be in the same frame"));
         }
         Ok(())

@@ -135,9 +135,9 @@ pub enum StateAction {
 pub struct StorageStateArgs {
     /// save (to path) or load (from path).
     pub action: StateAction,
-    /// A .json file in your project folder (or another folder the user allowed); never a hidden one.
+    /// A .json file in your project folder (or another allowed folder).
     pub path: String,
-    /// save: replace the file if it exists.
+    /// Replace an existing file.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub overwrite: bool,
     /// Read by the MCP server from `path` for load; not an argument.

@@ -67,23 +67,40 @@ fn a_target_is_exactly_one_of_selector_and_ref() {
 }
 
 #[test]
-fn drag_ends_are_refs_or_selectors() {
-    let d = DragArgs {
-        from: "e3".into(),
-        to: "#bin".into(),
-        tab_id: None,
-    };
-    let (from, to) = d.targets().unwrap();
-    assert!(matches!(from, ElementTarget::Ref(_)) && matches!(to, ElementTarget::Selector(_)));
-    assert!(
-        DragArgs {
-            from: "e3".into(),
-            to: "f2e1".into(),
-            tab_id: None
+fn drag_ends_are_refs_or_selectors_or_a_point() {
+    let drag = |v: serde_json::Value| serde_json::from_value::<DragArgs>(v).unwrap();
+    let (from, to) = drag(json!({"from": "e3", "to": "#bin"})).targets().unwrap();
+    assert!(matches!(from, ElementTarget::Ref(_)));
+    assert!(matches!(
+        to,
+        DropTarget::Element {
+            target: ElementTarget::Selector(_),
+            position: DropPosition::Onto
         }
-        .validate()
-        .is_err()
-    );
+    ));
+    let (_, before) = drag(json!({"from": "e3", "to": "e4", "position": "before"}))
+        .targets()
+        .unwrap();
+    assert!(matches!(
+        before,
+        DropTarget::Element {
+            position: DropPosition::Before,
+            ..
+        }
+    ));
+    let (_, point) = drag(json!({"from": "e3", "x": 10.5, "y": 20}))
+        .targets()
+        .unwrap();
+    assert_eq!(point, DropTarget::Point { x: 10.5, y: 20.0 });
+    for bad in [
+        json!({"from": "e3"}),
+        json!({"from": "e3", "x": 1}),
+        json!({"from": "e3", "to": "e4", "x": 1, "y": 2}),
+        json!({"from": "e3", "x": 1, "y": 2, "position": "after"}),
+        json!({"from": "e3", "to": "f2e1"}),
+    ] {
+        assert!(drag(bad.clone()).validate().is_err(), "{bad}");
+    }
 }
 
 #[test]
