@@ -27,7 +27,10 @@ fn pages() -> HashMap<&'static str, Page> {
              <script>const own = window.confirm;</script>\
              <button id=check onclick=\"document.getElementById('out').textContent = \
              'confirm is the page own: ' + (window.confirm === own)\">check</button>\
-             <a id=get href=/report.bin>report</a>",
+             <a id=get href=/report.bin>report</a>\
+             <script>const ownFocus = HTMLElement.prototype.focus, ownHasFocus = Document.prototype.hasFocus;</script>\
+             <button id=fcheck onclick=\"document.getElementById('out').textContent = \
+             'focus is the page own: ' + (HTMLElement.prototype.focus === ownFocus && Document.prototype.hasFocus === ownHasFocus)\">focus check</button>",
             ),
         ),
         (
@@ -551,5 +554,46 @@ pub async fn consent_follows_the_site_and_user_downloads_stay_theirs() -> anyhow
         "the user's copy, and only it, stays: {left:?}"
     );
     b.close().await?;
+    Ok(())
+}
+
+/// The agent's focus emulation is only in its tabs: a tab of the user's keeps the page's own
+/// focus() and hasFocus(), gets them while attached, and has them back once given back.
+pub async fn focus_emulation_leaves_with_the_tab() -> anyhow::Result<()> {
+    let mut s = setup().await?;
+    let a = agent(&s, "focus-owner").await?;
+    let tab = user_tab(&a).await?;
+    let mine = a.open(&s.pages.url("/mine.html")).await?;
+    a.call(
+        "firefox_click",
+        json!({"tabId": mine, "selector": "#fcheck"}),
+    )
+    .await?
+    .ok()?;
+    ensure!(
+        text_of(&a, mine, "#out").await?.contains("own: false"),
+        "the agent's own tab is emulated"
+    );
+    s.ui.switch_to(&s.user_window).await?;
+    s.ui.click("#fcheck").await?;
+    s.ui.wait_text("#out", "focus is the page own: true", false)
+        .await?;
+    s.ui.switch_to(&s.popup).await?;
+    let a = attach_allowed(&mut s, a, tab).await?;
+    a.call(
+        "firefox_click",
+        json!({"tabId": tab, "selector": "#fcheck"}),
+    )
+    .await?
+    .ok()?;
+    ensure!(text_of(&a, tab, "#out").await?.contains("own: false"));
+    a.call("firefox_detach_tab", json!({"tabId": tab}))
+        .await?
+        .ok()?;
+    s.ui.switch_to(&s.user_window).await?;
+    s.ui.click("#fcheck").await?;
+    s.ui.wait_text("#out", "focus is the page own: true", false)
+        .await?;
+    a.close().await?;
     Ok(())
 }

@@ -358,6 +358,10 @@ fn main() {
             "consent::consent_follows_the_site_and_user_downloads_stay_theirs",
             consent::consent_follows_the_site_and_user_downloads_stay_theirs,
         ),
+        plain(
+            "consent::focus_emulation_leaves_with_the_tab",
+            consent::focus_emulation_leaves_with_the_tab,
+        ),
     ]);
     trials.extend([
         with_widgets(

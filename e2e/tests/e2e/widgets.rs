@@ -459,6 +459,16 @@ pub async fn codemirror_types_over_the_selection(s: Arc<Shared>) -> anyhow::Resu
     let a = s.agent("codemirror").await?;
     let tab = a.open(&s.pages.url("/widgets/codemirror.html")).await?;
     shows(&a, tab, "#out", "answer").await?;
+    // The editor is named by its row's words, not by its line numbers or the whole page.
+    let snap = snapshot(&a, tab).await?;
+    let editor = snap
+        .lines()
+        .find(|l| l.trim_start().starts_with("textbox"))
+        .unwrap_or_default();
+    ensure!(
+        !editor.is_empty() && !editor.contains("\"1 2") && !editor.contains("12let"),
+        "{snap}"
+    );
     call(
         &a,
         "firefox_click",
