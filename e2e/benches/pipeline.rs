@@ -663,11 +663,101 @@ fn many_resources(n: usize) -> String {
     format!("<!doctype html><title>Many</title>{images}")
 }
 
+/// The environment variable naming another build of the extension to compare with.
+const BASELINE: &str = "CLAUDEZILLA_BENCH_BASELINE";
+
+/// Two builds side by side: this one and the extension folder `baseline`, each in its own
+/// Firefox, the same calls on the same pages in interleaved rounds (A B, B A, …), so that what
+/// the machine does meanwhile falls on both alike. Prints each call's median and p95 per build.
+async fn compare(baseline: std::path::PathBuf) -> anyhow::Result<()> {
+    let pages = PageServer::start(HashMap::from([
+        ("/large.html", Page::html(large_page(2_000))),
+        ("/table.html", Page::html(table_page(400))),
+        (
+            "/form.html",
+            Page::html("<!doctype html><title>Form</title><input id=f>"),
+        ),
+    ]))
+    .await?;
+    let mut sides = Vec::new();
+    for extension in [None, Some(baseline)] {
+        let browser = Browser::start_with_options(claudezilla_e2e::browser::Options {
+            extension,
+            ..Default::default()
+        })
+        .await?;
+        let agent = Agent::spawn(browser.runtime.path(), &browser.path().join("mcp.log")).await?;
+        let large = agent.open(&pages.url("/large.html")).await?;
+        let table = agent.open(&pages.url("/table.html")).await?;
+        let form = agent.open(&pages.url("/form.html")).await?;
+        sides.push((browser, agent, [large, table, form]));
+    }
+    let calls = |[large, table, form]: [u32; 3]| {
+        [
+            (
+                "firefox_snapshot, 2,000-element page",
+                "firefox_snapshot",
+                json!({"tabId": large}),
+            ),
+            (
+                "firefox_snapshot, 400-row table",
+                "firefox_snapshot",
+                json!({"tabId": table}),
+            ),
+            (
+                "firefox_snapshot interactiveOnly, 2,000-element page",
+                "firefox_snapshot",
+                json!({"tabId": large, "interactiveOnly": true}),
+            ),
+            (
+                "firefox_type",
+                "firefox_type",
+                json!({"tabId": form, "selector": "#f", "text": "hello", "clear": true}),
+            ),
+            (
+                "firefox_click",
+                "firefox_click",
+                json!({"tabId": form, "selector": "#f"}),
+            ),
+        ]
+    };
+    let mut samples: Vec<[Vec<f64>; 2]> = vec![[Vec::new(), Vec::new()]; 5];
+    for round in 0..8 {
+        for k in 0..2 {
+            let side = if round % 2 == 0 { k } else { 1 - k };
+            let (_, agent, tabs) = &sides[side];
+            for (row, (_, tool, args)) in calls(*tabs).into_iter().enumerate() {
+                for i in 0..6 {
+                    let t = Instant::now();
+                    agent.call(tool, args.clone()).await?.ok()?;
+                    if i > 0 {
+                        samples[row][side].push(t.elapsed().as_secs_f64() * 1e3);
+                    }
+                }
+            }
+        }
+    }
+    println!("| call | this build: median / p95 ms | baseline: median / p95 ms |\n|---|---|---|");
+    for (row, (what, _, _)) in calls([0, 0, 0]).into_iter().enumerate() {
+        let [this, base] = samples[row].clone();
+        let ((m, p), (bm, bp)) = (stats(this), stats(base));
+        println!("| {what} | {m:.2} / {p:.2} | {bm:.2} / {bp:.2} |");
+    }
+    for (browser, agent, _) in sides {
+        agent.close().await?;
+        drop(browser);
+    }
+    Ok(())
+}
+
 fn main() -> anyhow::Result<()> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()?;
+    if let Some(baseline) = std::env::var_os(BASELINE) {
+        return rt.block_on(compare(baseline.into()));
+    }
     let (rows, breakdown) = rt.block_on(bench())?;
     println!("| what | median ms | p95 ms | note |\n|---|---|---|---|");
     for r in rows {

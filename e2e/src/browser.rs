@@ -66,6 +66,9 @@ pub struct Options {
     pub prefs: Vec<(String, String)>,
     /// Listen for Marionette (to act in the browser's UI as the user, see [`crate::marionette`]).
     pub marionette: bool,
+    /// Another build of the extension (a folder like `extension-shell`, with its `wasm/`), for
+    /// comparing builds in one run; else this repository's.
+    pub extension: Option<PathBuf>,
 }
 
 pub struct Browser {
@@ -103,9 +106,13 @@ impl Browser {
         }
         fs::write(profile.join("user.js"), prefs)?;
         // A proxy file named after the id that holds the unpacked extension's path.
+        let extension = options
+            .extension
+            .clone()
+            .unwrap_or_else(|| root().join("extension-shell"));
         fs::write(
             profile.join("extensions").join(EXTENSION_ID),
-            root().join("extension-shell").to_string_lossy().as_bytes(),
+            extension.to_string_lossy().as_bytes(),
         )?;
         let out = Command::new(binary("claudezilla-host"))
             .arg("install")

@@ -60,6 +60,16 @@ pub fn slotted(slot: &Element) -> js_sys::Array {
         .assigned_nodes_with_options(&options)
 }
 
+/// An element's own words: its text, or — when its text is only what slots show (a web
+/// component's button) — the words as the page shows them.
+fn own_text(el: &Element) -> String {
+    let text = a11y::clean(&el.text_content().unwrap_or_default(), 80);
+    if text.chars().any(char::is_alphanumeric) {
+        return text;
+    }
+    flat_text(el, 80)
+}
+
 /// The element's words as the page shows them (through shadow roots and slots, without what
 /// is `aria-hidden`), cleaned and cut at `max` characters.
 pub fn flat_text(el: &Element, max: usize) -> String {
@@ -227,7 +237,7 @@ pub fn name(el: &Element, tag: &str, role: &str, labels: &mut Labels) -> String 
     } else {
         el.get_attribute("alt")
             .map(|a| a11y::clean(&a, 80))
-            .unwrap_or_else(|| flat_text(el, 80))
+            .unwrap_or_else(|| own_text(el))
     };
     if !own.is_empty() {
         return own;

@@ -36,6 +36,13 @@ fn is_marked(el: &Element) -> bool {
 }
 
 thread_local! {
+    /// The elements whose cursor is asked: what cards, items and chips are made of (the tags
+    /// of `element`'s generic branch). Asking every paragraph and table cell costs a style
+    /// lookup each, on every snapshot.
+    static CARRIERS: JsValue = JsValue::from_str("div,span,li");
+    /// Class names a date picker may mark a day of another month with; `a11y::outside_month`
+    /// decides (one `matches` call spares the class read of every other control).
+    static MAYBE_OUTSIDE: JsValue = JsValue::from_str("[class*=onth],[class*=ay]");
     /// The attributes a control's states come from: one `matches` call spares the reads of
     /// all of them for the many controls that have none.
     static STATEFUL: JsValue = JsValue::from_str("[disabled],[aria-disabled],[aria-expanded],[required],[aria-checked]");
@@ -112,11 +119,7 @@ pub fn snapshot(
 
 impl Walker {
     fn children(&mut self, parent: &Node, depth: usize) {
-        self.children_of(
-            parent,
-            depth,
-            !self.limits.interactive_only && !self.in_label,
-        );
+        self.children_of(parent, depth, None);
     }
 
     /// A label's own words name its field; the field's line carries them (also the words of
@@ -128,34 +131,46 @@ impl Walker {
         self.in_label = was;
     }
 
-    /// The nodes the page shows under `parent`: a host's shadow tree, where slots place its
-    /// light children; a slot's assigned nodes.
-    fn children_of(&mut self, parent: &Node, depth: usize, with_text: bool) {
-        let parent_el = parent.dyn_ref::<Element>();
-        if let Some(shadow) = parent_el.and_then(Element::shadow_root) {
-            return self.children_of(&shadow, depth, with_text);
+    /// What a slot shows: its assigned nodes (its own children when none are).
+    fn slot(&mut self, slot: &Element, depth: usize) {
+        let assigned = names::slotted(slot);
+        if assigned.length() == 0 {
+            return self.children(slot, depth);
         }
-        if let Some(slot) = parent_el.filter(|e| e.local_name() == "slot") {
-            let assigned = names::slotted(slot);
-            if assigned.length() > 0 {
-                // A slot has no box of its own: its text shows when what holds it does.
-                let mut visible = None;
-                let holder = slot.parent_element();
-                for node in assigned.iter() {
-                    self.child(
-                        node.unchecked_ref(),
-                        depth,
-                        with_text,
-                        &mut visible,
-                        holder.as_ref(),
-                    );
-                }
+        // A slot has no box of its own: its text shows when what holds it does.
+        let with_text = !self.limits.interactive_only && !self.in_label;
+        let mut holder = Holding::default();
+        let shown_by = slot.parent_element();
+        for node in assigned.iter() {
+            if self.cut.is_some() {
                 return;
             }
+            self.child(
+                node.unchecked_ref(),
+                depth,
+                with_text,
+                &mut holder,
+                shown_by.as_ref(),
+            );
+        }
+    }
+
+    /// The nodes the page shows under `parent`: a host's shadow tree, where slots place its
+    /// light children.
+    /// `carrier`: whether the parent is an element cards and items are made of, when the
+    /// caller knows its tag (a style question spared).
+    fn children_of(&mut self, parent: &Node, depth: usize, carrier: Option<bool>) {
+        let with_text = !self.limits.interactive_only && !self.in_label;
+        let parent_el = parent.dyn_ref::<Element>();
+        if let Some(shadow) = parent_el.and_then(Element::shadow_root) {
+            return self.children_of(&shadow, depth, None);
         }
         // Generic elements are not checked for visibility on the way down (too costly); their
         // text is shown only if they are visible, checked once, at their first words.
-        let mut holder = None;
+        let mut holder = Holding {
+            carrier,
+            held: None,
+        };
         let mut child = parent.first_child();
         while let Some(node) = child {
             if self.cut.is_some() {
@@ -172,17 +187,27 @@ impl Walker {
         node: &Node,
         depth: usize,
         with_text: bool,
-        holder: &mut Option<Holder>,
+        holder: &mut Holding,
         shown_by: Option<&Element>,
     ) {
         match node.node_type() {
             Node::ELEMENT_NODE => self.element(node.unchecked_ref(), depth),
             Node::TEXT_NODE => {
+                // Without text wanted, words matter only where they may make a control.
+                let carrier = *holder
+                    .carrier
+                    .get_or_insert_with(|| shown_by.is_some_and(|el| has_any(el, &CARRIERS)));
+                if !with_text && !carrier {
+                    return;
+                }
                 let text = node.text_content().unwrap_or_default();
                 if !text.chars().any(char::is_alphanumeric) {
                     return;
                 }
-                let held = *holder.get_or_insert_with(|| self.holder(shown_by, depth));
+                let held = match holder.held {
+                    Some(held) => held,
+                    None => *holder.held.insert(self.holder(shown_by, carrier, depth)),
+                };
                 if held == Holder::Shown && with_text {
                     self.text(node, &text, depth);
                 }
@@ -194,14 +219,14 @@ impl Walker {
     /// What the element holding some words is: hidden, shown, or — its cursor says a person
     /// clicks or drags it (a kanban card, a sortable item) — a control, listed with a ref in
     /// place of its words.
-    fn holder(&mut self, el: Option<&Element>, depth: usize) -> Holder {
+    fn holder(&mut self, el: Option<&Element>, carrier: bool, depth: usize) -> Holder {
         let Some(el) = el else {
             return Holder::Shown;
         };
         if !is_visible(el) {
             return Holder::Hidden;
         }
-        if self.in_label || !pointer_cursor(el) {
+        if self.in_label || !carrier || !pointer_cursor(el) {
             return Holder::Shown;
         }
         self.control(el, &el.local_name(), "clickable", depth);
@@ -257,9 +282,13 @@ impl Walker {
         if tag == "tr" && !marked {
             return self.row(el, depth);
         }
+        if tag == "slot" {
+            return self.slot(el, depth);
+        }
         if !marked && a11y::is_plain(&tag) {
             // The common case: a generic element, only its content matters.
-            return self.children(el, depth);
+            let carrier = matches!(tag.as_str(), "div" | "span" | "li");
+            return self.children_of(el, depth, Some(carrier));
         }
         let hidden = marked
             && (el.has_attribute("hidden")
@@ -344,7 +373,11 @@ impl Walker {
         if name.is_empty() {
             states.context = context_of(el);
         }
-        states.outside_month = a11y::outside_month(&el.get_attribute("class").unwrap_or_default());
+        // Calendar days are cells, options, buttons or script-made controls, never links or
+        // fields: those are spared the class question.
+        states.outside_month = matches!(role, "clickable" | "gridcell" | "option" | "button")
+            && has_any(el, &MAYBE_OUTSIDE)
+            && a11y::outside_month(&el.get_attribute("class").unwrap_or_default());
         let line = a11y::line(depth, role, &name, Some(&reference), &states);
         let listed = self.within_depth(depth) && self.push(line, el);
         if listed {
@@ -412,6 +445,14 @@ fn scripted_control(el: &Element) -> bool {
                         .text_content()
                         .is_some_and(|t| t.chars().any(char::is_alphanumeric)))
         })
+}
+
+/// What is known of the element holding a run of text nodes, found out once.
+#[derive(Default)]
+struct Holding {
+    /// It is an element cards and items are made of (`CARRIERS`).
+    carrier: Option<bool>,
+    held: Option<Holder>,
 }
 
 /// What the element holding some words turned out to be.
