@@ -49,4 +49,17 @@
   }, proto, { defineAs: "attachShadow" });
   // A page's "leave this page?" must never hold an agent's navigation.
   window.addEventListener("beforeunload", (event) => event.stopImmediatePropagation(), true);
+  // The top document says when it has loaded: a navigation answers then. Firefox tells the
+  // background of the network's side of a load (webRequest) late, often after the tab's own
+  // "complete"; this word is first, and proves a response (an error page has no script).
+  if (window === window.top) {
+    const loaded = (event) => {
+      if (!event.isTrusted || event.target !== document) return;
+      window.removeEventListener("load", loaded, true);
+      browser.runtime
+        .sendMessage({ claudezillaLoaded: location.href, title: document.title })
+        .catch(() => {});
+    };
+    window.addEventListener("load", loaded, true);
+  }
 })();

@@ -25,6 +25,8 @@ struct Load {
     error: Option<String>,
     /// The response arrived (or the load failed).
     done: bool,
+    /// The response began: the load did not fail on the network.
+    responded: bool,
     /// Its answer became a download (claimed for the tab).
     download: bool,
 }
@@ -80,6 +82,7 @@ impl MainFrames {
             chain: vec![url.to_owned()],
             error: None,
             done: false,
+            responded: false,
             download: false,
         });
     }
@@ -115,6 +118,26 @@ impl MainFrames {
         load.done = true;
         load.error = None;
         true
+    }
+
+    /// The load's response began (its first bytes arrived).
+    pub fn responded(&mut self, tab: TabId, id: &str) {
+        if let Some(load) = self.find(tab, id) {
+            load.responded = true;
+        }
+    }
+
+    /// The tab's top document at `url` loaded (its own word): the newest load that led there
+    /// was answered.
+    pub fn shown(&mut self, tab: TabId, url: &str) {
+        if let Some(load) = self.tabs.get_mut(&tab).and_then(|loads| {
+            loads
+                .iter_mut()
+                .rev()
+                .find(|l| l.chain.iter().any(|u| same_page(u, url)))
+        }) {
+            load.responded = true;
+        }
     }
 
     pub fn completed(&mut self, tab: TabId, id: &str) {
@@ -185,7 +208,7 @@ impl MainFrames {
         if ours.chain.iter().any(|u| same_page(u, now_url)) {
             return match &ours.error {
                 Some(e) if !superseded(e) => Reached::Failed(net_error(e)),
-                _ if !ours.done => Reached::Arriving,
+                _ if !ours.done && !ours.responded => Reached::Arriving,
                 _ => Reached::Asked,
             };
         }
@@ -283,6 +306,8 @@ pub enum LoadWatch {
     Navigation { saw_loading: bool },
     /// A load is under way already (ours, behind a page's own): the next "complete".
     NextComplete,
+    /// Any change of the tab's address (a load or a same-document move).
+    UrlChange,
 }
 
 impl LoadWatch {
@@ -303,7 +328,7 @@ impl LoadWatch {
             Self::NewTab { blank_is_target } => {
                 status == "complete" && (blank_is_target || url != "about:blank")
             }
-            Self::Navigation { .. } | Self::NextComplete => false,
+            Self::Navigation { .. } | Self::NextComplete | Self::UrlChange => false,
         }
     }
 
@@ -327,6 +352,7 @@ impl LoadWatch {
                 finished || same_document
             }
             Self::NextComplete => changed_status == Some("complete"),
+            Self::UrlChange => changed_url.is_some(),
         }
     }
 }
@@ -531,5 +557,45 @@ mod tests {
     fn a_fragment_change_is_a_finished_navigation() {
         let mut w = LoadWatch::navigation();
         assert!(w.on_update(None, Some("http://x/#b"), "complete", "http://x/#b"));
+    }
+
+    #[test]
+    fn a_response_under_way_is_word_enough_that_the_load_arrived() {
+        let mut m = MainFrames::default();
+        let mark = m.mark();
+        m.started(T, "1", "http://x/a");
+        assert_eq!(
+            m.reached(T, mark, Some("http://x/a"), "http://x/a"),
+            Reached::Arriving
+        );
+        m.responded(T, "1");
+        assert_eq!(
+            m.reached(T, mark, Some("http://x/a"), "http://x/a"),
+            Reached::Asked
+        );
+        m.started(T, "2", "http://x/b");
+        m.redirected(T, "2", "http://x/c");
+        m.shown(T, "http://x/c#top");
+        assert_eq!(
+            m.reached(T, mark, Some("http://x/b"), "http://x/c"),
+            Reached::Asked
+        );
+        // A failure heard later still counts (the error page shows the asked address too).
+        m.failed(T, "1", "NS_ERROR_NET_RESET");
+        assert!(matches!(
+            m.reached(T, mark, Some("http://x/a"), "http://x/a"),
+            Reached::Failed(_)
+        ));
+    }
+
+    #[test]
+    fn a_url_watch_wakes_at_any_move_and_at_nothing_else() {
+        let mut w = LoadWatch::UrlChange;
+        assert!(!w.satisfied_by("complete", "http://x/"));
+        assert!(!w.on_update(Some("loading"), None, "loading", "http://x/"));
+        assert!(!w.on_update(Some("complete"), None, "complete", "http://x/"));
+        assert!(!w.on_update(None, None, "complete", "http://x/"));
+        assert!(w.on_update(None, Some("http://x/next"), "complete", "http://x/next"));
+        assert!(w.on_update(Some("loading"), Some("http://y/"), "loading", "http://y/"));
     }
 }

@@ -35,6 +35,10 @@ pub struct HopTimes {
     pub content_us: u64,
     /// Of that, the content scripts' own work.
     pub page_us: u64,
+    /// Of the background's time, a navigation's wait for the browser: from asking it to load
+    /// the page to the tab's load event reaching the background.
+    #[serde(default)]
+    pub load_us: u64,
 }
 
 /// The answer to the request with the same id.

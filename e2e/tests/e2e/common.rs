@@ -160,6 +160,15 @@ pub fn test_pages() -> HashMap<&'static str, Page> {
                 .delayed(Duration::from_millis(800)),
         ),
         (
+            // A page that fakes its load event before its late script has come.
+            "/fake-load.html",
+            Page::html(
+                "<!doctype html><title>Fake load</title><p id=late>waiting</p>\
+                 <script>fetch('/other.html').then(() => document.dispatchEvent(new Event('load')))</script>\
+                 <script src=/slow.js></script>",
+            ),
+        ),
+        (
             "/hang.html",
             Page::html(
                 "<!doctype html><title>Hanging page</title><p>partial-3b8d</p><img src=/never.png>",

@@ -204,7 +204,7 @@ pub fn listen() {
             // A navigation waiting on this tab answers with the refusal now.
             s.blocked.insert(tab, error);
             for waiter in s.waiters.remove(&tab).unwrap_or_default() {
-                let _ = waiter.done.send(());
+                let _ = waiter.done.send(super::Heard::now(None));
             }
             Some(message)
         });

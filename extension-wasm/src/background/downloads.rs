@@ -79,6 +79,7 @@ async fn claim(item: Item) {
     if let Some(tab) = tab
         && with_state(|s| s.main_frames.downloaded(tab, &item.url))
     {
+        tabs::main_frame_heard(tab);
         tabs::settle(tab);
     }
     native::notify(

@@ -61,8 +61,49 @@ struct Changed {
     response_headers: Vec<serde_json::Value>,
 }
 
-/// Registers the script and the listener that marks agent documents.
+/// What the script says when its top document has loaded.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Loaded {
+    claudezilla_loaded: String,
+    #[serde(default)]
+    title: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Sender {
+    tab: Option<SenderTab>,
+    frame_id: Option<i64>,
+}
+
+#[derive(Deserialize)]
+struct SenderTab {
+    id: u32,
+}
+
+/// The script's word that an agent tab's top document loaded (only the script sends it: a
+/// page cannot reach `runtime.sendMessage`).
+fn on_message(message: JsValue, sender: JsValue) -> JsValue {
+    let (Ok(loaded), Ok(sender)) = (
+        serde_wasm_bindgen::from_value::<Loaded>(message),
+        serde_wasm_bindgen::from_value::<Sender>(sender),
+    ) else {
+        return JsValue::UNDEFINED;
+    };
+    if let (Some(tab), Some(0)) = (sender.tab, sender.frame_id) {
+        let tab = claudezilla_protocol::TabId(tab.id);
+        super::tabs::page_loaded(tab, loaded.claudezilla_loaded, &loaded.title);
+    }
+    JsValue::UNDEFINED
+}
+
+/// Registers the script, the listener that marks agent documents and the one that hears
+/// their loads.
 pub fn listen() {
+    let loaded = Closure::<dyn FnMut(JsValue, JsValue) -> JsValue>::new(on_message);
+    web::RUNTIME_ON_MESSAGE.with(|e| e.add_listener(loaded.as_ref().unchecked_ref()));
+    loaded.forget();
     let secret = SECRET.with(Clone::clone);
     let register = Register {
         matches: ["http://*/*", "https://*/*"],

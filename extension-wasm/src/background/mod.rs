@@ -36,7 +36,31 @@ use crate::web;
 /// Someone waiting for a tab to finish loading.
 struct LoadWaiter {
     watch: LoadWatch,
-    done: oneshot::Sender<()>,
+    done: oneshot::Sender<Heard>,
+}
+
+/// What a load waiter is told: when (`web::precise_ms`) the background heard of the load's
+/// end, and the page the event showed (none when the wait ended otherwise: a refusal, a
+/// download), which spares asking the browser again.
+struct Heard {
+    at: f64,
+    page: Option<Shown>,
+}
+
+/// A tab's address and title as an event showed them.
+#[derive(Clone)]
+struct Shown {
+    url: String,
+    title: String,
+}
+
+impl Heard {
+    fn now(page: Option<Shown>) -> Self {
+        Self {
+            at: web::precise_ms(),
+            page,
+        }
+    }
 }
 
 #[derive(Default)]
@@ -81,6 +105,8 @@ struct State {
     loops: crate::focus_loop::Loops,
     /// Every tab's recent main-frame loads: did a navigation reach what was asked for?
     main_frames: crate::load::MainFrames,
+    /// Who waits for the network's word on a tab's main-frame load (`tabs::arrived`).
+    main_frame_waiters: HashMap<TabId, Vec<oneshot::Sender<()>>>,
     /// Agents asking for the user's tabs, and who waits for each answer.
     approvals: crate::approvals::Approvals,
     approval_wakers: HashMap<u32, oneshot::Sender<bool>>,

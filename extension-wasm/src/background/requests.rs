@@ -121,6 +121,9 @@ pub fn listen() {
                 s.requests
                     .finished(tab, &r.request_id, status, web::now_ms());
             });
+            if r.kind == MAIN_FRAME {
+                super::tabs::main_frame_heard(tab);
+            }
         }
     });
     let failed = Closure::<dyn FnMut(JsValue)>::new(|d: JsValue| {
@@ -134,6 +137,9 @@ pub fn listen() {
                 s.requests
                     .finished(tab, &r.request_id, error, web::now_ms())
             });
+            if r.kind == MAIN_FRAME {
+                super::tabs::main_frame_heard(tab);
+            }
         }
     });
     let redirected = Closure::<dyn FnMut(JsValue)>::new(|d: JsValue| {
@@ -147,13 +153,25 @@ pub fn listen() {
             });
         }
     });
+    // Firefox may report a main frame's onCompleted well after the tab's load is complete
+    // (measured: up to 90 ms later); its first response byte is word enough that it did
+    // not fail.
+    let responded = Closure::<dyn FnMut(JsValue)>::new(|d: JsValue| {
+        if let Some((tab, r)) = tab_request(d) {
+            with_state(|s| s.main_frames.responded(tab, &r.request_id));
+            super::tabs::main_frame_heard(tab);
+        }
+    });
     let main_frames = web::to_js(&MainFrameOnly {
         urls: ["<all_urls>"],
         types: [MAIN_FRAME],
     });
     web::WEB_REQUEST_ON_BEFORE_REDIRECT
         .with(|e| e.add_filtered_listener(redirected.as_ref().unchecked_ref(), &main_frames));
+    web::WEB_REQUEST_ON_RESPONSE_STARTED
+        .with(|e| e.add_filtered_listener(responded.as_ref().unchecked_ref(), &main_frames));
     redirected.forget();
+    responded.forget();
     let with = |what: &str| web::to_js(&[what]);
     web::WEB_REQUEST_ON_BEFORE_REQUEST
         .with(|e| e.add_filtered_listener(started.as_ref().unchecked_ref(), &filter));

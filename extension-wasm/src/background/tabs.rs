@@ -9,7 +9,7 @@ use futures_util::lock::Mutex;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::{LoadWaiter, now, persist, with_state};
+use super::{Heard, LoadWaiter, Shown, now, persist, with_state};
 use crate::load::{LoadWatch, Reached};
 use crate::pool::AuthorizedTab;
 use crate::web::{self, Tab, Window};
@@ -254,6 +254,7 @@ async fn go_once(
     with_state(|s| s.blocked.remove(&tab));
     let mark = with_state(|s| s.main_frames.mark());
     let done = watch(tab, load);
+    let asked_at = web::precise_ms();
     let go = match (url, action) {
         (Some(url), _) => web::call(web::tabs_update(tab.0, &web::to_js(&SetUrl { url })))
             .await
@@ -271,7 +272,7 @@ async fn go_once(
         )),
     };
     go?;
-    let mut loaded = finish_wait(tab, done, started, budget_ms).await;
+    let mut loaded = finish_wait(tab, done, started, asked_at, budget_ms).await;
     // A page that navigates by itself may finish a load of its own before ours: wait on for
     // ours (a bounded number of times, within the budget).
     for _ in 0..MAX_LOADS_PASSED {
@@ -284,7 +285,7 @@ async fn go_once(
         if !still_coming(tab, mark, url, &loaded) {
             break;
         }
-        loaded = finish_wait(tab, done, started, budget_ms).await;
+        loaded = finish_wait(tab, done, started, asked_at, budget_ms).await;
     }
     Ok((mark, loaded))
 }
@@ -300,8 +301,8 @@ fn still_coming(tab: TabId, mark: u64, url: Option<&str>, loaded: &Outcome) -> b
 
 /// Loads of other pages a navigation waits past for its own.
 const MAX_LOADS_PASSED: usize = 20;
-/// How long (× 20 ms) a finished load waits for the network's word on it.
-const ARRIVING_POLLS: u32 = 50;
+/// How long a finished load waits for the network's word on it.
+const ARRIVING_MS: f64 = 1_000.0;
 
 /// Checks a finished load against what was asked: a failed load (connection refused, unknown
 /// host) is an error, not Firefox's error page reported as loaded; a page that moved on by
@@ -320,12 +321,15 @@ async fn arrived(tab: TabId, mark: u64, asked: Option<&str>, loaded: Outcome) ->
         crate::text::cap(a, crate::text::MAX_URL_CHARS)
     });
     let reached = || with_state(|s| s.main_frames.reached(tab, mark, asked, &full));
-    // The tab's "complete" may come before the network's word on the load.
-    for _ in 0..ARRIVING_POLLS {
-        if reached() != Reached::Arriving {
+    // The tab's "complete" may come before the network's word on the load: woken by that
+    // word (an event, not a poll), for a second at most.
+    let until = web::now_ms() + ARRIVING_MS;
+    while reached() == Reached::Arriving {
+        let news = main_frame_news(tab);
+        let left = (until - web::now_ms()).max(0.0) as u32;
+        if left == 0 || web::with_deadline(left, news).await.is_none() {
             break;
         }
-        web::sleep(20).await;
     }
     let mut reached = reached();
     // No request was seen: a page that takes our script is there (a same-document move);
@@ -368,6 +372,22 @@ async fn arrived(tab: TabId, mark: u64, asked: Option<&str>, loaded: Outcome) ->
     Ok(Reply::Tab(report))
 }
 
+/// Completes at the next word from the network on `tab`'s main-frame loads (or when the tab
+/// goes).
+fn main_frame_news(tab: TabId) -> oneshot::Receiver<()> {
+    let (told, news) = oneshot::channel();
+    with_state(|s| s.main_frame_waiters.entry(tab).or_default().push(told));
+    news
+}
+
+/// The network spoke of a main-frame load of `tab` (it answered, failed or became a download):
+/// wakes whoever waits for that word.
+pub fn main_frame_heard(tab: TabId) {
+    for told in with_state(|s| s.main_frame_waiters.remove(&tab)).unwrap_or_default() {
+        let _ = told.send(());
+    }
+}
+
 #[derive(Serialize)]
 struct Probe {
     code: &'static str,
@@ -389,11 +409,14 @@ fn no_history(e: ErrorBody, way: &str) -> ErrorBody {
     .with_hint("the tab has no page to go to in that direction")
 }
 
-/// Waits until the tab's URL matches `glob`, or `until` (ms since the epoch).
+/// Waits until the tab's URL matches `glob`, or `until` (ms since the epoch): checked at each
+/// change of the tab's address, not polled.
 pub async fn wait_for_url(tab: AuthorizedTab, glob: &str, until: u64) -> Outcome {
     let tab = tab.id();
     let started = web::now_ms();
     loop {
+        // Watched before the look, so a change between the two is not missed.
+        let changed = watch(tab, LoadWatch::UrlChange);
         let now: Tab = web::call_as(web::tabs_get(tab.0))
             .await
             .map_err(|e| gone(tab, e))?;
@@ -408,7 +431,13 @@ pub async fn wait_for_url(tab: AuthorizedTab, glob: &str, until: u64) -> Outcome
             return Err(ErrorBody::new(ErrorCode::Timeout, format!("the URL is still {} after {waited} ms, not {glob:?}", now.url))
                 .with_hint("* matches within one path part, ** anything; pass a larger timeout if the page is slow"));
         }
-        web::sleep(100).await;
+        let left = (until as f64 - web::now_ms()).max(0.0) as u32;
+        if let Some(Err(_)) = web::with_deadline(left, changed).await {
+            return Err(ErrorBody::new(
+                ErrorCode::NoSuchTab,
+                format!("tab {tab} was closed while waiting for its URL"),
+            ));
+        }
     }
 }
 
@@ -479,7 +508,7 @@ pub async fn remove_all(tabs: &[TabId]) {
 }
 
 /// Registers a waiter for `tab`; its receiver completes when the watch is satisfied.
-fn watch(tab: TabId, watch: LoadWatch) -> oneshot::Receiver<()> {
+fn watch(tab: TabId, watch: LoadWatch) -> oneshot::Receiver<Heard> {
     let (done, rx) = oneshot::channel();
     with_state(|s| {
         s.waiters
@@ -492,6 +521,7 @@ fn watch(tab: TabId, watch: LoadWatch) -> oneshot::Receiver<()> {
 
 async fn wait_loaded(tab: TabId, load: LoadWatch, started: f64, budget_ms: u32) -> Outcome {
     let done = watch(tab, load);
+    let asked_at = web::precise_ms();
     // The load may have finished before the waiter existed.
     let now: Tab = web::call_as(web::tabs_get(tab.0))
         .await
@@ -499,13 +529,16 @@ async fn wait_loaded(tab: TabId, load: LoadWatch, started: f64, budget_ms: u32) 
     if load.satisfied_by(&now.status, &now.url) {
         return report(tab, started, LoadState::Complete).await;
     }
-    finish_wait(tab, done, started, budget_ms).await
+    finish_wait(tab, done, started, asked_at, budget_ms).await
 }
 
+/// Waits for `done` within what is left of the budget and reports the tab; `asked_at`
+/// (`web::precise_ms`) is when the browser was asked for the load, for the trace.
 async fn finish_wait(
     tab: TabId,
-    done: oneshot::Receiver<()>,
+    done: oneshot::Receiver<Heard>,
     started: f64,
+    asked_at: f64,
     budget_ms: u32,
 ) -> Outcome {
     let left = (budget_ms as f64 - (web::now_ms() - started)).max(0.0) as u32;
@@ -514,7 +547,14 @@ async fn finish_wait(
         return Err(refused);
     }
     match waited {
-        Some(Ok(())) => report(tab, started, LoadState::Complete).await,
+        Some(Ok(heard)) => {
+            with_state(|s| {
+                if let Some(t) = &mut s.trace {
+                    t.load_us = ((heard.at - asked_at).max(0.0) * 1e3) as u64;
+                }
+            });
+            report_seen(tab, started, LoadState::Complete, heard.page).await
+        }
         Some(Err(_)) => Err(ErrorBody::new(
             ErrorCode::NoSuchTab,
             format!("tab {tab} was closed while loading"),
@@ -524,9 +564,28 @@ async fn finish_wait(
 }
 
 async fn report(tab: TabId, started: f64, load_state: LoadState) -> Outcome {
-    let now: Tab = web::call_as(web::tabs_get(tab.0))
-        .await
-        .map_err(|e| gone(tab, e))?;
+    report_seen(tab, started, load_state, None).await
+}
+
+/// Reports the tab as `seen` by the event that ended the wait, or as the browser says now.
+async fn report_seen(
+    tab: TabId,
+    started: f64,
+    load_state: LoadState,
+    seen: Option<Shown>,
+) -> Outcome {
+    let now = match seen {
+        Some(seen) => seen,
+        None => {
+            let now: Tab = web::call_as(web::tabs_get(tab.0))
+                .await
+                .map_err(|e| gone(tab, e))?;
+            Shown {
+                url: now.url,
+                title: now.title,
+            }
+        }
+    };
     with_state(|s| {
         s.pool
             .update_page(tab, Some(now.url.clone()), Some(now.title.clone()))
@@ -582,6 +641,7 @@ pub fn listen() {
         with_state(|s| {
             // Dropping the senders tells waiters the tab is gone.
             s.waiters.remove(&TabId(tab));
+            s.main_frame_waiters.remove(&TabId(tab));
             s.frames.remove(&TabId(tab));
             s.network.forget(TabId(tab));
             s.requests.forget(TabId(tab));
@@ -697,7 +757,7 @@ struct ChangeInfo {
 pub fn settle(tab: TabId) {
     let waiters = with_state(|s| s.waiters.remove(&tab)).unwrap_or_default();
     for w in waiters {
-        let _ = w.done.send(());
+        let _ = w.done.send(Heard::now(None));
     }
 }
 
@@ -715,19 +775,51 @@ fn on_updated(tab: u32, change: JsValue, state: JsValue) {
     }
     with_state(|s| {
         s.pool
-            .update_page(tab, change.url.clone(), change.title.clone());
+            .update_page(tab, change.url.clone(), change.title.clone())
+    });
+    let now = (state.status.as_str(), state.url.as_str());
+    let shown = Shown {
+        url: state.url.clone(),
+        title: state.title.clone(),
+    };
+    wake(
+        tab,
+        change.status.as_deref(),
+        change.url.as_deref(),
+        now,
+        shown,
+    );
+}
+
+/// An agent tab's top document loaded, in its own word (`early.js`): a real response, heard
+/// before the tab's "complete" and the network's events. The waits for its load end now.
+pub fn page_loaded(tab: TabId, url: String, title: &str) {
+    with_state(|s| s.main_frames.shown(tab, &url));
+    main_frame_heard(tab);
+    let shown = Shown {
+        title: crate::a11y::clean(title, crate::text::MAX_TITLE_CHARS),
+        url: url.clone(),
+    };
+    wake(tab, Some("complete"), None, ("complete", &url), shown);
+}
+
+/// Feeds a change of `tab` (`changed_*`; `now`: status and URL after it) to its load waiters,
+/// ending those it satisfies; `seen` is the page as the event showed it.
+fn wake(
+    tab: TabId,
+    changed_status: Option<&str>,
+    changed_url: Option<&str>,
+    (status, url): (&str, &str),
+    seen: Shown,
+) {
+    with_state(|s| {
         let Some(waiters) = s.waiters.remove(&tab) else {
             return;
         };
         let mut pending = Vec::new();
         for mut w in waiters {
-            if w.watch.on_update(
-                change.status.as_deref(),
-                change.url.as_deref(),
-                &state.status,
-                &state.url,
-            ) {
-                let _ = w.done.send(());
+            if w.watch.on_update(changed_status, changed_url, status, url) {
+                let _ = w.done.send(Heard::now(Some(seen.clone())));
             } else if !w.done.is_canceled() {
                 pending.push(w);
             }

@@ -2,6 +2,7 @@
 
 mod act;
 mod capture;
+mod changes;
 mod consent;
 mod console;
 mod dialogs;

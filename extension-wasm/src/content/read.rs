@@ -498,6 +498,7 @@ pub async fn wait_for(selector: Option<&str>, text: Option<&str>, until: u64) ->
                 "pass a larger timeout, or check with firefox_get_content what the page shows",
             ));
         }
-        web::sleep(100).await;
+        let left = (until as f64 - web::now_ms()).clamp(0.0, super::find::LOOK_AGAIN_MS) as u32;
+        super::changes::next_change(left).await;
     }
 }

@@ -185,6 +185,8 @@ extern "C" {
     pub static WEB_REQUEST_ON_BEFORE_REDIRECT: BrowserEvent;
     #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "webRequest"], js_name = onHeadersReceived)]
     pub static WEB_REQUEST_ON_HEADERS_RECEIVED: BrowserEvent;
+    #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "webRequest"], js_name = onResponseStarted)]
+    pub static WEB_REQUEST_ON_RESPONSE_STARTED: BrowserEvent;
 }
 
 /// Fills `bytes` from the browser's cryptographic random source.
