@@ -323,7 +323,7 @@ async fn bench() -> anyhow::Result<(Rows, Vec<Breakdown>)> {
     facts(&b, &mut rows).await?;
     let idle = idle_cpu(&b.browser).await;
     rows.fact(
-        "idle Firefox with 3 agent tabs open",
+        "idle Firefox with 8 agent tabs open",
         format!("{idle:.1} % of one core (no agent tab: {baseline:.1} %)"),
     );
     b.agent.close().await?;
@@ -571,13 +571,15 @@ async fn navigation(
 ) -> anyhow::Result<()> {
     let url = pages.url("/small.html");
     let navigate = json!({"tabId": tab, "url": url});
-    let mut after_load = Vec::new();
-    let mut loads = Vec::new();
-    let nav = time(10, async || {
+    // Per navigation: the call, the browser's load within it, and the answer after it.
+    let mut parts: Vec<[f64; 3]> = Vec::new();
+    time(10, async || {
+        let t = Instant::now();
         agent
             .call("firefox_navigate", navigate.clone())
             .await?
             .ok()?;
+        let took = t.elapsed().as_secs_f64() * 1e3;
         let answered = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH)?;
         let timing = agent
             .call(
@@ -593,25 +595,32 @@ async fn navigation(
         let json = timing.split_once(") ").map_or(timing.as_str(), |(_, v)| v);
         let [load_end, load]: [f64; 2] = serde_json::from_str(json.trim())
             .map_err(|e| anyhow::anyhow!("navigation timing {timing:?}: {e}"))?;
-        after_load.push(answered.as_secs_f64() * 1e3 - load_end);
-        loads.push(load);
+        parts.push([took, load, answered.as_secs_f64() * 1e3 - load_end]);
         Ok(())
-    });
-    let nav = nav.await?;
+    })
+    .await?;
+    // The first was the warm-up.
+    let part = |k: usize| parts.iter().skip(1).map(|p| p[k]).collect::<Vec<_>>();
+    let before = parts.iter().skip(1).map(|[took, load, after]| took - load - after);
     rows.add(
         "`firefox_navigate`, local page, until loaded",
-        nav,
+        part(0),
         String::new(),
     );
     rows.add(
-        "… of which the browser's load (navigation start → load event, the page's timing)",
-        loads,
+        "… before the page's navigation started",
+        before.collect(),
+        "our call reaching the browser, the old page unloading".into(),
+    );
+    rows.add(
+        "… the browser's load (navigation start → load event, the page's timing)",
+        part(1),
         String::new(),
     );
     rows.add(
         "… the answer at the client after the page's load event",
-        after_load,
-        "the whole overhead: background, native messaging, host, MCP".into(),
+        part(2),
+        "background, native messaging, host, MCP".into(),
     );
     let read = time(10, async || {
         agent
