@@ -601,7 +601,10 @@ async fn navigation(
     .await?;
     // The first was the warm-up.
     let part = |k: usize| parts.iter().skip(1).map(|p| p[k]).collect::<Vec<_>>();
-    let before = parts.iter().skip(1).map(|[took, load, after]| took - load - after);
+    let before = parts
+        .iter()
+        .skip(1)
+        .map(|[took, load, after]| took - load - after);
     rows.add(
         "`firefox_navigate`, local page, until loaded",
         part(0),
