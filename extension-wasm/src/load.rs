@@ -146,6 +146,14 @@ impl MainFrames {
         }
     }
 
+    /// Has the network told how the tab's newest load ended (or is there none)?
+    pub fn settled(&self, tab: TabId) -> bool {
+        self.tabs
+            .get(&tab)
+            .and_then(|loads| loads.back())
+            .is_none_or(|l| l.done)
+    }
+
     pub fn forget(&mut self, tab: TabId) {
         self.tabs.remove(&tab);
     }
@@ -569,6 +577,7 @@ mod tests {
             Reached::Arriving
         );
         m.responded(T, "1");
+        assert!(!m.settled(T), "the network has not told of its end");
         assert_eq!(
             m.reached(T, mark, Some("http://x/a"), "http://x/a"),
             Reached::Asked
@@ -586,6 +595,10 @@ mod tests {
             m.reached(T, mark, Some("http://x/a"), "http://x/a"),
             Reached::Failed(_)
         ));
+        assert!(!m.settled(T), "the newest load has not ended");
+        m.completed(T, "2");
+        assert!(m.settled(T));
+        assert!(m.settled(TabId(99)), "a tab with no load waits for nothing");
     }
 
     #[test]

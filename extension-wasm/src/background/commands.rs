@@ -70,7 +70,7 @@ pub async fn handle(request: Request) -> Outcome {
         }
         Command::GetNetwork(a) => {
             let tab = authorize(&agent, a.tab_id, Action::ReadTheNetworkLogOf)?;
-            devtools::network(tab, &a)
+            devtools::network(tab, &a).await
         }
         Command::Evaluate(a) => {
             let tab = authorize(&agent, a.tab_id, Action::RunJavaScriptIn)?;

@@ -32,7 +32,13 @@ pub async fn restart_console(tab: AuthorizedTab, until: u64) {
     let _ = content::send(tab, 0, until, op, 5_000).await;
 }
 
-pub fn network(tab: AuthorizedTab, a: &NetworkArgs) -> Outcome {
+/// How long a read of the network log waits for the word on the tab's newest page load.
+const MAIN_FRAME_WAIT_MS: f64 = 1_000.0;
+
+pub async fn network(tab: AuthorizedTab, a: &NetworkArgs) -> Outcome {
+    // A navigation answers at the page's load, often before Firefox has told us of its main
+    // request's end: the log waits for that word (a second at most) so it holds the page.
+    super::tabs::main_frame_settled(tab.id(), MAIN_FRAME_WAIT_MS).await;
     let filter = Filter {
         kind: a.kind.as_deref(),
         status: a.status.as_deref(),

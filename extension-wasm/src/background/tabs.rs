@@ -303,6 +303,15 @@ fn still_coming(tab: TabId, mark: u64, url: Option<&str>, loaded: &Outcome) -> b
 const MAX_LOADS_PASSED: usize = 20;
 /// How long a finished load waits for the network's word on it.
 const ARRIVING_MS: f64 = 1_000.0;
+/// How long a finished load of which no request was seen waits for one.
+const UNREQUESTED_MS: f64 = 250.0;
+
+/// True when the network spoke of `tab`'s main-frame loads before `until`.
+async fn news_within(tab: TabId, until: f64) -> bool {
+    let news = main_frame_news(tab);
+    let left = (until - web::now_ms()).max(0.0) as u32;
+    left > 0 && web::with_deadline(left, news).await.is_some()
+}
 
 /// Checks a finished load against what was asked: a failed load (connection refused, unknown
 /// host) is an error, not Firefox's error page reported as loaded; a page that moved on by
@@ -325,9 +334,15 @@ async fn arrived(tab: TabId, mark: u64, asked: Option<&str>, loaded: Outcome) ->
     // word (an event, not a poll), for a second at most.
     let until = web::now_ms() + ARRIVING_MS;
     while reached() == Reached::Arriving {
-        let news = main_frame_news(tab);
-        let left = (until - web::now_ms()).max(0.0) as u32;
-        if left == 0 || web::with_deadline(left, news).await.is_none() {
+        if !news_within(tab, until).await {
+            break;
+        }
+    }
+    // No request seen yet: Firefox may tell of it a moment late, or never (an address it
+    // refuses itself); a short wait for that word before asking the page.
+    let until = web::now_ms() + UNREQUESTED_MS;
+    while reached() == Reached::Unrequested {
+        if !news_within(tab, until).await {
             break;
         }
     }
@@ -370,6 +385,17 @@ async fn arrived(tab: TabId, mark: u64, asked: Option<&str>, loaded: Outcome) ->
         }
     }
     Ok(Reply::Tab(report))
+}
+
+/// Waits, `ms` at most, until the network has told how `tab`'s newest main-frame load
+/// ended.
+pub async fn main_frame_settled(tab: TabId, ms: f64) {
+    let until = web::now_ms() + ms;
+    while !with_state(|s| s.main_frames.settled(tab)) {
+        if !news_within(tab, until).await {
+            return;
+        }
+    }
 }
 
 /// Completes at the next word from the network on `tab`'s main-frame loads (or when the tab
