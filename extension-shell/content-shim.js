@@ -138,7 +138,7 @@ if (!window.claudezillaContent) {
     return path;
   };
   window.claudezillaContent = bindgen({
-    module_or_path: browser.runtime.getURL("wasm/claudezilla_extension_wasm_bg.wasm"),
+    module_or_path: browser.runtime.getURL("wasm/content_bg.wasm"),
   }).then(() => bindgen.content_start(hookConsole, hidden, hookFocus));
   browser.runtime.onMessage.addListener((message) => {
     if (!message || !message.content) {

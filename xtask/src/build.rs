@@ -1,5 +1,5 @@
-//! Builds the native binaries (release) and the extension: the wasm module through
-//! wasm-bindgen, then the content bundle (wasm glue + content shim).
+//! Builds the native binaries (release) and the extension: its two wasm modules (background,
+//! content script) through wasm-bindgen, then the content bundle (wasm glue + content shim).
 
 use std::fs;
 
@@ -32,26 +32,40 @@ pub const WASM_BUILD: [&str; 6] = [
     "claudezilla-extension-wasm",
 ];
 
+/// The extension's two modules, each the crate built with one feature: `wasm/background.js`
+/// with `background_bg.wasm`, and `content.js` with `content_bg.wasm` (compiled in every page
+/// an agent loads, so it carries nothing of the background).
+const MODULES: [&str; 2] = ["background", "content"];
+
 fn extension() -> Result {
-    sh::run(cmd("cargo", &[&["build"][..], &WASM_BUILD].concat()))?;
     let out = root().join("extension-shell/wasm");
+    // Nothing stale is shipped (an older build's single module, say).
+    if out.exists() {
+        fs::remove_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    }
     fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     let wasm = root().join(format!(
         "target/wasm32-unknown-unknown/wasm/{WASM_CRATE}.wasm"
     ));
-    sh::run(cmd(
-        "wasm-bindgen",
-        &[
-            "--target",
-            "no-modules",
-            "--no-typescript",
-            "--remove-name-section",
-            "--out-dir",
-            &out.to_string_lossy(),
-            &wasm.to_string_lossy(),
-        ],
-    ))?;
-    optimize(&out.join(format!("{WASM_CRATE}_bg.wasm")))?;
+    for module in MODULES {
+        let only = ["--no-default-features", "--features", module];
+        sh::run(cmd("cargo", &[&["build"][..], &WASM_BUILD, &only].concat()))?;
+        sh::run(cmd(
+            "wasm-bindgen",
+            &[
+                "--target",
+                "no-modules",
+                "--no-typescript",
+                "--remove-name-section",
+                "--out-name",
+                module,
+                "--out-dir",
+                &out.to_string_lossy(),
+                &wasm.to_string_lossy(),
+            ],
+        ))?;
+        optimize(&out.join(format!("{module}_bg.wasm")))?;
+    }
     bundle_content(&out)
 }
 
@@ -77,7 +91,7 @@ fn optimize(wasm: &std::path::Path) -> Result {
 fn bundle_content(out: &std::path::Path) -> Result {
     let read =
         |p: std::path::PathBuf| fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()));
-    let glue = read(out.join(format!("{WASM_CRATE}.js")))?;
+    let glue = read(out.join("content.js"))?;
     let shim = read(root().join("extension-shell/content-shim.js"))?;
     let bundle = format!("\"use strict\";\n{{\n{glue}\n{shim}}}\n");
     fs::write(out.join("content-bundle.js"), bundle).map_err(|e| format!("content bundle: {e}"))
