@@ -797,8 +797,8 @@ const LATE_PAGE: &str = "<!doctype html><title>Late</title><script>let n = 0</sc
       history.pushState(null, '', '?n=' + ++n))\">move</button>";
 
 /// Waits for what a page does a moment after a click: an element it adds, an address it moves
-/// to (the `k`th, counted alike by the page and here). The agent tab is a background tab,
-/// where a poll on a timer runs once a second.
+/// to (its number counted alike by the page and here, in `moves`). The agent tab is a
+/// background tab, where a poll on a timer runs once a second.
 async fn waits(agent: &Agent, tab: u32, moves: &mut u32, rows: &mut Rows) -> anyhow::Result<()> {
     let click_and_wait = async |button: &str, wait: serde_json::Value| {
         agent
