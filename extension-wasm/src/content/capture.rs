@@ -36,7 +36,8 @@ pub async fn settle(images: bool, until: u64) -> Outcome {
             if left == 0 || web::now_ms() >= media_until {
                 break left;
             }
-            web::sleep(50).await;
+            // Woken by the next image's load, not a timer a background tab holds back.
+            super::changes::next_load(50).await;
         };
         waited.push(if pending == 0 {
             "images".to_owned()

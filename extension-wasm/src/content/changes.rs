@@ -1,8 +1,8 @@
 //! Waiting for the page to change: a `MutationObserver` wakes the wait at the page's next
-//! change instead of a poll, because every agent tab is a background tab, where Firefox runs
-//! timers at most once a second.
+//! change, and a capturing listener at its next loaded image, instead of a poll, because every
+//! agent tab is a background tab, where Firefox runs timers at most once a second.
 
-use js_sys::Promise;
+use js_sys::{Function, Promise};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{MutationObserver, MutationObserverInit};
 
@@ -33,3 +33,27 @@ pub async fn next_change(ms: u32) {
         o.disconnect();
     }
 }
+
+/// Resolves at the next `load` or `error` of anything in the document (an image, a style
+/// sheet), or after `ms` at the latest.
+pub async fn next_load(ms: u32) {
+    let Ok(document) = document() else {
+        return web::sleep(ms).await;
+    };
+    let mut listener: Option<Function> = None;
+    let loaded = Promise::new(&mut |resolve, _| {
+        for kind in LOAD_EVENTS {
+            // Capturing: these events do not bubble from the element.
+            let _ = document.add_event_listener_with_callback_and_bool(kind, &resolve, true);
+        }
+        listener = Some(resolve);
+    });
+    web::with_deadline(ms, JsFuture::from(loaded)).await;
+    if let Some(listener) = listener {
+        for kind in LOAD_EVENTS {
+            let _ = document.remove_event_listener_with_callback_and_bool(kind, &listener, true);
+        }
+    }
+}
+
+const LOAD_EVENTS: [&str; 2] = ["load", "error"];
