@@ -245,6 +245,58 @@ async fn throughput(
     Ok((samples.len() as f64 / elapsed, samples))
 }
 
+/// The benchmark's pages, served locally.
+async fn pages() -> anyhow::Result<PageServer> {
+    PageServer::start(HashMap::from([
+        (
+            "/small.html",
+            Page::html("<!doctype html><title>Small</title><h1>Hello</h1><p>A small page.</p>"),
+        ),
+        ("/large.html", Page::html(large_page(2_000))),
+        ("/table.html", Page::html(table_page(400))),
+        ("/many.html", Page::html(many_resources(50))),
+        ("/late.html", Page::html(LATE_PAGE)),
+        (
+            "/form.html",
+            Page::html("<!doctype html><title>Form</title><input id=f>"),
+        ),
+        (
+            "/px.svg",
+            Page::svg("<svg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/>"),
+        ),
+    ]))
+    .await
+}
+
+/// The benchmark's Firefox, with `extension` (another build) or this repository's. Evaluate is
+/// switched on so it can be timed and the navigation rows can read the page's own timing;
+/// timers at 5 µs instead of Firefox's default 1 ms, for those timings and the hop-by-hop
+/// breakdown; everything else is as a user has it.
+fn options(extension: Option<std::path::PathBuf>) -> claudezilla_e2e::browser::Options {
+    claudezilla_e2e::browser::Options {
+        extension,
+        env: vec![("CLAUDEZILLA_ALLOW_EVALUATE".into(), "1".into())],
+        prefs: vec![(TIMER_PRECISION.into(), "5".into())],
+        ..Default::default()
+    }
+}
+
+/// `n` timed screenshots with `args`: the samples and the picture's size in KB.
+async fn screenshots(
+    agent: &Agent,
+    n: usize,
+    args: serde_json::Value,
+) -> anyhow::Result<(Vec<f64>, f64)> {
+    let mut bytes = 0;
+    let samples = time(n, async || {
+        let r = agent.call("firefox_screenshot", args.clone()).await?.ok()?;
+        bytes = r.images[0].1.len() * 3 / 4;
+        Ok(())
+    })
+    .await?;
+    Ok((samples, bytes as f64 / 1000.0))
+}
+
 /// What every round uses: the browser, its pages, an agent with tabs, a raw client with tabs.
 struct Bench {
     browser: Browser,
@@ -262,29 +314,8 @@ struct Bench {
 }
 
 async fn bench() -> anyhow::Result<(Rows, Vec<Breakdown>)> {
-    let pages = PageServer::start(HashMap::from([
-        (
-            "/small.html",
-            Page::html("<!doctype html><title>Small</title><h1>Hello</h1><p>A small page.</p>"),
-        ),
-        ("/large.html", Page::html(large_page(2_000))),
-        ("/table.html", Page::html(table_page(400))),
-        ("/many.html", Page::html(many_resources(50))),
-        ("/late.html", Page::html(LATE_PAGE)),
-        (
-            "/px.svg",
-            Page::svg("<svg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/>"),
-        ),
-    ]))
-    .await?;
-    // Evaluate is switched on so it can be timed; everything else is as a user has it.
-    // Timers at 5 µs instead of Firefox's default 1 ms, for the hop-by-hop breakdown only.
-    let browser = Browser::start_with_options(claudezilla_e2e::browser::Options {
-        env: vec![("CLAUDEZILLA_ALLOW_EVALUATE".into(), "1".into())],
-        prefs: vec![(TIMER_PRECISION.into(), "5".into())],
-        ..Default::default()
-    })
-    .await?;
+    let pages = pages().await?;
+    let browser = Browser::start_with_options(options(None)).await?;
     let log = browser.path().join("mcp.log");
     let baseline = idle_cpu(&browser).await;
     let agent = Agent::spawn(browser.runtime.path(), &log).await?;
@@ -475,20 +506,11 @@ async fn round(b: &mut Bench, rows: &mut Rows) -> anyhow::Result<()> {
         .await?,
         String::new(),
     );
-    let mut bytes = 0;
-    let shot = time(17, async || {
-        let r = agent
-            .call("firefox_screenshot", json!({"tabId": small}))
-            .await?
-            .ok()?;
-        bytes = r.images[0].1.len() * 3 / 4;
-        Ok(())
-    })
-    .await?;
+    let (shot, kb) = screenshots(agent, 17, json!({"tabId": small})).await?;
     rows.add(
         "`firefox_screenshot`, small page, default (with readiness)",
         shot,
-        format!("{:.1} KB JPEG", bytes as f64 / 1000.0),
+        format!("{kb:.1} KB JPEG"),
     );
     // Side by side, without MCP and without readiness: our Rust pipeline, the browser's JPEG.
     for (what, encoder) in [
@@ -516,23 +538,12 @@ async fn round(b: &mut Bench, rows: &mut Rows) -> anyhow::Result<()> {
         }
     }
     for purpose in ["quick-glance", "inspect-ui", "full-detail"] {
-        let mut size = 0;
-        let timed = time(7, async || {
-            let r = agent
-                .call(
-                    "firefox_screenshot",
-                    json!({"tabId": large, "purpose": purpose}),
-                )
-                .await?
-                .ok()?;
-            size = r.images[0].1.len() * 3 / 4;
-            Ok(())
-        })
-        .await?;
+        let args = json!({"tabId": large, "purpose": purpose});
+        let (timed, kb) = screenshots(agent, 7, args).await?;
         rows.add(
             &format!("`firefox_screenshot {purpose}`, 2,000-element page"),
             timed,
-            format!("{:.1} KB", size as f64 / 1000.0),
+            format!("{kb:.1} KB"),
         );
     }
     navigation(agent, pages, small, rows).await?;
@@ -741,26 +752,15 @@ async fn breakdown(b: &mut Bench) -> anyhow::Result<Vec<Breakdown>> {
     ])
 }
 
-/// The rows that are sizes, not times.
+/// The rows measured once: the slow full-page screenshot, and sizes.
 async fn facts(b: &Bench, rows: &mut Rows) -> anyhow::Result<()> {
     let agent = &b.agent;
-    let mut size = 0;
-    let full = time(4, async || {
-        let r = agent
-            .call(
-                "firefox_screenshot",
-                json!({"tabId": b.large, "fullPage": true}),
-            )
-            .await?
-            .ok()?;
-        size = r.images[0].1.len() * 3 / 4;
-        Ok(())
-    })
-    .await?;
+    let args = json!({"tabId": b.large, "fullPage": true});
+    let (full, kb) = screenshots(agent, 4, args).await?;
     rows.add(
         "`firefox_screenshot fullPage`, 2,000-element page",
         full,
-        format!("{:.1} KB (one round)", size as f64 / 1000.0),
+        format!("{kb:.1} KB (one round)"),
     );
     let list = serde_json::to_string(&json!({"tools": agent.tools().await?}))?;
     let chars = list.chars().count();
@@ -903,34 +903,10 @@ const BASELINE: &str = "CLAUDEZILLA_BENCH_BASELINE";
 /// Firefox, the same calls on the same pages in interleaved rounds (A B, B A, …), so that what
 /// the machine does meanwhile falls on both alike. Prints each call's median and p95 per build.
 async fn compare(baseline: std::path::PathBuf) -> anyhow::Result<()> {
-    let pages = PageServer::start(HashMap::from([
-        ("/large.html", Page::html(large_page(2_000))),
-        ("/table.html", Page::html(table_page(400))),
-        (
-            "/form.html",
-            Page::html("<!doctype html><title>Form</title><input id=f>"),
-        ),
-        (
-            "/small.html",
-            Page::html("<!doctype html><title>Small</title><h1>Hello</h1><p>A small page.</p>"),
-        ),
-        ("/late.html", Page::html(LATE_PAGE)),
-        (
-            "/px.svg",
-            Page::svg("<svg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/>"),
-        ),
-    ]))
-    .await?;
+    let pages = pages().await?;
     let mut sides = Vec::new();
     for extension in [None, Some(baseline)] {
-        // Evaluate on and timers at 5 µs: the navigation rows read the page's own timing.
-        let browser = Browser::start_with_options(claudezilla_e2e::browser::Options {
-            extension,
-            env: vec![("CLAUDEZILLA_ALLOW_EVALUATE".into(), "1".into())],
-            prefs: vec![(TIMER_PRECISION.into(), "5".into())],
-            ..Default::default()
-        })
-        .await?;
+        let browser = Browser::start_with_options(options(extension)).await?;
         let agent = Agent::spawn(browser.runtime.path(), &browser.path().join("mcp.log")).await?;
         let mut tabs = [0; 5];
         for (k, path) in [

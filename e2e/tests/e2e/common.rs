@@ -53,22 +53,12 @@ pub struct Shared {
 
 pub static SHARED: Mutex<Option<Arc<Shared>>> = Mutex::new(None);
 
-/// The fixture in `slot`, started on first use.
-fn fixture(
-    slot: &Mutex<Option<Arc<Shared>>>,
-    start: impl AsyncFnOnce() -> anyhow::Result<Shared>,
-) -> anyhow::Result<Arc<Shared>> {
-    let mut slot = slot.lock().unwrap_or_else(|e| e.into_inner());
+fn shared() -> anyhow::Result<Arc<Shared>> {
+    let mut slot = SHARED.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(s) = slot.as_ref() {
         return Ok(s.clone());
     }
-    let s = Arc::new(runtime().block_on(start())?);
-    *slot = Some(s.clone());
-    Ok(s)
-}
-
-fn shared() -> anyhow::Result<Arc<Shared>> {
-    fixture(&SHARED, async || {
+    let s = Arc::new(runtime().block_on(async {
         let other = PageServer::start(crate::page_set::pages("")).await?;
         let mut all = test_pages();
         all.extend(crate::shots::pages());
@@ -86,12 +76,14 @@ fn shared() -> anyhow::Result<Arc<Shared>> {
         )));
         let pages = PageServer::start(all).await?;
         let browser = Browser::start().await?;
-        Ok(Shared {
+        anyhow::Ok(Shared {
             browser,
             pages,
             _other: Some(other),
         })
-    })
+    })?);
+    *slot = Some(s.clone());
+    Ok(s)
 }
 
 /// A browser of its own for one widget test. In a shared one, another test closing the active

@@ -306,11 +306,17 @@ const ARRIVING_MS: f64 = 1_000.0;
 /// How long a finished load of which no request was seen waits for one.
 const UNREQUESTED_MS: f64 = 250.0;
 
-/// True when the network spoke of `tab`'s main-frame loads before `until`.
-async fn news_within(tab: TabId, until: f64) -> bool {
-    let news = main_frame_news(tab);
-    let left = (until - web::now_ms()).max(0.0) as u32;
-    left > 0 && web::with_deadline(left, news).await.is_some()
+/// Waits while `pending` holds, `ms` at most, looking again at each word from the network on
+/// `tab`'s main-frame loads.
+async fn while_unheard(tab: TabId, ms: f64, pending: impl Fn() -> bool) {
+    let until = web::now_ms() + ms;
+    while pending() {
+        let news = main_frame_news(tab);
+        let left = (until - web::now_ms()).max(0.0) as u32;
+        if left == 0 || web::with_deadline(left, news).await.is_none() {
+            return;
+        }
+    }
 }
 
 /// Checks a finished load against what was asked: a failed load (connection refused, unknown
@@ -332,20 +338,10 @@ async fn arrived(tab: TabId, mark: u64, asked: Option<&str>, loaded: Outcome) ->
     let reached = || with_state(|s| s.main_frames.reached(tab, mark, asked, &full));
     // The tab's "complete" may come before the network's word on the load: woken by that
     // word (an event, not a poll), for a second at most.
-    let until = web::now_ms() + ARRIVING_MS;
-    while reached() == Reached::Arriving {
-        if !news_within(tab, until).await {
-            break;
-        }
-    }
+    while_unheard(tab, ARRIVING_MS, || reached() == Reached::Arriving).await;
     // No request seen yet: Firefox may tell of it a moment late, or never (an address it
     // refuses itself); a short wait for that word before asking the page.
-    let until = web::now_ms() + UNREQUESTED_MS;
-    while reached() == Reached::Unrequested {
-        if !news_within(tab, until).await {
-            break;
-        }
-    }
+    while_unheard(tab, UNREQUESTED_MS, || reached() == Reached::Unrequested).await;
     let mut reached = reached();
     // No request was seen: a page that takes our script is there (a same-document move);
     // Firefox's error page does not.
@@ -390,12 +386,7 @@ async fn arrived(tab: TabId, mark: u64, asked: Option<&str>, loaded: Outcome) ->
 /// Waits, `ms` at most, until the network has told how `tab`'s newest main-frame load
 /// ended.
 pub async fn main_frame_settled(tab: TabId, ms: f64) {
-    let until = web::now_ms() + ms;
-    while !with_state(|s| s.main_frames.settled(tab)) {
-        if !news_within(tab, until).await {
-            return;
-        }
-    }
+    while_unheard(tab, ms, || !with_state(|s| s.main_frames.settled(tab))).await;
 }
 
 /// Completes at the next word from the network on `tab`'s main-frame loads (or when the tab

@@ -76,7 +76,7 @@ fn mouse_init(init: &MouseEventInit, kind: &str, p: Press) {
 }
 
 /// Dispatches a mouse event; false when a handler cancelled it.
-pub(super) fn mouse(element: &Element, kind: &str, p: Press) -> bool {
+fn mouse(element: &Element, kind: &str, p: Press) -> bool {
     let init = MouseEventInit::new();
     mouse_init(&init, kind, p);
     MouseEvent::new_with_mouse_event_init_dict(kind, &init)
@@ -96,14 +96,20 @@ pub(super) fn pointer(element: &Element, kind: &str, p: Press) {
     }
 }
 
+/// A pointer event, then the mouse event it stands for (`action`: `down`, `move`, `up`):
+/// false when a handler cancelled the mouse event.
+pub(super) fn pointer_then_mouse(element: &Element, action: &str, p: Press) -> bool {
+    pointer(element, &format!("pointer{action}"), p);
+    mouse(element, &format!("mouse{action}"), p)
+}
+
 /// The pointer arriving over an element, as a moving mouse announces itself.
 fn arrive(element: &Element, p: Press) {
     pointer(element, "pointerover", p);
     pointer(element, "pointerenter", p);
     mouse(element, "mouseover", p);
     mouse(element, "mouseenter", p);
-    pointer(element, "pointermove", p);
-    mouse(element, "mousemove", p);
+    pointer_then_mouse(element, "move", p);
 }
 
 fn event(element: &Element, kind: &str) {
@@ -229,14 +235,12 @@ fn press(
     for n in 1..=i32::from(clicks) {
         p.detail = n;
         p.buttons = held;
-        pointer(element, "pointerdown", p);
-        let pressed = mouse(element, "mousedown", p);
+        let pressed = pointer_then_mouse(element, "down", p);
         if n == 1 && pressed && button != MouseButton::Middle {
             focus_by_pointer(element, at);
         }
         p.buttons = 0;
-        pointer(element, "pointerup", p);
-        mouse(element, "mouseup", p);
+        pointer_then_mouse(element, "up", p);
         match button {
             // click() runs the default action too (follow a link, toggle a checkbox, submit).
             MouseButton::Left if n == 1 && !held_any(modifiers) && !exact => {

@@ -9,10 +9,15 @@ use web_sys::{MutationObserver, MutationObserverInit};
 use super::find::document;
 use crate::web;
 
+/// How long a wait goes without a change before it looks again: for what the observer does
+/// not see (a shadow tree, a style).
+const LOOK_AGAIN_MS: f64 = 100.0;
+
 /// Resolves at the document's next change (nodes, attributes or text anywhere in its tree, not
-/// inside shadow roots), or after `ms` at the latest: what no observer sees (a shadow tree, a
-/// style) is looked at again then.
-pub async fn next_change(ms: u32) {
+/// inside shadow roots), after `LOOK_AGAIN_MS`, or at `until` (ms since the epoch), whichever
+/// is first.
+pub async fn next_change(until: u64) {
+    let ms = (until as f64 - web::now_ms()).clamp(0.0, LOOK_AGAIN_MS) as u32;
     let mut observer = None;
     let changed = Promise::new(&mut |resolve, _| {
         let root = document().ok().and_then(|d| d.document_element());

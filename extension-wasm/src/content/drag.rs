@@ -11,7 +11,9 @@ use claudezilla_protocol::Outcome;
 use claudezilla_protocol::args::DropPosition;
 use web_sys::{DataTransfer, DragEvent, DragEventInit, Element};
 
-use super::act::{Press, acted, centre, element_at, mouse, page_error, pointer, scroll_into_view};
+use super::act::{
+    Press, acted, centre, element_at, page_error, pointer, pointer_then_mouse, scroll_into_view,
+};
 use super::find::describe;
 use crate::web;
 
@@ -111,14 +113,12 @@ pub async fn drag(from: &Element, to: Landing) -> Outcome {
         ..Press::default()
     };
     pointer(from, "pointerover", held(start));
-    pointer(from, "pointerdown", held(start));
-    mouse(from, "mousedown", held(start));
+    pointer_then_mouse(from, "down", held(start));
     web::tick().await;
     // A few pixels first: libraries start dragging only once the pointer has moved.
     for d in [2, 5] {
         let at = (start.0 + d, start.1 + d);
-        pointer(from, "pointermove", held(at));
-        mouse(from, "mousemove", held(at));
+        pointer_then_mouse(from, "move", held(at));
         web::tick().await;
     }
     let html5 = drag_event(from, "dragstart", start, &transfer);
@@ -139,8 +139,7 @@ pub async fn drag(from: &Element, to: Landing) -> Outcome {
             ),
         };
         let now = under(at, &over);
-        pointer(&now, "pointermove", held(at));
-        mouse(&now, "mousemove", held(at));
+        pointer_then_mouse(&now, "move", held(at));
         if html5 {
             if now != over {
                 drag_event(&over, "dragleave", at, &transfer);
@@ -174,17 +173,9 @@ pub async fn drag(from: &Element, to: Landing) -> Outcome {
         drag_event(&last, "drop", at, &transfer);
         drag_event(from, "dragend", at, &transfer);
     }
-    pointer(
+    pointer_then_mouse(
         &last,
-        "pointerup",
-        Press {
-            at,
-            ..Press::default()
-        },
-    );
-    mouse(
-        &last,
-        "mouseup",
+        "up",
         Press {
             at,
             ..Press::default()

@@ -11,10 +11,6 @@ use web_sys::{Document, Element, HtmlElement, Node};
 use crate::suggest;
 use crate::web;
 
-/// A missing element is looked for again at each change of the page, and after this long
-/// without one (for what the change observer does not see: shadow trees).
-pub const LOOK_AGAIN_MS: f64 = 100.0;
-
 thread_local! {
     /// Elements handed out as refs in this frame: index → element. Kept until the page goes.
     static REFS: RefCell<Vec<Element>> = const { RefCell::new(Vec::new()) };
@@ -144,7 +140,8 @@ pub async fn wait_for(target: &ElementTarget, until: u64) -> Result<Element, Err
         if now >= until as f64 {
             return Err(not_found(selector, Some((now - started) as u32)));
         }
-        super::changes::next_change((until as f64 - now).clamp(0.0, LOOK_AGAIN_MS) as u32).await;
+        // Looked for again at the page's next change.
+        super::changes::next_change(until).await;
     }
 }
 

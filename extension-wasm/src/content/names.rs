@@ -74,25 +74,34 @@ fn own_text(el: &Element) -> String {
 /// is `aria-hidden`), cleaned and cut at `max` characters.
 pub fn flat_text(el: &Element, max: usize) -> String {
     let mut words = String::new();
-    let mut budget = 0;
-    collect_text(el.as_ref(), &mut words, &mut budget);
+    words_under(el.as_ref(), &mut words, &mut 0, &|_| false);
     a11y::clean(&words, max)
 }
 
-fn collect_text(node: &Node, out: &mut String, budget: &mut usize) {
+/// Appends the words the page shows under `node` (through shadow roots and slots) to `out`,
+/// leaving out what is not for people and the elements `left_out` picks; reads `MAX_WORDS`
+/// bytes at most (`read` counts them).
+fn words_under(
+    node: &Node,
+    out: &mut String,
+    read: &mut usize,
+    left_out: &dyn Fn(&Element) -> bool,
+) {
     for n in rendered_children(node) {
-        if *budget > MAX_WORDS {
+        if *read > MAX_WORDS {
             return;
         }
         match n.node_type() {
             Node::TEXT_NODE => {
                 let text = n.text_content().unwrap_or_default();
-                *budget += text.len();
+                *read += text.len();
                 out.push_str(&text);
             }
-            Node::ELEMENT_NODE if shows_words(n.unchecked_ref()) => {
+            Node::ELEMENT_NODE
+                if shows_words(n.unchecked_ref()) && !left_out(n.unchecked_ref()) =>
+            {
                 out.push(' ');
-                collect_text(&n, out, budget);
+                words_under(&n, out, read, left_out);
                 out.push(' ');
             }
             _ => {}
@@ -143,34 +152,13 @@ impl Labels {
     }
 }
 
-/// A label's text without that of the fields inside it (a select's options, say), as the page
-/// shows it: through shadow roots and slots.
-fn own_words(node: &Node, budget: &mut usize) -> String {
-    let mut out = String::new();
-    for n in rendered_children(node) {
-        if *budget > MAX_WORDS {
-            break;
-        }
-        match n.node_type() {
-            Node::TEXT_NODE => {
-                let text = n.text_content().unwrap_or_default();
-                *budget += text.len();
-                out.push_str(&text);
-            }
-            Node::ELEMENT_NODE
-                if !matches!(
-                    n.unchecked_ref::<Element>().local_name().as_str(),
-                    "input" | "select" | "textarea" | "script" | "style" | "template"
-                ) =>
-            {
-                out.push(' ');
-                out.push_str(&own_words(&n, budget));
-            }
-            _ => {}
-        }
-        out.push(' ');
-    }
-    out
+/// A label's words without those of the fields inside it (a select's options, say), as the
+/// page shows them.
+fn label_words(label: &Element) -> String {
+    let mut words = String::new();
+    let field = |el: &Element| matches!(el.local_name().as_str(), "input" | "select" | "textarea");
+    words_under(label.as_ref(), &mut words, &mut 0, &field);
+    a11y::clean(&words, 80)
 }
 
 /// The name ARIA gives an element (`aria-labelledby`, resolved in its own tree, then
@@ -214,7 +202,7 @@ pub fn name(el: &Element, tag: &str, role: &str, labels: &mut Labels) -> String 
     let field_label = labelable
         .then(|| labels.of(el))
         .flatten()
-        .map(|l| a11y::clean(&own_words(&l, &mut 0), 80))
+        .map(|l| label_words(&l))
         .filter(|l| !l.is_empty());
     if let Some(label) = field_label {
         return label;

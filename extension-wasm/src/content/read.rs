@@ -498,7 +498,6 @@ pub async fn wait_for(selector: Option<&str>, text: Option<&str>, until: u64) ->
                 "pass a larger timeout, or check with firefox_get_content what the page shows",
             ));
         }
-        let left = (until as f64 - web::now_ms()).clamp(0.0, super::find::LOOK_AGAIN_MS) as u32;
-        super::changes::next_change(left).await;
+        super::changes::next_change(until).await;
     }
 }
