@@ -1,91 +1,38 @@
 //! The devtools: console, network log, and running JavaScript in the page.
 
+use super::text;
 use claudezilla_protocol::args::{
     ConsoleArgs, EvaluateArgs, NetworkArgs, RouteAction, RouteArgs, UnrouteArgs,
 };
 use claudezilla_protocol::reply::{ConsoleEntry, NetworkEntry, RouteInfo};
 use claudezilla_protocol::{Command, Reply};
-use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::CallToolResult;
-use rmcp::{tool, tool_router};
 
-use super::args::Args;
-use super::{respond, text};
-use crate::server::Claudezilla;
-
-#[tool_router(router = devtools_router, vis = "pub(crate)")]
-impl Claudezilla {
-    #[tool(
-        name = "firefox_get_console",
-        description = "The page's console messages and uncaught errors, oldest first. Capture starts on the first call for a tab and continues across its page loads (500 kept)."
-    )]
-    async fn get_console(&self, Parameters(a): Parameters<Args<ConsoleArgs>>) -> CallToolResult {
-        respond(
-            self.run(Command::GetConsole(a.args), a.timeout).await,
-            |reply| match reply {
-                Reply::Console { entries, total } => Ok(text(render_console(&entries, total))),
-                other => Err(other),
-            },
-        )
-    }
-
-    #[tool(
-        name = "firefox_get_network",
-        description = "Requests of your tab, oldest first: method, URL, type, status, ms, bytes; with includeBody, response bodies from then on (credentials redacted). 200 kept."
-    )]
-    async fn get_network(&self, Parameters(a): Parameters<Args<NetworkArgs>>) -> CallToolResult {
-        respond(
-            self.run(Command::GetNetwork(a.args), a.timeout).await,
-            |reply| match reply {
-                Reply::Network { entries, total } => Ok(text(render_network(&entries, total))),
-                other => Err(other),
-            },
-        )
-    }
-
-    #[tool(
-        name = "firefox_route",
-        description = "Mock, block or slow your tabs' requests matching a URL glob: fulfill (your body and headers; the server's status stays), abort or delay. Yours alone. No pattern: lists your routes."
-    )]
-    async fn route(&self, Parameters(a): Parameters<Args<RouteArgs>>) -> CallToolResult {
-        respond(
-            self.run(Command::Route(a.args), a.timeout).await,
-            render_routes,
-        )
-    }
-
-    #[tool(
-        name = "firefox_unroute",
-        description = "Removes your route with this pattern, or all of them."
-    )]
-    async fn unroute(&self, Parameters(a): Parameters<Args<UnrouteArgs>>) -> CallToolResult {
-        respond(
-            self.run(Command::Unroute(a.args), a.timeout).await,
-            render_routes,
-        )
-    }
-
-    #[tool(
-        name = "firefox_evaluate",
-        description = "Run JavaScript in your tab's page (its own globals) and get the result as JSON; promises are awaited. Off unless the user switched it on in the Claudezilla popup: a capability the user grants, not a sandbox."
-    )]
-    async fn evaluate(&self, Parameters(a): Parameters<Args<EvaluateArgs>>) -> CallToolResult {
-        respond(
-            self.run(Command::Evaluate(a.args), a.timeout).await,
-            |reply| match reply {
-                Reply::Evaluated { value, js_type } => Ok(text(format!("({js_type}) {value}"))),
-                other => Err(other),
-            },
-        )
-    }
+browser_tools! { devtools_router;
+    get_console "firefox_get_console" (ConsoleArgs)
+        "The page's console messages and uncaught errors, oldest first. Capture starts on the first call for a tab and continues across its page loads (500 kept)."
+        => Command::GetConsole;
+        Reply::Console { entries, total } => text(render_console(&entries, total));
+    get_network "firefox_get_network" (NetworkArgs)
+        "Requests of your tab, oldest first: method, URL, type, status, ms, bytes; with includeBody, response bodies from then on (credentials redacted). 200 kept."
+        => Command::GetNetwork;
+        Reply::Network { entries, total } => text(render_network(&entries, total));
+    route "firefox_route" (RouteArgs)
+        "Mock, block or slow your tabs' requests matching a URL glob: fulfill (your body and headers; the server's status stays), abort or delay. Yours alone. No pattern: lists your routes."
+        => Command::Route;
+        Reply::Routes { routes } => text(render_routes(&routes));
+    unroute "firefox_unroute" (UnrouteArgs)
+        "Removes your route with this pattern, or all of them."
+        => Command::Unroute;
+        Reply::Routes { routes } => text(render_routes(&routes));
+    evaluate "firefox_evaluate" (EvaluateArgs)
+        "Run JavaScript in your tab's page (its own globals) and get the result as JSON; promises are awaited. Off unless the user switched it on in the Claudezilla popup: a capability the user grants, not a sandbox."
+        => Command::Evaluate;
+        Reply::Evaluated { value, js_type } => text(format!("({js_type}) {value}"));
 }
 
-fn render_routes(reply: Reply) -> Result<CallToolResult, Reply> {
-    let Reply::Routes { routes } = reply else {
-        return Err(reply);
-    };
+fn render_routes(routes: &[RouteInfo]) -> String {
     if routes.is_empty() {
-        return Ok(text("You have no routes."));
+        return "You have no routes.".into();
     }
     let lines: Vec<String> = routes
         .iter()
@@ -111,10 +58,7 @@ fn render_routes(reply: Reply) -> Result<CallToolResult, Reply> {
             },
         )
         .collect();
-    Ok(text(format!(
-        "Your routes, newest first (it wins):\n{}",
-        lines.join("\n")
-    )))
+    format!("Your routes, newest first (it wins):\n{}", lines.join("\n"))
 }
 
 fn render_console(entries: &[ConsoleEntry], total: u32) -> String {

@@ -11,25 +11,18 @@ use rmcp::model::CallToolResult;
 use rmcp::{tool, tool_router};
 
 use super::args::{Args, NoArgs};
-use super::{respond, text};
+use super::{failed, text};
 use crate::server::Claudezilla;
+
+browser_tools! { activity_router;
+    get_activity "firefox_get_activity" (ActivityArgs)
+        "Your own recent actions in the browser, newest first (time, tab, command, target, outcome), as the user sees them in the popup."
+        => Command::GetActivity;
+        Reply::Activity { entries } => text(render_activity(&entries));
+}
 
 #[tool_router(router = diagnostics_router, vis = "pub(crate)")]
 impl Claudezilla {
-    #[tool(
-        name = "firefox_get_activity",
-        description = "Your own recent actions in the browser, newest first (time, tab, command, target, outcome), as the user sees them in the popup."
-    )]
-    async fn get_activity(&self, Parameters(a): Parameters<Args<ActivityArgs>>) -> CallToolResult {
-        respond(
-            self.run(Command::GetActivity(a.args), a.timeout).await,
-            |reply| match reply {
-                Reply::Activity { entries } => Ok(text(render_activity(&entries))),
-                other => Err(other),
-            },
-        )
-    }
-
     #[tool(
         name = "firefox_diagnose",
         description = "Check the connection to Firefox (socket, token, host, extension, latency, tab pool) and say how to fix what is wrong."
@@ -37,9 +30,7 @@ impl Claudezilla {
     async fn diagnose(&self, Parameters(a): Parameters<Args<NoArgs>>) -> CallToolResult {
         let timeout = match validate::timeout(a.timeout) {
             Ok(t) => t.min(10_000),
-            Err(e) => {
-                return CallToolResult::error(vec![rmcp::model::ContentBlock::text(e.to_string())]);
-            }
+            Err(e) => return failed(e.into()),
         };
         let mut report = Report::default();
         let link = &self.link;

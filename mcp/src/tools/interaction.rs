@@ -4,6 +4,7 @@ use claudezilla_protocol::args::{
     ClickArgs, DragArgs, FillFormArgs, HandleDialogArgs, PressKeyArgs, ScrollArgs,
     SelectOptionArgs, TargetArgs, TypeArgs, UploadFileArgs,
 };
+use claudezilla_protocol::reply::DialogReport;
 use claudezilla_protocol::{Command, Reply};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
@@ -14,89 +15,50 @@ use super::args::Args;
 use super::{acted, respond, text};
 use crate::server::Claudezilla;
 
-#[tool_router(router = interaction_router, vis = "pub(crate)")]
+browser_tools! { interaction_router;
+    click "firefox_click" (ClickArgs)
+        "Click an element (selector or ref from firefox_snapshot) as a user would; waits up to 5 s for it. No match: suggests close selectors."
+        => Command::Click;
+        Reply::Clicked { element } => text(format!("Clicked {element}."));
+    type_text "firefox_type" (TypeArgs)
+        "Type into an input, textarea or contenteditable (selector or ref), firing input/change events as a user would (React/Vue see it). clear: replace the value."
+        => Command::Type;
+        Reply::Typed { element, value_length, note } => text(format!(
+            "Typed into {element}; its value is now {value_length} characters long.{}",
+            note.map(|n| format!(" {n}")).unwrap_or_default()
+        ));
+    press_key "firefox_press_key" (PressKeyArgs)
+        "Press a key (Enter, Tab, Escape, ArrowDown, a…) on an element or the focused one, with modifiers. Enter submits forms as a browser would; the answer says what happened."
+        => Command::PressKey;
+        Reply::Acted { what } => text(what);
+    scroll "firefox_scroll" (ScrollArgs)
+        "Scroll an element into view (selector or ref), or the page to x/y. Says when nothing moved."
+        => Command::Scroll;
+        Reply::Acted { what } => text(what);
+    hover "firefox_hover" (TargetArgs)
+        "Move the mouse over an element (selector or ref): shows menus and tooltips."
+        => Command::Hover;
+        Reply::Acted { what } => text(what);
+    select_option "firefox_select_option" (SelectOptionArgs)
+        "Choose options of a <select> by value or visible label."
+        => Command::SelectOption;
+        Reply::Acted { what } => text(what);
+    fill_form "firefox_fill_form" (FillFormArgs)
+        "Set several fields in one call: text inputs and textareas (text), checkboxes and radios (true/false), selects (value or label)."
+        => Command::FillForm;
+        Reply::Acted { what } => text(what);
+    drag "firefox_drag" (DragArgs)
+        "Drag an element as a hand does; drop it before, after or onto another (ref or selector), or at x, y."
+        => Command::Drag;
+        Reply::Acted { what } => text(what);
+    handle_dialog "firefox_handle_dialog" (HandleDialogArgs)
+        "Choose how the page's alert/confirm/prompt dialogs are answered from now on (they never block; by default confirm and prompt are dismissed). Lists the dialogs seen."
+        => Command::HandleDialog;
+        Reply::Dialogs(d) => text(render_dialogs(&d));
+}
+
+#[tool_router(router = upload_router, vis = "pub(crate)")]
 impl Claudezilla {
-    #[tool(
-        name = "firefox_click",
-        description = "Click an element (selector or ref from firefox_snapshot) as a user would; waits up to 5 s for it. No match: suggests close selectors."
-    )]
-    async fn click(&self, Parameters(a): Parameters<Args<ClickArgs>>) -> CallToolResult {
-        respond(
-            self.run(Command::Click(a.args), a.timeout).await,
-            |reply| match reply {
-                Reply::Clicked { element } => Ok(text(format!("Clicked {element}."))),
-                other => Err(other),
-            },
-        )
-    }
-
-    #[tool(
-        name = "firefox_type",
-        description = "Type into an input, textarea or contenteditable (selector or ref), firing input/change events as a user would (React/Vue see it). clear: replace the value."
-    )]
-    async fn type_text(&self, Parameters(a): Parameters<Args<TypeArgs>>) -> CallToolResult {
-        respond(
-            self.run(Command::Type(a.args), a.timeout).await,
-            |reply| match reply {
-                Reply::Typed {
-                    element,
-                    value_length,
-                    note,
-                } => Ok(text(format!(
-                    "Typed into {element}; its value is now {value_length} characters long.{}",
-                    note.map(|n| format!(" {n}")).unwrap_or_default()
-                ))),
-                other => Err(other),
-            },
-        )
-    }
-
-    #[tool(
-        name = "firefox_press_key",
-        description = "Press a key (Enter, Tab, Escape, ArrowDown, a…) on an element or the focused one, with modifiers. Enter submits forms as a browser would; the answer says what happened."
-    )]
-    async fn press_key(&self, Parameters(a): Parameters<Args<PressKeyArgs>>) -> CallToolResult {
-        respond(self.run(Command::PressKey(a.args), a.timeout).await, acted)
-    }
-
-    #[tool(
-        name = "firefox_scroll",
-        description = "Scroll an element into view (selector or ref), or the page to x/y. Says when nothing moved."
-    )]
-    async fn scroll(&self, Parameters(a): Parameters<Args<ScrollArgs>>) -> CallToolResult {
-        respond(self.run(Command::Scroll(a.args), a.timeout).await, acted)
-    }
-
-    #[tool(
-        name = "firefox_hover",
-        description = "Move the mouse over an element (selector or ref): shows menus and tooltips."
-    )]
-    async fn hover(&self, Parameters(a): Parameters<Args<TargetArgs>>) -> CallToolResult {
-        respond(self.run(Command::Hover(a.args), a.timeout).await, acted)
-    }
-
-    #[tool(
-        name = "firefox_select_option",
-        description = "Choose options of a <select> by value or visible label."
-    )]
-    async fn select_option(
-        &self,
-        Parameters(a): Parameters<Args<SelectOptionArgs>>,
-    ) -> CallToolResult {
-        respond(
-            self.run(Command::SelectOption(a.args), a.timeout).await,
-            acted,
-        )
-    }
-
-    #[tool(
-        name = "firefox_fill_form",
-        description = "Set several fields in one call: text inputs and textareas (text), checkboxes and radios (true/false), selects (value or label)."
-    )]
-    async fn fill_form(&self, Parameters(a): Parameters<Args<FillFormArgs>>) -> CallToolResult {
-        respond(self.run(Command::FillForm(a.args), a.timeout).await, acted)
-    }
-
     #[tool(
         name = "firefox_upload_file",
         description = "Attach a file to an <input type=file>: a path inside your project folder (or another folder the user allowed), at most 720 KiB."
@@ -116,39 +78,16 @@ impl Claudezilla {
         };
         respond(outcome, acted)
     }
+}
 
-    #[tool(
-        name = "firefox_drag",
-        description = "Drag an element as a hand does; drop it before, after or onto another (ref or selector), or at x, y."
-    )]
-    async fn drag(&self, Parameters(a): Parameters<Args<DragArgs>>) -> CallToolResult {
-        respond(self.run(Command::Drag(a.args), a.timeout).await, acted)
-    }
-
-    #[tool(
-        name = "firefox_handle_dialog",
-        description = "Choose how the page's alert/confirm/prompt dialogs are answered from now on (they never block; by default confirm and prompt are dismissed). Lists the dialogs seen."
-    )]
-    async fn handle_dialog(
-        &self,
-        Parameters(a): Parameters<Args<HandleDialogArgs>>,
-    ) -> CallToolResult {
-        respond(
-            self.run(Command::HandleDialog(a.args), a.timeout).await,
-            |reply| match reply {
-                Reply::Dialogs(d) => {
-                    let seen = if d.seen.is_empty() {
-                        "none".to_owned()
-                    } else {
-                        d.seen.join("\n")
-                    };
-                    Ok(text(format!(
-                        "Dialogs will be answered: {}.\nDialogs since the last call:\n{seen}",
-                        d.policy
-                    )))
-                }
-                other => Err(other),
-            },
-        )
-    }
+fn render_dialogs(d: &DialogReport) -> String {
+    let seen = if d.seen.is_empty() {
+        "none".to_owned()
+    } else {
+        d.seen.join("\n")
+    };
+    format!(
+        "Dialogs will be answered: {}.\nDialogs since the last call:\n{seen}",
+        d.policy
+    )
 }

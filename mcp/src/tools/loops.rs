@@ -23,28 +23,25 @@ impl Claudezilla {
         // The session is the process that started this server (Claude Code); its Stop hook
         // finds the loop by that pid among its own ancestors.
         args.session_pid = claudezilla_protocol::process::parent_id();
-        respond(self.run(Command::StartLoop(args), a.timeout).await, render)
-    }
-
-    #[tool(name = "firefox_stop_loop", description = "End your focus loop now.")]
-    async fn stop_loop(&self, Parameters(a): Parameters<Args<NoArgs>>) -> CallToolResult {
-        respond(self.run(Command::StopLoop, a.timeout).await, render)
-    }
-
-    #[tool(
-        name = "firefox_loop_status",
-        description = "Your focus loop: round, limit, time, and why it ended."
-    )]
-    async fn loop_status(&self, Parameters(a): Parameters<Args<NoArgs>>) -> CallToolResult {
-        respond(self.run(Command::LoopStatus, a.timeout).await, render)
+        respond(
+            self.run(Command::StartLoop(args), a.timeout).await,
+            |reply| match reply {
+                Reply::Loop(s) => Ok(text(describe(&s))),
+                other => Err(other),
+            },
+        )
     }
 }
 
-fn render(reply: Reply) -> Result<CallToolResult, Reply> {
-    let Reply::Loop(s) = reply else {
-        return Err(reply);
-    };
-    Ok(text(describe(&s)))
+browser_tools! { loop_state_router;
+    stop_loop "firefox_stop_loop" (NoArgs)
+        "End your focus loop now."
+        => |_| Command::StopLoop;
+        Reply::Loop(s) => text(describe(&s));
+    loop_status "firefox_loop_status" (NoArgs)
+        "Your focus loop: round, limit, time, and why it ended."
+        => |_| Command::LoopStatus;
+        Reply::Loop(s) => text(describe(&s));
 }
 
 fn describe(s: &LoopState) -> String {

@@ -2,6 +2,40 @@
 //! [`claudezilla_protocol::Command`], runs it through [`crate::server::Claudezilla::run`], and
 //! renders the typed reply as text (or an image) for the model.
 
+/// Declares tools that send one command and render its answer: each entry is the whole tool
+/// (its name, description, argument type, the command it sends and how each expected reply
+/// reads), and the one fallback arm turns a reply the command never gives into `INTERNAL`.
+///
+/// ```text
+/// fn_name "tool_name" (ArgsType) "description" => CommandConstructor;
+///     Reply::Pattern { .. } => rendered_tool_result,
+/// ```
+macro_rules! browser_tools {
+    ($router:ident; $(
+        $fn_name:ident $name:tt ($args:ty) $description:tt => $command:expr;
+            $($reply:pat => $render:expr),+ ;
+    )*) => {
+        #[rmcp::tool_router(router = $router, vis = "pub(crate)")]
+        impl crate::server::Claudezilla {
+            $(
+                #[rmcp::tool(name = $name, description = $description)]
+                async fn $fn_name(
+                    &self,
+                    rmcp::handler::server::wrapper::Parameters(a):
+                        rmcp::handler::server::wrapper::Parameters<crate::tools::args::Args<$args>>,
+                ) -> rmcp::model::CallToolResult {
+                    #[allow(clippy::redundant_closure_call)]
+                    let command = ($command)(a.args);
+                    crate::tools::respond(self.run(command, a.timeout).await, |reply| match reply {
+                        $( $reply => Ok($render), )+
+                        other => Err(other),
+                    })
+                }
+            )*
+        }
+    };
+}
+
 pub mod args;
 mod config;
 mod devtools;

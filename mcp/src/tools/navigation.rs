@@ -3,31 +3,20 @@
 use claudezilla_protocol::args::NavigateArgs;
 use claudezilla_protocol::reply::{LoadState, TabReport};
 use claudezilla_protocol::{Command, Reply};
-use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
-use rmcp::{tool, tool_router};
 
-use super::args::Args;
-use super::{respond, text};
-use crate::server::Claudezilla;
+use super::text;
 
-#[tool_router(router = navigation_router, vis = "pub(crate)")]
-impl Claudezilla {
-    #[tool(
-        name = "firefox_navigate",
-        description = "Load a URL in your tab, or go back/forward/reload (action), and wait until the page has loaded."
-    )]
-    async fn navigate(&self, Parameters(a): Parameters<Args<NavigateArgs>>) -> CallToolResult {
-        respond(
-            self.run(Command::Navigate(a.args), a.timeout).await,
-            render_tab,
-        )
-    }
+browser_tools! { navigation_router;
+    navigate "firefox_navigate" (NavigateArgs)
+        "Load a URL in your tab, or go back/forward/reload (action), and wait until the page has loaded."
+        => Command::Navigate;
+        Reply::Tab(report) => render_tab(report);
 }
 
 /// The answer of every tool that loads a page.
-pub(super) fn render_tab(reply: Reply) -> Result<CallToolResult, Reply> {
-    let Reply::Tab(TabReport {
+pub(super) fn render_tab(
+    TabReport {
         tab_id,
         url,
         title,
@@ -35,17 +24,15 @@ pub(super) fn render_tab(reply: Reply) -> Result<CallToolResult, Reply> {
         waited_ms,
         note,
         container,
-    }) = reply
-    else {
-        return Err(reply);
-    };
+    }: TabReport,
+) -> CallToolResult {
     let mut note = note.map(|n| format!("\nNote: {n}")).unwrap_or_default();
     if let Some(c) = container {
         note.push_str(&format!(
             "\nContainer: {c} (its cookies and logins are apart from the user's and other agents')"
         ));
     }
-    Ok(text(match load_state {
+    text(match load_state {
         LoadState::Complete => {
             format!("Tab {tab_id} loaded in {waited_ms} ms: {title}\nURL: {url}{note}")
         }
@@ -54,5 +41,5 @@ pub(super) fn render_tab(reply: Reply) -> Result<CallToolResult, Reply> {
              Hint: the page did not finish within the timeout. Read what is there with firefox_get_content, \
              or navigate again with a larger timeout.{note}"
         ),
-    }))
+    })
 }

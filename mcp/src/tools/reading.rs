@@ -3,7 +3,7 @@
 use claudezilla_protocol::args::{
     AccessibilitySnapshotArgs, GetContentArgs, PageStateArgs, SnapshotArgs, TargetArgs, WaitForArgs,
 };
-use claudezilla_protocol::reply::{PageContent, PageState};
+use claudezilla_protocol::reply::{PageContent, PageState, Snapshot};
 use claudezilla_protocol::{Command, Reply};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
@@ -18,7 +18,26 @@ use crate::server::Claudezilla;
 /// firefox_wait_for's own default, shorter than other tools'.
 const WAIT_FOR_DEFAULT_MS: u64 = 10_000;
 
-#[tool_router(router = reading_router, vis = "pub(crate)")]
+browser_tools! { reading_router;
+    snapshot "firefox_snapshot" (SnapshotArgs)
+        "Compact accessibility tree of your tab (all frames, shadow DOM) where every interactive element has a ref (e12) that any action tool takes instead of a selector."
+        => Command::Snapshot;
+        Reply::Snapshot(s) => text(render_snapshot(s));
+    accessibility_snapshot "firefox_get_accessibility_snapshot" (AccessibilitySnapshotArgs)
+        "Accessibility tree limited by depth and node count (Claudezilla's); firefox_snapshot is usually better."
+        => Command::AccessibilitySnapshot;
+        Reply::Snapshot(s) => text(render_snapshot(s));
+    get_element "firefox_get_element" (TargetArgs)
+        "One element in detail: attributes, visibility, box, key styles, text, value."
+        => Command::GetElement;
+        Reply::Element(e) => text(serde_json::to_string_pretty(&e).unwrap_or_default());
+    get_page_state "firefox_get_page_state" (PageStateArgs)
+        "Structured page summary (JSON): headings, links, buttons, inputs with refs, images, landmarks, counts, recent errors."
+        => Command::GetPageState;
+        Reply::PageState(s) => text(serde_json::to_string(&s).unwrap_or_default());
+}
+
+#[tool_router(router = reading_local_router, vis = "pub(crate)")]
 impl Claudezilla {
     #[tool(
         name = "firefox_get_content",
@@ -30,63 +49,6 @@ impl Claudezilla {
             self.run(Command::GetContent(a.args), a.timeout).await,
             |reply| match reply {
                 Reply::Content(c) => Ok(text(render_content(&c, max_length))),
-                other => Err(other),
-            },
-        )
-    }
-
-    #[tool(
-        name = "firefox_snapshot",
-        description = "Compact accessibility tree of your tab (all frames, shadow DOM) where every interactive element has a ref (e12) that any action tool takes instead of a selector."
-    )]
-    async fn snapshot(&self, Parameters(a): Parameters<Args<SnapshotArgs>>) -> CallToolResult {
-        respond(
-            self.run(Command::Snapshot(a.args), a.timeout).await,
-            render_snapshot,
-        )
-    }
-
-    #[tool(
-        name = "firefox_get_accessibility_snapshot",
-        description = "Accessibility tree limited by depth and node count (Claudezilla's); firefox_snapshot is usually better."
-    )]
-    async fn accessibility_snapshot(
-        &self,
-        Parameters(a): Parameters<Args<AccessibilitySnapshotArgs>>,
-    ) -> CallToolResult {
-        respond(
-            self.run(Command::AccessibilitySnapshot(a.args), a.timeout)
-                .await,
-            render_snapshot,
-        )
-    }
-
-    #[tool(
-        name = "firefox_get_element",
-        description = "One element in detail: attributes, visibility, box, key styles, text, value."
-    )]
-    async fn get_element(&self, Parameters(a): Parameters<Args<TargetArgs>>) -> CallToolResult {
-        respond(
-            self.run(Command::GetElement(a.args), a.timeout).await,
-            |reply| match reply {
-                Reply::Element(e) => Ok(text(serde_json::to_string_pretty(&e).unwrap_or_default())),
-                other => Err(other),
-            },
-        )
-    }
-
-    #[tool(
-        name = "firefox_get_page_state",
-        description = "Structured page summary (JSON): headings, links, buttons, inputs with refs, images, landmarks, counts, recent errors."
-    )]
-    async fn get_page_state(
-        &self,
-        Parameters(a): Parameters<Args<PageStateArgs>>,
-    ) -> CallToolResult {
-        respond(
-            self.run(Command::GetPageState(a.args), a.timeout).await,
-            |reply| match reply {
-                Reply::PageState(s) => Ok(text(serde_json::to_string(&s).unwrap_or_default())),
                 other => Err(other),
             },
         )
@@ -129,16 +91,13 @@ fn render_content(c: &PageContent, max_length: u32) -> String {
     out
 }
 
-fn render_snapshot(reply: Reply) -> Result<CallToolResult, Reply> {
-    let Reply::Snapshot(s) = reply else {
-        return Err(reply);
-    };
+fn render_snapshot(s: Snapshot) -> String {
     let mut out = s.text;
     out.push_str(&format!("\n[{} refs. Use them as `ref` in firefox_click, firefox_type, …; they stay valid until the element leaves the page.]", s.refs));
     if let Some(cut) = s.cut {
         out.push_str(&format!("\n[Cut: {cut}]"));
     }
-    Ok(text(out))
+    out
 }
 
 /// A page state given as the JSON object, or as the JSON text firefox_get_page_state returned.

@@ -16,41 +16,22 @@ use super::{acted, failed, respond, text};
 use crate::files::Written;
 use crate::server::Claudezilla;
 
-#[tool_router(router = storage_router, vis = "pub(crate)")]
+browser_tools! { storage_router;
+    cookies "firefox_cookies" (CookiesArgs)
+        "Get, set or delete the cookies of your tab's page (its own cookie jar). Off unless the user switched cookies and storage on in the Claudezilla popup: they hold logins."
+        => Command::Cookies;
+        Reply::Cookies { url, cookies } => text(render_cookies(&url, &cookies)),
+        Reply::Acted { what } => text(what);
+    storage "firefox_storage" (StorageArgs)
+        "Get, set or clear your tab's localStorage (or sessionStorage: area). Off unless the user switched cookies and storage on in the Claudezilla popup."
+        => Command::Storage;
+        Reply::Stored { origin, area, entries, total } =>
+            text(render_storage(&origin, area, &entries, total)),
+        Reply::Acted { what } => text(what);
+}
+
+#[tool_router(router = storage_state_router, vis = "pub(crate)")]
 impl Claudezilla {
-    #[tool(
-        name = "firefox_cookies",
-        description = "Get, set or delete the cookies of your tab's page (its own cookie jar). Off unless the user switched cookies and storage on in the Claudezilla popup: they hold logins."
-    )]
-    async fn cookies(&self, Parameters(a): Parameters<Args<CookiesArgs>>) -> CallToolResult {
-        respond(
-            self.run(Command::Cookies(a.args), a.timeout).await,
-            |reply| match reply {
-                Reply::Cookies { url, cookies } => Ok(text(render_cookies(&url, &cookies))),
-                other => acted(other),
-            },
-        )
-    }
-
-    #[tool(
-        name = "firefox_storage",
-        description = "Get, set or clear your tab's localStorage (or sessionStorage: area). Off unless the user switched cookies and storage on in the Claudezilla popup."
-    )]
-    async fn storage(&self, Parameters(a): Parameters<Args<StorageArgs>>) -> CallToolResult {
-        respond(
-            self.run(Command::Storage(a.args), a.timeout).await,
-            |reply| match reply {
-                Reply::Stored {
-                    origin,
-                    area,
-                    entries,
-                    total,
-                } => Ok(text(render_storage(&origin, area, &entries, total))),
-                other => acted(other),
-            },
-        )
-    }
-
     #[tool(
         name = "firefox_storage_state",
         description = "Save the cookies and localStorage of your open sites to a JSON file in your project, or load one into your session (log in once, reuse it; the file holds logins). Off unless the user switched cookies and storage on."
