@@ -1,0 +1,426 @@
+//! The agents' window and tabs: opening, navigating, closing, and waiting for loads.
+
+use claudezilla_protocol::args::Container;
+use claudezilla_protocol::envelope::PageOp;
+use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Outcome, Reply, TabId};
+use futures_util::lock::Mutex;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use super::{Shown, now, persist, with_state};
+use crate::load::LoadWatch;
+use crate::pool::AuthorizedTab;
+use crate::web::{self, Tab, Window};
+
+mod navigation;
+mod waits;
+
+pub use navigation::*;
+pub use waits::*;
+
+thread_local! {
+    /// Serialises "find or open the agents' window, then add a tab", so agents that start
+    /// together share one window instead of opening one each.
+    static WINDOW_LOCK: std::rc::Rc<Mutex<()>> = std::rc::Rc::new(Mutex::new(()));
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct CreateTab<'a> {
+    window_id: u32,
+    url: &'a str,
+    active: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cookie_store_id: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+pub(super) struct CreateWindow<'a> {
+    url: &'a str,
+    incognito: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cookie_store_id: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+pub(super) struct SetUrl<'a> {
+    url: &'a str,
+}
+
+/// Opens `url` in a new tab owned by `agent`, in the agents' window (opening it if needed).
+pub async fn create(
+    agent: &AgentId,
+    url: &str,
+    container: Option<&Container>,
+    budget_ms: u32,
+) -> Outcome {
+    super::config::check(agent, url)?;
+    let jar = super::containers::jar_for(agent, container).await?;
+    let opened = open(
+        agent,
+        url,
+        jar.as_ref().map(|j| j.cookie_store_id.as_str()),
+        budget_ms,
+    )
+    .await;
+    match (opened, jar) {
+        (Ok(Reply::Tab(mut report)), Some(jar)) => {
+            report.container = Some(jar.name);
+            Ok(Reply::Tab(report))
+        }
+        (opened, _) => opened,
+    }
+}
+
+/// Opens an agent tab on `url` in cookie store `jar` (None: the user's) and waits for it.
+pub(super) async fn open(agent: &AgentId, url: &str, jar: Option<&str>, budget_ms: u32) -> Outcome {
+    // The tab joins the pool before it loads anything: the allowlist's blocking listener sees
+    // (and can cancel) a redirect of its very first load, and its first page is marked as an
+    // agent's from the start (load-time console and dialogs kept).
+    let guarded = url != "about:blank";
+    let first = if guarded { "about:blank" } else { url };
+    let started = web::now_ms();
+    let mark = with_state(|s| s.main_frames.mark());
+    let tab = {
+        let lock = WINDOW_LOCK.with(|l| l.clone());
+        let _guard = lock.lock().await;
+        with_state(|s| s.pool.admit(agent, now()))?;
+        let tab = open_tab(first, jar)
+            .await
+            .map_err(|e| refine_url_error(e, url))?;
+        with_state(|s| {
+            s.pool.insert(TabId(tab.id), agent.clone(), url.to_owned());
+            s.requests.claim(TabId(tab.id));
+        });
+        persist::mark_tab(tab.id, agent).await;
+        tab
+    };
+    group(tab.id, tab.window_id).await;
+    let tab = TabId(tab.id);
+    if !guarded {
+        let loaded = wait_loaded(tab, LoadWatch::new_tab(url), started, budget_ms).await;
+        return arrived(tab, mark, Some(url), loaded).await;
+    }
+    wait_loaded(tab, LoadWatch::new_tab(first), started, budget_ms).await?;
+    // Done when a page other than the first about:blank completes: the blank page's own late
+    // events must not count.
+    let load = LoadWatch::new_tab(url);
+    let loaded = go_and_wait(tab, Some(url), None, load, started, budget_ms).await;
+    if let Err(e) = &loaded
+        && e.code != ErrorCode::LoadFailed
+    {
+        // Refused (a URL the browser will not open, the allowlist): the caller never learns
+        // this tab's id, so it must not hold a slot. A failed load names its tab, which stays.
+        if let Some(ours) = with_state(|s| s.pool.pool_tab(tab)) {
+            let _ = close(ours).await;
+        }
+    }
+    loaded
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct GroupTabs {
+    tab_ids: [u32; 1],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    group_id: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    create_properties: Option<InWindow>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct InWindow {
+    window_id: u32,
+}
+
+#[derive(Serialize)]
+pub(super) struct GroupLook {
+    title: &'static str,
+    color: &'static str,
+}
+
+/// Puts the tab in the "Claudezilla" tab group where the browser has tab groups; elsewhere
+/// (or if grouping fails) the dedicated window alone keeps agents' tabs together.
+pub(super) async fn group(tab: u32, window_id: u32) {
+    let known = with_state(|s| s.pool.group);
+    let request = GroupTabs {
+        tab_ids: [tab],
+        group_id: known,
+        create_properties: known.is_none().then_some(InWindow { window_id }),
+    };
+    let Ok(promise) = web::tabs_group(&web::to_js(&request)) else {
+        return;
+    };
+    let Ok(group) = web::call(promise).await else {
+        return;
+    };
+    let Some(group) = group.as_f64().map(|g| g as u32) else {
+        return;
+    };
+    if known != Some(group) {
+        with_state(|s| s.pool.group = Some(group));
+        if let Ok(p) = web::tab_groups_update(
+            group,
+            &web::to_js(&GroupLook {
+                title: "Claudezilla",
+                color: "orange",
+            }),
+        ) {
+            let _ = web::call(p).await;
+        }
+    }
+}
+
+pub(super) async fn open_tab(url: &str, jar: Option<&str>) -> Result<Tab, ErrorBody> {
+    let window = with_state(|s| s.pool.window);
+    if let Some(window_id) = window
+        && web::call(web::windows_get(window_id)).await.is_ok()
+    {
+        // Not activated: the active tab changes only for screenshots, under their lock.
+        let props = CreateTab {
+            window_id,
+            url,
+            active: false,
+            cookie_store_id: jar,
+        };
+        match web::call_as(web::tabs_create(&web::to_js(&props))).await {
+            // The window closed meanwhile (another agent's last tabs went): open a new one.
+            Err(e) if e.message.contains("Invalid window ID") => {}
+            created => return created,
+        }
+    }
+    let incognito = with_state(|s| s.private_windows);
+    let window: Window = web::call_as(web::windows_create(&web::to_js(&CreateWindow {
+        url,
+        incognito,
+        cookie_store_id: jar,
+    })))
+    .await?;
+    with_state(|s| {
+        s.pool.window = Some(window.id);
+        s.pool.group = None;
+    });
+    persist::mark_window(window.id).await;
+    window
+        .tabs
+        .into_iter()
+        .next()
+        .ok_or_else(|| ErrorBody::new(ErrorCode::Browser, "the new window has no tab"))
+}
+
+/// Closes an agent tab; an attached tab is the user's and is refused.
+pub async fn close(tab: AuthorizedTab) -> Outcome {
+    let tab = tab.id();
+    if with_state(|s| s.pool.is_attached(tab)) {
+        return Err(ErrorBody::new(
+            ErrorCode::Ownership,
+            format!("Cannot close tab {tab}: it is the user's tab, attached"),
+        )
+        .with_hint("give it back with firefox_detach_tab; it stays open"));
+    }
+    with_state(|s| s.pool.remove(tab));
+    web::call(web::tabs_remove(&JsValue::from(tab.0)))
+        .await
+        .map_err(|e| gone(tab, e))?;
+    Ok(Reply::Closed { tab_id: tab })
+}
+
+/// Closes the agents' window, if only `agent`'s tabs are in it.
+pub async fn close_window(agent: &AgentId) -> Outcome {
+    let (window, others) = with_state(|s| (s.pool.window, s.pool.others_tabs(agent)));
+    if others > 0 {
+        return Err(window_in_use(others));
+    }
+    let Some(window) = window else {
+        return Ok(Reply::WindowClosed { tabs_closed: 0 });
+    };
+    let closed = with_state(|s| s.pool.window_closed(window)).len() as u32;
+    let _ = web::call(web::windows_remove(window)).await;
+    Ok(Reply::WindowClosed {
+        tabs_closed: closed,
+    })
+}
+
+/// The refusal for closing the window while others work in it.
+pub fn window_in_use(others: usize) -> ErrorBody {
+    ErrorBody::new(
+        ErrorCode::Ownership,
+        format!("Cannot close the agent window: {others} tab(s) in it belong to other agents"),
+    )
+    .with_hint("close your own tabs with firefox_close_tab instead")
+}
+
+/// Closes tabs that were already taken out of the pool; tabs already gone are fine.
+pub async fn remove_all(tabs: &[TabId]) {
+    if tabs.is_empty() {
+        return;
+    }
+    let ids = js_sys::Array::new();
+    for tab in tabs {
+        ids.push(&JsValue::from(tab.0));
+    }
+    // Under the window lock: a tab being opened meanwhile must not land in a window that
+    // closes with these tabs.
+    let lock = WINDOW_LOCK.with(|l| l.clone());
+    let _guard = lock.lock().await;
+    let _ = web::call(web::tabs_remove(&ids)).await;
+    // A window whose last agent tabs went closes: forget it now, the next tab opens a new one.
+    let emptied = with_state(|s| s.pool.tab_ids().into_iter().all(|t| s.pool.is_attached(t)));
+    if emptied {
+        with_state(|s| {
+            s.pool.window = None;
+            s.pool.group = None;
+        });
+    }
+}
+
+/// Wires the browser's tab and window events into the pool and the load waiters.
+pub fn listen() {
+    let on_updated = Closure::<dyn FnMut(u32, JsValue, JsValue)>::new(on_updated);
+    web::TABS_ON_UPDATED.with(|e| e.add_listener(on_updated.as_ref().unchecked_ref()));
+    on_updated.forget();
+    let on_removed = Closure::<dyn FnMut(u32)>::new(|tab: u32| {
+        with_state(|s| {
+            // Dropping the senders tells waiters the tab is gone.
+            s.waiters.remove(&TabId(tab));
+            s.main_frame_waiters.remove(&TabId(tab));
+            s.frames.remove(&TabId(tab));
+            s.network.forget(TabId(tab));
+            s.requests.forget(TabId(tab));
+            s.console_tabs.remove(&TabId(tab));
+            s.body_tabs.remove(&TabId(tab));
+            s.blocked.remove(&TabId(tab));
+            s.main_frames.forget(TabId(tab));
+            s.page_notes.remove(&TabId(tab));
+            s.pool.remove(TabId(tab));
+        });
+        super::intercept::sync();
+    });
+    web::TABS_ON_REMOVED.with(|e| e.add_listener(on_removed.as_ref().unchecked_ref()));
+    on_removed.forget();
+    let on_created = Closure::<dyn FnMut(JsValue)>::new(|tab: JsValue| {
+        if let Ok(tab) = serde_wasm_bindgen::from_value::<Tab>(tab) {
+            wasm_bindgen_futures::spawn_local(adopt_opened(tab));
+        }
+    });
+    web::TABS_ON_CREATED.with(|e| e.add_listener(on_created.as_ref().unchecked_ref()));
+    on_created.forget();
+    let on_window_removed = Closure::<dyn FnMut(u32)>::new(|window: u32| {
+        with_state(|s| s.pool.window_closed(window));
+    });
+    web::WINDOWS_ON_REMOVED.with(|e| e.add_listener(on_window_removed.as_ref().unchecked_ref()));
+    on_window_removed.forget();
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct MoveTo {
+    window_id: u32,
+    index: i32,
+}
+
+/// A tab opened by an agent's page (`window.open`, a `target=_blank` link) belongs to that
+/// agent: it counts against the pool (over the limit it is closed), the agent hears of it in
+/// its next answer, and it is closed with the agent's other tabs.
+pub(super) async fn adopt_opened(tab: Tab) {
+    let Some(opener) = tab.opener_tab_id.map(TabId) else {
+        return;
+    };
+    let id = TabId(tab.id);
+    let Some((owner, attached_opener)) = with_state(|s| {
+        let owner = s.pool.owner(opener)?.clone();
+        (!s.pool.contains(id)).then(|| (owner, s.pool.is_attached(opener)))
+    }) else {
+        return;
+    };
+    if let Err(full) = with_state(|s| s.pool.admit(&owner, now())) {
+        let _ = web::call(web::tabs_remove(&JsValue::from(tab.id))).await;
+        super::native::notify(
+            &owner,
+            format!(
+                "your page in tab {opener} opened a tab, which was closed: {}",
+                full.message
+            ),
+        );
+        return;
+    }
+    with_state(|s| {
+        s.pool.insert(id, owner.clone(), tab.url.clone());
+        s.requests.claim(id);
+    });
+    persist::mark_tab(tab.id, &owner).await;
+    // Into the agents' window with the agent's other tabs (a popup window included); a tab
+    // opened from one of the user's own tabs stays beside it.
+    let window = with_state(|s| s.pool.window);
+    if let Some(window_id) = window.filter(|w| !attached_opener && *w != tab.window_id) {
+        let to = web::to_js(&MoveTo {
+            window_id,
+            index: -1,
+        });
+        let _ = web::call(web::tabs_move(tab.id, &to)).await;
+    }
+    if let Some(window_id) = window.filter(|_| !attached_opener) {
+        group(tab.id, window_id).await;
+    }
+    super::native::notify(
+        &owner,
+        format!(
+            "your page in tab {opener} opened tab {id}; it is yours (firefox_get_tabs lists it, firefox_close_tab closes it)"
+        ),
+    );
+}
+
+/// Starts the content script in every frame of an agent's freshly loaded page, then what the
+/// agent asked for in every page: console capture, consent banners dismissed.
+pub(super) async fn after_load(tab: TabId) {
+    let Some(tab) = with_state(|s| s.pool.pool_tab(tab)) else {
+        return;
+    };
+    super::content::preload(tab).await;
+    let until = now() + 5_000;
+    super::devtools::restart_console(tab, until).await;
+    if super::config::handles_consent(tab.id()) {
+        let _ = super::content::send(tab, 0, until, PageOp::Consent, 5_000).await;
+        // Many banners are added by a script a moment after the load.
+        web::sleep(1_500).await;
+        let _ = super::content::send(tab, 0, now() + 5_000, PageOp::Consent, 5_000).await;
+    }
+}
+
+#[derive(serde::Deserialize, Default)]
+pub(super) struct ChangeInfo {
+    status: Option<String>,
+    url: Option<String>,
+    title: Option<String>,
+}
+
+pub(super) fn on_updated(tab: u32, change: JsValue, state: JsValue) {
+    let tab = TabId(tab);
+    let change: ChangeInfo = serde_wasm_bindgen::from_value(change).unwrap_or_default();
+    let Ok(state) = serde_wasm_bindgen::from_value::<Tab>(state) else {
+        return;
+    };
+    if change.status.as_deref() == Some("complete") {
+        with_state(|s| s.network.loaded(tab, web::now_ms()));
+    }
+    if change.status.as_deref() == Some("complete") && with_state(|s| s.pool.contains(tab)) {
+        wasm_bindgen_futures::spawn_local(after_load(tab));
+    }
+    with_state(|s| {
+        s.pool
+            .update_page(tab, change.url.clone(), change.title.clone())
+    });
+    let now = (state.status.as_str(), state.url.as_str());
+    let shown = Shown {
+        url: state.url.clone(),
+        title: state.title.clone(),
+    };
+    wake(
+        tab,
+        change.status.as_deref(),
+        change.url.as_deref(),
+        now,
+        shown,
+    );
+}

@@ -1,0 +1,295 @@
+//! Navigating a tab and waiting for the page it asked for: the network's word on each load, a
+//! load that failed or moved on by itself, the URL waits.
+
+use claudezilla_protocol::args::NavAction;
+use claudezilla_protocol::reply::LoadState;
+use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply, TabId};
+use futures_channel::oneshot;
+use serde::Serialize;
+
+use crate::background::with_state;
+use crate::load::{LoadWatch, Reached};
+use crate::pool::AuthorizedTab;
+use crate::web::{self, Tab};
+
+use super::*;
+
+/// Loads `url` in `tab` and waits for it.
+/// Loads `url` in `tab`, or goes back, forward or reloads, and waits for the page.
+pub async fn navigate(
+    tab: AuthorizedTab,
+    url: Option<&str>,
+    action: Option<NavAction>,
+    budget_ms: u32,
+) -> Outcome {
+    let load = LoadWatch::navigation();
+    go_and_wait(tab.id(), url, action, load, web::now_ms(), budget_ms).await
+}
+
+/// Starts the navigation, then waits until `load` is satisfied or the allowlist refuses it.
+pub(super) async fn go_and_wait(
+    tab: TabId,
+    url: Option<&str>,
+    action: Option<NavAction>,
+    load: LoadWatch,
+    started: f64,
+    budget_ms: u32,
+) -> Outcome {
+    let mut tries = 0;
+    loop {
+        let (mark, loaded) = go_once(tab, url, action, load, started, budget_ms).await?;
+        // The page's own navigation cancelled or replaced ours: ask again (twice at most).
+        let replaced = matches!(&loaded, Ok(Reply::Tab(r))
+        if matches!(
+            with_state(|s| s.main_frames.reached(tab, mark, url, &r.url)),
+            Reached::Superseded | Reached::Elsewhere
+        ));
+        tries += 1;
+        if !(replaced && url.is_some() && tries < 3) {
+            return arrived(tab, mark, url, loaded).await;
+        }
+    }
+}
+
+/// One navigation and the wait for it: the mark its loads are counted from, and the outcome.
+pub(super) async fn go_once(
+    tab: TabId,
+    url: Option<&str>,
+    action: Option<NavAction>,
+    load: LoadWatch,
+    started: f64,
+    budget_ms: u32,
+) -> Result<(u64, Outcome), ErrorBody> {
+    with_state(|s| s.blocked.remove(&tab));
+    let mark = with_state(|s| s.main_frames.mark());
+    let done = watch(tab, load);
+    let asked_at = web::precise_ms();
+    let go = match (url, action) {
+        (Some(url), _) => web::call(web::tabs_update(tab.0, &web::to_js(&SetUrl { url })))
+            .await
+            .map_err(|e| refine_url_error(e, url)),
+        (None, Some(NavAction::Back)) => web::call(web::tabs_go_back(tab.0))
+            .await
+            .map_err(|e| no_history(e, "back")),
+        (None, Some(NavAction::Forward)) => web::call(web::tabs_go_forward(tab.0))
+            .await
+            .map_err(|e| no_history(e, "forward")),
+        (None, Some(NavAction::Reload)) => web::call(web::tabs_reload(tab.0)).await,
+        (None, None) => Err(ErrorBody::new(
+            ErrorCode::InvalidArgument,
+            "give a url or an action",
+        )),
+    };
+    go?;
+    let mut loaded = finish_wait(tab, done, started, asked_at, budget_ms).await;
+    // A page that navigates by itself may finish a load of its own before ours: wait on for
+    // ours (a bounded number of times, within the budget).
+    for _ in 0..MAX_LOADS_PASSED {
+        if !still_coming(tab, mark, url, &loaded) {
+            break;
+        }
+        let done = watch(tab, LoadWatch::NextComplete);
+        // Ours may have finished while the last report was made: then there is no next one.
+        loaded = report(tab, started, LoadState::Complete).await;
+        if !still_coming(tab, mark, url, &loaded) {
+            break;
+        }
+        loaded = finish_wait(tab, done, started, asked_at, budget_ms).await;
+    }
+    Ok((mark, loaded))
+}
+
+pub(super) fn still_coming(tab: TabId, mark: u64, url: Option<&str>, loaded: &Outcome) -> bool {
+    match loaded {
+        Ok(Reply::Tab(r)) if r.load_state == LoadState::Complete => {
+            with_state(|s| s.main_frames.reached(tab, mark, url, &r.url)) == Reached::Pending
+        }
+        _ => false,
+    }
+}
+
+/// Loads of other pages a navigation waits past for its own.
+pub(super) const MAX_LOADS_PASSED: usize = 20;
+/// How long a finished load waits for the network's word on it.
+pub(super) const ARRIVING_MS: f64 = 1_000.0;
+/// How long a finished load of which no request was seen waits for one.
+pub(super) const UNREQUESTED_MS: f64 = 250.0;
+
+/// Waits while `pending` holds, `ms` at most, looking again at each word from the network on
+/// `tab`'s main-frame loads.
+pub(super) async fn while_unheard(tab: TabId, ms: f64, pending: impl Fn() -> bool) {
+    let until = web::now_ms() + ms;
+    while pending() {
+        let news = main_frame_news(tab);
+        let left = (until - web::now_ms()).max(0.0) as u32;
+        if left == 0 || web::with_deadline(left, news).await.is_none() {
+            return;
+        }
+    }
+}
+
+/// Checks a finished load against what was asked: a failed load (connection refused, unknown
+/// host) is an error, not Firefox's error page reported as loaded; a page that moved on by
+/// itself is said so, with where the tab is now.
+pub(super) async fn arrived(
+    tab: TabId,
+    mark: u64,
+    asked: Option<&str>,
+    loaded: Outcome,
+) -> Outcome {
+    let Ok(Reply::Tab(mut report)) = loaded else {
+        return loaded;
+    };
+    // Judged by the tab's whole URL (a capped one is another page); answered capped.
+    let full = std::mem::take(&mut report.url);
+    report.url = crate::text::cap(&full, crate::text::MAX_URL_CHARS);
+    if report.load_state != LoadState::Complete {
+        return Ok(Reply::Tab(report));
+    }
+    let asked_text = asked.map_or("the page".into(), |a| {
+        crate::text::cap(a, crate::text::MAX_URL_CHARS)
+    });
+    let reached = || with_state(|s| s.main_frames.reached(tab, mark, asked, &full));
+    // The tab's "complete" may come before the network's word on the load: woken by that
+    // word (an event, not a poll), for a second at most.
+    while_unheard(tab, ARRIVING_MS, || reached() == Reached::Arriving).await;
+    // No request seen yet: Firefox may tell of it a moment late, or never (an address it
+    // refuses itself); a short wait for that word before asking the page.
+    while_unheard(tab, UNREQUESTED_MS, || reached() == Reached::Unrequested).await;
+    let mut reached = reached();
+    // No request was seen: a page that takes our script is there (a same-document move);
+    // Firefox's error page does not.
+    if reached == Reached::Unrequested {
+        reached = match scriptable(tab).await {
+            true => Reached::Asked,
+            false => Reached::Failed(crate::load::unrequested_error()),
+        };
+    }
+    match reached {
+        Reached::Asked | Reached::Arriving | Reached::Unrequested => {}
+        Reached::Pending => {
+            report.note = Some(format!(
+                "the page keeps loading pages of its own; the load of {asked_text} had not arrived yet"
+            ));
+        }
+        Reached::Failed(why) => {
+            return Err(ErrorBody::new(
+                ErrorCode::LoadFailed,
+                format!("tab {tab} could not load {asked_text}: {why}"),
+            )
+            .with_hint(
+                "check the address and that the server is running; the tab stays open (on Firefox's error page) for another firefox_navigate",
+            ));
+        }
+        Reached::Stayed => {
+            report.note = Some(format!(
+                "{asked_text} did not replace the page, the tab stays at {}: the address is a download (firefox_downloads gets it) or an empty answer (HTTP 204)",
+                report.url
+            ));
+        }
+        Reached::Elsewhere | Reached::Superseded => {
+            report.note = Some(format!(
+                "the tab is at {} now, not at {asked_text}: the page navigated on by itself after the load (or another load replaced it)",
+                report.url
+            ));
+        }
+    }
+    Ok(Reply::Tab(report))
+}
+
+/// Waits, `ms` at most, until the network has told how `tab`'s newest main-frame load
+/// ended.
+pub async fn main_frame_settled(tab: TabId, ms: f64) {
+    while_unheard(tab, ms, || !with_state(|s| s.main_frames.settled(tab))).await;
+}
+
+/// Completes at the next word from the network on `tab`'s main-frame loads (or when the tab
+/// goes).
+pub(super) fn main_frame_news(tab: TabId) -> oneshot::Receiver<()> {
+    let (told, news) = oneshot::channel();
+    with_state(|s| s.main_frame_waiters.entry(tab).or_default().push(told));
+    news
+}
+
+/// The network spoke of a main-frame load of `tab` (it answered, failed or became a download):
+/// wakes whoever waits for that word.
+pub fn main_frame_heard(tab: TabId) {
+    for told in with_state(|s| s.main_frame_waiters.remove(&tab)).unwrap_or_default() {
+        let _ = told.send(());
+    }
+}
+
+#[derive(Serialize)]
+pub(super) struct Probe {
+    code: &'static str,
+}
+
+/// Does the tab's page take a content script (every web page does; an error page does not)?
+pub(super) async fn scriptable(tab: TabId) -> bool {
+    let probe = web::to_js(&Probe { code: "0" });
+    web::call(web::tabs_execute_script(tab.0, &probe))
+        .await
+        .is_ok()
+}
+
+pub(super) fn no_history(e: ErrorBody, way: &str) -> ErrorBody {
+    ErrorBody::new(
+        ErrorCode::PageError,
+        format!("cannot go {way}: {}", e.message),
+    )
+    .with_hint("the tab has no page to go to in that direction")
+}
+
+/// Waits until the tab's URL matches `glob`, or `until` (ms since the epoch): checked at each
+/// change of the tab's address, not polled.
+pub async fn wait_for_url(tab: AuthorizedTab, glob: &str, until: u64) -> Outcome {
+    let tab = tab.id();
+    let started = web::now_ms();
+    loop {
+        // Watched before the look, so a change between the two is not missed.
+        let changed = watch(tab, LoadWatch::UrlChange);
+        let now: Tab = web::call_as(web::tabs_get(tab.0))
+            .await
+            .map_err(|e| gone(tab, e))?;
+        let waited = (web::now_ms() - started) as u32;
+        if crate::glob::matches(glob, &now.url) {
+            return Ok(Reply::Waited {
+                what: format!("the URL {} matches {glob:?}", now.url),
+                waited_ms: waited,
+            });
+        }
+        if web::now_ms() >= until as f64 {
+            return Err(ErrorBody::new(ErrorCode::Timeout, format!("the URL is still {} after {waited} ms, not {glob:?}", now.url))
+                .with_hint("* matches within one path part, ** anything; pass a larger timeout if the page is slow"));
+        }
+        let left = (until as f64 - web::now_ms()).max(0.0) as u32;
+        if let Some(Err(_)) = web::with_deadline(left, changed).await {
+            return Err(ErrorBody::new(
+                ErrorCode::NoSuchTab,
+                format!("tab {tab} was closed while waiting for its URL"),
+            ));
+        }
+    }
+}
+
+/// Firefox refuses some URLs that pass our scheme check (e.g. file: from an extension).
+pub(super) fn refine_url_error(e: ErrorBody, url: &str) -> ErrorBody {
+    if !(e.message.contains("Illegal URL") || e.message.contains("not allowed")) {
+        return e;
+    }
+    let refused = ErrorBody::new(
+        ErrorCode::BadUrl,
+        format!("Firefox refused to open {url}: {}", e.message),
+    );
+    if url
+        .get(..5)
+        .is_some_and(|s| s.eq_ignore_ascii_case("file:"))
+    {
+        // Firefox lets no extension open file: pages (tabs.create/update refuse them).
+        return refused.with_hint(
+            "Firefox does not let extensions open file:// pages; serve the folder over http instead, \
+             e.g. `python3 -m http.server 8000` there, then open http://127.0.0.1:8000/…",
+        );
+    }
+    refused
+}

@@ -1,0 +1,168 @@
+//! The load waiters: registered per tab, fed every change of the tab's status and address
+//! (and the page's own word that it loaded), ended when their watch is satisfied.
+
+use claudezilla_protocol::reply::{LoadState, TabReport};
+use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply, TabId};
+use futures_channel::oneshot;
+
+use crate::background::{Heard, LoadWaiter, Shown, with_state};
+use crate::load::LoadWatch;
+use crate::web::{self, Tab};
+
+use super::*;
+
+/// Registers a waiter for `tab`; its receiver completes when the watch is satisfied.
+pub(super) fn watch(tab: TabId, watch: LoadWatch) -> oneshot::Receiver<Heard> {
+    let (done, rx) = oneshot::channel();
+    with_state(|s| {
+        s.waiters
+            .entry(tab)
+            .or_default()
+            .push(LoadWaiter { watch, done })
+    });
+    rx
+}
+
+pub(super) async fn wait_loaded(
+    tab: TabId,
+    load: LoadWatch,
+    started: f64,
+    budget_ms: u32,
+) -> Outcome {
+    let done = watch(tab, load);
+    let asked_at = web::precise_ms();
+    // The load may have finished before the waiter existed.
+    let now: Tab = web::call_as(web::tabs_get(tab.0))
+        .await
+        .map_err(|e| gone(tab, e))?;
+    if load.satisfied_by(&now.status, &now.url) {
+        return report(tab, started, LoadState::Complete).await;
+    }
+    finish_wait(tab, done, started, asked_at, budget_ms).await
+}
+
+/// Waits for `done` within what is left of the budget and reports the tab; `asked_at`
+/// (`web::precise_ms`) is when the browser was asked for the load, for the trace.
+pub(super) async fn finish_wait(
+    tab: TabId,
+    done: oneshot::Receiver<Heard>,
+    started: f64,
+    asked_at: f64,
+    budget_ms: u32,
+) -> Outcome {
+    let left = (budget_ms as f64 - (web::now_ms() - started)).max(0.0) as u32;
+    let waited = web::with_deadline(left, done).await;
+    if let Some(refused) = with_state(|s| s.blocked.remove(&tab)) {
+        return Err(refused);
+    }
+    match waited {
+        Some(Ok(heard)) => {
+            with_state(|s| {
+                if let Some(t) = &mut s.trace {
+                    t.load_us = ((heard.at - asked_at).max(0.0) * 1e3) as u64;
+                }
+            });
+            report_seen(tab, started, LoadState::Complete, heard.page).await
+        }
+        Some(Err(_)) => Err(ErrorBody::new(
+            ErrorCode::NoSuchTab,
+            format!("tab {tab} was closed while loading"),
+        )),
+        None => report(tab, started, LoadState::Loading).await,
+    }
+}
+
+pub(super) async fn report(tab: TabId, started: f64, load_state: LoadState) -> Outcome {
+    report_seen(tab, started, load_state, None).await
+}
+
+/// Reports the tab as `seen` by the event that ended the wait, or as the browser says now.
+pub(super) async fn report_seen(
+    tab: TabId,
+    started: f64,
+    load_state: LoadState,
+    seen: Option<Shown>,
+) -> Outcome {
+    let now = match seen {
+        Some(seen) => seen,
+        None => {
+            let now: Tab = web::call_as(web::tabs_get(tab.0))
+                .await
+                .map_err(|e| gone(tab, e))?;
+            Shown {
+                url: now.url,
+                title: now.title,
+            }
+        }
+    };
+    with_state(|s| {
+        s.pool
+            .update_page(tab, Some(now.url.clone()), Some(now.title.clone()))
+    });
+    Ok(Reply::Tab(TabReport {
+        tab_id: tab,
+        // Whole until `arrived` has judged it.
+        url: now.url,
+        title: now.title,
+        load_state,
+        waited_ms: (web::now_ms() - started) as u32,
+        note: None,
+        container: None,
+    }))
+}
+
+pub(super) fn gone(tab: TabId, e: ErrorBody) -> ErrorBody {
+    ErrorBody::new(
+        ErrorCode::NoSuchTab,
+        format!("tab {tab} is gone ({})", e.message),
+    )
+    .with_hint("firefox_get_tabs lists your open tabs")
+}
+
+/// Ends the waits for a load of `tab` that will bring no new page (it became a download):
+/// Firefox may not report the tab's load as finished then.
+pub fn settle(tab: TabId) {
+    let waiters = with_state(|s| s.waiters.remove(&tab)).unwrap_or_default();
+    for w in waiters {
+        let _ = w.done.send(Heard::now(None));
+    }
+}
+
+/// An agent tab's top document loaded, in its own word (`early.js`): a real response, heard
+/// before the tab's "complete" and the network's events. The waits for its load end now.
+pub fn page_loaded(tab: TabId, url: String, title: &str) {
+    with_state(|s| s.main_frames.shown(tab, &url));
+    main_frame_heard(tab);
+    let shown = Shown {
+        title: crate::a11y::clean(title, crate::text::MAX_TITLE_CHARS),
+        url: url.clone(),
+    };
+    wake(tab, Some("complete"), None, ("complete", &url), shown);
+}
+
+/// Feeds a change of `tab` (`changed_*`; `now`: status and URL after it) to its load waiters,
+/// ending those it satisfies; `seen` is the page as the event showed it.
+pub(super) fn wake(
+    tab: TabId,
+    changed_status: Option<&str>,
+    changed_url: Option<&str>,
+    (status, url): (&str, &str),
+    seen: Shown,
+) {
+    with_state(|s| {
+        let Some(waiters) = s.waiters.remove(&tab) else {
+            return;
+        };
+        let mut pending = Vec::new();
+        for mut w in waiters {
+            if w.watch.on_update(changed_status, changed_url, status, url) {
+                let _ = w.done.send(Heard::now(Some(seen.clone())));
+            } else if !w.done.is_canceled() {
+                pending.push(w);
+            }
+        }
+        if !pending.is_empty() {
+            s.waiters.insert(tab, pending);
+        }
+    });
+}

@@ -1,0 +1,64 @@
+//! Acting on the page as a user would: click, type, keys, scroll, hover, select, fill, upload
+//! (dragging is `super::drag`). Synthetic events are untrusted, so where the browser would do something on a real
+//! user's action (submit a form on Enter, follow a link), we do it ourselves and say so.
+
+use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
+use web_sys::{
+    Element, Event, EventInit, InputEvent, InputEventInit, ScrollBehavior, ScrollIntoViewOptions,
+    ScrollLogicalPosition,
+};
+
+mod forms;
+mod keyboard;
+mod pointer;
+mod scroll;
+mod typing;
+
+pub use forms::*;
+pub use keyboard::*;
+pub use pointer::*;
+pub use scroll::*;
+pub use typing::*;
+
+pub(in crate::content) fn page_error(message: String) -> ErrorBody {
+    ErrorBody::new(ErrorCode::PageError, message)
+}
+
+pub(in crate::content) fn acted(what: String) -> Outcome {
+    Ok(Reply::Acted { what })
+}
+
+pub(in crate::content) fn scroll_into_view(element: &Element) {
+    let options = ScrollIntoViewOptions::new();
+    options.set_block(ScrollLogicalPosition::Center);
+    options.set_behavior(ScrollBehavior::Instant);
+    element.scroll_into_view_with_scroll_into_view_options(&options);
+}
+
+pub(in crate::content) fn centre(element: &Element) -> (i32, i32) {
+    let r = element.get_bounding_client_rect();
+    (
+        (r.left() + r.width() / 2.0) as i32,
+        (r.top() + r.height() / 2.0) as i32,
+    )
+}
+
+pub(super) fn event(element: &Element, kind: &str) {
+    let init = EventInit::new();
+    init.set_bubbles(true);
+    init.set_composed(true);
+    if let Ok(e) = Event::new_with_event_init_dict(kind, &init) {
+        let _ = element.dispatch_event(&e);
+    }
+}
+
+pub(super) fn input_event(element: &Element, data: Option<&str>) {
+    let init = InputEventInit::new();
+    init.set_bubbles(true);
+    init.set_composed(true);
+    init.set_input_type("insertText");
+    init.set_data(data);
+    if let Ok(e) = InputEvent::new_with_event_init_dict("input", &init) {
+        let _ = element.dispatch_event(&e);
+    }
+}

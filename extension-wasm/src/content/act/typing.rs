@@ -1,0 +1,298 @@
+//! Typing text into fields and editors as the editor would take it, and the `change` a
+//! committed edit fires.
+
+use claudezilla_protocol::{ErrorBody, Outcome, Reply};
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement};
+
+use crate::content::find::{describe, document};
+
+use super::*;
+
+/// Input types that take typed text.
+pub(super) const TEXT_INPUTS: &[&str] = &[
+    "text",
+    "search",
+    "email",
+    "url",
+    "tel",
+    "password",
+    "number",
+    "date",
+    "time",
+    "datetime-local",
+    "month",
+    "week",
+    "",
+];
+
+/// How typed text went into a field.
+pub(super) enum Entry {
+    /// As the editor takes keystrokes (`execCommand("insertText")`): the browser enforces
+    /// `maxlength`, keeps undo, fires trusted `input` events and `change` when the field loses
+    /// focus — the way pages expect.
+    Editor,
+    /// Set by script (where the editor path is unavailable): `input` and `change` dispatched.
+    Script,
+}
+
+/// The value of a text field, or a contenteditable's text as the page reads it: its lines
+/// (block elements) separated by newlines, without the invisible characters editors keep in
+/// the DOM for the caret (`\u{feff}`, `\u{200b}`).
+pub(super) fn field_value(element: &Element) -> Option<String> {
+    if let Some(input) = element.dyn_ref::<HtmlInputElement>() {
+        return Some(input.value());
+    }
+    if let Some(area) = element.dyn_ref::<HtmlTextAreaElement>() {
+        return Some(area.value());
+    }
+    element
+        .dyn_ref::<HtmlElement>()
+        .filter(|h| h.is_content_editable())
+        .map(|h| h.inner_text().replace(['\u{feff}', '\u{200b}'], ""))
+}
+
+/// Checks that `element` takes typed text; its description otherwise says why not.
+pub(super) fn check_editable(element: &Element) -> Result<(), ErrorBody> {
+    let name = describe(element);
+    if let Some(input) = element.dyn_ref::<HtmlInputElement>() {
+        let kind = input.type_().to_ascii_lowercase();
+        if !TEXT_INPUTS.contains(&kind.as_str()) {
+            return Err(page_error(format!("{name} is an input of type {kind:?}, which takes no typed text"))
+                .with_hint("use firefox_click for checkboxes, radios and buttons, firefox_upload_file for files"));
+        }
+        return editable(input.disabled(), input.read_only(), &name);
+    }
+    if let Some(area) = element.dyn_ref::<HtmlTextAreaElement>() {
+        return editable(area.disabled(), area.read_only(), &name);
+    }
+    if element
+        .dyn_ref::<HtmlElement>()
+        .is_some_and(HtmlElement::is_content_editable)
+    {
+        return Ok(());
+    }
+    Err(page_error(format!("{name} is not editable"))
+        .with_hint("select an input, a textarea or a contenteditable element"))
+}
+
+/// Puts the caret at the end of the field, or selects all of it (to be replaced).
+pub(super) fn place_caret(element: &Element, select_all: bool) {
+    if let Some(input) = element.dyn_ref::<HtmlInputElement>() {
+        if select_all {
+            input.select();
+        } else {
+            // Some input types (email, number) have no selection: typing appends there anyway.
+            let end = input.value().encode_utf16().count() as u32;
+            let _ = input.set_selection_range(end, end);
+        }
+    } else if let Some(area) = element.dyn_ref::<HtmlTextAreaElement>() {
+        if select_all {
+            area.select();
+        } else {
+            let end = area.value().encode_utf16().count() as u32;
+            let _ = area.set_selection_range(end, end);
+        }
+    } else if let Some(selection) = web_sys::window().and_then(|w| w.get_selection().ok().flatten())
+    {
+        let _ = selection.select_all_children(element);
+        if !select_all {
+            // Inside the last line, not after it: an editor would make a new paragraph there.
+            let (node, offset) = end_of_text(element);
+            let _ = selection.collapse_with_offset(Some(&node), offset);
+        }
+    }
+}
+
+/// The end of the last text in an editor: its deepest last text node (the start of an empty
+/// last line).
+pub(super) fn end_of_text(element: &Element) -> (web_sys::Node, u32) {
+    let mut at: web_sys::Node = element.clone().into();
+    loop {
+        let mut child = at.last_child();
+        // A trailing <br> (an empty line's placeholder) is not where text goes.
+        while let Some(c) = &child
+            && c.node_name().eq_ignore_ascii_case("br")
+        {
+            child = c.previous_sibling();
+        }
+        match child {
+            Some(c) if c.node_type() == web_sys::Node::TEXT_NODE => {
+                let len = c.text_content().unwrap_or_default().encode_utf16().count() as u32;
+                return (c, len);
+            }
+            Some(c) if c.node_type() == web_sys::Node::ELEMENT_NODE => at = c,
+            // An empty line: before its placeholder.
+            _ => return (at, 0),
+        }
+    }
+}
+
+thread_local! {
+    /// The field being edited, its value before, and whether the page has seen `change`: a
+    /// browser fires `change` when an edit is committed (the field loses focus, Enter), which
+    /// a tab in the background does not always do for us.
+    static EDITING: std::cell::RefCell<Option<Editing>> = const { std::cell::RefCell::new(None) };
+}
+
+pub(super) struct Editing {
+    element: Element,
+    before: String,
+    changed: std::rc::Rc<std::cell::Cell<bool>>,
+}
+
+/// Remembers the edit of `element` until it is committed.
+pub(super) fn editing(element: &Element, before: String) {
+    if EDITING.with(|e| e.borrow().as_ref().is_some_and(|e| &e.element == element)) {
+        return;
+    }
+    commit(None);
+    let changed = std::rc::Rc::new(std::cell::Cell::new(false));
+    let seen = changed.clone();
+    let on_change = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || seen.set(true));
+    let options = web_sys::AddEventListenerOptions::new();
+    options.set_once(true);
+    let _ = element.add_event_listener_with_callback_and_add_event_listener_options(
+        "change",
+        on_change.as_ref().unchecked_ref(),
+        &options,
+    );
+    on_change.forget();
+    EDITING.with(|e| {
+        *e.borrow_mut() = Some(Editing {
+            element: element.clone(),
+            before,
+            changed,
+        })
+    });
+}
+
+/// The edit is committed (focus moves on, Enter): `change`, if the value changed and the
+/// browser has not said so itself. Not when acting on the field being edited (`next`).
+pub fn commit(next: Option<&Element>) {
+    let Some(edit) = EDITING.with(|e| {
+        let mut e = e.borrow_mut();
+        if next.is_some_and(|n| e.as_ref().is_some_and(|e| &e.element == n)) {
+            return None;
+        }
+        e.take()
+    }) else {
+        return;
+    };
+    let now = field_value(&edit.element).unwrap_or_default();
+    if !edit.changed.get() && now != edit.before {
+        event(&edit.element, "change");
+    }
+}
+
+/// Runs an editing command on the focused field; false when the browser would not.
+pub(super) fn edit(command: &str, value: &str) -> bool {
+    document()
+        .ok()
+        .and_then(|d| d.dyn_into::<web_sys::HtmlDocument>().ok())
+        .and_then(|d| {
+            d.exec_command_with_show_ui_and_value(command, false, value)
+                .ok()
+        })
+        .unwrap_or(false)
+}
+
+/// Is focus on `element`, or (an editor) inside it?
+pub(super) fn holds_focus(element: &Element) -> bool {
+    crate::content::focus::active().is_some_and(|a| {
+        &a == element
+            || (element
+                .dyn_ref::<HtmlElement>()
+                .is_some_and(HtmlElement::is_content_editable)
+                && element.contains(Some(&a)))
+    })
+}
+
+/// Types `text` into a field (at the caret, or over the selection; in place of everything with
+/// `clear`) as the editor does; by script only where the editor will not. Returns how, and the
+/// new length.
+pub(super) fn set_text(
+    element: &Element,
+    text: &str,
+    clear: bool,
+) -> Result<(usize, Entry), ErrorBody> {
+    check_editable(element)?;
+    // Typed where the caret is (or over the selection) when the field has focus already, as a
+    // person types; otherwise the field is focused with the caret at its end.
+    let had_focus = holds_focus(element);
+    if !had_focus {
+        crate::content::focus::focus(element, false);
+    }
+    if holds_focus(element) {
+        editing(element, field_value(element).unwrap_or_default());
+        if clear || !had_focus {
+            place_caret(element, clear);
+        }
+        let done = match (text.is_empty(), clear) {
+            (true, true) => edit("delete", ""),
+            (true, false) => true,
+            (false, _) => edit("insertText", text),
+        };
+        if done {
+            let length = field_value(element).unwrap_or_default().chars().count();
+            return Ok((length, Entry::Editor));
+        }
+    }
+    set_by_script(element, text, clear).map(|length| (length, Entry::Script))
+}
+
+/// The fallback: the element's own value setter (seen through the content script's wrapper it
+/// is the native one, so React-style value tracking notices), then input and change events.
+pub(super) fn set_by_script(
+    element: &Element,
+    text: &str,
+    clear: bool,
+) -> Result<usize, ErrorBody> {
+    let joined = |old: String| if clear { text.to_owned() } else { old + text };
+    let length = if let Some(input) = element.dyn_ref::<HtmlInputElement>() {
+        input.set_value(&joined(input.value()));
+        input.value().chars().count()
+    } else if let Some(area) = element.dyn_ref::<HtmlTextAreaElement>() {
+        area.set_value(&joined(area.value()));
+        area.value().chars().count()
+    } else {
+        let value = joined(element.text_content().unwrap_or_default());
+        element.set_text_content(Some(&value));
+        value.chars().count()
+    };
+    input_event(element, Some(text));
+    event(element, "change");
+    Ok(length)
+}
+
+pub(super) fn editable(disabled: bool, read_only: bool, name: &str) -> Result<(), ErrorBody> {
+    if disabled || read_only {
+        let why = if disabled { "disabled" } else { "read-only" };
+        return Err(page_error(format!("{name} is {why}")));
+    }
+    Ok(())
+}
+
+pub fn type_into(element: &Element, text: &str, clear: bool) -> Outcome {
+    let before = field_value(element).unwrap_or_default().chars().count();
+    let (length, entry) = set_text(element, text, clear)?;
+    let wanted = text.chars().count() + if clear { 0 } else { before };
+    let mut notes = Vec::new();
+    if let Entry::Script = entry {
+        notes.push("(Set by script: this field does not take editor input; input and change events were sent.)".to_owned());
+    }
+    if matches!(entry, Entry::Editor) && length < wanted {
+        let limit = element
+            .get_attribute("maxlength")
+            .map(|m| format!(" (maxlength {m})"))
+            .unwrap_or_default();
+        notes.push(format!(
+            "The field kept {length} of {wanted} characters{limit}, as it would from a keyboard."
+        ));
+    }
+    Ok(Reply::Typed {
+        element: describe(element),
+        value_length: length as u32,
+        note: (!notes.is_empty()).then(|| notes.join(" ")),
+    })
+}
