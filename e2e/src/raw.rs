@@ -7,7 +7,7 @@ use claudezilla_protocol::envelope::HopTimes;
 use claudezilla_protocol::framing::MAX_SOCKET_FRAME;
 use claudezilla_protocol::handshake;
 use claudezilla_protocol::paths::RuntimeDir;
-use claudezilla_protocol::{AgentId, ClientMessage, Command, HostMessage, Outcome, Request};
+use claudezilla_protocol::{AgentId, Ask, ClientMessage, Command, HostMessage, Outcome};
 use futures_util::{SinkExt, StreamExt};
 use tokio::net::UnixStream;
 use tokio_util::codec::Framed;
@@ -99,9 +99,8 @@ impl RawClient {
     ) -> anyhow::Result<(Outcome, Option<HopTimes>)> {
         let id = self.next_id;
         self.next_id += 1;
-        let request = Request {
+        let request = Ask {
             id,
-            agent_id: self.agent.clone(),
             timeout_ms: 10_000,
             command,
             trace,

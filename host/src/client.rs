@@ -7,9 +7,7 @@ use std::time::Duration;
 use claudezilla_protocol::framing::{FrameDecoder, MAX_SOCKET_FRAME, encode_frame};
 use claudezilla_protocol::handshake::{self, Checked, ConnectError};
 use claudezilla_protocol::paths::{PathError, RuntimeDir};
-use claudezilla_protocol::{
-    AgentId, ClientMessage, Command, HostMessage, Outcome, Request, Response,
-};
+use claudezilla_protocol::{AgentId, Ask, ClientMessage, Command, HostMessage, Outcome, Response};
 
 /// Why a call failed.
 #[derive(Debug, thiserror::Error)]
@@ -77,9 +75,8 @@ fn exchange(
     let mut decoder = FrameDecoder::new(MAX_SOCKET_FRAME);
     let host_version =
         handshake::welcomed(Some(recv(&mut stream, &mut decoder)?)).map_err(|e| e.to_string())?;
-    let request = Request {
+    let request = Ask {
         id: 1,
-        agent_id,
         timeout_ms: REQUEST_TIMEOUT.as_millis() as u32,
         command,
         trace: false,

@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use claudezilla_protocol::envelope::{HopTimes, Tuning};
 use claudezilla_protocol::framing::{FrameError, MAX_TO_EXTENSION, encode_frame};
 use claudezilla_protocol::{
-    AgentId, ErrorBody, ErrorCode, FromExtension, HostMessage, Outcome, Request, RequestId,
-    Response, ToExtension,
+    AgentId, Ask, ErrorBody, ErrorCode, FromExtension, HostMessage, Outcome, RequestId, Response,
+    ToExtension,
 };
 use tokio::sync::OwnedSemaphorePermit;
 use tokio::sync::mpsc::UnboundedSender;
@@ -30,7 +30,7 @@ pub enum Event {
     },
     Request {
         conn: ConnId,
-        request: Request,
+        request: Ask,
         /// The request's in-flight slot, released once its answer is written.
         permit: OwnedSemaphorePermit,
     },
@@ -146,28 +146,17 @@ impl Router {
         Ok(())
     }
 
-    fn forward(&mut self, conn: ConnId, request: Request, permit: OwnedSemaphorePermit) {
+    fn forward(&mut self, conn: ConnId, request: Ask, permit: OwnedSemaphorePermit) {
         let Some(client) = self.clients.get(&conn) else {
             return;
         };
         let client_id = request.id;
-        if request.agent_id != client.agent {
-            let err = ErrorBody::new(
-                ErrorCode::InvalidArgument,
-                format!(
-                    "request agentId {} differs from the agent this connection said hello as",
-                    request.agent_id
-                ),
-            );
-            return reply(client, client_id, Err(err), permit);
-        }
         let id = self.next_id;
         self.next_id += 1;
         let name = request.command.name();
-        let frame = encode_frame(
-            &ToExtension::Request(Request { id, ..request }),
-            MAX_TO_EXTENSION,
-        );
+        // The agent is the one this connection said hello as: stamped here, never compared.
+        let request = request.from_agent(id, client.agent.clone());
+        let frame = encode_frame(&ToExtension::Request(request), MAX_TO_EXTENSION);
         let frame = match frame {
             Ok(frame) => frame,
             Err(e) => {

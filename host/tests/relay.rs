@@ -12,7 +12,7 @@ use claudezilla_protocol::framing::{MAX_SOCKET_FRAME, MAX_TO_EXTENSION};
 use claudezilla_protocol::paths::RuntimeDir;
 use claudezilla_protocol::reply::Reply;
 use claudezilla_protocol::{
-    AgentId, ClientMessage, Command, ErrorCode, FromExtension, HostMessage, Request, Response,
+    AgentId, Ask, ClientMessage, Command, ErrorCode, FromExtension, HostMessage, Response,
     ToExtension,
 };
 use futures_util::{SinkExt, StreamExt};
@@ -163,10 +163,9 @@ async fn closed(c: &mut Client) -> bool {
     )
 }
 
-fn request(id: u64, n: u8, command: Command) -> ClientMessage {
-    ClientMessage::Request(Request {
+fn request(id: u64, command: Command) -> ClientMessage {
+    ClientMessage::Request(Ask {
         id,
-        agent_id: agent(n),
         timeout_ms: 5_000,
         command,
         trace: false,
@@ -203,7 +202,7 @@ async fn files_are_private() {
 async fn right_token_is_welcomed_and_requests_reach_the_extension() {
     let mut host = start(Duration::from_secs(5)).await;
     let mut c = hello(&host, 1).await;
-    c.send(request(77, 1, Command::Ping)).await.unwrap();
+    c.send(request(77, Command::Ping)).await.unwrap();
     let ToExtension::Request(req) = ext_next(&mut host).await else {
         panic!("not a request")
     };
@@ -236,10 +235,10 @@ async fn right_token_is_welcomed_and_requests_reach_the_extension() {
 async fn a_traced_request_hears_where_its_time_went_before_its_answer() {
     let mut host = start(Duration::from_secs(5)).await;
     let mut c = hello(&host, 1).await;
-    let ClientMessage::Request(traced) = request(78, 1, Command::Ping) else {
+    let ClientMessage::Request(traced) = request(78, Command::Ping) else {
         unreachable!()
     };
-    c.send(ClientMessage::Request(Request {
+    c.send(ClientMessage::Request(Ask {
         trace: true,
         ..traced
     }))
@@ -295,7 +294,7 @@ async fn wrong_token_is_refused_and_closed() {
 async fn missing_token_is_refused_and_closed() {
     let mut host = start(Duration::from_secs(5)).await;
     let mut c = connect(&host).await;
-    c.send(request(1, 1, Command::GetTabs)).await.unwrap();
+    c.send(request(1, Command::GetTabs)).await.unwrap();
     expect_refused(&mut c, ErrorCode::AuthFailed).await;
     // Nothing from an unauthenticated client reached the extension.
     assert!(
@@ -326,8 +325,8 @@ async fn answers_reach_only_the_client_that_asked() {
     let mut a = hello(&host, 1).await;
     let mut b = hello(&host, 2).await;
     // Both clients use the same request id; the host must keep them apart.
-    a.send(request(5, 1, Command::GetTabs)).await.unwrap();
-    b.send(request(5, 2, Command::Diagnose)).await.unwrap();
+    a.send(request(5, Command::GetTabs)).await.unwrap();
+    b.send(request(5, Command::Diagnose)).await.unwrap();
     let mut ids = Vec::new();
     for _ in 0..2 {
         let ToExtension::Request(req) = ext_next(&mut host).await else {
@@ -366,6 +365,21 @@ async fn send_raw(c: &mut Client, payload: &[u8]) {
         .await
         .unwrap();
     stream.write_all(payload).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_request_acts_as_the_agent_that_said_hello_whatever_it_names() {
+    let mut host = start(Duration::from_secs(5)).await;
+    let mut c = hello(&host, 1).await;
+    let forged = format!(
+        r#"{{"type":"request","id":8,"agentId":"{}","timeoutMs":5000,"command":{{"name":"getTabs"}}}}"#,
+        agent(2).secret()
+    );
+    send_raw(&mut c, forged.as_bytes()).await;
+    let ToExtension::Request(req) = ext_next(&mut host).await else {
+        panic!("not a request")
+    };
+    assert_eq!(req.agent_id, agent(1), "the host stamps the hello's agent");
 }
 
 #[tokio::test]
@@ -428,12 +442,14 @@ async fn ext_pong(host: &mut Host, id: u64) {
         .unwrap();
 }
 
-/// A ping from client `n` answered by the test's extension end: the link still works.
+/// A ping from client `n` answered by the test's extension end: the link still works, and
+/// the request reached the extension as agent `n`'s.
 async fn ping_through(host: &mut Host, c: &mut Client, id: u64, n: u8) {
-    c.send(request(id, n, Command::Ping)).await.unwrap();
+    c.send(request(id, Command::Ping)).await.unwrap();
     let ToExtension::Request(req) = ext_next(host).await else {
         panic!("not a request")
     };
+    assert_eq!(req.agent_id, agent(n));
     ext_pong(host, req.id).await;
     match next(c).await {
         HostMessage::Response(Response { id: got, outcome }) => {
@@ -481,7 +497,7 @@ async fn a_request_over_1_mib_is_refused_not_sent() {
         clear: false,
         tab_id: None,
     });
-    c.send(request(3, 1, cmd)).await.unwrap();
+    c.send(request(3, cmd)).await.unwrap();
     match next(&mut c).await {
         HostMessage::Response(Response {
             id: 3,
@@ -497,30 +513,11 @@ async fn a_request_over_1_mib_is_refused_not_sent() {
 }
 
 #[tokio::test]
-async fn a_request_naming_another_agent_is_refused() {
-    let mut host = start(Duration::from_secs(5)).await;
-    let mut c = hello(&host, 1).await;
-    c.send(request(4, 2, Command::GetTabs)).await.unwrap();
-    match next(&mut c).await {
-        HostMessage::Response(Response {
-            id: 4,
-            outcome: Err(e),
-        }) => assert_eq!(e.code, ErrorCode::InvalidArgument),
-        other => panic!("{other:?}"),
-    }
-    assert!(
-        tokio::time::timeout(Duration::from_millis(200), host.ext.next())
-            .await
-            .is_err()
-    );
-}
-
-#[tokio::test]
 async fn a_departed_client_releases_its_agent_and_its_late_answer_is_dropped() {
     let mut host = start(Duration::from_secs(5)).await;
     let mut a = hello(&host, 1).await;
     let mut b = hello(&host, 2).await;
-    a.send(request(1, 1, Command::GetTabs)).await.unwrap();
+    a.send(request(1, Command::GetTabs)).await.unwrap();
     let ToExtension::Request(req) = ext_next(&mut host).await else {
         panic!()
     };
@@ -540,7 +537,7 @@ async fn a_departed_client_releases_its_agent_and_its_late_answer_is_dropped() {
         .await
         .unwrap();
     // b still works and never sees a's answer.
-    b.send(request(2, 2, Command::Ping)).await.unwrap();
+    b.send(request(2, Command::Ping)).await.unwrap();
     let ToExtension::Request(req) = ext_next(&mut host).await else {
         panic!()
     };
@@ -619,7 +616,7 @@ async fn a_bad_answer_from_the_extension_fails_only_its_request() {
     let mut host = start(Duration::from_secs(5)).await;
     let mut a = hello(&host, 1).await;
     let mut b = hello(&host, 2).await;
-    a.send(request(1, 1, Command::GetTabs)).await.unwrap();
+    a.send(request(1, Command::GetTabs)).await.unwrap();
     let ToExtension::Request(req) = ext_next(&mut host).await else {
         panic!()
     };
@@ -649,7 +646,7 @@ async fn a_bad_answer_from_the_extension_fails_only_its_request() {
         other => panic!("{other:?}"),
     }
     // An answer that is JSON but not an answer: the request it names fails, nothing else.
-    a.send(request(2, 1, Command::GetTabs)).await.unwrap();
+    a.send(request(2, Command::GetTabs)).await.unwrap();
     let ToExtension::Request(req) = ext_next(&mut host).await else {
         panic!()
     };
@@ -721,10 +718,10 @@ async fn requests_beyond_the_in_flight_limit_get_busy() {
     let mut c = hello(&host, 1).await;
     // Fill the in-flight slots without answering from the extension's side.
     for id in 0..claudezilla_host::IN_FLIGHT as u64 {
-        c.send(request(id, 1, Command::Ping)).await.unwrap();
+        c.send(request(id, Command::Ping)).await.unwrap();
         let _ = ext_next(&mut host).await;
     }
-    c.send(request(99, 1, Command::Ping)).await.unwrap();
+    c.send(request(99, Command::Ping)).await.unwrap();
     match next(&mut c).await {
         HostMessage::Response(Response {
             id: 99,
@@ -887,7 +884,7 @@ async fn uploads_pass_through_and_the_host_reads_no_file() {
         file: None,
         tab_id: None,
     });
-    c.send(request(1, 1, upload)).await.unwrap();
+    c.send(request(1, upload)).await.unwrap();
     let ToExtension::Request(req) = ext_next(&mut host).await else {
         panic!()
     };

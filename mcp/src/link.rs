@@ -16,8 +16,8 @@ use claudezilla_protocol::handshake::{self, Checked};
 use claudezilla_protocol::paths::RuntimeDir;
 use claudezilla_protocol::validate::MAX_TIMEOUT_MS;
 use claudezilla_protocol::{
-    AgentId, ClientMessage, Command, ErrorBody, ErrorCode, HostMessage, Outcome, Request,
-    RequestId, Response,
+    AgentId, Ask, ClientMessage, Command, ErrorBody, ErrorCode, HostMessage, Outcome, RequestId,
+    Response,
 };
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::{mpsc, oneshot};
@@ -137,9 +137,8 @@ impl HostLink {
                 None => guard.insert(self.connect().await?),
             };
             conn.waiters.lock().expect("waiters lock").insert(id, tx);
-            let request = Request {
+            let request = Ask {
                 id,
-                agent_id: self.agent.clone(),
                 timeout_ms,
                 command,
                 trace: false,

@@ -1,21 +1,47 @@
 //! The messages of each hop. Every request carries an id (so its answer reaches the client that
-//! asked, and only that client) and the agent id of the caller.
+//! asked, and only that client); past the host it also carries the agent id of the caller, which
+//! the host stamps from the connection's hello (a client never names its agent per request).
 
 use serde::{Deserialize, Serialize};
 
 use crate::args::{ContentFormat, ElementTarget, FieldValue, FileData};
 use crate::{AgentId, Command, Outcome, RequestId};
 
-/// One command from one agent.
+/// One command as a client asks it (MCP server → host): the agent is the connection's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Ask {
+    pub id: RequestId,
+    /// How long the caller will wait; the extension bounds its own waits by it.
+    pub timeout_ms: u32,
+    pub command: Command,
+    /// Time each hop (the benchmark's breakdown): a [`HopTimes`] precedes the answer.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub trace: bool,
+}
+
+impl Ask {
+    /// The request the extension receives: this ask under the host's id for it, from the agent
+    /// the connection said hello as.
+    pub fn from_agent(self, id: RequestId, agent_id: AgentId) -> Request {
+        Request {
+            id,
+            agent_id,
+            timeout_ms: self.timeout_ms,
+            command: self.command,
+            trace: self.trace,
+        }
+    }
+}
+
+/// One command from one agent, as the extension receives it (host → extension).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Request {
     pub id: RequestId,
     pub agent_id: AgentId,
-    /// How long the caller will wait; the extension bounds its own waits by it.
     pub timeout_ms: u32,
     pub command: Command,
-    /// Time each hop (the benchmark's breakdown): a [`HopTimes`] precedes the answer.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub trace: bool,
 }
@@ -63,7 +89,7 @@ pub enum ClientMessage {
         /// Name and version of the client, for logs.
         client: String,
     },
-    Request(Request),
+    Request(Ask),
 }
 
 /// Host → MCP server.
@@ -526,9 +552,8 @@ mod tests {
 
     #[test]
     fn request_round_trips_through_every_hop_type() {
-        let req = Request {
+        let ask = Ask {
             id: 41,
-            agent_id: agent(),
             timeout_ms: 5_000,
             command: Command::Navigate(NavigateArgs {
                 url: Some("about:blank".into()),
@@ -537,12 +562,15 @@ mod tests {
             }),
             trace: false,
         };
-        let client = ClientMessage::Request(req.clone());
+        let client = ClientMessage::Request(ask.clone());
         let v = serde_json::to_value(&client).unwrap();
         assert_eq!(v["type"], "request");
         assert_eq!(v["id"], 41);
         assert_eq!(v["command"]["name"], "navigate");
+        assert!(v.get("agentId").is_none(), "the host stamps the agent: {v}");
         assert_eq!(serde_json::from_value::<ClientMessage>(v).unwrap(), client);
+        let req = ask.from_agent(7, agent());
+        assert_eq!((req.id, &req.agent_id), (7, &agent()));
         let ext = ToExtension::Request(req);
         let s = serde_json::to_string(&ext).unwrap();
         assert_eq!(serde_json::from_str::<ToExtension>(&s).unwrap(), ext);

@@ -39,7 +39,9 @@ pub mod paths;
 pub mod process;
 
 pub use command::Command;
-pub use envelope::{ClientMessage, FromExtension, HostMessage, Request, Response, ToExtension};
+pub use envelope::{
+    Ask, ClientMessage, FromExtension, HostMessage, Request, Response, ToExtension,
+};
 pub use ids::{AgentId, RequestId, TabId};
 pub use reply::{ErrorBody, ErrorCode, Outcome, Reply};
 

@@ -1,6 +1,5 @@
 //! The benchmark's rows: samples, medians and spreads over rounds, and the Markdown table.
 
-
 /// One timed row: every sample of every round, each round's median, and a note.
 pub(crate) struct Row {
     pub(crate) what: String,
