@@ -1,11 +1,17 @@
-//! Which commands a content script carries out, and how: the pure mapping from a [`Command`]
-//! to a page operation, the tab it needs (authorized by the pool before anything runs), the
-//! frame it goes to and how long it may wait. Exhaustive over `Command`: a new command does not
-//! compile until it is placed here.
+//! Where each command runs, decided once and purely: on one of the agent's tabs (authorized by
+//! the pool before anything runs), either in a frame's content script ([`TabWork::Page`]: the
+//! page operation, its frame and how long it may wait) or from the background; or for the agent
+//! as a whole ([`AgentWork`]). Exhaustive over `Command`: a new command does not compile until
+//! it is placed here, and what runs it matches exhaustively over the placed types.
 
 use std::fmt;
 
-use claudezilla_protocol::args::{ElementTarget, MAX_MAX_LENGTH};
+use claudezilla_protocol::args::{
+    ActivityArgs, AttachArgs, ConsoleArgs, CookiesArgs, CreateWindowArgs, DownloadsArgs,
+    ElementTarget, EvaluateArgs, LoopArgs, LoopCheckArgs, MAX_MAX_LENGTH, NavAction, NetworkArgs,
+    PrivateModeArgs, RouteArgs, ScreenshotArgs, SetConfigArgs, StorageArgs, StorageStateArgs,
+    UnrouteArgs,
+};
 use claudezilla_protocol::envelope::{PageLimits, PageOp};
 use claudezilla_protocol::{Command, ErrorBody, ErrorCode, TabId};
 
@@ -82,34 +88,95 @@ pub enum Wait {
     Budget,
 }
 
-/// A command carried out by a content script.
+/// A command, placed where it runs.
 #[derive(Debug, Clone, PartialEq)]
-pub struct PageRoute {
-    /// The tab named (none: the agent's most recent).
-    pub tab: Option<TabId>,
-    pub action: Action,
-    /// The frame alias (0: the top frame).
-    pub frame: u32,
-    pub op: PageOp,
-    pub wait: Wait,
+pub enum Placed {
+    /// Work on one of the agent's tabs: the pool authorizes `action` on `tab` (none: the
+    /// agent's most recent) before it runs.
+    OnTab {
+        tab: Option<TabId>,
+        action: Action,
+        work: TabWork,
+    },
+    /// Work for the agent, or the browser as a whole, naming no tab of its own.
+    Agent(AgentWork),
+}
+
+/// What is done to an authorized tab.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TabWork {
+    /// Carried out by the content script of frame `frame` (its alias; 0: the top frame).
+    Page {
+        frame: u32,
+        op: PageOp,
+        wait: Wait,
+    },
+    Navigate {
+        url: Option<String>,
+        action: Option<NavAction>,
+    },
+    Console(ConsoleArgs),
+    Network(NetworkArgs),
+    Evaluate(EvaluateArgs),
+    Cookies(CookiesArgs),
+    Storage(StorageArgs),
+    /// The viewport's size in CSS pixels.
+    Viewport((u32, u32)),
+    ResizeWindow {
+        width: u32,
+        height: u32,
+    },
+    WaitForUrl(String),
+    Screenshot(ScreenshotArgs),
+    Close,
+}
+
+/// What the background does for the agent (or the whole browser) without one of its tabs.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AgentWork {
+    CreateWindow(CreateWindowArgs),
+    GetTabs,
+    Ping,
+    Diagnose,
+    Goodbye,
+    RequestTabSpace,
+    GrantTabSpace,
+    GetSlotRequests,
+    CloseWindow,
+    Route(RouteArgs),
+    Unroute(UnrouteArgs),
+    StorageState(StorageStateArgs),
+    Downloads(DownloadsArgs),
+    GetActivity(ActivityArgs),
+    SetConfig(SetConfigArgs),
+    SetPrivateMode(PrivateModeArgs),
+    ListAllTabs,
+    AttachTab(AttachArgs),
+    DetachTab(AttachArgs),
+    StartLoop(LoopArgs),
+    StopLoop,
+    LoopStatus,
+    LoopCheck(LoopCheckArgs),
+    Heartbeat,
+    ReloadExtension,
 }
 
 fn invalid(e: claudezilla_protocol::validate::Invalid) -> ErrorBody {
     ErrorBody::from(e)
 }
 
-fn page(tab: Option<TabId>, action: Action, frame: u32, op: PageOp) -> Option<PageRoute> {
-    Some(PageRoute {
-        tab,
-        action,
-        frame,
-        op,
-        wait: Wait::Element,
-    })
+/// Work for a frame's content script, waiting at most for an element.
+fn page(tab: Option<TabId>, action: Action, frame: u32, op: PageOp) -> Placed {
+    let wait = Wait::Element;
+    on_tab(tab, action, TabWork::Page { frame, op, wait })
 }
 
-/// The page operation of a command, or `None` for a command the background carries out itself.
-pub fn page_route(command: &Command) -> Result<Option<PageRoute>, ErrorBody> {
+fn on_tab(tab: Option<TabId>, action: Action, work: TabWork) -> Placed {
+    Placed::OnTab { tab, action, work }
+}
+
+/// Where `command` runs, with its arguments checked on the way.
+pub fn place(command: Command) -> Result<Placed, ErrorBody> {
     Ok(match command {
         Command::GetContent(a) => {
             let op = PageOp::GetContent {
@@ -253,19 +320,21 @@ pub fn page_route(command: &Command) -> Result<Option<PageRoute>, ErrorBody> {
             };
             page(a.tab_id, Action::AnswerDialogsIn, 0, op)
         }
-        Command::WaitFor(a) => match &a.url {
+        Command::WaitFor(a) => match a.url {
             // A URL is the tab's, watched from the background.
-            Some(_) => None,
-            None => Some(PageRoute {
-                tab: a.tab_id,
-                action: Action::WaitIn,
-                frame: 0,
-                op: PageOp::WaitFor {
-                    selector: a.selector.clone(),
-                    text: a.text.clone(),
-                },
-                wait: Wait::Budget,
-            }),
+            Some(glob) => on_tab(a.tab_id, Action::WaitIn, TabWork::WaitForUrl(glob)),
+            None => {
+                let op = PageOp::WaitFor {
+                    selector: a.selector,
+                    text: a.text,
+                };
+                let wait = Wait::Budget;
+                on_tab(
+                    a.tab_id,
+                    Action::WaitIn,
+                    TabWork::Page { frame: 0, op, wait },
+                )
+            }
         },
         Command::GetPageState(a) => {
             let limits = PageLimits {
@@ -298,41 +367,58 @@ pub fn page_route(command: &Command) -> Result<Option<PageRoute>, ErrorBody> {
             page(a.tab_id, Action::Snapshot, 0, op)
         }
         Command::HandleConsent(a) => page(a.tab_id, Action::HandleConsentIn, 0, PageOp::Consent),
-        Command::CreateWindow(_)
-        | Command::Navigate(_)
-        | Command::Screenshot(_)
-        | Command::GetTabs
-        | Command::CloseTab(_)
-        | Command::Ping
-        | Command::Diagnose
-        | Command::Goodbye
-        | Command::RequestTabSpace
-        | Command::GrantTabSpace
-        | Command::GetSlotRequests
-        | Command::CloseWindow
-        | Command::GetConsole(_)
-        | Command::GetNetwork(_)
-        | Command::Evaluate(_)
-        | Command::Cookies(_)
-        | Command::Route(_)
-        | Command::Unroute(_)
-        | Command::Storage(_)
-        | Command::StorageState(_)
-        | Command::Downloads(_)
-        | Command::GetActivity(_)
-        | Command::SetConfig(_)
-        | Command::SetViewport(_)
-        | Command::ResizeWindow(_)
-        | Command::SetPrivateMode(_)
-        | Command::ListAllTabs
-        | Command::AttachTab(_)
-        | Command::DetachTab(_)
-        | Command::StartLoop(_)
-        | Command::StopLoop
-        | Command::LoopStatus
-        | Command::LoopCheck(_)
-        | Command::Heartbeat
-        | Command::ReloadExtension => None,
+        Command::Navigate(a) => {
+            let work = TabWork::Navigate {
+                url: a.url,
+                action: a.action,
+            };
+            on_tab(a.tab_id, Action::Navigate, work)
+        }
+        Command::GetConsole(a) => on_tab(a.tab_id, Action::ReadTheConsoleOf, TabWork::Console(a)),
+        Command::GetNetwork(a) => {
+            on_tab(a.tab_id, Action::ReadTheNetworkLogOf, TabWork::Network(a))
+        }
+        Command::Evaluate(a) => on_tab(a.tab_id, Action::RunJavaScriptIn, TabWork::Evaluate(a)),
+        Command::Cookies(a) => on_tab(a.tab_id, Action::UseTheCookiesOf, TabWork::Cookies(a)),
+        Command::Storage(a) => on_tab(a.tab_id, Action::UseTheStorageOf, TabWork::Storage(a)),
+        Command::SetViewport(a) => {
+            let size = a.size().map_err(invalid)?;
+            on_tab(a.tab_id, Action::Resize, TabWork::Viewport(size))
+        }
+        Command::ResizeWindow(a) => {
+            let work = TabWork::ResizeWindow {
+                width: a.width,
+                height: a.height,
+            };
+            on_tab(None, Action::ResizeTheWindowOf, work)
+        }
+        Command::Screenshot(a) => on_tab(a.tab_id, Action::Screenshot, TabWork::Screenshot(a)),
+        Command::CloseTab(a) => on_tab(Some(a.tab_id), Action::Close, TabWork::Close),
+        Command::CreateWindow(a) => Placed::Agent(AgentWork::CreateWindow(a)),
+        Command::GetTabs => Placed::Agent(AgentWork::GetTabs),
+        Command::Ping => Placed::Agent(AgentWork::Ping),
+        Command::Diagnose => Placed::Agent(AgentWork::Diagnose),
+        Command::Goodbye => Placed::Agent(AgentWork::Goodbye),
+        Command::RequestTabSpace => Placed::Agent(AgentWork::RequestTabSpace),
+        Command::GrantTabSpace => Placed::Agent(AgentWork::GrantTabSpace),
+        Command::GetSlotRequests => Placed::Agent(AgentWork::GetSlotRequests),
+        Command::CloseWindow => Placed::Agent(AgentWork::CloseWindow),
+        Command::Route(a) => Placed::Agent(AgentWork::Route(a)),
+        Command::Unroute(a) => Placed::Agent(AgentWork::Unroute(a)),
+        Command::StorageState(a) => Placed::Agent(AgentWork::StorageState(a)),
+        Command::Downloads(a) => Placed::Agent(AgentWork::Downloads(a)),
+        Command::GetActivity(a) => Placed::Agent(AgentWork::GetActivity(a)),
+        Command::SetConfig(a) => Placed::Agent(AgentWork::SetConfig(a)),
+        Command::SetPrivateMode(a) => Placed::Agent(AgentWork::SetPrivateMode(a)),
+        Command::ListAllTabs => Placed::Agent(AgentWork::ListAllTabs),
+        Command::AttachTab(a) => Placed::Agent(AgentWork::AttachTab(a)),
+        Command::DetachTab(a) => Placed::Agent(AgentWork::DetachTab(a)),
+        Command::StartLoop(a) => Placed::Agent(AgentWork::StartLoop(a)),
+        Command::StopLoop => Placed::Agent(AgentWork::StopLoop),
+        Command::LoopStatus => Placed::Agent(AgentWork::LoopStatus),
+        Command::LoopCheck(a) => Placed::Agent(AgentWork::LoopCheck(a)),
+        Command::Heartbeat => Placed::Agent(AgentWork::Heartbeat),
+        Command::ReloadExtension => Placed::Agent(AgentWork::ReloadExtension),
     })
 }
 
@@ -342,9 +428,36 @@ mod tests {
     use claudezilla_protocol::args::MouseButton;
     use serde_json::json;
 
-    fn route(json: serde_json::Value) -> Option<PageRoute> {
+    /// A command's page work, as a flat view for the tests.
+    #[derive(Debug)]
+    struct PageRoute {
+        tab: Option<TabId>,
+        action: Action,
+        frame: u32,
+        op: PageOp,
+        wait: Wait,
+    }
+
+    fn placed(json: serde_json::Value) -> Placed {
         let command: Command = serde_json::from_value(json).unwrap();
-        page_route(&command).unwrap()
+        place(command).unwrap()
+    }
+
+    fn route(json: serde_json::Value) -> Option<PageRoute> {
+        match placed(json) {
+            Placed::OnTab {
+                tab,
+                action,
+                work: TabWork::Page { frame, op, wait },
+            } => Some(PageRoute {
+                tab,
+                action,
+                frame,
+                op,
+                wait,
+            }),
+            Placed::OnTab { .. } | Placed::Agent(_) => None,
+        }
     }
 
     #[test]
@@ -394,7 +507,7 @@ mod tests {
         ] {
             let command: Command = serde_json::from_value(bad.clone()).unwrap();
             assert!(command.validate().is_err(), "{bad}");
-            assert!(page_route(&command).is_err(), "{bad}");
+            assert!(place(command).is_err(), "{bad}");
         }
     }
 
@@ -427,6 +540,23 @@ mod tests {
         let text = route(json!({"name": "waitFor", "args": {"text": "done"}})).unwrap();
         assert_eq!((text.action, text.wait), (Action::WaitIn, Wait::Budget));
         assert!(route(json!({"name": "waitFor", "args": {"url": "**/done"}})).is_none());
+        assert_eq!(
+            placed(json!({"name": "waitFor", "args": {"url": "**/done", "tabId": 3}})),
+            Placed::OnTab {
+                tab: Some(TabId(3)),
+                action: Action::WaitIn,
+                work: TabWork::WaitForUrl("**/done".into()),
+            }
+        );
+        assert_eq!(
+            placed(json!({"name": "closeTab", "args": {"tabId": 4}})),
+            Placed::OnTab {
+                tab: Some(TabId(4)),
+                action: Action::Close,
+                work: TabWork::Close,
+            }
+        );
+        assert_eq!(placed(json!({"name": "getTabs"})), Placed::Agent(AgentWork::GetTabs));
         let state = route(json!({"name": "getPageState", "args": {"maxLinks": 3}})).unwrap();
         assert!(matches!(state.op, PageOp::PageState { limits } if limits.links == 3));
         for background in [
@@ -443,14 +573,11 @@ mod tests {
         let mixed = json!({"name": "fillForm", "args": {"fields": [
             {"ref": "e1", "value": "a"}, {"ref": "f1e2", "value": "b"}]}});
         let command: Command = serde_json::from_value(mixed).unwrap();
-        assert_eq!(
-            page_route(&command).unwrap_err().code,
-            ErrorCode::InvalidArgument
-        );
+        assert_eq!(place(command).unwrap_err().code, ErrorCode::InvalidArgument);
         let upload: Command = serde_json::from_value(
             json!({"name": "uploadFile", "args": {"ref": "e1", "path": "a.txt"}}),
         )
         .unwrap();
-        assert_eq!(page_route(&upload).unwrap_err().code, ErrorCode::Internal);
+        assert_eq!(place(upload).unwrap_err().code, ErrorCode::Internal);
     }
 }

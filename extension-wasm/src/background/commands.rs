@@ -1,18 +1,15 @@
 //! Runs one command for one agent. Every command that touches a tab is authorized by the pool
 //! first (ownership), including those that name no tab.
 
-use claudezilla_protocol::args::WaitForArgs;
 use claudezilla_protocol::envelope::PageOp;
-use claudezilla_protocol::{
-    AgentId, Command, ErrorBody, ErrorCode, Outcome, Reply, Request, TabId, VERSION,
-};
+use claudezilla_protocol::{AgentId, ErrorBody, Outcome, Reply, Request, VERSION};
 
 use super::{
     attach, capture, config, containers, content, devtools, downloads, intercept, now, storage,
     tabs, window_size, with_state,
 };
 use crate::pool::AuthorizedTab;
-use crate::route::{Action, Wait, page_route};
+use crate::route::{AgentWork, Placed, TabWork, Wait, place};
 use crate::web;
 
 /// Answer this long before the caller's own timeout, so a slow page yields a report, not a
@@ -31,134 +28,137 @@ pub async fn handle(request: Request) -> Outcome {
     // The MCP server validated already; nothing that crossed a boundary is trusted.
     command.validate().map_err(ErrorBody::from)?;
     with_state(|s| s.pool.touch(&agent, now()));
-    let budget = timeout_ms.saturating_sub(ANSWER_MARGIN_MS).max(1_000);
-    // Waits inside the page end early enough to report "not found" within the budget.
-    let until = now() + u64::from(budget.saturating_sub(1_000));
-    let element_until = now() + u64::from(ELEMENT_WAIT_MS.min(budget.saturating_sub(1_000)));
-    if let Some(route) = page_route(&command)? {
-        let tab = authorize(&agent, route.tab, route.action)?;
-        // A file the page makes next is this agent's (see `crate::downloads`).
-        with_state(|s| s.downloads.acted(tab.id(), web::now_ms()));
-        let until = match route.wait {
-            Wait::Budget => until,
-            Wait::Element => element_until,
-        };
-        return match route.op {
-            op @ PageOp::Snapshot { .. } => content::snapshot(tab, until, op, budget).await,
-            op @ PageOp::GetContent { .. } => content::page_content(tab, until, op, budget).await,
-            op => content::send(tab, route.frame, until, op, budget).await,
-        };
+    let budget = Budget::of(timeout_ms);
+    match place(command)? {
+        Placed::OnTab { tab, action, work } => {
+            let tab = with_state(|s| s.pool.authorize(&agent, tab, action))?;
+            on_tab(&agent, tab, work, budget).await
+        }
+        Placed::Agent(work) => for_agent(&agent, work, budget).await,
     }
-    match command {
-        Command::CreateWindow(a) => {
-            let opened = tabs::create(&agent, &a.url, a.container.as_ref(), budget).await;
+}
+
+/// How long a command may take: the whole (`ms`), and the deadlines of waits inside the page.
+#[derive(Clone, Copy)]
+struct Budget {
+    ms: u32,
+    /// Waits end early enough to report "not found" within the budget.
+    until: u64,
+    /// An element wait's deadline (at most [`ELEMENT_WAIT_MS`]).
+    element_until: u64,
+}
+
+impl Budget {
+    fn of(timeout_ms: u32) -> Self {
+        let ms = timeout_ms.saturating_sub(ANSWER_MARGIN_MS).max(1_000);
+        let room = u64::from(ms.saturating_sub(1_000));
+        Self {
+            ms,
+            until: now() + room,
+            element_until: now() + room.min(u64::from(ELEMENT_WAIT_MS)),
+        }
+    }
+}
+
+/// Work on a tab the pool has authorized.
+async fn on_tab(agent: &AgentId, tab: AuthorizedTab, work: TabWork, b: Budget) -> Outcome {
+    match work {
+        TabWork::Page { frame, op, wait } => {
+            // A file the page makes next is this agent's (see `crate::downloads`).
+            with_state(|s| s.downloads.acted(tab.id(), web::now_ms()));
+            let until = match wait {
+                Wait::Budget => b.until,
+                Wait::Element => b.element_until,
+            };
+            match op {
+                op @ PageOp::Snapshot { .. } => content::snapshot(tab, until, op, b.ms).await,
+                op @ PageOp::GetContent { .. } => content::page_content(tab, until, op, b.ms).await,
+                op => content::send(tab, frame, until, op, b.ms).await,
+            }
+        }
+        TabWork::Navigate { url, action } => {
+            if let Some(url) = &url {
+                config::check(agent, url)?;
+            }
+            tabs::navigate(tab, url.as_deref(), action, b.ms).await
+        }
+        TabWork::Console(a) => devtools::console(tab, a, b.until, b.ms).await,
+        TabWork::Network(a) => devtools::network(tab, &a).await,
+        TabWork::Evaluate(a) => {
+            with_state(|s| s.downloads.acted(tab.id(), web::now_ms()));
+            devtools::evaluate(tab, a, b.until, b.ms).await
+        }
+        TabWork::Cookies(a) => storage::cookies(tab, a).await,
+        TabWork::Storage(a) => storage::storage(tab, a, b.until, b.ms).await,
+        TabWork::Viewport(size) => window_size::set_viewport(agent, tab, size).await,
+        TabWork::ResizeWindow { width, height } => window_size::resize(tab, width, height).await,
+        TabWork::WaitForUrl(glob) => tabs::wait_for_url(tab, &glob, b.until).await,
+        TabWork::Screenshot(a) => capture::screenshot(agent, tab, a, b.ms).await,
+        TabWork::Close => {
+            let closed = tabs::close(tab).await;
+            containers::release(agent, false).await;
+            closed
+        }
+    }
+}
+
+/// Work for the agent (or the browser) that needs no tab of its own.
+async fn for_agent(agent: &AgentId, work: AgentWork, b: Budget) -> Outcome {
+    match work {
+        AgentWork::CreateWindow(a) => {
+            let opened = tabs::create(agent, &a.url, a.container.as_ref(), b.ms).await;
             if a.keep_container {
-                containers::keep(&agent);
+                containers::keep(agent);
             }
             opened
         }
-        Command::Navigate(a) => {
-            let tab = authorize(&agent, a.tab_id, Action::Navigate)?;
-            if let Some(url) = &a.url {
-                config::check(&agent, url)?;
-            }
-            tabs::navigate(tab, a.url.as_deref(), a.action, budget).await
-        }
-        Command::GetConsole(a) => {
-            let tab = authorize(&agent, a.tab_id, Action::ReadTheConsoleOf)?;
-            devtools::console(tab, a, until, budget).await
-        }
-        Command::GetNetwork(a) => {
-            let tab = authorize(&agent, a.tab_id, Action::ReadTheNetworkLogOf)?;
-            devtools::network(tab, &a).await
-        }
-        Command::Evaluate(a) => {
-            let tab = authorize(&agent, a.tab_id, Action::RunJavaScriptIn)?;
-            with_state(|s| s.downloads.acted(tab.id(), web::now_ms()));
-            devtools::evaluate(tab, a, until, budget).await
-        }
-        Command::Route(a) => intercept::set(&agent, a),
-        Command::Unroute(a) => intercept::unset(&agent, a),
-        Command::Cookies(a) => {
-            let tab = authorize(&agent, a.tab_id, Action::UseTheCookiesOf)?;
-            storage::cookies(tab, a).await
-        }
-        Command::StorageState(a) => storage::state(&agent, a, until, budget).await,
-        Command::Downloads(a) => downloads::list(&agent, a, until).await,
-        Command::GetActivity(a) => Ok(Reply::Activity {
-            entries: with_state(|s| s.activity.of(&agent, a.limit as usize)),
+        AgentWork::Route(a) => intercept::set(agent, a),
+        AgentWork::Unroute(a) => intercept::unset(agent, a),
+        AgentWork::StorageState(a) => storage::state(agent, a, b.until, b.ms).await,
+        AgentWork::Downloads(a) => downloads::list(agent, a, b.until).await,
+        AgentWork::GetActivity(a) => Ok(Reply::Activity {
+            entries: with_state(|s| s.activity.of(agent, a.limit as usize)),
         }),
-        Command::Storage(a) => {
-            let tab = authorize(&agent, a.tab_id, Action::UseTheStorageOf)?;
-            storage::storage(tab, a, until, budget).await
-        }
-        Command::SetConfig(a) => config::set(&agent, a),
-        Command::SetViewport(a) => {
-            let size = a.size().map_err(ErrorBody::from)?;
-            let tab = authorize(&agent, a.tab_id, Action::Resize)?;
-            window_size::set_viewport(&agent, tab, size).await
-        }
-        Command::ResizeWindow(a) => {
-            let tab = authorize(&agent, None, Action::ResizeTheWindowOf)?;
-            window_size::resize(tab, a.width, a.height).await
-        }
-        Command::SetPrivateMode(a) => window_size::set_private(a.enabled).await,
-        Command::ListAllTabs => attach::list_all(&agent).await,
-        Command::AttachTab(a) => attach::attach(&agent, a.tab_id, budget).await,
-        Command::DetachTab(a) => attach::detach(&agent, a.tab_id),
-        Command::StartLoop(a) => with_state(|s| s.loops.start(&agent, a, now())).map(Reply::Loop),
-        Command::StopLoop => with_state(|s| s.loops.stop(&agent, now())).map(Reply::Loop),
-        Command::LoopStatus => Ok(Reply::Loop(with_state(|s| s.loops.status(&agent, now())))),
-        Command::LoopCheck(a) => {
+        AgentWork::SetConfig(a) => config::set(agent, a),
+        AgentWork::SetPrivateMode(a) => window_size::set_private(a.enabled).await,
+        AgentWork::ListAllTabs => attach::list_all(agent).await,
+        AgentWork::AttachTab(a) => attach::attach(agent, a.tab_id, b.ms).await,
+        AgentWork::DetachTab(a) => attach::detach(agent, a.tab_id),
+        AgentWork::StartLoop(a) => with_state(|s| s.loops.start(agent, a, now())).map(Reply::Loop),
+        AgentWork::StopLoop => with_state(|s| s.loops.stop(agent, now())).map(Reply::Loop),
+        AgentWork::LoopStatus => Ok(Reply::Loop(with_state(|s| s.loops.status(agent, now())))),
+        AgentWork::LoopCheck(a) => {
             let reason = with_state(|s| s.loops.check(&a.ancestors, &a.last_message, now()));
             Ok(Reply::LoopDecision {
                 block: reason.is_some(),
                 reason: reason.unwrap_or_default(),
             })
         }
-        Command::WaitFor(WaitForArgs {
-            url: Some(glob),
-            tab_id,
-            ..
-        }) => {
-            let tab = authorize(&agent, tab_id, Action::WaitIn)?;
-            tabs::wait_for_url(tab, &glob, until).await
-        }
-        Command::Screenshot(a) => {
-            let tab = authorize(&agent, a.tab_id, Action::Screenshot)?;
-            capture::screenshot(&agent, tab, a, budget).await
-        }
-        Command::GetTabs => Ok(Reply::Tabs {
-            tabs: with_state(|s| s.pool.entries(&agent)),
+        AgentWork::GetTabs => Ok(Reply::Tabs {
+            tabs: with_state(|s| s.pool.entries(agent)),
         }),
-        Command::CloseTab(a) => {
-            let tab = authorize(&agent, Some(a.tab_id), Action::Close)?;
-            let closed = tabs::close(tab).await;
-            containers::release(&agent, false).await;
-            closed
-        }
-        Command::Ping => Ok(Reply::Pong {
+        AgentWork::Ping => Ok(Reply::Pong {
             version: VERSION.into(),
         }),
-        Command::Diagnose => {
-            let mut d = with_state(|s| s.pool.diagnosis(&agent, VERSION));
+        AgentWork::Diagnose => {
+            let mut d = with_state(|s| s.pool.diagnosis(agent, VERSION));
             let windows: Vec<web::Window> =
                 web::call_as(web::windows_get_all(&wasm_bindgen::JsValue::UNDEFINED)).await?;
             d.browser_windows = windows.len() as u32;
             d.intercepting = super::intercept::active();
             Ok(Reply::Diagnosis(d))
         }
-        Command::Goodbye => Ok(Reply::Bye {
-            tabs_closed: release_agent(&agent).await,
+        AgentWork::Goodbye => Ok(Reply::Bye {
+            tabs_closed: release_agent(agent).await,
         }),
-        Command::RequestTabSpace => Ok(request_space(&agent)),
-        Command::GrantTabSpace => grant(&agent).await,
-        Command::GetSlotRequests => Ok(Reply::SlotRequests(with_state(|s| {
-            s.pool.slot_requests(&agent, now())
+        AgentWork::RequestTabSpace => Ok(request_space(agent)),
+        AgentWork::GrantTabSpace => grant(agent).await,
+        AgentWork::GetSlotRequests => Ok(Reply::SlotRequests(with_state(|s| {
+            s.pool.slot_requests(agent, now())
         }))),
-        Command::CloseWindow => tabs::close_window(&agent).await,
-        Command::Heartbeat => Ok(Reply::Ack),
-        Command::ReloadExtension => {
+        AgentWork::CloseWindow => tabs::close_window(agent).await,
+        AgentWork::Heartbeat => Ok(Reply::Ack),
+        AgentWork::ReloadExtension => {
             // Answer first; the reload tears down this page.
             wasm_bindgen_futures::spawn_local(async {
                 web::sleep(100).await;
@@ -166,36 +166,7 @@ pub async fn handle(request: Request) -> Outcome {
             });
             Ok(Reply::Ack)
         }
-        // Carried out by a content script (routed above; `page_route` is exhaustive).
-        Command::GetContent(_)
-        | Command::Click(_)
-        | Command::Type(_)
-        | Command::PressKey(_)
-        | Command::Scroll(_)
-        | Command::Hover(_)
-        | Command::SelectOption(_)
-        | Command::FillForm(_)
-        | Command::UploadFile(_)
-        | Command::Drag(_)
-        | Command::HandleDialog(_)
-        | Command::GetElement(_)
-        | Command::WaitFor(_)
-        | Command::GetPageState(_)
-        | Command::Snapshot(_)
-        | Command::AccessibilitySnapshot(_)
-        | Command::HandleConsent(_) => Err(ErrorBody::new(
-            ErrorCode::Internal,
-            format!("{} has no page route", command.name()),
-        )),
     }
-}
-
-fn authorize(
-    agent: &AgentId,
-    tab: Option<TabId>,
-    action: Action,
-) -> Result<AuthorizedTab, ErrorBody> {
-    with_state(|s| s.pool.authorize(agent, tab, action))
 }
 
 fn request_space(agent: &AgentId) -> Reply {

@@ -132,18 +132,14 @@ async fn run(
     }: ContentRequest,
 ) -> Result<PageReply, ErrorBody> {
     use find::{resolve, wait_for};
-    if op == PageOp::Release {
-        dialogs::uninstall();
-        focus::uninstall();
-        console::stop();
-        return Ok(PageReply::Done(Reply::Ack));
-    }
-    // Back after a release (the tab attached again): the dialogs and focus are ours again.
-    dialogs::install();
-    focus::install();
-    // A failure here is reported by firefox_get_console itself, not by unrelated commands.
-    if console {
-        let _ = console::start();
+    if op != PageOp::Release {
+        // Back after a release (the tab attached again): the dialogs and focus are ours again.
+        dialogs::install();
+        focus::install();
+        // A failure here is reported by firefox_get_console itself, not by unrelated commands.
+        if console {
+            let _ = console::start();
+        }
     }
     let done: Outcome = match op {
         PageOp::GetContent {
@@ -270,7 +266,12 @@ async fn run(
         PageOp::Metrics { target, marks } => {
             return capture::metrics(target.as_ref(), marks, frame);
         }
-        PageOp::Release => Ok(Reply::Ack),
+        PageOp::Release => {
+            dialogs::uninstall();
+            focus::uninstall();
+            console::stop();
+            Ok(Reply::Ack)
+        }
     };
     done.map(PageReply::Done)
 }
