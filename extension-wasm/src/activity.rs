@@ -175,7 +175,7 @@ pub fn note(command: &Command) -> Option<Noted> {
             match (&a.to, a.x, a.y) {
                 (Some(to), _, _) => format!("{} → {to}", a.from),
                 (None, Some(x), Some(y)) => format!("{} → point {x},{y}", a.from),
-                _ => a.from.clone(),
+                _ => a.from.to_string(),
             },
         ),
         Command::HandleDialog(a) => (a.tab_id, if a.accept { "accept" } else { "dismiss" }.into()),

@@ -556,7 +556,10 @@ mod tests {
                 work: TabWork::Close,
             }
         );
-        assert_eq!(placed(json!({"name": "getTabs"})), Placed::Agent(AgentWork::GetTabs));
+        assert_eq!(
+            placed(json!({"name": "getTabs"})),
+            Placed::Agent(AgentWork::GetTabs)
+        );
         let state = route(json!({"name": "getPageState", "args": {"maxLinks": 3}})).unwrap();
         assert!(matches!(state.op, PageOp::PageState { limits } if limits.links == 3));
         for background in [

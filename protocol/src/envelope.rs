@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::args::{ContentFormat, ElementTarget, FieldValue, FileData};
+use crate::keys::Modifiers;
 use crate::{AgentId, Command, Outcome, RequestId};
 
 /// One command as a client asks it (MCP server → host): the agent is the connection's.
@@ -253,16 +254,6 @@ pub enum PageReply {
     Metrics(crate::reply::PageMetrics),
     /// One frame's part of a snapshot.
     SnapshotPart(SnapshotPart),
-}
-
-/// Key modifiers held during a key press.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Modifiers {
-    pub ctrl: bool,
-    pub shift: bool,
-    pub alt: bool,
-    pub meta: bool,
 }
 
 /// What the content script does, one coarse wasm call each.

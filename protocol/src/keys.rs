@@ -5,7 +5,84 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::envelope::Modifiers;
+/// A modifier key, by the name pages and agents give it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum Modifier {
+    Control,
+    Shift,
+    Alt,
+    Meta,
+}
+
+impl Modifier {
+    /// In the order real keystrokes press them.
+    pub const ALL: [Self; 4] = [Self::Control, Self::Shift, Self::Alt, Self::Meta];
+
+    /// The key's name (`KeyboardEvent.key`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Control => "Control",
+            Self::Shift => "Shift",
+            Self::Alt => "Alt",
+            Self::Meta => "Meta",
+        }
+    }
+
+    /// The modifier a name means, whatever its case.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|m| m.name().eq_ignore_ascii_case(name))
+    }
+
+    /// The key itself, pressed before the chord's key and released after it.
+    pub fn key(self) -> Key {
+        key(self.name()).map_or_else(|| unreachable!("modifiers are named keys"), |(k, _)| k)
+    }
+}
+
+/// The modifier keys held during a press: the one representation every hop uses.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Modifiers {
+    pub ctrl: bool,
+    pub shift: bool,
+    pub alt: bool,
+    pub meta: bool,
+}
+
+impl Modifiers {
+    fn slot(&mut self, m: Modifier) -> &mut bool {
+        match m {
+            Modifier::Control => &mut self.ctrl,
+            Modifier::Shift => &mut self.shift,
+            Modifier::Alt => &mut self.alt,
+            Modifier::Meta => &mut self.meta,
+        }
+    }
+
+    pub fn set(&mut self, m: Modifier, held: bool) {
+        *self.slot(m) = held;
+    }
+
+    pub fn holds(mut self, m: Modifier) -> bool {
+        *self.slot(m)
+    }
+
+    /// The modifiers held, in the order keystrokes press them.
+    pub fn held(self) -> impl Iterator<Item = Modifier> {
+        Modifier::ALL.into_iter().filter(move |m| self.holds(*m))
+    }
+}
+
+impl FromIterator<Modifier> for Modifiers {
+    fn from_iter<I: IntoIterator<Item = Modifier>>(keys: I) -> Self {
+        let mut held = Self::default();
+        keys.into_iter().for_each(|m| held.set(m, true));
+        held
+    }
+}
 
 /// One key of a US keyboard layout, as the browser describes it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -187,18 +264,12 @@ pub fn parse(text: &str) -> Result<Chord, String> {
             .iter()
             .find(|(alias, _)| alias.eq_ignore_ascii_case(part))
             .map_or(part, |(_, real)| real);
-        let held = match name.to_ascii_lowercase().as_str() {
-            "control" => &mut modifiers.ctrl,
-            "shift" => &mut modifiers.shift,
-            "alt" => &mut modifiers.alt,
-            "meta" => &mut modifiers.meta,
-            _ => {
-                return Err(format!(
-                    "{part:?} is not a modifier (Control, Shift, Alt, Meta); {hint}"
-                ));
-            }
+        let Some(held) = Modifier::from_name(name) else {
+            return Err(format!(
+                "{part:?} is not a modifier (Control, Shift, Alt, Meta); {hint}"
+            ));
         };
-        *held = true;
+        modifiers.set(held, true);
     }
     let (key, needs_shift) = key(last).ok_or_else(|| format!("unknown key {last:?}; {hint}"))?;
     modifiers.shift |= needs_shift;

@@ -21,6 +21,7 @@
 pub mod args;
 pub mod command;
 pub mod envelope;
+pub mod error;
 pub mod framing;
 pub mod ids;
 pub mod keys;
@@ -42,8 +43,9 @@ pub use command::Command;
 pub use envelope::{
     Ask, ClientMessage, FromExtension, HostMessage, Request, Response, ToExtension,
 };
+pub use error::{ErrorBody, ErrorCode};
 pub use ids::{AgentId, RequestId, TabId};
-pub use reply::{ErrorBody, ErrorCode, Outcome, Reply};
+pub use reply::{Outcome, Reply};
 
 /// The version every part reports, so `firefox_diagnose` can spot a mismatch.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,123 +1,13 @@
 //! What comes back: a typed [`Reply`], or an [`ErrorBody`] with a stable [`ErrorCode`].
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
 
 use crate::TabId;
+pub use crate::args::ConsoleLevel;
+pub use crate::error::{ErrorBody, ErrorCode};
 
 /// The result of one command, as it travels back through every hop.
 pub type Outcome = Result<Reply, ErrorBody>;
-
-/// Declares the codes once: the enum, its wire names and `as_str` come from one list.
-macro_rules! error_codes {
-    ($($(#[$doc:meta])* $code:ident = $name:literal,)*) => {
-        /// Stable error codes. They are part of the interface (agents and scripts match on
-        /// them): never rename one; add new ones at the end. Documented in ARCHITECTURE.md.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-        pub enum ErrorCode {
-            $($(#[$doc])* #[serde(rename = $name)] $code,)*
-        }
-
-        impl ErrorCode {
-            /// Every code, in the order they were added.
-            pub const ALL: &[Self] = &[$(Self::$code),*];
-
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $(Self::$code => $name,)*
-                }
-            }
-        }
-    };
-}
-
-error_codes! {
-    /// An argument is missing, malformed or out of range.
-    InvalidArgument = "INVALID_ARGUMENT",
-    /// A URL whose scheme or form is not allowed.
-    BadUrl = "BAD_URL",
-    /// The command is not on the host's whitelist.
-    UnknownCommand = "UNKNOWN_COMMAND",
-    /// A message could not be decoded (bad framing, UTF-8 or JSON).
-    Malformed = "MALFORMED",
-    /// The socket client did not authenticate (missing, wrong or late token).
-    AuthFailed = "AUTH_FAILED",
-    /// The tab belongs to another agent.
-    Ownership = "OWNERSHIP",
-    /// The tab does not exist (closed, or never was), or the agent has none.
-    NoSuchTab = "NO_SUCH_TAB",
-    /// No element matches the selector.
-    ElementNotFound = "ELEMENT_NOT_FOUND",
-    /// The page refused the operation (not scriptable, element not editable, …).
-    PageError = "PAGE_ERROR",
-    /// A browser API failed.
-    Browser = "BROWSER",
-    /// The operation did not finish within its timeout.
-    Timeout = "TIMEOUT",
-    /// The host, the extension or Firefox is not running or not reachable.
-    NotConnected = "NOT_CONNECTED",
-    /// A message would exceed a channel's size limit.
-    TooLarge = "TOO_LARGE",
-    /// Another agent holds the screenshot lock.
-    MutexBusy = "MUTEX_BUSY",
-    /// The shared tab pool is full.
-    PoolFull = "POOL_FULL",
-    /// A bug on our side.
-    Internal = "INTERNAL",
-    /// Outside what is allowed: the agent's domain allowlist (`firefox_set_config`), or the
-    /// folders files may be read from and written to.
-    NotAllowed = "NOT_ALLOWED",
-    /// The user has not switched the capability on (`firefox_evaluate`).
-    Disabled = "DISABLED",
-    /// Too much at once (connections, requests in flight): retry shortly.
-    Busy = "BUSY",
-    /// A page could not be loaded (connection refused, unknown host, …).
-    LoadFailed = "LOAD_FAILED",
-    /// The user refused, or did not answer, a request for consent (attaching a tab).
-    Denied = "DENIED",
-}
-
-impl fmt::Display for ErrorCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// An error as shown to the agent: `CODE: what went wrong` and, when there is one, what to do.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
-#[serde(rename_all = "camelCase")]
-pub struct ErrorBody {
-    pub code: ErrorCode,
-    pub message: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub hint: Option<String>,
-}
-
-impl ErrorBody {
-    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        Self {
-            code,
-            message: message.into(),
-            hint: None,
-        }
-    }
-
-    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
-        self.hint = Some(hint.into());
-        self
-    }
-}
-
-impl fmt::Display for ErrorBody {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.code, self.message)?;
-        if let Some(hint) = &self.hint {
-            write!(f, "\nHint: {hint}")?;
-        }
-        Ok(())
-    }
-}
 
 /// A successful answer, one variant per kind of result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -462,61 +352,6 @@ pub struct CookieInfo {
     pub http_only: bool,
     /// Seconds since the epoch; None for a session cookie.
     pub expires: Option<f64>,
-}
-
-/// A console message's level: the `console` method the page called.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(try_from = "String", into = "&'static str")]
-pub enum ConsoleLevel {
-    Log,
-    Info,
-    Warn,
-    Error,
-    Debug,
-}
-
-impl ConsoleLevel {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Log => "log",
-            Self::Info => "info",
-            Self::Warn => "warn",
-            Self::Error => "error",
-            Self::Debug => "debug",
-        }
-    }
-}
-
-impl TryFrom<String> for ConsoleLevel {
-    type Error = String;
-
-    fn try_from(level: String) -> Result<Self, String> {
-        Ok(match level.as_str() {
-            "log" => Self::Log,
-            "info" => Self::Info,
-            "warn" => Self::Warn,
-            "error" => Self::Error,
-            "debug" => Self::Debug,
-            _ => {
-                return Err(format!(
-                    "{level:?} is not one of log, info, warn, error, debug"
-                ));
-            }
-        })
-    }
-}
-
-impl From<ConsoleLevel> for &'static str {
-    fn from(level: ConsoleLevel) -> Self {
-        level.as_str()
-    }
-}
-
-impl fmt::Display for ConsoleLevel {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -1,6 +1,6 @@
 //! Argument checks shared by the MCP server and the extension.
 
-use crate::reply::{ErrorBody, ErrorCode};
+pub use crate::error::Invalid;
 
 /// Longest CSS selector accepted (as Claudezilla).
 pub const MAX_SELECTOR: usize = 1_000;
@@ -10,34 +10,6 @@ pub const MAX_URL: usize = 32 * 1024;
 pub const MIN_TIMEOUT_MS: u32 = 5_000;
 pub const MAX_TIMEOUT_MS: u32 = 300_000;
 pub const DEFAULT_TIMEOUT_MS: u32 = 150_000;
-
-/// An argument that was refused, with what was wrong and what is allowed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("invalid `{field}`: {message}")]
-pub struct Invalid {
-    pub field: &'static str,
-    pub message: String,
-}
-
-impl Invalid {
-    pub fn new(field: &'static str, message: impl Into<String>) -> Self {
-        Self {
-            field,
-            message: message.into(),
-        }
-    }
-}
-
-impl From<Invalid> for ErrorBody {
-    fn from(e: Invalid) -> Self {
-        let code = if e.field == "url" {
-            ErrorCode::BadUrl
-        } else {
-            ErrorCode::InvalidArgument
-        };
-        ErrorBody::new(code, e.to_string())
-    }
-}
 
 /// Only pages an agent may open: http(s) with a host, file, and exactly `about:blank`.
 /// Everything else — `javascript:`, `data:`, `blob:`, `moz-extension:`, `about:config`,
@@ -151,6 +123,7 @@ pub fn timeout(ms: Option<u64>) -> Result<u32, Invalid> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{ErrorBody, ErrorCode};
 
     #[test]
     fn allowed_urls() {

@@ -9,7 +9,7 @@ use claudezilla_protocol::{AgentId, Outcome, Reply, TabId};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
-use super::{native, now, tabs, with_state};
+use super::{now, outbox, tabs, with_state};
 use crate::downloads::{OpenPage, page_made_owner};
 use crate::redact::redact_url;
 use crate::text::{MAX_URL_CHARS, cap};
@@ -71,7 +71,7 @@ async fn claim(item: Item) {
     if let Some(refused) = outside_allowlist(&agent, &item) {
         // Not the agent's to have: the file never lands, in the project or anywhere.
         let _ = web::call(web::downloads_cancel(item.id)).await;
-        native::notify(&agent, refused);
+        outbox::notify(&agent, refused);
         return;
     }
     with_state(|s| s.downloads.own(item.id, &agent));
@@ -82,7 +82,7 @@ async fn claim(item: Item) {
         tabs::main_frame_heard(tab);
         tabs::settle(tab);
     }
-    native::notify(
+    outbox::notify(
         &agent,
         format!(
             "Your page started a download ({}): firefox_downloads waits for it and moves it into your project.",

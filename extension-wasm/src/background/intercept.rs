@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
-use super::{config, native, with_state};
+use super::{config, outbox, with_state};
 use crate::request_routes::{Rule, Verdict, check_headers};
 use crate::web::{self, AllUrls, Cancel, Header};
 
@@ -147,7 +147,7 @@ fn on_request(d: JsValue) -> JsValue {
         }
         Verdict::Held { pattern, first } => {
             if first {
-                native::notify(
+                outbox::notify(
                     &agent,
                     format!(
                         "Your route {pattern} left a {} response ({}) alone: fulfilling what the browser runs or shows as a page, or setting headers that plant cookies or change the site's security, runs your content in the site, which needs the user's evaluate switch (the Claudezilla popup). Data requests (fetch, XHR, images, fonts, media) are fulfilled.",

@@ -13,6 +13,7 @@ mod downloads;
 mod early;
 mod intercept;
 mod native;
+mod outbox;
 mod persist;
 mod popup;
 mod requests;

@@ -5,21 +5,21 @@ use std::cell::RefCell;
 use claudezilla_protocol::envelope::HopTimes;
 use claudezilla_protocol::framing::MAX_REPLY;
 use claudezilla_protocol::{
-    AgentId, ErrorBody, ErrorCode, FromExtension, NATIVE_HOST_NAME, Outcome, Request, RequestId,
-    Response, ToExtension, VERSION,
+    ErrorBody, ErrorCode, FromExtension, NATIVE_HOST_NAME, Outcome, Request, RequestId, Response,
+    ToExtension, VERSION,
 };
 use wasm_bindgen::prelude::*;
 
-use super::{commands, with_state};
+use super::{commands, outbox, with_state};
 use crate::web::{self, Port};
 
 const FIRST_BACKOFF_MS: u32 = 500;
 const MAX_BACKOFF_MS: u32 = 30_000;
 const HEALTH_INTERVAL_MS: u32 = 30_000;
 
+/// The port itself is the outbox's (`super::outbox`), which every part sends through.
 #[derive(Default)]
 struct Link {
-    port: Option<Port>,
     /// Set when the host welcomed us: the port works end to end.
     welcomed: bool,
     backoff_ms: u32,
@@ -43,47 +43,14 @@ pub fn connect() {
     port.on_disconnect()
         .add_listener(on_disconnect.as_ref().unchecked_ref());
     on_disconnect.forget();
+    outbox::open(port);
     LINK.with(|l| {
         let mut l = l.borrow_mut();
-        l.port = Some(port);
         l.welcomed = false;
         l.awaiting_pong = None;
     });
-    send(&FromExtension::Hello {
+    outbox::send(&FromExtension::Hello {
         version: VERSION.into(),
-    });
-}
-
-/// Sends one message to the host (dropped if the port is down: the host is gone with it).
-pub fn send(msg: &FromExtension) {
-    let Ok(json) = serde_json::to_string(msg) else {
-        return;
-    };
-    post(&json);
-}
-
-fn post(json: &str) {
-    let Ok(value) = js_sys::JSON::parse(json) else {
-        return;
-    };
-    LINK.with(|l| {
-        if let Some(port) = &l.borrow().port
-            && let Err(e) = port.post_message(&value)
-        {
-            web::log(&format!(
-                "cannot post to the host: {}",
-                web::js_error_message(&e)
-            ));
-        }
-    });
-}
-
-/// Tells an agent (through the host and its MCP server, in its next answer) what happened to
-/// its tabs on their own.
-pub fn notify(agent: &AgentId, note: String) {
-    send(&FromExtension::Notice {
-        agent_id: agent.clone(),
-        notes: vec![note],
     });
 }
 
@@ -147,14 +114,14 @@ async fn answer(request: Request) {
     }
     // What the agent's pages did meanwhile (dialogs) goes out first, to join this answer.
     for note in with_state(|s| s.take_page_notes(&agent)) {
-        notify(&agent, note);
+        outbox::notify(&agent, note);
     }
     if let Some(started) = traced {
         let mut times = with_state(|s| s.trace.take()).unwrap_or_default();
         times.background_us = ((web::precise_ms() - started) * 1e3) as u64;
-        send(&FromExtension::Trace { id, times });
+        outbox::send(&FromExtension::Trace { id, times });
     }
-    post(&bounded(id, outcome));
+    outbox::post(&bounded(id, outcome));
 }
 
 /// The answer's JSON, or a TOO_LARGE error in its place: every answer is built within a limit
@@ -185,9 +152,9 @@ fn on_disconnect(port: Port) {
     } else {
         web::js_error_message(&error)
     };
+    outbox::take();
     let delay = LINK.with(|l| {
         let mut l = l.borrow_mut();
-        l.port = None;
         l.welcomed = false;
         l.backoff_ms = (l.backoff_ms * 2).clamp(FIRST_BACKOFF_MS, MAX_BACKOFF_MS);
         l.backoff_ms
@@ -206,23 +173,23 @@ fn on_disconnect(port: Port) {
 pub async fn health_checks() {
     loop {
         web::sleep(HEALTH_INTERVAL_MS).await;
+        let open = outbox::is_open();
         let (stuck, seq) = LINK.with(|l| {
             let mut l = l.borrow_mut();
-            let stuck = l.port.is_some() && l.awaiting_pong.is_some();
+            let stuck = open && l.awaiting_pong.is_some();
             l.ping_seq += 1;
             let seq = l.ping_seq;
-            l.awaiting_pong = l.port.as_ref().map(|_| seq);
+            l.awaiting_pong = open.then_some(seq);
             (stuck, seq)
         });
         if stuck {
             web::log("the host stopped answering pings; reconnecting");
-            let port = LINK.with(|l| l.borrow_mut().port.take());
-            if let Some(port) = port {
+            if let Some(port) = outbox::take() {
                 port.disconnect();
                 on_disconnect(port);
             }
             continue;
         }
-        send(&FromExtension::Ping { seq });
+        outbox::send(&FromExtension::Ping { seq });
     }
 }

@@ -1,5 +1,7 @@
 //! Console, network and evaluate.
 
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 
 use super::*;
@@ -13,7 +15,7 @@ tab_args! {
     pub struct ConsoleArgs {
         /// Only this level: log, info, warn, error, debug.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub level: Option<crate::reply::ConsoleLevel>,
+        pub level: Option<ConsoleLevel>,
         /// Empty the log after reading it.
         #[serde(default)]
         pub clear: bool,
@@ -202,4 +204,59 @@ pub struct UnrouteArgs {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub pattern: Option<String>,
+}
+
+/// A console message's level: the `console` method the page called.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(try_from = "String", into = "&'static str")]
+pub enum ConsoleLevel {
+    Log,
+    Info,
+    Warn,
+    Error,
+    Debug,
+}
+
+impl ConsoleLevel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Log => "log",
+            Self::Info => "info",
+            Self::Warn => "warn",
+            Self::Error => "error",
+            Self::Debug => "debug",
+        }
+    }
+}
+
+impl TryFrom<String> for ConsoleLevel {
+    type Error = String;
+
+    fn try_from(level: String) -> Result<Self, String> {
+        Ok(match level.as_str() {
+            "log" => Self::Log,
+            "info" => Self::Info,
+            "warn" => Self::Warn,
+            "error" => Self::Error,
+            "debug" => Self::Debug,
+            _ => {
+                return Err(format!(
+                    "{level:?} is not one of log, info, warn, error, debug"
+                ));
+            }
+        })
+    }
+}
+
+impl From<ConsoleLevel> for &'static str {
+    fn from(level: ConsoleLevel) -> Self {
+        level.as_str()
+    }
+}
+
+impl fmt::Display for ConsoleLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
 }

@@ -23,14 +23,39 @@ impl ElementTarget {
             Self::Ref(r) => r.frame,
         }
     }
+}
 
-    /// Reads `from`/`to` style arguments: a ref when it looks like one, else a selector.
-    pub fn parse(field: &'static str, text: &str) -> Result<Self, Invalid> {
+/// A ref when the text is one, else a CSS selector (`firefox_drag`'s `from` and `to`): read
+/// once, where it arrives, and sent on as the same text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct RefOrSelector(pub ElementTarget);
+
+impl TryFrom<String> for RefOrSelector {
+    type Error = Invalid;
+
+    fn try_from(text: String) -> Result<Self, Invalid> {
         if let Ok(r) = text.parse::<ElementRef>() {
-            return Ok(Self::Ref(r));
+            return Ok(Self(ElementTarget::Ref(r)));
         }
-        validate::selector(field, text)?;
-        Ok(Self::Selector(text.to_owned()))
+        validate::selector("selector", &text)?;
+        Ok(Self(ElementTarget::Selector(text)))
+    }
+}
+
+/// As the agent wrote it.
+impl fmt::Display for RefOrSelector {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            ElementTarget::Selector(s) => f.write_str(s),
+            ElementTarget::Ref(r) => write!(f, "{r}"),
+        }
+    }
+}
+
+impl From<RefOrSelector> for String {
+    fn from(target: RefOrSelector) -> Self {
+        target.to_string()
     }
 }
 
@@ -43,8 +68,10 @@ impl fmt::Display for ElementTarget {
     }
 }
 
-/// `e12` (top frame) or `f5e12` (frame 5): an element named in a snapshot.
+/// `e12` (top frame) or `f5e12` (frame 5): an element named in a snapshot. It travels as that
+/// text and is parsed where it is read, so no later hop holds a ref that is not one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
 pub struct ElementRef {
     pub frame: u32,
     pub index: u32,
@@ -56,6 +83,22 @@ impl fmt::Display for ElementRef {
             0 => write!(f, "e{}", self.index),
             frame => write!(f, "f{frame}e{}", self.index),
         }
+    }
+}
+
+impl TryFrom<String> for ElementRef {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Self, String> {
+        text.parse().map_err(|()| {
+            format!("{text:?} is not a ref; refs look like e12 or f3e12 (from firefox_snapshot)")
+        })
+    }
+}
+
+impl From<ElementRef> for String {
+    fn from(r: ElementRef) -> Self {
+        r.to_string()
     }
 }
 
@@ -82,11 +125,10 @@ impl std::str::FromStr for ElementRef {
     }
 }
 
-/// Exactly one of `selector` and `ref`.
 /// Like [`target`], where naming no element is allowed too.
 pub(super) fn optional_target(
-    selector: &Option<String>,
-    element_ref: &Option<String>,
+    selector: Option<&str>,
+    element_ref: Option<ElementRef>,
 ) -> Result<Option<ElementTarget>, Invalid> {
     if selector.is_none() && element_ref.is_none() {
         return Ok(None);
@@ -94,21 +136,17 @@ pub(super) fn optional_target(
     target(selector, element_ref).map(Some)
 }
 
+/// Exactly one of `selector` and `ref`.
 pub(super) fn target(
-    selector: &Option<String>,
-    element_ref: &Option<String>,
+    selector: Option<&str>,
+    element_ref: Option<ElementRef>,
 ) -> Result<ElementTarget, Invalid> {
     match (selector, element_ref) {
         (Some(s), None) => {
             validate::selector("selector", s)?;
-            Ok(ElementTarget::Selector(s.clone()))
+            Ok(ElementTarget::Selector(s.to_owned()))
         }
-        (None, Some(r)) => r.parse().map(ElementTarget::Ref).map_err(|()| {
-            Invalid::new(
-                "ref",
-                format!("{r:?} is not a ref; refs look like e12 or f3e12 (from firefox_snapshot)"),
-            )
-        }),
+        (None, Some(r)) => Ok(ElementTarget::Ref(r)),
         (Some(_), Some(_)) => Err(Invalid::new(
             "selector",
             "give either selector or ref, not both",
@@ -123,11 +161,5 @@ pub(super) fn target(
 element_args! {
     /// Arguments of the tools that act on one element (`firefox_hover`, `firefox_get_element`).
     pub struct TargetArgs("CSS selector (or ref).") {
-    }
-}
-
-impl TargetArgs {
-    pub fn target(&self) -> Result<ElementTarget, Invalid> {
-        target(&self.selector, &self.element_ref)
     }
 }

@@ -2,8 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::element::{optional_target, target};
 use super::*;
+use crate::keys::{Modifier, Modifiers};
 
 element_args! {
     /// Arguments of `firefox_click`.
@@ -17,7 +17,7 @@ element_args! {
         pub button: MouseButton,
         /// Keys held: Control, Shift, Alt, Meta.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        pub modifiers: Vec<ModifierKey>,
+        pub modifiers: Vec<Modifier>,
         /// Instead of an element: a viewport point (CSS px = screenshot pixel ÷ scale), with y.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "schema", schemars(with = "f64"))]
@@ -44,21 +44,7 @@ pub enum MouseButton {
     Right,
 }
 
-/// A modifier key held during a click.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub enum ModifierKey {
-    Control,
-    Shift,
-    Alt,
-    Meta,
-}
-
 impl ClickArgs {
-    pub fn target(&self) -> Result<ElementTarget, Invalid> {
-        target(&self.selector, &self.element_ref)
-    }
-
     /// The viewport point to click instead of an element, when x/y are given.
     pub fn point(&self) -> Result<Option<(f64, f64)>, Invalid> {
         let point = viewport_point(self.x, self.y)?;
@@ -79,17 +65,8 @@ impl ClickArgs {
         }
     }
 
-    pub fn held(&self) -> crate::envelope::Modifiers {
-        let mut m = crate::envelope::Modifiers::default();
-        for key in &self.modifiers {
-            match key {
-                ModifierKey::Control => m.ctrl = true,
-                ModifierKey::Shift => m.shift = true,
-                ModifierKey::Alt => m.alt = true,
-                ModifierKey::Meta => m.meta = true,
-            }
-        }
-        m
+    pub fn held(&self) -> Modifiers {
+        self.modifiers.iter().copied().collect()
     }
 
     pub(crate) fn validate(&self) -> Result<(), Invalid> {
@@ -112,10 +89,6 @@ element_args! {
 }
 
 impl TypeArgs {
-    pub fn target(&self) -> Result<ElementTarget, Invalid> {
-        target(&self.selector, &self.element_ref)
-    }
-
     pub(crate) fn validate(&self) -> Result<(), Invalid> {
         self.target()?;
         check_len("text", &self.text, MAX_TYPE_TEXT)
@@ -124,7 +97,7 @@ impl TypeArgs {
 
 element_args! {
     /// Arguments of `firefox_press_key`.
-    pub struct PressKeyArgs("Element to press it on (default: the focused element).") {
+    pub struct PressKeyArgs("Element to press it on (default: the focused element).", optional) {
         /// Enter, Tab, Escape, ArrowDown, a, F5… or a chord: Control+a, Shift+Tab, Meta+Enter.
         pub key: String,
         #[serde(default)]
@@ -139,11 +112,6 @@ element_args! {
 }
 
 impl PressKeyArgs {
-    /// `None`: the focused element.
-    pub fn target(&self) -> Result<Option<ElementTarget>, Invalid> {
-        optional_target(&self.selector, &self.element_ref)
-    }
-
     /// The key with every modifier held: the chord's and the ctrlKey… flags.
     pub fn chord(&self) -> Result<crate::keys::Chord, Invalid> {
         let mut chord = crate::keys::parse(&self.key).map_err(|e| Invalid::new("key", e))?;
@@ -180,7 +148,7 @@ impl ScrollBehavior {
 
 element_args! {
     /// Arguments of `firefox_scroll`.
-    pub struct ScrollArgs("Scroll this element into view (or give ref, or x/y).") {
+    pub struct ScrollArgs("Scroll this element into view (or give ref, or x/y).", optional) {
         /// Scroll the page to this x position (pixels).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "schema", schemars(with = "i32"))]
@@ -204,11 +172,6 @@ element_args! {
 }
 
 impl ScrollArgs {
-    /// `None`: scroll to x/y.
-    pub fn target(&self) -> Result<Option<ElementTarget>, Invalid> {
-        optional_target(&self.selector, &self.element_ref)
-    }
-
     /// A wheel turn: the deltas and the viewport point (None: the element, or the centre).
     pub fn wheel(&self) -> Result<Option<Wheel>, Invalid> {
         if self.delta_x.is_none() && self.delta_y.is_none() {
@@ -290,10 +253,6 @@ element_args! {
 }
 
 impl SelectOptionArgs {
-    pub fn target(&self) -> Result<ElementTarget, Invalid> {
-        target(&self.selector, &self.element_ref)
-    }
-
     pub(crate) fn validate(&self) -> Result<(), Invalid> {
         if self.values.is_empty() {
             return Err(Invalid::new(
@@ -305,19 +264,12 @@ impl SelectOptionArgs {
     }
 }
 
-// One field of `firefox_fill_form`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct FormField {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub selector: Option<String>,
-    #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub element_ref: Option<String>,
-    /// Text for inputs and textareas; true/false for checkboxes and radios; option value or label for selects.
-    pub value: FieldValue,
+element_args! { @with args_struct
+    /// One field of `firefox_fill_form`.
+    pub struct FormField("CSS selector (or ref).") {
+        /// Text for inputs and textareas; true/false for checkboxes and radios; option value or label for selects.
+        pub value: FieldValue,
+    }
 }
 
 // A form value: text, or a checked state.
@@ -327,12 +279,6 @@ pub struct FormField {
 pub enum FieldValue {
     Checked(bool),
     Text(String),
-}
-
-impl FormField {
-    pub fn target(&self) -> Result<ElementTarget, Invalid> {
-        target(&self.selector, &self.element_ref)
-    }
 }
 
 tab_args! {
@@ -381,10 +327,6 @@ element_args! {
 }
 
 impl UploadFileArgs {
-    pub fn target(&self) -> Result<ElementTarget, Invalid> {
-        target(&self.selector, &self.element_ref)
-    }
-
     /// The path itself is checked (against the allowed folders) where the file is read.
     pub(crate) fn validate(&self) -> Result<(), Invalid> {
         if self.path.is_empty() {
@@ -410,11 +352,12 @@ tab_args! {
     /// Arguments of `firefox_drag`.
     pub struct DragArgs {
         /// Element to drag: a ref (e12) or a CSS selector.
-        pub from: String,
+        #[cfg_attr(feature = "schema", schemars(with = "String"))]
+        pub from: RefOrSelector,
         /// Drop target: a ref or a CSS selector.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "schema", schemars(with = "String"))]
-        pub to: Option<String>,
+        pub to: Option<RefOrSelector>,
         /// Relative to `to` (default onto).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "schema", schemars(with = "DropPosition"))]
@@ -443,10 +386,10 @@ pub enum DropTarget {
 
 impl DragArgs {
     pub fn targets(&self) -> Result<(ElementTarget, DropTarget), Invalid> {
-        let from = ElementTarget::parse("from", &self.from)?;
+        let from = self.from.0.clone();
         let to = match (&self.to, self.x, self.y, self.position) {
             (Some(to), None, None, position) => DropTarget::Element {
-                target: ElementTarget::parse("to", to)?,
+                target: to.0.clone(),
                 position: position.unwrap_or_default(),
             },
             (None, Some(x), Some(y), None) if x.is_finite() && y.is_finite() => {

@@ -7,10 +7,8 @@
 use crate::TabId;
 use crate::validate::{self, Invalid};
 
-/// Declares the argument struct of a tool that acts on one of the agent's tabs: the derives
-/// every argument struct has (unknown fields refused) and the optional `tabId` (default: the
-/// agent's latest tab), written once.
-macro_rules! tab_args {
+/// Declares an argument struct: the derives every one has, unknown fields refused.
+macro_rules! args_struct {
     ($(#[$meta:meta])* pub struct $name:ident { $($body:tt)* }) => {
         $(#[$meta])*
         #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -18,19 +16,36 @@ macro_rules! tab_args {
         #[serde(rename_all = "camelCase", deny_unknown_fields)]
         pub struct $name {
             $($body)*
-            /// Default: latest tab.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            #[cfg_attr(feature = "schema", schemars(with = "u32"))]
-            pub tab_id: Option<TabId>,
         }
     };
 }
 
-/// [`tab_args!`] for a tool that names one element: `selector` (documented per tool) or
-/// `ref`, read together by [`element::target`].
+/// [`args_struct!`] for a tool that acts on one of the agent's tabs: the optional `tabId`
+/// (default: the agent's latest tab), written once.
+macro_rules! tab_args {
+    ($(#[$meta:meta])* pub struct $name:ident { $($body:tt)* }) => {
+        args_struct! {
+            $(#[$meta])*
+            pub struct $name {
+                $($body)*
+                /// Default: latest tab.
+                #[serde(default, skip_serializing_if = "Option::is_none")]
+                #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+                pub tab_id: Option<TabId>,
+            }
+        }
+    };
+}
+
+/// [`tab_args!`] (or another struct macro, `@with`) for arguments that name one element:
+/// `selector` (documented per tool) or `ref`, and the one `target()` that reads them together
+/// ([`element::target`]); `optional` when naming no element is allowed too.
 macro_rules! element_args {
-    ($(#[$meta:meta])* pub struct $name:ident ($selector:literal) { $($body:tt)* }) => {
-        tab_args! {
+    ($(#[$meta:meta])* pub struct $name:ident ($selector:literal $(, $optional:ident)?) { $($body:tt)* }) => {
+        element_args! { @with tab_args $(#[$meta])* pub struct $name ($selector $(, $optional)?) { $($body)* } }
+    };
+    (@with $make:ident $(#[$meta:meta])* pub struct $name:ident ($selector:literal $(, $optional:ident)?) { $($body:tt)* }) => {
+        $make! {
             $(#[$meta])*
             pub struct $name {
                 #[doc = $selector]
@@ -40,8 +55,25 @@ macro_rules! element_args {
                 /// Ref (e12) from firefox_snapshot.
                 #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
                 #[cfg_attr(feature = "schema", schemars(with = "String"))]
-                pub element_ref: Option<String>,
+                pub element_ref: Option<ElementRef>,
                 $($body)*
+            }
+        }
+        element_args! { @target $name $($optional)? }
+    };
+    (@target $name:ident) => {
+        impl $name {
+            /// The element named: by selector or by ref, exactly one.
+            pub fn target(&self) -> Result<ElementTarget, Invalid> {
+                element::target(self.selector.as_deref(), self.element_ref)
+            }
+        }
+    };
+    (@target $name:ident optional) => {
+        impl $name {
+            /// The element named, if any (selector or ref, not both).
+            pub fn target(&self) -> Result<Option<ElementTarget>, Invalid> {
+                element::optional_target(self.selector.as_deref(), self.element_ref)
             }
         }
     };

@@ -2,7 +2,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::element::optional_target;
 use super::*;
 
 // Screenshot presets: JPEG quality and scale for what the picture is for.
@@ -45,7 +44,7 @@ fn yes() -> bool {
 
 element_args! {
     /// Arguments of `firefox_screenshot`.
-    pub struct ScreenshotArgs("Only this element.") {
+    pub struct ScreenshotArgs("Only this element.", optional) {
         /// quick-glance 30%/0.25, read-text 60%/0.5, inspect-ui 80%/0.75, full-detail 95%/1.
         #[serde(default)]
         pub purpose: Purpose,
@@ -95,11 +94,6 @@ impl ScreenshotArgs {
     pub fn quality_and_scale(&self) -> (u8, f64) {
         let (q, s) = self.purpose.preset();
         (self.quality.unwrap_or(q), self.scale.unwrap_or(s))
-    }
-
-    /// The element to capture alone, if any.
-    pub fn target(&self) -> Result<Option<ElementTarget>, Invalid> {
-        optional_target(&self.selector, &self.element_ref)
     }
 
     pub(crate) fn validate(&self) -> Result<(), Invalid> {

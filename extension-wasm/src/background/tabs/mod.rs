@@ -336,7 +336,7 @@ pub(super) async fn adopt_opened(tab: Tab) {
     };
     if let Err(full) = with_state(|s| s.pool.admit(&owner, now())) {
         let _ = web::call(web::tabs_remove(&JsValue::from(tab.id))).await;
-        super::native::notify(
+        super::outbox::notify(
             &owner,
             format!(
                 "your page in tab {opener} opened a tab, which was closed: {}",
@@ -363,7 +363,7 @@ pub(super) async fn adopt_opened(tab: Tab) {
     if let Some(window_id) = window.filter(|_| !attached_opener) {
         group(tab.id, window_id).await;
     }
-    super::native::notify(
+    super::outbox::notify(
         &owner,
         format!(
             "your page in tab {opener} opened tab {id}; it is yours (firefox_get_tabs lists it, firefox_close_tab closes it)"

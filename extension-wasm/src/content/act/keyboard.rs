@@ -1,8 +1,7 @@
 //! Key presses: keyboard events as real keystrokes carry them, and what the browser does for
 //! a real press that synthetic events do not trigger (Enter submits, Tab moves focus, …).
 
-use claudezilla_protocol::envelope::Modifiers;
-use claudezilla_protocol::keys::{Chord, Key};
+use claudezilla_protocol::keys::{Chord, Key, Modifier, Modifiers};
 use claudezilla_protocol::{ErrorBody, Outcome};
 use wasm_bindgen::JsCast;
 use web_sys::{
@@ -52,20 +51,6 @@ pub(super) fn key_event(element: &Element, kind: &str, key: &Key, m: Modifiers) 
     element.dispatch_event(&event).unwrap_or(true)
 }
 
-/// The modifier keys of a chord, as keys of their own (pressed before, released after).
-pub(super) fn modifier_keys(m: Modifiers) -> Vec<Key> {
-    [
-        (m.ctrl, "Control"),
-        (m.shift, "Shift"),
-        (m.alt, "Alt"),
-        (m.meta, "Meta"),
-    ]
-    .into_iter()
-    .filter(|(held, _)| *held)
-    .filter_map(|(_, name)| claudezilla_protocol::keys::key(name).map(|(k, _)| k))
-    .collect()
-}
-
 pub fn press_key(target: Option<Element>, chord: &Chord) -> Outcome {
     let doc = document()?;
     let element = target
@@ -78,11 +63,12 @@ pub fn press_key(target: Option<Element>, chord: &Chord) -> Outcome {
         crate::content::focus::focus(&element, false);
     }
     let m = chord.modifiers;
-    let held = modifier_keys(m);
+    // The modifier keys go down first, one by one, and come up last.
+    let held: Vec<Modifier> = m.held().collect();
     let mut so_far = Modifiers::default();
-    for key in &held {
-        set_modifier(&mut so_far, &key.key);
-        key_event(&element, "keydown", key, so_far);
+    for modifier in &held {
+        so_far.set(*modifier, true);
+        key_event(&element, "keydown", &modifier.key(), so_far);
     }
     let key = &chord.key;
     // A handler that cancels keydown asks for nothing else to happen (no keypress either).
@@ -99,9 +85,9 @@ pub fn press_key(target: Option<Element>, chord: &Chord) -> Outcome {
         }
     };
     key_event(&element, "keyup", key, m);
-    for key in held.iter().rev() {
-        key_event(&element, "keyup", key, so_far);
-        unset_modifier(&mut so_far, &key.key);
+    for modifier in held.iter().rev() {
+        key_event(&element, "keyup", &modifier.key(), so_far);
+        so_far.set(*modifier, false);
     }
     let name = chord_name(chord);
     acted(format!(
@@ -110,38 +96,18 @@ pub fn press_key(target: Option<Element>, chord: &Chord) -> Outcome {
     ))
 }
 
-pub(super) fn set_modifier(m: &mut Modifiers, key: &str) {
-    match key {
-        "Control" => m.ctrl = true,
-        "Shift" => m.shift = true,
-        "Alt" => m.alt = true,
-        "Meta" => m.meta = true,
-        _ => {}
-    }
-}
-
-pub(super) fn unset_modifier(m: &mut Modifiers, key: &str) {
-    match key {
-        "Control" => m.ctrl = false,
-        "Shift" => m.shift = false,
-        "Alt" => m.alt = false,
-        "Meta" => m.meta = false,
-        _ => {}
-    }
-}
-
 /// "Control+Shift+a", as the agent would write it.
 pub(super) fn chord_name(chord: &Chord) -> String {
-    let m = chord.modifiers;
-    let mut parts: Vec<&str> = [(m.ctrl, "Control"), (m.alt, "Alt"), (m.meta, "Meta")]
-        .into_iter()
-        .filter(|(on, _)| *on)
-        .map(|(_, n)| n)
-        .collect();
     // Shift is implied by a capital or a shifted symbol.
     let implied = chord.key.key.chars().count() == 1 && chord.key.char_code != 0;
-    if m.shift && !implied {
-        parts.push("Shift");
+    let mut parts: Vec<&str> = chord
+        .modifiers
+        .held()
+        .filter(|m| *m != Modifier::Shift)
+        .map(Modifier::name)
+        .collect();
+    if chord.modifiers.shift && !implied {
+        parts.push(Modifier::Shift.name());
     }
     let key = if chord.key.key == " " {
         "Space"

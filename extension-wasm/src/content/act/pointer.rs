@@ -2,7 +2,7 @@
 //! points), the focus and caret a press gives, hovering.
 
 use claudezilla_protocol::args::MouseButton;
-use claudezilla_protocol::envelope::Modifiers;
+use claudezilla_protocol::keys::Modifiers;
 use claudezilla_protocol::{ErrorBody, Outcome, Reply};
 use wasm_bindgen::JsCast;
 use web_sys::{
