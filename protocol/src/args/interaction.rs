@@ -264,9 +264,10 @@ impl SelectOptionArgs {
     }
 }
 
+// One field of `firefox_fill_form` (a plain comment: its own doc would only repeat, in every
+// tools/list, what the field's says).
 element_args! { @with args_struct
-    /// One field of `firefox_fill_form`.
-    pub struct FormField("CSS selector (or ref).") {
+    pub struct FormField {
         /// Text for inputs and textareas; true/false for checkboxes and radios; option value or label for selects.
         pub value: FieldValue,
     }

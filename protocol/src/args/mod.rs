@@ -37,22 +37,30 @@ macro_rules! tab_args {
     };
 }
 
-/// [`tab_args!`] (or another struct macro, `@with`) for arguments that name one element:
-/// `selector` (documented per tool) or `ref`, and the one `target()` that reads them together
-/// ([`element::target`]); `optional` when naming no element is allowed too.
+/// [`tab_args!`] for arguments that name one element: `selector` (documented per tool) or
+/// `ref`, and the one `target()` that reads them together ([`element::target`]); `optional`
+/// when naming no element is allowed too. `@with args_struct` makes a struct without `tabId`
+/// whose two fields go undocumented (a part of another tool's arguments).
 macro_rules! element_args {
     ($(#[$meta:meta])* pub struct $name:ident ($selector:literal $(, $optional:ident)?) { $($body:tt)* }) => {
-        element_args! { @with tab_args $(#[$meta])* pub struct $name ($selector $(, $optional)?) { $($body)* } }
+        element_args! {
+            @make tab_args [doc = $selector] [doc = "Ref (e12) from firefox_snapshot."]
+            $(#[$meta])* pub struct $name ($($optional)?) { $($body)* }
+        }
     };
-    (@with $make:ident $(#[$meta:meta])* pub struct $name:ident ($selector:literal $(, $optional:ident)?) { $($body:tt)* }) => {
+    (@with $make:ident $(#[$meta:meta])* pub struct $name:ident { $($body:tt)* }) => {
+        element_args! { @make $make [] [] $(#[$meta])* pub struct $name () { $($body)* } }
+    };
+    (@make $make:ident [$($selector:meta)?] [$($reference:meta)?]
+        $(#[$meta:meta])* pub struct $name:ident ($($optional:ident)?) { $($body:tt)* }) => {
         $make! {
             $(#[$meta])*
             pub struct $name {
-                #[doc = $selector]
+                $(#[$selector])?
                 #[serde(default, skip_serializing_if = "Option::is_none")]
                 #[cfg_attr(feature = "schema", schemars(with = "String"))]
                 pub selector: Option<String>,
-                /// Ref (e12) from firefox_snapshot.
+                $(#[$reference])?
                 #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
                 #[cfg_attr(feature = "schema", schemars(with = "String"))]
                 pub element_ref: Option<ElementRef>,
