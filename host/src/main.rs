@@ -1,5 +1,5 @@
 //! `claudezilla-host`: started by Firefox (argv: manifest path, extension id) to relay; or
-//! `install | uninstall | status` from a terminal.
+//! `install | uninstall | status` from a terminal, or `stop-hook` from Claude Code.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;

@@ -42,7 +42,7 @@ commands! {
     Hover(TargetArgs) = "hover",
     SelectOption(SelectOptionArgs) = "selectOption",
     FillForm(FillFormArgs) = "fillForm",
-    /// The MCP server sends the path; the host replaces it with the file's bytes.
+    /// The MCP server reads the file at the path and sends its bytes along (`file`).
     UploadFile(UploadFileArgs) = "uploadFile",
     Drag(DragArgs) = "drag",
     HandleDialog(HandleDialogArgs) = "handleDialog",

@@ -3,12 +3,14 @@
 //! ```text
 //! MCP server ──socket──▶ host ──native messaging──▶ extension background ──▶ content script
 //!   ClientMessage          ToExtension                    ContentRequest
-//!   ◀── HostMessage        ◀── FromExtension              ◀── Outcome
+//!   ◀── HostMessage        ◀── FromExtension              ◀── ContentReply
 //! ```
 //!
 //! * [`framing`]: 4-byte little-endian length + UTF-8 JSON, with the size limits of each hop.
 //! * [`command`]: what an agent can ask for, with typed arguments.
-//! * [`reply`]: what comes back — a typed [`reply::Reply`] or an [`reply::ErrorBody`] with a stable code.
+//! * [`reply`]: what comes back — a typed [`reply::Reply`], or an [`error::ErrorBody`] with a
+//!   stable [`error::ErrorCode`] ([`error`]: also [`error::Invalid`], a refused argument).
+//! * [`keys`]: keys and the modifiers held, as real keystrokes carry them.
 //! * [`envelope`]: the messages of each hop (socket, native messaging, content script).
 //! * [`validate`]: argument checks shared by the MCP server (first line) and the extension (last line).
 //! * [`paths`], [`handshake`]: the runtime directory the host and its clients agree on, and the

@@ -305,7 +305,7 @@ impl FillFormArgs {
     }
 }
 
-/// A file's bytes, read by the host.
+/// A file's bytes, read by the MCP server (inside the folders the user allowed).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FileData {
@@ -320,7 +320,7 @@ element_args! {
     pub struct UploadFileArgs("CSS selector of the <input type=file> (or give ref).") {
         /// File in your project folder (relative, or absolute inside it) or another folder the user allowed; ≤ 720 KiB.
         pub path: String,
-        /// Filled in by the host from `path`; not an argument.
+        /// Filled in by the MCP server from `path`; not an argument.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "schema", schemars(skip))]
         pub file: Option<FileData>,
