@@ -175,20 +175,109 @@ mod tests {
         );
     }
 
+    /// One valid example of every command, as an agent's arguments arrive.
+    fn examples() -> Vec<serde_json::Value> {
+        let plain = |name: &str| json!({ "name": name });
+        let with = |name: &str, args: serde_json::Value| json!({ "name": name, "args": args });
+        vec![
+            with("createWindow", json!({"url": "https://example.com/"})),
+            with("navigate", json!({"url": "about:blank", "tabId": 2})),
+            with("getContent", json!({"selector": "main", "maxLength": 100})),
+            with(
+                "click",
+                json!({"ref": "f1e4", "modifiers": ["Shift"], "clickCount": 2}),
+            ),
+            with(
+                "type",
+                json!({"selector": "#q", "text": "hi", "clear": true}),
+            ),
+            with("pressKey", json!({"key": "Control+a"})),
+            with("scroll", json!({"deltaY": 120})),
+            with("hover", json!({"ref": "e3"})),
+            with(
+                "selectOption",
+                json!({"selector": "select", "values": ["b"]}),
+            ),
+            with(
+                "fillForm",
+                json!({"fields": [{"ref": "e1", "value": true}]}),
+            ),
+            with("uploadFile", json!({"ref": "e2", "path": "a.txt"})),
+            with(
+                "drag",
+                json!({"from": "e1", "to": "#bin", "position": "before"}),
+            ),
+            with("handleDialog", json!({"accept": true, "promptText": "yes"})),
+            with("getElement", json!({"selector": "h1"})),
+            with("waitFor", json!({"url": "**/done"})),
+            with("getPageState", json!({"maxLinks": 3})),
+            with("snapshot", json!({"interactiveOnly": true})),
+            with("accessibilitySnapshot", json!({"maxDepth": 4})),
+            with("screenshot", json!({"ref": "e9", "purpose": "read-text"})),
+            plain("getTabs"),
+            with("closeTab", json!({"tabId": 3})),
+            plain("ping"),
+            plain("diagnose"),
+            plain("goodbye"),
+            plain("requestTabSpace"),
+            plain("grantTabSpace"),
+            plain("getSlotRequests"),
+            plain("closeWindow"),
+            with("getConsole", json!({"level": "error", "limit": 5})),
+            with("getNetwork", json!({"includeBody": true})),
+            with("evaluate", json!({"expression": "1 + 1"})),
+            with("cookies", json!({"action": "get"})),
+            with("route", json!({"pattern": "**/api/*", "action": "abort"})),
+            with("unroute", json!({"pattern": "**/api/*"})),
+            with("storage", json!({"action": "get", "area": "session"})),
+            with(
+                "storageState",
+                json!({"action": "save", "path": "state.json"}),
+            ),
+            with("downloads", json!({"wait": true})),
+            with("getActivity", json!({"limit": 5})),
+            with("setConfig", json!({"handleConsent": true})),
+            with("handleConsent", json!({})),
+            with("setViewport", json!({"width": 800, "height": 600})),
+            with("resizeWindow", json!({"width": 1024, "height": 768})),
+            with("setPrivateMode", json!({"enabled": false})),
+            plain("listAllTabs"),
+            with("attachTab", json!({"tabId": 5})),
+            with("detachTab", json!({"tabId": 5})),
+            with("startLoop", json!({"prompt": "go on", "maxIterations": 3})),
+            plain("stopLoop"),
+            plain("loopStatus"),
+            with(
+                "loopCheck",
+                json!({"ancestors": [1, 2], "lastMessage": "done"}),
+            ),
+            plain("heartbeat"),
+            plain("reloadExtension"),
+        ]
+    }
+
     #[test]
-    fn every_name_is_listed_once_and_round_trips() {
+    fn every_command_round_trips_and_validates() {
         let mut names = Command::NAMES.to_vec();
         names.sort_unstable();
         names.dedup();
-        assert_eq!(names.len(), Command::NAMES.len());
-        for cmd in [Command::Ping, Command::Goodbye, Command::ReloadExtension] {
-            let v = serde_json::to_value(&cmd).unwrap();
-            assert_eq!(v["name"], cmd.name());
-            assert!(Command::NAMES.contains(&cmd.name()));
+        assert_eq!(names.len(), Command::NAMES.len(), "a name is listed twice");
+        let mut seen = Vec::new();
+        for example in examples() {
+            let cmd: Command = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| panic!("{example}: {e}"));
+            assert_eq!(cmd.validate(), Ok(()), "{example}");
+            assert_eq!(example["name"], cmd.name());
+            let wire = serde_json::to_value(&cmd).unwrap();
+            assert_eq!(
+                serde_json::from_value::<Command>(wire).unwrap(),
+                cmd,
+                "{example}"
+            );
+            seen.push(cmd.name());
         }
-        let click: Command =
-            serde_json::from_value(json!({"name": "click", "args": {"ref": "e4"}})).unwrap();
-        assert_eq!(click.name(), "click");
+        seen.sort_unstable();
+        assert_eq!(seen, names, "one example per command, every command");
     }
 
     #[test]

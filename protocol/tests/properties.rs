@@ -114,13 +114,27 @@ proptest! {
         prop_assert_eq!(serde_json::from_slice::<Value>(payload).unwrap(), Value::String(text));
     }
 
+    /// Ids of the exact form, near misses of it (wrong case, length, separators, pids with a
+    /// leading zero or too long) and anything at all: accepted exactly when the written-out
+    /// rule says so.
     #[test]
-    fn agent_ids_never_panic_and_only_the_exact_form_passes(s in "\\PC{0,60}") {
-        if let Ok(id) = AgentId::try_from(s.clone()) {
-            prop_assert!(s.starts_with("agent_") && s.is_ascii());
+    fn only_the_exact_form_of_agent_id_passes(s in prop_oneof![
+        "agent_[0-9a-f]{32}_[1-9][0-9]{0,9}",
+        "agent_[0-9a-fA-F]{31,33}_[0-9]{0,11}",
+        "agent_[0-9a-f]{32}[_-]?[0-9٠]{1,11}",
+        "\\PC{0,60}",
+    ]) {
+        let verdict = AgentId::try_from(s.clone());
+        prop_assert_eq!(verdict.is_ok(), exact_agent_id(&s), "{:?}", s);
+        if let Ok(id) = verdict {
             prop_assert_eq!(id.secret(), s.as_str());
             prop_assert_eq!(id.short().len(), 14);
         }
+    }
+
+    #[test]
+    fn well_formed_agent_ids_pass(s in "agent_[0-9a-f]{32}_[1-9][0-9]{0,9}") {
+        prop_assert!(AgentId::try_from(s).is_ok());
     }
 
     #[test]
@@ -142,4 +156,17 @@ proptest! {
             prop_assert!(!url.chars().any(char::is_control) && url.trim() == url);
         }
     }
+}
+
+/// The agent id rule, written out independently of `AgentId`: `agent_`, 32 lowercase hex
+/// digits, `_`, and a pid of 1 to 10 digits without a leading zero.
+fn exact_agent_id(s: &str) -> bool {
+    let Some((hex, pid)) = s.strip_prefix("agent_").and_then(|r| r.split_once('_')) else {
+        return false;
+    };
+    hex.len() == 32
+        && hex.chars().all(|c| matches!(c, '0'..='9' | 'a'..='f'))
+        && (1..=10).contains(&pid.len())
+        && !pid.starts_with('0')
+        && pid.chars().all(|c| c.is_ascii_digit())
 }
