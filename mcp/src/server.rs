@@ -54,19 +54,14 @@ impl Claudezilla {
         let tool_router = Self::tabs_router()
             + Self::navigation_router()
             + Self::reading_router()
-            + Self::reading_local_router()
             + Self::interaction_router()
-            + Self::upload_router()
             + Self::screenshot_router()
             + Self::pool_router()
             + Self::devtools_router()
             + Self::storage_router()
-            + Self::storage_state_router()
             + Self::downloads_router()
             + Self::config_router()
             + Self::loops_router()
-            + Self::loop_state_router()
-            + Self::activity_router()
             + Self::diagnostics_router();
         let listed = Arc::new(tool_router.list_all().into_iter().map(trimmed).collect());
         Self {

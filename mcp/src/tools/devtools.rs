@@ -8,25 +8,14 @@ use claudezilla_protocol::reply::{ConsoleEntry, NetworkEntry, RouteInfo};
 use claudezilla_protocol::{Command, Reply};
 
 browser_tools! { devtools_router;
-    get_console "firefox_get_console" (ConsoleArgs)
-        "The page's console messages and uncaught errors, oldest first. Capture starts on the first call for a tab and continues across its page loads (500 kept)."
-        => Command::GetConsole;
+    get_console "firefox_get_console" (ConsoleArgs) => Command::GetConsole, "The page's console messages and uncaught errors, oldest first. Capture starts on the first call for a tab and continues across its page loads (500 kept).";
         Reply::Console { entries, total } => text(render_console(&entries, total));
-    get_network "firefox_get_network" (NetworkArgs)
-        "Requests of your tab, oldest first: method, URL, type, status, ms, bytes; with includeBody, response bodies from then on (credentials redacted). 200 kept."
-        => Command::GetNetwork;
+    get_network "firefox_get_network" (NetworkArgs) => Command::GetNetwork, "Requests of your tab, oldest first: method, URL, type, status, ms, bytes; with includeBody, response bodies from then on (credentials redacted). 200 kept.";
         Reply::Network { entries, total } => text(render_network(&entries, total));
-    route "firefox_route" (RouteArgs)
-        "Mock, block or slow your tabs' requests matching a URL glob: fulfill (your body and headers; the server's status stays), abort or delay. Yours alone. No pattern: lists your routes."
-        => Command::Route;
+    route "firefox_route" (RouteArgs) => Command::Route, "Mock, block or slow your tabs' requests matching a URL glob: fulfill (your body and headers; the server's status stays), abort or delay. Yours alone. No pattern: lists your routes.";
         Reply::Routes { routes } => text(render_routes(&routes));
-    unroute "firefox_unroute" (UnrouteArgs)
-        "Removes your route with this pattern, or all of them."
-        => Command::Unroute;
-        Reply::Routes { routes } => text(render_routes(&routes));
-    evaluate "firefox_evaluate" (EvaluateArgs)
-        "Run JavaScript in your tab's page (its own globals) and get the result as JSON; promises are awaited. Off unless the user switched it on in the Claudezilla popup: a capability the user grants, not a sandbox."
-        => Command::Evaluate;
+    unroute "firefox_unroute" (UnrouteArgs) => Command::Unroute, "Removes your route with this pattern, or all of them."; Reply::Routes { routes } => text(render_routes(&routes));
+    evaluate "firefox_evaluate" (EvaluateArgs) => Command::Evaluate, "Run JavaScript in your tab's page (its own globals) and get the result as JSON; promises are awaited. Off unless the user switched it on in the Claudezilla popup: a capability the user grants, not a sandbox.";
         Reply::Evaluated { value, js_type } => text(format!("({js_type}) {value}"));
 }
 

@@ -6,28 +6,21 @@ use std::time::Instant;
 use claudezilla_protocol::args::ActivityArgs;
 use claudezilla_protocol::reply::{ActivityEntry, ExtensionDiagnosis};
 use claudezilla_protocol::{Command, Reply, VERSION, validate};
-use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
-use rmcp::{tool, tool_router};
 
-use super::args::{Args, NoArgs};
-use super::{failed, text};
+use super::args::NoArgs;
+use super::{Context, Given, failed, text};
 use crate::server::Claudezilla;
 
-browser_tools! { activity_router;
-    get_activity "firefox_get_activity" (ActivityArgs)
-        "Your own recent actions in the browser, newest first (time, tab, command, target, outcome), as the user sees them in the popup."
-        => Command::GetActivity;
+browser_tools! { diagnostics_router;
+    get_activity "firefox_get_activity" (ActivityArgs) => Command::GetActivity, "Your own recent actions in the browser, newest first (time, tab, command, target, outcome), as the user sees them in the popup.";
         Reply::Activity { entries } => text(render_activity(&entries));
+    diagnose "firefox_diagnose" (NoArgs) => with check_the_chain, "Check the connection to Firefox (socket, token, host, extension, latency, tab pool) and say how to fix what is wrong.";
 }
 
-#[tool_router(router = diagnostics_router, vis = "pub(crate)")]
 impl Claudezilla {
-    #[tool(
-        name = "firefox_diagnose",
-        description = "Check the connection to Firefox (socket, token, host, extension, latency, tab pool) and say how to fix what is wrong."
-    )]
-    async fn diagnose(&self, Parameters(a): Parameters<Args<NoArgs>>) -> CallToolResult {
+    /// Calls the link itself, not `run`: each link of the chain is reported, failing or not.
+    async fn check_the_chain(&self, a: Given<NoArgs>, _: Context) -> CallToolResult {
         let timeout = match validate::timeout(a.timeout) {
             Ok(t) => t.min(10_000),
             Err(e) => return failed(e.into()),

@@ -5,28 +5,18 @@ use std::path::Path;
 use claudezilla_protocol::args::{DownloadsArgs, MovedDownload};
 use claudezilla_protocol::reply::{DownloadInfo, DownloadState};
 use claudezilla_protocol::{Command, ErrorBody, Reply};
-use rmcp::RoleServer;
-use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
-use rmcp::service::RequestContext;
-use rmcp::{tool, tool_router};
 
-use super::args::Args;
-use super::{failed, respond, text};
+use super::{Context, Given, failed, respond, text};
 use crate::files::{Allowed, Downloads};
 use crate::server::Claudezilla;
 
-#[tool_router(router = downloads_router, vis = "pub(crate)")]
+browser_tools! { downloads_router;
+    downloads "firefox_downloads" (DownloadsArgs) => with list_and_move, "Files your pages downloaded (state, size, type); finished ones move into your project (saveTo).";
+}
+
 impl Claudezilla {
-    #[tool(
-        name = "firefox_downloads",
-        description = "Files your pages downloaded (state, size, type); finished ones move into your project (saveTo)."
-    )]
-    async fn downloads(
-        &self,
-        Parameters(mut a): Parameters<Args<DownloadsArgs>>,
-        context: RequestContext<RoleServer>,
-    ) -> CallToolResult {
+    async fn list_and_move(&self, mut a: Given<DownloadsArgs>, context: Context) -> CallToolResult {
         // Only this server says what it moved: never the agent.
         a.args.moved.clear();
         let allowed = self.allowed(&context.peer).await;

@@ -4,21 +4,20 @@
 use claudezilla_protocol::args::LoopArgs;
 use claudezilla_protocol::reply::LoopState;
 use claudezilla_protocol::{Command, Reply};
-use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
-use rmcp::{tool, tool_router};
 
-use super::args::{Args, NoArgs};
-use super::{respond, text};
+use super::args::NoArgs;
+use super::{Context, Given, respond, text};
 use crate::server::Claudezilla;
 
-#[tool_router(router = loops_router, vis = "pub(crate)")]
+browser_tools! { loops_router;
+    start_loop "firefox_start_loop" (LoopArgs) => with start, "Start a focus loop: each time this session tries to stop, it is given the prompt again, until your reply contains <promise>completionPromise</promise>, maxIterations rounds or an hour. Needs the Stop hook (`claudezilla-host stop-hook`) in Claude Code's settings.";
+    stop_loop "firefox_stop_loop" (NoArgs) => |_| Command::StopLoop, "End your focus loop now."; Reply::Loop(s) => text(describe(&s));
+    loop_status "firefox_loop_status" (NoArgs) => |_| Command::LoopStatus, "Your focus loop: round, limit, time, and why it ended."; Reply::Loop(s) => text(describe(&s));
+}
+
 impl Claudezilla {
-    #[tool(
-        name = "firefox_start_loop",
-        description = "Start a focus loop: each time this session tries to stop, it is given the prompt again, until your reply contains <promise>completionPromise</promise>, maxIterations rounds or an hour. Needs the Stop hook (`claudezilla-host stop-hook`) in Claude Code's settings."
-    )]
-    async fn start_loop(&self, Parameters(a): Parameters<Args<LoopArgs>>) -> CallToolResult {
+    async fn start(&self, a: Given<LoopArgs>, _: Context) -> CallToolResult {
         let mut args = a.args;
         // The session is the process that started this server (Claude Code); its Stop hook
         // finds the loop by that pid among its own ancestors.
@@ -31,17 +30,6 @@ impl Claudezilla {
             },
         )
     }
-}
-
-browser_tools! { loop_state_router;
-    stop_loop "firefox_stop_loop" (NoArgs)
-        "End your focus loop now."
-        => |_| Command::StopLoop;
-        Reply::Loop(s) => text(describe(&s));
-    loop_status "firefox_loop_status" (NoArgs)
-        "Your focus loop: round, limit, time, and why it ended."
-        => |_| Command::LoopStatus;
-        Reply::Loop(s) => text(describe(&s));
 }
 
 fn describe(s: &LoopState) -> String {

@@ -2,39 +2,70 @@
 //! [`claudezilla_protocol::Command`], runs it through [`crate::server::Claudezilla::run`], and
 //! renders the typed reply as text (or an image) for the model.
 
-/// Declares tools that send one command and render its answer: each entry is the whole tool
-/// (its name, description, argument type, the command it sends and how each expected reply
-/// reads), and the one fallback arm turns a reply the command never gives into `INTERNAL`.
+/// Declares a group's tools, one entry each, as a table: its name, argument type, what it runs
+/// and its description. A tool that sends one command names the command and how each reply it
+/// expects reads; the one fallback arm turns any other reply into `INTERNAL`. A tool that does
+/// more (files, several calls) names the method that does it, `with method`.
 ///
 /// ```text
-/// fn_name "tool_name" (ArgsType) "description" => CommandConstructor;
-///     Reply::Pattern { .. } => rendered_tool_result,
+/// fn_name "tool_name" (ArgsType) => Command::Variant, "description"; Reply::Pattern => result;
+/// fn_name "tool_name" (ArgsType) => with method, "description";
 /// ```
 macro_rules! browser_tools {
-    ($router:ident; $(
-        $fn_name:ident $name:tt ($args:ty) $description:tt => $command:expr;
-            $($reply:pat => $render:expr),+ ;
-    )*) => {
+    ($router:ident; $($entries:tt)*) => {
+        browser_tools! { @munch $router [] $($entries)* }
+    };
+    (@munch $router:ident [$($done:tt)*]
+        $fn_name:ident $name:literal ($args:ty) => with $method:ident, $description:literal;
+        $($rest:tt)*) => {
+        browser_tools! {
+            @tool $router [$($done)*] $fn_name $name ($args) $description
+            (self, a, context) { self.$method(a, context).await }
+            $($rest)*
+        }
+    };
+    (@munch $router:ident [$($done:tt)*]
+        $fn_name:ident $name:literal ($args:ty) => $command:expr, $description:literal;
+        $($reply:pat => $render:expr),+ ;
+        $($rest:tt)*) => {
+        browser_tools! {
+            @tool $router [$($done)*] $fn_name $name ($args) $description
+            (self, a, _context) {
+                #[allow(clippy::redundant_closure_call)]
+                let command = ($command)(a.args);
+                crate::tools::respond(self.run(command, a.timeout).await, |reply| match reply {
+                    $( $reply => Ok($render), )+
+                    other => Err(other),
+                })
+            }
+            $($rest)*
+        }
+    };
+    // One tool method; the names its body uses come with it (macro hygiene).
+    (@tool $router:ident [$($done:tt)*] $fn_name:ident $name:literal ($args:ty) $description:literal
+        ($this:ident, $a:ident, $context:ident) $body:block $($rest:tt)*) => {
+        browser_tools! { @munch $router [$($done)*
+            #[rmcp::tool(name = $name, description = $description)]
+            async fn $fn_name(
+                &$this,
+                rmcp::handler::server::wrapper::Parameters($a):
+                    rmcp::handler::server::wrapper::Parameters<crate::tools::Given<$args>>,
+                $context: crate::tools::Context,
+            ) -> rmcp::model::CallToolResult $body
+        ] $($rest)* }
+    };
+    (@munch $router:ident [$($done:tt)*]) => {
         #[rmcp::tool_router(router = $router, vis = "pub(crate)")]
         impl crate::server::Claudezilla {
-            $(
-                #[rmcp::tool(name = $name, description = $description)]
-                async fn $fn_name(
-                    &self,
-                    rmcp::handler::server::wrapper::Parameters(a):
-                        rmcp::handler::server::wrapper::Parameters<crate::tools::args::Args<$args>>,
-                ) -> rmcp::model::CallToolResult {
-                    #[allow(clippy::redundant_closure_call)]
-                    let command = ($command)(a.args);
-                    crate::tools::respond(self.run(command, a.timeout).await, |reply| match reply {
-                        $( $reply => Ok($render), )+
-                        other => Err(other),
-                    })
-                }
-            )*
+            $($done)*
         }
     };
 }
+
+/// A tool's arguments, as the methods behind `with` entries take them.
+pub(crate) type Given<T> = args::Args<T>;
+/// The call's context (the client's roots), for `with` entries.
+pub(crate) type Context = rmcp::service::RequestContext<rmcp::RoleServer>;
 
 pub mod args;
 mod config;

@@ -8,10 +8,7 @@ use rmcp::model::CallToolResult;
 use super::text;
 
 browser_tools! { navigation_router;
-    navigate "firefox_navigate" (NavigateArgs)
-        "Load a URL in your tab, or go back/forward/reload (action), and wait until the page has loaded."
-        => Command::Navigate;
-        Reply::Tab(report) => render_tab(report);
+    navigate "firefox_navigate" (NavigateArgs) => Command::Navigate, "Load a URL in your tab, or go back/forward/reload (action), and wait until the page has loaded."; Reply::Tab(report) => render_tab(report);
 }
 
 /// The answer of every tool that loads a page.

@@ -5,45 +5,33 @@ use claudezilla_protocol::args::{
 };
 use claudezilla_protocol::reply::{PageContent, PageState, Snapshot};
 use claudezilla_protocol::{Command, Reply};
-use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
 use rmcp::schemars::{self, JsonSchema};
-use rmcp::{tool, tool_router};
 use serde::Deserialize;
 
-use super::args::Args;
-use super::{respond, text};
+use super::{Context, Given, respond, text};
 use crate::server::Claudezilla;
 
 /// firefox_wait_for's own default, shorter than other tools'.
 const WAIT_FOR_DEFAULT_MS: u64 = 10_000;
 
 browser_tools! { reading_router;
-    snapshot "firefox_snapshot" (SnapshotArgs)
-        "Compact accessibility tree of your tab (all frames, shadow DOM) where every interactive element has a ref (e12) that any action tool takes instead of a selector."
-        => Command::Snapshot;
+    get_content "firefox_get_content" (GetContentArgs) => with read_content, "Read your tab as text (default), markdown (headings, links, lists, tables) or html, whole or under a selector. Cut at maxLength.";
+    snapshot "firefox_snapshot" (SnapshotArgs) => Command::Snapshot, "Compact accessibility tree of your tab (all frames, shadow DOM) where every interactive element has a ref (e12) that any action tool takes instead of a selector.";
         Reply::Snapshot(s) => text(render_snapshot(s));
-    accessibility_snapshot "firefox_get_accessibility_snapshot" (AccessibilitySnapshotArgs)
-        "Accessibility tree limited by depth and node count (Claudezilla's); firefox_snapshot is usually better."
-        => Command::AccessibilitySnapshot;
+    accessibility_snapshot "firefox_get_accessibility_snapshot" (AccessibilitySnapshotArgs) => Command::AccessibilitySnapshot, "Accessibility tree limited by depth and node count (Claudezilla's); firefox_snapshot is usually better.";
         Reply::Snapshot(s) => text(render_snapshot(s));
-    get_element "firefox_get_element" (TargetArgs)
-        "One element in detail: attributes, visibility, box, key styles, text, value."
-        => Command::GetElement;
+    get_element "firefox_get_element" (TargetArgs) => Command::GetElement, "One element in detail: attributes, visibility, box, key styles, text, value.";
         Reply::Element(e) => text(serde_json::to_string_pretty(&e).unwrap_or_default());
-    get_page_state "firefox_get_page_state" (PageStateArgs)
-        "Structured page summary (JSON): headings, links, buttons, inputs with refs, images, landmarks, counts, recent errors."
-        => Command::GetPageState;
+    get_page_state "firefox_get_page_state" (PageStateArgs) => Command::GetPageState, "Structured page summary (JSON): headings, links, buttons, inputs with refs, images, landmarks, counts, recent errors.";
         Reply::PageState(s) => text(serde_json::to_string(&s).unwrap_or_default());
+    diff_page_state "firefox_diff_page_state" (DiffArgs) => with diff_states, "What changed between two firefox_get_page_state answers (pass them as before and after).";
+    wait_for "firefox_wait_for" (WaitForArgs) => with wait, "Wait until an element matches a selector, the page shows a text, or the URL matches a glob. timeout defaults to 10000 here.";
 }
 
-#[tool_router(router = reading_local_router, vis = "pub(crate)")]
 impl Claudezilla {
-    #[tool(
-        name = "firefox_get_content",
-        description = "Read your tab as text (default), markdown (headings, links, lists, tables) or html, whole or under a selector. Cut at maxLength."
-    )]
-    async fn get_content(&self, Parameters(a): Parameters<Args<GetContentArgs>>) -> CallToolResult {
+    /// The cut is said with the length asked for.
+    async fn read_content(&self, a: Given<GetContentArgs>, _: Context) -> CallToolResult {
         let max_length = a.args.max_length;
         respond(
             self.run(Command::GetContent(a.args), a.timeout).await,
@@ -54,19 +42,13 @@ impl Claudezilla {
         )
     }
 
-    #[tool(
-        name = "firefox_diff_page_state",
-        description = "What changed between two firefox_get_page_state answers (pass them as before and after)."
-    )]
-    async fn diff_page_state(&self, Parameters(a): Parameters<Args<DiffArgs>>) -> CallToolResult {
+    /// Pure: two answers compared here, the browser not asked.
+    async fn diff_states(&self, a: Given<DiffArgs>, _: Context) -> CallToolResult {
         text(diff(&a.args.before.0, &a.args.after.0))
     }
 
-    #[tool(
-        name = "firefox_wait_for",
-        description = "Wait until an element matches a selector, the page shows a text, or the URL matches a glob. timeout defaults to 10000 here."
-    )]
-    async fn wait_for(&self, Parameters(a): Parameters<Args<WaitForArgs>>) -> CallToolResult {
+    /// With a default timeout of its own.
+    async fn wait(&self, a: Given<WaitForArgs>, _: Context) -> CallToolResult {
         let timeout = a.timeout.or(Some(WAIT_FOR_DEFAULT_MS));
         respond(
             self.run(Command::WaitFor(a.args), timeout).await,

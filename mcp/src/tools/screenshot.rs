@@ -4,28 +4,18 @@ use base64::Engine;
 use claudezilla_protocol::args::ScreenshotArgs;
 use claudezilla_protocol::reply::{ImageMime, Screenshot};
 use claudezilla_protocol::{Command, ErrorBody, ErrorCode, Reply};
-use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock};
-use rmcp::service::RequestContext;
-use rmcp::{RoleServer, tool, tool_router};
 
+use super::{Context, Given, failed, respond, text};
 use crate::files::{SaveTarget, Written};
-
-use super::args::Args;
-use super::{failed, respond, text};
 use crate::server::Claudezilla;
 
-#[tool_router(router = screenshot_router, vis = "pub(crate)")]
+browser_tools! { screenshot_router;
+    screenshot "firefox_screenshot" (ScreenshotArgs) => with capture, "JPEG of your tab after the page settles, without switching tabs. purpose presets size and quality; fullPage, or one element (selector/ref); annotate numbers controls with their refs; savePath writes a file instead.";
+}
+
 impl Claudezilla {
-    #[tool(
-        name = "firefox_screenshot",
-        description = "JPEG of your tab after the page settles, without switching tabs. purpose presets size and quality; fullPage, or one element (selector/ref); annotate numbers controls with their refs; savePath writes a file instead."
-    )]
-    async fn screenshot(
-        &self,
-        Parameters(a): Parameters<Args<ScreenshotArgs>>,
-        context: RequestContext<RoleServer>,
-    ) -> CallToolResult {
+    async fn capture(&self, a: Given<ScreenshotArgs>, context: Context) -> CallToolResult {
         // The destination is checked before the capture, and written by this process: only
         // inside the allowed folders.
         let target = match &a.args.save_path {

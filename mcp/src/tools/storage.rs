@@ -5,41 +5,29 @@ use claudezilla_protocol::args::{
 };
 use claudezilla_protocol::reply::CookieInfo;
 use claudezilla_protocol::{Command, ErrorBody, ErrorCode, Reply};
-use rmcp::RoleServer;
-use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
-use rmcp::service::RequestContext;
-use rmcp::{tool, tool_router};
 
-use super::args::Args;
-use super::{acted, failed, respond, text};
+use super::{Context, Given, acted, failed, respond, text};
 use crate::files::Written;
 use crate::server::Claudezilla;
 
 browser_tools! { storage_router;
-    cookies "firefox_cookies" (CookiesArgs)
-        "Get, set or delete the cookies of your tab's page (its own cookie jar). Off unless the user switched cookies and storage on in the Claudezilla popup: they hold logins."
-        => Command::Cookies;
+    cookies "firefox_cookies" (CookiesArgs) => Command::Cookies, "Get, set or delete the cookies of your tab's page (its own cookie jar). Off unless the user switched cookies and storage on in the Claudezilla popup: they hold logins.";
         Reply::Cookies { url, cookies } => text(render_cookies(&url, &cookies)),
         Reply::Acted { what } => text(what);
-    storage "firefox_storage" (StorageArgs)
-        "Get, set or clear your tab's localStorage (or sessionStorage: area). Off unless the user switched cookies and storage on in the Claudezilla popup."
-        => Command::Storage;
-        Reply::Stored { origin, area, entries, total } =>
-            text(render_storage(&origin, area, &entries, total)),
+    storage "firefox_storage" (StorageArgs) => Command::Storage, "Get, set or clear your tab's localStorage (or sessionStorage: area). Off unless the user switched cookies and storage on in the Claudezilla popup.";
+        Reply::Stored { origin, area, entries, total } => text(render_storage(&origin, area, &entries, total)),
         Reply::Acted { what } => text(what);
+    storage_state "firefox_storage_state" (StorageStateArgs) => with save_or_load_state, "Save the cookies and localStorage of your open sites to a JSON file in your project, or load one into your session (log in once, reuse it; the file holds logins). Off unless the user switched cookies and storage on.";
 }
 
-#[tool_router(router = storage_state_router, vis = "pub(crate)")]
 impl Claudezilla {
-    #[tool(
-        name = "firefox_storage_state",
-        description = "Save the cookies and localStorage of your open sites to a JSON file in your project, or load one into your session (log in once, reuse it; the file holds logins). Off unless the user switched cookies and storage on."
-    )]
-    async fn storage_state(
+    /// The state file is written or read here, in the allowed folders; the browser only
+    /// gathers or plants what it holds.
+    async fn save_or_load_state(
         &self,
-        Parameters(mut a): Parameters<Args<StorageStateArgs>>,
-        context: RequestContext<RoleServer>,
+        mut a: Given<StorageStateArgs>,
+        context: Context,
     ) -> CallToolResult {
         let allowed = self.allowed(&context.peer).await;
         let path = a.args.path.clone();
