@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::args::*;
-use crate::validate::{self, Invalid};
+use crate::validate::Invalid;
 
 macro_rules! commands {
     ($( $(#[$doc:meta])* $variant:ident $(($args:ty))? = $name:literal, )*) => {
@@ -25,10 +25,23 @@ macro_rules! commands {
                     $( commands!(@pattern $variant $($args)?) => $name, )*
                 }
             }
+
+            /// Checks every argument; the MCP server calls this before sending, the extension
+            /// again on receipt (it trusts nothing that crossed a boundary).
+            pub fn validate(&self) -> Result<(), Invalid> {
+                match self {
+                    $( commands!(@bind args $variant $($args)?) => commands!(@check args $($args)?), )*
+                }
+            }
         }
     };
     (@pattern $variant:ident $args:ty) => { Self::$variant(_) };
     (@pattern $variant:ident) => { Self::$variant };
+    // The names come from the caller, so the binding and its use share one expansion.
+    (@bind $x:ident $variant:ident $args:ty) => { Self::$variant($x) };
+    (@bind $x:ident $variant:ident) => { Self::$variant };
+    (@check $x:ident $args:ty) => { Validate::validate($x) };
+    (@check $x:ident) => { Ok(()) };
 }
 
 commands! {
@@ -93,66 +106,6 @@ commands! {
     Heartbeat = "heartbeat",
     /// Restarts the extension's background (after a rebuild); not an MCP tool.
     ReloadExtension = "reloadExtension",
-}
-
-impl Command {
-    /// Checks every argument; the MCP server calls this before sending, the extension again on
-    /// receipt (it trusts nothing that crossed a boundary).
-    pub fn validate(&self) -> Result<(), Invalid> {
-        match self {
-            Self::CreateWindow(a) => validate::url("url", &a.url),
-            Self::Navigate(a) => a.validate(),
-            Self::GetContent(a) => a.validate(),
-            Self::Click(a) => a.validate(),
-            Self::Type(a) => a.validate(),
-            Self::PressKey(a) => a.validate(),
-            Self::Scroll(a) => a.validate(),
-            Self::Hover(a) | Self::GetElement(a) => a.target().map(drop),
-            Self::SelectOption(a) => a.validate(),
-            Self::FillForm(a) => a.validate(),
-            Self::UploadFile(a) => a.validate(),
-            Self::Drag(a) => a.validate(),
-            Self::HandleDialog(a) => a.validate(),
-            Self::WaitFor(a) => a.validate(),
-            Self::Snapshot(a) => a.validate(),
-            Self::AccessibilitySnapshot(a) => a.validate(),
-            Self::Screenshot(a) => a.validate(),
-            Self::GetConsole(a) => a.validate(),
-            Self::GetNetwork(a) => a.validate(),
-            Self::Evaluate(a) => a.validate(),
-            Self::Cookies(a) => a.validate(),
-            Self::Route(a) => a.validate(),
-            Self::Storage(a) => a.validate(),
-            Self::StorageState(a) => a.validate(),
-            Self::Downloads(a) => a.validate(),
-            Self::GetActivity(a) => a.validate(),
-            Self::SetConfig(a) => a.validate(),
-            Self::SetViewport(a) => a.size().map(drop),
-            Self::ResizeWindow(a) => a.validate(),
-            Self::StartLoop(a) => a.validate(),
-            Self::GetPageState(_)
-            | Self::GetTabs
-            | Self::CloseTab(_)
-            | Self::Ping
-            | Self::Diagnose
-            | Self::Goodbye
-            | Self::RequestTabSpace
-            | Self::GrantTabSpace
-            | Self::GetSlotRequests
-            | Self::CloseWindow
-            | Self::Heartbeat
-            | Self::ReloadExtension
-            | Self::HandleConsent(_)
-            | Self::SetPrivateMode(_)
-            | Self::ListAllTabs
-            | Self::AttachTab(_)
-            | Self::DetachTab(_)
-            | Self::StopLoop
-            | Self::LoopStatus
-            | Self::LoopCheck(_)
-            | Self::Unroute(_) => Ok(()),
-        }
-    }
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use claudezilla_protocol::{Command, Reply};
 use futures_util::future::join_all;
 use serde_json::{Value, json};
 
-use crate::common::{COLOURS, Shared, centre_colour, close_to, test_pages};
+use crate::common::{COLOURS, Shared, centre_colour, close_to, tabs_gone, test_pages};
 
 /// A browser of its own with its page server and a few agents.
 struct Own {
@@ -232,17 +232,7 @@ pub async fn a_killed_agent_frees_its_tabs(s: Arc<Shared>) -> anyhow::Result<()>
     ];
     // SIGKILL: no goodbye; the host sees the connection drop and tells the extension.
     doomed.kill();
-    eventually(
-        Duration::from_secs(10),
-        "the killed agent's tabs to be released",
-        async || {
-            let now = watcher.call("firefox_get_tabs", json!({})).await.ok()?;
-            tabs.iter()
-                .all(|t| !now.text.contains(&format!("tab {t} ")))
-                .then_some(())
-        },
-    )
-    .await
+    tabs_gone(&watcher, &tabs, "the killed agent's tabs to be released").await
 }
 
 pub async fn concurrent_screenshots_each_show_their_own_page(s: Arc<Shared>) -> anyhow::Result<()> {

@@ -12,7 +12,7 @@ use claudezilla_e2e::{Agent, Browser, eventually};
 
 use serde_json::json;
 
-use crate::common::{Shared, call, text_of};
+use crate::common::{Shared, call, click, text_of};
 
 /// A canvas that zooms on the wheel (as maps do), a scrollable box and a button, at fixed
 /// places, and a log of what the page saw.
@@ -533,12 +533,7 @@ pub async fn downloads_land_in_the_project(s: Arc<Shared>) -> anyhow::Result<()>
     let tab = a.open(&site.url("/beyond/downloads.html")).await?;
     let none = call(&a, "firefox_downloads", json!({})).await?;
     ensure!(none.text.contains("No downloads"), "{none:?}");
-    call(
-        &a,
-        "firefox_click",
-        json!({"tabId": tab, "selector": "#file"}),
-    )
-    .await?;
+    click(&a, tab, "#file").await?;
     let listed = report_collected(&a, project.path(), "report.bin").await?;
     let moved = project.path().join("downloads").join("report.bin");
     ensure!(
@@ -550,12 +545,7 @@ pub async fn downloads_land_in_the_project(s: Arc<Shared>) -> anyhow::Result<()>
     // Another agent on the same page: the file is still the one whose click made it.
     let b = s.agent("downloads-b").await?;
     b.open(&site.url("/beyond/downloads.html")).await?;
-    call(
-        &a,
-        "firefox_click",
-        json!({"tabId": tab, "selector": "#made"}),
-    )
-    .await?;
+    click(&a, tab, "#made").await?;
     let made = eventually(Duration::from_secs(15), "the page-made file", async || {
         let listed = call(&a, "firefox_downloads", json!({"wait": true}))
             .await

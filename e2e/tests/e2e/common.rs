@@ -21,6 +21,54 @@ pub async fn call(a: &Agent, tool: &str, args: Value) -> anyhow::Result<ToolResu
         .with_context(|| tool.to_owned())
 }
 
+/// `firefox_type` of `text` into the element a selector names.
+pub async fn type_into(
+    a: &Agent,
+    tab: u32,
+    selector: &str,
+    text: &str,
+) -> anyhow::Result<ToolResult> {
+    let args = json!({"tabId": tab, "selector": selector, "text": text});
+    call(a, "firefox_type", args).await
+}
+
+/// `firefox_press_key` on the focused element.
+pub async fn press(a: &Agent, tab: u32, key: &str) -> anyhow::Result<ToolResult> {
+    call(a, "firefox_press_key", json!({"tabId": tab, "key": key})).await
+}
+
+/// `firefox_press_key` on the element a selector names.
+pub async fn press_on(
+    a: &Agent,
+    tab: u32,
+    selector: &str,
+    key: &str,
+) -> anyhow::Result<ToolResult> {
+    let args = json!({"tabId": tab, "selector": selector, "key": key});
+    call(a, "firefox_press_key", args).await
+}
+
+/// `firefox_click` on the element a selector names.
+pub async fn click(a: &Agent, tab: u32, selector: &str) -> anyhow::Result<ToolResult> {
+    call(
+        a,
+        "firefox_click",
+        json!({"tabId": tab, "selector": selector}),
+    )
+    .await
+}
+
+/// Waits (10 s at most) until `watcher` no longer sees any of `tabs` in `firefox_get_tabs`.
+pub async fn tabs_gone(watcher: &Agent, tabs: &[u32], what: &str) -> anyhow::Result<()> {
+    claudezilla_e2e::eventually(Duration::from_secs(10), what, async || {
+        let now = watcher.call("firefox_get_tabs", json!({})).await.ok()?;
+        tabs.iter()
+            .all(|t| !now.text.contains(&format!("tab {t} ")))
+            .then_some(())
+    })
+    .await
+}
+
 /// The text of one element of a tab's page.
 pub async fn text_of(a: &Agent, tab: u32, selector: &str) -> anyhow::Result<String> {
     Ok(call(

@@ -9,7 +9,7 @@ use anyhow::{Context, ensure};
 use claudezilla_e2e::pages::Page;
 use serde_json::json;
 
-use crate::common::{Shared, call, text_of};
+use crate::common::{Shared, call, click, press_on, text_of, type_into};
 
 /// A todo list as jQuery TodoMVC writes it: Enter is `e.which === 13` on keyup.
 const JQUERY_TODOS: &str = r#"<!doctype html><title>jQuery-style todos</title>
@@ -106,18 +106,8 @@ pub fn pages(other_origin: &str) -> HashMap<&'static str, Page> {
 pub async fn enter_carries_which_and_key_code(s: Arc<Shared>) -> anyhow::Result<()> {
     let a = s.agent("jquery").await?;
     let tab = a.open(&s.pages.url("/input/jquery.html")).await?;
-    call(
-        &a,
-        "firefox_type",
-        json!({"tabId": tab, "selector": "#new", "text": "Buy milk"}),
-    )
-    .await?;
-    call(
-        &a,
-        "firefox_press_key",
-        json!({"tabId": tab, "selector": "#new", "key": "Enter"}),
-    )
-    .await?;
+    type_into(&a, tab, "#new", "Buy milk").await?;
+    press_on(&a, tab, "#new", "Enter").await?;
     let list = text_of(&a, tab, "#list").await?;
     ensure!(
         list.contains("Buy milk"),
@@ -126,12 +116,7 @@ pub async fn enter_carries_which_and_key_code(s: Arc<Shared>) -> anyhow::Result<
     let keys = text_of(&a, tab, "#keys").await?;
     ensure!(keys.contains("keyup:Enter:13:13"), "{keys}");
     for key in ["Control+a", "Escape", "Shift+Tab"] {
-        call(
-            &a,
-            "firefox_press_key",
-            json!({"tabId": tab, "selector": "#new", "key": key}),
-        )
-        .await?;
+        press_on(&a, tab, "#new", &key).await?;
     }
     let keys = text_of(&a, tab, "#keys").await?;
     ensure!(keys.contains("ctrl-a") && keys.contains("esc"), "{keys}");
@@ -149,18 +134,8 @@ pub async fn enter_carries_which_and_key_code(s: Arc<Shared>) -> anyhow::Result<
 pub async fn change_fires_when_the_edit_is_committed(s: Arc<Shared>) -> anyhow::Result<()> {
     let a = s.agent("change").await?;
     let tab = a.open(&s.pages.url("/input/change.html")).await?;
-    call(
-        &a,
-        "firefox_type",
-        json!({"tabId": tab, "selector": "#todo", "text": "Call"}),
-    )
-    .await?;
-    let typed = call(
-        &a,
-        "firefox_type",
-        json!({"tabId": tab, "selector": "#todo", "text": " mom"}),
-    )
-    .await?;
+    type_into(&a, tab, "#todo", "Call").await?;
+    let typed = type_into(&a, tab, "#todo", " mom").await?;
     ensure!(
         typed.text.contains("8 characters"),
         "the value is the whole edit: {typed:?}"
@@ -170,12 +145,7 @@ pub async fn change_fires_when_the_edit_is_committed(s: Arc<Shared>) -> anyhow::
         "change fired while typing"
     );
     // The field loses focus: now the browser commits the edit, once.
-    call(
-        &a,
-        "firefox_click",
-        json!({"tabId": tab, "selector": "#elsewhere"}),
-    )
-    .await?;
+    click(&a, tab, "#elsewhere").await?;
     let list = text_of(&a, tab, "#list").await?;
     ensure!(
         list.contains("Call mom") && list.matches("Call").count() == 1,
@@ -188,45 +158,20 @@ pub async fn change_fires_when_the_edit_is_committed(s: Arc<Shared>) -> anyhow::
 pub async fn lengths_are_enforced_as_from_a_keyboard(s: Arc<Shared>) -> anyhow::Result<()> {
     let a = s.agent("limits").await?;
     let tab = a.open(&s.pages.url("/input/limits.html")).await?;
-    let typed = call(
-        &a,
-        "firefox_type",
-        json!({"tabId": tab, "selector": "#tweet", "text": "x".repeat(150)}),
-    )
-    .await?;
+    let typed = type_into(&a, tab, "#tweet", &"x".repeat(150)).await?;
     ensure!(
         typed.text.contains("140 characters") && typed.text.contains("kept 140 of 150"),
         "{typed:?}"
     );
-    call(
-        &a,
-        "firefox_type",
-        json!({"tabId": tab, "selector": "#pw", "text": "abc"}),
-    )
-    .await?;
-    call(
-        &a,
-        "firefox_press_key",
-        json!({"tabId": tab, "selector": "#pw", "key": "Enter"}),
-    )
-    .await?;
+    type_into(&a, tab, "#pw", "abc").await?;
+    press_on(&a, tab, "#pw", "Enter").await?;
     let out = text_of(&a, tab, "#out").await?;
     ensure!(
         out.contains("refused: At least 8"),
         "a too-short field was submitted: {out}"
     );
-    call(
-        &a,
-        "firefox_type",
-        json!({"tabId": tab, "selector": "#pw", "text": "defghij"}),
-    )
-    .await?;
-    call(
-        &a,
-        "firefox_press_key",
-        json!({"tabId": tab, "selector": "#pw", "key": "Enter"}),
-    )
-    .await?;
+    type_into(&a, tab, "#pw", "defghij").await?;
+    press_on(&a, tab, "#pw", "Enter").await?;
     ensure!(text_of(&a, tab, "#out").await?.contains("sent"));
     a.close().await?;
     Ok(())
@@ -386,12 +331,7 @@ pub async fn load_time_console_dialogs_and_unload(s: Arc<Shared>) -> anyhow::Res
         "the load-time alert is reported: {told}"
     );
     // A dialog an action raises is in that action's answer.
-    let asked = call(
-        &a,
-        "firefox_click",
-        json!({"tabId": tab, "selector": "#ask"}),
-    )
-    .await?;
+    let asked = click(&a, tab, "#ask").await?;
     ensure!(
         asked.text.contains(r#"prompt("Your name?")"#)
             && asked.text.contains("firefox_handle_dialog"),

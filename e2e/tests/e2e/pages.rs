@@ -8,7 +8,7 @@ use anyhow::{Context, ensure};
 use claudezilla_e2e::{Agent, eventually};
 use serde_json::{Value, json};
 
-use crate::common::{Shared, call};
+use crate::common::{Shared, call, click, press, press_on, type_into};
 
 async fn open(a: &Agent, s: &Shared, path: &str) -> anyhow::Result<u32> {
     a.open(&s.pages.url(path)).await
@@ -118,12 +118,7 @@ pub async fn refs_from_a_snapshot_drive_every_action(s: Arc<Shared>) -> anyhow::
 
     // A ref whose element left the page is stale, and says what to do.
     let temp = ref_of(&snap, "button \"Temporary\"")?;
-    call(
-        &a,
-        "firefox_click",
-        json!({"tabId": tab, "selector": "#temp"}),
-    )
-    .await?;
+    click(&a, tab, "#temp").await?;
     a.call(
         "firefox_navigate",
         json!({"tabId": tab, "url": s.pages.url("/form.html")}),
@@ -179,12 +174,7 @@ pub async fn forms_fill_in_one_call_and_enter_submits(s: Arc<Shared>) -> anyhow:
         "lists the options"
     );
     // Enter in a field submits the form the way the browser would.
-    let pressed = call(
-        &a,
-        "firefox_press_key",
-        json!({"tabId": tab, "selector": "[name=email]", "key": "Enter"}),
-    )
-    .await?;
+    let pressed = press_on(&a, tab, "[name=email]", "Enter").await?;
     ensure!(pressed.text.contains("submitted"), "{}", pressed.text);
     let result = content(&a, tab, "#result").await?;
     for part in [
@@ -226,12 +216,7 @@ pub async fn forms_fill_in_one_call_and_enter_submits(s: Arc<Shared>) -> anyhow:
 pub async fn a_react_like_page_sees_typing(s: Arc<Shared>) -> anyhow::Result<()> {
     let a = s.agent("react").await?;
     let tab = open(&a, &s, "/react.html").await?;
-    call(
-        &a,
-        "firefox_type",
-        json!({"tabId": tab, "selector": "#controlled", "text": "hello"}),
-    )
-    .await?;
+    type_into(&a, tab, "#controlled", "hello").await?;
     ensure!(
         content(&a, tab, "#state").await?.contains("state: hello"),
         "the page's state missed the typing"
@@ -274,24 +259,19 @@ pub async fn frames_and_shadow_roots_are_in_snapshots_and_reachable(
     call(&a, "firefox_click", json!({"tabId": tab, "ref": r})).await?;
     ensure!(content(&a, tab, "#out").await?.contains("shadow clicked"));
     // Selectors reach into open shadow roots too.
-    call(
-        &a,
-        "firefox_click",
-        json!({"tabId": tab, "selector": "#inner"}),
-    )
-    .await?;
+    click(&a, tab, "#inner").await?;
     Ok(())
 }
 
 pub async fn dialogs_never_block_and_follow_the_policy(s: Arc<Shared>) -> anyhow::Result<()> {
     let a = s.agent("dialogs").await?;
     let tab = open(&a, &s, "/dialogs.html").await?;
-    call(&a, "firefox_click", json!({"tabId": tab, "selector": "#a"})).await?;
+    click(&a, tab, "#a").await?;
     ensure!(
         content(&a, tab, "#out").await?.contains("after alert"),
         "the alert blocked the page"
     );
-    call(&a, "firefox_click", json!({"tabId": tab, "selector": "#c"})).await?;
+    click(&a, tab, "#c").await?;
     ensure!(
         content(&a, tab, "#out").await?.contains("confirm: false"),
         "confirm is dismissed by default"
@@ -308,9 +288,9 @@ pub async fn dialogs_never_block_and_follow_the_policy(s: Arc<Shared>) -> anyhow
         "{}",
         report.text
     );
-    call(&a, "firefox_click", json!({"tabId": tab, "selector": "#p"})).await?;
+    click(&a, tab, "#p").await?;
     ensure!(content(&a, tab, "#out").await?.contains("prompt: Ada"));
-    call(&a, "firefox_click", json!({"tabId": tab, "selector": "#c"})).await?;
+    click(&a, tab, "#c").await?;
     ensure!(content(&a, tab, "#out").await?.contains("confirm: true"));
     Ok(())
 }
@@ -321,12 +301,7 @@ pub async fn waiting_inspecting_and_page_state(s: Arc<Shared>) -> anyhow::Result
     let before = call(&a, "firefox_get_page_state", json!({"tabId": tab}))
         .await?
         .text;
-    call(
-        &a,
-        "firefox_click",
-        json!({"tabId": tab, "selector": "#start"}),
-    )
-    .await?;
+    click(&a, tab, "#start").await?;
     call(
         &a,
         "firefox_wait_for",
@@ -354,12 +329,7 @@ pub async fn waiting_inspecting_and_page_state(s: Arc<Shared>) -> anyhow::Result
         .await?;
     never.expect_error("TIMEOUT")?;
 
-    call(
-        &a,
-        "firefox_click",
-        json!({"tabId": tab, "selector": "#boom"}),
-    )
-    .await?;
+    click(&a, tab, "#boom").await?;
     let after = eventually(
         Duration::from_secs(5),
         "the page's uncaught error in its state",
@@ -414,31 +384,16 @@ pub async fn waiting_inspecting_and_page_state(s: Arc<Shared>) -> anyhow::Result
 pub async fn keys_scroll_hover_and_drag(s: Arc<Shared>) -> anyhow::Result<()> {
     let a = s.agent("keys").await?;
     let tab = open(&a, &s, "/keys.html").await?;
-    call(
-        &a,
-        "firefox_type",
-        json!({"tabId": tab, "selector": "#q", "text": "rust"}),
-    )
-    .await?;
-    let enter = call(
-        &a,
-        "firefox_press_key",
-        json!({"tabId": tab, "key": "Enter"}),
-    )
-    .await?;
+    type_into(&a, tab, "#q", "rust").await?;
+    let enter = press(&a, tab, "Enter").await?;
     ensure!(
         enter.text.contains("submitted"),
         "Enter on the focused field: {}",
         enter.text
     );
     ensure!(content(&a, tab, "#out").await?.contains("searched rust"));
-    call(
-        &a,
-        "firefox_press_key",
-        json!({"tabId": tab, "selector": "#one", "key": "x"}),
-    )
-    .await?;
-    let tabbed = call(&a, "firefox_press_key", json!({"tabId": tab, "key": "Tab"})).await?;
+    press_on(&a, tab, "#one", "x").await?;
+    let tabbed = press(&a, tab, "Tab").await?;
     ensure!(
         tabbed.text.contains("moved focus to input#two"),
         "{}",

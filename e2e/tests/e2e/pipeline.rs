@@ -5,11 +5,11 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail, ensure};
 use base64::Engine;
-use claudezilla_e2e::{RawClient, eventually};
+use claudezilla_e2e::RawClient;
 use claudezilla_protocol::{Command, ErrorCode, HostMessage, Reply};
 use serde_json::json;
 
-use crate::common::{Shared, text_of};
+use crate::common::{Shared, tabs_gone, text_of};
 
 pub async fn reads_clicks_types_screenshots_and_closes(s: Arc<Shared>) -> anyhow::Result<()> {
     let a = s.agent("rcts").await?;
@@ -364,17 +364,7 @@ pub async fn goodbye_releases_tabs(s: Arc<Shared>) -> anyhow::Result<()> {
         listed.text
     );
     leaving.close().await?;
-    eventually(
-        Duration::from_secs(10),
-        "the leaving agent's tabs to close",
-        async || {
-            let now = watcher.call("firefox_get_tabs", json!({})).await.ok()?;
-            tabs.iter()
-                .all(|t| !now.text.contains(&format!("tab {t} ")))
-                .then_some(())
-        },
-    )
-    .await
+    tabs_gone(&watcher, &tabs, "the leaving agent's tabs to close").await
 }
 
 pub async fn the_real_host_refuses_a_wrong_token(s: Arc<Shared>) -> anyhow::Result<()> {

@@ -14,7 +14,7 @@ use claudezilla_e2e::pages::Page;
 use claudezilla_e2e::{Agent, Browser, PageServer, eventually};
 use serde_json::json;
 
-use crate::common::{Shared, call, text_of};
+use crate::common::{Shared, call, click, text_of};
 
 /// A site with a login: a session cookie and a token in local storage.
 const SITE: &str = "<!doctype html><title>Site</title><p id=out>loading</p><script>\
@@ -303,12 +303,7 @@ pub async fn downloads_land_only_in_the_downloads_folder(s: Arc<Shared>) -> anyh
     .into_iter()
     .enumerate()
     {
-        call(
-            &a,
-            "firefox_click",
-            json!({"tabId": tab, "selector": "#build"}),
-        )
-        .await?;
+        click(&a, tab, "#build").await?;
         let listed = eventually(Duration::from_secs(15), "the download", async || {
             let listed = a
                 .call(

@@ -11,7 +11,7 @@ use claudezilla_e2e::pages::Page;
 use claudezilla_e2e::{Agent, eventually};
 use serde_json::json;
 
-use crate::common::{Shared, call, text_of};
+use crate::common::{Shared, call, click, press, text_of, type_into};
 
 /// Where the pages find the installed widgets.
 const MODULES: &str = "/w/node_modules";
@@ -336,18 +336,8 @@ pub async fn todomvc_edits_commit_with_enter(s: Arc<Shared>) -> anyhow::Result<(
             json!({"tabId": tab, "selector": "li:first-child label", "clickCount": 2}),
         )
         .await?;
-        call(
-            &a,
-            "firefox_type",
-            json!({"tabId": tab, "selector": "li.editing .edit", "text": " now"}),
-        )
-        .await?;
-        call(
-            &a,
-            "firefox_press_key",
-            json!({"tabId": tab, "key": "Enter"}),
-        )
-        .await?;
+        type_into(&a, tab, "li.editing .edit", " now").await?;
+        press(&a, tab, "Enter").await?;
         let saved = eventually(Duration::from_secs(3), "the saved edit", async || {
             text_of(&a, tab, "#state")
                 .await
@@ -372,7 +362,7 @@ pub async fn focus_is_as_a_users_click_gives_it(s: Arc<Shared>) -> anyhow::Resul
     let a = s.agent("focus").await?;
     let tab = a.open(&s.pages.url("/widgets/focus.html")).await?;
     let seen = async |what: &str| shows(&a, tab, "#out", what).await;
-    call(&a, "firefox_click", json!({"tabId": tab, "selector": "#a"})).await?;
+    click(&a, tab, "#a").await?;
     let clicked = seen("\"active\":\"a\"").await?;
     for style in [
         "\"has\":true",
@@ -384,21 +374,16 @@ pub async fn focus_is_as_a_users_click_gives_it(s: Arc<Shared>) -> anyhow::Resul
         ensure!(clicked.contains(style), "{style} in {clicked}");
     }
     // The keyboard's focus shows :focus-visible on a button too; the field's ring goes.
-    call(&a, "firefox_press_key", json!({"tabId": tab, "key": "Tab"})).await?;
+    press(&a, tab, "Tab").await?;
     let tabbed = seen("\"active\":\"b\"").await?;
     ensure!(
         tabbed.contains("\"button\":\"rgb(0, 255, 0)\"")
             && tabbed.contains("\"ring\":\"rgb(0, 0, 0)\""),
         "{tabbed}"
     );
-    call(&a, "firefox_click", json!({"tabId": tab, "selector": "#a"})).await?;
+    click(&a, tab, "#a").await?;
     // The page's own blur().
-    call(
-        &a,
-        "firefox_click",
-        json!({"tabId": tab, "selector": "#unfocus"}),
-    )
-    .await?;
+    click(&a, tab, "#unfocus").await?;
     let log = seen("blur:a< ").await?;
     ensure!(
         log.contains(
@@ -416,18 +401,8 @@ pub async fn monaco_takes_typing(s: Arc<Shared>) -> anyhow::Result<()> {
     let a = s.agent("monaco").await?;
     let tab = a.open(&s.pages.url("/widgets/monaco.html")).await?;
     shows(&a, tab, "#out", "ready").await?;
-    call(
-        &a,
-        "firefox_click",
-        json!({"tabId": tab, "selector": ".monaco-editor .view-lines"}),
-    )
-    .await?;
-    call(
-        &a,
-        "firefox_type",
-        json!({"tabId": tab, "selector": ".monaco-editor textarea", "text": "hello 1234"}),
-    )
-    .await?;
+    click(&a, tab, ".monaco-editor .view-lines").await?;
+    type_into(&a, tab, ".monaco-editor textarea", "hello 1234").await?;
     let model = shows(&a, tab, "#out", "model:").await?;
     ensure!(model.contains("model:hello 1234"), "{model}");
     a.close().await?;
@@ -469,38 +444,13 @@ pub async fn codemirror_types_over_the_selection(s: Arc<Shared>) -> anyhow::Resu
         !editor.is_empty() && !editor.contains("\"1 2") && !editor.contains("12let"),
         "{snap}"
     );
-    call(
-        &a,
-        "firefox_click",
-        json!({"tabId": tab, "selector": ".cm-content"}),
-    )
-    .await?;
-    call(
-        &a,
-        "firefox_press_key",
-        json!({"tabId": tab, "key": "Control+a"}),
-    )
-    .await?;
+    click(&a, tab, ".cm-content").await?;
+    press(&a, tab, "Control+a").await?;
     let all = reported(&a, tab).await?;
     ensure!(all["from"] == 0 && all["to"] == all["length"], "{all}");
-    let typed = call(
-        &a,
-        "firefox_type",
-        json!({"tabId": tab, "selector": ".cm-content", "text": "one"}),
-    )
-    .await?;
-    call(
-        &a,
-        "firefox_press_key",
-        json!({"tabId": tab, "key": "Enter"}),
-    )
-    .await?;
-    let typed_again = call(
-        &a,
-        "firefox_type",
-        json!({"tabId": tab, "selector": ".cm-content", "text": "two"}),
-    )
-    .await?;
+    let typed = type_into(&a, tab, ".cm-content", "one").await?;
+    press(&a, tab, "Enter").await?;
+    let typed_again = type_into(&a, tab, ".cm-content", "two").await?;
     let doc = eventually(Duration::from_secs(3), "the new document", async || {
         reported(&a, tab)
             .await
@@ -527,24 +477,9 @@ pub async fn quill_types_at_the_caret_with_its_formats(s: Arc<Shared>) -> anyhow
     let a = s.agent("quill").await?;
     let tab = a.open(&s.pages.url("/widgets/quill.html")).await?;
     shows(&a, tab, "#out", "Hello").await?;
-    call(
-        &a,
-        "firefox_type",
-        json!({"tabId": tab, "selector": ".ql-editor", "text": " there"}),
-    )
-    .await?;
-    call(
-        &a,
-        "firefox_press_key",
-        json!({"tabId": tab, "key": "Control+b"}),
-    )
-    .await?;
-    let typed = call(
-        &a,
-        "firefox_type",
-        json!({"tabId": tab, "selector": ".ql-editor", "text": " bold"}),
-    )
-    .await?;
+    type_into(&a, tab, ".ql-editor", " there").await?;
+    press(&a, tab, "Control+b").await?;
+    let typed = type_into(&a, tab, ".ql-editor", " bold").await?;
     let seen = eventually(Duration::from_secs(3), "the bold text", async || {
         reported(&a, tab)
             .await
@@ -689,12 +624,7 @@ pub async fn what_a_person_clicks_has_a_ref(s: Arc<Shared>) -> anyhow::Result<()
 
     let tab = a.open(&s.pages.url("/widgets/flatpickr.html")).await?;
     shows(&a, tab, "#out", "ready").await?;
-    call(
-        &a,
-        "firefox_click",
-        json!({"tabId": tab, "selector": "#when"}),
-    )
-    .await?;
+    click(&a, tab, "#when").await?;
     let calendar = snapshot(&a, tab).await?;
     let day = ref_of(&calendar, "clickable \"November 26, 2026\"");
     ensure!(day.is_some(), "{calendar}");
@@ -744,12 +674,7 @@ pub async fn what_a_person_clicks_has_a_ref(s: Arc<Shared>) -> anyhow::Result<()
         json!({"tabId": tab, "selector": ".edit", "text": "!", "clear": false}),
     )
     .await?;
-    call(
-        &a,
-        "firefox_press_key",
-        json!({"tabId": tab, "key": "Enter"}),
-    )
-    .await?;
+    press(&a, tab, "Enter").await?;
     shows(&a, tab, "#state", "Buy milk!").await?;
     a.close().await?;
     Ok(())

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::Validate;
+
 /// Arguments of `firefox_get_activity`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -15,8 +17,8 @@ pub struct ActivityArgs {
 /// Most entries one answer lists.
 pub const MAX_ACTIVITY: u32 = 500;
 
-impl ActivityArgs {
-    pub(crate) fn validate(&self) -> Result<(), crate::validate::Invalid> {
+impl Validate for ActivityArgs {
+    fn validate(&self) -> Result<(), crate::validate::Invalid> {
         if self.limit == 0 || self.limit > MAX_ACTIVITY {
             return Err(crate::validate::Invalid::new(
                 "limit",

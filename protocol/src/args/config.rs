@@ -19,20 +19,6 @@ pub struct SetConfigArgs {
     pub handle_consent: Option<bool>,
 }
 
-impl SetConfigArgs {
-    pub(crate) fn validate(&self) -> Result<(), Invalid> {
-        for d in self.allowed_domains.iter().flatten() {
-            if !crate::validate::domain_pattern(d) {
-                return Err(Invalid::new(
-                    "allowedDomains",
-                    format!("{d:?} is not a domain (example.com or *.example.com)"),
-                ));
-            }
-        }
-        Ok(())
-    }
-}
-
 tab_args! {
     /// Arguments of `firefox_set_viewport`.
     pub struct ViewportArgs {
@@ -98,15 +84,6 @@ pub struct ResizeArgs {
     pub height: u32,
 }
 
-impl ResizeArgs {
-    pub(crate) fn validate(&self) -> Result<(), Invalid> {
-        if !(200..=8000).contains(&self.width) || !(200..=8000).contains(&self.height) {
-            return Err(Invalid::new("width", "width and height must be 200-8000"));
-        }
-        Ok(())
-    }
-}
-
 /// Arguments of `firefox_set_private_mode`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -115,3 +92,35 @@ pub struct PrivateModeArgs {
     /// Open your next tabs in a private window.
     pub enabled: bool,
 }
+
+impl Validate for SetConfigArgs {
+    fn validate(&self) -> Result<(), Invalid> {
+        for d in self.allowed_domains.iter().flatten() {
+            if !crate::validate::domain_pattern(d) {
+                return Err(Invalid::new(
+                    "allowedDomains",
+                    format!("{d:?} is not a domain (example.com or *.example.com)"),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Validate for ResizeArgs {
+    fn validate(&self) -> Result<(), Invalid> {
+        if !(200..=8000).contains(&self.width) || !(200..=8000).contains(&self.height) {
+            return Err(Invalid::new("width", "width and height must be 200-8000"));
+        }
+        Ok(())
+    }
+}
+
+impl Validate for ViewportArgs {
+    fn validate(&self) -> Result<(), Invalid> {
+        self.size().map(drop)
+    }
+}
+
+/// Nothing to check beyond the types.
+impl Validate for PrivateModeArgs {}

@@ -25,15 +25,6 @@ tab_args! {
     }
 }
 
-impl ConsoleArgs {
-    pub(crate) fn validate(&self) -> Result<(), Invalid> {
-        if !(1..=500).contains(&self.limit) {
-            return Err(Invalid::new("limit", "must be between 1 and 500"));
-        }
-        Ok(())
-    }
-}
-
 tab_args! {
     /// Arguments of `firefox_get_network`.
     pub struct NetworkArgs {
@@ -57,40 +48,11 @@ tab_args! {
     }
 }
 
-impl NetworkArgs {
-    pub(crate) fn validate(&self) -> Result<(), Invalid> {
-        if !(1..=200).contains(&self.limit) {
-            return Err(Invalid::new("limit", "must be between 1 and 200"));
-        }
-        if let Some(s) = &self.status {
-            let ok = s == "failed"
-                || s.parse::<u16>().is_ok()
-                || (s.len() == 3 && s.ends_with("xx") && s.as_bytes()[0].is_ascii_digit());
-            if !ok {
-                return Err(Invalid::new(
-                    "status",
-                    format!("{s:?}: give a status (404), a class (4xx) or \"failed\""),
-                ));
-            }
-        }
-        Ok(())
-    }
-}
-
 tab_args! {
     /// Arguments of `firefox_evaluate`.
     pub struct EvaluateArgs {
         /// JavaScript run in the page (≤ 10000 characters); a returned promise is awaited.
         pub expression: String,
-    }
-}
-
-impl EvaluateArgs {
-    pub(crate) fn validate(&self) -> Result<(), Invalid> {
-        if self.expression.trim().is_empty() {
-            return Err(Invalid::new("expression", "is empty"));
-        }
-        check_len("expression", &self.expression, MAX_EXPRESSION)
     }
 }
 
@@ -137,62 +99,6 @@ pub struct RouteArgs {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(with = "u32"))]
     pub delay_ms: Option<u32>,
-}
-
-impl RouteArgs {
-    pub(crate) fn validate(&self) -> Result<(), Invalid> {
-        let Some(pattern) = &self.pattern else {
-            return match self.action {
-                Some(_) => Err(Invalid::new("pattern", "an action needs a URL pattern")),
-                None => Ok(()),
-            };
-        };
-        if pattern.is_empty() {
-            return Err(Invalid::new("pattern", "must not be empty"));
-        }
-        check_len("pattern", pattern, 2_000)?;
-        if self.status.is_some() {
-            return Err(Invalid::new(
-                "status",
-                "Firefox does not let an extension change a response's status: the server's status stays; fulfill replaces the body and headers",
-            ));
-        }
-        let action = self
-            .action
-            .ok_or_else(|| Invalid::new("action", "give fulfill, abort or delay"))?;
-        let fulfill = action == RouteAction::Fulfill;
-        if !fulfill && (self.body.is_some() || !self.headers.is_empty()) {
-            return Err(Invalid::new("body", "body and headers go with fulfill"));
-        }
-        if let Some(body) = &self.body {
-            check_len("body", body, MAX_ROUTE_BODY)?;
-        }
-        if self.headers.len() > 20 {
-            return Err(Invalid::new("headers", "at most 20"));
-        }
-        for (name, value) in &self.headers {
-            if name.is_empty()
-                || !name
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b"-_".contains(&b))
-            {
-                return Err(Invalid::new(
-                    "headers",
-                    format!("{name:?} is not a header name"),
-                ));
-            }
-            check_len("headers", value, 2_000)?;
-        }
-        match (action, self.delay_ms) {
-            (RouteAction::Delay, Some(1..=MAX_ROUTE_DELAY_MS)) => Ok(()),
-            (RouteAction::Delay, _) => Err(Invalid::new(
-                "delayMs",
-                format!("delay needs delayMs, 1 to {MAX_ROUTE_DELAY_MS}"),
-            )),
-            (_, Some(_)) => Err(Invalid::new("delayMs", "only delay takes delayMs")),
-            _ => Ok(()),
-        }
-    }
 }
 
 /// Arguments of `firefox_unroute`.
@@ -260,3 +166,100 @@ impl fmt::Display for ConsoleLevel {
         f.write_str(self.as_str())
     }
 }
+
+impl Validate for ConsoleArgs {
+    fn validate(&self) -> Result<(), Invalid> {
+        if !(1..=500).contains(&self.limit) {
+            return Err(Invalid::new("limit", "must be between 1 and 500"));
+        }
+        Ok(())
+    }
+}
+
+impl Validate for NetworkArgs {
+    fn validate(&self) -> Result<(), Invalid> {
+        if !(1..=200).contains(&self.limit) {
+            return Err(Invalid::new("limit", "must be between 1 and 200"));
+        }
+        if let Some(s) = &self.status {
+            let ok = s == "failed"
+                || s.parse::<u16>().is_ok()
+                || (s.len() == 3 && s.ends_with("xx") && s.as_bytes()[0].is_ascii_digit());
+            if !ok {
+                return Err(Invalid::new(
+                    "status",
+                    format!("{s:?}: give a status (404), a class (4xx) or \"failed\""),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Validate for EvaluateArgs {
+    fn validate(&self) -> Result<(), Invalid> {
+        if self.expression.trim().is_empty() {
+            return Err(Invalid::new("expression", "is empty"));
+        }
+        check_len("expression", &self.expression, MAX_EXPRESSION)
+    }
+}
+
+impl Validate for RouteArgs {
+    fn validate(&self) -> Result<(), Invalid> {
+        let Some(pattern) = &self.pattern else {
+            return match self.action {
+                Some(_) => Err(Invalid::new("pattern", "an action needs a URL pattern")),
+                None => Ok(()),
+            };
+        };
+        if pattern.is_empty() {
+            return Err(Invalid::new("pattern", "must not be empty"));
+        }
+        check_len("pattern", pattern, 2_000)?;
+        if self.status.is_some() {
+            return Err(Invalid::new(
+                "status",
+                "Firefox does not let an extension change a response's status: the server's status stays; fulfill replaces the body and headers",
+            ));
+        }
+        let action = self
+            .action
+            .ok_or_else(|| Invalid::new("action", "give fulfill, abort or delay"))?;
+        let fulfill = action == RouteAction::Fulfill;
+        if !fulfill && (self.body.is_some() || !self.headers.is_empty()) {
+            return Err(Invalid::new("body", "body and headers go with fulfill"));
+        }
+        if let Some(body) = &self.body {
+            check_len("body", body, MAX_ROUTE_BODY)?;
+        }
+        if self.headers.len() > 20 {
+            return Err(Invalid::new("headers", "at most 20"));
+        }
+        for (name, value) in &self.headers {
+            if name.is_empty()
+                || !name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"-_".contains(&b))
+            {
+                return Err(Invalid::new(
+                    "headers",
+                    format!("{name:?} is not a header name"),
+                ));
+            }
+            check_len("headers", value, 2_000)?;
+        }
+        match (action, self.delay_ms) {
+            (RouteAction::Delay, Some(1..=MAX_ROUTE_DELAY_MS)) => Ok(()),
+            (RouteAction::Delay, _) => Err(Invalid::new(
+                "delayMs",
+                format!("delay needs delayMs, 1 to {MAX_ROUTE_DELAY_MS}"),
+            )),
+            (_, Some(_)) => Err(Invalid::new("delayMs", "only delay takes delayMs")),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Any pattern may be removed: one never made is said so.
+impl Validate for UnrouteArgs {}

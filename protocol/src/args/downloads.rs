@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::check_len;
+use super::{Validate, check_len};
 use crate::validate::Invalid;
 
 /// Arguments of `firefox_downloads`.
@@ -38,8 +38,8 @@ pub const MAX_DOWNLOADS: usize = 50;
 /// Longest `saveTo` or moved path.
 const MAX_PATH: usize = 4_096;
 
-impl DownloadsArgs {
-    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+impl Validate for DownloadsArgs {
+    fn validate(&self) -> Result<(), Invalid> {
         if let Some(folder) = &self.save_to {
             if folder.is_empty() {
                 return Err(Invalid::new("saveTo", "is empty"));

@@ -163,3 +163,9 @@ element_args! {
     pub struct TargetArgs("CSS selector (or ref).") {
     }
 }
+
+impl Validate for TargetArgs {
+    fn validate(&self) -> Result<(), Invalid> {
+        self.target().map(drop)
+    }
+}

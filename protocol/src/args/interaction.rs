@@ -68,13 +68,6 @@ impl ClickArgs {
     pub fn held(&self) -> Modifiers {
         self.modifiers.iter().copied().collect()
     }
-
-    pub(crate) fn validate(&self) -> Result<(), Invalid> {
-        if self.point()?.is_none() {
-            self.target()?;
-        }
-        self.clicks().map(drop)
-    }
 }
 
 element_args! {
@@ -85,13 +78,6 @@ element_args! {
         /// Replace the current value instead of appending to it.
         #[serde(default)]
         pub clear: bool,
-    }
-}
-
-impl TypeArgs {
-    pub(crate) fn validate(&self) -> Result<(), Invalid> {
-        self.target()?;
-        check_len("text", &self.text, MAX_TYPE_TEXT)
     }
 }
 
@@ -121,11 +107,6 @@ impl PressKeyArgs {
         m.alt |= self.alt_key;
         m.meta |= self.meta_key;
         Ok(chord)
-    }
-
-    pub(crate) fn validate(&self) -> Result<(), Invalid> {
-        self.chord()?;
-        self.target().map(drop)
     }
 }
 
@@ -194,20 +175,6 @@ impl ScrollArgs {
             point,
         }))
     }
-
-    pub(crate) fn validate(&self) -> Result<(), Invalid> {
-        if self.wheel()?.is_some() {
-            return Ok(());
-        }
-        match (self.target()?, self.x.or(self.y)) {
-            (Some(_), Some(_)) => Err(Invalid::new("x", "give an element or x/y, not both")),
-            (None, None) => Err(Invalid::new(
-                "selector",
-                "give an element (selector or ref) or x/y coordinates",
-            )),
-            _ => Ok(()),
-        }
-    }
 }
 
 /// Largest wheel turn, in pixels.
@@ -252,18 +219,6 @@ element_args! {
     }
 }
 
-impl SelectOptionArgs {
-    pub(crate) fn validate(&self) -> Result<(), Invalid> {
-        if self.values.is_empty() {
-            return Err(Invalid::new(
-                "values",
-                "give at least one option value or label",
-            ));
-        }
-        self.target().map(drop)
-    }
-}
-
 // One field of `firefox_fill_form` (a plain comment: its own doc would only repeat, in every
 // tools/list, what the field's says).
 element_args! { @with args_struct
@@ -290,21 +245,6 @@ tab_args! {
     }
 }
 
-impl FillFormArgs {
-    pub(crate) fn validate(&self) -> Result<(), Invalid> {
-        if self.fields.is_empty() || self.fields.len() > 200 {
-            return Err(Invalid::new("fields", "give between 1 and 200 fields"));
-        }
-        for f in &self.fields {
-            f.target()?;
-            if let FieldValue::Text(t) = &f.value {
-                check_len("value", t, MAX_TYPE_TEXT)?;
-            }
-        }
-        Ok(())
-    }
-}
-
 /// A file's bytes, read by the MCP server (inside the folders the user allowed).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -324,16 +264,6 @@ element_args! {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "schema", schemars(skip))]
         pub file: Option<FileData>,
-    }
-}
-
-impl UploadFileArgs {
-    /// The path itself is checked (against the allowed folders) where the file is read.
-    pub(crate) fn validate(&self) -> Result<(), Invalid> {
-        if self.path.is_empty() {
-            return Err(Invalid::new("path", "is empty"));
-        }
-        self.target().map(drop)
     }
 }
 
@@ -408,16 +338,6 @@ impl DragArgs {
         };
         Ok((from, to))
     }
-
-    pub(crate) fn validate(&self) -> Result<(), Invalid> {
-        let (from, to) = self.targets()?;
-        if let DropTarget::Element { target, .. } = &to
-            && from.frame() != target.frame()
-        {
-            return Err(Invalid::new("to", "from and to must be in the same frame"));
-        }
-        Ok(())
-    }
 }
 
 tab_args! {
@@ -432,8 +352,96 @@ tab_args! {
     }
 }
 
-impl HandleDialogArgs {
-    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+impl Validate for ClickArgs {
+    fn validate(&self) -> Result<(), Invalid> {
+        if self.point()?.is_none() {
+            self.target()?;
+        }
+        self.clicks().map(drop)
+    }
+}
+
+impl Validate for TypeArgs {
+    fn validate(&self) -> Result<(), Invalid> {
+        self.target()?;
+        check_len("text", &self.text, MAX_TYPE_TEXT)
+    }
+}
+
+impl Validate for PressKeyArgs {
+    fn validate(&self) -> Result<(), Invalid> {
+        self.chord()?;
+        self.target().map(drop)
+    }
+}
+
+impl Validate for ScrollArgs {
+    fn validate(&self) -> Result<(), Invalid> {
+        if self.wheel()?.is_some() {
+            return Ok(());
+        }
+        match (self.target()?, self.x.or(self.y)) {
+            (Some(_), Some(_)) => Err(Invalid::new("x", "give an element or x/y, not both")),
+            (None, None) => Err(Invalid::new(
+                "selector",
+                "give an element (selector or ref) or x/y coordinates",
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl Validate for SelectOptionArgs {
+    fn validate(&self) -> Result<(), Invalid> {
+        if self.values.is_empty() {
+            return Err(Invalid::new(
+                "values",
+                "give at least one option value or label",
+            ));
+        }
+        self.target().map(drop)
+    }
+}
+
+impl Validate for FillFormArgs {
+    fn validate(&self) -> Result<(), Invalid> {
+        if self.fields.is_empty() || self.fields.len() > 200 {
+            return Err(Invalid::new("fields", "give between 1 and 200 fields"));
+        }
+        for f in &self.fields {
+            f.target()?;
+            if let FieldValue::Text(t) = &f.value {
+                check_len("value", t, MAX_TYPE_TEXT)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Validate for UploadFileArgs {
+    /// The path itself is checked (against the allowed folders) where the file is read.
+    fn validate(&self) -> Result<(), Invalid> {
+        if self.path.is_empty() {
+            return Err(Invalid::new("path", "is empty"));
+        }
+        self.target().map(drop)
+    }
+}
+
+impl Validate for DragArgs {
+    fn validate(&self) -> Result<(), Invalid> {
+        let (from, to) = self.targets()?;
+        if let DropTarget::Element { target, .. } = &to
+            && from.frame() != target.frame()
+        {
+            return Err(Invalid::new("to", "from and to must be in the same frame"));
+        }
+        Ok(())
+    }
+}
+
+impl Validate for HandleDialogArgs {
+    fn validate(&self) -> Result<(), Invalid> {
         self.prompt_text
             .as_deref()
             .map_or(Ok(()), |t| check_len("promptText", t, 10_000))

@@ -23,8 +23,17 @@ pub struct LoopArgs {
     pub session_pid: u32,
 }
 
-impl LoopArgs {
-    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+/// What the Stop hook asks: is a loop running for a session among `ancestors`, and did the
+/// last reply keep its promise?
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LoopCheckArgs {
+    pub ancestors: Vec<u32>,
+    pub last_message: String,
+}
+
+impl Validate for LoopArgs {
+    fn validate(&self) -> Result<(), Invalid> {
         if self.prompt.trim().is_empty() {
             return Err(Invalid::new("prompt", "is empty"));
         }
@@ -41,11 +50,5 @@ impl LoopArgs {
     }
 }
 
-/// What the Stop hook asks: is a loop running for a session among `ancestors`, and did the
-/// last reply keep its promise?
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct LoopCheckArgs {
-    pub ancestors: Vec<u32>,
-    pub last_message: String,
-}
+/// From the Stop hook: the extension reads it, never acts on it but to answer.
+impl Validate for LoopCheckArgs {}

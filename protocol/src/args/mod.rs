@@ -115,6 +115,15 @@ pub use screenshot::*;
 pub use storage::*;
 pub use tabs::*;
 
+/// The checks of one command's arguments, beyond what their types hold. Every argument type
+/// of a command implements it (the command's `validate` calls it, generated with the list of
+/// commands); the default checks nothing.
+pub trait Validate {
+    fn validate(&self) -> Result<(), Invalid> {
+        Ok(())
+    }
+}
+
 /// Default and ceiling of `maxLength` for page text.
 pub const DEFAULT_MAX_LENGTH: u32 = 50_000;
 pub const MAX_MAX_LENGTH: u32 = 1_000_000;

@@ -83,8 +83,8 @@ tab_args! {
     }
 }
 
-impl NavigateArgs {
-    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+impl Validate for NavigateArgs {
+    fn validate(&self) -> Result<(), Invalid> {
         match (&self.url, self.action) {
             (Some(url), None) => validate::url("url", url),
             (None, Some(_)) => Ok(()),
@@ -93,5 +93,11 @@ impl NavigateArgs {
                 "give either a url, or an action (back, forward, reload)",
             )),
         }
+    }
+}
+
+impl Validate for CreateWindowArgs {
+    fn validate(&self) -> Result<(), Invalid> {
+        validate::url("url", &self.url)
     }
 }

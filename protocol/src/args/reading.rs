@@ -35,22 +35,6 @@ tab_args! {
 }
 
 impl GetContentArgs {
-    pub(crate) fn validate(&self) -> Result<(), Invalid> {
-        if let Some(selector) = &self.selector {
-            validate::selector("selector", selector)?;
-        }
-        if !(1..=MAX_MAX_LENGTH).contains(&self.max_length) {
-            return Err(Invalid::new(
-                "maxLength",
-                format!(
-                    "must be between 1 and {MAX_MAX_LENGTH}, got {}",
-                    self.max_length
-                ),
-            ));
-        }
-        Ok(())
-    }
-
     pub fn effective_format(&self) -> ContentFormat {
         if self.include_html {
             ContentFormat::Html
@@ -75,34 +59,6 @@ tab_args! {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "schema", schemars(with = "String"))]
         pub url: Option<String>,
-    }
-}
-
-impl WaitForArgs {
-    pub(crate) fn validate(&self) -> Result<(), Invalid> {
-        let given = [
-            self.selector.is_some(),
-            self.text.is_some(),
-            self.url.is_some(),
-        ];
-        if given.iter().filter(|g| **g).count() != 1 {
-            return Err(Invalid::new(
-                "selector",
-                "give exactly one of selector, text or url",
-            ));
-        }
-        if let Some(s) = &self.selector {
-            validate::selector("selector", s)?;
-        }
-        for (field, value) in [("text", &self.text), ("url", &self.url)] {
-            if let Some(v) = value {
-                if v.is_empty() {
-                    return Err(Invalid::new(field, "is empty"));
-                }
-                check_len(field, v, 2_000)?;
-            }
-        }
-        Ok(())
     }
 }
 
@@ -142,21 +98,6 @@ tab_args! {
     }
 }
 
-impl SnapshotArgs {
-    pub(crate) fn validate(&self) -> Result<(), Invalid> {
-        if let Some(s) = &self.selector {
-            validate::selector("selector", s)?;
-        }
-        if !(100..=MAX_MAX_LENGTH).contains(&self.max_chars) {
-            return Err(Invalid::new(
-                "maxChars",
-                format!("must be between 100 and {MAX_MAX_LENGTH}"),
-            ));
-        }
-        Ok(())
-    }
-}
-
 fn d5() -> u32 {
     5
 }
@@ -178,8 +119,69 @@ tab_args! {
     }
 }
 
-impl AccessibilitySnapshotArgs {
-    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+impl Validate for GetContentArgs {
+    fn validate(&self) -> Result<(), Invalid> {
+        if let Some(selector) = &self.selector {
+            validate::selector("selector", selector)?;
+        }
+        if !(1..=MAX_MAX_LENGTH).contains(&self.max_length) {
+            return Err(Invalid::new(
+                "maxLength",
+                format!(
+                    "must be between 1 and {MAX_MAX_LENGTH}, got {}",
+                    self.max_length
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Validate for WaitForArgs {
+    fn validate(&self) -> Result<(), Invalid> {
+        let given = [
+            self.selector.is_some(),
+            self.text.is_some(),
+            self.url.is_some(),
+        ];
+        if given.iter().filter(|g| **g).count() != 1 {
+            return Err(Invalid::new(
+                "selector",
+                "give exactly one of selector, text or url",
+            ));
+        }
+        if let Some(s) = &self.selector {
+            validate::selector("selector", s)?;
+        }
+        for (field, value) in [("text", &self.text), ("url", &self.url)] {
+            if let Some(v) = value {
+                if v.is_empty() {
+                    return Err(Invalid::new(field, "is empty"));
+                }
+                check_len(field, v, 2_000)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Validate for SnapshotArgs {
+    fn validate(&self) -> Result<(), Invalid> {
+        if let Some(s) = &self.selector {
+            validate::selector("selector", s)?;
+        }
+        if !(100..=MAX_MAX_LENGTH).contains(&self.max_chars) {
+            return Err(Invalid::new(
+                "maxChars",
+                format!("must be between 100 and {MAX_MAX_LENGTH}"),
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Validate for AccessibilitySnapshotArgs {
+    fn validate(&self) -> Result<(), Invalid> {
         if let Some(s) = &self.selector {
             validate::selector("selector", s)?;
         }
@@ -192,3 +194,6 @@ impl AccessibilitySnapshotArgs {
         Ok(())
     }
 }
+
+/// Nothing to check beyond the types: the limits are counts.
+impl Validate for PageStateArgs {}

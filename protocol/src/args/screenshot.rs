@@ -95,8 +95,10 @@ impl ScreenshotArgs {
         let (q, s) = self.purpose.preset();
         (self.quality.unwrap_or(q), self.scale.unwrap_or(s))
     }
+}
 
-    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+impl Validate for ScreenshotArgs {
+    fn validate(&self) -> Result<(), Invalid> {
         if self.quality.is_some_and(|q| !(1..=100).contains(&q)) {
             return Err(Invalid::new("quality", "must be between 1 and 100"));
         }

@@ -33,18 +33,6 @@ tab_args! {
     }
 }
 
-impl CookiesArgs {
-    pub(crate) fn validate(&self) -> Result<(), Invalid> {
-        key_and_value(
-            self.action == CookieAction::Get,
-            matches!(self.action, CookieAction::Set | CookieAction::Delete),
-            self.action == CookieAction::Set,
-            ("name", self.name.as_deref()),
-            self.value.as_deref(),
-        )
-    }
-}
-
 /// What `firefox_storage` does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -79,18 +67,6 @@ tab_args! {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "schema", schemars(with = "String"))]
         pub value: Option<String>,
-    }
-}
-
-impl StorageArgs {
-    pub(crate) fn validate(&self) -> Result<(), Invalid> {
-        key_and_value(
-            self.action != StorageAction::Set,
-            self.action == StorageAction::Set,
-            self.action == StorageAction::Set,
-            ("key", self.key.as_deref()),
-            self.value.as_deref(),
-        )
     }
 }
 
@@ -187,8 +163,32 @@ pub struct SavedOrigin {
     pub local_storage: Vec<(String, String)>,
 }
 
-impl StorageStateArgs {
-    pub(crate) fn validate(&self) -> Result<(), Invalid> {
+impl Validate for CookiesArgs {
+    fn validate(&self) -> Result<(), Invalid> {
+        key_and_value(
+            self.action == CookieAction::Get,
+            matches!(self.action, CookieAction::Set | CookieAction::Delete),
+            self.action == CookieAction::Set,
+            ("name", self.name.as_deref()),
+            self.value.as_deref(),
+        )
+    }
+}
+
+impl Validate for StorageArgs {
+    fn validate(&self) -> Result<(), Invalid> {
+        key_and_value(
+            self.action != StorageAction::Set,
+            self.action == StorageAction::Set,
+            self.action == StorageAction::Set,
+            ("key", self.key.as_deref()),
+            self.value.as_deref(),
+        )
+    }
+}
+
+impl Validate for StorageStateArgs {
+    fn validate(&self) -> Result<(), Invalid> {
         if self.path.is_empty() {
             return Err(Invalid::new("path", "is empty"));
         }

@@ -29,3 +29,8 @@ pub struct AttachArgs {
     #[cfg_attr(feature = "schema", schemars(with = "u32"))]
     pub tab_id: TabId,
 }
+
+/// Nothing to check beyond the types: ownership is the pool's.
+impl Validate for CloseTabArgs {}
+impl Validate for TabArgs {}
+impl Validate for AttachArgs {}

@@ -105,7 +105,15 @@ pub(super) async fn open(agent: &AgentId, url: &str, jar: Option<&str>, budget_m
     // Done when a page other than the first about:blank completes: the blank page's own late
     // events must not count.
     let load = LoadWatch::new_tab(url);
-    let loaded = go_and_wait(tab, Some(url), None, load, started, budget_ms).await;
+    let trip = Trip {
+        tab,
+        url: Some(url),
+        action: None,
+        load,
+        started,
+        budget_ms,
+    };
+    let loaded = go_and_wait(trip).await;
     if let Err(e) = &loaded
         && e.code != ErrorCode::LoadFailed
     {

@@ -23,21 +23,35 @@ pub async fn navigate(
     budget_ms: u32,
 ) -> Outcome {
     let load = LoadWatch::navigation();
-    go_and_wait(tab.id(), url, action, load, web::now_ms(), budget_ms).await
+    let trip = Trip {
+        tab: tab.id(),
+        url,
+        action,
+        load,
+        started: web::now_ms(),
+        budget_ms,
+    };
+    go_and_wait(trip).await
+}
+
+/// One navigation as asked: the tab, where to (or which way through its history), what ends
+/// the wait, and when the call started with how long it may take.
+#[derive(Clone, Copy)]
+pub(super) struct Trip<'a> {
+    pub tab: TabId,
+    pub url: Option<&'a str>,
+    pub action: Option<NavAction>,
+    pub load: LoadWatch,
+    pub started: f64,
+    pub budget_ms: u32,
 }
 
 /// Starts the navigation, then waits until `load` is satisfied or the allowlist refuses it.
-pub(super) async fn go_and_wait(
-    tab: TabId,
-    url: Option<&str>,
-    action: Option<NavAction>,
-    load: LoadWatch,
-    started: f64,
-    budget_ms: u32,
-) -> Outcome {
+pub(super) async fn go_and_wait(trip: Trip<'_>) -> Outcome {
+    let Trip { tab, url, .. } = trip;
     let mut tries = 0;
     loop {
-        let (mark, loaded) = go_once(tab, url, action, load, started, budget_ms).await?;
+        let (mark, loaded) = go_once(trip).await?;
         // The page's own navigation cancelled or replaced ours: ask again (twice at most).
         let replaced = matches!(&loaded, Ok(Reply::Tab(r))
         if matches!(
@@ -52,14 +66,15 @@ pub(super) async fn go_and_wait(
 }
 
 /// One navigation and the wait for it: the mark its loads are counted from, and the outcome.
-pub(super) async fn go_once(
-    tab: TabId,
-    url: Option<&str>,
-    action: Option<NavAction>,
-    load: LoadWatch,
-    started: f64,
-    budget_ms: u32,
-) -> Result<(u64, Outcome), ErrorBody> {
+pub(super) async fn go_once(trip: Trip<'_>) -> Result<(u64, Outcome), ErrorBody> {
+    let Trip {
+        tab,
+        url,
+        action,
+        load,
+        started,
+        budget_ms,
+    } = trip;
     with_state(|s| s.blocked.remove(&tab));
     let mark = with_state(|s| s.main_frames.mark());
     let done = watch(tab, load);
