@@ -63,7 +63,11 @@ fn relay() -> anyhow::Result<()> {
         .build()?;
     rt.block_on(async {
         let (ext_in, ext_out) = extension_pipes();
-        claudezilla_host::run(Config::from_env(), ext_in, ext_out, signals()).await
+        let ended = async {
+            claudezilla_protocol::signals::asked_to_end().await;
+            tracing::info!("asked to end; exiting");
+        };
+        claudezilla_host::run(Config::from_env(), ext_in, ext_out, ended).await
     })?;
     // stdin's blocking reader may still be parked in a read: do not wait for it.
     std::process::exit(0)
@@ -95,31 +99,6 @@ fn extension_pipes() -> (Reader, Writer) {
 #[cfg(windows)]
 fn extension_pipes() -> (Reader, Writer) {
     (Box::new(tokio::io::stdin()), Box::new(tokio::io::stdout()))
-}
-
-#[cfg(windows)]
-async fn signals() {
-    if tokio::signal::ctrl_c().await.is_ok() {
-        tracing::info!("Ctrl+C received; exiting");
-    } else {
-        std::future::pending().await
-    }
-}
-
-#[cfg(unix)]
-async fn signals() {
-    use tokio::signal::unix::{SignalKind, signal};
-    let (Ok(mut term), Ok(mut int)) = (
-        signal(SignalKind::terminate()),
-        signal(SignalKind::interrupt()),
-    ) else {
-        return std::future::pending().await;
-    };
-    tokio::select! {
-        _ = term.recv() => {}
-        _ = int.recv() => {}
-    }
-    tracing::info!("signal received; exiting");
 }
 
 fn install(args: &[String]) -> anyhow::Result<()> {

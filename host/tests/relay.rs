@@ -12,8 +12,8 @@ use claudezilla_protocol::framing::{MAX_SOCKET_FRAME, MAX_TO_EXTENSION};
 use claudezilla_protocol::paths::RuntimeDir;
 use claudezilla_protocol::reply::Reply;
 use claudezilla_protocol::{
-    AgentId, Ask, ClientMessage, Command, ErrorCode, FromExtension, HostMessage, Response,
-    ToExtension,
+    AgentId, Ask, ClientMessage, Command, ErrorBody, ErrorCode, FromExtension, HostMessage,
+    Request, Response, ToExtension,
 };
 use futures_util::{SinkExt, StreamExt};
 use tokio::io::{AsyncWriteExt, DuplexStream};
@@ -147,6 +147,26 @@ async fn next(c: &mut Client) -> HostMessage {
         .expect("bad frame")
 }
 
+/// The next message must be the error answer to request `id`.
+async fn error_for(c: &mut Client, id: u64) -> ErrorBody {
+    match next(c).await {
+        HostMessage::Response(Response {
+            id: got,
+            outcome: Err(e),
+        }) if got == id => e,
+        other => panic!("expected the error answer to {id}, got {other:?}"),
+    }
+}
+
+/// Nothing reaches the extension within 200 ms.
+async fn extension_hears_nothing(host: &mut Host) {
+    assert!(
+        tokio::time::timeout(Duration::from_millis(200), host.ext.next())
+            .await
+            .is_err()
+    );
+}
+
 async fn ext_next(host: &mut Host) -> ToExtension {
     tokio::time::timeout(Duration::from_secs(5), host.ext.next())
         .await
@@ -208,15 +228,7 @@ async fn right_token_is_welcomed_and_requests_reach_the_extension() {
     };
     assert_eq!(req.command, Command::Ping);
     assert_eq!(req.agent_id, agent(1));
-    host.ext
-        .send(FromExtension::Response(Response {
-            id: req.id,
-            outcome: Ok(Reply::Pong {
-                version: "x".into(),
-            }),
-        }))
-        .await
-        .unwrap();
+    pong_as(&mut host, req.id, "x").await;
     match next(&mut c).await {
         HostMessage::Response(r) => {
             assert_eq!(r.id, 77, "the client's own id comes back");
@@ -297,11 +309,7 @@ async fn missing_token_is_refused_and_closed() {
     c.send(request(1, Command::GetTabs)).await.unwrap();
     expect_refused(&mut c, ErrorCode::AuthFailed).await;
     // Nothing from an unauthenticated client reached the extension.
-    assert!(
-        tokio::time::timeout(Duration::from_millis(200), host.ext.next())
-            .await
-            .is_err()
-    );
+    extension_hears_nothing(&mut host).await;
 }
 
 #[tokio::test]
@@ -321,9 +329,7 @@ async fn late_token_is_refused_and_closed() {
 
 #[tokio::test]
 async fn answers_reach_only_the_client_that_asked() {
-    let mut host = start(Duration::from_secs(5)).await;
-    let mut a = hello(&host, 1).await;
-    let mut b = hello(&host, 2).await;
+    let (mut host, mut a, mut b) = two_agents().await;
     // Both clients use the same request id; the host must keep them apart.
     a.send(request(5, Command::GetTabs)).await.unwrap();
     b.send(request(5, Command::Diagnose)).await.unwrap();
@@ -358,13 +364,15 @@ async fn answers_reach_only_the_client_that_asked() {
     }
 }
 
-async fn send_raw(c: &mut Client, payload: &[u8]) {
-    let stream = c.get_mut();
-    stream
-        .write_all(&(payload.len() as u32).to_le_bytes())
-        .await
-        .unwrap();
+/// Writes `payload` as one frame, whatever it holds, straight onto a stream.
+async fn write_frame(stream: &mut (impl tokio::io::AsyncWrite + Unpin), payload: &[u8]) {
+    let len = (payload.len() as u32).to_le_bytes();
+    stream.write_all(&len).await.unwrap();
     stream.write_all(payload).await.unwrap();
+}
+
+async fn send_raw(c: &mut Client, payload: &[u8]) {
+    write_frame(c.get_mut(), payload).await;
 }
 
 #[tokio::test]
@@ -391,32 +399,20 @@ async fn unknown_commands_and_bad_json_get_errors_and_the_connection_goes_on() {
         agent(1).secret()
     );
     send_raw(&mut c, unknown.as_bytes()).await;
-    match next(&mut c).await {
-        HostMessage::Response(Response {
-            id: 9,
-            outcome: Err(e),
-        }) => {
-            assert_eq!(e.code, ErrorCode::UnknownCommand);
-            assert!(e.message.contains("\"executeScript\""), "{e}");
-            assert!(
-                e.message.contains("navigate"),
-                "lists the allowed commands: {e}"
-            );
-        }
-        other => panic!("{other:?}"),
-    }
+    let e = error_for(&mut c, 9).await;
+    assert_eq!(e.code, ErrorCode::UnknownCommand);
+    assert!(e.message.contains("\"executeScript\""), "{e}");
+    assert!(
+        e.message.contains("navigate"),
+        "lists the allowed commands: {e}"
+    );
     let bad_args = format!(
         r#"{{"type":"request","id":10,"agentId":"{}","timeoutMs":5000,"command":{{"name":"closeTab","args":{{"tabId":"x"}}}}}}"#,
         agent(1).secret()
     );
     send_raw(&mut c, bad_args.as_bytes()).await;
-    match next(&mut c).await {
-        HostMessage::Response(Response {
-            id: 10,
-            outcome: Err(e),
-        }) => assert_eq!(e.code, ErrorCode::InvalidArgument),
-        other => panic!("{other:?}"),
-    }
+    let e = error_for(&mut c, 10).await;
+    assert_eq!(e.code, ErrorCode::InvalidArgument);
     send_raw(&mut c, b"{not json").await;
     match next(&mut c).await {
         HostMessage::Error(e) => assert_eq!(e.code, ErrorCode::Malformed),
@@ -433,8 +429,30 @@ async fn unknown_commands_and_bad_json_get_errors_and_the_connection_goes_on() {
 
 /// The extension answers request `id` with a pong.
 async fn ext_pong(host: &mut Host, id: u64) {
+    pong_as(host, id, "up").await;
+}
+
+/// A host with agents 1 and 2 connected.
+async fn two_agents() -> (Host, Client, Client) {
+    let host = start(Duration::from_secs(5)).await;
+    let a = hello(&host, 1).await;
+    let b = hello(&host, 2).await;
+    (host, a, b)
+}
+
+/// Client `c` asks; the request must reach the test's extension end, which gets it.
+async fn forwarded(host: &mut Host, c: &mut Client, id: u64, command: Command) -> Request {
+    c.send(request(id, command)).await.unwrap();
+    let ToExtension::Request(req) = ext_next(host).await else {
+        panic!("request {id} did not reach the extension")
+    };
+    req
+}
+
+/// The test's extension end answers request `id` with a pong naming `version`.
+async fn pong_as(host: &mut Host, id: u64, version: &str) {
     let pong = Ok(Reply::Pong {
-        version: "up".into(),
+        version: version.into(),
     });
     host.ext
         .send(FromExtension::Response(Response { id, outcome: pong }))
@@ -474,13 +492,8 @@ async fn bad_lengths_are_answered_and_the_connection_goes_on() {
         "x".repeat(MAX_SOCKET_FRAME)
     );
     send_raw(&mut c, huge.as_bytes()).await;
-    match next(&mut c).await {
-        HostMessage::Response(Response {
-            id: 12,
-            outcome: Err(e),
-        }) => assert_eq!(e.code, ErrorCode::TooLarge, "{e}"),
-        other => panic!("{other:?}"),
-    }
+    let e = error_for(&mut c, 12).await;
+    assert_eq!(e.code, ErrorCode::TooLarge, "{e}");
     ping_through(&mut host, &mut c, 13, 1).await;
 }
 
@@ -498,29 +511,15 @@ async fn a_request_over_1_mib_is_refused_not_sent() {
         tab_id: None,
     });
     c.send(request(3, cmd)).await.unwrap();
-    match next(&mut c).await {
-        HostMessage::Response(Response {
-            id: 3,
-            outcome: Err(e),
-        }) => assert_eq!(e.code, ErrorCode::TooLarge),
-        other => panic!("{other:?}"),
-    }
-    assert!(
-        tokio::time::timeout(Duration::from_millis(200), host.ext.next())
-            .await
-            .is_err()
-    );
+    let e = error_for(&mut c, 3).await;
+    assert_eq!(e.code, ErrorCode::TooLarge);
+    extension_hears_nothing(&mut host).await;
 }
 
 #[tokio::test]
 async fn a_departed_client_releases_its_agent_and_its_late_answer_is_dropped() {
-    let mut host = start(Duration::from_secs(5)).await;
-    let mut a = hello(&host, 1).await;
-    let mut b = hello(&host, 2).await;
-    a.send(request(1, Command::GetTabs)).await.unwrap();
-    let ToExtension::Request(req) = ext_next(&mut host).await else {
-        panic!()
-    };
+    let (mut host, mut a, mut b) = two_agents().await;
+    let req = forwarded(&mut host, &mut a, 1, Command::GetTabs).await;
     drop(a);
     assert_eq!(
         ext_next(&mut host).await,
@@ -537,19 +536,8 @@ async fn a_departed_client_releases_its_agent_and_its_late_answer_is_dropped() {
         .await
         .unwrap();
     // b still works and never sees a's answer.
-    b.send(request(2, Command::Ping)).await.unwrap();
-    let ToExtension::Request(req) = ext_next(&mut host).await else {
-        panic!()
-    };
-    host.ext
-        .send(FromExtension::Response(Response {
-            id: req.id,
-            outcome: Ok(Reply::Pong {
-                version: "b".into(),
-            }),
-        }))
-        .await
-        .unwrap();
+    let req = forwarded(&mut host, &mut b, 2, Command::Ping).await;
+    pong_as(&mut host, req.id, "b").await;
     match next(&mut b).await {
         HostMessage::Response(Response {
             id: 2,
@@ -613,13 +601,8 @@ async fn a_newer_host_keeps_its_files_when_the_older_one_exits() {
 
 #[tokio::test]
 async fn a_bad_answer_from_the_extension_fails_only_its_request() {
-    let mut host = start(Duration::from_secs(5)).await;
-    let mut a = hello(&host, 1).await;
-    let mut b = hello(&host, 2).await;
-    a.send(request(1, Command::GetTabs)).await.unwrap();
-    let ToExtension::Request(req) = ext_next(&mut host).await else {
-        panic!()
-    };
+    let (mut host, mut a, mut b) = two_agents().await;
+    let req = forwarded(&mut host, &mut a, 1, Command::GetTabs).await;
     // An answer over the 10 MiB frame limit (a hostile page's text, say), then garbage.
     let huge = format!(
         r#"{{"type":"response","id":{},"outcome":{{"Ok":"{}"}}}}"#,
@@ -635,30 +618,15 @@ async fn a_bad_answer_from_the_extension_fails_only_its_request() {
     stream.write_all(&0u32.to_le_bytes()).await.unwrap();
     stream.write_all(&5u32.to_le_bytes()).await.unwrap();
     stream.write_all(b"{nope").await.unwrap();
-    match next(&mut a).await {
-        HostMessage::Response(Response {
-            id: 1,
-            outcome: Err(e),
-        }) => {
-            assert_eq!(e.code, ErrorCode::TooLarge, "{e}");
-            assert!(e.message.contains("10485760"), "{e}");
-        }
-        other => panic!("{other:?}"),
-    }
+    let e = error_for(&mut a, 1).await;
+    assert_eq!(e.code, ErrorCode::TooLarge, "{e}");
+    assert!(e.message.contains("10485760"), "{e}");
     // An answer that is JSON but not an answer: the request it names fails, nothing else.
-    a.send(request(2, Command::GetTabs)).await.unwrap();
-    let ToExtension::Request(req) = ext_next(&mut host).await else {
-        panic!()
-    };
+    let req = forwarded(&mut host, &mut a, 2, Command::GetTabs).await;
     let odd = format!(r#"{{"type":"response","id":{},"outcome":42}}"#, req.id);
     send_ext_raw(&mut host, odd.as_bytes()).await;
-    match next(&mut a).await {
-        HostMessage::Response(Response {
-            id: 2,
-            outcome: Err(e),
-        }) => assert_eq!(e.code, ErrorCode::Internal, "{e}"),
-        other => panic!("{other:?}"),
-    }
+    let e = error_for(&mut a, 2).await;
+    assert_eq!(e.code, ErrorCode::Internal, "{e}");
     // The host is still up for both agents.
     ping_through(&mut host, &mut b, 3, 2).await;
     ping_through(&mut host, &mut a, 4, 1).await;
@@ -666,12 +634,7 @@ async fn a_bad_answer_from_the_extension_fails_only_its_request() {
 }
 
 async fn send_ext_raw(host: &mut Host, payload: &[u8]) {
-    let stream = host.ext.get_mut();
-    stream
-        .write_all(&(payload.len() as u32).to_le_bytes())
-        .await
-        .unwrap();
-    stream.write_all(payload).await.unwrap();
+    write_frame(host.ext.get_mut(), payload).await;
 }
 
 #[tokio::test]
@@ -722,22 +685,11 @@ async fn requests_beyond_the_in_flight_limit_get_busy() {
         let _ = ext_next(&mut host).await;
     }
     c.send(request(99, Command::Ping)).await.unwrap();
-    match next(&mut c).await {
-        HostMessage::Response(Response {
-            id: 99,
-            outcome: Err(e),
-        }) => {
-            assert_eq!(e.code, ErrorCode::Busy, "{e}");
-            assert!(e.hint.is_some());
-        }
-        other => panic!("{other:?}"),
-    }
+    let e = error_for(&mut c, 99).await;
+    assert_eq!(e.code, ErrorCode::Busy, "{e}");
+    assert!(e.hint.is_some());
     // Nothing beyond the slots reached the extension.
-    assert!(
-        tokio::time::timeout(Duration::from_millis(200), host.ext.next())
-            .await
-            .is_err()
-    );
+    extension_hears_nothing(&mut host).await;
 }
 
 #[tokio::test]
@@ -884,10 +836,7 @@ async fn uploads_pass_through_and_the_host_reads_no_file() {
         file: None,
         tab_id: None,
     });
-    c.send(request(1, upload)).await.unwrap();
-    let ToExtension::Request(req) = ext_next(&mut host).await else {
-        panic!()
-    };
+    let req = forwarded(&mut host, &mut c, 1, upload).await;
     let Command::UploadFile(args) = req.command else {
         panic!("{:?}", req.command)
     };

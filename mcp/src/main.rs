@@ -62,7 +62,7 @@ async fn serve() -> anyhow::Result<()> {
     };
     tokio::select! {
         reason = running.waiting() => tracing::info!(?reason, "client closed the session"),
-        () = signals() => tracing::info!("signal received"),
+        () = claudezilla_protocol::signals::asked_to_end() => tracing::info!("signal received"),
     }
     goodbye(&link).await;
     Ok(())
@@ -94,27 +94,5 @@ async fn goodbye(link: &HostLink) {
         Ok(Ok(_)) => tracing::info!("goodbye acknowledged"),
         Ok(Err(e)) => tracing::warn!("goodbye failed: {e}"),
         Err(_) => tracing::warn!("goodbye timed out"),
-    }
-}
-
-#[cfg(windows)]
-async fn signals() {
-    if tokio::signal::ctrl_c().await.is_err() {
-        std::future::pending().await
-    }
-}
-
-#[cfg(unix)]
-async fn signals() {
-    use tokio::signal::unix::{SignalKind, signal};
-    let (Ok(mut term), Ok(mut int)) = (
-        signal(SignalKind::terminate()),
-        signal(SignalKind::interrupt()),
-    ) else {
-        return std::future::pending().await;
-    };
-    tokio::select! {
-        _ = term.recv() => {}
-        _ = int.recv() => {}
     }
 }

@@ -40,6 +40,8 @@ pub mod handshake;
 pub mod paths;
 #[cfg(any(unix, windows))]
 pub mod process;
+#[cfg(feature = "signals")]
+pub mod signals;
 
 pub use command::Command;
 pub use envelope::{

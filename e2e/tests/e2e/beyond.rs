@@ -12,7 +12,7 @@ use claudezilla_e2e::{Agent, Browser, eventually};
 
 use serde_json::json;
 
-use crate::common::{Shared, call, click, text_of};
+use crate::common::{Shared, call, click, said, text_of};
 
 /// A canvas that zooms on the wheel (as maps do), a scrollable box and a button, at fixed
 /// places, and a log of what the page saw.
@@ -483,9 +483,8 @@ pub async fn routes_fulfill_abort_and_delay_only_their_agents_requests(
     let none = call(&b, "firefox_unroute", json!({})).await?;
     ensure!(none.text.contains("no routes"), "{none:?}");
     ensure!(
-        call(&a, "firefox_route", json!({}))
+        said(&a, "firefox_route", json!({}))
             .await?
-            .text
             .contains("delay")
     );
     let left = call(&a, "firefox_unroute", json!({"pattern": "**/data.txt"})).await?;

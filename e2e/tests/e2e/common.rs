@@ -21,41 +21,56 @@ pub async fn call(a: &Agent, tool: &str, args: Value) -> anyhow::Result<ToolResu
         .with_context(|| tool.to_owned())
 }
 
+/// The text a tool call that must succeed answers.
+pub async fn said(a: &Agent, tool: &str, args: Value) -> anyhow::Result<String> {
+    Ok(call(a, tool, args).await?.text)
+}
+
+/// What a tool call answers.
+type Answer = anyhow::Result<ToolResult>;
+
+/// A tool call on the element a selector names, with one more argument if given.
+async fn on(a: &Agent, tool: &str, tab: u32, selector: &str, more: Option<(&str, &str)>) -> Answer {
+    let mut args = json!({"tabId": tab, "selector": selector});
+    if let Some((name, value)) = more {
+        args[name] = json!(value);
+    }
+    call(a, tool, args).await
+}
+
 /// `firefox_type` of `text` into the element a selector names.
-pub async fn type_into(
-    a: &Agent,
-    tab: u32,
-    selector: &str,
-    text: &str,
-) -> anyhow::Result<ToolResult> {
-    let args = json!({"tabId": tab, "selector": selector, "text": text});
-    call(a, "firefox_type", args).await
+pub async fn type_into(a: &Agent, tab: u32, selector: &str, text: &str) -> Answer {
+    on(a, "firefox_type", tab, selector, Some(("text", text))).await
 }
 
 /// `firefox_press_key` on the focused element.
-pub async fn press(a: &Agent, tab: u32, key: &str) -> anyhow::Result<ToolResult> {
+pub async fn press(a: &Agent, tab: u32, key: &str) -> Answer {
     call(a, "firefox_press_key", json!({"tabId": tab, "key": key})).await
 }
 
 /// `firefox_press_key` on the element a selector names.
-pub async fn press_on(
-    a: &Agent,
-    tab: u32,
-    selector: &str,
-    key: &str,
-) -> anyhow::Result<ToolResult> {
-    let args = json!({"tabId": tab, "selector": selector, "key": key});
-    call(a, "firefox_press_key", args).await
+pub async fn press_on(a: &Agent, tab: u32, selector: &str, key: &str) -> Answer {
+    on(a, "firefox_press_key", tab, selector, Some(("key", key))).await
 }
 
-/// `firefox_click` on the element a selector names.
-pub async fn click(a: &Agent, tab: u32, selector: &str) -> anyhow::Result<ToolResult> {
-    call(
+/// `firefox_hover` over the element a selector names.
+pub async fn hover(a: &Agent, tab: u32, selector: &str) -> Answer {
+    on(a, "firefox_hover", tab, selector, None).await
+}
+
+/// The text of one element of a tab's page.
+pub async fn text_of(a: &Agent, tab: u32, selector: &str) -> anyhow::Result<String> {
+    said(
         a,
-        "firefox_click",
+        "firefox_get_content",
         json!({"tabId": tab, "selector": selector}),
     )
     .await
+}
+
+/// `firefox_click` on the element a selector names.
+pub async fn click(a: &Agent, tab: u32, selector: &str) -> Answer {
+    on(a, "firefox_click", tab, selector, None).await
 }
 
 /// Waits (10 s at most) until `watcher` no longer sees any of `tabs` in `firefox_get_tabs`.
@@ -67,17 +82,6 @@ pub async fn tabs_gone(watcher: &Agent, tabs: &[u32], what: &str) -> anyhow::Res
             .then_some(())
     })
     .await
-}
-
-/// The text of one element of a tab's page.
-pub async fn text_of(a: &Agent, tab: u32, selector: &str) -> anyhow::Result<String> {
-    Ok(call(
-        a,
-        "firefox_get_content",
-        json!({"tabId": tab, "selector": selector}),
-    )
-    .await?
-    .text)
 }
 
 pub fn runtime() -> &'static tokio::runtime::Runtime {

@@ -9,7 +9,7 @@ use anyhow::{Context, ensure};
 use claudezilla_e2e::pages::Page;
 use serde_json::json;
 
-use crate::common::{Shared, call, click, press_on, text_of, type_into};
+use crate::common::{Shared, call, click, hover, press_on, said, text_of, type_into};
 
 /// A todo list as jQuery TodoMVC writes it: Enter is `e.which === 13` on keyup.
 const JQUERY_TODOS: &str = r#"<!doctype html><title>jQuery-style todos</title>
@@ -180,9 +180,7 @@ pub async fn lengths_are_enforced_as_from_a_keyboard(s: Arc<Shared>) -> anyhow::
 pub async fn hover_double_click_and_buttons(s: Arc<Shared>) -> anyhow::Result<()> {
     let a = s.agent("rows").await?;
     let tab = a.open(&s.pages.url("/input/rows.html")).await?;
-    let before = call(&a, "firefox_snapshot", json!({"tabId": tab}))
-        .await?
-        .text;
+    let before = said(&a, "firefox_snapshot", json!({"tabId": tab})).await?;
     ensure!(
         before.contains(r#"checkbox e"#) && before.contains(r#"(in "Buy milk")"#),
         "unnamed controls take their row's words: {before}"
@@ -191,15 +189,8 @@ pub async fn hover_double_click_and_buttons(s: Arc<Shared>) -> anyhow::Result<()
         !before.contains("button e"),
         "the hover-only buttons are hidden: {before}"
     );
-    call(
-        &a,
-        "firefox_hover",
-        json!({"tabId": tab, "selector": "li:nth-child(2)"}),
-    )
-    .await?;
-    let after = call(&a, "firefox_snapshot", json!({"tabId": tab}))
-        .await?
-        .text;
+    hover(&a, tab, "li:nth-child(2)").await?;
+    let after = said(&a, "firefox_snapshot", json!({"tabId": tab})).await?;
     let line = after
         .lines()
         .find(|l| l.contains("button e") && l.contains("Walk the dog"))
@@ -287,24 +278,22 @@ pub async fn page_text_includes_shadow_roots_and_frames(s: Arc<Shared>) -> anyho
         text.contains("frame from another origin"),
         "the frame is marked: {text}"
     );
-    let md = call(
+    let md = said(
         &a,
         "firefox_get_content",
         json!({"tabId": tab, "format": "markdown"}),
     )
-    .await?
-    .text;
+    .await?;
     ensure!(
         md.contains("## shadow-heading-44") && md.contains("frame-text-55"),
         "{md}"
     );
-    let short = call(
+    let short = said(
         &a,
         "firefox_get_content",
         json!({"tabId": tab, "maxLength": 30}),
     )
-    .await?
-    .text;
+    .await?;
     ensure!(
         !short.contains("after-33"),
         "one maxLength for all frames: {short}"

@@ -8,7 +8,7 @@ use anyhow::{Context, ensure};
 use claudezilla_e2e::{Agent, eventually};
 use serde_json::{Value, json};
 
-use crate::common::{Shared, call, click, press, press_on, type_into};
+use crate::common::{Shared, call, click, hover, press, press_on, said, type_into};
 
 async fn open(a: &Agent, s: &Shared, path: &str) -> anyhow::Result<u32> {
     a.open(&s.pages.url(path)).await
@@ -298,9 +298,7 @@ pub async fn dialogs_never_block_and_follow_the_policy(s: Arc<Shared>) -> anyhow
 pub async fn waiting_inspecting_and_page_state(s: Arc<Shared>) -> anyhow::Result<()> {
     let a = s.agent("wait").await?;
     let tab = open(&a, &s, "/delayed.html").await?;
-    let before = call(&a, "firefox_get_page_state", json!({"tabId": tab}))
-        .await?
-        .text;
+    let before = said(&a, "firefox_get_page_state", json!({"tabId": tab})).await?;
     click(&a, tab, "#start").await?;
     call(
         &a,
@@ -426,12 +424,7 @@ pub async fn keys_scroll_hover_and_drag(s: Arc<Shared>) -> anyhow::Result<()> {
         !snapshot(&a, tab).await?.contains("Secret item"),
         "hidden until hovered"
     );
-    call(
-        &a,
-        "firefox_hover",
-        json!({"tabId": tab, "selector": "#menu"}),
-    )
-    .await?;
+    hover(&a, tab, "#menu").await?;
     ensure!(
         snapshot(&a, tab).await?.contains("link \"Secret item\""),
         "the menu opened"
@@ -449,13 +442,12 @@ pub async fn keys_scroll_hover_and_drag(s: Arc<Shared>) -> anyhow::Result<()> {
 pub async fn markdown_html_and_history(s: Arc<Shared>) -> anyhow::Result<()> {
     let a = s.agent("md").await?;
     let tab = open(&a, &s, "/doc.html").await?;
-    let md = call(
+    let md = said(
         &a,
         "firefox_get_content",
         json!({"tabId": tab, "format": "markdown"}),
     )
-    .await?
-    .text;
+    .await?;
     for want in [
         "# Guide",
         "## Steps",
@@ -470,13 +462,12 @@ pub async fn markdown_html_and_history(s: Arc<Shared>) -> anyhow::Result<()> {
         !md.contains("never shown") && !md.contains("var hidden"),
         "{md}"
     );
-    let html = call(
+    let html = said(
         &a,
         "firefox_get_content",
         json!({"tabId": tab, "selector": "h1", "format": "html"}),
     )
-    .await?
-    .text;
+    .await?;
     ensure!(html.contains("<h1>Guide</h1>"), "{html}");
 
     call(
@@ -539,33 +530,30 @@ pub async fn a_large_page_snapshot_addresses_every_control_compactly(
         "large snapshot: {} chars, {refs} refs, {took:?} round trip",
         body.len()
     );
-    let small = call(
+    let small = said(
         &a,
         "firefox_snapshot",
         json!({"tabId": tab, "interactiveOnly": true}),
     )
-    .await?
-    .text;
+    .await?;
     ensure!(small.len() < body.len(), "interactiveOnly shrinks it");
-    let cut = call(
+    let cut = said(
         &a,
         "firefox_snapshot",
         json!({"tabId": tab, "maxChars": 2000}),
     )
-    .await?
-    .text;
+    .await?;
     ensure!(
         cut.contains("[Cut:") && cut.contains("selector"),
         "a cut answer says how to get the rest:\n{}",
         &cut[cut.len().saturating_sub(400)..]
     );
-    let limited = call(
+    let limited = said(
         &a,
         "firefox_get_accessibility_snapshot",
         json!({"tabId": tab, "maxNodes": 20}),
     )
-    .await?
-    .text;
+    .await?;
     ensure!(
         limited.lines().filter(|l| !l.starts_with('[')).count() <= 21,
         "{limited}"

@@ -11,7 +11,7 @@ use claudezilla_e2e::pages::Page;
 use claudezilla_e2e::{Agent, eventually};
 use serde_json::json;
 
-use crate::common::{Shared, call, click, press, text_of, type_into};
+use crate::common::{Shared, call, click, press, said, text_of, type_into};
 
 /// Where the pages find the installed widgets.
 const MODULES: &str = "/w/node_modules";
@@ -519,9 +519,7 @@ pub async fn web_components_are_typed_into_and_named(s: Arc<Shared>) -> anyhow::
     let a = s.agent("shoelace").await?;
     let tab = a.open(&s.pages.url("/widgets/shoelace.html")).await?;
     shows(&a, tab, "#out", "value").await?;
-    let snap = call(&a, "firefox_snapshot", json!({"tabId": tab}))
-        .await?
-        .text;
+    let snap = said(&a, "firefox_snapshot", json!({"tabId": tab})).await?;
     for line in [
         "textbox \"Zip code\"",
         "button \"Save draft\"",
@@ -587,9 +585,7 @@ pub async fn web_components_are_typed_into_and_named(s: Arc<Shared>) -> anyhow::
         open < text && text < close && inside(text) && inside(close),
         "the text and the Close button belong in the dialog: {snap}"
     );
-    let page = call(&a, "firefox_get_content", json!({"tabId": dialog}))
-        .await?
-        .text;
+    let page = said(&a, "firefox_get_content", json!({"tabId": dialog})).await?;
     ensure!(
         page.contains("Your session expires soon.") && page.contains("Close"),
         "{page}"
