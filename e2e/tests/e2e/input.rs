@@ -116,7 +116,7 @@ pub async fn enter_carries_which_and_key_code(s: Arc<Shared>) -> anyhow::Result<
     let keys = text_of(&a, tab, "#keys").await?;
     ensure!(keys.contains("keyup:Enter:13:13"), "{keys}");
     for key in ["Control+a", "Escape", "Shift+Tab"] {
-        press_on(&a, tab, "#new", &key).await?;
+        press_on(&a, tab, "#new", key).await?;
     }
     let keys = text_of(&a, tab, "#keys").await?;
     ensure!(keys.contains("ctrl-a") && keys.contains("esc"), "{keys}");
