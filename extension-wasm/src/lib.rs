@@ -21,6 +21,7 @@
 //! * [`downloads`]: which agent a download belongs to.
 //! * [`activity`]: what agents did, for the user and for each agent (no secrets).
 //! * [`consent_words`]: which banner buttons accept and which reject.
+//! * [`refusal`]: what a rejected browser call means, read once from Firefox's words.
 //!
 //! The browser glue is wasm-only:
 //! * `web`: bindings to `browser.*` APIs and timers.
@@ -44,6 +45,7 @@ pub mod network;
 pub mod pixels;
 pub mod pool;
 pub mod redact;
+pub mod refusal;
 pub mod request_log;
 pub mod request_routes;
 pub mod route;

@@ -16,6 +16,7 @@ use wasm_bindgen::JsValue;
 
 use super::with_state;
 use crate::pool::AuthorizedTab;
+use crate::refusal::Refusal;
 use crate::web;
 
 /// The content bundle: the wasm glue and the shim in one block (built by `cargo xtask build`).
@@ -105,11 +106,11 @@ async fn exchange_page(
         let answer = match first {
             // The document went away under us (the page navigated; between two documents the
             // tab is not even scriptable): once more, in the new one.
-            Some(Err(e)) if interrupted(&e) || navigated() => {
+            Some(Err(f)) if f.interrupted() || navigated() => {
                 retry(tab, frame, &message, navigated()).await?
             }
             None if navigated() => retry(tab, frame, &message, true).await?,
-            Some(other) => other?,
+            Some(other) => other.map_err(|f| f.error)?,
             None => return Err(no_answer(tab, try_ms)),
         };
         let reply: ContentReply = serde_wasm_bindgen::from_value(answer)
@@ -160,60 +161,89 @@ async fn retry(
 }
 
 /// One try: ask; where nothing listens yet (a new document), inject the script and ask again.
-async fn exchange(tab: TabId, frame: u64, message: &JsValue) -> Result<JsValue, ErrorBody> {
+async fn exchange(tab: TabId, frame: u64, message: &JsValue) -> Result<JsValue, Failed> {
     match ask(tab, frame, message).await? {
         Some(answer) => Ok(answer),
         None => inject_and_ask(tab, frame, message).await,
     }
 }
 
-/// The page's document was replaced while we talked to it.
-fn interrupted(e: &ErrorBody) -> bool {
-    e.code == ErrorCode::PageError
-        && ["disconnected", "destroyed", "did not start", "navigat"]
-            .iter()
-            .any(|m| e.message.contains(m))
+/// Why one exchange with a frame's content script failed: the error to report, and what the
+/// browser's refusal says of the document (gone: a try in the next one may do).
+struct Failed {
+    error: ErrorBody,
+    refusal: Refusal,
 }
 
-fn navigated_away(tab: TabId, e: ErrorBody, navigated: bool) -> ErrorBody {
+impl Failed {
+    /// A browser call of the exchange was refused.
+    fn refused(tab: TabId, e: ErrorBody) -> Self {
+        let refusal = Refusal::of(&e.message);
+        Self {
+            error: page_error(tab, e, refusal),
+            refusal,
+        }
+    }
+
+    /// The page's document was replaced while we talked to it.
+    fn interrupted(&self) -> bool {
+        self.refusal == Refusal::DocumentGone
+    }
+}
+
+fn navigated_away(tab: TabId, f: Failed, navigated: bool) -> ErrorBody {
     // Unscriptable while the tab navigates is a page between documents, not about:blank.
-    let between = navigated && e.message.contains("cannot be scripted");
-    if !interrupted(&e) && !between {
-        return e;
+    let between = navigated && f.refusal == Refusal::NotScriptable;
+    if !f.interrupted() && !between {
+        return f.error;
     }
     ErrorBody::new(
         ErrorCode::PageError,
-        format!("the page in tab {tab} navigated away twice while we acted on it ({})", e.message),
+        format!(
+            "the page in tab {tab} navigated away twice while we acted on it ({})",
+            f.error.message
+        ),
     )
     .with_hint("the page keeps navigating by itself; firefox_get_tabs shows where it is, firefox_wait_for {url} waits for it to settle")
 }
 
 /// Injects the content script, then asks again; once more after a moment if the frame was
 /// between documents (a navigation committing) and nothing listened yet.
-async fn inject_and_ask(tab: TabId, frame: u64, message: &JsValue) -> Result<JsValue, ErrorBody> {
+async fn inject_and_ask(tab: TabId, frame: u64, message: &JsValue) -> Result<JsValue, Failed> {
     for attempt in 0..2 {
         if attempt > 0 {
             web::sleep(150).await;
         }
-        inject(tab, Some(frame)).await?;
+        inject(tab, Some(frame))
+            .await
+            .map_err(|e| Failed::refused(tab, e))?;
         if let Some(answer) = ask(tab, frame, message).await? {
             return Ok(answer);
         }
     }
-    Err(ErrorBody::new(
-        ErrorCode::PageError,
-        "the content script did not start in this page",
-    )
-    .with_hint("the page may be navigating; retry, or take a screenshot to see it"))
+    // Nothing listened after two injections: the document went before the script started.
+    Err(Failed {
+        error: ErrorBody::new(
+            ErrorCode::PageError,
+            "the content script did not start in this page",
+        )
+        .with_hint("the page may be navigating; retry, or take a screenshot to see it"),
+        refusal: Refusal::DocumentGone,
+    })
 }
 
 /// One round trip; `Ok(None)` when nothing in the frame listens.
-async fn ask(tab: TabId, frame: u64, message: &JsValue) -> Result<Option<JsValue>, ErrorBody> {
+async fn ask(tab: TabId, frame: u64, message: &JsValue) -> Result<Option<JsValue>, Failed> {
     let options = web::to_js(&InFrame { frame_id: frame });
     match web::call(web::tabs_send_message(tab.0, message, &options)).await {
         Ok(answer) => Ok((answer.is_object()).then_some(answer)),
-        Err(e) if e.message.contains("Receiving end does not exist") => Ok(None),
-        Err(e) => Err(page_error(tab, e)),
+        Err(e) => match Failed::refused(tab, e) {
+            Failed {
+                refusal: Refusal::NobodyListens,
+                ..
+            } => Ok(None),
+            failed => Err(failed),
+        },
     }
 }
 
@@ -224,9 +254,7 @@ async fn inject(tab: TabId, frame: Option<u64>) -> Result<(), ErrorBody> {
         frame_id: frame,
         all_frames: frame.is_none(),
     });
-    web::call(web::tabs_execute_script(tab.0, &details))
-        .await
-        .map_err(|e| page_error(tab, e))?;
+    web::call(web::tabs_execute_script(tab.0, &details)).await?;
     Ok(())
 }
 
@@ -504,29 +532,31 @@ fn floor_boundary(text: &str, at: usize) -> usize {
     at
 }
 
-fn page_error(tab: TabId, e: ErrorBody) -> ErrorBody {
-    if e.message.contains("Invalid tab ID") || e.message.contains("No tab with id") {
-        return ErrorBody::new(ErrorCode::NoSuchTab, format!("tab {tab} is gone"));
-    }
-    if e.message.contains("Missing host permission")
-        || e.message.contains("non-structured-clonable")
-    {
-        return ErrorBody::new(
+/// A refused call on a tab's page, for the agent: the tab or frame gone, a page that takes no
+/// script, or the browser's words.
+fn page_error(tab: TabId, e: ErrorBody, refusal: Refusal) -> ErrorBody {
+    match refusal {
+        Refusal::TabGone => ErrorBody::new(ErrorCode::NoSuchTab, format!("tab {tab} is gone")),
+        Refusal::NotScriptable => ErrorBody::new(
             ErrorCode::PageError,
             format!("the page in tab {tab} cannot be scripted ({})", e.message),
         )
         .with_hint(
             "about:blank, about: and addons pages cannot be read; navigate to an http(s) page",
-        );
-    }
-    if e.message.contains("Frame not found") || e.message.contains("No frame with id") {
-        return ErrorBody::new(
+        ),
+        Refusal::FrameGone => ErrorBody::new(
             ErrorCode::ElementNotFound,
             format!("tab {tab}: {}", e.message),
         )
-        .with_hint("the frame is gone; call firefox_snapshot again");
+        .with_hint("the frame is gone; call firefox_snapshot again"),
+        Refusal::WindowGone
+        | Refusal::NobodyListens
+        | Refusal::DocumentGone
+        | Refusal::UrlRefused
+        | Refusal::Other => {
+            ErrorBody::new(ErrorCode::PageError, format!("tab {tab}: {}", e.message))
+        }
     }
-    ErrorBody::new(ErrorCode::PageError, format!("tab {tab}: {}", e.message))
 }
 
 fn internal_msg(message: String) -> ErrorBody {

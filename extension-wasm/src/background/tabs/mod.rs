@@ -10,6 +10,7 @@ use wasm_bindgen::prelude::*;
 use super::{Shown, now, persist, with_state};
 use crate::load::LoadWatch;
 use crate::pool::AuthorizedTab;
+use crate::refusal::Refusal;
 use crate::web::{self, Tab, Window};
 
 mod navigation;
@@ -194,7 +195,7 @@ pub(super) async fn open_tab(url: &str, jar: Option<&str>) -> Result<Tab, ErrorB
         };
         match web::call_as(web::tabs_create(&web::to_js(&props))).await {
             // The window closed meanwhile (another agent's last tabs went): open a new one.
-            Err(e) if e.message.contains("Invalid window ID") => {}
+            Err(e) if Refusal::of(&e.message) == Refusal::WindowGone => {}
             created => return created,
         }
     }

@@ -10,6 +10,7 @@ use serde::Serialize;
 use crate::background::with_state;
 use crate::load::{LoadWatch, Reached};
 use crate::pool::AuthorizedTab;
+use crate::refusal::Refusal;
 use crate::web::{self, Tab};
 
 use super::*;
@@ -289,7 +290,7 @@ pub async fn wait_for_url(tab: AuthorizedTab, glob: &str, until: u64) -> Outcome
 
 /// Firefox refuses some URLs that pass our scheme check (e.g. file: from an extension).
 pub(super) fn refine_url_error(e: ErrorBody, url: &str) -> ErrorBody {
-    if !(e.message.contains("Illegal URL") || e.message.contains("not allowed")) {
+    if Refusal::of(&e.message) != Refusal::UrlRefused {
         return e;
     }
     let refused = ErrorBody::new(
