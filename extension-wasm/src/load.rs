@@ -365,9 +365,29 @@ impl LoadWatch {
     }
 }
 
+/// Is `title` what Firefox shows for a page whose own title it does not know (yet): the
+/// address without its scheme, or nothing?
+pub fn placeholder_title(title: &str, url: &str) -> bool {
+    title.is_empty() || url.split_once("://").is_some_and(|(_, rest)| rest == title)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn placeholder_titles_are_the_address_without_its_scheme() {
+        assert!(placeholder_title(
+            "127.0.0.1:8000/basic.html",
+            "http://127.0.0.1:8000/basic.html"
+        ));
+        assert!(placeholder_title("", "https://a.test/"));
+        assert!(!placeholder_title(
+            "Basic page",
+            "http://127.0.0.1:8000/basic.html"
+        ));
+        assert!(!placeholder_title("about:blank", "about:blank"));
+    }
 
     const T: TabId = TabId(3);
 

@@ -83,18 +83,18 @@ pub(super) async fn report_seen(
     load_state: LoadState,
     seen: Option<Shown>,
 ) -> Outcome {
-    let now = match seen {
+    let mut now = match seen {
         Some(seen) => seen,
-        None => {
-            let now: Tab = web::call_as(web::tabs_get(tab.0))
-                .await
-                .map_err(|e| gone(tab, e))?;
-            Shown {
-                url: now.url,
-                title: now.title,
-            }
-        }
+        None => shown_now(tab).await?,
     };
+    // Firefox may say "complete" before the page's title has reached the tab (a cold start
+    // under load): the tab is asked once more, for the same page.
+    if crate::load::placeholder_title(&now.title, &now.url)
+        && let Ok(fresh) = shown_now(tab).await
+        && fresh.url == now.url
+    {
+        now.title = fresh.title;
+    }
     with_state(|s| {
         s.pool
             .update_page(tab, Some(now.url.clone()), Some(now.title.clone()))
@@ -109,6 +109,17 @@ pub(super) async fn report_seen(
         note: None,
         container: None,
     }))
+}
+
+/// The tab's page as the browser shows it now.
+async fn shown_now(tab: TabId) -> Result<Shown, ErrorBody> {
+    let now: Tab = web::call_as(web::tabs_get(tab.0))
+        .await
+        .map_err(|e| gone(tab, e))?;
+    Ok(Shown {
+        url: now.url,
+        title: now.title,
+    })
 }
 
 pub(super) fn gone(tab: TabId, e: ErrorBody) -> ErrorBody {
