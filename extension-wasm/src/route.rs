@@ -8,9 +8,9 @@ use std::fmt;
 
 use claudezilla_protocol::args::{
     ActivityArgs, AttachArgs, ConsoleArgs, CookiesArgs, CreateWindowArgs, DownloadsArgs,
-    ElementTarget, EvaluateArgs, LoopArgs, LoopCheckArgs, MAX_MAX_LENGTH, NavAction, NetworkArgs,
-    PrivateModeArgs, RouteArgs, ScreenshotArgs, SetConfigArgs, StorageArgs, StorageStateArgs,
-    UnrouteArgs,
+    DropTarget, ElementTarget, EvaluateArgs, FrameTarget, LoopArgs, LoopCheckArgs, MAX_MAX_LENGTH,
+    NavAction, NetworkArgs, PrivateModeArgs, RouteArgs, ScreenshotArgs, SetConfigArgs, StorageArgs,
+    StorageStateArgs, UnrouteArgs,
 };
 use claudezilla_protocol::envelope::{PageLimits, PageOp};
 use claudezilla_protocol::{Command, ErrorBody, ErrorCode, TabId};
@@ -161,6 +161,14 @@ pub enum AgentWork {
     ReloadExtension,
 }
 
+/// An optional element as its frame knows it (none: the top frame).
+fn in_frame(target: Option<ElementTarget>) -> (u32, Option<FrameTarget>) {
+    target.map_or((0, None), |t| {
+        let (frame, target) = t.in_frame();
+        (frame, Some(target))
+    })
+}
+
 fn invalid(e: claudezilla_protocol::validate::Invalid) -> ErrorBody {
     ErrorBody::from(e)
 }
@@ -197,8 +205,7 @@ pub fn place(command: Command) -> Result<Placed, ErrorBody> {
                 };
                 return Ok(page(a.tab_id, Action::ClickIn, 0, op));
             }
-            let target = a.target().map_err(invalid)?;
-            let frame = target.frame();
+            let (frame, target) = a.target().map_err(invalid)?.in_frame();
             let op = PageOp::Click {
                 target,
                 clicks: a.clicks().map_err(invalid)?,
@@ -208,8 +215,7 @@ pub fn place(command: Command) -> Result<Placed, ErrorBody> {
             page(a.tab_id, Action::ClickIn, frame, op)
         }
         Command::Type(a) => {
-            let target = a.target().map_err(invalid)?;
-            let frame = target.frame();
+            let (frame, target) = a.target().map_err(invalid)?.in_frame();
             let op = PageOp::Type {
                 target,
                 text: a.text.clone(),
@@ -218,8 +224,7 @@ pub fn place(command: Command) -> Result<Placed, ErrorBody> {
             page(a.tab_id, Action::TypeInto, frame, op)
         }
         Command::PressKey(a) => {
-            let target = a.target().map_err(invalid)?;
-            let frame = target.as_ref().map_or(0, ElementTarget::frame);
+            let (frame, target) = in_frame(a.target().map_err(invalid)?);
             let op = PageOp::PressKey {
                 target,
                 chord: a.chord().map_err(invalid)?,
@@ -227,8 +232,7 @@ pub fn place(command: Command) -> Result<Placed, ErrorBody> {
             page(a.tab_id, Action::PressKeysIn, frame, op)
         }
         Command::Scroll(a) => {
-            let target = a.target().map_err(invalid)?;
-            let frame = target.as_ref().map_or(0, ElementTarget::frame);
+            let (frame, target) = in_frame(a.target().map_err(invalid)?);
             if let Some(w) = a.wheel().map_err(invalid)? {
                 let op = PageOp::Wheel {
                     target,
@@ -247,13 +251,11 @@ pub fn place(command: Command) -> Result<Placed, ErrorBody> {
             page(a.tab_id, Action::Scroll, frame, op)
         }
         Command::Hover(a) => {
-            let target = a.target().map_err(invalid)?;
-            let frame = target.frame();
+            let (frame, target) = a.target().map_err(invalid)?.in_frame();
             page(a.tab_id, Action::HoverIn, frame, PageOp::Hover { target })
         }
         Command::GetElement(a) => {
-            let target = a.target().map_err(invalid)?;
-            let frame = target.frame();
+            let (frame, target) = a.target().map_err(invalid)?.in_frame();
             page(
                 a.tab_id,
                 Action::Inspect,
@@ -262,8 +264,7 @@ pub fn place(command: Command) -> Result<Placed, ErrorBody> {
             )
         }
         Command::SelectOption(a) => {
-            let target = a.target().map_err(invalid)?;
-            let frame = target.frame();
+            let (frame, target) = a.target().map_err(invalid)?.in_frame();
             let op = PageOp::SelectOption {
                 target,
                 values: a.values.clone(),
@@ -271,19 +272,20 @@ pub fn place(command: Command) -> Result<Placed, ErrorBody> {
             page(a.tab_id, Action::SelectIn, frame, op)
         }
         Command::FillForm(a) => {
-            let fields: Vec<_> = a
+            let placed: Vec<_> = a
                 .fields
                 .iter()
-                .map(|f| f.target().map(|t| (t, f.value.clone())))
+                .map(|f| f.target().map(|t| (t.in_frame(), f.value.clone())))
                 .collect::<Result<_, _>>()
                 .map_err(invalid)?;
-            let frame = fields.first().map_or(0, |(t, _)| t.frame());
-            if fields.iter().any(|(t, _)| t.frame() != frame) {
+            let frame = placed.first().map_or(0, |((frame, _), _)| *frame);
+            if placed.iter().any(|((f, _), _)| *f != frame) {
                 return Err(ErrorBody::new(
                     ErrorCode::InvalidArgument,
                     "all fields of one fill must be in the same frame",
                 ));
             }
+            let fields = placed.into_iter().map(|((_, t), v)| (t, v)).collect();
             page(
                 a.tab_id,
                 Action::FillAFormIn,
@@ -292,8 +294,7 @@ pub fn place(command: Command) -> Result<Placed, ErrorBody> {
             )
         }
         Command::UploadFile(a) => {
-            let target = a.target().map_err(invalid)?;
-            let frame = target.frame();
+            let (frame, target) = a.target().map_err(invalid)?.in_frame();
             let file = a.file.clone().ok_or_else(|| {
                 ErrorBody::new(
                     ErrorCode::Internal,
@@ -309,8 +310,16 @@ pub fn place(command: Command) -> Result<Placed, ErrorBody> {
             )
         }
         Command::Drag(a) => {
+            // Both ends are in one frame (checked with the arguments).
             let (from, to) = a.targets().map_err(invalid)?;
-            let frame = from.frame();
+            let (frame, from) = from.in_frame();
+            let to = match to {
+                DropTarget::Element { target, position } => DropTarget::Element {
+                    target: target.in_frame().1,
+                    position,
+                },
+                DropTarget::Point { x, y } => DropTarget::Point { x, y },
+            };
             page(a.tab_id, Action::DragIn, frame, PageOp::Drag { from, to })
         }
         Command::HandleDialog(a) => {
@@ -520,7 +529,15 @@ mod tests {
             (r.tab, r.action, r.frame, r.wait),
             (Some(TabId(7)), Action::ClickIn, 2, Wait::Element)
         );
-        assert!(matches!(r.op, PageOp::Click { clicks: 2, .. }));
+        // The ref's frame is the request's; the page operation names the element by its index.
+        assert!(matches!(
+            r.op,
+            PageOp::Click {
+                clicks: 2,
+                target: FrameTarget::Ref(5),
+                ..
+            }
+        ));
         let r = route(json!({"name": "type", "args": {"selector": "#q", "text": "hi"}})).unwrap();
         assert_eq!((r.tab, r.action, r.frame), (None, Action::TypeInto, 0));
         let r = route(json!({"name": "pressKey", "args": {"key": "Control+a"}})).unwrap();

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::args::{ContentFormat, ElementTarget, FieldValue, FileData};
+use crate::args::{ContentFormat, FieldValue, FileData, FrameTarget};
 use crate::keys::Modifiers;
 use crate::{AgentId, Command, Outcome, RequestId};
 
@@ -270,22 +270,22 @@ pub enum PageOp {
         format: ContentFormat,
     },
     Click {
-        target: ElementTarget,
+        target: FrameTarget,
         clicks: u8,
         button: crate::args::MouseButton,
         modifiers: Modifiers,
     },
     Type {
-        target: ElementTarget,
+        target: FrameTarget,
         text: String,
         clear: bool,
     },
     PressKey {
-        target: Option<ElementTarget>,
+        target: Option<FrameTarget>,
         chord: crate::keys::Chord,
     },
     Scroll {
-        target: Option<ElementTarget>,
+        target: Option<FrameTarget>,
         x: Option<i32>,
         y: Option<i32>,
         smooth: bool,
@@ -307,31 +307,31 @@ pub enum PageOp {
     },
     /// A wheel turn over an element, or at a viewport point (None: the viewport's centre).
     Wheel {
-        target: Option<ElementTarget>,
+        target: Option<FrameTarget>,
         point: Option<(f64, f64)>,
         dx: f64,
         dy: f64,
     },
     Hover {
-        target: ElementTarget,
+        target: FrameTarget,
     },
     SelectOption {
-        target: ElementTarget,
+        target: FrameTarget,
         values: Vec<String>,
     },
     FillForm {
-        fields: Vec<(ElementTarget, FieldValue)>,
+        fields: Vec<(FrameTarget, FieldValue)>,
     },
     Upload {
-        target: ElementTarget,
+        target: FrameTarget,
         file: FileData,
     },
     Drag {
-        from: ElementTarget,
-        to: crate::args::DropTarget,
+        from: FrameTarget,
+        to: crate::args::DropTarget<FrameTarget>,
     },
     GetElement {
-        target: ElementTarget,
+        target: FrameTarget,
     },
     WaitFor {
         selector: Option<String>,
@@ -370,7 +370,7 @@ pub enum PageOp {
     },
     /// Geometry for a capture: viewport, scroll, page size, an element's box, badge targets.
     Metrics {
-        target: Option<ElementTarget>,
+        target: Option<FrameTarget>,
         marks: bool,
     },
     /// The tab goes back to the user: take out every hook we put in the page (dialogs,
@@ -605,7 +605,7 @@ mod tests {
             until: 100,
             console: false,
             op: PageOp::Type {
-                target: ElementTarget::Selector("#q".into()),
+                target: FrameTarget::Selector("#q".into()),
                 text: "hi".into(),
                 clear: true,
             },

@@ -83,7 +83,7 @@ pub async fn screenshot(
         .with_hint("screenshot the whole tab, or the iframe element itself"));
     }
     let op = PageOp::Metrics {
-        target,
+        target: target.map(|t| t.in_frame().1),
         marks: args.annotate,
     };
     let metrics_budget = CAPTURE_DEADLINE_MS.min(budget_ms);

@@ -1,7 +1,7 @@
 //! The content script's part of a screenshot: letting the page settle (images, fonts, two
 //! frames, an idle moment) and measuring what to capture.
 
-use claudezilla_protocol::args::ElementTarget;
+use claudezilla_protocol::args::FrameTarget;
 use claudezilla_protocol::envelope::PageReply;
 use claudezilla_protocol::reply::PageMetrics;
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
@@ -141,7 +141,7 @@ async fn idle() -> Result<(), ErrorBody> {
 
 /// Viewport, scroll, page size, the target's box and the badge targets, in CSS pixels.
 pub fn metrics(
-    target: Option<&ElementTarget>,
+    target: Option<&FrameTarget>,
     marks: bool,
     frame: u32,
 ) -> Result<PageReply, ErrorBody> {
@@ -166,7 +166,7 @@ pub fn metrics(
     };
     let element = match target {
         Some(t) => {
-            let el = find::resolve(t)?;
+            let el = find::resolve(t, frame)?;
             let b = boxed(&el);
             if b[2] < 1.0 || b[3] < 1.0 {
                 return Err(ErrorBody::new(

@@ -3,7 +3,7 @@
 
 use std::cell::RefCell;
 
-use claudezilla_protocol::args::{ElementRef, ElementTarget};
+use claudezilla_protocol::args::{ElementRef, FrameTarget};
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Document, Element, HtmlElement, Node};
@@ -118,18 +118,22 @@ fn invalid(selector: &str, e: &JsValue) -> ErrorBody {
     )
 }
 
-/// The target now, or an error (no waiting).
-pub fn resolve(target: &ElementTarget) -> Result<Element, ErrorBody> {
+/// The target in this frame (alias `frame`, which names its refs in messages) now, or an
+/// error (no waiting).
+pub fn resolve(target: &FrameTarget, frame: u32) -> Result<Element, ErrorBody> {
     match target {
-        ElementTarget::Ref(r) => by_ref(*r),
-        ElementTarget::Selector(s) => query(s)?.ok_or_else(|| not_found(s, None)),
+        FrameTarget::Ref(index) => by_ref(ElementRef {
+            frame,
+            index: *index,
+        }),
+        FrameTarget::Selector(s) => query(s)?.ok_or_else(|| not_found(s, None)),
     }
 }
 
 /// The target, waiting for a selector to match until `until` (ms since the epoch).
-pub async fn wait_for(target: &ElementTarget, until: u64) -> Result<Element, ErrorBody> {
-    let ElementTarget::Selector(selector) = target else {
-        return resolve(target);
+pub async fn wait_for(target: &FrameTarget, frame: u32, until: u64) -> Result<Element, ErrorBody> {
+    let FrameTarget::Selector(selector) = target else {
+        return resolve(target, frame);
     };
     let started = web::now_ms();
     loop {

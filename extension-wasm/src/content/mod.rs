@@ -152,15 +152,20 @@ async fn run(
             clicks,
             button,
             modifiers,
-        } => act::click_with(&wait_for(&target, until).await?, clicks, button, modifiers),
+        } => act::click_with(
+            &wait_for(&target, frame, until).await?,
+            clicks,
+            button,
+            modifiers,
+        ),
         PageOp::Type {
             target,
             text,
             clear,
-        } => act::type_into(&wait_for(&target, until).await?, &text, clear),
+        } => act::type_into(&wait_for(&target, frame, until).await?, &text, clear),
         PageOp::PressKey { target, chord } => {
             let element = match target {
-                Some(t) => Some(wait_for(&t, until).await?),
+                Some(t) => Some(wait_for(&t, frame, until).await?),
                 None => None,
             };
             act::press_key(element, &chord)
@@ -171,7 +176,7 @@ async fn run(
             y,
             smooth,
         } => {
-            let element = target.as_ref().map(resolve).transpose()?;
+            let element = target.as_ref().map(|t| resolve(t, frame)).transpose()?;
             act::scroll(element, x, y, smooth)
         }
         PageOp::ClickAt {
@@ -187,17 +192,17 @@ async fn run(
             dx,
             dy,
         } => {
-            let element = target.as_ref().map(resolve).transpose()?;
+            let element = target.as_ref().map(|t| resolve(t, frame)).transpose()?;
             act::wheel(element, point, dx, dy)
         }
-        PageOp::Hover { target } => act::hover(&wait_for(&target, until).await?),
+        PageOp::Hover { target } => act::hover(&wait_for(&target, frame, until).await?),
         PageOp::SelectOption { target, values } => {
-            act::select_option(&wait_for(&target, until).await?, &values)
+            act::select_option(&wait_for(&target, frame, until).await?, &values)
         }
         PageOp::FillForm { fields } => {
             let mut done = Vec::new();
             for (target, value) in &fields {
-                let element = resolve(target).map_err(|e| partial(e, &done))?;
+                let element = resolve(target, frame).map_err(|e| partial(e, &done))?;
                 done.push(act::fill(&element, value).map_err(|e| partial(e, &done))?);
             }
             Ok(Reply::Acted {
@@ -209,23 +214,23 @@ async fn run(
                 .decode(&file.base64)
                 .map_err(|e| ErrorBody::new(ErrorCode::Malformed, format!("file data: {e}")))?;
             act::upload(
-                &wait_for(&target, until).await?,
+                &wait_for(&target, frame, until).await?,
                 &file.name,
                 &file.mime,
                 &bytes,
             )
         }
         PageOp::Drag { from, to } => {
-            let from = wait_for(&from, until).await?;
+            let from = wait_for(&from, frame, until).await?;
             let to = match to {
                 DropTarget::Element { target, position } => {
-                    drag::Landing::On(wait_for(&target, until).await?, position)
+                    drag::Landing::On(wait_for(&target, frame, until).await?, position)
                 }
                 DropTarget::Point { x, y } => drag::Landing::At(x, y),
             };
             drag::drag(&from, to).await
         }
-        PageOp::GetElement { target } => read::get_element(&resolve(&target)?, frame),
+        PageOp::GetElement { target } => read::get_element(&resolve(&target, frame)?, frame),
         PageOp::WaitFor { selector, text } => {
             read::wait_for(selector.as_deref(), text.as_deref(), until).await
         }

@@ -23,6 +23,15 @@ impl ElementTarget {
             Self::Ref(r) => r.frame,
         }
     }
+
+    /// The frame to ask, and the element as that frame knows it: a ref's frame is resolved
+    /// here, once, and travels as the request's frame alone.
+    pub fn in_frame(self) -> (u32, FrameTarget) {
+        match self {
+            Self::Selector(s) => (0, FrameTarget::Selector(s)),
+            Self::Ref(r) => (r.frame, FrameTarget::Ref(r.index)),
+        }
+    }
 }
 
 /// A ref when the text is one, else a CSS selector (`firefox_drag`'s `from` and `to`): read
@@ -66,6 +75,15 @@ impl fmt::Display for ElementTarget {
             Self::Ref(r) => write!(f, "ref {r}"),
         }
     }
+}
+
+/// An element as the frame a content request goes to knows it: by selector, or by the index
+/// of a ref that frame handed out (`e12` in frame 5 is `Ref(12)` sent to frame 5).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum FrameTarget {
+    Selector(String),
+    Ref(u32),
 }
 
 /// `e12` (top frame) or `f5e12` (frame 5): an element named in a snapshot. It travels as that

@@ -303,16 +303,20 @@ tab_args! {
     }
 }
 
-/// Where a drag ends.
+/// Where a drag ends: on an element (named across frames, or, toward a content script,
+/// within its frame), or at a point.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", rename_all_fields = "camelCase")]
-pub enum DropTarget {
+pub enum DropTarget<T = ElementTarget> {
     Element {
-        target: ElementTarget,
+        target: T,
         position: DropPosition,
     },
     /// A viewport point, on whatever is there.
-    Point { x: f64, y: f64 },
+    Point {
+        x: f64,
+        y: f64,
+    },
 }
 
 impl DragArgs {
