@@ -11,6 +11,27 @@ pub const MIN_TIMEOUT_MS: u32 = 5_000;
 pub const MAX_TIMEOUT_MS: u32 = 300_000;
 pub const DEFAULT_TIMEOUT_MS: u32 = 150_000;
 
+/// A whole number within `range`, or what is allowed and what was given.
+pub fn within(
+    field: &'static str,
+    value: u32,
+    range: std::ops::RangeInclusive<u32>,
+) -> Result<(), Invalid> {
+    if range.contains(&value) {
+        return Ok(());
+    }
+    let (low, high) = range.into_inner();
+    Err(Invalid::new(
+        field,
+        format!("must be between {low} and {high}, got {value}"),
+    ))
+}
+
+/// A selector, when one is given.
+pub fn optional_selector(field: &'static str, selector: Option<&str>) -> Result<(), Invalid> {
+    selector.map_or(Ok(()), |s| self::selector(field, s))
+}
+
 /// Only pages an agent may open: http(s) with a host, file, and exactly `about:blank`.
 /// Everything else — `javascript:`, `data:`, `blob:`, `moz-extension:`, `about:config`,
 /// `view-source:` — could run code with our privileges or read the user's settings.

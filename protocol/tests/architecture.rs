@@ -115,20 +115,32 @@ fn named_items(text: &str) -> BTreeSet<&str> {
         .collect()
 }
 
-/// Is `name` declared somewhere in `source`: an item, a macro, or an enum variant?
+/// Is `name` declared somewhere in `source`: an item, a macro, or an enum variant? The whole
+/// name only: `fn validate_url` does not declare `validate`.
 fn declared(source: &str, name: &str) -> bool {
+    let ends_there =
+        |rest: &str| !rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
     let items = [
-        "struct", "enum", "trait", "type", "fn", "const", "static", "mod",
+        "struct",
+        "enum",
+        "trait",
+        "type",
+        "fn",
+        "const",
+        "static",
+        "mod",
+        "macro_rules!",
     ];
-    items
-        .iter()
-        .any(|kind| source.contains(&format!("{kind} {name}")))
-        || source.contains(&format!("macro_rules! {name}"))
-        || source.lines().any(|l| {
-            l.trim_start()
-                .strip_prefix(name)
-                .is_some_and(|rest| [" {", "(", ",", " ="].iter().any(|p| rest.starts_with(p)))
-        })
+    let item = items.iter().any(|kind| {
+        source
+            .match_indices(&format!("{kind} {name}"))
+            .any(|(at, found)| ends_there(&source[at + found.len()..]))
+    });
+    item || source.lines().any(|l| {
+        l.trim_start()
+            .strip_prefix(name)
+            .is_some_and(|rest| [" {", "(", ",", " ="].iter().any(|p| rest.starts_with(p)))
+    })
 }
 
 /// Every Rust source of the tree, in one text (but this test's, whose examples declare
@@ -217,6 +229,8 @@ fn a_wrong_path_or_item_would_be_caught() {
         "pub struct Pool;\nimpl Pool { pub fn authorize() {} }\nenum Placed {\n    OnTab {\n";
     assert!(declared(source, "Pool") && declared(source, "authorize") && declared(source, "OnTab"));
     assert!(!declared(source, "page_route"));
+    // A longer name is not the one asked for.
+    assert!(!declared("fn authorize_all() {}", "authorize"));
     let items = named_items("`Pool::authorize`, `page_route()`, `tabs.rs`, `BUSY`, `e12`, `x`");
     assert_eq!(items, BTreeSet::from(["Pool::authorize", "page_route()"]));
 }

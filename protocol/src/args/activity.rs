@@ -19,12 +19,6 @@ pub const MAX_ACTIVITY: u32 = 500;
 
 impl Validate for ActivityArgs {
     fn validate(&self) -> Result<(), crate::validate::Invalid> {
-        if self.limit == 0 || self.limit > MAX_ACTIVITY {
-            return Err(crate::validate::Invalid::new(
-                "limit",
-                format!("must be between 1 and {MAX_ACTIVITY}"),
-            ));
-        }
-        Ok(())
+        crate::validate::within("limit", self.limit, 1..=MAX_ACTIVITY)
     }
 }

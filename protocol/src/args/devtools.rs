@@ -169,18 +169,13 @@ impl fmt::Display for ConsoleLevel {
 
 impl Validate for ConsoleArgs {
     fn validate(&self) -> Result<(), Invalid> {
-        if !(1..=500).contains(&self.limit) {
-            return Err(Invalid::new("limit", "must be between 1 and 500"));
-        }
-        Ok(())
+        validate::within("limit", self.limit, 1..=500)
     }
 }
 
 impl Validate for NetworkArgs {
     fn validate(&self) -> Result<(), Invalid> {
-        if !(1..=200).contains(&self.limit) {
-            return Err(Invalid::new("limit", "must be between 1 and 200"));
-        }
+        validate::within("limit", self.limit, 1..=200)?;
         if let Some(s) = &self.status {
             let ok = s == "failed"
                 || s.parse::<u16>().is_ok()

@@ -38,12 +38,11 @@ impl Validate for LoopArgs {
             return Err(Invalid::new("prompt", "is empty"));
         }
         check_len("prompt", &self.prompt, MAX_EXPRESSION)?;
-        if !(1..=MAX_LOOP_ITERATIONS).contains(&self.max_iterations) {
-            return Err(Invalid::new(
-                "maxIterations",
-                format!("must be between 1 and {MAX_LOOP_ITERATIONS}"),
-            ));
-        }
+        validate::within(
+            "maxIterations",
+            self.max_iterations,
+            1..=MAX_LOOP_ITERATIONS,
+        )?;
         self.completion_promise
             .as_deref()
             .map_or(Ok(()), |p| check_len("completionPromise", p, MAX_PROMISE))

@@ -121,19 +121,8 @@ tab_args! {
 
 impl Validate for GetContentArgs {
     fn validate(&self) -> Result<(), Invalid> {
-        if let Some(selector) = &self.selector {
-            validate::selector("selector", selector)?;
-        }
-        if !(1..=MAX_MAX_LENGTH).contains(&self.max_length) {
-            return Err(Invalid::new(
-                "maxLength",
-                format!(
-                    "must be between 1 and {MAX_MAX_LENGTH}, got {}",
-                    self.max_length
-                ),
-            ));
-        }
-        Ok(())
+        validate::optional_selector("selector", self.selector.as_deref())?;
+        validate::within("maxLength", self.max_length, 1..=MAX_MAX_LENGTH)
     }
 }
 
@@ -150,9 +139,7 @@ impl Validate for WaitForArgs {
                 "give exactly one of selector, text or url",
             ));
         }
-        if let Some(s) = &self.selector {
-            validate::selector("selector", s)?;
-        }
+        validate::optional_selector("selector", self.selector.as_deref())?;
         for (field, value) in [("text", &self.text), ("url", &self.url)] {
             if let Some(v) = value {
                 if v.is_empty() {
@@ -167,24 +154,14 @@ impl Validate for WaitForArgs {
 
 impl Validate for SnapshotArgs {
     fn validate(&self) -> Result<(), Invalid> {
-        if let Some(s) = &self.selector {
-            validate::selector("selector", s)?;
-        }
-        if !(100..=MAX_MAX_LENGTH).contains(&self.max_chars) {
-            return Err(Invalid::new(
-                "maxChars",
-                format!("must be between 100 and {MAX_MAX_LENGTH}"),
-            ));
-        }
-        Ok(())
+        validate::optional_selector("selector", self.selector.as_deref())?;
+        validate::within("maxChars", self.max_chars, 100..=MAX_MAX_LENGTH)
     }
 }
 
 impl Validate for AccessibilitySnapshotArgs {
     fn validate(&self) -> Result<(), Invalid> {
-        if let Some(s) = &self.selector {
-            validate::selector("selector", s)?;
-        }
+        validate::optional_selector("selector", self.selector.as_deref())?;
         if self.max_depth == 0 || self.max_nodes == 0 || self.max_nodes > 100_000 {
             return Err(Invalid::new(
                 "maxNodes",

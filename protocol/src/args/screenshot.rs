@@ -99,8 +99,8 @@ impl ScreenshotArgs {
 
 impl Validate for ScreenshotArgs {
     fn validate(&self) -> Result<(), Invalid> {
-        if self.quality.is_some_and(|q| !(1..=100).contains(&q)) {
-            return Err(Invalid::new("quality", "must be between 1 and 100"));
+        if let Some(q) = self.quality {
+            validate::within("quality", q.into(), 1..=100)?;
         }
         if self.scale.is_some_and(|s| !(0.1..=1.0).contains(&s)) {
             return Err(Invalid::new("scale", "must be between 0.1 and 1"));

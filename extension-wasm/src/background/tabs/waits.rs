@@ -83,18 +83,20 @@ pub(super) async fn report_seen(
     load_state: LoadState,
     seen: Option<Shown>,
 ) -> Outcome {
-    let mut now = match seen {
+    let now = match seen {
+        // Firefox may say "complete" before the page's title has reached the tab (a cold
+        // start under load): the tab is asked, for the same page.
+        Some(mut seen) if crate::load::placeholder_title(&seen.title, &seen.url) => {
+            if let Ok(fresh) = shown_now(tab).await
+                && fresh.url == seen.url
+            {
+                seen.title = fresh.title;
+            }
+            seen
+        }
         Some(seen) => seen,
         None => shown_now(tab).await?,
     };
-    // Firefox may say "complete" before the page's title has reached the tab (a cold start
-    // under load): the tab is asked once more, for the same page.
-    if crate::load::placeholder_title(&now.title, &now.url)
-        && let Ok(fresh) = shown_now(tab).await
-        && fresh.url == now.url
-    {
-        now.title = fresh.title;
-    }
     with_state(|s| {
         s.pool
             .update_page(tab, Some(now.url.clone()), Some(now.title.clone()))
