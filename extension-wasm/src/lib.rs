@@ -22,6 +22,7 @@
 //! * [`activity`]: what agents did, for the user and for each agent (no secrets).
 //! * [`consent_words`]: which banner buttons accept and which reject.
 //! * [`refusal`]: what a rejected browser call means, read once from Firefox's words.
+//! * [`stitch`]: one snapshot or page text from every frame of a tab, under one size limit.
 //!
 //! The browser glue is wasm-only:
 //! * `web`: bindings to `browser.*` APIs and timers.
@@ -50,6 +51,7 @@ pub mod request_log;
 pub mod request_routes;
 pub mod route;
 pub mod saved_state;
+pub mod stitch;
 pub mod suggest;
 pub mod text;
 

@@ -1,15 +1,10 @@
 //! Talking to the content scripts in an agent's tab (one per frame), injecting them where
-//! missing, and stitching a snapshot together from every frame's part.
-
-use std::cell::Cell;
-use std::future::Future;
-use std::pin::Pin;
+//! missing, and reading every frame of a tab for one snapshot or page text ([`stitch`]).
 
 use claudezilla_protocol::envelope::{
-    ContentReply, ContentRequest, FramePlace, PageOp, PageReply, SnapshotPart,
+    ContentReply, ContentRequest, PageOp, PageReply, SnapshotPart,
 };
-use claudezilla_protocol::reply::PageMetrics;
-use claudezilla_protocol::reply::Snapshot;
+use claudezilla_protocol::reply::{PageContent, PageMetrics};
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply, TabId};
 use serde::Serialize;
 use wasm_bindgen::JsValue;
@@ -17,6 +12,7 @@ use wasm_bindgen::JsValue;
 use super::with_state;
 use crate::pool::AuthorizedTab;
 use crate::refusal::Refusal;
+use crate::stitch;
 use crate::web;
 
 /// The content bundle: the wasm glue and the shim in one block (built by `cargo xtask build`).
@@ -314,117 +310,81 @@ fn frame_id(tab: TabId, alias: u32) -> Result<u64, ErrorBody> {
     })
 }
 
-/// A snapshot of the whole tab: the top frame's part with each child frame's part spliced in
-/// where its iframe is, its refs prefixed with its frame's alias. The size limit is for the
-/// whole answer: each frame gets what the frames before it (in page order) left.
+/// A snapshot of the whole tab: every frame's part spliced in where its iframe is, its refs
+/// prefixed with its frame's alias, under the one size limit ([`stitch::snapshot`]).
 pub async fn snapshot(tab: AuthorizedTab, until: u64, op: PageOp, budget_ms: u32) -> Outcome {
-    let part = part(tab, 0, until, op.clone(), budget_ms).await?;
-    let total_refs = part.refs;
-    let left = Cell::new(max_chars(&op).saturating_sub(part.text.len()));
-    let context = Splice {
+    let PageOp::Snapshot { max_chars, .. } = op else {
+        return Err(internal_msg(
+            "a snapshot was asked without its size limit".into(),
+        ));
+    };
+    let top = part(tab, 0, until, op.clone(), budget_ms).await?;
+    let frames = TabFrames {
         tab,
         until,
         op,
         budget_ms,
-        left: &left,
     };
-    let (text, refs, cut) = context.splice(part, 0).await;
-    Ok(Reply::Snapshot(Snapshot {
-        text,
-        refs: refs.max(total_refs),
-        cut,
-    }))
+    Ok(Reply::Snapshot(
+        stitch::snapshot(&frames, top, max_chars as usize).await,
+    ))
 }
 
-/// A page's content with each frame's spliced in where its iframe is (marked, and marked as
-/// another site's when it is), all within the one `maxLength`. Frames inside frames are named,
-/// not read.
+/// A page's content with each frame's spliced in where its iframe is, all within the one
+/// `maxLength` ([`stitch::content`]).
 pub async fn page_content(tab: AuthorizedTab, until: u64, op: PageOp, budget_ms: u32) -> Outcome {
-    let max = match &op {
-        PageOp::GetContent { max_length, .. } => *max_length as usize,
-        _ => 0,
+    let PageOp::GetContent { max_length, .. } = op else {
+        return Err(internal_msg(
+            "page text was asked without its size limit".into(),
+        ));
     };
-    let Reply::Content(mut top) = send(tab, 0, until, op.clone(), budget_ms).await? else {
+    let Reply::Content(top) = send(tab, 0, until, op.clone(), budget_ms).await? else {
         return Err(internal_msg("unexpected content answer".into()));
     };
-    let frames = std::mem::take(&mut top.frames);
-    if frames.is_empty() {
-        return Ok(Reply::Content(top));
-    }
-    let site = crate::allowlist::origin(&top.url);
-    let mut left = max.saturating_sub(top.text.chars().count());
-    let mut total = top.total_length as usize;
-    for (n, frame) in frames.into_iter().enumerate() {
-        let marker = claudezilla_protocol::reply::frame_marker(n);
-        if !top.text.contains(&marker) {
-            continue;
+    let frames = TabFrames {
+        tab,
+        until,
+        op,
+        budget_ms,
+    };
+    Ok(Reply::Content(
+        stitch::content(&frames, top, max_length as usize).await,
+    ))
+}
+
+/// The frames of one tab, read for one snapshot or page text: the same request with the size
+/// limit the stitcher gives each frame.
+struct TabFrames {
+    tab: AuthorizedTab,
+    until: u64,
+    op: PageOp,
+    budget_ms: u32,
+}
+
+impl stitch::FrameReader for TabFrames {
+    async fn snapshot_part(&self, frame: u64, limit: usize) -> Result<SnapshotPart, String> {
+        let mut op = self.op.clone();
+        if let PageOp::Snapshot { max_chars, .. } = &mut op {
+            *max_chars = limit.min(*max_chars as usize) as u32;
         }
-        let piece = if left < MIN_FRAME_CHARS {
-            top.truncated = true;
-            "[a frame, not read: the size limit is reached]".to_owned()
-        } else {
-            let mut child_op = op.clone();
-            if let PageOp::GetContent { max_length, .. } = &mut child_op {
-                *max_length = left as u32;
-            }
-            match send(tab, alias_for(tab.id(), frame), until, child_op, budget_ms).await {
-                Ok(Reply::Content(c)) => {
-                    total += c.total_length as usize;
-                    top.truncated |= c.truncated;
-                    let whose = if crate::allowlist::origin(&c.url) == site {
-                        "frame"
-                    } else {
-                        "frame from another origin"
-                    };
-                    let inner = strip_markers(&c.text, c.frames.len());
-                    format!(
-                        "[{whose}: {}]\n{inner}\n[end of frame]",
-                        crate::text::cap(&c.url, 200)
-                    )
-                }
-                Ok(_) => "[a frame that could not be read]".to_owned(),
-                Err(e) => format!("[a frame that could not be read: {}]", e.message),
-            }
-        };
-        left = left.saturating_sub(piece.chars().count());
-        top.text = top.text.replacen(&marker, &piece, 1);
+        let alias = alias_for(self.tab.id(), frame);
+        part(self.tab, alias, self.until, op, self.budget_ms)
+            .await
+            .map_err(|e| e.message)
     }
-    let (kept, _, cut) = crate::text::truncate_chars(&top.text, max);
-    if cut {
-        top.text = kept.to_owned();
-        top.truncated = true;
+
+    async fn content(&self, frame: u64, limit: usize) -> Result<PageContent, String> {
+        let mut op = self.op.clone();
+        if let PageOp::GetContent { max_length, .. } = &mut op {
+            *max_length = limit.min(*max_length as usize) as u32;
+        }
+        let alias = alias_for(self.tab.id(), frame);
+        match send(self.tab, alias, self.until, op, self.budget_ms).await {
+            Ok(Reply::Content(c)) => Ok(c),
+            Ok(_) => Err("no page text came back".into()),
+            Err(e) => Err(e.message),
+        }
     }
-    top.total_length = total as u32;
-    Ok(Reply::Content(top))
-}
-
-/// A frame's own frames, named instead of read.
-fn strip_markers(text: &str, count: usize) -> String {
-    (0..count).fold(text.to_owned(), |t, n| {
-        t.replace(
-            &claudezilla_protocol::reply::frame_marker(n),
-            "[a frame inside this frame]",
-        )
-    })
-}
-
-/// Frames get no part when less than this is left of the size limit.
-const MIN_FRAME_CHARS: usize = 200;
-
-fn max_chars(op: &PageOp) -> usize {
-    match op {
-        PageOp::Snapshot { max_chars, .. } => *max_chars as usize,
-        _ => 0,
-    }
-}
-
-/// The same snapshot request with a smaller size limit.
-fn limited(op: &PageOp, chars: usize) -> PageOp {
-    let mut op = op.clone();
-    if let PageOp::Snapshot { max_chars, .. } = &mut op {
-        *max_chars = chars.min(*max_chars as usize) as u32;
-    }
-    op
 }
 
 async fn part(
@@ -440,96 +400,6 @@ async fn part(
             "unexpected snapshot answer {other:?}"
         ))),
     }
-}
-
-/// A snapshot's text, its ref count and where it was cut, if it was.
-type Stitched = (String, u32, Option<String>);
-
-/// What every frame of one snapshot shares, the size left above all.
-struct Splice<'a> {
-    tab: AuthorizedTab,
-    until: u64,
-    op: PageOp,
-    budget_ms: u32,
-    left: &'a Cell<usize>,
-}
-
-impl Splice<'_> {
-    /// Fills the child frames of `part` (depth-limited: frames nest rarely, never endlessly),
-    /// reading them in page order so the size limit goes to the first ones.
-    fn splice(
-        &self,
-        part: SnapshotPart,
-        nesting: u32,
-    ) -> Pin<Box<dyn Future<Output = Stitched> + '_>> {
-        Box::pin(async move {
-            let SnapshotPart {
-                mut text,
-                mut refs,
-                mut cut,
-                frames,
-            } = part;
-            let mut children = Vec::with_capacity(frames.len());
-            for FramePlace {
-                frame,
-                offset,
-                indent,
-            } in frames
-            {
-                // What a frame reads is counted as it is read; notes and indents here.
-                let (child, counted) = if self.left.get() < MIN_FRAME_CHARS {
-                    cut =
-                        cut.or_else(|| Some("the size limit was reached before this frame".into()));
-                    let note = "(frame not read: the snapshot's size limit is reached)\n";
-                    (note.to_owned(), 0)
-                } else {
-                    match self.part_of(alias_for(self.tab.id(), frame), nesting).await {
-                        Ok((child, child_refs, child_cut)) => {
-                            refs += child_refs;
-                            cut = cut.or(child_cut);
-                            let len = child.len();
-                            (child, len)
-                        }
-                        Err(e) => (
-                            format!("(this frame could not be read: {})\n", e.message),
-                            0,
-                        ),
-                    }
-                };
-                let pad = " ".repeat(indent);
-                let indented: String = child.lines().map(|l| format!("{pad}{l}\n")).collect();
-                let extra = indented.len().saturating_sub(counted);
-                self.left.set(self.left.get().saturating_sub(extra));
-                children.push((offset, indented));
-            }
-            // From the last insertion point backwards, so earlier offsets stay valid.
-            for (offset, indented) in children.into_iter().rev() {
-                text.insert_str(floor_boundary(&text, offset), &indented);
-            }
-            (text, refs, cut)
-        })
-    }
-
-    async fn part_of(&self, frame: u32, nesting: u32) -> Result<Stitched, ErrorBody> {
-        if nesting >= 5 {
-            return Ok(("(frames nested too deep)\n".into(), 0, None));
-        }
-        let op = limited(&self.op, self.left.get());
-        let child = part(self.tab, frame, self.until, op, self.budget_ms).await?;
-        // The child's own text; its frames are counted as the nested splice reads them.
-        self.left
-            .set(self.left.get().saturating_sub(child.text.len()));
-        Ok(self.splice(child, nesting + 1).await)
-    }
-}
-
-/// The largest char boundary at or before `at` (an offset from a content script is not trusted).
-fn floor_boundary(text: &str, at: usize) -> usize {
-    let mut at = at.min(text.len());
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
 }
 
 /// A refused call on a tab's page, for the agent: the tab or frame gone, a page that takes no

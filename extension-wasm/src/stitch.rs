@@ -1,0 +1,206 @@
+//! One answer from every frame of a tab: each frame's snapshot part (or page text) spliced in
+//! where its iframe is, all under the one size limit the agent gave. Frames are read in page
+//! order, each given what the frames before it left, so the limit goes to the first ones.
+//!
+//! The reading itself is the caller's ([`FrameReader`]); what is asked, what is kept and what
+//! the agent is told is decided here, and tested natively.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use claudezilla_protocol::envelope::{FramePlace, SnapshotPart};
+use claudezilla_protocol::reply::{PageContent, Snapshot, frame_marker};
+
+/// Frames get no part when less than this is left of the size limit.
+pub const MIN_FRAME_CHARS: usize = 200;
+/// Frames inside frames are read this deep, no deeper (a page can nest them endlessly).
+pub const MAX_NESTING: u32 = 5;
+
+/// Reads one frame of the tab (by the browser's frame id). Errors are the words to show.
+pub trait FrameReader {
+    /// The frame's snapshot part, asked to stay within `limit` characters.
+    fn snapshot_part(
+        &self,
+        frame: u64,
+        limit: usize,
+    ) -> impl Future<Output = Result<SnapshotPart, String>>;
+    /// The frame's page text, asked to stay within `max_length` characters.
+    fn content(
+        &self,
+        frame: u64,
+        max_length: usize,
+    ) -> impl Future<Output = Result<PageContent, String>>;
+}
+
+/// The whole tab's snapshot, from the top frame's part (asked within `max_chars`).
+pub async fn snapshot(
+    reader: &impl FrameReader,
+    top: SnapshotPart,
+    max_chars: usize,
+) -> Snapshot {
+    let own_refs = top.refs;
+    let mut splice = Splice {
+        reader,
+        left: max_chars.saturating_sub(top.text.len()),
+    };
+    let (text, refs, cut) = splice.frames_of(top, 0).await;
+    Snapshot {
+        text,
+        refs: refs.max(own_refs),
+        cut,
+    }
+}
+
+/// A snapshot's text, its ref count and where it was cut, if it was.
+type Stitched = (String, u32, Option<String>);
+
+struct Splice<'a, R> {
+    reader: &'a R,
+    /// What is left of the size limit, in bytes of text.
+    left: usize,
+}
+
+impl<R: FrameReader> Splice<'_, R> {
+    /// Fills the child frames of `part`: reads them in page order, then inserts each one's
+    /// lines, indented, at its place.
+    fn frames_of(
+        &mut self,
+        part: SnapshotPart,
+        nesting: u32,
+    ) -> Pin<Box<dyn Future<Output = Stitched> + '_>> {
+        Box::pin(async move {
+            let SnapshotPart {
+                mut text,
+                mut refs,
+                mut cut,
+                frames,
+            } = part;
+            let mut children = Vec::with_capacity(frames.len());
+            for FramePlace {
+                frame,
+                offset,
+                indent,
+            } in frames
+            {
+                // What a frame reads is counted as it is read; notes and indents here.
+                let (child, counted) = if self.left < MIN_FRAME_CHARS {
+                    cut =
+                        cut.or_else(|| Some("the size limit was reached before this frame".into()));
+                    (
+                        "(frame not read: the snapshot's size limit is reached)\n".to_owned(),
+                        0,
+                    )
+                } else {
+                    match self.frame(frame, nesting).await {
+                        Ok((child, child_refs, child_cut)) => {
+                            refs = refs.saturating_add(child_refs);
+                            cut = cut.or(child_cut);
+                            let len = child.len();
+                            (child, len)
+                        }
+                        Err(message) => (format!("(this frame could not be read: {message})\n"), 0),
+                    }
+                };
+                let indented = indent_lines(&child, indent);
+                self.left = self
+                    .left
+                    .saturating_sub(indented.len().saturating_sub(counted));
+                children.push((offset, indented));
+            }
+            // From the last insertion point backwards, so earlier offsets stay valid.
+            for (offset, indented) in children.into_iter().rev() {
+                text.insert_str(floor_boundary(&text, offset), &indented);
+            }
+            (text, refs, cut)
+        })
+    }
+
+    async fn frame(&mut self, frame: u64, nesting: u32) -> Result<Stitched, String> {
+        if nesting >= MAX_NESTING {
+            return Ok(("(frames nested too deep)\n".into(), 0, None));
+        }
+        let child = self.reader.snapshot_part(frame, self.left).await?;
+        // The child's own text; its frames are counted as the nested splice reads them.
+        self.left = self.left.saturating_sub(child.text.len());
+        Ok(self.frames_of(child, nesting + 1).await)
+    }
+}
+
+/// Every line of `text`, indented by `indent` spaces (a frame's lines under its iframe's).
+fn indent_lines(text: &str, indent: usize) -> String {
+    let pad = " ".repeat(indent);
+    text.lines().map(|l| format!("{pad}{l}\n")).collect()
+}
+
+/// The largest char boundary at or before `at` (an offset from a content script is not trusted).
+fn floor_boundary(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// The tab's page text: the top frame's (asked within `max` characters) with each frame's put
+/// where its marker is, marked, and marked as another site's when it is. Frames inside frames
+/// are named, not read. The answer stays within `max` characters.
+pub async fn content(
+    reader: &impl FrameReader,
+    mut top: PageContent,
+    max: usize,
+) -> PageContent {
+    let frames = std::mem::take(&mut top.frames);
+    if frames.is_empty() {
+        return top;
+    }
+    let site = crate::allowlist::origin(&top.url);
+    let mut left = max.saturating_sub(top.text.chars().count());
+    let mut total = top.total_length;
+    for (n, frame) in frames.into_iter().enumerate() {
+        let marker = frame_marker(n);
+        if !top.text.contains(&marker) {
+            continue;
+        }
+        let piece = if left < MIN_FRAME_CHARS {
+            top.truncated = true;
+            "[a frame, not read: the size limit is reached]".to_owned()
+        } else {
+            match reader.content(frame, left).await {
+                Ok(child) => {
+                    total = total.saturating_add(child.total_length);
+                    top.truncated |= child.truncated;
+                    framed(&child, crate::allowlist::origin(&child.url) == site)
+                }
+                Err(message) => format!("[a frame that could not be read: {message}]"),
+            }
+        };
+        left = left.saturating_sub(piece.chars().count());
+        top.text = top.text.replacen(&marker, &piece, 1);
+    }
+    let (kept, _, cut) = crate::text::truncate_chars(&top.text, max);
+    if cut {
+        top.text = kept.to_owned();
+        top.truncated = true;
+    }
+    top.total_length = total;
+    top
+}
+
+/// A frame's text between its marks, its own frames named instead of read.
+fn framed(child: &PageContent, same_site: bool) -> String {
+    let whose = if same_site {
+        "frame"
+    } else {
+        "frame from another origin"
+    };
+    let inner = (0..child.frames.len()).fold(child.text.clone(), |t, n| {
+        t.replace(&frame_marker(n), "[a frame inside this frame]")
+    });
+    format!(
+        "[{whose}: {}]\n{inner}\n[end of frame]",
+        crate::text::cap(&child.url, 200)
+    )
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,284 @@
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::task::{Context, Poll, Waker};
+
+use proptest::prelude::*;
+
+use super::*;
+
+/// Runs a future whose reads are all ready at once (the fake reader's are).
+fn ready<T>(future: impl Future<Output = T>) -> T {
+    let mut future = std::pin::pin!(future);
+    match future
+        .as_mut()
+        .poll(&mut Context::from_waker(Waker::noop()))
+    {
+        Poll::Ready(value) => value,
+        Poll::Pending => panic!("the fake reader never waits"),
+    }
+}
+
+/// Frames by id, answering as an honest content script would: within the limit asked.
+#[derive(Debug, Default)]
+struct Tab {
+    parts: HashMap<u64, SnapshotPart>,
+    pages: HashMap<u64, PageContent>,
+    /// Each read: the frame, the limit asked and what was answered.
+    asked: RefCell<Vec<(u64, usize, usize)>>,
+}
+
+fn part(text: &str, refs: u32, frames: Vec<FramePlace>) -> SnapshotPart {
+    SnapshotPart {
+        text: text.into(),
+        refs,
+        cut: None,
+        frames,
+    }
+}
+
+fn place(frame: u64, offset: usize, indent: usize) -> FramePlace {
+    FramePlace {
+        frame,
+        offset,
+        indent,
+    }
+}
+
+fn page(url: &str, text: &str, frames: Vec<u64>) -> PageContent {
+    PageContent {
+        url: url.into(),
+        title: String::new(),
+        text: text.into(),
+        total_length: text.chars().count() as u32,
+        truncated: false,
+        frames,
+    }
+}
+
+impl FrameReader for Tab {
+    async fn snapshot_part(&self, frame: u64, limit: usize) -> Result<SnapshotPart, String> {
+        let mut part = self.parts.get(&frame).cloned().ok_or("frame gone")?;
+        if part.text.len() > limit {
+            part.text.truncate(floor_boundary(&part.text, limit));
+            part.cut = Some("cut".into());
+        }
+        self.asked
+            .borrow_mut()
+            .push((frame, limit, part.text.len()));
+        Ok(part)
+    }
+
+    async fn content(&self, frame: u64, max_length: usize) -> Result<PageContent, String> {
+        let mut page = self.pages.get(&frame).cloned().ok_or("frame gone")?;
+        let (kept, _, cut) = crate::text::truncate_chars(&page.text, max_length);
+        page.text = kept.to_owned();
+        page.truncated |= cut;
+        self.asked
+            .borrow_mut()
+            .push((frame, max_length, page.text.chars().count()));
+        Ok(page)
+    }
+}
+
+#[test]
+fn frames_go_where_their_iframes_are_indented_in_page_order() {
+    let top = part(
+        "- main\n- footer\n",
+        3,
+        vec![place(7, 7, 2), place(8, 16, 0)],
+    );
+    let tab = Tab {
+        parts: HashMap::from([
+            (7, part("- frame one\n", 2, vec![])),
+            (8, part("- frame two\n", 1, vec![])),
+        ]),
+        ..Tab::default()
+    };
+    let s = ready(snapshot(&tab, top, 10_000));
+    assert_eq!(s.text, "- main\n  - frame one\n- footer\n- frame two\n");
+    assert_eq!(s.refs, 6);
+    assert_eq!(s.cut, None);
+    let asked: Vec<u64> = tab.asked.borrow().iter().map(|a| a.0).collect();
+    assert_eq!(asked, [7, 8], "page order");
+}
+
+#[test]
+fn a_frame_past_the_limit_is_named_and_the_cut_said() {
+    let top = part(&"x".repeat(900), 1, vec![place(7, 0, 0)]);
+    let tab = Tab {
+        parts: HashMap::from([(7, part("- never read\n", 1, vec![]))]),
+        ..Tab::default()
+    };
+    let s = ready(snapshot(&tab, top, 1_000));
+    assert!(
+        s.text
+            .starts_with("(frame not read: the snapshot's size limit is reached)\n")
+    );
+    assert_eq!(
+        s.cut.as_deref(),
+        Some("the size limit was reached before this frame")
+    );
+    assert!(tab.asked.borrow().is_empty());
+}
+
+#[test]
+fn the_second_frame_gets_what_the_first_left() {
+    let top = part("top\n", 0, vec![place(1, 4, 0), place(2, 4, 0)]);
+    let tab = Tab {
+        parts: HashMap::from([
+            (1, part(&"a".repeat(500), 0, vec![])),
+            (2, part(&"b".repeat(500), 0, vec![])),
+        ]),
+        ..Tab::default()
+    };
+    ready(snapshot(&tab, top, 1_004));
+    let asked = tab.asked.borrow();
+    assert_eq!(asked[0].1, 1_000);
+    // 500 read and a newline added after it.
+    assert_eq!(asked[1].1, 499);
+}
+
+#[test]
+fn a_frame_holding_itself_stops_at_the_nesting_limit() {
+    let top = part("top\n", 0, vec![place(1, 4, 1)]);
+    let tab = Tab {
+        parts: HashMap::from([(1, part("- again\n", 1, vec![place(1, 8, 1)]))]),
+        ..Tab::default()
+    };
+    let s = ready(snapshot(&tab, top, 100_000));
+    assert_eq!(tab.asked.borrow().len(), MAX_NESTING as usize);
+    assert!(s.text.contains("(frames nested too deep)"));
+    assert_eq!(s.refs, MAX_NESTING);
+}
+
+#[test]
+fn a_frame_that_cannot_be_read_says_why_in_its_place() {
+    let top = part("top\n", 2, vec![place(9, 4, 2)]);
+    let s = ready(snapshot(&Tab::default(), top, 10_000));
+    assert_eq!(
+        s.text,
+        "top\n  (this frame could not be read: frame gone)\n"
+    );
+    assert_eq!(s.refs, 2);
+}
+
+#[test]
+fn content_marks_frames_by_site_and_names_frames_within() {
+    let top = page(
+        "https://a.example/",
+        &format!(
+            "before {} middle {} after",
+            frame_marker(0),
+            frame_marker(1)
+        ),
+        vec![4, 5],
+    );
+    let tab = Tab {
+        pages: HashMap::from([
+            (
+                4,
+                page(
+                    "https://a.example/x",
+                    &format!("same {}", frame_marker(0)),
+                    vec![9],
+                ),
+            ),
+            (5, page("https://b.example/", "other", vec![])),
+        ]),
+        ..Tab::default()
+    };
+    let c = ready(content(&tab, top, 10_000));
+    assert_eq!(
+        c.text,
+        "before [frame: https://a.example/x]\nsame [a frame inside this frame]\n[end of frame] \
+         middle [frame from another origin: https://b.example/]\nother\n[end of frame] after"
+    );
+    assert!(c.frames.is_empty());
+    assert!(!c.truncated);
+}
+
+#[test]
+fn content_past_the_limit_names_the_frame_and_says_truncated() {
+    let top = page(
+        "https://a.example/",
+        &format!("{}{}", "x".repeat(950), frame_marker(0)),
+        vec![4],
+    );
+    let tab = Tab {
+        pages: HashMap::from([(4, page("https://a.example/f", "never", vec![]))]),
+        ..Tab::default()
+    };
+    let c = ready(content(&tab, top, 1_000));
+    assert!(c.truncated);
+    assert!(tab.asked.borrow().is_empty());
+    assert!(c.text.chars().count() <= 1_000);
+}
+
+/// A tab of up to six frames, any of which may hold any other (itself included), with text
+/// that is not all ASCII and offsets that need not fall on a character or inside the text.
+fn any_tab() -> impl Strategy<Value = (SnapshotPart, Tab)> {
+    let text = "[a-zé€\n]{0,300}";
+    let places = prop::collection::vec((0u64..8, 0usize..400, 0usize..6), 0..4);
+    let parts = prop::collection::vec((text, 0u32..50, places.clone()), 6);
+    (text, places, parts).prop_map(|(top, top_places, parts)| {
+        let to_part =
+            |(text, refs, places): (String, u32, Vec<(u64, usize, usize)>)| SnapshotPart {
+                text,
+                refs,
+                cut: None,
+                frames: places.into_iter().map(|(f, o, i)| place(f, o, i)).collect(),
+            };
+        let tab = Tab {
+            parts: (0..6).zip(parts.into_iter().map(to_part)).collect(),
+            ..Tab::default()
+        };
+        (to_part((top, 1, top_places)), tab)
+    })
+}
+
+proptest! {
+    /// Frames' own text never overspends the size limit, every ref read is counted, a frame
+    /// left out says so in the cut, and nothing a page sends makes it panic or loop.
+    #[test]
+    fn snapshot_frames_share_one_limit(
+        (top, tab) in any_tab(),
+        max in 0usize..2_000,
+    ) {
+        let own = top.text.len();
+        let top_refs = top.refs;
+        let s = ready(snapshot(&tab, top, max));
+        let asked = tab.asked.borrow();
+        let read: usize = asked.iter().map(|a| a.2).sum();
+        prop_assert!(read <= max.saturating_sub(own), "read {read} of {max} after {own}");
+        prop_assert!(asked.iter().all(|a| a.1 >= MIN_FRAME_CHARS));
+        let refs: u32 = asked.iter().map(|(f, _, _)| tab.parts[f].refs).sum();
+        prop_assert_eq!(s.refs, top_refs + refs);
+        if s.text.contains("(frame not read") {
+            prop_assert!(s.cut.is_some());
+        }
+        // Four places per frame, five deep at most.
+        prop_assert!(asked.len() <= 4 + 16 + 64 + 256 + 1024);
+    }
+
+    /// Page text stays within its limit whatever the frames hold, and every frame that has a
+    /// place is read or named.
+    #[test]
+    fn content_stays_within_its_limit(
+        texts in prop::collection::vec("[a-zé\n]{0,400}", 4),
+        max in 0usize..1_500,
+    ) {
+        let marked = format!("{}{}{}", texts[0], frame_marker(0), frame_marker(1));
+        let top = page("https://a.example/", &marked, vec![1, 2]);
+        let tab = Tab {
+            pages: HashMap::from([
+                (1, page("https://a.example/1", &texts[1], vec![])),
+                (2, page("https://c.example/2", &format!("{}{}", texts[2], frame_marker(0)), vec![3])),
+            ]),
+            ..Tab::default()
+        };
+        let c = ready(content(&tab, top, max));
+        prop_assert!(c.text.chars().count() <= max);
+        prop_assert!(!c.text.contains(&frame_marker(0)) && !c.text.contains(&frame_marker(1)));
+        prop_assert!(c.total_length >= texts[0].chars().count() as u32);
+    }
+}
