@@ -155,14 +155,17 @@ pub fn note(command: &Command) -> Option<Noted> {
                 _ => element(a.target()),
             },
         ),
-        // The text typed is the user's business, not the log's: only how much.
+        // The text typed is the user's business, not the log's: only how much, or which secret.
         Command::Type(a) => (
             a.tab_id,
-            format!(
-                "{} ({} characters)",
-                element(a.target()),
-                a.text.chars().count()
-            ),
+            match (&a.text, &a.secret) {
+                (_, Some(secret)) => format!("{} (secret {})", element(a.target()), secret.name()),
+                (text, None) => format!(
+                    "{} ({} characters)",
+                    element(a.target()),
+                    text.as_deref().map_or(0, |t| t.chars().count())
+                ),
+            },
         ),
         Command::PressKey(a) => (a.tab_id, a.key.clone()),
         Command::Scroll(a) => (a.tab_id, maybe_element(a.target())),

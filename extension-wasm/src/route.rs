@@ -12,7 +12,8 @@ use claudezilla_protocol::args::{
     NavAction, NetworkArgs, PrivateModeArgs, RouteArgs, ScreenshotArgs, SetConfigArgs, StorageArgs,
     StorageStateArgs, UnrouteArgs,
 };
-use claudezilla_protocol::envelope::{PageLimits, PageOp};
+use claudezilla_protocol::args::{Entry, FieldValue, FilledSecret, Secret};
+use claudezilla_protocol::envelope::{FieldEntry, PageLimits, PageOp, Typing};
 use claudezilla_protocol::{Command, ErrorBody, ErrorCode, TabId};
 
 /// What an agent does to a tab, for the pool's check and its refusal ("Cannot click in tab 4").
@@ -173,6 +174,26 @@ fn invalid(e: claudezilla_protocol::validate::Invalid) -> ErrorBody {
     ErrorBody::from(e)
 }
 
+/// A secret with its value: the MCP server fills each in from the user's file before it sends.
+fn filled(secret: Secret) -> Result<FilledSecret, ErrorBody> {
+    match secret {
+        Secret::Filled(filled) => Ok(filled),
+        Secret::Named(name) => Err(ErrorBody::new(
+            ErrorCode::InvalidArgument,
+            format!("secret {name} came without its value: only claudezilla-mcp types secrets"),
+        )),
+    }
+}
+
+/// A form field's value as the content script sets it.
+fn field_entry(value: FieldValue) -> Result<FieldEntry, ErrorBody> {
+    Ok(match value {
+        FieldValue::Checked(checked) => FieldEntry::Checked(checked),
+        FieldValue::Text(text) => FieldEntry::Typed(Typing::Text(text)),
+        FieldValue::Secret { secret } => FieldEntry::Typed(Typing::Secret(filled(secret)?)),
+    })
+}
+
 /// Work for a frame's content script, waiting at most for an element.
 fn page(tab: Option<TabId>, action: Action, frame: u32, op: PageOp) -> Placed {
     let wait = Wait::Element;
@@ -216,9 +237,13 @@ pub fn place(command: Command) -> Result<Placed, ErrorBody> {
         }
         Command::Type(a) => {
             let (frame, target) = a.target().map_err(invalid)?.in_frame();
+            let text = match a.entry().map_err(invalid)? {
+                Entry::Text(text) => Typing::Text(text),
+                Entry::Secret(secret) => Typing::Secret(filled(secret)?),
+            };
             let op = PageOp::Type {
                 target,
-                text: a.text.clone(),
+                text,
                 clear: a.clear,
             };
             page(a.tab_id, Action::TypeInto, frame, op)
@@ -285,7 +310,10 @@ pub fn place(command: Command) -> Result<Placed, ErrorBody> {
                     "all fields of one fill must be in the same frame",
                 ));
             }
-            let fields = placed.into_iter().map(|((_, t), v)| (t, v)).collect();
+            let fields = placed
+                .into_iter()
+                .map(|((_, t), v)| Ok((t, field_entry(v)?)))
+                .collect::<Result<_, ErrorBody>>()?;
             page(
                 a.tab_id,
                 Action::FillAFormIn,

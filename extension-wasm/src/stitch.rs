@@ -33,11 +33,7 @@ pub trait FrameReader {
 }
 
 /// The whole tab's snapshot, from the top frame's part (asked within `max_chars`).
-pub async fn snapshot(
-    reader: &impl FrameReader,
-    top: SnapshotPart,
-    max_chars: usize,
-) -> Snapshot {
+pub async fn snapshot(reader: &impl FrameReader, top: SnapshotPart, max_chars: usize) -> Snapshot {
     let own_refs = top.refs;
     let mut splice = Splice {
         reader,
@@ -144,11 +140,7 @@ fn floor_boundary(text: &str, at: usize) -> usize {
 /// The tab's page text: the top frame's (asked within `max` characters) with each frame's put
 /// where its marker is, marked, and marked as another site's when it is. Frames inside frames
 /// are named, not read. The answer stays within `max` characters.
-pub async fn content(
-    reader: &impl FrameReader,
-    mut top: PageContent,
-    max: usize,
-) -> PageContent {
+pub async fn content(reader: &impl FrameReader, mut top: PageContent, max: usize) -> PageContent {
     let frames = std::mem::take(&mut top.frames);
     if frames.is_empty() {
         return top;

@@ -506,7 +506,8 @@ async fn a_request_over_1_mib_is_refused_not_sent() {
     let cmd = Command::Type(TypeArgs {
         selector: Some("#a".into()),
         element_ref: None,
-        text,
+        text: Some(text),
+        secret: None,
         clear: false,
         tab_id: None,
     });

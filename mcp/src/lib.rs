@@ -6,10 +6,12 @@
 //! * [`link`]: the persistent, reconnecting connection to the host.
 //! * [`agent`]: this process's agent id.
 //! * [`files`]: the folders files may be read from and written to, and that reading/writing.
+//! * [`secrets`]: the user's secrets file: values typed by name, hidden from every answer.
 
 pub mod agent;
 pub mod files;
 pub mod link;
+pub mod secrets;
 pub mod server;
 pub mod tools;
 

@@ -7,6 +7,7 @@ use claudezilla_mcp::Claudezilla;
 use claudezilla_mcp::agent::new_agent_id;
 use claudezilla_mcp::files::Options;
 use claudezilla_mcp::link::HostLink;
+use claudezilla_mcp::secrets::Secrets;
 use claudezilla_mcp::server::Folders;
 use claudezilla_protocol::Command;
 use claudezilla_protocol::paths::RuntimeDir;
@@ -44,6 +45,13 @@ fn main() -> anyhow::Result<()> {
 async fn serve() -> anyhow::Result<()> {
     let options = Options::parse(std::env::args_os().skip(1), |k| std::env::var_os(k))
         .map_err(anyhow::Error::msg)?;
+    let secrets = match &options.secrets_file {
+        Some(path) => Secrets::load(path)?,
+        None => Secrets::default(),
+    };
+    for name in secrets.unbound() {
+        tracing::warn!("secret {name} is bound to no site: it may be typed into any https page");
+    }
     let folders = Folders::new(options, std::env::current_dir()?);
     let link = Arc::new(HostLink::new(RuntimeDir::from_env(), new_agent_id()?));
     tracing::info!(agent = %link.agent(), "starting");
@@ -51,7 +59,7 @@ async fn serve() -> anyhow::Result<()> {
     tokio::spawn(async move { warm.warm_up().await });
     tokio::spawn(heartbeats(link.clone()));
 
-    let server = Claudezilla::new(link.clone(), folders);
+    let server = Claudezilla::new(link.clone(), folders, secrets);
     let running = match server.serve(rmcp::transport::stdio_pipes()).await {
         Ok(running) => running,
         // The client left before initializing: nothing to clean up.

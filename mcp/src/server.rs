@@ -12,6 +12,7 @@ use rmcp::{RoleServer, ServerHandler, tool_handler};
 
 use crate::files::{self, Allowed};
 use crate::link::HostLink;
+use crate::secrets::Secrets;
 
 /// How long the client may take to list its roots.
 const ROOTS_TIMEOUT: Duration = Duration::from_secs(5);
@@ -44,13 +45,15 @@ Errors start with a stable code such as OWNERSHIP or NOT_CONNECTED, and say what
 pub struct Claudezilla {
     pub(crate) link: Arc<HostLink>,
     folders: Arc<Folders>,
+    /// The user's secrets: filled into the commands that name them, hidden from every answer.
+    pub(crate) secrets: Arc<Secrets>,
     tool_router: ToolRouter<Self>,
     /// `tools/list`, computed once and trimmed of schema noise (every token counts).
     listed: Arc<Vec<Tool>>,
 }
 
 impl Claudezilla {
-    pub fn new(link: Arc<HostLink>, folders: Folders) -> Self {
+    pub fn new(link: Arc<HostLink>, folders: Folders, secrets: Secrets) -> Self {
         let tool_router = Self::tabs_router()
             + Self::navigation_router()
             + Self::reading_router()
@@ -67,6 +70,7 @@ impl Claudezilla {
         Self {
             link,
             folders: Arc::new(folders),
+            secrets: Arc::new(secrets),
             tool_router,
             listed,
         }
@@ -227,10 +231,27 @@ fn argument_error_with_code(result: &mut rmcp::model::CallToolResult) {
         .to_string();
 }
 
+impl Claudezilla {
+    /// Every text of an answer with the secrets' values replaced by `<secret:NAME>` (pictures
+    /// cannot be: the README and SECURITY.md say so).
+    fn hide_secrets(&self, result: &mut rmcp::model::CallToolResult) {
+        if self.secrets.is_empty() {
+            return;
+        }
+        for block in &mut result.content {
+            if let rmcp::model::ContentBlock::Text(t) = block
+                && let std::borrow::Cow::Owned(hidden) = self.secrets.redact(&t.text)
+            {
+                t.text = hidden;
+            }
+        }
+    }
+}
+
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for Claudezilla {
     /// Every tool's answer, with what happened to the agent's tabs on their own meanwhile
-    /// (a page opened a tab, …) added at its end.
+    /// (a page opened a tab, …) added at its end, and no secret's value anywhere in it.
     async fn call_tool(
         &self,
         request: rmcp::model::CallToolRequestParams,
@@ -249,6 +270,10 @@ impl ServerHandler for Claudezilla {
             result
                 .content
                 .push(rmcp::model::ContentBlock::text(lines.join("\n")));
+        }
+        // Tools answer at once (no tasks): every answer is a complete result.
+        if let rmcp::model::CallToolResponse::Complete(result) = &mut response {
+            self.hide_secrets(result);
         }
         Ok(response)
     }
@@ -290,6 +315,7 @@ mod tests {
         let server = Claudezilla::new(
             link,
             Folders::new(files::Options::default(), PathBuf::from("/")),
+            Secrets::default(),
         );
         let tools = server.tools();
         let pool = tools

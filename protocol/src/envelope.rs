@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::args::{ContentFormat, FieldValue, FileData, FrameTarget};
+use crate::args::{ContentFormat, FileData, FilledSecret, FrameTarget};
 use crate::keys::Modifiers;
 use crate::{AgentId, Command, Outcome, RequestId};
 
@@ -277,7 +277,7 @@ pub enum PageOp {
     },
     Type {
         target: FrameTarget,
-        text: String,
+        text: Typing,
         clear: bool,
     },
     PressKey {
@@ -320,7 +320,7 @@ pub enum PageOp {
         values: Vec<String>,
     },
     FillForm {
-        fields: Vec<(FrameTarget, FieldValue)>,
+        fields: Vec<(FrameTarget, FieldEntry)>,
     },
     Upload {
         target: FrameTarget,
@@ -397,6 +397,23 @@ pub struct SnapshotPart {
     pub refs: u32,
     pub cut: Option<String>,
     pub frames: Vec<FramePlace>,
+}
+
+/// What the content script types: text, or a secret the MCP server filled in (checked
+/// against the frame's site before a key goes in).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Typing {
+    Text(String),
+    Secret(FilledSecret),
+}
+
+/// What the content script sets one form field to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum FieldEntry {
+    Checked(bool),
+    Typed(Typing),
 }
 
 /// Where a child frame's snapshot goes in its parent's.
@@ -606,14 +623,14 @@ mod tests {
             console: false,
             op: PageOp::Type {
                 target: FrameTarget::Selector("#q".into()),
-                text: "hi".into(),
+                text: Typing::Text("hi".into()),
                 clear: true,
             },
         };
         let v = serde_json::to_value(&req).unwrap();
         assert_eq!(
             v,
-            json!({"frame": 0, "until": 100, "op": {"kind": "type", "target": {"selector": "#q"}, "text": "hi", "clear": true}})
+            json!({"frame": 0, "until": 100, "op": {"kind": "type", "target": {"selector": "#q"}, "text": {"text": "hi"}, "clear": true}})
         );
         assert_eq!(serde_json::from_value::<ContentRequest>(v).unwrap(), req);
     }

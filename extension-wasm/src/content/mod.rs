@@ -12,6 +12,7 @@ mod find;
 mod focus;
 mod names;
 mod read;
+mod secrets;
 mod snapshot;
 mod states;
 mod storage;
@@ -162,7 +163,7 @@ async fn run(
             target,
             text,
             clear,
-        } => act::type_into(&wait_for(&target, frame, until).await?, &text, clear),
+        } => act::type_typing(&wait_for(&target, frame, until).await?, &text, clear),
         PageOp::PressKey { target, chord } => {
             let element = match target {
                 Some(t) => Some(wait_for(&t, frame, until).await?),

@@ -9,6 +9,7 @@ use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement,
 
 use super::find::{self, document};
 use super::names::{self, Labels};
+use super::secrets;
 use crate::a11y::{self, ElementFacts, States};
 
 #[wasm_bindgen]
@@ -545,13 +546,20 @@ fn states(el: &Element, tag: &str, role: &str) -> States {
         match role {
             "checkbox" | "radio" => s.checked = input.checked(),
             "button" => {}
+            // A password shows as dots; one typed from the secrets file, as its name.
             _ if input.type_() == "password" => {
-                s.value = (!input.value().is_empty()).then(|| "••••".to_owned())
+                let value = input.value();
+                let hidden = secrets::hide(&value);
+                s.value = match (value.is_empty(), hidden == value) {
+                    (true, _) => None,
+                    (false, true) => Some("••••".to_owned()),
+                    (false, false) => Some(a11y::clean(&hidden, 40)),
+                }
             }
-            _ => s.value = Some(a11y::clean(&input.value(), 40)),
+            _ => s.value = Some(a11y::clean(&secrets::hide(&input.value()), 40)),
         }
     } else if let Some(area) = area {
-        s.value = Some(a11y::clean(&area.value(), 40));
+        s.value = Some(a11y::clean(&secrets::hide(&area.value()), 40));
     } else if let Some(select) = select {
         let idx = select.selected_index();
         s.value = (idx >= 0)

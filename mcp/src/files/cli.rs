@@ -8,8 +8,11 @@ use std::path::PathBuf;
 pub const ENV_ALLOW_DIRS: &str = "CLAUDEZILLA_ALLOW_DIRS";
 /// The environment variable naming the downloads folder.
 pub const ENV_DOWNLOADS_DIR: &str = "CLAUDEZILLA_DOWNLOADS_DIR";
+/// The environment variable naming the secrets file.
+pub const ENV_SECRETS_FILE: &str = "CLAUDEZILLA_SECRETS_FILE";
 
-const USAGE: &str = "usage: claudezilla-mcp [--allow-dir DIR]... [--downloads-dir DIR]";
+const USAGE: &str =
+    "usage: claudezilla-mcp [--allow-dir DIR]... [--downloads-dir DIR] [--secrets FILE]";
 
 /// What the user said when starting the server.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -18,12 +21,14 @@ pub struct Options {
     pub allow_dirs: Vec<PathBuf>,
     /// Where finished downloads go (else `downloads/` in the project).
     pub downloads_dir: Option<PathBuf>,
+    /// The user's secrets file ([`crate::secrets`]).
+    pub secrets_file: Option<PathBuf>,
 }
 
 impl Options {
-    /// Reads `--allow-dir DIR` (repeatable), `--downloads-dir DIR` (each also as `--x=DIR`),
-    /// [`ENV_ALLOW_DIRS`] and [`ENV_DOWNLOADS_DIR`] (the flag wins); anything else on the
-    /// command line is an error.
+    /// Reads `--allow-dir DIR` (repeatable), `--downloads-dir DIR`, `--secrets FILE` (each also
+    /// as `--x=VALUE`), [`ENV_ALLOW_DIRS`], [`ENV_DOWNLOADS_DIR`] and [`ENV_SECRETS_FILE`] (the
+    /// flag wins); anything else on the command line is an error.
     pub fn parse(
         args: impl IntoIterator<Item = OsString>,
         env: impl Fn(&str) -> Option<OsString>,
@@ -39,6 +44,9 @@ impl Options {
             downloads_dir: env(ENV_DOWNLOADS_DIR)
                 .filter(|v| !v.is_empty())
                 .map(PathBuf::from),
+            secrets_file: env(ENV_SECRETS_FILE)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from),
         };
         let mut args = args.into_iter();
         while let Some(arg) = args.next() {
@@ -50,11 +58,12 @@ impl Options {
                 inline
                     .clone()
                     .or_else(|| args.next())
-                    .ok_or(format!("{flag} needs a folder; {USAGE}"))
+                    .ok_or(format!("{flag} needs a path; {USAGE}"))
             };
             match flag.as_str() {
                 "--allow-dir" => out.allow_dirs.push(value()?.into()),
                 "--downloads-dir" => out.downloads_dir = Some(value()?.into()),
+                "--secrets" => out.secrets_file = Some(value()?.into()),
                 _ => return Err(format!("unknown argument {arg:?}; {USAGE}")),
             }
         }
@@ -108,13 +117,23 @@ mod tests {
         assert_eq!(got.downloads_dir, Some("/dl-env".into()));
         let flag = Options::parse(["--downloads-dir", "/dl"].map(OsString::from), env).unwrap();
         assert_eq!(flag.downloads_dir, Some("/dl".into()), "the flag wins");
+        let secrets = |k: &str| (k == ENV_SECRETS_FILE).then(|| OsString::from("/env.secrets"));
+        let from_env = Options::parse([], secrets).unwrap();
+        assert_eq!(from_env.secrets_file, Some("/env.secrets".into()));
+        let flag = Options::parse(["--secrets=/s"].map(OsString::from), secrets).unwrap();
+        assert_eq!(flag.secrets_file, Some("/s".into()), "the flag wins");
         let none = |_: &str| None;
         assert_eq!(
             Options::parse([], none).unwrap(),
             Options::default(),
             "nothing named: the project alone"
         );
-        for bad in [&["--allow-dir"][..], &["--bogus"], &["--downloads-dir"]] {
+        for bad in [
+            &["--allow-dir"][..],
+            &["--bogus"],
+            &["--downloads-dir"],
+            &["--secrets"],
+        ] {
             let e = Options::parse(bad.iter().map(OsString::from), none).unwrap_err();
             assert!(e.contains("usage"), "{e}");
         }

@@ -74,10 +74,34 @@ element_args! {
     /// Arguments of `firefox_type`.
     pub struct TypeArgs("CSS selector of the input, textarea or contenteditable element (or give ref).") {
         /// Text to enter.
-        pub text: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub text: Option<String>,
+        /// Instead of text: a secret's name from the user's secrets file (its value stays hidden from you).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "String"))]
+        pub secret: Option<Secret>,
         /// Replace the current value instead of appending to it.
         #[serde(default)]
         pub clear: bool,
+    }
+}
+
+/// What `firefox_type` enters.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Entry {
+    Text(String),
+    Secret(Secret),
+}
+
+impl TypeArgs {
+    /// The text or the secret, exactly one.
+    pub fn entry(&self) -> Result<Entry, Invalid> {
+        match (&self.text, &self.secret) {
+            (Some(text), None) => Ok(Entry::Text(text.clone())),
+            (None, Some(secret)) => Ok(Entry::Secret(secret.clone())),
+            (Some(_), Some(_)) => Err(Invalid::new("secret", "give text or secret, not both")),
+            (None, None) => Err(Invalid::new("text", "give the text to type (or a secret)")),
+        }
     }
 }
 
@@ -223,7 +247,7 @@ element_args! {
 // tools/list, what the field's says).
 element_args! { @with args_struct
     pub struct FormField {
-        /// Text for inputs and textareas; true/false for checkboxes and radios; option value or label for selects.
+        /// Text for inputs and textareas; true/false for checkboxes and radios; option value or label for selects; {"secret": NAME} for a secret.
         pub value: FieldValue,
     }
 }
@@ -235,6 +259,10 @@ element_args! { @with args_struct
 pub enum FieldValue {
     Checked(bool),
     Text(String),
+    Secret {
+        #[cfg_attr(feature = "schema", schemars(with = "String"))]
+        secret: Secret,
+    },
 }
 
 tab_args! {
@@ -368,7 +396,10 @@ impl Validate for ClickArgs {
 impl Validate for TypeArgs {
     fn validate(&self) -> Result<(), Invalid> {
         self.target()?;
-        check_len("text", &self.text, MAX_TYPE_TEXT)
+        match self.entry()? {
+            Entry::Text(text) => check_len("text", &text, MAX_TYPE_TEXT),
+            Entry::Secret(_) => Ok(()),
+        }
     }
 }
 

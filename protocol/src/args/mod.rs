@@ -97,6 +97,7 @@ mod loops;
 mod navigation;
 mod reading;
 mod screenshot;
+mod secret;
 mod storage;
 mod tabs;
 #[cfg(test)]
@@ -112,6 +113,7 @@ pub use loops::*;
 pub use navigation::*;
 pub use reading::*;
 pub use screenshot::*;
+pub use secret::*;
 pub use storage::*;
 pub use tabs::*;
 

@@ -175,9 +175,18 @@ fn each_validation_names_its_field() {
     let text = TypeArgs {
         selector: Some("i".into()),
         element_ref: None,
-        text: "x".repeat(MAX_TYPE_TEXT + 1),
+        text: Some("x".repeat(MAX_TYPE_TEXT + 1)),
+        secret: None,
         clear: false,
         tab_id: None,
     };
     assert_eq!(text.validate().unwrap_err().field, "text");
+    let neither = TypeArgs { text: None, ..text.clone() };
+    assert_eq!(neither.validate().unwrap_err().field, "text");
+    let both = TypeArgs {
+        text: Some("x".into()),
+        secret: Some(Secret::Named(SecretName::try_from("PW".to_owned()).unwrap())),
+        ..text
+    };
+    assert_eq!(both.validate().unwrap_err().field, "secret");
 }

@@ -1,11 +1,12 @@
 //! Form controls: choosing options of a select, filling fields by kind, attaching files.
 
-use claudezilla_protocol::args::FieldValue;
+use claudezilla_protocol::envelope::{FieldEntry, Typing};
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome};
 use wasm_bindgen::JsCast;
 use web_sys::{DataTransfer, Element, HtmlInputElement, HtmlSelectElement};
 
 use crate::content::find::describe;
+use crate::content::secrets;
 
 use super::*;
 
@@ -59,7 +60,7 @@ pub fn select_option(element: &Element, values: &[String]) -> Outcome {
 }
 
 /// Sets one form field by its kind; returns what it did.
-pub fn fill(element: &Element, value: &FieldValue) -> Result<String, ErrorBody> {
+pub fn fill(element: &Element, value: &FieldEntry) -> Result<String, ErrorBody> {
     let name = describe(element);
     let kind = element
         .dyn_ref::<HtmlInputElement>()
@@ -67,11 +68,17 @@ pub fn fill(element: &Element, value: &FieldValue) -> Result<String, ErrorBody> 
     match (kind.as_deref(), value) {
         (Some("checkbox" | "radio"), v) => {
             let want = match v {
-                FieldValue::Checked(b) => *b,
-                FieldValue::Text(t) => matches!(
+                FieldEntry::Checked(b) => *b,
+                FieldEntry::Typed(Typing::Text(t)) => matches!(
                     t.to_ascii_lowercase().as_str(),
                     "true" | "on" | "yes" | "1" | "checked"
                 ),
+                FieldEntry::Typed(Typing::Secret(s)) => {
+                    return Err(page_error(format!(
+                        "{name} is a check box, not for secret {}",
+                        s.name
+                    )));
+                }
             };
             let input = element.dyn_ref::<HtmlInputElement>().expect("an input");
             if input.checked() != want {
@@ -86,11 +93,20 @@ pub fn fill(element: &Element, value: &FieldValue) -> Result<String, ErrorBody> 
                 }
             ))
         }
-        (_, FieldValue::Text(t)) if element.dyn_ref::<HtmlSelectElement>().is_some() => {
+        (_, FieldEntry::Typed(Typing::Text(t)))
+            if element.dyn_ref::<HtmlSelectElement>().is_some() =>
+        {
             select_option(element, std::slice::from_ref(t)).map(|_| format!("{name} = {t:?}"))
         }
-        (_, FieldValue::Text(t)) => set_text(element, t, true).map(|_| format!("{name} = {t:?}")),
-        (_, FieldValue::Checked(b)) => Err(page_error(format!("{name} takes text, got {b}"))),
+        (_, FieldEntry::Typed(Typing::Text(t))) => {
+            set_text(element, t, true).map(|_| format!("{name} = {t:?}"))
+        }
+        (_, FieldEntry::Typed(Typing::Secret(s))) => {
+            secrets::check(s, element)?;
+            secrets::remember(s);
+            set_text(element, &s.value, true).map(|_| format!("{name} = {}", s.name.placeholder()))
+        }
+        (_, FieldEntry::Checked(b)) => Err(page_error(format!("{name} takes text, got {b}"))),
     }
 }
 

@@ -5,7 +5,10 @@ use claudezilla_protocol::{ErrorBody, Outcome, Reply};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement};
 
+use claudezilla_protocol::envelope::Typing;
+
 use crate::content::find::{describe, document};
+use crate::content::secrets;
 
 use super::*;
 
@@ -273,7 +276,19 @@ pub(super) fn editable(disabled: bool, read_only: bool, name: &str) -> Result<()
     Ok(())
 }
 
-pub fn type_into(element: &Element, text: &str, clear: bool) -> Outcome {
+/// Types text, or a secret once its site is checked (remembered so that answers show its name).
+pub fn type_typing(element: &Element, typing: &Typing, clear: bool) -> Outcome {
+    match typing {
+        Typing::Text(text) => type_into(element, text, clear),
+        Typing::Secret(secret) => {
+            secrets::check(secret, element)?;
+            secrets::remember(secret);
+            type_into(element, &secret.value, clear)
+        }
+    }
+}
+
+fn type_into(element: &Element, text: &str, clear: bool) -> Outcome {
     let before = field_value(element).unwrap_or_default().chars().count();
     let (length, entry) = set_text(element, text, clear)?;
     let wanted = text.chars().count() + if clear { 0 } else { before };

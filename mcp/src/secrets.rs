@@ -1,0 +1,297 @@
+//! The user's secrets file (`--secrets FILE` or `CLAUDEZILLA_SECRETS_FILE`): values an agent
+//! may have typed by name but never sees. Each line is dotenv-style, with the sites the value
+//! may go to after it:
+//!
+//! ```text
+//! # comments and blank lines are skipped; `export ` is allowed
+//! GITHUB_PASSWORD=correct-horse @github.com
+//! BANK_PIN="with spaces and \"quotes\"" @bank.example @login.bank.example
+//! ANYWHERE='single quoted, typed into any https site'
+//! ```
+//!
+//! Written by hand: dotenv crates know no site bindings. Every answer passes [`Secrets::redact`]
+//! before it leaves, which also finds the value as forms, URLs, JSON and HTML write it.
+
+use std::borrow::Cow;
+use std::path::Path;
+
+use claudezilla_protocol::args::{FilledSecret, Secret, SecretName};
+use claudezilla_protocol::{ErrorBody, ErrorCode};
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
+
+/// Shortest value accepted: shorter ones would blank common words out of every answer.
+pub const MIN_VALUE_CHARS: usize = 4;
+/// Most entries a file may hold.
+pub const MAX_ENTRIES: usize = 200;
+
+/// A secrets file that cannot be used, and where.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum SecretsError {
+    #[error("cannot read the secrets file {path}: {reason}")]
+    Unreadable { path: String, reason: String },
+    #[error("secrets file, line {line}: {reason}")]
+    Line { line: usize, reason: String },
+    #[error("the secrets file has more than {MAX_ENTRIES} entries")]
+    TooMany,
+}
+
+/// The secrets the user named, and the forms each value is recognised in.
+#[derive(Default)]
+pub struct Secrets {
+    entries: Vec<FilledSecret>,
+    /// Every written form of every value, longest first, with the name it stands for.
+    forms: Vec<(String, SecretName)>,
+}
+
+impl std::fmt::Debug for Secrets {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.entries.iter().map(|e| &e.name))
+            .finish()
+    }
+}
+
+impl Secrets {
+    /// Reads the file the user named.
+    pub fn load(path: &Path) -> Result<Self, SecretsError> {
+        let text = std::fs::read_to_string(path).map_err(|e| SecretsError::Unreadable {
+            path: path.display().to_string(),
+            reason: e.to_string(),
+        })?;
+        Self::parse(&text)
+    }
+
+    pub fn parse(text: &str) -> Result<Self, SecretsError> {
+        let mut entries: Vec<FilledSecret> = Vec::new();
+        for (n, line) in text.lines().enumerate() {
+            let fail = |reason: String| SecretsError::Line {
+                line: n + 1,
+                reason,
+            };
+            let Some(entry) = parse_line(line).map_err(fail)? else {
+                continue;
+            };
+            if entries.iter().any(|e| e.name == entry.name) {
+                return Err(fail(format!("{} is named twice", entry.name)));
+            }
+            if entries.len() == MAX_ENTRIES {
+                return Err(SecretsError::TooMany);
+            }
+            entries.push(entry);
+        }
+        let mut forms: Vec<(String, SecretName)> = entries
+            .iter()
+            .flat_map(|e| written_forms(&e.value).map(|form| (form, e.name.clone())))
+            .collect();
+        forms.sort_by_key(|(form, _)| std::cmp::Reverse(form.len()));
+        forms.dedup_by(|a, b| a.0 == b.0);
+        Ok(Self { entries, forms })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The names of the secrets that may be typed into any site.
+    pub fn unbound(&self) -> impl Iterator<Item = &SecretName> {
+        self.entries
+            .iter()
+            .filter(|e| e.sites.is_empty())
+            .map(|e| &e.name)
+    }
+
+    /// Fills a named secret in with its value and sites; one the agent wrote out in full is
+    /// refused (only this file says what a secret is and where it goes).
+    pub fn fill(&self, secret: &mut Secret) -> Result<(), ErrorBody> {
+        let name = match secret {
+            Secret::Named(name) => name,
+            Secret::Filled(_) => {
+                return Err(ErrorBody::new(
+                    ErrorCode::InvalidArgument,
+                    "secret: give the secret's name, as a string",
+                ));
+            }
+        };
+        let Some(found) = self.entries.iter().find(|e| e.name == *name) else {
+            return Err(self.unknown(name));
+        };
+        *secret = Secret::Filled(found.clone());
+        Ok(())
+    }
+
+    fn unknown(&self, name: &SecretName) -> ErrorBody {
+        if self.entries.is_empty() {
+            return ErrorBody::new(
+                ErrorCode::InvalidArgument,
+                format!("no secret {name}: no secrets file was given"),
+            )
+            .with_hint(
+                "the user starts claudezilla-mcp with --secrets FILE (or CLAUDEZILLA_SECRETS_FILE)",
+            );
+        }
+        let names: Vec<&str> = self.entries.iter().map(|e| e.name.as_str()).collect();
+        ErrorBody::new(
+            ErrorCode::InvalidArgument,
+            format!("no secret {name}; the secrets are {}", names.join(", ")),
+        )
+    }
+
+    /// `text` with every form of every value replaced by `<secret:NAME>`.
+    pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
+        let mut out = Cow::Borrowed(text);
+        for (form, name) in &self.forms {
+            if out.contains(form.as_str()) {
+                out = Cow::Owned(out.replace(form.as_str(), &name.placeholder()));
+            }
+        }
+        out
+    }
+}
+
+/// One line: nothing (blank or a comment) or an entry.
+fn parse_line(line: &str) -> Result<Option<FilledSecret>, String> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return Ok(None);
+    }
+    let line = line.strip_prefix("export ").unwrap_or(line).trim_start();
+    let (name, rest) = line
+        .split_once('=')
+        .ok_or("write NAME=value, then the sites it may be typed into (@example.com)")?;
+    let name = SecretName::try_from(name.trim().to_owned())?;
+    let (value, rest) = value(rest.trim_start())?;
+    if value.chars().count() < MIN_VALUE_CHARS {
+        return Err(format!(
+            "{name}'s value is shorter than {MIN_VALUE_CHARS} characters, too short to hide in answers"
+        ));
+    }
+    let mut sites = Vec::new();
+    for word in rest.split_whitespace() {
+        if word.starts_with('#') {
+            break;
+        }
+        sites.push(site(word)?);
+    }
+    Ok(Some(FilledSecret { name, value, sites }))
+}
+
+/// The value and what follows it: double-quoted (with `\"`, `\\` and `\n`), single-quoted
+/// (as written) or bare (up to the first space).
+fn value(rest: &str) -> Result<(String, &str), String> {
+    let mut chars = rest.char_indices();
+    match chars.next() {
+        Some((_, '"')) => {
+            let mut value = String::new();
+            while let Some((i, c)) = chars.next() {
+                match c {
+                    '"' => return Ok((value, &rest[i + 1..])),
+                    '\\' => match chars.next() {
+                        Some((_, 'n')) => value.push('\n'),
+                        Some((_, c)) => value.push(c),
+                        None => break,
+                    },
+                    c => value.push(c),
+                }
+            }
+            Err("a double-quoted value has no closing \"".into())
+        }
+        Some((_, '\'')) => {
+            let body = &rest[1..];
+            let end = body
+                .find('\'')
+                .ok_or("a single-quoted value has no closing '")?;
+            Ok((body[..end].to_owned(), &body[end + 1..]))
+        }
+        _ => {
+            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            Ok((rest[..end].to_owned(), &rest[end..]))
+        }
+    }
+}
+
+/// A site as `@host` writes it: a host name (or address), compared lowercased, `*.` allowed.
+fn site(word: &str) -> Result<String, String> {
+    let host = word
+        .strip_prefix('@')
+        .ok_or_else(|| format!("{word:?}: sites are written @example.com, after the value"))?;
+    let host = host
+        .strip_prefix("*.")
+        .unwrap_or(host)
+        .trim_end_matches('.');
+    let ok = !host.is_empty()
+        && host
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '[' | ']' | ':'));
+    if !ok {
+        return Err(format!(
+            "{word:?}: a site is a host name such as @github.com (no scheme, port or path)"
+        ));
+    }
+    Ok(host.to_ascii_lowercase())
+}
+
+/// What `application/x-www-form-urlencoded` leaves alone.
+const FORM: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'*')
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_');
+/// What `encodeURIComponent` leaves alone.
+const URI_COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'!')
+    .remove(b'~')
+    .remove(b'*')
+    .remove(b'\'')
+    .remove(b'(')
+    .remove(b')');
+
+/// The value as answers may carry it: as is, in a form body or URL, in a JSON string, in HTML.
+fn written_forms(value: &str) -> impl Iterator<Item = String> {
+    let form = utf8_percent_encode(value, FORM)
+        .to_string()
+        .replace("%20", "+");
+    let component = utf8_percent_encode(value, URI_COMPONENT).to_string();
+    let quoted = serde_json::to_string(value).unwrap_or_default();
+    let json = quoted
+        .strip_prefix('"')
+        .and_then(|q| q.strip_suffix('"'))
+        .unwrap_or(value)
+        .to_owned();
+    let html = value
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;");
+    [value.to_owned(), form, component, json, html].into_iter()
+}
+
+/// Fills the secret of a `firefox_type`, if it names one.
+pub fn fill_type(
+    secrets: &Secrets,
+    args: &mut claudezilla_protocol::args::TypeArgs,
+) -> Result<(), ErrorBody> {
+    args.secret
+        .as_mut()
+        .map_or(Ok(()), |secret| secrets.fill(secret))
+}
+
+/// Fills the secrets of a `firefox_fill_form`'s fields.
+pub fn fill_form(
+    secrets: &Secrets,
+    args: &mut claudezilla_protocol::args::FillFormArgs,
+) -> Result<(), ErrorBody> {
+    use claudezilla_protocol::args::FieldValue;
+    for field in &mut args.fields {
+        if let FieldValue::Secret { secret } = &mut field.value {
+            secrets.fill(secret)?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

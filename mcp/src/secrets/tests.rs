@@ -1,0 +1,121 @@
+use proptest::prelude::*;
+
+use super::*;
+
+const FILE: &str = r#"
+# the user's secrets
+GITHUB_PASSWORD=correct-horse @github.com @*.github.com
+export BANK_PIN="with spaces \"and\" quotes" @bank.example   # a comment
+ANYWHERE='single quoted & <odd>'
+"#;
+
+fn named(name: &str) -> Secret {
+    Secret::Named(SecretName::try_from(name.to_owned()).unwrap())
+}
+
+#[test]
+fn entries_read_with_their_sites() {
+    let s = Secrets::parse(FILE).unwrap();
+    let mut gh = named("GITHUB_PASSWORD");
+    s.fill(&mut gh).unwrap();
+    let Secret::Filled(gh) = gh else { panic!() };
+    assert_eq!(gh.value, "correct-horse");
+    assert_eq!(gh.sites, ["github.com", "github.com"]);
+    let mut pin = named("BANK_PIN");
+    s.fill(&mut pin).unwrap();
+    let Secret::Filled(pin) = pin else { panic!() };
+    assert_eq!(pin.value, r#"with spaces "and" quotes"#);
+    assert_eq!(pin.sites, ["bank.example"]);
+    let unbound: Vec<&str> = s.unbound().map(|n| n.as_str()).collect();
+    assert_eq!(unbound, ["ANYWHERE"]);
+}
+
+#[test]
+fn bad_lines_say_where_and_never_the_value() {
+    for (file, said) in [
+        ("X=abc", "line 1: X's value is shorter"),
+        (
+            "\nA=longvalue @https://a.example",
+            "line 2: \"@https://a.example\"",
+        ),
+        ("A=longvalue a.example", "sites are written @example.com"),
+        ("A=\"longvalue", "no closing"),
+        ("1A=longvalue", "a letter or _"),
+        ("A=longvalue\nA=othervalue", "line 2: A is named twice"),
+        ("just words", "write NAME=value"),
+    ] {
+        let e = Secrets::parse(file).unwrap_err().to_string();
+        assert!(e.contains(said), "{file:?}: {e}");
+        assert!(!e.contains("longvalue") && !e.contains("othervalue"), "{e}");
+    }
+}
+
+#[test]
+fn unknown_names_list_the_names_only() {
+    let s = Secrets::parse(FILE).unwrap();
+    let e = s.fill(&mut named("NOPE")).unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidArgument);
+    assert!(
+        e.message.contains("GITHUB_PASSWORD, BANK_PIN, ANYWHERE"),
+        "{}",
+        e.message
+    );
+    assert!(!e.message.contains("correct-horse"));
+    let none = Secrets::default().fill(&mut named("NOPE")).unwrap_err();
+    assert!(none.message.contains("no secrets file"), "{}", none.message);
+}
+
+#[test]
+fn a_value_the_agent_writes_out_is_refused() {
+    let s = Secrets::parse(FILE).unwrap();
+    let mut forged = Secret::Filled(FilledSecret {
+        name: SecretName::try_from("GITHUB_PASSWORD".to_owned()).unwrap(),
+        value: "typed anywhere".into(),
+        sites: vec![],
+    });
+    assert!(s.fill(&mut forged).is_err());
+}
+
+#[test]
+fn every_written_form_is_hidden() {
+    let s = Secrets::parse(FILE).unwrap();
+    for text in [
+        "password=correct-horse&x=1",
+        "pin=with+spaces+%22and%22+quotes",
+        "q=with%20spaces%20%22and%22%20quotes",
+        r#"{"pin":"with spaces \"and\" quotes"}"#,
+        "<input value=\"single quoted &amp; &lt;odd&gt;\">",
+    ] {
+        let shown = s.redact(text);
+        assert!(shown.contains("<secret:"), "{text} → {shown}");
+        for value in ["correct-horse", "with spaces", "single quoted"] {
+            assert!(!shown.contains(value), "{text} → {shown}");
+        }
+    }
+    assert!(matches!(s.redact("nothing here"), Cow::Borrowed(_)));
+}
+
+proptest! {
+    /// Whatever the value, written quoted in the file it reads back the same, and no answer
+    /// that holds it (as is, or as a form or URL writes it) shows it after redaction.
+    #[test]
+    fn values_read_back_and_never_show(
+        value in "[ -~é€]{4,40}",
+        around in "[ -~]{0,40}",
+    ) {
+        let quoted = value.replace('\\', "\\\\").replace('"', "\\\"");
+        let s = Secrets::parse(&format!("S=\"{quoted}\" @a.example")).unwrap();
+        let mut secret = named("S");
+        s.fill(&mut secret).unwrap();
+        let Secret::Filled(filled) = secret else { panic!() };
+        prop_assert_eq!(&filled.value, &value);
+        for form in written_forms(&value) {
+            let answer = format!("{around}{form}{around}");
+            let shown = s.redact(&answer);
+            prop_assert!(shown.contains("<secret:S>"));
+            // The value may be a piece of the placeholder's own letters; nothing else.
+            let rest = shown.replace("<secret:S>", "\0");
+            prop_assert!(!rest.contains(&value), "{} → {}", answer, shown);
+        }
+    }
+}

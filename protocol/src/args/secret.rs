@@ -1,0 +1,186 @@
+//! Secrets from the user's secrets file (`claudezilla-mcp --secrets FILE`). An agent names
+//! one; the MCP server fills in its value and the sites it is bound to; the content script of
+//! the frame holding the field checks its own site, then types the value. No answer carries a
+//! value: the MCP server replaces any it sees with `<secret:NAME>`.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// Longest secret name.
+pub const MAX_SECRET_NAME: usize = 64;
+
+/// A secret's name as the file writes it: a letter or `_`, then letters, digits and `_`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct SecretName(String);
+
+impl TryFrom<String> for SecretName {
+    type Error = String;
+
+    fn try_from(name: String) -> Result<Self, String> {
+        let mut chars = name.chars();
+        let first_ok = chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+        let rest_ok = chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !first_ok || !rest_ok || name.len() > MAX_SECRET_NAME {
+            return Err(format!(
+                "a secret's name is a letter or _, then letters, digits or _ (at most \
+                 {MAX_SECRET_NAME}), as in the secrets file; got {:?}",
+                name.chars().take(80).collect::<String>()
+            ));
+        }
+        Ok(Self(name))
+    }
+}
+
+impl From<SecretName> for String {
+    fn from(name: SecretName) -> Self {
+        name.0
+    }
+}
+
+impl SecretName {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// What answers show in the value's place.
+    pub fn placeholder(&self) -> String {
+        format!("<secret:{}>", self.0)
+    }
+}
+
+impl fmt::Display for SecretName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A secret to type: named by the agent, filled in by the MCP server before it leaves.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Secret {
+    Named(SecretName),
+    Filled(FilledSecret),
+}
+
+impl Secret {
+    pub fn name(&self) -> &SecretName {
+        match self {
+            Self::Named(name) => name,
+            Self::Filled(filled) => &filled.name,
+        }
+    }
+}
+
+/// A secret's value and the sites it may be typed into (none: any site).
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FilledSecret {
+    pub name: SecretName,
+    pub value: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sites: Vec<String>,
+}
+
+/// Never the value: errors and logs print commands with `{:?}`.
+impl fmt::Debug for FilledSecret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FilledSecret")
+            .field("name", &self.name)
+            .field(
+                "value",
+                &format_args!("<{} chars>", self.value.chars().count()),
+            )
+            .field("sites", &self.sites)
+            .finish()
+    }
+}
+
+impl FilledSecret {
+    /// Whether the page at `scheme` (`https:`, as `location.protocol` writes it) and `host`
+    /// may receive this secret: a bound site or one of its subdomains, over https (http only on
+    /// this machine's loopback, where nothing travels). The reason when not.
+    pub fn may_go_to(&self, scheme: &str, host: &str) -> Result<(), String> {
+        let host = host.trim_end_matches('.').to_ascii_lowercase();
+        let loopback = matches!(host.as_str(), "localhost" | "127.0.0.1" | "[::1]" | "::1");
+        if scheme != "https:" && !(scheme == "http:" && loopback) {
+            return Err(format!(
+                "secret {} is typed only into https pages, and this frame is {scheme}//{host}",
+                self.name
+            ));
+        }
+        let bound = self.sites.is_empty()
+            || self.sites.iter().any(|site| {
+                host == *site
+                    || host
+                        .strip_suffix(site.as_str())
+                        .is_some_and(|sub| sub.ends_with('.'))
+            });
+        if bound {
+            return Ok(());
+        }
+        Err(format!(
+            "secret {} is bound to {}; this frame is {host}",
+            self.name,
+            self.sites.join(", ")
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bound(sites: &[&str]) -> FilledSecret {
+        FilledSecret {
+            name: SecretName("GH".into()),
+            value: "hunter2-long".into(),
+            sites: sites.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn names_are_the_files_identifiers() {
+        for good in ["GITHUB_PASSWORD", "_x", "a1"] {
+            assert!(SecretName::try_from(good.to_owned()).is_ok(), "{good}");
+        }
+        for bad in ["", "1A", "A-B", "A B", "É", &"A".repeat(65)] {
+            assert!(SecretName::try_from(bad.to_owned()).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_bound_secret_goes_to_its_site_and_subdomains_over_https_only() {
+        let s = bound(&["github.com"]);
+        assert!(s.may_go_to("https:", "github.com").is_ok());
+        assert!(s.may_go_to("https:", "gist.github.com").is_ok());
+        assert!(s.may_go_to("https:", "GitHub.com.").is_ok());
+        for (scheme, host) in [
+            ("https:", "evilgithub.com"),
+            ("https:", "github.com.evil.example"),
+            ("http:", "github.com"),
+            ("https:", "example.com"),
+        ] {
+            let e = s.may_go_to(scheme, host).unwrap_err();
+            assert!(!e.contains("hunter2"), "{e}");
+        }
+        assert!(
+            bound(&["localhost"])
+                .may_go_to("http:", "localhost")
+                .is_ok()
+        );
+        assert!(bound(&[]).may_go_to("https:", "anywhere.example").is_ok());
+        assert!(bound(&[]).may_go_to("http:", "anywhere.example").is_err());
+        assert!(bound(&[]).may_go_to("file:", "").is_err());
+    }
+
+    #[test]
+    fn debug_never_shows_the_value() {
+        let shown = format!("{:?}", Secret::Filled(bound(&["github.com"])));
+        assert!(!shown.contains("hunter2"), "{shown}");
+        assert!(shown.contains("12 chars"), "{shown}");
+    }
+}
