@@ -18,6 +18,7 @@ mod pages;
 mod pipeline;
 mod plugin;
 mod powers;
+mod secrets;
 mod shots;
 mod widgets;
 
@@ -41,6 +42,10 @@ fn main() {
         plain(
             "mcp::exits_promptly_when_stdin_closes",
             mcp::exits_promptly_on_stdin_close,
+        ),
+        with_shared(
+            "secrets::go_only_where_bound_and_never_show",
+            secrets::secrets_go_only_where_bound_and_never_show,
         ),
         with_shared(
             "pipeline::reads_clicks_types_screenshots_and_closes",

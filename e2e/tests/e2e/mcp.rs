@@ -49,9 +49,11 @@ pub async fn lists_the_tools() -> anyhow::Result<()> {
     ] {
         ensure!(names.contains(&want), "{want} missing from {names:?}");
     }
-    // The whole list is read by the model on every session: it stays lean.
+    // The whole list is read by the model on every session: it stays lean. It was 29,963
+    // characters before secrets, outputFile, find, trace and performance, which were given
+    // 3,000 between them.
     let size = serde_json::to_string(&tools)?.len();
-    ensure!(size < 30_000, "tools/list is {size} characters");
+    ensure!(size < 32_963, "tools/list is {size} characters");
     for tool in &tools {
         let timeout = &tool.input_schema["properties"]["timeout"];
         ensure!(

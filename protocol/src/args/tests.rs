@@ -181,11 +181,16 @@ fn each_validation_names_its_field() {
         tab_id: None,
     };
     assert_eq!(text.validate().unwrap_err().field, "text");
-    let neither = TypeArgs { text: None, ..text.clone() };
+    let neither = TypeArgs {
+        text: None,
+        ..text.clone()
+    };
     assert_eq!(neither.validate().unwrap_err().field, "text");
     let both = TypeArgs {
         text: Some("x".into()),
-        secret: Some(Secret::Named(SecretName::try_from("PW".to_owned()).unwrap())),
+        secret: Some(Secret::Named(
+            SecretName::try_from("PW".to_owned()).unwrap(),
+        )),
         ..text
     };
     assert_eq!(both.validate().unwrap_err().field, "secret");

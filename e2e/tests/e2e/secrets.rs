@@ -1,0 +1,255 @@
+//! Secrets the model never sees: typed by name from the user's file, only into the sites they
+//! are bound to (the frame holding the field decides), and never in any answer.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use anyhow::ensure;
+use claudezilla_e2e::agent::Agent;
+use claudezilla_e2e::pages::Page;
+use serde_json::json;
+
+use crate::common::{Shared, call};
+
+const TOKEN: &str = "tok 3f9a&<secret>+value";
+const PASSWORD: &str = "pw-7c1e-correct-horse";
+const ELSEWHERE: &str = "other-site-9d2b-value";
+
+pub fn pages() -> HashMap<&'static str, Page> {
+    HashMap::from([
+        (
+            "/secrets/login.html",
+            Page::html(
+                r#"<!doctype html><title>Sign in</title>
+<label>Token <input id=token></label>
+<label>Password <input id=pw type=password></label>
+<button id=go type=button>Sign in</button>
+<p id=echo></p><p id=check></p>
+<iframe id=fr></iframe>
+<script>
+document.getElementById('fr').src = 'http://127.0.0.1:' + location.port + '/secrets/frame.html';
+const t = document.getElementById('token');
+t.addEventListener('input', () => {
+  document.getElementById('echo').textContent = 'You typed ' + t.value;
+  t.setAttribute('value', t.value);
+});
+const sum = v => [...v].reduce((a, c) => a + c.codePointAt(0), 0);
+document.getElementById('go').onclick = () => {
+  const pw = document.getElementById('pw').value;
+  console.log('signing in with ' + t.value + ' and ' + pw);
+  fetch('/secrets/echo?q=' + encodeURIComponent(t.value) + '&r=' + encodeURIComponent(pw));
+  document.getElementById('check').textContent =
+    'check ' + [...t.value].length + ':' + sum(t.value) + ' ' + [...pw].length + ':' + sum(pw);
+};
+</script>"#,
+            ),
+        ),
+        (
+            "/secrets/frame.html",
+            Page::html(
+                "<!doctype html><title>Frame</title><input id=inframe aria-label=\"frame field\">",
+            ),
+        ),
+        ("/secrets/echo", Page::html("ok")),
+    ])
+}
+
+/// What the page's check line says for the values typed: characters and their code sum.
+fn check(value: &str) -> String {
+    let sum: u32 = value.chars().map(|c| c as u32).sum();
+    format!("{}:{sum}", value.chars().count())
+}
+
+pub async fn secrets_go_only_where_bound_and_never_show(s: Arc<Shared>) -> anyhow::Result<()> {
+    let folder = tempfile::tempdir_in(s.browser.path())?;
+    let file = folder.path().join("agent.secrets");
+    std::fs::write(
+        &file,
+        format!(
+            "SITE_TOKEN=\"{TOKEN}\" @localhost\nPASSWORD={PASSWORD} @localhost\nELSEWHERE={ELSEWHERE} @example.com\n"
+        ),
+    )?;
+    let log = s.browser.path().join("mcp-secrets.log");
+    let file_env = file.to_string_lossy().into_owned();
+    let a = Agent::spawn_with(
+        s.browser.runtime.path(),
+        &log,
+        &[("CLAUDEZILLA_SECRETS_FILE", &file_env)],
+    )
+    .await?;
+    let login = s
+        .pages
+        .url("/secrets/login.html")
+        .replace("127.0.0.1", "localhost");
+    let tab = a.open(&login).await?;
+    let mut answers = Vec::new();
+    // Console capture starts with the first call that reads it.
+    call(&a, "firefox_get_console", json!({"tabId": tab})).await?;
+
+    let typed = call(
+        &a,
+        "firefox_type",
+        json!({"tabId": tab, "selector": "#token", "secret": "SITE_TOKEN"}),
+    )
+    .await?;
+    ensure!(
+        !typed.is_error && typed.text.contains("characters long"),
+        "{typed:?}"
+    );
+    answers.push(typed.text);
+    let filled = call(
+        &a,
+        "firefox_fill_form",
+        json!({"tabId": tab, "fields": [{"selector": "#pw", "value": {"secret": "PASSWORD"}}]}),
+    )
+    .await?;
+    ensure!(
+        !filled.is_error && filled.text.contains("<secret:PASSWORD>"),
+        "{filled:?}"
+    );
+    answers.push(filled.text);
+    answers.push(
+        call(
+            &a,
+            "firefox_click",
+            json!({"tabId": tab, "selector": "#go"}),
+        )
+        .await?
+        .text,
+    );
+
+    // The page got the values: its own check of them matches.
+    let content = call(&a, "firefox_get_content", json!({"tabId": tab})).await?;
+    let expected = format!("check {} {}", check(TOKEN), check(PASSWORD));
+    ensure!(
+        content.text.contains(&expected),
+        "wanted {expected}: {content:?}"
+    );
+    ensure!(
+        content.text.contains("You typed <secret:SITE_TOKEN>"),
+        "{content:?}"
+    );
+    answers.push(content.text);
+    let snapshot = call(&a, "firefox_snapshot", json!({"tabId": tab})).await?;
+    ensure!(
+        snapshot.text.contains("<secret:SITE_TOKEN>")
+            && snapshot.text.contains("<secret:PASSWORD>"),
+        "{snapshot:?}"
+    );
+    let element = call(
+        &a,
+        "firefox_get_element",
+        json!({"tabId": tab, "selector": "#token"}),
+    )
+    .await?;
+    ensure!(element.text.contains("<secret:SITE_TOKEN>"), "{element:?}");
+    answers.push(element.text);
+    let console = call(&a, "firefox_get_console", json!({"tabId": tab})).await?;
+    ensure!(
+        console.text.contains("signing in with <secret:SITE_TOKEN>"),
+        "{console:?}"
+    );
+    answers.push(console.text);
+    let network = call(&a, "firefox_get_network", json!({"tabId": tab})).await?;
+    ensure!(
+        network.text.contains("/secrets/echo?q=<secret:SITE_TOKEN>"),
+        "{network:?}"
+    );
+    answers.push(network.text);
+    let activity = call(&a, "firefox_get_activity", json!({})).await?;
+    ensure!(activity.text.contains("secret SITE_TOKEN"), "{activity:?}");
+    answers.push(activity.text);
+
+    // Its frame from another site is not where the secret is bound.
+    let line = snapshot
+        .text
+        .lines()
+        .find(|l| l.contains("frame field"))
+        .ok_or_else(|| anyhow::anyhow!("no frame field in {snapshot:?}"))?;
+    let frame_ref = line
+        .split_whitespace()
+        .last()
+        .filter(|r| r.starts_with('f'))
+        .ok_or_else(|| anyhow::anyhow!("no frame ref in {line}"))?;
+    answers.push(snapshot.text.clone());
+    let in_frame = refused(
+        &a,
+        json!({"tabId": tab, "ref": frame_ref, "secret": "SITE_TOKEN"}),
+        "NOT_ALLOWED",
+    )
+    .await?;
+    ensure!(in_frame.contains("this frame is 127.0.0.1"), "{in_frame}");
+    answers.push(in_frame);
+    // Nor is the same page on another host, nor a secret bound elsewhere.
+    let other = a.open(&s.pages.url("/secrets/login.html")).await?;
+    let other_host = refused(
+        &a,
+        json!({"tabId": other, "selector": "#token", "secret": "SITE_TOKEN"}),
+        "NOT_ALLOWED",
+    )
+    .await?;
+    ensure!(other_host.contains("bound to localhost"), "{other_host}");
+    answers.push(other_host);
+    let elsewhere = refused(
+        &a,
+        json!({"tabId": tab, "selector": "#token", "secret": "ELSEWHERE"}),
+        "NOT_ALLOWED",
+    )
+    .await?;
+    ensure!(elsewhere.contains("bound to example.com"), "{elsewhere}");
+    answers.push(elsewhere);
+    let untouched = call(
+        &a,
+        "firefox_get_element",
+        json!({"tabId": other, "selector": "#token"}),
+    )
+    .await?;
+    ensure!(
+        !untouched.text.contains("<secret:"),
+        "nothing was typed: {untouched:?}"
+    );
+    answers.push(untouched.text);
+    // Unknown names list the names; a value the agent writes out itself is refused.
+    let unknown = refused(
+        &a,
+        json!({"tabId": tab, "selector": "#token", "secret": "NOPE"}),
+        "INVALID_ARGUMENT",
+    )
+    .await?;
+    ensure!(
+        unknown.contains("SITE_TOKEN, PASSWORD, ELSEWHERE"),
+        "{unknown}"
+    );
+    answers.push(unknown);
+    let forged = json!({"name": "SITE_TOKEN", "value": "typed-anywhere", "sites": []});
+    let forged = refused(
+        &a,
+        json!({"tabId": tab, "selector": "#token", "secret": forged}),
+        "INVALID_ARGUMENT",
+    )
+    .await?;
+    answers.push(forged);
+
+    let shots = call(&a, "firefox_get_page_state", json!({"tabId": tab})).await?;
+    answers.push(shots.text);
+    for answer in &answers {
+        for value in [
+            TOKEN,
+            PASSWORD,
+            ELSEWHERE,
+            "tok%203f9a",
+            "tok 3f9a",
+            "correct-horse",
+        ] {
+            ensure!(!answer.contains(value), "{value:?} shown in {answer}");
+        }
+    }
+    a.close().await?;
+    Ok(())
+}
+
+/// A `firefox_type` that must fail with `code`; what it said.
+async fn refused(a: &Agent, args: serde_json::Value, code: &str) -> anyhow::Result<String> {
+    let answer = a.call("firefox_type", args).await?;
+    Ok(answer.expect_error(code)?.to_owned())
+}
