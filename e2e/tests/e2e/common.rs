@@ -119,6 +119,7 @@ fn shared() -> anyhow::Result<Arc<Shared>> {
         all.extend(crate::beyond::pages());
         all.extend(crate::powers::pages());
         all.extend(crate::secrets::pages());
+        all.extend(crate::answers::pages());
         all.extend(crate::input::pages(&format!(
             "http://127.0.0.1:{}",
             other.port

@@ -5,6 +5,7 @@
 //! Run with `cargo xtask test`.
 
 mod agents;
+mod answers;
 mod attacks;
 mod beyond;
 mod common;
@@ -42,6 +43,10 @@ fn main() {
         plain(
             "mcp::exits_promptly_when_stdin_closes",
             mcp::exits_promptly_on_stdin_close,
+        ),
+        with_shared(
+            "answers::bulky_answers_go_whole_to_a_file",
+            answers::bulky_answers_go_whole_to_a_file,
         ),
         with_shared(
             "secrets::go_only_where_bound_and_never_show",

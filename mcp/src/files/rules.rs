@@ -3,7 +3,7 @@
 //! `build.rs`, `.git/hooks/pre-commit`, `.claude/settings.json`, `.gitignore` — so:
 //! * nothing is written to a hidden file or into a hidden folder, and nothing hidden is read
 //!   (uploads, saved states): those hold what other tools run or trust, and secrets (`.env`);
-//! * a screenshot is a picture file, a saved state a `.json` file;
+//! * a screenshot is a picture file, a saved state a `.json` file, an answer a `.txt` or `.log`;
 //! * downloads land only under the downloads folder (never in the project's own folders);
 //! * nothing is replaced without `overwrite: true` (decided where the file is written).
 
@@ -17,6 +17,9 @@ pub enum Written {
     Screenshot,
     /// A saved storage state (`firefox_storage_state`).
     State,
+    /// A tool's whole answer (`outputFile`): plain text, a name nothing runs or reads as
+    /// instructions (not `.md`: `CLAUDE.md` steers the agent; not `.json`: `package.json`).
+    Output,
 }
 
 impl Written {
@@ -24,6 +27,7 @@ impl Written {
         match self {
             Self::Screenshot => &["png", "jpg", "jpeg"],
             Self::State => &["json"],
+            Self::Output => &["txt", "log"],
         }
     }
 
@@ -31,6 +35,7 @@ impl Written {
         match self {
             Self::Screenshot => "a screenshot",
             Self::State => "a saved state",
+            Self::Output => "an output file",
         }
     }
 }

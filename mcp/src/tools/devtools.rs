@@ -8,9 +8,9 @@ use claudezilla_protocol::reply::{ConsoleEntry, NetworkEntry, RouteInfo};
 use claudezilla_protocol::{Command, Reply};
 
 browser_tools! { devtools_router;
-    get_console "firefox_get_console" (ConsoleArgs) => Command::GetConsole, "The page's console messages and uncaught errors, oldest first. Capture starts on the first call for a tab and continues across its page loads (500 kept).";
+    get_console "firefox_get_console" (ConsoleArgs) => whole Command::GetConsole, "The page's console messages and uncaught errors, oldest first. Capture starts on the first call for a tab and continues across its page loads (500 kept).";
         Reply::Console { entries, total } => text(render_console(&entries, total));
-    get_network "firefox_get_network" (NetworkArgs) => Command::GetNetwork, "Requests of your tab, oldest first: method, URL, type, status, ms, bytes; with includeBody, response bodies from then on (credentials redacted). 200 kept.";
+    get_network "firefox_get_network" (NetworkArgs) => whole Command::GetNetwork, "Requests of your tab, oldest first: method, URL, type, status, ms, bytes; with includeBody, response bodies from then on (credentials redacted). 200 kept.";
         Reply::Network { entries, total } => text(render_network(&entries, total));
     route "firefox_route" (RouteArgs) => Command::Route, "Mock, block or slow your tabs' requests matching a URL glob: fulfill (your body and headers; the server's status stays), abort or delay. Yours alone. No pattern: lists your routes.";
         Reply::Routes { routes } => text(render_routes(&routes));

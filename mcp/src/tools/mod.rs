@@ -7,8 +7,11 @@
 /// expects reads; the one fallback arm turns any other reply into `INTERNAL`. A tool that does
 /// more (files, several calls) names the method that does it, `with method`.
 ///
+/// A tool whose answer may go to a file instead (`outputFile`, [`output`]) says `whole`.
+///
 /// ```text
 /// fn_name "tool_name" (ArgsType) => Command::Variant, "description"; Reply::Pattern => result;
+/// fn_name "tool_name" (ArgsType) => whole Command::Variant, "description"; Reply::Pattern => result;
 /// fn_name "tool_name" (ArgsType) => with method, "description";
 /// ```
 macro_rules! browser_tools {
@@ -21,6 +24,22 @@ macro_rules! browser_tools {
         browser_tools! {
             @tool $router [$($done)*] $fn_name $name ($args) $description
             (self, a, context) { self.$method(a, context).await }
+            $($rest)*
+        }
+    };
+    (@munch $router:ident [$($done:tt)*]
+        $fn_name:ident $name:literal ($args:ty) => whole $command:expr, $description:literal;
+        $($reply:pat => $render:expr),+ ;
+        $($rest:tt)*) => {
+        browser_tools! {
+            @tool $router [$($done)*] $fn_name $name (crate::tools::output::ToFile<$args>) $description
+            (self, a, context) {
+                self.answer_or_file(a, context, $command, |reply| match reply {
+                    $( $reply => Ok($render), )+
+                    other => Err(other),
+                })
+                .await
+            }
             $($rest)*
         }
     };
@@ -75,6 +94,7 @@ mod downloads;
 mod interaction;
 mod loops;
 mod navigation;
+mod output;
 mod pool;
 mod reading;
 mod screenshot;

@@ -1,7 +1,8 @@
 //! Reading pages: content, snapshots with refs, elements, page state and its diff, waiting.
 
 use claudezilla_protocol::args::{
-    AccessibilitySnapshotArgs, GetContentArgs, PageStateArgs, SnapshotArgs, TargetArgs, WaitForArgs,
+    AccessibilitySnapshotArgs, GetContentArgs, MAX_MAX_LENGTH, PageStateArgs, SnapshotArgs,
+    TargetArgs, WaitForArgs,
 };
 use claudezilla_protocol::reply::{PageContent, PageState, Snapshot};
 use claudezilla_protocol::{Command, Reply};
@@ -9,6 +10,7 @@ use rmcp::model::CallToolResult;
 use rmcp::schemars::{self, JsonSchema};
 use serde::Deserialize;
 
+use super::output::ToFile;
 use super::{Context, Given, respond, text};
 use crate::server::Claudezilla;
 
@@ -16,8 +18,8 @@ use crate::server::Claudezilla;
 const WAIT_FOR_DEFAULT_MS: u64 = 10_000;
 
 browser_tools! { reading_router;
-    get_content "firefox_get_content" (GetContentArgs) => with read_content, "Read your tab as text (default), markdown (headings, links, lists, tables) or html, whole or under a selector. Cut at maxLength.";
-    snapshot "firefox_snapshot" (SnapshotArgs) => Command::Snapshot, "Compact accessibility tree of your tab (all frames, shadow DOM) where every interactive element has a ref (e12) that any action tool takes instead of a selector.";
+    get_content "firefox_get_content" (ToFile<GetContentArgs>) => with read_content, "Read your tab as text (default), markdown (headings, links, lists, tables) or html, whole or under a selector. Cut at maxLength.";
+    snapshot "firefox_snapshot" (SnapshotArgs) => whole Command::Snapshot, "Compact accessibility tree of your tab (all frames, shadow DOM) where every interactive element has a ref (e12) that any action tool takes instead of a selector.";
         Reply::Snapshot(s) => text(render_snapshot(s));
     accessibility_snapshot "firefox_get_accessibility_snapshot" (AccessibilitySnapshotArgs) => Command::AccessibilitySnapshot, "Accessibility tree limited by depth and node count (Claudezilla's); firefox_snapshot is usually better.";
         Reply::Snapshot(s) => text(render_snapshot(s));
@@ -31,15 +33,21 @@ browser_tools! { reading_router;
 
 impl Claudezilla {
     /// The cut is said with the length asked for.
-    async fn read_content(&self, a: Given<GetContentArgs>, _: Context) -> CallToolResult {
-        let max_length = a.args.max_length;
-        respond(
-            self.run(Command::GetContent(a.args), a.timeout).await,
-            |reply| match reply {
-                Reply::Content(c) => Ok(text(render_content(&c, max_length))),
-                other => Err(other),
-            },
-        )
+    async fn read_content(
+        &self,
+        a: Given<ToFile<GetContentArgs>>,
+        context: Context,
+    ) -> CallToolResult {
+        let max_length = match a.args.output_file {
+            Some(_) => MAX_MAX_LENGTH,
+            None => a.args.args.max_length,
+        };
+        let render = move |reply| match reply {
+            Reply::Content(c) => Ok(text(render_content(&c, max_length))),
+            other => Err(other),
+        };
+        self.answer_or_file(a, context, Command::GetContent, render)
+            .await
     }
 
     /// Pure: two answers compared here, the browser not asked.

@@ -167,15 +167,19 @@ impl fmt::Display for ConsoleLevel {
     }
 }
 
+/// Most console messages and network requests one answer lists (as many as a tab keeps).
+pub const MAX_CONSOLE_LIMIT: u32 = 500;
+pub const MAX_NETWORK_LIMIT: u32 = 200;
+
 impl Validate for ConsoleArgs {
     fn validate(&self) -> Result<(), Invalid> {
-        validate::within("limit", self.limit, 1..=500)
+        validate::within("limit", self.limit, 1..=MAX_CONSOLE_LIMIT)
     }
 }
 
 impl Validate for NetworkArgs {
     fn validate(&self) -> Result<(), Invalid> {
-        validate::within("limit", self.limit, 1..=200)?;
+        validate::within("limit", self.limit, 1..=MAX_NETWORK_LIMIT)?;
         if let Some(s) = &self.status {
             let ok = s == "failed"
                 || s.parse::<u16>().is_ok()
