@@ -191,6 +191,16 @@ pub fn note(command: &Command) -> Option<Noted> {
         ),
         Command::GetPageState(a) => (a.tab_id, String::new()),
         Command::Snapshot(a) => (a.tab_id, a.selector.clone().unwrap_or_default()),
+        Command::Find(a) => (
+            a.tab_id,
+            cap(
+                a.text
+                    .as_deref()
+                    .or(a.pattern.as_deref())
+                    .unwrap_or_default(),
+                80,
+            ),
+        ),
         Command::AccessibilitySnapshot(a) => (a.tab_id, a.selector.clone().unwrap_or_default()),
         Command::Screenshot(a) => (a.tab_id, maybe_element(a.target())),
         Command::CloseTab(a) => (Some(a.tab_id), String::new()),

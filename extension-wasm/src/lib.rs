@@ -51,6 +51,7 @@ pub mod request_log;
 pub mod request_routes;
 pub mod route;
 pub mod saved_state;
+pub mod search;
 pub mod stitch;
 pub mod suggest;
 pub mod text;

@@ -393,6 +393,13 @@ pub fn place(command: Command) -> Result<Placed, ErrorBody> {
             };
             page(a.tab_id, Action::Snapshot, 0, op)
         }
+        Command::Find(a) => {
+            let op = PageOp::Find {
+                needle: a.needle().map_err(invalid)?,
+                limit: a.limit,
+            };
+            page(a.tab_id, Action::Read, 0, op)
+        }
         Command::AccessibilitySnapshot(a) => {
             let op = PageOp::Snapshot {
                 selector: a.selector.clone(),

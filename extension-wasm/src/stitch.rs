@@ -1,6 +1,7 @@
 //! One answer from every frame of a tab: each frame's snapshot part (or page text) spliced in
-//! where its iframe is, all under the one size limit the agent gave. Frames are read in page
-//! order, each given what the frames before it left, so the limit goes to the first ones.
+//! where its iframe is, all under the one size limit the agent gave; or every frame's matches
+//! of a search, under its one limit. Frames are read in page order, each given what the
+//! frames before it left, so the limit goes to the first ones.
 //!
 //! The reading itself is the caller's ([`FrameReader`]); what is asked, what is kept and what
 //! the agent is told is decided here, and tested natively.
@@ -9,7 +10,7 @@ use std::future::Future;
 use std::pin::Pin;
 
 use claudezilla_protocol::envelope::{FramePlace, SnapshotPart};
-use claudezilla_protocol::reply::{PageContent, Snapshot, frame_marker};
+use claudezilla_protocol::reply::{Found, PageContent, Snapshot, frame_marker};
 
 /// Frames get no part when less than this is left of the size limit.
 pub const MIN_FRAME_CHARS: usize = 200;
@@ -30,6 +31,8 @@ pub trait FrameReader {
         frame: u64,
         max_length: usize,
     ) -> impl Future<Output = Result<PageContent, String>>;
+    /// The frame's matches of the search, at most `limit` listed.
+    fn found(&self, frame: u64, limit: usize) -> impl Future<Output = Result<Found, String>>;
 }
 
 /// The whole tab's snapshot, from the top frame's part (asked within `max_chars`).
@@ -192,6 +195,34 @@ fn framed(child: &PageContent, same_site: bool) -> String {
         "[{whose}: {}]\n{inner}\n[end of frame]",
         crate::text::cap(&child.url, 200)
     )
+}
+
+/// Frames searched for one `firefox_find`, at most.
+pub const MAX_FIND_FRAMES: usize = 100;
+
+/// Every frame's matches of a search: the top frame's first, then its frames' (each after the
+/// page that holds it), listed up to `limit` and all counted. A frame that cannot be read is
+/// left out.
+pub async fn find(reader: &impl FrameReader, mut top: Found, limit: usize) -> Found {
+    let mut queue: std::collections::VecDeque<(u64, u32)> = std::mem::take(&mut top.frames)
+        .into_iter()
+        .map(|f| (f, 1))
+        .collect();
+    let mut searched = 0;
+    while let Some((frame, nesting)) = queue.pop_front() {
+        if nesting > MAX_NESTING || searched == MAX_FIND_FRAMES {
+            continue;
+        }
+        searched += 1;
+        let left = limit.saturating_sub(top.matches.len());
+        let Ok(child) = reader.found(frame, left).await else {
+            continue;
+        };
+        top.total = top.total.saturating_add(child.total);
+        top.matches.extend(child.matches.into_iter().take(left));
+        queue.extend(child.frames.into_iter().map(|f| (f, nesting + 1)));
+    }
+    top
 }
 
 #[cfg(test)]

@@ -340,6 +340,11 @@ pub enum PageOp {
     PageState {
         limits: PageLimits,
     },
+    /// One frame's matches of a text or pattern; the background asks the child frames too.
+    Find {
+        needle: crate::args::Needle,
+        limit: u32,
+    },
     /// One frame's part of a snapshot; the background splices child frames in.
     Snapshot {
         selector: Option<String>,

@@ -66,6 +66,7 @@ pub enum Reply {
         waited_ms: u32,
     },
     Snapshot(Snapshot),
+    Found(Found),
     Element(Box<ElementInfo>),
     PageState(Box<PageState>),
     Dialogs(DialogReport),
@@ -272,6 +273,32 @@ pub struct Snapshot {
     pub refs: u32,
     /// When cut short: where it stopped and how to get the rest.
     pub cut: Option<String>,
+}
+
+/// Where a text or pattern shows on the page (`firefox_find`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Found {
+    /// The first matches, in page order (frames after the page that holds them).
+    pub matches: Vec<FoundMatch>,
+    /// Every match, listed or not.
+    pub total: u32,
+    /// Content script → background only: the browser frame ids of the frames still to search.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub frames: Vec<u64>,
+}
+
+/// One match: the element an agent can act on nearest to it, and the line it is on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FoundMatch {
+    #[serde(rename = "ref")]
+    pub element_ref: crate::args::ElementRef,
+    /// Its role (`link`, `button`, …; `text` for plain text).
+    pub role: String,
+    pub name: String,
+    /// The line the match is on, the match between « ».
+    pub context: String,
 }
 
 /// What `firefox_get_element` reports.

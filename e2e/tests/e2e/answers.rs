@@ -1,4 +1,5 @@
-//! Bulky answers: written whole to a file on request (`outputFile`).
+//! Smaller answers: bulky ones written whole to a file on request (`outputFile`), and
+//! `firefox_find` instead of a snapshot to learn where something is.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -16,13 +17,133 @@ pub fn pages() -> HashMap<&'static str, Page> {
     let items: String = (0..ITEMS)
         .map(|n| format!("<li><a href=#i{n}>item {n}</a> <span>note {n}</span></li>"))
         .collect();
-    HashMap::from([(
-        "/answers/big.html",
-        Page::html(format!(
-            "<!doctype html><title>Big page</title><h1>Catalogue</h1><ul>{items}</ul>\
-             <script>for (let n = 0; n < 600; n++) console.log('message ' + n); fetch('/answers/big.html?again')</script>"
-        )),
-    )])
+    HashMap::from([
+        (
+            "/answers/big.html",
+            Page::html(format!(
+                "<!doctype html><title>Big page</title><h1>Catalogue</h1><ul>{items}</ul>\
+                 <script>for (let n = 0; n < 600; n++) console.log('message ' + n); fetch('/answers/big.html?again')</script>"
+            )),
+        ),
+        (
+            "/answers/find.html",
+            Page::html(format!(
+                "<!doctype html><title>Find</title><h1>Catalogue</h1>\
+                 <p>Hello <b>needle</b> world</p><p style=display:none>needle hidden</p>\
+                 <deep-panel></deep-panel><p id=pressed>not pressed</p><ul>{items}</ul><iframe id=fr></iframe>\
+                 <script>\
+                 document.getElementById('fr').src = 'http://localhost:' + location.port + '/answers/frame.html';\
+                 customElements.define('deep-panel', class extends HTMLElement {{ constructor() {{ super();\
+                   const root = this.attachShadow({{mode: 'open'}});\
+                   root.innerHTML = '<div><button>Press the needle</button></div>';\
+                   root.querySelector('button').onclick = () => document.getElementById('pressed').textContent = 'pressed';\
+                 }} }});\
+                 </script>"
+            )),
+        ),
+        (
+            "/answers/frame.html",
+            Page::html(
+                "<!doctype html><title>Frame</title><nav><a href=#x>needle in frame</a></nav>",
+            ),
+        ),
+    ])
+}
+
+/// Find answers where a text is in a fraction of a snapshot's size, frames and shadow roots
+/// included, with refs an agent acts on.
+pub async fn find_names_every_match_with_a_ref(s: Arc<Shared>) -> anyhow::Result<()> {
+    let a = s.agent("find").await?;
+    let tab = a.open(&s.pages.url("/answers/find.html")).await?;
+    // The frame loads after the page: wait for its link.
+    let found = wait_found(&a, tab, 3).await?;
+    for line in [
+        "text: Hello «needle» world",
+        "button \"Press the needle\": Press the «needle»",
+        "link \"needle in frame\": «needle» in frame",
+    ] {
+        ensure!(found.contains(line), "{line} in {found}");
+    }
+    ensure!(!found.contains("hidden"), "{found}");
+    let button = found
+        .lines()
+        .find(|l| l.contains("button"))
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap_or_default()
+        .to_owned();
+    call(&a, "firefox_click", json!({"tabId": tab, "ref": button})).await?;
+    let pressed = call(&a, "firefox_find", json!({"tabId": tab, "text": "pressed"})).await?;
+    ensure!(pressed.text.contains("«pressed»"), "{pressed:?}");
+
+    let many = call(
+        &a,
+        "firefox_find",
+        json!({"tabId": tab, "pattern": r"item 29\d\d\b"}),
+    )
+    .await?;
+    ensure!(
+        many.text.starts_with("20 of 100 match(es)") && many.text.contains("[80 more;"),
+        "{many:?}"
+    );
+    let snapshot = call(
+        &a,
+        "firefox_snapshot",
+        json!({"tabId": tab, "maxChars": 1_000_000}),
+    )
+    .await?;
+    ensure!(
+        many.text.len() * 10 < snapshot.text.len(),
+        "find {} vs snapshot {}",
+        many.text.len(),
+        snapshot.text.len()
+    );
+    eprintln!(
+        "find: 20 of 100 matches in {} characters; the whole snapshot of the same page: {}",
+        many.text.len(),
+        snapshot.text.len()
+    );
+    let bad = a
+        .call(
+            "firefox_find",
+            json!({"tabId": tab, "pattern": "(unclosed"}),
+        )
+        .await?;
+    ensure!(
+        bad.expect_error("INVALID_ARGUMENT")?.contains("pattern"),
+        "{bad:?}"
+    );
+    let none = call(
+        &a,
+        "firefox_find",
+        json!({"tabId": tab, "text": "absent-4c1f"}),
+    )
+    .await?;
+    ensure!(none.text.starts_with("Not found"), "{none:?}");
+    a.close().await?;
+    Ok(())
+}
+
+/// `firefox_find` for "needle" once it finds at least `want` matches (frames load late).
+async fn wait_found(
+    a: &claudezilla_e2e::agent::Agent,
+    tab: u32,
+    want: u32,
+) -> anyhow::Result<String> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let found = call(a, "firefox_find", json!({"tabId": tab, "text": "needle"})).await?;
+        let total: u32 = found
+            .text
+            .split(" match(es)")
+            .next()
+            .and_then(|head| head.rsplit(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        if total >= want || std::time::Instant::now() > deadline {
+            return Ok(found.text);
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
 }
 
 pub async fn bulky_answers_go_whole_to_a_file(s: Arc<Shared>) -> anyhow::Result<()> {

@@ -45,6 +45,10 @@ fn main() {
             mcp::exits_promptly_on_stdin_close,
         ),
         with_shared(
+            "answers::find_names_every_match_with_a_ref",
+            answers::find_names_every_match_with_a_ref,
+        ),
+        with_shared(
             "answers::bulky_answers_go_whole_to_a_file",
             answers::bulky_answers_go_whole_to_a_file,
         ),

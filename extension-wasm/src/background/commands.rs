@@ -73,6 +73,7 @@ async fn on_tab(agent: &AgentId, tab: AuthorizedTab, work: TabWork, b: Budget) -
             match op {
                 op @ PageOp::Snapshot { .. } => content::snapshot(tab, until, op, b.ms).await,
                 op @ PageOp::GetContent { .. } => content::page_content(tab, until, op, b.ms).await,
+                op @ PageOp::Find { .. } => content::find(tab, until, op, b.ms).await,
                 op => content::send(tab, frame, until, op, b.ms).await,
             }
         }

@@ -4,7 +4,7 @@
 use claudezilla_protocol::envelope::{
     ContentReply, ContentRequest, PageOp, PageReply, SnapshotPart,
 };
-use claudezilla_protocol::reply::{PageContent, PageMetrics};
+use claudezilla_protocol::reply::{Found, PageContent, PageMetrics};
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply, TabId};
 use serde::Serialize;
 use wasm_bindgen::JsValue;
@@ -352,8 +352,27 @@ pub async fn page_content(tab: AuthorizedTab, until: u64, op: PageOp, budget_ms:
     ))
 }
 
-/// The frames of one tab, read for one snapshot or page text: the same request with the size
-/// limit the stitcher gives each frame.
+/// Every frame's matches of a search ([`stitch::find`]).
+pub async fn find(tab: AuthorizedTab, until: u64, op: PageOp, budget_ms: u32) -> Outcome {
+    let PageOp::Find { limit, .. } = op else {
+        return Err(internal_msg("a search was asked without its limit".into()));
+    };
+    let Reply::Found(top) = send(tab, 0, until, op.clone(), budget_ms).await? else {
+        return Err(internal_msg("unexpected search answer".into()));
+    };
+    let frames = TabFrames {
+        tab,
+        until,
+        op,
+        budget_ms,
+    };
+    Ok(Reply::Found(
+        stitch::find(&frames, top, limit as usize).await,
+    ))
+}
+
+/// The frames of one tab, read for one snapshot, page text or search: the same request with
+/// the size limit the stitcher gives each frame.
 struct TabFrames {
     tab: AuthorizedTab,
     until: u64,
@@ -371,6 +390,19 @@ impl stitch::FrameReader for TabFrames {
         part(self.tab, alias, self.until, op, self.budget_ms)
             .await
             .map_err(|e| e.message)
+    }
+
+    async fn found(&self, frame: u64, limit: usize) -> Result<Found, String> {
+        let mut op = self.op.clone();
+        if let PageOp::Find { limit: asked, .. } = &mut op {
+            *asked = limit as u32;
+        }
+        let alias = alias_for(self.tab.id(), frame);
+        match send(self.tab, alias, self.until, op, self.budget_ms).await {
+            Ok(Reply::Found(f)) => Ok(f),
+            Ok(_) => Err("no matches came back".into()),
+            Err(e) => Err(e.message),
+        }
     }
 
     async fn content(&self, frame: u64, limit: usize) -> Result<PageContent, String> {

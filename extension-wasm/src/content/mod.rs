@@ -12,6 +12,7 @@ mod find;
 mod focus;
 mod names;
 mod read;
+mod search;
 mod secrets;
 mod snapshot;
 mod states;
@@ -236,6 +237,7 @@ async fn run(
             read::wait_for(selector.as_deref(), text.as_deref(), until).await
         }
         PageOp::PageState { limits } => read::page_state(frame, limits),
+        PageOp::Find { needle, limit } => search::find(&needle, limit, frame),
         PageOp::Snapshot {
             selector,
             interactive_only,

@@ -435,7 +435,7 @@ impl Walker {
 /// (onclick), dragged (`draggable`), or words that a click focuses (tabindex -1: a calendar's
 /// day)? A container with tabindex -1 only keeps focus for its items (they are listed
 /// instead), and an empty one is a backdrop.
-fn scripted_control(el: &Element) -> bool {
+pub(super) fn scripted_control(el: &Element) -> bool {
     let clicked =
         el.has_attribute("onclick") || el.get_attribute("draggable").as_deref() == Some("true");
     clicked

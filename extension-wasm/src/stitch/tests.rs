@@ -4,6 +4,8 @@ use std::task::{Context, Poll, Waker};
 
 use proptest::prelude::*;
 
+use claudezilla_protocol::reply::Found;
+
 use super::*;
 
 /// Runs a future whose reads are all ready at once (the fake reader's are).
@@ -23,6 +25,7 @@ fn ready<T>(future: impl Future<Output = T>) -> T {
 struct Tab {
     parts: HashMap<u64, SnapshotPart>,
     pages: HashMap<u64, PageContent>,
+    found: HashMap<u64, Found>,
     /// Each read: the frame, the limit asked and what was answered.
     asked: RefCell<Vec<(u64, usize, usize)>>,
 }
@@ -66,6 +69,15 @@ impl FrameReader for Tab {
             .borrow_mut()
             .push((frame, limit, part.text.len()));
         Ok(part)
+    }
+
+    async fn found(&self, frame: u64, limit: usize) -> Result<Found, String> {
+        let mut found = self.found.get(&frame).cloned().ok_or("frame gone")?;
+        found.matches.truncate(limit);
+        self.asked
+            .borrow_mut()
+            .push((frame, limit, found.matches.len()));
+        Ok(found)
     }
 
     async fn content(&self, frame: u64, max_length: usize) -> Result<PageContent, String> {
@@ -212,6 +224,63 @@ fn content_past_the_limit_names_the_frame_and_says_truncated() {
     assert!(c.truncated);
     assert!(tab.asked.borrow().is_empty());
     assert!(c.text.chars().count() <= 1_000);
+}
+
+fn matches(frame: u32, n: u32, frames: Vec<u64>) -> Found {
+    Found {
+        matches: (0..n)
+            .map(|i| claudezilla_protocol::reply::FoundMatch {
+                element_ref: format!("f{frame}e{}", i + 1).parse().unwrap(),
+                role: "text".into(),
+                name: String::new(),
+                context: format!("«m{i}»"),
+            })
+            .collect(),
+        total: n,
+        frames,
+    }
+}
+
+#[test]
+fn matches_come_from_every_frame_listed_to_the_limit_and_all_counted() {
+    let top = matches(0, 3, vec![1, 2]);
+    let tab = Tab {
+        found: HashMap::from([
+            (1, matches(1, 4, vec![3])),
+            (2, matches(2, 5, vec![])),
+            (3, matches(3, 6, vec![])),
+        ]),
+        ..Tab::default()
+    };
+    let f = ready(find(&tab, top, 8));
+    assert_eq!(f.total, 3 + 4 + 5 + 6);
+    let refs: Vec<String> = f
+        .matches
+        .iter()
+        .map(|m| m.element_ref.to_string())
+        .collect();
+    assert_eq!(
+        refs,
+        ["e1", "e2", "e3", "f1e1", "f1e2", "f1e3", "f1e4", "f2e1"]
+    );
+    let asked: Vec<(u64, usize)> = tab.asked.borrow().iter().map(|a| (a.0, a.1)).collect();
+    assert_eq!(
+        asked,
+        [(1, 5), (2, 1), (3, 0)],
+        "frames in page order, each the rest"
+    );
+    assert!(f.frames.is_empty());
+}
+
+#[test]
+fn a_frame_holding_itself_is_searched_a_bounded_number_of_times() {
+    let tab = Tab {
+        found: HashMap::from([(1, matches(1, 1, vec![1, 1]))]),
+        ..Tab::default()
+    };
+    let f = ready(find(&tab, matches(0, 0, vec![1]), 10));
+    assert!(tab.asked.borrow().len() <= MAX_FIND_FRAMES);
+    assert_eq!(f.total as usize, tab.asked.borrow().len());
 }
 
 /// A tab of up to six frames, any of which may hold any other (itself included), with text

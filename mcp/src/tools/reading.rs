@@ -1,10 +1,10 @@
 //! Reading pages: content, snapshots with refs, elements, page state and its diff, waiting.
 
 use claudezilla_protocol::args::{
-    AccessibilitySnapshotArgs, GetContentArgs, MAX_MAX_LENGTH, PageStateArgs, SnapshotArgs,
-    TargetArgs, WaitForArgs,
+    AccessibilitySnapshotArgs, FindArgs, GetContentArgs, MAX_MAX_LENGTH, PageStateArgs,
+    SnapshotArgs, TargetArgs, WaitForArgs,
 };
-use claudezilla_protocol::reply::{PageContent, PageState, Snapshot};
+use claudezilla_protocol::reply::{Found, PageContent, PageState, Snapshot};
 use claudezilla_protocol::{Command, Reply};
 use rmcp::model::CallToolResult;
 use rmcp::schemars::{self, JsonSchema};
@@ -21,6 +21,8 @@ browser_tools! { reading_router;
     get_content "firefox_get_content" (ToFile<GetContentArgs>) => with read_content, "Read your tab as text (default), markdown (headings, links, lists, tables) or html, whole or under a selector. Cut at maxLength.";
     snapshot "firefox_snapshot" (SnapshotArgs) => whole Command::Snapshot, "Compact accessibility tree of your tab (all frames, shadow DOM) where every interactive element has a ref (e12) that any action tool takes instead of a selector.";
         Reply::Snapshot(s) => text(render_snapshot(s));
+    find "firefox_find" (FindArgs) => Command::Find, "Every place a text (or regex pattern) shows on your tab, frames and shadow DOM included: the ref, role and name of the element to act on, and its line.";
+        Reply::Found(f) => text(render_found(&f));
     accessibility_snapshot "firefox_get_accessibility_snapshot" (AccessibilitySnapshotArgs) => Command::AccessibilitySnapshot, "Accessibility tree limited by depth and node count (Claudezilla's); firefox_snapshot is usually better.";
         Reply::Snapshot(s) => text(render_snapshot(s));
     get_element "firefox_get_element" (TargetArgs) => Command::GetElement, "One element in detail: attributes, visibility, box, key styles, text, value.";
@@ -76,6 +78,31 @@ fn render_content(c: &PageContent, max_length: u32) -> String {
         out.push_str(&format!(
             "\n\n[Truncated: showing the first {max_length} of {} characters. Pass a larger maxLength, or a selector to read one part.]",
             c.total_length
+        ));
+    }
+    out
+}
+
+fn render_found(f: &Found) -> String {
+    if f.total == 0 {
+        return "Not found on the page (hidden text is not searched).".into();
+    }
+    let mut out = format!("{} of {} match(es):\n", f.matches.len(), f.total);
+    for m in &f.matches {
+        let name = if m.name.is_empty() {
+            String::new()
+        } else {
+            format!(" {:?}", m.name)
+        };
+        out.push_str(&format!(
+            "{} {}{name}: {}\n",
+            m.element_ref, m.role, m.context
+        ));
+    }
+    let rest = (f.total as usize).saturating_sub(f.matches.len());
+    if rest > 0 {
+        out.push_str(&format!(
+            "[{rest} more; raise limit, or search for more words]"
         ));
     }
     out

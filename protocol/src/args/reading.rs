@@ -78,6 +78,66 @@ tab_args! {
     }
 }
 
+/// Longest text or pattern `firefox_find` looks for.
+pub const MAX_FIND_NEEDLE: usize = 500;
+/// Most matches one `firefox_find` answer lists.
+pub const MAX_FIND_LIMIT: u32 = 200;
+
+tab_args! {
+    /// Arguments of `firefox_find`.
+    pub struct FindArgs {
+        /// Text to find (any case).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub text: Option<String>,
+        /// Or a regular expression (Rust regex syntax; (?i) for any case).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub pattern: Option<String>,
+        /// Most matches listed (default 20); the rest are counted.
+        #[serde(default = "d20")]
+        pub limit: u32,
+    }
+}
+
+/// What `firefox_find` looks for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Needle {
+    Text(String),
+    Pattern(String),
+}
+
+impl FindArgs {
+    /// The text or the pattern, exactly one.
+    pub fn needle(&self) -> Result<Needle, Invalid> {
+        let needle = match (&self.text, &self.pattern) {
+            (Some(t), None) => Needle::Text(t.clone()),
+            (None, Some(p)) => Needle::Pattern(p.clone()),
+            (Some(_), Some(_)) => {
+                return Err(Invalid::new("pattern", "give text or pattern, not both"));
+            }
+            (None, None) => {
+                return Err(Invalid::new("text", "give the text (or a pattern) to find"));
+            }
+        };
+        let (field, words) = match &needle {
+            Needle::Text(t) => ("text", t),
+            Needle::Pattern(p) => ("pattern", p),
+        };
+        if words.trim().is_empty() {
+            return Err(Invalid::new(field, "is empty"));
+        }
+        check_len(field, words, MAX_FIND_NEEDLE)?;
+        Ok(needle)
+    }
+}
+
+impl Validate for FindArgs {
+    fn validate(&self) -> Result<(), Invalid> {
+        validate::within("limit", self.limit, 1..=MAX_FIND_LIMIT)?;
+        self.needle().map(drop)
+    }
+}
+
 fn default_snapshot_chars() -> u32 {
     DEFAULT_SNAPSHOT_CHARS
 }
