@@ -191,6 +191,7 @@ pub fn note(command: &Command) -> Option<Noted> {
         ),
         Command::GetPageState(a) => (a.tab_id, String::new()),
         Command::Snapshot(a) => (a.tab_id, a.selector.clone().unwrap_or_default()),
+        Command::Performance(a) => (a.tab_id, String::new()),
         Command::Find(a) => (
             a.tab_id,
             cap(

@@ -22,6 +22,8 @@
 //! * [`activity`]: what agents did, for the user and for each agent (no secrets).
 //! * [`consent_words`]: which banner buttons accept and which reject.
 //! * [`refusal`]: what a rejected browser call means, read once from Firefox's words.
+//! * [`perf`]: what a page's performance entries add up to (INP, CLS, resources).
+//! * [`search`]: where a text or pattern shows in a frame's text, and the line around it.
 //! * [`stitch`]: one snapshot or page text from every frame of a tab, under one size limit.
 //!
 //! The browser glue is wasm-only:
@@ -43,6 +45,7 @@ pub mod jpeg;
 pub mod load;
 pub mod markdown;
 pub mod network;
+pub mod perf;
 pub mod pixels;
 pub mod pool;
 pub mod redact;

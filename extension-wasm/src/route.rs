@@ -393,6 +393,7 @@ pub fn place(command: Command) -> Result<Placed, ErrorBody> {
             };
             page(a.tab_id, Action::Snapshot, 0, op)
         }
+        Command::Performance(a) => page(a.tab_id, Action::Read, 0, PageOp::Performance),
         Command::Find(a) => {
             let op = PageOp::Find {
                 needle: a.needle().map_err(invalid)?,

@@ -340,6 +340,8 @@ pub enum PageOp {
     PageState {
         limits: PageLimits,
     },
+    /// The page's own performance entries, read in the top frame.
+    Performance,
     /// One frame's matches of a text or pattern; the background asks the child frames too.
     Find {
         needle: crate::args::Needle,

@@ -67,6 +67,7 @@ pub enum Reply {
     },
     Snapshot(Snapshot),
     Found(Found),
+    Performance(Box<PagePerformance>),
     Element(Box<ElementInfo>),
     PageState(Box<PageState>),
     Dialogs(DialogReport),
@@ -299,6 +300,79 @@ pub struct FoundMatch {
     pub name: String,
     /// The line the match is on, the match between « ».
     pub context: String,
+}
+
+/// A page's load and responsiveness, from the browser's buffered performance entries
+/// (`firefox_performance`). Times in ms from the start of the navigation.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PagePerformance {
+    pub url: String,
+    /// Navigation timing, when the page has it.
+    pub navigation: Option<NavigationTiming>,
+    /// Largest Contentful Paint.
+    pub lcp: Option<Painted>,
+    /// Cumulative Layout Shift and the elements that moved most.
+    pub cls: Option<Shifts>,
+    /// Interaction to Next Paint: the slowest interaction's time to the next paint.
+    pub inp: Option<Painted>,
+    /// Tasks over 50 ms.
+    pub long_tasks: Option<LongTasks>,
+    /// Resources by type, most bytes first.
+    pub resources: Vec<ResourceKind>,
+    /// The largest resources.
+    pub largest: Vec<Resource>,
+    /// What this browser does not report, and so was not measured.
+    pub unmeasured: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NavigationTiming {
+    /// Time to first byte.
+    pub ttfb: u32,
+    pub dom_content_loaded: u32,
+    pub load: u32,
+    pub transfer_bytes: u64,
+}
+
+/// A time, and the element it was about (with its ref), when there is one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Painted {
+    pub ms: u32,
+    pub element: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LongTasks {
+    pub count: u32,
+    pub total_ms: u32,
+}
+
+/// The resources of one type (`script`, `img`, `css`, …).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceKind {
+    pub kind: String,
+    pub count: u32,
+    pub bytes: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Resource {
+    pub url: String,
+    pub kind: String,
+    pub bytes: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Shifts {
+    pub score: f64,
+    pub elements: Vec<String>,
 }
 
 /// What `firefox_get_element` reports.

@@ -42,6 +42,18 @@ pub fn pages() -> HashMap<&'static str, Page> {
             )),
         ),
         (
+            "/answers/perf.html",
+            Page::html(
+                "<!doctype html><title>Perf</title><h1 id=hero>A large headline that paints</h1>\
+                 <p>body text</p><script src=/answers/perf.js></script>",
+            ),
+        ),
+        (
+            "/answers/perf.js",
+            Page::js(format!("window.padding = '{}';", "x".repeat(20_000)))
+                .delayed(std::time::Duration::from_millis(200)),
+        ),
+        (
             "/answers/frame.html",
             Page::html(
                 "<!doctype html><title>Frame</title><nav><a href=#x>needle in frame</a></nav>",
@@ -119,6 +131,53 @@ pub async fn find_names_every_match_with_a_ref(s: Arc<Shared>) -> anyhow::Result
     )
     .await?;
     ensure!(none.text.starts_with("Not found"), "{none:?}");
+    a.close().await?;
+    Ok(())
+}
+
+/// Performance is the page's own, measured in Firefox: navigation timing, LCP with its
+/// element, resources by type; what Firefox does not report is said, not made up.
+pub async fn performance_is_measured_in_the_page(s: Arc<Shared>) -> anyhow::Result<()> {
+    let a = s.agent("performance").await?;
+    let tab = a.open(&s.pages.url("/answers/perf.html")).await?;
+    for reload in [false, true] {
+        let said = call(
+            &a,
+            "firefox_performance",
+            json!({"tabId": tab, "reload": reload}),
+        )
+        .await?;
+        let text = &said.text;
+        let number = |after: &str| -> Option<u32> {
+            let rest = &text[text.find(after)? + after.len()..];
+            rest.split_whitespace().next()?.parse().ok()
+        };
+        let (ttfb, dcl, load) = (
+            number("TTFB "),
+            number("DOMContentLoaded "),
+            number("load "),
+        );
+        ensure!(
+            matches!((ttfb, dcl, load), (Some(t), Some(d), Some(l)) if t <= d && d <= l && d >= 200),
+            "the script took 200 ms, so did the page: {text}"
+        );
+        ensure!(
+            text.contains("script 1×") && text.contains("/answers/perf.js"),
+            "{text}"
+        );
+        ensure!(
+            text.contains("LCP: ")
+                && (text.contains("heading")
+                    || text.contains("h1")
+                    || text.contains("Not measured — Largest")),
+            "{text}"
+        );
+        ensure!(
+            text.contains("CLS: ") || text.contains("Not measured — Cumulative Layout Shift"),
+            "{text}"
+        );
+        eprintln!("{text}");
+    }
     a.close().await?;
     Ok(())
 }

@@ -45,6 +45,10 @@ fn main() {
             mcp::exits_promptly_on_stdin_close,
         ),
         with_shared(
+            "answers::performance_is_measured_in_the_page",
+            answers::performance_is_measured_in_the_page,
+        ),
+        with_shared(
             "answers::find_names_every_match_with_a_ref",
             answers::find_names_every_match_with_a_ref,
         ),

@@ -11,6 +11,7 @@ mod evaluate;
 mod find;
 mod focus;
 mod names;
+mod performance;
 mod read;
 mod search;
 mod secrets;
@@ -238,6 +239,7 @@ async fn run(
         }
         PageOp::PageState { limits } => read::page_state(frame, limits),
         PageOp::Find { needle, limit } => search::find(&needle, limit, frame),
+        PageOp::Performance => performance::measure(),
         PageOp::Snapshot {
             selector,
             interactive_only,

@@ -1,10 +1,12 @@
 //! Reading pages: content, snapshots with refs, elements, page state and its diff, waiting.
 
 use claudezilla_protocol::args::{
-    AccessibilitySnapshotArgs, FindArgs, GetContentArgs, MAX_MAX_LENGTH, PageStateArgs,
-    SnapshotArgs, TargetArgs, WaitForArgs,
+    AccessibilitySnapshotArgs, FindArgs, GetContentArgs, MAX_MAX_LENGTH, NavAction, NavigateArgs,
+    PageStateArgs, PerformanceArgs, SnapshotArgs, TargetArgs, WaitForArgs,
 };
-use claudezilla_protocol::reply::{Found, PageContent, PageState, Snapshot};
+use claudezilla_protocol::reply::{
+    Found, PageContent, PagePerformance, PageState, Painted, Snapshot,
+};
 use claudezilla_protocol::{Command, Reply};
 use rmcp::model::CallToolResult;
 use rmcp::schemars::{self, JsonSchema};
@@ -23,6 +25,7 @@ browser_tools! { reading_router;
         Reply::Snapshot(s) => text(render_snapshot(s));
     find "firefox_find" (FindArgs) => Command::Find, "Every place a text (or regex pattern) shows on your tab, frames and shadow DOM included: the ref, role and name of the element to act on, and its line.";
         Reply::Found(f) => text(render_found(&f));
+    performance "firefox_performance" (PerformanceArgs) => with measure, "Your tab's load and responsiveness: TTFB, DOMContentLoaded, load, LCP, CLS, INP, long tasks, resources by type and the largest.";
     accessibility_snapshot "firefox_get_accessibility_snapshot" (AccessibilitySnapshotArgs) => Command::AccessibilitySnapshot, "Accessibility tree limited by depth and node count (Claudezilla's); firefox_snapshot is usually better.";
         Reply::Snapshot(s) => text(render_snapshot(s));
     get_element "firefox_get_element" (TargetArgs) => Command::GetElement, "One element in detail: attributes, visibility, box, key styles, text, value.";
@@ -52,6 +55,27 @@ impl Claudezilla {
             .await
     }
 
+    /// A fresh load first when asked: the reload waits for the page, then the entries are read.
+    async fn measure(&self, a: Given<PerformanceArgs>, _: Context) -> CallToolResult {
+        if a.args.reload {
+            let reload = NavigateArgs {
+                url: None,
+                action: Some(NavAction::Reload),
+                tab_id: a.args.tab_id,
+            };
+            if let Err(e) = self.run(Command::Navigate(reload), a.timeout).await {
+                return super::failed(e);
+            }
+        }
+        respond(
+            self.run(Command::Performance(a.args), a.timeout).await,
+            |reply| match reply {
+                Reply::Performance(p) => Ok(text(render_performance(&p))),
+                other => Err(other),
+            },
+        )
+    }
+
     /// Pure: two answers compared here, the browser not asked.
     async fn diff_states(&self, a: Given<DiffArgs>, _: Context) -> CallToolResult {
         text(diff(&a.args.before.0, &a.args.after.0))
@@ -79,6 +103,62 @@ fn render_content(c: &PageContent, max_length: u32) -> String {
             "\n\n[Truncated: showing the first {max_length} of {} characters. Pass a larger maxLength, or a selector to read one part.]",
             c.total_length
         ));
+    }
+    out
+}
+
+fn render_performance(p: &PagePerformance) -> String {
+    let mut out = format!("Performance of {}\n", p.url);
+    match &p.navigation {
+        Some(n) => out.push_str(&format!(
+            "Navigation: TTFB {} ms, DOMContentLoaded {} ms, load {} ms, {} bytes\n",
+            n.ttfb, n.dom_content_loaded, n.load, n.transfer_bytes
+        )),
+        None => out.push_str("Navigation: no timing (the page was not loaded by a navigation)\n"),
+    }
+    let painted = |name: &str, p: &Option<Painted>, none: &str| match p {
+        Some(Painted { ms, element }) => {
+            let on = element
+                .as_ref()
+                .map(|e| format!(" — {e}"))
+                .unwrap_or_default();
+            format!("{name}: {ms} ms{on}\n")
+        }
+        None => format!("{name}: {none}\n"),
+    };
+    out.push_str(&painted("LCP", &p.lcp, "none yet"));
+    if let Some(s) = &p.cls {
+        let moved = match s.elements.is_empty() {
+            true => String::new(),
+            false => format!(" — moved: {}", s.elements.join("; ")),
+        };
+        out.push_str(&format!("CLS: {:.3}{moved}\n", s.score));
+    }
+    out.push_str(&painted("INP", &p.inp, "no interactions yet"));
+    if let Some(t) = &p.long_tasks {
+        out.push_str(&format!(
+            "Long tasks: {} ({} ms in all)\n",
+            t.count, t.total_ms
+        ));
+    }
+    let kinds: Vec<String> = p
+        .resources
+        .iter()
+        .map(|k| format!("{} {}× {} B", k.kind, k.count, k.bytes))
+        .collect();
+    out.push_str(&format!(
+        "Resources: {}\n",
+        if kinds.is_empty() {
+            "none".into()
+        } else {
+            kinds.join(", ")
+        }
+    ));
+    for r in &p.largest {
+        out.push_str(&format!("  {} B {} {}\n", r.bytes, r.kind, r.url));
+    }
+    for u in &p.unmeasured {
+        out.push_str(&format!("Not measured — {u}\n"));
     }
     out
 }

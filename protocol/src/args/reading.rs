@@ -98,6 +98,17 @@ tab_args! {
     }
 }
 
+tab_args! {
+    /// Arguments of `firefox_performance`.
+    pub struct PerformanceArgs {
+        /// Reload first and measure the fresh load.
+        #[serde(default)]
+        pub reload: bool,
+    }
+}
+
+impl Validate for PerformanceArgs {}
+
 /// What `firefox_find` looks for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -1,0 +1,173 @@
+//! `firefox_performance`: the page's buffered performance entries, read where the page's own
+//! timeline is (this frame's `performance`), added up by [`crate::perf`].
+
+use claudezilla_protocol::reply::{
+    LongTasks, NavigationTiming, PagePerformance, Painted, Resource, Shifts,
+};
+use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
+use js_sys::{Array, Object, Reflect};
+use wasm_bindgen::prelude::*;
+use web_sys::Element;
+
+use super::find::{describe, ref_for};
+use crate::perf;
+
+thread_local! {
+    /// The observers' callback: entries are taken at once, never delivered.
+    static IGNORE: Closure<dyn FnMut()> = Closure::new(|| {});
+}
+
+/// Elements named for the layout shifts, at most.
+const SHIFTED: usize = 5;
+
+pub fn measure() -> Outcome {
+    let window = web_sys::window().ok_or_else(|| internal("no window"))?;
+    let performance = get(&window, "performance");
+    let observer = get(&window, "PerformanceObserver");
+    let supported: Vec<String> = Array::from(&get(&observer, "supportedEntryTypes"))
+        .iter()
+        .filter_map(|t| t.as_string())
+        .collect();
+    let mut report = PagePerformance {
+        url: window.location().href().unwrap_or_default(),
+        ..PagePerformance::default()
+    };
+    report.navigation = entries(&performance, "navigation")
+        .first()
+        .map(|n| NavigationTiming {
+            ttfb: ms(n, "responseStart"),
+            dom_content_loaded: ms(n, "domContentLoadedEventEnd"),
+            load: ms(n, "loadEventEnd"),
+            transfer_bytes: num(n, "transferSize") as u64,
+        });
+    let resources: Vec<Resource> = entries(&performance, "resource")
+        .iter()
+        .map(|r| {
+            let name = get(r, "name").as_string().unwrap_or_default();
+            Resource {
+                url: crate::text::cap(&crate::redact::redact_url(&name), 200),
+                kind: get(r, "initiatorType").as_string().unwrap_or_default(),
+                bytes: num(r, "transferSize").max(num(r, "encodedBodySize")) as u64,
+            }
+        })
+        .collect();
+    (report.resources, report.largest) = perf::resources(&resources);
+
+    let mut observed = |kind: &str, what: &str| {
+        if supported.iter().any(|s| s == kind) {
+            return Some(buffered(&observer, kind));
+        }
+        report
+            .unmeasured
+            .push(format!("{what}: this browser reports no {kind} entries"));
+        None
+    };
+    let lcp = observed("largest-contentful-paint", "Largest Contentful Paint");
+    let shifts = observed("layout-shift", "Cumulative Layout Shift");
+    let events = observed("event", "Interaction to Next Paint");
+    let long = observed("longtask", "long tasks");
+
+    report.lcp = lcp.and_then(|l| l.last().cloned()).map(|l| Painted {
+        ms: ms(&l, "startTime"),
+        element: element_of(&get(&l, "element")),
+    });
+    report.cls = shifts.map(|shifts| layout_shifts(&shifts));
+    report.inp = events.and_then(|events| {
+        let timed: Vec<(u64, f64)> = events
+            .iter()
+            .map(|e| (num(e, "interactionId") as u64, num(e, "duration")))
+            .collect();
+        perf::inp(&timed).map(|(duration, i)| Painted {
+            ms: duration as u32,
+            element: element_of(&get(&events[i], "target")),
+        })
+    });
+    report.long_tasks = long.map(|tasks| LongTasks {
+        count: tasks.len() as u32,
+        total_ms: tasks.iter().map(|t| num(t, "duration")).sum::<f64>() as u32,
+    });
+    Ok(Reply::Performance(Box::new(report)))
+}
+
+fn layout_shifts(shifts: &[JsValue]) -> Shifts {
+    let timed: Vec<(f64, f64, bool)> = shifts
+        .iter()
+        .map(|s| {
+            let input = get(s, "hadRecentInput").as_bool().unwrap_or(false);
+            (num(s, "startTime"), num(s, "value"), input)
+        })
+        .collect();
+    // The elements of the largest shifts first.
+    let mut by_size: Vec<&JsValue> = shifts.iter().collect();
+    by_size.sort_by(|a, b| num(b, "value").total_cmp(&num(a, "value")));
+    let mut elements: Vec<String> = Vec::new();
+    for shift in by_size {
+        for source in Array::from(&get(shift, "sources")).iter() {
+            if let Some(named) = element_of(&get(&source, "node"))
+                && !elements.contains(&named)
+                && elements.len() < SHIFTED
+            {
+                elements.push(named);
+            }
+        }
+    }
+    Shifts {
+        score: perf::cls(&timed),
+        elements,
+    }
+}
+
+/// The buffered entries of one kind, taken at once.
+fn buffered(observer_class: &JsValue, kind: &str) -> Vec<JsValue> {
+    let Ok(class) = observer_class.clone().dyn_into::<js_sys::Function>() else {
+        return Vec::new();
+    };
+    let callback = IGNORE.with(|c| c.as_ref().clone());
+    let Ok(observer) = Reflect::construct(&class, &Array::of1(&callback)) else {
+        return Vec::new();
+    };
+    let options = Object::new();
+    let _ = Reflect::set(&options, &"type".into(), &kind.into());
+    let _ = Reflect::set(&options, &"buffered".into(), &true.into());
+    let _ = Reflect::set(&options, &"durationThreshold".into(), &16.into());
+    let _ = call(&observer, "observe", &Array::of1(&options));
+    let taken = call(&observer, "takeRecords", &Array::new()).unwrap_or(JsValue::NULL);
+    let _ = call(&observer, "disconnect", &Array::new());
+    Array::from(&taken).iter().collect()
+}
+
+fn entries(performance: &JsValue, kind: &str) -> Vec<JsValue> {
+    call(performance, "getEntriesByType", &Array::of1(&kind.into()))
+        .map(|list| Array::from(&list).iter().collect())
+        .unwrap_or_default()
+}
+
+/// An element as the agent knows it: its description and ref.
+fn element_of(value: &JsValue) -> Option<String> {
+    let element = value.dyn_ref::<Element>()?;
+    Some(format!("{} {}", describe(element), ref_for(element, 0)))
+}
+
+fn call(target: &JsValue, method: &str, args: &Array) -> Result<JsValue, JsValue> {
+    let function: js_sys::Function = get(target, method).dyn_into()?;
+    Reflect::apply(&function, target, args)
+}
+
+fn get(target: &JsValue, key: &str) -> JsValue {
+    Reflect::get(target, &key.into()).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn num(target: &JsValue, key: &str) -> f64 {
+    get(target, key)
+        .as_f64()
+        .filter(|n| n.is_finite())
+        .unwrap_or(0.0)
+}
+
+fn ms(target: &JsValue, key: &str) -> u32 {
+    num(target, key).max(0.0).round() as u32
+}
+
+fn internal(what: &str) -> ErrorBody {
+    ErrorBody::new(ErrorCode::Internal, what)
+}

@@ -1,0 +1,169 @@
+//! `firefox_performance`'s arithmetic on the page's performance entries: resources by type,
+//! Interaction to Next Paint and Cumulative Layout Shift as the web-vitals definitions give
+//! them. The content script reads the entries; what they add up to is decided here.
+
+use claudezilla_protocol::reply::{Resource, ResourceKind};
+
+/// The largest resources listed.
+pub const LARGEST: usize = 5;
+
+/// Resources by type, most bytes first, and the [`LARGEST`] ones.
+pub fn resources(entries: &[Resource]) -> (Vec<ResourceKind>, Vec<Resource>) {
+    let mut by_type: Vec<ResourceKind> = Vec::new();
+    for r in entries {
+        match by_type.iter_mut().find(|k| k.kind == r.kind) {
+            Some(k) => {
+                k.count += 1;
+                k.bytes = k.bytes.saturating_add(r.bytes);
+            }
+            None => by_type.push(ResourceKind {
+                kind: r.kind.clone(),
+                count: 1,
+                bytes: r.bytes,
+            }),
+        }
+    }
+    by_type.sort_by(|a, b| b.bytes.cmp(&a.bytes).then(a.kind.cmp(&b.kind)));
+    let mut largest = entries.to_vec();
+    largest.sort_by_key(|r| std::cmp::Reverse(r.bytes));
+    largest.truncate(LARGEST);
+    (by_type, largest)
+}
+
+/// Interaction to Next Paint from event entries (interaction id, duration): each
+/// interaction's longest event; the worst interaction, or with 50 or more, the worst once one
+/// in every 50 is set aside as an outlier. The index of the entry it came from.
+pub fn inp(events: &[(u64, f64)]) -> Option<(f64, usize)> {
+    let mut worst: Vec<(u64, f64, usize)> = Vec::new();
+    for (i, &(id, duration)) in events.iter().enumerate() {
+        if id == 0 || !duration.is_finite() {
+            continue;
+        }
+        match worst.iter_mut().find(|(w, _, _)| *w == id) {
+            Some(w) if duration > w.1 => *w = (id, duration, i),
+            Some(_) => {}
+            None => worst.push((id, duration, i)),
+        }
+    }
+    worst.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let skip = (worst.len() / 50).min(worst.len().saturating_sub(1));
+    worst.get(skip).map(|&(_, d, i)| (d, i))
+}
+
+/// Cumulative Layout Shift from layout-shift entries (start ms, value, had recent input):
+/// the largest session window — shifts less than 1 s apart, in at most 5 s — of the shifts
+/// no input caused.
+pub fn cls(shifts: &[(f64, f64, bool)]) -> f64 {
+    let mut best = 0.0f64;
+    let mut window = 0.0;
+    let mut first = f64::NEG_INFINITY;
+    let mut last = f64::NEG_INFINITY;
+    for &(start, value, had_input) in shifts {
+        if had_input || !value.is_finite() || !start.is_finite() {
+            continue;
+        }
+        if start - last >= 1_000.0 || start - first >= 5_000.0 {
+            window = 0.0;
+            first = start;
+        }
+        window += value.max(0.0);
+        last = start;
+        best = best.max(window);
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn res(url: &str, kind: &str, bytes: u64) -> Resource {
+        Resource {
+            url: url.into(),
+            kind: kind.into(),
+            bytes,
+        }
+    }
+
+    fn kind(kind: &str, count: u32, bytes: u64) -> ResourceKind {
+        ResourceKind {
+            kind: kind.into(),
+            count,
+            bytes,
+        }
+    }
+
+    #[test]
+    fn resources_group_by_type_and_the_largest_lead() {
+        let entries = [
+            res("a.js", "script", 300),
+            res("b.png", "img", 900),
+            res("c.js", "script", 700),
+            res("d.css", "link", 10),
+            res("e.png", "img", 5),
+            res("f.png", "img", 50),
+        ];
+        let (by_type, largest) = resources(&entries);
+        assert_eq!(
+            by_type,
+            [
+                kind("script", 2, 1000),
+                kind("img", 3, 955),
+                kind("link", 1, 10)
+            ]
+        );
+        let urls: Vec<&str> = largest.iter().map(|l| l.url.as_str()).collect();
+        assert_eq!(urls, ["b.png", "c.js", "a.js", "f.png", "d.css"]);
+    }
+
+    #[test]
+    fn inp_is_the_worst_interaction_less_an_outlier_per_fifty() {
+        assert_eq!(inp(&[]), None);
+        assert_eq!(inp(&[(0, 500.0)]), None, "not an interaction");
+        // One interaction's events: its longest counts.
+        assert_eq!(inp(&[(7, 40.0), (7, 120.0), (8, 80.0)]), Some((120.0, 1)));
+        let many: Vec<(u64, f64)> = (1..=100).map(|i| (i, i as f64)).collect();
+        assert_eq!(
+            inp(&many).map(|(d, _)| d),
+            Some(98.0),
+            "two outliers set aside"
+        );
+    }
+
+    #[test]
+    fn cls_is_the_worst_session_window() {
+        assert_eq!(cls(&[]), 0.0);
+        let shifts = [
+            (0.0, 0.1, false),
+            (500.0, 0.1, false),
+            (900.0, 0.5, true),
+            (3_000.0, 0.15, false),
+            (3_500.0, 0.1, false),
+        ];
+        assert!((cls(&shifts) - 0.25).abs() < 1e-9);
+        let steady: Vec<_> = (0..20).map(|i| (i as f64 * 900.0, 0.1, false)).collect();
+        assert!(
+            cls(&steady) < 0.61,
+            "a window is at most 5 s: {}",
+            cls(&steady)
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn cls_is_between_no_shift_and_all_of_them(
+            shifts in prop::collection::vec((0.0f64..20_000.0, 0.0f64..1.0, any::<bool>()), 0..40)
+        ) {
+            let mut shifts = shifts;
+            shifts.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let all: f64 = shifts.iter().filter(|s| !s.2).map(|s| s.1).sum();
+            let score = cls(&shifts);
+            prop_assert!(score >= 0.0 && score <= all + 1e-9);
+            if let Some(biggest) = shifts.iter().filter(|s| !s.2).map(|s| s.1).reduce(f64::max) {
+                prop_assert!(score + 1e-9 >= biggest);
+            }
+        }
+    }
+}
