@@ -6,6 +6,7 @@
 //! * [`link`]: the persistent, reconnecting connection to the host.
 //! * [`agent`]: this process's agent id.
 //! * [`files`]: the folders files may be read from and written to, and that reading/writing.
+//! * [`trace`]: what the agent did, recorded while a trace is on, as an HTML page and JSON.
 //! * [`secrets`]: the user's secrets file: values typed by name, hidden from every answer.
 
 pub mod agent;
@@ -14,5 +15,6 @@ pub mod link;
 pub mod secrets;
 pub mod server;
 pub mod tools;
+pub mod trace;
 
 pub use server::Claudezilla;

@@ -47,6 +47,8 @@ pub struct Claudezilla {
     folders: Arc<Folders>,
     /// The user's secrets: filled into the commands that name them, hidden from every answer.
     pub(crate) secrets: Arc<Secrets>,
+    /// This agent's trace, while one is recording (`firefox_trace`).
+    pub(crate) trace: Arc<tokio::sync::Mutex<Option<crate::trace::Trace>>>,
     tool_router: ToolRouter<Self>,
     /// `tools/list`, computed once and trimmed of schema noise (every token counts).
     listed: Arc<Vec<Tool>>,
@@ -65,12 +67,14 @@ impl Claudezilla {
             + Self::downloads_router()
             + Self::config_router()
             + Self::loops_router()
-            + Self::diagnostics_router();
+            + Self::diagnostics_router()
+            + Self::trace_router();
         let listed = Arc::new(tool_router.list_all().into_iter().map(trimmed).collect());
         Self {
             link,
             folders: Arc::new(folders),
             secrets: Arc::new(secrets),
+            trace: Arc::default(),
             tool_router,
             listed,
         }
@@ -257,6 +261,8 @@ impl ServerHandler for Claudezilla {
         request: rmcp::model::CallToolRequestParams,
         context: rmcp::service::RequestContext<RoleServer>,
     ) -> Result<rmcp::model::CallToolResponse, rmcp::ErrorData> {
+        let tool = request.name.to_string();
+        let args = request.arguments.clone().unwrap_or_default();
         let call = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
         let mut response = self.tool_router.call(call).await?;
         if let rmcp::model::CallToolResponse::Complete(result) = &mut response {
@@ -274,6 +280,9 @@ impl ServerHandler for Claudezilla {
         // Tools answer at once (no tasks): every answer is a complete result.
         if let rmcp::model::CallToolResponse::Complete(result) = &mut response {
             self.hide_secrets(result);
+            if tool != "firefox_trace" {
+                self.trace_action(&tool, &args, result).await;
+            }
         }
         Ok(response)
     }

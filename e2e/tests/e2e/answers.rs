@@ -54,6 +54,13 @@ pub fn pages() -> HashMap<&'static str, Page> {
                 .delayed(std::time::Duration::from_millis(200)),
         ),
         (
+            "/answers/trace.html",
+            Page::html(
+                "<!doctype html><title>Traced page</title><h1 id=h>Before</h1><input id=q aria-label=Query>\
+                 <button id=go onclick=\"document.getElementById('h').textContent='After';console.error('clicked-error-7f3d')\">Go</button>",
+            ),
+        ),
+        (
             "/answers/frame.html",
             Page::html(
                 "<!doctype html><title>Frame</title><nav><a href=#x>needle in frame</a></nav>",
@@ -178,6 +185,118 @@ pub async fn performance_is_measured_in_the_page(s: Arc<Shared>) -> anyhow::Resu
         );
         eprintln!("{text}");
     }
+    a.close().await?;
+    Ok(())
+}
+
+/// A trace records the agent's actions and writes a page the user opens in Firefox: every
+/// action listed, pictures shown, typed text never in it.
+pub async fn a_trace_is_a_page_the_user_opens(s: Arc<Shared>) -> anyhow::Result<()> {
+    let project = tempfile::tempdir_in(s.browser.path())?;
+    let a = s.agent_in("trace", project.path()).await?;
+    a.call("firefox_trace", json!({"action": "stop"}))
+        .await?
+        .expect_error("INVALID_ARGUMENT")?;
+    call(&a, "firefox_trace", json!({"action": "start"})).await?;
+    a.call("firefox_trace", json!({"action": "start"}))
+        .await?
+        .expect_error("INVALID_ARGUMENT")?;
+    let tab = a.open(&s.pages.url("/answers/trace.html")).await?;
+    call(&a, "firefox_get_console", json!({"tabId": tab})).await?;
+    call(
+        &a,
+        "firefox_type",
+        json!({"tabId": tab, "selector": "#q", "text": "typed-words-5e2a"}),
+    )
+    .await?;
+    call(
+        &a,
+        "firefox_click",
+        json!({"tabId": tab, "selector": "#go"}),
+    )
+    .await?;
+    call(&a, "firefox_snapshot", json!({"tabId": tab})).await?;
+    let refused = a
+        .call(
+            "firefox_trace",
+            json!({"action": "stop", "path": "run.txt"}),
+        )
+        .await?;
+    refused.expect_error("INVALID_ARGUMENT")?;
+    let stopped = call(
+        &a,
+        "firefox_trace",
+        json!({"action": "stop", "path": "run.html"}),
+    )
+    .await?;
+    ensure!(
+        stopped.text.starts_with("Wrote 5 action(s) to run.html"),
+        "{stopped:?}"
+    );
+    let html = std::fs::read_to_string(project.path().join("run.html"))?;
+    let data = std::fs::read_to_string(project.path().join("run.trace.json"))?;
+    for file in [&html, &data] {
+        ensure!(!file.contains("typed-words"), "typed text stays out");
+        ensure!(
+            file.contains("clicked-error-7f3d"),
+            "the console error is there"
+        );
+    }
+
+    // The user opens it in Firefox: every action, and the pictures decoded. (Extensions may
+    // not open file:// pages, so the file is served as it is.)
+    let served = claudezilla_e2e::pages::PageServer::start(HashMap::from([(
+        "/run.html",
+        Page::html(html.clone()),
+    )]))
+    .await?;
+    call(
+        &a,
+        "firefox_navigate",
+        json!({"tabId": tab, "url": served.url("/run.html")}),
+    )
+    .await?;
+    let content = call(&a, "firefox_get_content", json!({"tabId": tab})).await?;
+    for (n, tool) in [
+        "firefox_create_window",
+        "firefox_get_console",
+        "firefox_type",
+        "firefox_click",
+        "firefox_snapshot",
+    ]
+    .iter()
+    .enumerate()
+    {
+        ensure!(
+            content.text.contains(&format!("{}. {tool}", n + 1)),
+            "{tool} in {content:?}"
+        );
+    }
+    ensure!(
+        content.text.contains("text=<16 chars>") && content.text.contains("Traced page"),
+        "{content:?}"
+    );
+    let pictures = call(&a, "firefox_get_page_state", json!({"tabId": tab})).await?;
+    let state: serde_json::Value = serde_json::from_str(&pictures.text)?;
+    let images = state["images"].as_array().cloned().unwrap_or_default();
+    ensure!(
+        images.len() == 3,
+        "a picture after each change: {pictures:?}"
+    );
+    // Opening the tab, typing and clicking changed the page; reading it did not.
+    for n in [1, 3, 4] {
+        let selector = format!("img[alt='the page after action {n}']");
+        let img = call(
+            &a,
+            "firefox_get_element",
+            json!({"tabId": tab, "selector": selector}),
+        )
+        .await?;
+        let info: serde_json::Value = serde_json::from_str(&img.text)?;
+        let width = info["rect"][2].as_f64().unwrap_or(0.0);
+        ensure!(width > 100.0, "picture {n} decoded and shown: {info}");
+    }
+
     a.close().await?;
     Ok(())
 }

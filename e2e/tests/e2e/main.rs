@@ -45,6 +45,10 @@ fn main() {
             mcp::exits_promptly_on_stdin_close,
         ),
         with_shared(
+            "answers::a_trace_is_a_page_the_user_opens",
+            answers::a_trace_is_a_page_the_user_opens,
+        ),
+        with_shared(
             "answers::performance_is_measured_in_the_page",
             answers::performance_is_measured_in_the_page,
         ),

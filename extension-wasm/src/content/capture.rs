@@ -113,7 +113,7 @@ fn in_view(el: &Element) -> bool {
     r.bottom() > 0.0 && r.right() > 0.0 && r.top() < h && r.left() < w
 }
 
-async fn animation_frame() -> Result<(), ErrorBody> {
+pub(super) async fn animation_frame() -> Result<(), ErrorBody> {
     let window = window()?;
     let promise = Promise::new(&mut |resolve, _| {
         let _ = window.request_animation_frame(&resolve);

@@ -239,7 +239,7 @@ async fn run(
         }
         PageOp::PageState { limits } => read::page_state(frame, limits),
         PageOp::Find { needle, limit } => search::find(&needle, limit, frame),
-        PageOp::Performance => performance::measure(),
+        PageOp::Performance => performance::measure().await,
         PageOp::Snapshot {
             selector,
             interactive_only,

@@ -3,7 +3,8 @@
 //! `build.rs`, `.git/hooks/pre-commit`, `.claude/settings.json`, `.gitignore` — so:
 //! * nothing is written to a hidden file or into a hidden folder, and nothing hidden is read
 //!   (uploads, saved states): those hold what other tools run or trust, and secrets (`.env`);
-//! * a screenshot is a picture file, a saved state a `.json` file, an answer a `.txt` or `.log`;
+//! * a screenshot is a picture file, a saved state a `.json` file, an answer a `.txt` or `.log`, a trace an `.html` with its
+//!   data beside it as `NAME.trace.json` (never a name tools trust, like `package.json`);
 //! * downloads land only under the downloads folder (never in the project's own folders);
 //! * nothing is replaced without `overwrite: true` (decided where the file is written).
 
@@ -20,6 +21,9 @@ pub enum Written {
     /// A tool's whole answer (`outputFile`): plain text, a name nothing runs or reads as
     /// instructions (not `.md`: `CLAUDE.md` steers the agent; not `.json`: `package.json`).
     Output,
+    /// A trace's page for the user to open (`firefox_trace`), and its data beside it.
+    TracePage,
+    TraceData,
 }
 
 impl Written {
@@ -28,6 +32,8 @@ impl Written {
             Self::Screenshot => &["png", "jpg", "jpeg"],
             Self::State => &["json"],
             Self::Output => &["txt", "log"],
+            Self::TracePage => &["html"],
+            Self::TraceData => &["json"],
         }
     }
 
@@ -36,6 +42,8 @@ impl Written {
             Self::Screenshot => "a screenshot",
             Self::State => "a saved state",
             Self::Output => "an output file",
+            Self::TracePage => "a trace",
+            Self::TraceData => "a trace's data",
         }
     }
 }

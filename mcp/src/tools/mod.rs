@@ -100,6 +100,7 @@ mod reading;
 mod screenshot;
 mod storage;
 mod tabs;
+mod trace;
 
 use claudezilla_protocol::{ErrorBody, ErrorCode, Reply};
 use rmcp::model::{CallToolResult, ContentBlock};

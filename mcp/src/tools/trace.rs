@@ -1,0 +1,196 @@
+//! `firefox_trace`: start recording this agent's actions, and stop to write them as a page the
+//! user opens ([`crate::trace`]). The recording itself is done in `call_tool`, after each
+//! action's answer is final.
+
+use claudezilla_protocol::args::{ConsoleArgs, ConsoleLevel, ScreenshotArgs};
+use claudezilla_protocol::{Command, ErrorBody, ErrorCode, Reply, TabId};
+use rmcp::model::{CallToolResult, ContentBlock};
+use rmcp::schemars::{self, JsonSchema};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use super::{Context, Given, failed, text};
+use crate::files::Written;
+use crate::server::Claudezilla;
+use crate::trace::{self, Action, Trace};
+
+/// How long each lookup for the trace may take (the shortest timeout a call has).
+const LOOKUP_MS: u64 = 5_000;
+
+browser_tools! { trace_router;
+    trace "firefox_trace" (TraceArgs) => with trace_tool, "Record your actions (tool, target, answer, page, console errors, a small screenshot after each change) from start; stop writes an HTML page the user opens to step through them, and its JSON.";
+}
+
+/// Arguments of `firefox_trace`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TraceArgs {
+    action: TraceAction,
+    /// stop: the .html to write in your project (default claudezilla-trace-TIME.html).
+    #[serde(default)]
+    path: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum TraceAction {
+    Start,
+    Stop,
+}
+
+impl Claudezilla {
+    async fn trace_tool(&self, a: Given<TraceArgs>, context: Context) -> CallToolResult {
+        let mut slot = self.trace.lock().await;
+        match (a.args.action, slot.as_ref()) {
+            (TraceAction::Start, Some(t)) => failed(
+                ErrorBody::new(
+                    ErrorCode::InvalidArgument,
+                    format!("a trace is already recording ({} actions so far)", t.len()),
+                )
+                .with_hint("stop it first (action: stop)"),
+            ),
+            (TraceAction::Start, None) => {
+                *slot = Some(Trace::default());
+                text("Recording your actions until firefox_trace {action: \"stop\"}.")
+            }
+            (TraceAction::Stop, None) => failed(
+                ErrorBody::new(ErrorCode::InvalidArgument, "no trace is recording")
+                    .with_hint("start one first (action: start)"),
+            ),
+            (TraceAction::Stop, Some(t)) => {
+                let page = a
+                    .args
+                    .path
+                    .unwrap_or_else(|| format!("claudezilla-trace-{}.html", unix_now()));
+                let data = format!("{}.trace.json", page.strip_suffix(".html").unwrap_or(&page));
+                let allowed = self.allowed(&context.peer).await;
+                // Both places are checked before either is written; a refused path keeps the trace.
+                let targets = allowed
+                    .prepare_save(&page, false, Written::TracePage)
+                    .and_then(|p| Ok((p, allowed.prepare_save(&data, false, Written::TraceData)?)));
+                let (page_target, data_target) = match targets {
+                    Ok(targets) => targets,
+                    Err(e) => return failed(e),
+                };
+                let html = self.secrets.redact(&t.html()).into_owned();
+                let json = self.secrets.redact(&t.json()).into_owned();
+                let written = page_target
+                    .write(html.as_bytes())
+                    .and_then(|p| Ok((p, data_target.write(json.as_bytes())?)));
+                match written {
+                    Ok((p, d)) => {
+                        let limits = t
+                            .limits_reached()
+                            .map(|l| format!(" Note: {l}."))
+                            .unwrap_or_default();
+                        let answer = format!(
+                            "Wrote {} action(s) to {} (open it in Firefox to step through them) and {}.{limits}",
+                            t.len(),
+                            p.display(),
+                            d.display()
+                        );
+                        *slot = None;
+                        text(answer)
+                    }
+                    Err(e) => failed(e),
+                }
+            }
+        }
+    }
+
+    /// Records one action while a trace is on: its answer, the page it left, console errors
+    /// raised meanwhile and, after an action that changes the page, a small picture.
+    pub(crate) async fn trace_action(
+        &self,
+        tool: &str,
+        args: &Map<String, Value>,
+        result: &CallToolResult,
+    ) {
+        let mut slot = self.trace.lock().await;
+        let Some(trace) = slot.as_mut() else {
+            return;
+        };
+        let answer: Vec<&str> = result
+            .content
+            .iter()
+            .filter_map(|b| match b {
+                ContentBlock::Text(t) => Some(t.text.as_str()),
+                _ => None,
+            })
+            .collect();
+        let answer = self.secrets.redact(&answer.join("\n")).into_owned();
+        let failed = result.is_error == Some(true);
+        let mut action = Action {
+            tool,
+            args,
+            answer: &answer,
+            failed,
+            url: String::new(),
+            title: String::new(),
+            errors: Vec::new(),
+            picture: None,
+        };
+        if !trace.full() {
+            let tab = self.traced_tab(args, &mut action).await;
+            if let Some(tab) = tab {
+                action.errors = self.console_errors(tab).await;
+                if trace::changes_page(tool) && !failed {
+                    action.picture = self.small_picture(tab).await;
+                }
+            }
+        }
+        trace.record(action);
+    }
+
+    /// The tab the action was on (its `tabId`, else the agent's latest), with its URL and title.
+    async fn traced_tab(
+        &self,
+        args: &Map<String, Value>,
+        action: &mut Action<'_>,
+    ) -> Option<TabId> {
+        let asked = args.get("tabId").and_then(Value::as_u64);
+        let Ok(Reply::Tabs { tabs }) = self.run(Command::GetTabs, Some(LOOKUP_MS)).await else {
+            return None;
+        };
+        let tab = tabs
+            .iter()
+            .filter(|t| t.mine)
+            .rfind(|t| asked.is_none_or(|id| u64::from(t.tab_id.0) == id))?;
+        action.url = self.secrets.redact(&tab.url).into_owned();
+        action.title = self.secrets.redact(&tab.title).into_owned();
+        Some(tab.tab_id)
+    }
+
+    async fn console_errors(&self, tab: TabId) -> Vec<String> {
+        let args = ConsoleArgs {
+            tab_id: Some(tab),
+            level: Some(ConsoleLevel::Error),
+            clear: false,
+            limit: 50,
+        };
+        match self.run(Command::GetConsole(args), Some(LOOKUP_MS)).await {
+            Ok(Reply::Console { entries, .. }) => entries
+                .into_iter()
+                .map(|e| self.secrets.redact(&e.message).into_owned())
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    async fn small_picture(&self, tab: TabId) -> Option<String> {
+        let args: ScreenshotArgs = serde_json::from_value(json!({
+            "tabId": tab, "quality": 40, "scale": 0.4, "maxWait": 1000
+        }))
+        .ok()?;
+        match self.run(Command::Screenshot(args), Some(LOOKUP_MS)).await {
+            Ok(Reply::Screenshot(s)) => Some(s.data),
+            _ => None,
+        }
+    }
+}
+
+fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
