@@ -75,7 +75,7 @@ impl<T: JsonSchema> JsonSchema for ToFile<T> {
         if let Some(props) = props.as_object_mut() {
             props.insert(
                 "outputFile".into(),
-                json!({"type": "string", "description": "Write it all, uncut, to this .txt in your project; answers path, size, first lines."}),
+                json!({"type": "string", "description": "Write it all to this .txt file instead; answers path, size, first lines."}),
             );
             props.insert(
                 "overwrite".into(),

@@ -23,7 +23,7 @@ browser_tools! { reading_router;
     get_content "firefox_get_content" (ToFile<GetContentArgs>) => with read_content, "Read your tab as text (default), markdown (headings, links, lists, tables) or html, whole or under a selector. Cut at maxLength.";
     snapshot "firefox_snapshot" (SnapshotArgs) => whole Command::Snapshot, "Compact accessibility tree of your tab (all frames, shadow DOM) where every interactive element has a ref (e12) that any action tool takes instead of a selector.";
         Reply::Snapshot(s) => text(render_snapshot(s));
-    find "firefox_find" (FindArgs) => Command::Find, "Every place a text (or regex pattern) shows on your tab, frames and shadow DOM included: the ref, role and name of the element to act on, and its line.";
+    find "firefox_find" (FindArgs) => Command::Find, "Where a text (or regex) shows on your tab, frames and shadow DOM too: each match's line, and the ref, role and name of the element to act on.";
         Reply::Found(f) => text(render_found(&f));
     performance "firefox_performance" (PerformanceArgs) => with measure, "Your tab's load and responsiveness: TTFB, DOMContentLoaded, load, LCP, CLS, INP, long tasks, resources by type and the largest.";
     accessibility_snapshot "firefox_get_accessibility_snapshot" (AccessibilitySnapshotArgs) => Command::AccessibilitySnapshot, "Accessibility tree limited by depth and node count (Claudezilla's); firefox_snapshot is usually better.";

@@ -18,7 +18,7 @@ use crate::trace::{self, Action, Trace};
 const LOOKUP_MS: u64 = 5_000;
 
 browser_tools! { trace_router;
-    trace "firefox_trace" (TraceArgs) => with trace_tool, "Record your actions (tool, target, answer, page, console errors, a small screenshot after each change) from start; stop writes an HTML page the user opens to step through them, and its JSON.";
+    trace "firefox_trace" (TraceArgs) => with trace_tool, "start records your actions (tool, target, answer, page, errors, a picture after each change); stop writes them as an HTML page for the user, and JSON.";
 }
 
 /// Arguments of `firefox_trace`.
@@ -26,7 +26,7 @@ browser_tools! { trace_router;
 #[serde(deny_unknown_fields)]
 pub struct TraceArgs {
     action: TraceAction,
-    /// stop: the .html to write in your project (default claudezilla-trace-TIME.html).
+    /// stop: the .html to write (default claudezilla-trace-TIME.html).
     #[serde(default)]
     path: Option<String>,
 }
