@@ -10,8 +10,9 @@ use regex_lite::{Regex, RegexBuilder};
 
 /// Characters of context on each side of a match.
 const CONTEXT_CHARS: usize = 60;
-/// Largest compiled pattern (bytes): bounds what one pattern costs to build and run.
-const PATTERN_SIZE: usize = 1 << 20;
+/// Largest compiled pattern (bytes): regex-lite's time is the pattern's size times the
+/// text's, so this bounds what one search costs the page.
+const PATTERN_SIZE: usize = 64 * 1024;
 
 /// Tags whose text runs on with its neighbours' (everything else starts a line).
 const INLINE: &[&str] = &[

@@ -37,17 +37,12 @@ pub trait FrameReader {
 
 /// The whole tab's snapshot, from the top frame's part (asked within `max_chars`).
 pub async fn snapshot(reader: &impl FrameReader, top: SnapshotPart, max_chars: usize) -> Snapshot {
-    let own_refs = top.refs;
     let mut splice = Splice {
         reader,
         left: max_chars.saturating_sub(top.text.len()),
     };
     let (text, refs, cut) = splice.frames_of(top, 0).await;
-    Snapshot {
-        text,
-        refs: refs.max(own_refs),
-        cut,
-    }
+    Snapshot { text, refs, cut }
 }
 
 /// A snapshot's text, its ref count and where it was cut, if it was.

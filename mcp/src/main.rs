@@ -52,6 +52,11 @@ async fn serve() -> anyhow::Result<()> {
     for name in secrets.unbound() {
         tracing::warn!("secret {name} is bound to no site: it may be typed into any https page");
     }
+    for name in secrets.guessable() {
+        tracing::warn!(
+            "secret {name} is short: an agent could guess it through the answers' redaction"
+        );
+    }
     let folders = Folders::new(options, std::env::current_dir()?);
     let link = Arc::new(HostLink::new(RuntimeDir::from_env(), new_agent_id()?));
     tracing::info!(agent = %link.agent(), "starting");

@@ -21,6 +21,9 @@ use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
 /// Shortest value accepted: shorter ones would blank common words out of every answer.
 pub const MIN_VALUE_CHARS: usize = 4;
+/// Values shorter than this can be guessed by an agent through the redaction itself (an answer
+/// that repeats its guesses shows which one became `<secret:NAME>`): the server warns.
+pub const GUESSABLE_CHARS: usize = 10;
 /// Most entries a file may hold.
 pub const MAX_ENTRIES: usize = 200;
 
@@ -90,6 +93,14 @@ impl Secrets {
 
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
+    }
+
+    /// The names of the secrets short enough to be guessed through the redaction.
+    pub fn guessable(&self) -> impl Iterator<Item = &SecretName> {
+        self.entries
+            .iter()
+            .filter(|e| e.value.chars().count() < GUESSABLE_CHARS)
+            .map(|e| &e.name)
     }
 
     /// The names of the secrets that may be typed into any site.
@@ -166,11 +177,17 @@ fn parse_line(line: &str) -> Result<Option<FilledSecret>, String> {
         ));
     }
     let mut sites = Vec::new();
-    for word in rest.split_whitespace() {
+    for (n, word) in rest.split_whitespace().enumerate() {
         if word.starts_with('#') {
             break;
         }
-        sites.push(site(word)?);
+        // The word is not repeated: an unquoted value with a space would show its second part.
+        sites.push(site(word).map_err(|why| {
+            format!(
+                "word {} after {name}'s value: {why}; a value with spaces goes in quotes",
+                n + 1
+            )
+        })?);
     }
     Ok(Some(FilledSecret { name, value, sites }))
 }
@@ -209,11 +226,12 @@ fn value(rest: &str) -> Result<(String, &str), String> {
     }
 }
 
-/// A site as `@host` writes it: a host name (or address), compared lowercased, `*.` allowed.
+/// A site as `@host` writes it: a host name (or address), compared lowercased; `*.` is
+/// allowed and means the same (a bound site always includes its subdomains).
 fn site(word: &str) -> Result<String, String> {
     let host = word
         .strip_prefix('@')
-        .ok_or_else(|| format!("{word:?}: sites are written @example.com, after the value"))?;
+        .ok_or("sites are written @example.com, after the value")?;
     let host = host
         .strip_prefix("*.")
         .unwrap_or(host)
@@ -223,9 +241,7 @@ fn site(word: &str) -> Result<String, String> {
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '[' | ']' | ':'));
     if !ok {
-        return Err(format!(
-            "{word:?}: a site is a host name such as @github.com (no scheme, port or path)"
-        ));
+        return Err("a site is a host name such as @github.com (no scheme, port or path)".into());
     }
     Ok(host.to_ascii_lowercase())
 }

@@ -71,8 +71,15 @@ const ACTING: &[&str] = &[
     "firefox_performance",
 ];
 
-pub fn changes_page(tool: &str) -> bool {
-    ACTING.contains(&tool)
+/// Whether a picture is taken after this action: it changed the page, and typed no secret (a
+/// picture cannot be redacted).
+pub fn pictured(tool: &str, args: &Map<String, Value>) -> bool {
+    let secret = args.contains_key("secret")
+        || args
+            .get("fields")
+            .and_then(Value::as_array)
+            .is_some_and(|fields| fields.iter().any(|f| f["value"].get("secret").is_some()));
+    ACTING.contains(&tool) && !secret
 }
 
 /// One action.
@@ -153,7 +160,7 @@ impl Trace {
     }
 
     pub fn record(&mut self, action: Action<'_>) {
-        self.remember_typed(action.args);
+        self.remember_typed(action.tool, action.args);
         if self.full() {
             self.dropped += 1;
             return;
@@ -185,7 +192,10 @@ impl Trace {
     }
 
     /// The texts of a `firefox_type` or `firefox_fill_form`, remembered to keep them out.
-    fn remember_typed(&mut self, args: &Map<String, Value>) {
+    fn remember_typed(&mut self, tool: &str, args: &Map<String, Value>) {
+        if !matches!(tool, "firefox_type" | "firefox_fill_form") {
+            return;
+        }
         let fields = args.get("fields").and_then(Value::as_array);
         let values = fields
             .into_iter()

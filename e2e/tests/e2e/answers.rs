@@ -183,7 +183,6 @@ pub async fn performance_is_measured_in_the_page(s: Arc<Shared>) -> anyhow::Resu
             text.contains("CLS: ") || text.contains("Not measured — Cumulative Layout Shift"),
             "{text}"
         );
-        eprintln!("{text}");
     }
     a.close().await?;
     Ok(())

@@ -14,6 +14,8 @@ use crate::common::{Shared, call};
 const TOKEN: &str = "tok 3f9a&<secret>+value";
 const PASSWORD: &str = "pw-7c1e-correct-horse";
 const ELSEWHERE: &str = "other-site-9d2b-value";
+/// Longer than a field's line, with spaces a line would fold: no part of it may show.
+const LONG: &str = "long-4e7c  token with  doubled spaces and more words 0123456789";
 
 pub fn pages() -> HashMap<&'static str, Page> {
     HashMap::from([
@@ -23,6 +25,7 @@ pub fn pages() -> HashMap<&'static str, Page> {
                 r#"<!doctype html><title>Sign in</title>
 <label>Token <input id=token></label>
 <label>Password <input id=pw type=password></label>
+<input id=bare><input id=go2 type=submit value=Send>
 <button id=go type=button>Sign in</button>
 <p id=echo></p><p id=check></p>
 <iframe id=fr></iframe>
@@ -66,7 +69,7 @@ pub async fn secrets_go_only_where_bound_and_never_show(s: Arc<Shared>) -> anyho
     std::fs::write(
         &file,
         format!(
-            "SITE_TOKEN=\"{TOKEN}\" @localhost\nPASSWORD={PASSWORD} @localhost\nELSEWHERE={ELSEWHERE} @example.com\n"
+            "SITE_TOKEN=\"{TOKEN}\" @localhost\nPASSWORD={PASSWORD} @localhost\nELSEWHERE={ELSEWHERE} @example.com\nLONG=\"{LONG}\" @localhost\n"
         ),
     )?;
     let log = s.browser.path().join("mcp-secrets.log");
@@ -118,6 +121,42 @@ pub async fn secrets_go_only_where_bound_and_never_show(s: Arc<Shared>) -> anyho
         .text,
     );
 
+    // A field with no name is described by nothing of its secret; a button takes none.
+    let bare = call(
+        &a,
+        "firefox_type",
+        json!({"tabId": tab, "selector": "#bare", "secret": "LONG"}),
+    )
+    .await?;
+    answers.push(bare.text);
+    let button = refused(
+        &a,
+        json!({"tabId": tab, "selector": "#go2", "secret": "LONG"}),
+        "INVALID_ARGUMENT",
+    )
+    .await?;
+    answers.push(button);
+    answers.push(
+        call(
+            &a,
+            "firefox_press_key",
+            json!({"tabId": tab, "selector": "#bare", "key": "End"}),
+        )
+        .await?
+        .text,
+    );
+    let bare_element = call(
+        &a,
+        "firefox_get_element",
+        json!({"tabId": tab, "selector": "#bare"}),
+    )
+    .await?;
+    ensure!(
+        bare_element.text.contains("<secret:LONG>"),
+        "{bare_element:?}"
+    );
+    answers.push(bare_element.text);
+
     // The page got the values: its own check of them matches.
     let content = call(&a, "firefox_get_content", json!({"tabId": tab})).await?;
     let expected = format!("check {} {}", check(TOKEN), check(PASSWORD));
@@ -133,7 +172,8 @@ pub async fn secrets_go_only_where_bound_and_never_show(s: Arc<Shared>) -> anyho
     let snapshot = call(&a, "firefox_snapshot", json!({"tabId": tab})).await?;
     ensure!(
         snapshot.text.contains("<secret:SITE_TOKEN>")
-            && snapshot.text.contains("<secret:PASSWORD>"),
+            && snapshot.text.contains("<secret:PASSWORD>")
+            && snapshot.text.contains("<secret:LONG>"),
         "{snapshot:?}"
     );
     let element = call(

@@ -224,10 +224,12 @@ pub fn describe(element: &Element) -> String {
                 .map(HtmlElement::inner_text)
         })
         .filter(|l| !l.trim().is_empty())
+        // A button input is named by its value; a field holding a secret never is.
         .or_else(|| {
             element
                 .dyn_ref::<web_sys::HtmlInputElement>()
-                .map(web_sys::HtmlInputElement::value)
+                .filter(|_| super::secrets::held(element).is_none())
+                .map(|i| super::secrets::hide(&i.value()))
         })
         .or_else(|| element.get_attribute("title"))
         .unwrap_or_default();

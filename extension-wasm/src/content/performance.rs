@@ -33,7 +33,10 @@ pub async fn measure() -> Outcome {
         .filter_map(|t| t.as_string())
         .collect();
     let mut report = PagePerformance {
-        url: window.location().href().unwrap_or_default(),
+        url: crate::text::cap(
+            &crate::redact::redact_url(&window.location().href().unwrap_or_default()),
+            500,
+        ),
         ..PagePerformance::default()
     };
     report.navigation = entries(&performance, "navigation")

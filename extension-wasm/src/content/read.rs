@@ -371,7 +371,7 @@ pub fn get_element(el: &Element, frame: u32) -> Outcome {
         rect: [r.x(), r.y(), r.width(), r.height()],
         styles,
         text: clean(&text, 500),
-        value: value.map(|v| cap(&v, MAX_VALUE_CHARS)),
+        value: value.map(|v| cap(&super::secrets::shown_value(el, &v), MAX_VALUE_CHARS)),
     })))
 }
 

@@ -16,7 +16,7 @@ use crate::search::{self, Finder};
 
 /// Elements climbed from a match to find one to act on.
 const MAX_CLIMB: usize = 8;
-/// Characters of one frame's text searched (a page's worth many times over).
+/// Bytes of one frame's text searched (a page's worth many times over).
 const MAX_TEXT: usize = 4_000_000;
 
 pub fn find(needle: &Needle, limit: u32, frame: u32) -> Outcome {
@@ -124,7 +124,7 @@ impl Joined {
         if let Some(el) = node.dyn_ref::<Element>() {
             return self.element(el);
         }
-        if node.node_type() != Node::TEXT_NODE {
+        if node.node_type() != Node::TEXT_NODE || self.text.len() > MAX_TEXT {
             return;
         }
         let raw = node.text_content().unwrap_or_default();

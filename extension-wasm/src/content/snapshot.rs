@@ -548,18 +548,16 @@ fn states(el: &Element, tag: &str, role: &str) -> States {
             "button" => {}
             // A password shows as dots; one typed from the secrets file, as its name.
             _ if input.type_() == "password" => {
-                let value = input.value();
-                let hidden = secrets::hide(&value);
-                s.value = match (value.is_empty(), hidden == value) {
+                s.value = match (input.value().is_empty(), secrets::held(el)) {
                     (true, _) => None,
-                    (false, true) => Some("••••".to_owned()),
-                    (false, false) => Some(a11y::clean(&hidden, 40)),
+                    (false, Some(name)) => Some(name),
+                    (false, None) => Some("••••".to_owned()),
                 }
             }
-            _ => s.value = Some(a11y::clean(&secrets::hide(&input.value()), 40)),
+            _ => s.value = Some(a11y::clean(&secrets::shown_value(el, &input.value()), 40)),
         }
     } else if let Some(area) = area {
-        s.value = Some(a11y::clean(&secrets::hide(&area.value()), 40));
+        s.value = Some(a11y::clean(&secrets::shown_value(el, &area.value()), 40));
     } else if let Some(select) = select {
         let idx = select.selected_index();
         s.value = (idx >= 0)

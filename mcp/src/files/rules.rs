@@ -4,7 +4,8 @@
 //! * nothing is written to a hidden file or into a hidden folder, and nothing hidden is read
 //!   (uploads, saved states): those hold what other tools run or trust, and secrets (`.env`);
 //! * a screenshot is a picture file, a saved state a `.json` file, an answer a `.txt` or `.log`, a trace an `.html` with its
-//!   data beside it as `NAME.trace.json` (never a name tools trust, like `package.json`);
+//!   data beside it (`firefox_trace` names it `NAME.trace.json`, never `package.json`); no
+//!   answer goes into a text file tools act on (`requirements.txt`);
 //! * downloads land only under the downloads folder (never in the project's own folders);
 //! * nothing is replaced without `overwrite: true` (decided where the file is written).
 
@@ -84,6 +85,15 @@ pub fn writable(rel: &Path, shown: &str, kind: Written) -> Result<(), ErrorBody>
     if let Some(part) = hidden(rel) {
         return Err(hidden_refusal(shown, &part, "write"));
     }
+    if kind == Written::Output && trusted_text(rel) {
+        return Err(ErrorBody::new(
+            ErrorCode::NotAllowed,
+            format!(
+                "{shown} is a file build tools read and act on, so an answer is never written there"
+            ),
+        )
+        .with_hint("name the output file after what it holds, e.g. page.txt"));
+    }
     let ext = rel
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase())
@@ -105,6 +115,19 @@ pub fn writable(rel: &Path, shown: &str, kind: Written) -> Result<(), ErrorBody>
         ),
     )
     .with_hint(format!("name the file with {allowed}")))
+}
+
+/// Text files tools act on (`pip install -r requirements.txt`, CMake): a page's text never
+/// goes there.
+fn trusted_text(rel: &Path) -> bool {
+    let name = rel
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    name == "cmakelists.txt"
+        || name.starts_with("requirements")
+        || name.starts_with("constraints")
+        || name == "robots.txt"
 }
 
 /// `saveTo` as a folder beneath the downloads folder: relative, with no hidden part and
@@ -149,7 +172,13 @@ mod tests {
             "a/.vscode/x.png",
         ] {
             let rel = Path::new(path);
-            for kind in [Written::Screenshot, Written::State] {
+            for kind in [
+                Written::Screenshot,
+                Written::State,
+                Written::Output,
+                Written::TracePage,
+                Written::TraceData,
+            ] {
                 let e = writable(rel, path, kind).unwrap_err();
                 assert_eq!(e.code, ErrorCode::NotAllowed, "{path}");
             }
@@ -163,12 +192,28 @@ mod tests {
         let ok = |p: &str, k| writable(Path::new(p), p, k).is_ok();
         assert!(ok("shot.jpg", Written::Screenshot) && ok("out/s.PNG", Written::Screenshot));
         assert!(ok("state.json", Written::State) && ok("auth/login.JSON", Written::State));
+        assert!(ok("page.txt", Written::Output) && ok("out/console.LOG", Written::Output));
+        assert!(ok("run.html", Written::TracePage) && ok("run.trace.json", Written::TraceData));
+        for trusted in [
+            "requirements.txt",
+            "dev/requirements-dev.txt",
+            "constraints.txt",
+            "CMakeLists.txt",
+        ] {
+            let e = writable(Path::new(trusted), trusted, Written::Output).unwrap_err();
+            assert_eq!(e.code, ErrorCode::NotAllowed, "{trusted}");
+        }
         for (p, k) in [
             ("build.rs", Written::Screenshot),
             ("Makefile", Written::State),
             ("state.json.sh", Written::State),
             ("shot.jpg", Written::State),
             ("settings.json", Written::Screenshot),
+            ("CLAUDE.md", Written::Output),
+            ("package.json", Written::Output),
+            ("build.rs", Written::Output),
+            ("run.htm", Written::TracePage),
+            ("run.sh", Written::TraceData),
         ] {
             let e = writable(Path::new(p), p, k).unwrap_err();
             assert_eq!(e.code, ErrorCode::InvalidArgument, "{p}");

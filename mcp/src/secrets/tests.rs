@@ -36,9 +36,10 @@ fn bad_lines_say_where_and_never_the_value() {
         ("X=abc", "line 1: X's value is shorter"),
         (
             "\nA=longvalue @https://a.example",
-            "line 2: \"@https://a.example\"",
+            "line 2: word 1 after A's value: a site is a host",
         ),
         ("A=longvalue a.example", "sites are written @example.com"),
+        ("PASS=correct horse", "word 1 after PASS's value"),
         ("A=\"longvalue", "no closing"),
         ("1A=longvalue", "a letter or _"),
         ("A=longvalue\nA=othervalue", "line 2: A is named twice"),
@@ -46,7 +47,9 @@ fn bad_lines_say_where_and_never_the_value() {
     ] {
         let e = Secrets::parse(file).unwrap_err().to_string();
         assert!(e.contains(said), "{file:?}: {e}");
-        assert!(!e.contains("longvalue") && !e.contains("othervalue"), "{e}");
+        for part in ["longvalue", "othervalue", "correct", "horse"] {
+            assert!(!e.contains(part), "{e}");
+        }
     }
 }
 

@@ -72,8 +72,10 @@ impl Claudezilla {
                     Ok(targets) => targets,
                     Err(e) => return failed(e),
                 };
-                let html = self.secrets.redact(&t.html()).into_owned();
-                let json = self.secrets.redact(&t.json()).into_owned();
+                // Its words were redacted as they were recorded; its pictures are base64 that a
+                // short value could match by chance, so the page is not redacted again.
+                let html = t.html();
+                let json = t.json();
                 let written = page_target
                     .write(html.as_bytes())
                     .and_then(|p| Ok((p, data_target.write(json.as_bytes())?)));
@@ -99,16 +101,17 @@ impl Claudezilla {
     }
 
     /// Records one action while a trace is on: its answer, the page it left, console errors
-    /// raised meanwhile and, after an action that changes the page, a small picture.
+    /// raised meanwhile and, after an action that changes the page, a small picture. The
+    /// browser is asked without holding the trace, so other calls do not wait on it.
     pub(crate) async fn trace_action(
         &self,
         tool: &str,
         args: &Map<String, Value>,
         result: &CallToolResult,
     ) {
-        let mut slot = self.trace.lock().await;
-        let Some(trace) = slot.as_mut() else {
-            return;
+        let full = match self.trace.lock().await.as_ref() {
+            None => return,
+            Some(trace) => trace.full(),
         };
         let answer: Vec<&str> = result
             .content
@@ -119,10 +122,21 @@ impl Claudezilla {
             })
             .collect();
         let answer = self.secrets.redact(&answer.join("\n")).into_owned();
+        // Secrets by name only, even in the places the trace shows as given (a URL).
+        let args: Map<String, Value> = args
+            .iter()
+            .map(|(k, v)| match v {
+                Value::String(s) => (
+                    k.clone(),
+                    Value::String(self.secrets.redact(s).into_owned()),
+                ),
+                other => (k.clone(), other.clone()),
+            })
+            .collect();
         let failed = result.is_error == Some(true);
         let mut action = Action {
             tool,
-            args,
+            args: &args,
             answer: &answer,
             failed,
             url: String::new(),
@@ -130,16 +144,16 @@ impl Claudezilla {
             errors: Vec::new(),
             picture: None,
         };
-        if !trace.full() {
-            let tab = self.traced_tab(args, &mut action).await;
-            if let Some(tab) = tab {
-                action.errors = self.console_errors(tab).await;
-                if trace::changes_page(tool) && !failed {
-                    action.picture = self.small_picture(tab).await;
-                }
+        if !full && let Some(tab) = self.traced_tab(&args, &mut action).await {
+            action.errors = self.console_errors(tab).await;
+            if trace::pictured(tool, &args) && !failed {
+                action.picture = self.small_picture(tab).await;
             }
         }
-        trace.record(action);
+        // Stopped meanwhile: nothing to record into.
+        if let Some(trace) = self.trace.lock().await.as_mut() {
+            trace.record(action);
+        }
     }
 
     /// The tab the action was on (its `tabId`, else the agent's latest), with its URL and title.

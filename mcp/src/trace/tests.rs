@@ -65,6 +65,30 @@ fn what_was_typed_stays_out_of_later_answers() {
 }
 
 #[test]
+fn pictures_follow_changes_but_never_a_secret() {
+    assert!(pictured("firefox_click", &args(json!({"ref": "e1"}))));
+    assert!(!pictured("firefox_snapshot", &args(json!({}))));
+    assert!(!pictured(
+        "firefox_type",
+        &args(json!({"ref": "e1", "secret": "PW"}))
+    ));
+    let form = args(
+        json!({"fields": [{"ref": "e1", "value": "x"}, {"ref": "e2", "value": {"secret": "PW"}}]}),
+    );
+    assert!(!pictured("firefox_fill_form", &form));
+    // What another tool was given is not "typed".
+    let mut t = Trace::default();
+    let find = args(json!({"text": "pricing"}));
+    t.record(action("firefox_find", &find, "1 of 1 match(es): «pricing»"));
+    t.record(action(
+        "firefox_snapshot",
+        &args(json!({})),
+        "link \"pricing\"",
+    ));
+    assert!(t.html().contains("link &quot;pricing&quot;"));
+}
+
+#[test]
 fn new_console_errors_are_the_ones_not_seen_before() {
     let mut t = Trace::default();
     let a = args(json!({}));

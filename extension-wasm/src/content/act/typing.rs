@@ -282,7 +282,7 @@ pub fn type_typing(element: &Element, typing: &Typing, clear: bool) -> Outcome {
         Typing::Text(text) => type_into(element, text, clear),
         Typing::Secret(secret) => {
             secrets::check(secret, element)?;
-            secrets::remember(secret);
+            secrets::remember(secret, element);
             type_into(element, &secret.value, clear)
         }
     }
