@@ -29,6 +29,18 @@ struct Load {
     responded: bool,
     /// Its answer became a download (claimed for the tab).
     download: bool,
+    /// Handed to the download manager (`NS_BINDING_RETARGETED`).
+    retargeted: bool,
+    /// The response's HTTP status, once it began.
+    status: Option<u16>,
+}
+
+impl Load {
+    /// Could this load have ended leaving the page in place? A download or an empty answer
+    /// does; a page answered 200 that is not shown was replaced by another navigation.
+    fn leaves_page(&self) -> bool {
+        self.download || self.retargeted || matches!(self.status, None | Some(204 | 205))
+    }
 }
 
 /// The recent main-frame loads of every tab.
@@ -84,6 +96,8 @@ impl MainFrames {
             done: false,
             responded: false,
             download: false,
+            retargeted: false,
+            status: None,
         });
     }
 
@@ -98,7 +112,8 @@ impl MainFrames {
     pub fn failed(&mut self, tab: TabId, id: &str, error: &str) {
         if let Some(load) = self.find(tab, id) {
             // Handed to the download manager: the load ended well, in a file.
-            load.error = (!error.contains("NS_BINDING_RETARGETED")).then(|| error.to_owned());
+            load.retargeted = error.contains("NS_BINDING_RETARGETED");
+            load.error = (!load.retargeted).then(|| error.to_owned());
             load.done = true;
         }
     }
@@ -120,10 +135,11 @@ impl MainFrames {
         true
     }
 
-    /// The load's response began (its first bytes arrived).
-    pub fn responded(&mut self, tab: TabId, id: &str) {
+    /// The load's response began (its first bytes arrived), with this HTTP status.
+    pub fn responded(&mut self, tab: TabId, id: &str, status: u16) {
         if let Some(load) = self.find(tab, id) {
             load.responded = true;
+            load.status = Some(status);
         }
     }
 
@@ -229,7 +245,8 @@ impl MainFrames {
                 Reached::Failed(net_error(e))
             }
             None if loads.last().is_some_and(|l| l.id == ours.id)
-                && self.was_at(tab, mark, now_url) =>
+                && self.was_at(tab, mark, now_url)
+                && ours.leaves_page() =>
             {
                 Reached::Stayed
             }
@@ -523,6 +540,34 @@ mod tests {
     }
 
     #[test]
+    fn a_page_answered_but_not_shown_lost_to_the_pages_own_navigation() {
+        // The page had started a navigation of its own just before ours (so it is older than
+        // the mark), and its document won: ours was answered 200 and is not shown.
+        let mut m = MainFrames::default();
+        m.started(T, "0", "http://x/ticker");
+        m.completed(T, "0");
+        m.started(T, "1", "http://x/ticker?1");
+        let mark = m.mark();
+        m.started(T, "2", "http://x/other");
+        m.responded(T, "2", 200);
+        m.completed(T, "2");
+        m.completed(T, "1");
+        assert_eq!(
+            m.reached(T, mark, Some("http://x/other"), "http://x/ticker?1"),
+            Reached::Elsewhere
+        );
+        // An empty answer leaves the page where it was.
+        let mark = m.mark();
+        m.started(T, "3", "http://x/ping");
+        m.responded(T, "3", 204);
+        m.completed(T, "3");
+        assert_eq!(
+            m.reached(T, mark, Some("http://x/ping"), "http://x/ticker?1"),
+            Reached::Stayed
+        );
+    }
+
+    #[test]
     fn history_moves_and_fragments() {
         let mut m = MainFrames::default();
         let mark = m.mark();
@@ -596,7 +641,7 @@ mod tests {
             m.reached(T, mark, Some("http://x/a"), "http://x/a"),
             Reached::Arriving
         );
-        m.responded(T, "1");
+        m.responded(T, "1", 200);
         assert!(!m.settled(T), "the network has not told of its end");
         assert_eq!(
             m.reached(T, mark, Some("http://x/a"), "http://x/a"),

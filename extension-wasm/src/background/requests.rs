@@ -158,7 +158,7 @@ pub fn listen() {
     // not fail.
     let responded = Closure::<dyn FnMut(JsValue)>::new(|d: JsValue| {
         if let Some((tab, r)) = tab_request(d) {
-            with_state(|s| s.main_frames.responded(tab, &r.request_id));
+            with_state(|s| s.main_frames.responded(tab, &r.request_id, r.status_code));
             super::tabs::main_frame_heard(tab);
         }
     });
