@@ -10,8 +10,8 @@ use web_sys::{Element, Node};
 
 use super::find::{document, ref_for};
 use super::names::{self, Labels};
-use super::snapshot::{frame_id_of, is_visible, scripted_control};
-use crate::a11y::{self, ElementFacts};
+use super::snapshot::{frame_id_of, is_visible, role_of};
+use crate::a11y;
 use crate::search::{self, Finder};
 
 /// Elements climbed from a match to find one to act on.
@@ -179,21 +179,6 @@ fn actionable(el: &Element) -> (Element, &'static str) {
 }
 
 fn interactive_role(el: &Element) -> Option<&'static str> {
-    let tag = el.local_name();
-    let role_attr = el.get_attribute("role");
-    let input_type = (tag == "input" || tag == "button")
-        .then(|| el.get_attribute("type"))
-        .flatten();
-    let facts = ElementFacts {
-        tag: &tag,
-        role_attr: role_attr.as_deref(),
-        input_type: input_type.as_deref(),
-        has_href: tag == "a" && el.has_attribute("href"),
-        contenteditable: el
-            .get_attribute("contenteditable")
-            .is_some_and(|v| v != "false"),
-        focusable: scripted_control(el),
-    };
-    let role = a11y::role(&facts);
-    a11y::is_interactive(role, &facts).then(|| role.unwrap_or("clickable"))
+    let (role, interactive) = role_of(el, &el.local_name(), true);
+    interactive.then(|| role.unwrap_or("clickable"))
 }

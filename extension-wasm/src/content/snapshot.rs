@@ -297,27 +297,8 @@ impl Walker {
         if hidden || !is_visible(el) {
             return;
         }
-        let role_attr = if marked {
-            el.get_attribute("role")
-        } else {
-            None
-        };
-        let input_type = (tag == "input" || tag == "button")
-            .then(|| el.get_attribute("type"))
-            .flatten();
-        let facts = ElementFacts {
-            tag: &tag,
-            role_attr: role_attr.as_deref(),
-            input_type: input_type.as_deref(),
-            has_href: tag == "a" && el.has_attribute("href"),
-            contenteditable: marked
-                && el
-                    .get_attribute("contenteditable")
-                    .is_some_and(|v| v != "false"),
-            focusable: marked && scripted_control(el),
-        };
-        let role = a11y::role(&facts);
-        if a11y::is_interactive(role, &facts) || (role == Some("label") && !labels_field(el)) {
+        let (role, interactive) = role_of(el, &tag, marked);
+        if interactive || (role == Some("label") && !labels_field(el)) {
             let role = role.unwrap_or("clickable");
             let listed = self.control(el, &tag, role, depth);
             // A listbox's options, a grid's cells, a menu's items: clicked one by one.
@@ -435,7 +416,7 @@ impl Walker {
 /// (onclick), dragged (`draggable`), or words that a click focuses (tabindex -1: a calendar's
 /// day)? A container with tabindex -1 only keeps focus for its items (they are listed
 /// instead), and an empty one is a backdrop.
-pub(super) fn scripted_control(el: &Element) -> bool {
+fn scripted_control(el: &Element) -> bool {
     let clicked =
         el.has_attribute("onclick") || el.get_attribute("draggable").as_deref() == Some("true");
     clicked
@@ -446,6 +427,28 @@ pub(super) fn scripted_control(el: &Element) -> bool {
                         .text_content()
                         .is_some_and(|t| t.chars().any(char::is_alphanumeric)))
         })
+}
+
+/// An element's role, and whether an agent acts on it. `marked`: it may carry ARIA or script
+/// attributes (asking an unmarked one for them is a call to JS spared).
+pub(super) fn role_of(el: &Element, tag: &str, marked: bool) -> (Option<&'static str>, bool) {
+    let role_attr = marked.then(|| el.get_attribute("role")).flatten();
+    let input_type = (tag == "input" || tag == "button")
+        .then(|| el.get_attribute("type"))
+        .flatten();
+    let facts = ElementFacts {
+        tag,
+        role_attr: role_attr.as_deref(),
+        input_type: input_type.as_deref(),
+        has_href: tag == "a" && el.has_attribute("href"),
+        contenteditable: marked
+            && el
+                .get_attribute("contenteditable")
+                .is_some_and(|v| v != "false"),
+        focusable: marked && scripted_control(el),
+    };
+    let role = a11y::role(&facts);
+    (role, a11y::is_interactive(role, &facts))
 }
 
 /// What is known of the element holding a run of text nodes, found out once.

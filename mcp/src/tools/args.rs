@@ -48,24 +48,31 @@ impl<T: JsonSchema> JsonSchema for Args<T> {
     }
 
     fn json_schema(generator: &mut SchemaGenerator) -> Schema {
-        let mut schema = T::json_schema(generator);
-        let props = schema
-            .ensure_object()
-            .entry("properties")
-            .or_insert_with(|| json!({}));
-        if let Some(props) = props.as_object_mut() {
-            props.insert(
-                "timeout".into(),
-                json!({
-                    "type": "integer",
-                    "minimum": MIN_TIMEOUT_MS,
-                    "maximum": MAX_TIMEOUT_MS,
-                    "description": "ms",
-                }),
-            );
-        }
-        schema
+        let timeout = json!({
+            "type": "integer",
+            "minimum": MIN_TIMEOUT_MS,
+            "maximum": MAX_TIMEOUT_MS,
+            "description": "ms",
+        });
+        with_properties(T::json_schema(generator), [("timeout", timeout)])
     }
+}
+
+/// `schema` with more properties (fields a wrapper takes off before the tool's own).
+pub(crate) fn with_properties<const N: usize>(
+    mut schema: Schema,
+    added: [(&str, Value); N],
+) -> Schema {
+    let props = schema
+        .ensure_object()
+        .entry("properties")
+        .or_insert_with(|| json!({}));
+    if let Some(props) = props.as_object_mut() {
+        for (name, property) in added {
+            props.insert(name.into(), property);
+        }
+    }
+    schema
 }
 
 /// For tools that take nothing but `timeout`.

@@ -67,22 +67,12 @@ impl<T: JsonSchema> JsonSchema for ToFile<T> {
     }
 
     fn json_schema(generator: &mut SchemaGenerator) -> Schema {
-        let mut schema = T::json_schema(generator);
-        let props = schema
-            .ensure_object()
-            .entry("properties")
-            .or_insert_with(|| json!({}));
-        if let Some(props) = props.as_object_mut() {
-            props.insert(
-                "outputFile".into(),
-                json!({"type": "string", "description": "Write it all to this .txt file instead; answers path, size, first lines."}),
-            );
-            props.insert(
-                "overwrite".into(),
-                json!({"type": "boolean", "description": "Replace outputFile."}),
-            );
-        }
-        schema
+        let file = json!({"type": "string", "description": "Write it all to this .txt file instead; answers path, size, first lines."});
+        let overwrite = json!({"type": "boolean", "description": "Replace outputFile."});
+        super::args::with_properties(
+            T::json_schema(generator),
+            [("outputFile", file), ("overwrite", overwrite)],
+        )
     }
 }
 
