@@ -77,7 +77,7 @@ pub fn context(text: &str, at: Range<usize>) -> String {
 }
 
 fn first_chars(s: &str, n: usize) -> &str {
-    s.char_indices().nth(n).map_or(s, |(i, _)| &s[..i])
+    crate::text::truncate_chars(s, n).0
 }
 
 fn last_chars(s: &str, n: usize) -> &str {

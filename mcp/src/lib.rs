@@ -6,6 +6,7 @@
 //! * [`link`]: the persistent, reconnecting connection to the host.
 //! * [`agent`]: this process's agent id.
 //! * [`files`]: the folders files may be read from and written to, and that reading/writing.
+//! * [`text`]: text cut to a length and escaped for HTML.
 //! * [`trace`]: what the agent did, recorded while a trace is on, as an HTML page and JSON.
 //! * [`secrets`]: the user's secrets file: values typed by name, hidden from every answer.
 
@@ -14,6 +15,7 @@ pub mod files;
 pub mod link;
 pub mod secrets;
 pub mod server;
+pub mod text;
 pub mod tools;
 pub mod trace;
 

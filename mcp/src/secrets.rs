@@ -276,12 +276,7 @@ fn written_forms(value: &str) -> impl Iterator<Item = String> {
         .and_then(|q| q.strip_suffix('"'))
         .unwrap_or(value)
         .to_owned();
-    let html = value
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\'', "&#39;");
+    let html = crate::text::html_escape(value);
     [value.to_owned(), form, component, json, html].into_iter()
 }
 

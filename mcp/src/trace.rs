@@ -9,6 +9,8 @@ use std::fmt::Write as _;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use serde::Serialize;
+
+use crate::text::{cap, html_escape};
 use serde_json::{Map, Value};
 
 /// Most actions one trace keeps.
@@ -269,7 +271,7 @@ impl Trace {
             self.entries.len(),
             self.started_at,
             self.limits_reached()
-                .map(|l| format!(" Note: {}.", escape(&l)))
+                .map(|l| format!(" Note: {}.", html_escape(&l)))
                 .unwrap_or_default()
         );
         for (i, e) in self.entries.iter().enumerate() {
@@ -279,22 +281,26 @@ impl Trace {
                 out,
                 "<li id=a{n}{class}><h2>{n}. {} {} <small>at {:.1} s{}</small></h2>\
                  <p class=page>{} — {}</p><pre>{}</pre>",
-                escape(&e.tool),
-                escape(&e.target),
+                html_escape(&e.tool),
+                html_escape(&e.target),
                 e.at_ms as f64 / 1000.0,
                 if e.failed { ", failed" } else { "" },
-                escape(&e.title),
-                escape(&e.url),
-                escape(&e.answer),
+                html_escape(&e.title),
+                html_escape(&e.url),
+                html_escape(&e.answer),
             );
             for error in &e.errors {
-                let _ = write!(out, "<p class=errors>console error: {}</p>", escape(error));
+                let _ = write!(
+                    out,
+                    "<p class=errors>console error: {}</p>",
+                    html_escape(error)
+                );
             }
             if let Some(picture) = &e.picture {
                 let _ = write!(
                     out,
                     "<img alt=\"the page after action {n}\" src=\"data:image/jpeg;base64,{}\">",
-                    escape(picture)
+                    html_escape(picture)
                 );
             }
             let _ = write!(out, "<nav>");
@@ -328,29 +334,6 @@ pub fn target_of(args: &Map<String, Value>) -> String {
         })
         .collect();
     shown.join(" ")
-}
-
-fn cap(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_owned(),
-    }
-}
-
-/// Text for HTML: nothing a page wrote becomes markup.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -380,41 +380,61 @@ struct TabFrames {
     budget_ms: u32,
 }
 
+impl TabFrames {
+    /// The request for one frame: the same, within the limit the stitcher gives that frame
+    /// (never more than the agent asked for).
+    fn within(&self, limit: usize) -> PageOp {
+        let mut op = self.op.clone();
+        let lower = |asked: &mut u32| *asked = limit.min(*asked as usize) as u32;
+        match &mut op {
+            PageOp::Snapshot { max_chars, .. } => lower(max_chars),
+            PageOp::GetContent { max_length, .. } => lower(max_length),
+            PageOp::Find { limit: asked, .. } => lower(asked),
+            // Only the three above are read from every frame.
+            _ => {}
+        }
+        op
+    }
+
+    async fn ask(&self, frame: u64, limit: usize) -> Result<Reply, String> {
+        let alias = alias_for(self.tab.id(), frame);
+        send(
+            self.tab,
+            alias,
+            self.until,
+            self.within(limit),
+            self.budget_ms,
+        )
+        .await
+        .map_err(|e| e.message)
+    }
+}
+
 impl stitch::FrameReader for TabFrames {
     async fn snapshot_part(&self, frame: u64, limit: usize) -> Result<SnapshotPart, String> {
-        let mut op = self.op.clone();
-        if let PageOp::Snapshot { max_chars, .. } = &mut op {
-            *max_chars = limit.min(*max_chars as usize) as u32;
-        }
         let alias = alias_for(self.tab.id(), frame);
-        part(self.tab, alias, self.until, op, self.budget_ms)
-            .await
-            .map_err(|e| e.message)
+        part(
+            self.tab,
+            alias,
+            self.until,
+            self.within(limit),
+            self.budget_ms,
+        )
+        .await
+        .map_err(|e| e.message)
     }
 
     async fn found(&self, frame: u64, limit: usize) -> Result<Found, String> {
-        let mut op = self.op.clone();
-        if let PageOp::Find { limit: asked, .. } = &mut op {
-            *asked = limit as u32;
-        }
-        let alias = alias_for(self.tab.id(), frame);
-        match send(self.tab, alias, self.until, op, self.budget_ms).await {
-            Ok(Reply::Found(f)) => Ok(f),
-            Ok(_) => Err("no matches came back".into()),
-            Err(e) => Err(e.message),
+        match self.ask(frame, limit).await? {
+            Reply::Found(f) => Ok(f),
+            _ => Err("no matches came back".into()),
         }
     }
 
     async fn content(&self, frame: u64, limit: usize) -> Result<PageContent, String> {
-        let mut op = self.op.clone();
-        if let PageOp::GetContent { max_length, .. } = &mut op {
-            *max_length = limit.min(*max_length as usize) as u32;
-        }
-        let alias = alias_for(self.tab.id(), frame);
-        match send(self.tab, alias, self.until, op, self.budget_ms).await {
-            Ok(Reply::Content(c)) => Ok(c),
-            Ok(_) => Err("no page text came back".into()),
-            Err(e) => Err(e.message),
+        match self.ask(frame, limit).await? {
+            Reply::Content(c) => Ok(c),
+            _ => Err("no page text came back".into()),
         }
     }
 }

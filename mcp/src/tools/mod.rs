@@ -137,6 +137,19 @@ pub(crate) fn acted(reply: Reply) -> Result<CallToolResult, Reply> {
     }
 }
 
+/// An answer's text blocks, one after another (its pictures left out).
+pub(crate) fn text_of(result: &CallToolResult) -> String {
+    let texts: Vec<&str> = result
+        .content
+        .iter()
+        .filter_map(|block| match block {
+            ContentBlock::Text(t) => Some(t.text.as_str()),
+            _ => None,
+        })
+        .collect();
+    texts.join("\n")
+}
+
 pub(crate) fn text(s: impl Into<String>) -> CallToolResult {
     CallToolResult::success(vec![ContentBlock::text(s.into())])
 }

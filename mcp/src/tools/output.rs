@@ -8,13 +8,13 @@ use claudezilla_protocol::args::{
     ConsoleArgs, GetContentArgs, MAX_MAX_LENGTH, NetworkArgs, SnapshotArgs,
 };
 use claudezilla_protocol::{Command, Reply};
-use rmcp::model::{CallToolResult, ContentBlock};
+use rmcp::model::CallToolResult;
 use rmcp::schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value, json};
 
-use super::{Context, Given, failed, respond, text};
+use super::{Context, Given, failed, respond, text, text_of};
 use crate::files::Written;
 use crate::server::Claudezilla;
 
@@ -134,15 +134,8 @@ impl Claudezilla {
         if answer.is_error == Some(true) {
             return answer;
         }
-        let whole: String = answer
-            .content
-            .iter()
-            .filter_map(|block| match block {
-                ContentBlock::Text(t) => Some(t.text.as_str()),
-                _ => None,
-            })
-            .collect::<Vec<_>>()
-            .join("\n");
+        // The file is no answer `call_tool` redacts: its secrets are hidden here.
+        let whole = text_of(&answer);
         let whole = self.secrets.redact(&whole);
         match target.write(whole.as_bytes()) {
             Ok(written) => text(summary(&written.display().to_string(), &whole)),
@@ -157,10 +150,7 @@ fn summary(path: &str, whole: &str) -> String {
     let first: Vec<String> = whole
         .lines()
         .take(FIRST_LINES)
-        .map(|l| match l.char_indices().nth(LINE_CHARS) {
-            Some((cut, _)) => format!("{}…", &l[..cut]),
-            None => l.to_owned(),
-        })
+        .map(|l| crate::text::cap(l, LINE_CHARS))
         .collect();
     let more = lines.saturating_sub(FIRST_LINES);
     let rest = if more > 0 {

@@ -4,12 +4,12 @@
 
 use claudezilla_protocol::args::{ConsoleArgs, ConsoleLevel, ScreenshotArgs};
 use claudezilla_protocol::{Command, ErrorBody, ErrorCode, Reply, TabId};
-use rmcp::model::{CallToolResult, ContentBlock};
+use rmcp::model::CallToolResult;
 use rmcp::schemars::{self, JsonSchema};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use super::{Context, Given, failed, text};
+use super::{Context, Given, failed, text, text_of};
 use crate::files::Written;
 use crate::server::Claudezilla;
 use crate::trace::{self, Action, Trace};
@@ -113,15 +113,8 @@ impl Claudezilla {
             None => return,
             Some(trace) => trace.full(),
         };
-        let answer: Vec<&str> = result
-            .content
-            .iter()
-            .filter_map(|b| match b {
-                ContentBlock::Text(t) => Some(t.text.as_str()),
-                _ => None,
-            })
-            .collect();
-        let answer = self.secrets.redact(&answer.join("\n")).into_owned();
+        // `call_tool` has hidden the answer's secrets already.
+        let answer = text_of(result);
         // Secrets by name only, even in the places the trace shows as given (a URL).
         let args: Map<String, Value> = args
             .iter()
