@@ -4,9 +4,8 @@
 
 use std::collections::VecDeque;
 
-use claudezilla_protocol::args::{ElementTarget, NavAction};
+use claudezilla_protocol::args::{ElementTarget, NavAction, Selector};
 use claudezilla_protocol::reply::{ActivityEntry, Reply};
-use claudezilla_protocol::validate::Invalid;
 use claudezilla_protocol::{AgentId, Command, Outcome, TabId};
 
 use crate::redact::redact_url;
@@ -116,16 +115,12 @@ impl Activity {
     }
 }
 
-fn element(target: Result<ElementTarget, Invalid>) -> String {
-    target.map(|t| t.to_string()).unwrap_or_default()
+fn maybe_element(target: &Option<ElementTarget>) -> String {
+    target.as_ref().map(ToString::to_string).unwrap_or_default()
 }
 
-fn maybe_element(target: Result<Option<ElementTarget>, Invalid>) -> String {
-    target
-        .ok()
-        .flatten()
-        .map(|t| t.to_string())
-        .unwrap_or_default()
+fn selector(selector: &Option<Selector>) -> String {
+    selector.as_deref().unwrap_or_default().to_owned()
 }
 
 fn url(u: &str) -> String {
@@ -147,32 +142,32 @@ pub fn note(command: &Command) -> Option<Noted> {
                 (None, None) => String::new(),
             },
         ),
-        Command::GetContent(a) => (a.tab_id, a.selector.clone().unwrap_or_default()),
+        Command::GetContent(a) => (a.tab_id, selector(&a.selector)),
         Command::Click(a) => (
             a.tab_id,
             match (a.x, a.y) {
                 (Some(x), Some(y)) => format!("point {x},{y}"),
-                _ => element(a.target()),
+                _ => maybe_element(&a.target),
             },
         ),
         // The text typed is the user's business, not the log's: only how much, or which secret.
         Command::Type(a) => (
             a.tab_id,
             match (&a.text, &a.secret) {
-                (_, Some(secret)) => format!("{} (secret {})", element(a.target()), secret.name()),
+                (_, Some(secret)) => format!("{} (secret {})", a.target.to_string(), secret.name()),
                 (text, None) => format!(
                     "{} ({} characters)",
-                    element(a.target()),
+                    a.target.to_string(),
                     text.as_deref().map_or(0, |t| t.chars().count())
                 ),
             },
         ),
-        Command::PressKey(a) => (a.tab_id, a.key.clone()),
-        Command::Scroll(a) => (a.tab_id, maybe_element(a.target())),
-        Command::Hover(a) | Command::GetElement(a) => (a.tab_id, element(a.target())),
-        Command::SelectOption(a) => (a.tab_id, element(a.target())),
+        Command::PressKey(a) => (a.tab_id, a.key.as_str().to_owned()),
+        Command::Scroll(a) => (a.tab_id, maybe_element(&a.target)),
+        Command::Hover(a) | Command::GetElement(a) => (a.tab_id, a.target.to_string()),
+        Command::SelectOption(a) => (a.tab_id, a.target.to_string()),
         Command::FillForm(a) => (a.tab_id, format!("{} fields", a.fields.len())),
-        Command::UploadFile(a) => (a.tab_id, element(a.target())),
+        Command::UploadFile(a) => (a.tab_id, a.target.to_string()),
         Command::Drag(a) => (
             a.tab_id,
             match (&a.to, a.x, a.y) {
@@ -185,12 +180,13 @@ pub fn note(command: &Command) -> Option<Noted> {
         Command::WaitFor(a) => (
             a.tab_id,
             a.selector
-                .clone()
+                .as_deref()
+                .map(str::to_owned)
                 .or_else(|| a.url.as_deref().map(url))
                 .unwrap_or_else(|| "text".into()),
         ),
         Command::GetPageState(a) => (a.tab_id, String::new()),
-        Command::Snapshot(a) => (a.tab_id, a.selector.clone().unwrap_or_default()),
+        Command::Snapshot(a) => (a.tab_id, selector(&a.selector)),
         Command::Performance(a) => (a.tab_id, String::new()),
         Command::Find(a) => (
             a.tab_id,
@@ -202,8 +198,8 @@ pub fn note(command: &Command) -> Option<Noted> {
                 80,
             ),
         ),
-        Command::AccessibilitySnapshot(a) => (a.tab_id, a.selector.clone().unwrap_or_default()),
-        Command::Screenshot(a) => (a.tab_id, maybe_element(a.target())),
+        Command::AccessibilitySnapshot(a) => (a.tab_id, selector(&a.selector)),
+        Command::Screenshot(a) => (a.tab_id, maybe_element(&a.target)),
         Command::CloseTab(a) => (Some(a.tab_id), String::new()),
         Command::GetConsole(a) => (a.tab_id, String::new()),
         Command::GetNetwork(a) => (a.tab_id, String::new()),

@@ -6,6 +6,7 @@
 use std::time::Duration;
 
 use claudezilla_host::{Config, run};
+use claudezilla_protocol::args::MAX_TYPE_TEXT;
 use claudezilla_protocol::codec::FrameCodec;
 use claudezilla_protocol::envelope::{HopTimes, Tuning};
 use claudezilla_protocol::framing::{MAX_SOCKET_FRAME, MAX_TO_EXTENSION};
@@ -413,6 +414,17 @@ async fn unknown_commands_and_bad_json_get_errors_and_the_connection_goes_on() {
     send_raw(&mut c, bad_args.as_bytes()).await;
     let e = error_for(&mut c, 10).await;
     assert_eq!(e.code, ErrorCode::InvalidArgument);
+    // Arguments are checked as they are parsed: a page the agent may not open never reaches
+    // the extension.
+    let bad_url = format!(
+        r#"{{"type":"request","id":12,"agentId":"{}","timeoutMs":5000,"command":{{"name":"navigate","args":{{"url":"javascript:alert(1)"}}}}}}"#,
+        agent(1).secret()
+    );
+    send_raw(&mut c, bad_url.as_bytes()).await;
+    let e = error_for(&mut c, 12).await;
+    assert_eq!(e.code, ErrorCode::InvalidArgument);
+    assert!(e.message.contains("invalid `url`"), "{e}");
+    extension_hears_nothing(&mut host).await;
     send_raw(&mut c, b"{not json").await;
     match next(&mut c).await {
         HostMessage::Error(e) => assert_eq!(e.code, ErrorCode::Malformed),
@@ -499,18 +511,16 @@ async fn bad_lengths_are_answered_and_the_connection_goes_on() {
 
 #[tokio::test]
 async fn a_request_over_1_mib_is_refused_not_sent() {
-    use claudezilla_protocol::args::TypeArgs;
     let mut host = start(Duration::from_secs(5)).await;
     let mut c = hello(&host, 1).await;
-    let text = "x".repeat(MAX_TO_EXTENSION);
-    let cmd = Command::Type(TypeArgs {
-        selector: Some("#a".into()),
-        element_ref: None,
-        text: Some(text),
-        secret: None,
-        clear: false,
-        tab_id: None,
-    });
+    // Valid arguments (each field within its limit) that together pass the 1 MiB frame.
+    let field = serde_json::json!({"selector": "#a", "value": "x".repeat(MAX_TYPE_TEXT)});
+    let fields = vec![field; MAX_TO_EXTENSION / MAX_TYPE_TEXT + 1];
+    let cmd: Command = serde_json::from_value(serde_json::json!({
+        "name": "fillForm",
+        "args": {"fields": fields},
+    }))
+    .unwrap();
     c.send(request(3, cmd)).await.unwrap();
     let e = error_for(&mut c, 3).await;
     assert_eq!(e.code, ErrorCode::TooLarge);
@@ -827,16 +837,13 @@ fn tuning_defaults_and_environment_overrides() {
 
 #[tokio::test]
 async fn uploads_pass_through_and_the_host_reads_no_file() {
-    use claudezilla_protocol::args::UploadFileArgs;
     let mut host = start(Duration::from_secs(5)).await;
     let mut c = hello(&host, 1).await;
-    let upload = Command::UploadFile(UploadFileArgs {
-        selector: Some("input".into()),
-        element_ref: None,
-        path: "/etc/passwd".into(),
-        file: None,
-        tab_id: None,
-    });
+    let upload: Command = serde_json::from_value(serde_json::json!({
+        "name": "uploadFile",
+        "args": {"selector": "input", "path": "/etc/passwd"},
+    }))
+    .unwrap();
     let req = forwarded(&mut host, &mut c, 1, upload).await;
     let Command::UploadFile(args) = req.command else {
         panic!("{:?}", req.command)

@@ -105,7 +105,6 @@ impl Claudezilla {
     /// The one path every tool takes: check the arguments, then ask the browser.
     pub(crate) async fn run(&self, command: Command, timeout: Option<u64>) -> Outcome {
         let timeout_ms = validate::timeout(timeout)?;
-        command.validate()?;
         self.link.call(command, timeout_ms).await
     }
 }
@@ -230,9 +229,19 @@ fn argument_error_with_code(result: &mut rmcp::model::CallToolResult) {
     let Some(what) = first.text.strip_prefix(PREFIX) else {
         return;
     };
-    first.text = ErrorBody::new(ErrorCode::InvalidArgument, what.trim())
-        .with_hint("check the field names and allowed values in the tool's input schema")
-        .to_string();
+    // `Args` writes its refusals as the error the agent reads; anything else gets a code.
+    let what = what.trim();
+    let coded = ErrorCode::ALL.iter().any(|c| {
+        what.strip_prefix(c.as_str())
+            .is_some_and(|r| r.starts_with(": "))
+    });
+    first.text = if coded {
+        what.to_owned()
+    } else {
+        ErrorBody::new(ErrorCode::InvalidArgument, what)
+            .with_hint("check the field names and allowed values in the tool's input schema")
+            .to_string()
+    };
 }
 
 impl Claudezilla {

@@ -5,7 +5,6 @@
 use serde::{Deserialize, Serialize};
 
 use crate::args::*;
-use crate::validate::Invalid;
 
 macro_rules! commands {
     ($( $(#[$doc:meta])* $variant:ident $(($args:ty))? = $name:literal, )*) => {
@@ -25,23 +24,10 @@ macro_rules! commands {
                     $( commands!(@pattern $variant $($args)?) => $name, )*
                 }
             }
-
-            /// Checks every argument; the MCP server calls this before sending, the extension
-            /// again on receipt (it trusts nothing that crossed a boundary).
-            pub fn validate(&self) -> Result<(), Invalid> {
-                match self {
-                    $( commands!(@bind args $variant $($args)?) => commands!(@check args $($args)?), )*
-                }
-            }
         }
     };
     (@pattern $variant:ident $args:ty) => { Self::$variant(_) };
     (@pattern $variant:ident) => { Self::$variant };
-    // The names come from the caller, so the binding and its use share one expansion.
-    (@bind $x:ident $variant:ident $args:ty) => { Self::$variant($x) };
-    (@bind $x:ident $variant:ident) => { Self::$variant };
-    (@check $x:ident $args:ty) => { Validate::validate($x) };
-    (@check $x:ident) => { Ok(()) };
 }
 
 commands! {
@@ -214,7 +200,7 @@ mod tests {
     }
 
     #[test]
-    fn every_command_round_trips_and_validates() {
+    fn every_command_parses_and_round_trips() {
         let mut names = Command::NAMES.to_vec();
         names.sort_unstable();
         names.dedup();
@@ -223,7 +209,6 @@ mod tests {
         for example in examples() {
             let cmd: Command = serde_json::from_value(example.clone())
                 .unwrap_or_else(|e| panic!("{example}: {e}"));
-            assert_eq!(cmd.validate(), Ok(()), "{example}");
             assert_eq!(example["name"], cmd.name());
             let wire = serde_json::to_value(&cmd).unwrap();
             assert_eq!(
@@ -238,31 +223,18 @@ mod tests {
     }
 
     #[test]
-    fn validation_names_the_field() {
-        let click = |selector: Option<String>| ClickArgs {
-            selector,
-            element_ref: None,
-            click_count: None,
-            button: MouseButton::Left,
-            modifiers: Vec::new(),
-            x: None,
-            y: None,
-            tab_id: None,
-        };
-        let long = Command::Click(click(Some("a".repeat(1001))));
-        assert_eq!(long.validate().unwrap_err().field, "selector");
-        let neither = Command::Click(click(None));
-        assert_eq!(neither.validate().unwrap_err().field, "selector");
-        let quadruple = Command::Click(ClickArgs {
-            click_count: Some(4),
-            ..click(Some("a".into()))
-        });
-        assert_eq!(quadruple.validate().unwrap_err().field, "clickCount");
-        let url = Command::CreateWindow(CreateWindowArgs {
-            url: "javascript:alert(1)".into(),
-            container: None,
-            keep_container: false,
-        });
-        assert_eq!(url.validate().unwrap_err().field, "url");
+    fn a_command_is_checked_as_it_is_parsed() {
+        let refused = |v: serde_json::Value| serde_json::from_value::<Command>(v).unwrap_err();
+        let long = refused(json!({"name": "click", "args": {"selector": "a".repeat(1001)}}));
+        assert!(long.to_string().contains("invalid `selector`"), "{long}");
+        let neither = refused(json!({"name": "click", "args": {}}));
+        assert!(
+            neither.to_string().contains("invalid `selector`"),
+            "{neither}"
+        );
+        let quadruple = refused(json!({"name": "click", "args": {"ref": "e1", "clickCount": 4}}));
+        assert!(quadruple.to_string().contains("invalid `clickCount`"));
+        let url = refused(json!({"name": "createWindow", "args": {"url": "javascript:alert(1)"}}));
+        assert!(url.to_string().contains("invalid `url`"), "{url}");
     }
 }

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::args::{ContentFormat, FileData, FilledSecret, FrameTarget};
+use crate::args::{ContentFormat, FileData, FilledSecret, FrameTarget, Selector};
 use crate::keys::Modifiers;
 use crate::{AgentId, Command, Outcome, RequestId};
 
@@ -265,7 +265,7 @@ pub enum PageReply {
 )]
 pub enum PageOp {
     GetContent {
-        selector: Option<String>,
+        selector: Option<Selector>,
         max_length: u32,
         format: ContentFormat,
     },
@@ -334,7 +334,7 @@ pub enum PageOp {
         target: FrameTarget,
     },
     WaitFor {
-        selector: Option<String>,
+        selector: Option<Selector>,
         text: Option<String>,
     },
     PageState {
@@ -349,7 +349,7 @@ pub enum PageOp {
     },
     /// One frame's part of a snapshot; the background splices child frames in.
     Snapshot {
-        selector: Option<String>,
+        selector: Option<Selector>,
         interactive_only: bool,
         max_chars: u32,
         max_depth: Option<u32>,
@@ -571,7 +571,7 @@ mod tests {
             id: 41,
             timeout_ms: 5_000,
             command: Command::Navigate(NavigateArgs {
-                url: Some("about:blank".into()),
+                url: Some(crate::args::PageUrl::blank()),
                 action: None,
                 tab_id: Some(TabId(2)),
             }),

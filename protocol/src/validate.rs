@@ -27,11 +27,6 @@ pub fn within(
     ))
 }
 
-/// A selector, when one is given.
-pub fn optional_selector(field: &'static str, selector: Option<&str>) -> Result<(), Invalid> {
-    selector.map_or(Ok(()), |s| self::selector(field, s))
-}
-
 /// Only pages an agent may open: http(s) with a host, file, and exactly `about:blank`.
 /// Everything else — `javascript:`, `data:`, `blob:`, `moz-extension:`, `about:config`,
 /// `view-source:` — could run code with our privileges or read the user's settings.

@@ -74,7 +74,7 @@ pub async fn screenshot(
             .await?,
         );
     }
-    let target = args.target().map_err(ErrorBody::from)?;
+    let target = args.target.clone();
     if target.as_ref().is_some_and(|t| t.frame() != 0) {
         return Err(ErrorBody::new(
             ErrorCode::InvalidArgument,

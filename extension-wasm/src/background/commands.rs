@@ -2,7 +2,7 @@
 //! first (ownership), including those that name no tab.
 
 use claudezilla_protocol::envelope::PageOp;
-use claudezilla_protocol::{AgentId, ErrorBody, Outcome, Reply, Request, VERSION};
+use claudezilla_protocol::{AgentId, Outcome, Reply, Request, VERSION};
 
 use super::{
     attach, capture, config, containers, content, devtools, downloads, intercept, now, storage,
@@ -25,8 +25,7 @@ pub async fn handle(request: Request) -> Outcome {
         command,
         ..
     } = request;
-    // The MCP server validated already; nothing that crossed a boundary is trusted.
-    command.validate().map_err(ErrorBody::from)?;
+    // Checked as it was parsed here: nothing that crossed a boundary is trusted.
     with_state(|s| s.pool.touch(&agent, now()));
     let budget = Budget::of(timeout_ms);
     match place(command)? {

@@ -66,7 +66,7 @@ fn on_message(value: JsValue) {
         .map(|s| serde_json::from_str::<ToExtension>(&s));
     let msg = match parsed {
         Some(Ok(msg)) => msg,
-        Some(Err(e)) => return web::log(&format!("unreadable message from the host: {e}")),
+        Some(Err(e)) => return refuse_unreadable(&value, &e),
         None => return web::log("unreadable message from the host"),
     };
     match msg {
@@ -97,6 +97,27 @@ fn on_message(value: JsValue) {
         ToExtension::AgentGone { agent_id } => wasm_bindgen_futures::spawn_local(async move {
             commands::release_agent(&agent_id).await;
         }),
+    }
+}
+
+/// A request the host let through but this extension cannot read (its arguments fail a
+/// check here, or the two were built from different versions) is answered, not dropped: the
+/// agent learns why at once instead of waiting out its timeout.
+fn refuse_unreadable(value: &JsValue, error: &serde_json::Error) {
+    web::log(&format!("unreadable message from the host: {error}"));
+    let id = js_sys::Reflect::get(value, &"id".into())
+        .ok()
+        .and_then(|id| id.as_f64())
+        .filter(|id| id.fract() == 0.0 && *id >= 0.0);
+    let is_request = js_sys::Reflect::get(value, &"type".into())
+        .ok()
+        .and_then(|t| t.as_string())
+        .is_some_and(|t| t == "request");
+    if let (Some(id), true) = (id, is_request) {
+        let refused = ErrorBody::new(ErrorCode::InvalidArgument, error.to_string()).with_hint(
+            "the host and the extension may be of different versions: run cargo xtask run",
+        );
+        outbox::post(&bounded(id as RequestId, Err(refused)));
     }
 }
 

@@ -3,6 +3,8 @@
 use std::borrow::Cow;
 
 use claudezilla_protocol::validate::{MAX_TIMEOUT_MS, MIN_TIMEOUT_MS};
+use claudezilla_protocol::{ErrorBody, ErrorCode};
+use serde_path_to_error::Segment;
 
 use rmcp::schemars::{self, JsonSchema, Schema, SchemaGenerator};
 use serde::de::{DeserializeOwned, Error as _};
@@ -18,28 +20,47 @@ pub struct Args<T> {
 }
 
 impl<'de, T: DeserializeOwned> Deserialize<'de> for Args<T> {
+    /// A refusal reads as the tool error the agent gets (`CODE: message`, `Hint:`), naming
+    /// the field; `call_tool` passes it on as it is.
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let mut map = Map::<String, Value>::deserialize(d)?;
+        let mut map = Map::<String, Value>::deserialize(d)
+            .map_err(|e| D::Error::custom(refused(ErrorCode::InvalidArgument, e.to_string())))?;
         let timeout = match map.remove("timeout") {
             None | Some(Value::Null) => None,
             Some(v) => Some(v.as_u64().ok_or_else(|| {
-                D::Error::custom(format!(
-                    "`timeout` must be a whole number of milliseconds between {MIN_TIMEOUT_MS} and {MAX_TIMEOUT_MS}, got {v}"
+                D::Error::custom(refused(
+                    ErrorCode::InvalidArgument,
+                    format!(
+                        "`timeout` must be a whole number of milliseconds between {MIN_TIMEOUT_MS} and {MAX_TIMEOUT_MS}, got {v}"
+                    ),
                 ))
             })?),
         };
         // Name the field in errors ("tabId: invalid type …"), not just the type.
         let args = serde_path_to_error::deserialize(Value::Object(map)).map_err(|e| {
+            let url = matches!(e.path().iter().last(), Some(Segment::Map { key }) if key == "url");
+            let code = if url {
+                ErrorCode::BadUrl
+            } else {
+                ErrorCode::InvalidArgument
+            };
             let path = e.path().to_string();
             let inner = e.into_inner();
-            if path == "." {
-                D::Error::custom(inner)
+            let message = if path == "." {
+                inner.to_string()
             } else {
-                D::Error::custom(format!("{path}: {inner}"))
-            }
+                format!("{path}: {inner}")
+            };
+            D::Error::custom(refused(code, message))
         })?;
         Ok(Self { args, timeout })
     }
+}
+
+/// Arguments the tool refuses, as its error reads.
+fn refused(code: ErrorCode, message: String) -> ErrorBody {
+    ErrorBody::new(code, message)
+        .with_hint("check the field names and allowed values in the tool's input schema")
 }
 
 impl<T: JsonSchema> JsonSchema for Args<T> {
@@ -99,12 +120,20 @@ mod tests {
                 .unwrap_err()
                 .to_string();
         assert!(err.contains("unknown field `tabid`"), "{err}");
+        assert!(err.starts_with("INVALID_ARGUMENT: "), "{err}");
         let err = serde_json::from_value::<Args<NavigateArgs>>(
             json!({"url": "about:blank", "tabId": "x"}),
         )
         .unwrap_err()
         .to_string();
-        assert!(err.starts_with("tabId: invalid type"), "{err}");
+        assert!(
+            err.starts_with("INVALID_ARGUMENT: tabId: invalid type"),
+            "{err}"
+        );
+        let err = serde_json::from_value::<Args<NavigateArgs>>(json!({"url": "javascript:x"}))
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("BAD_URL: url: invalid `url`"), "{err}");
         let err = serde_json::from_value::<Args<NoArgs>>(json!({"timeout": "soon"}))
             .unwrap_err()
             .to_string();

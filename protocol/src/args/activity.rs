@@ -4,14 +4,13 @@ use serde::{Deserialize, Serialize};
 
 use super::Validate;
 
-/// Arguments of `firefox_get_activity`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ActivityArgs {
-    /// Newest entries to list (default 50, at most 500).
-    #[serde(default = "super::d50")]
-    pub limit: u32,
+args_struct! {
+    /// Arguments of `firefox_get_activity`.
+    pub struct ActivityArgs {
+        /// Newest entries to list (default 50, at most 500).
+        #[serde(default = "super::d50")]
+        pub limit: u32,
+    }
 }
 
 /// Most entries one answer lists.

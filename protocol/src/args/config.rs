@@ -4,19 +4,18 @@ use serde::{Deserialize, Serialize};
 
 use super::*;
 
-/// Arguments of `firefox_set_config`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct SetConfigArgs {
-    /// Domains your tabs may load (example.com includes its subdomains; *.example.com only them), within the user's list; [] = the user's.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "Vec<String>"))]
-    pub allowed_domains: Option<Vec<String>>,
-    /// Dismiss cookie banners after each page load.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "bool"))]
-    pub handle_consent: Option<bool>,
+args_struct! {
+    /// Arguments of `firefox_set_config`.
+    pub struct SetConfigArgs {
+        /// Domains your tabs may load (example.com includes its subdomains; *.example.com only them), within the user's list; [] = the user's.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "Vec<String>"))]
+        pub allowed_domains: Option<Vec<String>>,
+        /// Dismiss cookie banners after each page load.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "bool"))]
+        pub handle_consent: Option<bool>,
+    }
 }
 
 tab_args! {
@@ -75,22 +74,20 @@ impl ViewportArgs {
     }
 }
 
-/// Arguments of `firefox_resize_window`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ResizeArgs {
-    pub width: u32,
-    pub height: u32,
+args_struct! {
+    /// Arguments of `firefox_resize_window`.
+    pub struct ResizeArgs {
+        pub width: u32,
+        pub height: u32,
+    }
 }
 
-/// Arguments of `firefox_set_private_mode`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct PrivateModeArgs {
-    /// Open your next tabs in a private window.
-    pub enabled: bool,
+args_struct! {
+    /// Arguments of `firefox_set_private_mode`.
+    pub struct PrivateModeArgs {
+        /// Open your next tabs in a private window.
+        pub enabled: bool,
+    }
 }
 
 impl Validate for SetConfigArgs {

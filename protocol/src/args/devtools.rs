@@ -71,45 +71,43 @@ pub enum RouteAction {
     Delay,
 }
 
-/// Arguments of `firefox_route`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct RouteArgs {
-    /// URL glob (* within a path part, ** anything).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub pattern: Option<String>,
-    /// fulfill, abort (the request fails) or delay.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "RouteAction"))]
-    pub action: Option<RouteAction>,
-    /// fulfill: the response body (text).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub body: Option<String>,
-    /// fulfill: headers to set, e.g. {"content-type": "application/json"}.
-    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub headers: std::collections::BTreeMap<String, String>,
-    /// Refused: Firefox cannot change a status.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "u16"))]
-    pub status: Option<u16>,
-    /// delay: ms to hold the request.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
-    pub delay_ms: Option<u32>,
+args_struct! {
+    /// Arguments of `firefox_route`.
+    pub struct RouteArgs {
+        /// URL glob (* within a path part, ** anything).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "String"))]
+        pub pattern: Option<String>,
+        /// fulfill, abort (the request fails) or delay.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "RouteAction"))]
+        pub action: Option<RouteAction>,
+        /// fulfill: the response body (text).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "String"))]
+        pub body: Option<String>,
+        /// fulfill: headers to set, e.g. {"content-type": "application/json"}.
+        #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+        pub headers: std::collections::BTreeMap<String, String>,
+        /// Refused: Firefox cannot change a status.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "u16"))]
+        pub status: Option<u16>,
+        /// delay: ms to hold the request.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+        pub delay_ms: Option<u32>,
+    }
 }
 
-/// Arguments of `firefox_unroute`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct UnrouteArgs {
-    /// The pattern of the route to remove; all of yours when absent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub pattern: Option<String>,
+args_struct! {
+    /// Arguments of `firefox_unroute`.
+    pub struct UnrouteArgs {
+        /// The pattern of the route to remove; all of yours when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "String"))]
+        pub pattern: Option<String>,
+    }
 }
 
 /// A console message's level: the `console` method the page called.

@@ -5,22 +5,22 @@ use serde::{Deserialize, Serialize};
 use super::{Validate, check_len};
 use crate::validate::Invalid;
 
-/// Arguments of `firefox_downloads`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct DownloadsArgs {
-    /// Wait until they finish (at most timeout).
-    #[serde(default)]
-    pub wait: bool,
-    /// A folder inside the downloads folder (default: downloads/ in your project).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub save_to: Option<String>,
-    /// Filled in by the MCP server: the downloads it moved, and where; not an argument.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[cfg_attr(feature = "schema", schemars(skip))]
-    pub moved: Vec<MovedDownload>,
+args_struct! {
+    /// Arguments of `firefox_downloads`.
+    #[derive(Default)]
+    pub struct DownloadsArgs {
+        /// Wait until they finish (at most timeout).
+        #[serde(default)]
+        pub wait: bool,
+        /// A folder inside the downloads folder (default: downloads/ in your project).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "String"))]
+        pub save_to: Option<String>,
+        /// Filled in by the MCP server: the downloads it moved, and where; not an argument.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[cfg_attr(feature = "schema", schemars(skip))]
+        pub moved: Vec<MovedDownload>,
+    }
 }
 
 /// A finished download the MCP server copied into the allowed folders (the browser then

@@ -11,7 +11,7 @@ use super::*;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum ElementTarget {
-    Selector(String),
+    Selector(Selector),
     Ref(ElementRef),
 }
 
@@ -28,7 +28,7 @@ impl ElementTarget {
     /// here, once, and travels as the request's frame alone.
     pub fn in_frame(self) -> (u32, FrameTarget) {
         match self {
-            Self::Selector(s) => (0, FrameTarget::Selector(s)),
+            Self::Selector(s) => (0, FrameTarget::Selector(s.into())),
             Self::Ref(r) => (r.frame, FrameTarget::Ref(r.index)),
         }
     }
@@ -47,8 +47,7 @@ impl TryFrom<String> for RefOrSelector {
         if let Ok(r) = text.parse::<ElementRef>() {
             return Ok(Self(ElementTarget::Ref(r)));
         }
-        validate::selector("selector", &text)?;
-        Ok(Self(ElementTarget::Selector(text)))
+        Selector::try_from(text).map(|s| Self(ElementTarget::Selector(s)))
     }
 }
 
@@ -74,6 +73,77 @@ impl fmt::Display for ElementTarget {
             Self::Selector(s) => write!(f, "{s:?}"),
             Self::Ref(r) => write!(f, "ref {r}"),
         }
+    }
+}
+
+/// A CSS selector: not empty, at most [`validate::MAX_SELECTOR`] characters. Its syntax is
+/// the browser's to judge (it says precisely what is wrong); everything else is checked where
+/// it is parsed, so no later hop holds an empty or oversized one.
+#[derive(Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Selector(String);
+
+impl Selector {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl TryFrom<String> for Selector {
+    type Error = Invalid;
+
+    fn try_from(text: String) -> Result<Self, Invalid> {
+        validate::selector("selector", &text)?;
+        Ok(Self(text))
+    }
+}
+
+impl TryFrom<&str> for Selector {
+    type Error = Invalid;
+
+    fn try_from(text: &str) -> Result<Self, Invalid> {
+        Self::try_from(text.to_owned())
+    }
+}
+
+impl From<Selector> for String {
+    fn from(s: Selector) -> Self {
+        s.0
+    }
+}
+
+impl std::ops::Deref for Selector {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Selector {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+impl fmt::Display for Selector {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for Selector {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        String::schema_name()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        String::json_schema(generator)
+    }
+
+    fn inline_schema() -> bool {
+        true
     }
 }
 
@@ -145,7 +215,7 @@ impl std::str::FromStr for ElementRef {
 
 /// Like [`target`], where naming no element is allowed too.
 pub(super) fn optional_target(
-    selector: Option<&str>,
+    selector: Option<Selector>,
     element_ref: Option<ElementRef>,
 ) -> Result<Option<ElementTarget>, Invalid> {
     if selector.is_none() && element_ref.is_none() {
@@ -156,14 +226,11 @@ pub(super) fn optional_target(
 
 /// Exactly one of `selector` and `ref`.
 pub(super) fn target(
-    selector: Option<&str>,
+    selector: Option<Selector>,
     element_ref: Option<ElementRef>,
 ) -> Result<ElementTarget, Invalid> {
     match (selector, element_ref) {
-        (Some(s), None) => {
-            validate::selector("selector", s)?;
-            Ok(ElementTarget::Selector(s.to_owned()))
-        }
+        (Some(s), None) => Ok(ElementTarget::Selector(s)),
         (None, Some(r)) => Ok(ElementTarget::Ref(r)),
         (Some(_), Some(_)) => Err(Invalid::new(
             "selector",
@@ -176,14 +243,22 @@ pub(super) fn target(
     }
 }
 
+/// A target as the wire writes it: `selector` or `ref`.
+pub(super) fn split(
+    target: impl Into<Option<ElementTarget>>,
+) -> (Option<Selector>, Option<ElementRef>) {
+    match target.into() {
+        Some(ElementTarget::Selector(s)) => (Some(s), None),
+        Some(ElementTarget::Ref(r)) => (None, Some(r)),
+        None => (None, None),
+    }
+}
+
 element_args! {
     /// Arguments of the tools that act on one element (`firefox_hover`, `firefox_get_element`).
     pub struct TargetArgs("CSS selector (or ref).") {
     }
 }
 
-impl Validate for TargetArgs {
-    fn validate(&self) -> Result<(), Invalid> {
-        self.target().map(drop)
-    }
-}
+/// The target is all there is, and it is typed.
+impl Validate for TargetArgs {}

@@ -3,15 +3,15 @@
 use serde::{Deserialize, Serialize};
 
 use super::*;
-use crate::keys::{Modifier, Modifiers};
+use crate::keys::{Chord, Modifier, Modifiers};
 
 element_args! {
     /// Arguments of `firefox_click`.
-    pub struct ClickArgs("CSS selector (or ref).") {
+    pub struct ClickArgs("CSS selector (or ref).", optional) {
         /// 2: a double-click (the whole sequence, then dblclick); 3: a triple-click.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "schema", schemars(with = "u8"))]
-        pub click_count: Option<u8>,
+        pub click_count: Option<ClickCount>,
         /// left (default), right (opens the context menu: contextmenu event) or middle.
         #[serde(default, skip_serializing_if = "is_left")]
         pub button: MouseButton,
@@ -26,6 +26,60 @@ element_args! {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "schema", schemars(with = "f64"))]
         pub y: Option<f64>,
+    }
+}
+
+/// How many presses make a click: 1, 2 (a double-click) or 3 (a triple-click).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "u8", into = "u8")]
+pub struct ClickCount(u8);
+
+impl TryFrom<u8> for ClickCount {
+    type Error = Invalid;
+
+    fn try_from(n: u8) -> Result<Self, Invalid> {
+        match n {
+            1..=3 => Ok(Self(n)),
+            n => Err(Invalid::new(
+                "clickCount",
+                format!("{n} is not 1, 2 (double-click) or 3 (triple-click)"),
+            )),
+        }
+    }
+}
+
+impl From<ClickCount> for u8 {
+    fn from(c: ClickCount) -> Self {
+        c.0
+    }
+}
+
+/// A key or chord as the agent wrote it (`Control+a`), parsed where it is read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct KeyChord {
+    text: String,
+    chord: Chord,
+}
+
+impl KeyChord {
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+}
+
+impl TryFrom<String> for KeyChord {
+    type Error = Invalid;
+
+    fn try_from(text: String) -> Result<Self, Invalid> {
+        let chord = crate::keys::parse(&text).map_err(|e| Invalid::new("key", e))?;
+        Ok(Self { text, chord })
+    }
+}
+
+impl From<KeyChord> for String {
+    fn from(k: KeyChord) -> Self {
+        k.text
     }
 }
 
@@ -48,21 +102,15 @@ impl ClickArgs {
     /// The viewport point to click instead of an element, when x/y are given.
     pub fn point(&self) -> Result<Option<(f64, f64)>, Invalid> {
         let point = viewport_point(self.x, self.y)?;
-        if point.is_some() && (self.selector.is_some() || self.element_ref.is_some()) {
+        if point.is_some() && self.target.is_some() {
             return Err(Invalid::new("x", "give an element or x/y, not both"));
         }
         Ok(point)
     }
 
     /// How many presses: 1 to 3.
-    pub fn clicks(&self) -> Result<u8, Invalid> {
-        match self.click_count.unwrap_or(1) {
-            n @ 1..=3 => Ok(n),
-            n => Err(Invalid::new(
-                "clickCount",
-                format!("{n} is not 1, 2 (double-click) or 3 (triple-click)"),
-            )),
-        }
+    pub fn clicks(&self) -> u8 {
+        self.click_count.map_or(1, |c| c.0)
     }
 
     pub fn held(&self) -> Modifiers {
@@ -109,7 +157,8 @@ element_args! {
     /// Arguments of `firefox_press_key`.
     pub struct PressKeyArgs("Element to press it on (default: the focused element).", optional) {
         /// Enter, Tab, Escape, ArrowDown, a, F5… or a chord: Control+a, Shift+Tab, Meta+Enter.
-        pub key: String,
+        #[cfg_attr(feature = "schema", schemars(with = "String"))]
+        pub key: KeyChord,
         #[serde(default)]
         pub ctrl_key: bool,
         #[serde(default)]
@@ -123,14 +172,14 @@ element_args! {
 
 impl PressKeyArgs {
     /// The key with every modifier held: the chord's and the ctrlKey… flags.
-    pub fn chord(&self) -> Result<crate::keys::Chord, Invalid> {
-        let mut chord = crate::keys::parse(&self.key).map_err(|e| Invalid::new("key", e))?;
+    pub fn chord(&self) -> Chord {
+        let mut chord = self.key.chord.clone();
         let m = &mut chord.modifiers;
         m.ctrl |= self.ctrl_key;
         m.shift |= self.shift_key;
         m.alt |= self.alt_key;
         m.meta |= self.meta_key;
-        Ok(chord)
+        chord
     }
 }
 
@@ -190,7 +239,7 @@ impl ScrollArgs {
             )),
         };
         let point = viewport_point(self.x.map(f64::from), self.y.map(f64::from))?;
-        if point.is_some() && self.target()?.is_some() {
+        if point.is_some() && self.target.is_some() {
             return Err(Invalid::new("x", "give an element or x/y, not both"));
         }
         Ok(Some(Wheel {
@@ -245,7 +294,7 @@ element_args! {
 
 // One field of `firefox_fill_form` (a plain comment: its own doc would only repeat, in every
 // tools/list, what the field's says).
-element_args! { @with args_struct
+element_args! { @part
     pub struct FormField {
         /// Text for inputs and textareas; true/false for checkboxes and radios; option value or label for selects; {"secret": NAME} for a secret.
         pub value: FieldValue,
@@ -386,16 +435,18 @@ tab_args! {
 
 impl Validate for ClickArgs {
     fn validate(&self) -> Result<(), Invalid> {
-        if self.point()?.is_none() {
-            self.target()?;
+        if self.point()?.is_none() && self.target.is_none() {
+            return Err(Invalid::new(
+                "selector",
+                "give a CSS selector, a ref from firefox_snapshot, or x/y",
+            ));
         }
-        self.clicks().map(drop)
+        Ok(())
     }
 }
 
 impl Validate for TypeArgs {
     fn validate(&self) -> Result<(), Invalid> {
-        self.target()?;
         match self.entry()? {
             Entry::Text(text) => check_len("text", &text, MAX_TYPE_TEXT),
             Entry::Secret(_) => Ok(()),
@@ -403,19 +454,15 @@ impl Validate for TypeArgs {
     }
 }
 
-impl Validate for PressKeyArgs {
-    fn validate(&self) -> Result<(), Invalid> {
-        self.chord()?;
-        self.target().map(drop)
-    }
-}
+/// The key is parsed with the arguments; the flags are plain.
+impl Validate for PressKeyArgs {}
 
 impl Validate for ScrollArgs {
     fn validate(&self) -> Result<(), Invalid> {
         if self.wheel()?.is_some() {
             return Ok(());
         }
-        match (self.target()?, self.x.or(self.y)) {
+        match (&self.target, self.x.or(self.y)) {
             (Some(_), Some(_)) => Err(Invalid::new("x", "give an element or x/y, not both")),
             (None, None) => Err(Invalid::new(
                 "selector",
@@ -434,7 +481,7 @@ impl Validate for SelectOptionArgs {
                 "give at least one option value or label",
             ));
         }
-        self.target().map(drop)
+        Ok(())
     }
 }
 
@@ -443,13 +490,16 @@ impl Validate for FillFormArgs {
         if self.fields.is_empty() || self.fields.len() > 200 {
             return Err(Invalid::new("fields", "give between 1 and 200 fields"));
         }
-        for f in &self.fields {
-            f.target()?;
-            if let FieldValue::Text(t) = &f.value {
-                check_len("value", t, MAX_TYPE_TEXT)?;
-            }
-        }
         Ok(())
+    }
+}
+
+impl Validate for FormField {
+    fn validate(&self) -> Result<(), Invalid> {
+        match &self.value {
+            FieldValue::Text(t) => check_len("value", t, MAX_TYPE_TEXT),
+            FieldValue::Checked(_) | FieldValue::Secret { .. } => Ok(()),
+        }
     }
 }
 
@@ -459,7 +509,7 @@ impl Validate for UploadFileArgs {
         if self.path.is_empty() {
             return Err(Invalid::new("path", "is empty"));
         }
-        self.target().map(drop)
+        Ok(())
     }
 }
 

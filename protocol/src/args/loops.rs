@@ -4,23 +4,22 @@ use serde::{Deserialize, Serialize};
 
 use super::*;
 
-/// Arguments of `firefox_start_loop`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct LoopArgs {
-    /// What to keep working on: fed back each time the session tries to stop.
-    pub prompt: String,
-    /// Stop after this many rounds (≤ 10000).
-    pub max_iterations: u32,
-    /// Stop once your reply contains this text (≤ 1000 characters).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
-    pub completion_promise: Option<String>,
-    /// Filled by the MCP server: the pid of the session that runs it.
-    #[serde(default)]
-    #[cfg_attr(feature = "schema", schemars(skip))]
-    pub session_pid: u32,
+args_struct! {
+    /// Arguments of `firefox_start_loop`.
+    pub struct LoopArgs {
+        /// What to keep working on: fed back each time the session tries to stop.
+        pub prompt: String,
+        /// Stop after this many rounds (≤ 10000).
+        pub max_iterations: u32,
+        /// Stop once your reply contains this text (≤ 1000 characters).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(with = "String"))]
+        pub completion_promise: Option<String>,
+        /// Filled by the MCP server: the pid of the session that runs it.
+        #[serde(default)]
+        #[cfg_attr(feature = "schema", schemars(skip))]
+        pub session_pid: u32,
+    }
 }
 
 /// What the Stop hook asks: is a loop running for a session among `ancestors`, and did the

@@ -7,24 +7,58 @@
 use crate::TabId;
 use crate::validate::{self, Invalid};
 
-/// Declares an argument struct: the derives every one has, unknown fields refused.
+/// Declares an argument struct: the derives every one has, unknown fields refused, and its
+/// checks ([`Validate`]) run as it is parsed, so no value of it that came from outside is
+/// unchecked. (`remote = "Self"` makes the derives inherent functions the trait impls call.)
 macro_rules! args_struct {
     ($(#[$meta:meta])* pub struct $name:ident { $($body:tt)* }) => {
+        wire_struct! {
+            @then [serde(remote = "Self")]
+            $(#[$meta])*
+            pub struct $name { $($body)* }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                $name::serialize(self, s)
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let parsed = $name::deserialize(d)?;
+                Validate::validate(&parsed).map_err(serde::de::Error::custom)?;
+                Ok(parsed)
+            }
+        }
+    };
+}
+
+/// The derives of an argument struct as it is written on the wire, unknown fields refused.
+macro_rules! wire_struct {
+    ($(#[$meta:meta])* pub struct $name:ident { $($body:tt)* }) => {
+        wire_struct! { @then [] $(#[$meta])* pub struct $name { $($body)* } }
+    };
+    (@then [$($after:meta)?] $(#[$meta:meta])* pub struct $name:ident { $($body:tt)* }) => {
         $(#[$meta])*
         #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
         #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
         #[serde(rename_all = "camelCase", deny_unknown_fields)]
+        $(#[$after])?
         pub struct $name {
             $($body)*
         }
     };
 }
 
-/// [`args_struct!`] for a tool that acts on one of the agent's tabs: the optional `tabId`
-/// (default: the agent's latest tab), written once.
+/// [`args_struct!`] (or `wire_struct!` after `@wire`) for a tool that acts on one of the
+/// agent's tabs: the optional `tabId` (default: the agent's latest tab), written once.
 macro_rules! tab_args {
     ($(#[$meta:meta])* pub struct $name:ident { $($body:tt)* }) => {
-        args_struct! {
+        tab_args! { @with args_struct $(#[$meta])* pub struct $name { $($body)* } }
+    };
+    (@with $make:ident $(#[$meta:meta])* pub struct $name:ident { $($body:tt)* }) => {
+        $make! {
             $(#[$meta])*
             pub struct $name {
                 $($body)*
@@ -37,54 +71,102 @@ macro_rules! tab_args {
     };
 }
 
-/// [`tab_args!`] for arguments that name one element: `selector` (documented per tool) or
-/// `ref`, and the one `target()` that reads them together ([`element::target`]); `optional`
-/// when naming no element is allowed too. `@with args_struct` makes a struct without `tabId`
-/// whose two fields go undocumented (a part of another tool's arguments).
+/// Arguments that name one element. On the wire (and in the input schema) they are
+/// `selector` (documented per tool) or `ref`; once parsed they are one typed `target`
+/// ([`ElementTarget`], or `Option` when naming no element is allowed too), read in one place
+/// ([`element::target`]), and the struct's own checks have run. `@part` makes a struct
+/// without `tabId` whose two fields go undocumented (a part of another tool's arguments).
 macro_rules! element_args {
-    ($(#[$meta:meta])* pub struct $name:ident ($selector:literal $(, $optional:ident)?) { $($body:tt)* }) => {
+    ($(#[$meta:meta])* pub struct $name:ident ($selector:literal $(, $optional:ident)?) {
+        $($(#[$field_meta:meta])* pub $field:ident : $ty:ty,)*
+    }) => {
         element_args! {
-            @make tab_args [doc = $selector] [doc = "Ref (e12) from firefox_snapshot."]
-            $(#[$meta])* pub struct $name ($($optional)?) { $($body)* }
+            @make [tab_args @with wire_struct] [doc = $selector] [doc = "Ref (e12) from firefox_snapshot."]
+            [tab_id] $(#[$meta])* pub struct $name ($($optional)?)
+            { $($(#[$field_meta])* pub $field : $ty,)* }
         }
     };
-    (@with $make:ident $(#[$meta:meta])* pub struct $name:ident { $($body:tt)* }) => {
-        element_args! { @make $make [] [] $(#[$meta])* pub struct $name () { $($body)* } }
+    (@part $(#[$meta:meta])* pub struct $name:ident {
+        $($(#[$field_meta:meta])* pub $field:ident : $ty:ty,)*
+    }) => {
+        element_args! {
+            @make [wire_struct] [] [] [] $(#[$meta])* pub struct $name ()
+            { $($(#[$field_meta])* pub $field : $ty,)* }
+        }
     };
-    (@make $make:ident [$($selector:meta)?] [$($reference:meta)?]
-        $(#[$meta:meta])* pub struct $name:ident ($($optional:ident)?) { $($body:tt)* }) => {
-        $make! {
-            $(#[$meta])*
-            pub struct $name {
-                $(#[$selector])?
-                #[serde(default, skip_serializing_if = "Option::is_none")]
-                #[cfg_attr(feature = "schema", schemars(with = "String"))]
-                pub selector: Option<String>,
-                $(#[$reference])?
-                #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
-                #[cfg_attr(feature = "schema", schemars(with = "String"))]
-                pub element_ref: Option<ElementRef>,
-                $($body)*
+    (@make [$make:ident $($pre:tt)*] [$($selector:meta)?] [$($reference:meta)?] [$($tab:ident)?]
+        $(#[$meta:meta])* pub struct $name:ident ($($optional:ident)?)
+        { $($(#[$field_meta:meta])* pub $field:ident : $ty:ty,)* }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct $name {
+            /// The element named (selector or ref).
+            pub target: element_args!(@target $($optional)?),
+            $(pub $field: $ty,)*
+            $(pub $tab: Option<TabId>,)?
+        }
+
+        // The wire form, private to these impls.
+        const _: () = {
+            $make! {
+                $($pre)*
+                $(#[$meta])*
+                pub struct Wire {
+                    $(#[$selector])?
+                    #[serde(default, skip_serializing_if = "Option::is_none")]
+                    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+                    pub selector: Option<Selector>,
+                    $(#[$reference])?
+                    #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
+                    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+                    pub element_ref: Option<ElementRef>,
+                    $($(#[$field_meta])* pub $field : $ty,)*
+                }
             }
-        }
-        element_args! { @target $name $($optional)? }
-    };
-    (@target $name:ident) => {
-        impl $name {
-            /// The element named: by selector or by ref, exactly one.
-            pub fn target(&self) -> Result<ElementTarget, Invalid> {
-                element::target(self.selector.as_deref(), self.element_ref)
+
+            impl Serialize for $name {
+                fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                    let (selector, element_ref) = element::split(self.target.clone());
+                    Wire {
+                        selector,
+                        element_ref,
+                        $($field: self.$field.clone(),)*
+                        $($tab: self.$tab,)?
+                    }
+                    .serialize(s)
+                }
             }
-        }
-    };
-    (@target $name:ident optional) => {
-        impl $name {
-            /// The element named, if any (selector or ref, not both).
-            pub fn target(&self) -> Result<Option<ElementTarget>, Invalid> {
-                element::optional_target(self.selector.as_deref(), self.element_ref)
+
+            impl<'de> Deserialize<'de> for $name {
+                fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                    let wire = Wire::deserialize(d)?;
+                    let parsed = $name {
+                        target: element_args!(@read $($optional)?)(wire.selector, wire.element_ref)
+                            .map_err(serde::de::Error::custom)?,
+                        $($field: wire.$field,)*
+                        $($tab: wire.$tab,)?
+                    };
+                    Validate::validate(&parsed).map_err(serde::de::Error::custom)?;
+                    Ok(parsed)
+                }
             }
-        }
+
+            #[cfg(feature = "schema")]
+            impl schemars::JsonSchema for $name {
+                fn schema_name() -> std::borrow::Cow<'static, str> {
+                    stringify!($name).into()
+                }
+
+                fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                    Wire::json_schema(generator)
+                }
+            }
+        };
     };
+    (@target) => { ElementTarget };
+    (@target optional) => { Option<ElementTarget> };
+    (@read) => { element::target };
+    (@read optional) => { element::optional_target };
 }
 
 mod activity;
@@ -141,8 +223,8 @@ pub const MAX_EXPRESSION: usize = 10_000;
 pub const MAX_LOOP_ITERATIONS: u32 = 10_000;
 pub const MAX_PROMISE: usize = 1_000;
 
-fn about_blank() -> String {
-    "about:blank".into()
+fn about_blank() -> PageUrl {
+    PageUrl::blank()
 }
 
 fn default_max_length() -> u32 {

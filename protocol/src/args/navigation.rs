@@ -4,20 +4,20 @@ use serde::{Deserialize, Serialize};
 
 use super::*;
 
-/// Arguments of `firefox_create_window`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct CreateWindowArgs {
-    /// Page to open (http, https or about:blank).
-    #[serde(default = "about_blank")]
-    pub url: String,
-    /// "own": a Firefox container of your own (cookies and logins apart from the user's and other agents'), kept for your later tabs; "user" (default): the user's session; or one of the user's containers by name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub container: Option<Container>,
-    /// Keep your own container (its logins) when your last tab closes, until you leave.
-    #[serde(default)]
-    pub keep_container: bool,
+args_struct! {
+    /// Arguments of `firefox_create_window`.
+    pub struct CreateWindowArgs {
+        /// Page to open (http, https or about:blank).
+        #[serde(default = "about_blank")]
+        #[cfg_attr(feature = "schema", schemars(with = "String"))]
+        pub url: PageUrl,
+        /// "own": a Firefox container of your own (cookies and logins apart from the user's and other agents'), kept for your later tabs; "user" (default): the user's session; or one of the user's containers by name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub container: Option<Container>,
+        /// Keep your own container (its logins) when your last tab closes, until you leave.
+        #[serde(default)]
+        pub keep_container: bool,
+    }
 }
 
 /// Whose cookie jar a new tab uses.
@@ -76,7 +76,8 @@ tab_args! {
     pub struct NavigateArgs {
         /// Page to load (http, https or about:blank).
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub url: Option<String>,
+        #[cfg_attr(feature = "schema", schemars(with = "String"))]
+        pub url: Option<PageUrl>,
         /// Instead of a url: back, forward or reload.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub action: Option<NavAction>,
@@ -86,8 +87,7 @@ tab_args! {
 impl Validate for NavigateArgs {
     fn validate(&self) -> Result<(), Invalid> {
         match (&self.url, self.action) {
-            (Some(url), None) => validate::url("url", url),
-            (None, Some(_)) => Ok(()),
+            (Some(_), None) | (None, Some(_)) => Ok(()),
             _ => Err(Invalid::new(
                 "url",
                 "give either a url, or an action (back, forward, reload)",
@@ -96,8 +96,56 @@ impl Validate for NavigateArgs {
     }
 }
 
-impl Validate for CreateWindowArgs {
-    fn validate(&self) -> Result<(), Invalid> {
-        validate::url("url", &self.url)
+/// The URL is typed; the container is checked where it is parsed.
+impl Validate for CreateWindowArgs {}
+
+/// A page an agent may open ([`validate::url`]: http(s) with a host, file, exactly
+/// `about:blank`), checked where it is parsed; refused as `BAD_URL`.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct PageUrl(String);
+
+impl PageUrl {
+    pub fn blank() -> Self {
+        Self("about:blank".into())
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl TryFrom<String> for PageUrl {
+    type Error = Invalid;
+
+    fn try_from(url: String) -> Result<Self, Invalid> {
+        validate::url("url", &url)?;
+        Ok(Self(url))
+    }
+}
+
+impl From<PageUrl> for String {
+    fn from(url: PageUrl) -> Self {
+        url.0
+    }
+}
+
+impl std::ops::Deref for PageUrl {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for PageUrl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+impl std::fmt::Display for PageUrl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
     }
 }

@@ -21,7 +21,7 @@ tab_args! {
         /// CSS selector of the part to read; the whole page when absent.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "schema", schemars(with = "String"))]
-        pub selector: Option<String>,
+        pub selector: Option<Selector>,
         /// Cut the answer after this many characters (default 50000).
         #[serde(default = "default_max_length")]
         pub max_length: u32,
@@ -50,7 +50,7 @@ tab_args! {
         /// Wait until an element matches this CSS selector.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "schema", schemars(with = "String"))]
-        pub selector: Option<String>,
+        pub selector: Option<Selector>,
         /// Wait until the page's text contains this.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "schema", schemars(with = "String"))]
@@ -165,7 +165,7 @@ tab_args! {
         /// Snapshot only the part under this CSS selector.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "schema", schemars(with = "String"))]
-        pub selector: Option<String>,
+        pub selector: Option<Selector>,
     }
 }
 
@@ -186,13 +186,12 @@ tab_args! {
         /// Snapshot only the part under this CSS selector.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "schema", schemars(with = "String"))]
-        pub selector: Option<String>,
+        pub selector: Option<Selector>,
     }
 }
 
 impl Validate for GetContentArgs {
     fn validate(&self) -> Result<(), Invalid> {
-        validate::optional_selector("selector", self.selector.as_deref())?;
         validate::within("maxLength", self.max_length, 1..=MAX_MAX_LENGTH)
     }
 }
@@ -210,7 +209,6 @@ impl Validate for WaitForArgs {
                 "give exactly one of selector, text or url",
             ));
         }
-        validate::optional_selector("selector", self.selector.as_deref())?;
         for (field, value) in [("text", &self.text), ("url", &self.url)] {
             if let Some(v) = value {
                 if v.is_empty() {
@@ -225,14 +223,12 @@ impl Validate for WaitForArgs {
 
 impl Validate for SnapshotArgs {
     fn validate(&self) -> Result<(), Invalid> {
-        validate::optional_selector("selector", self.selector.as_deref())?;
         validate::within("maxChars", self.max_chars, 100..=MAX_MAX_LENGTH)
     }
 }
 
 impl Validate for AccessibilitySnapshotArgs {
     fn validate(&self) -> Result<(), Invalid> {
-        validate::optional_selector("selector", self.selector.as_deref())?;
         if self.max_depth == 0 || self.max_nodes == 0 || self.max_nodes > 100_000 {
             return Err(Invalid::new(
                 "maxNodes",

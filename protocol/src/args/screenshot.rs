@@ -108,7 +108,7 @@ impl Validate for ScreenshotArgs {
         if self.max_wait.is_some_and(|w| w > 60_000) {
             return Err(Invalid::new("maxWait", "must be at most 60000 ms"));
         }
-        if self.target()?.is_some() && self.full_page {
+        if self.target.is_some() && self.full_page {
             return Err(Invalid::new(
                 "fullPage",
                 "give fullPage or an element, not both",

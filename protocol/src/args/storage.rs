@@ -104,22 +104,21 @@ pub enum StateAction {
     Load,
 }
 
-/// Arguments of `firefox_storage_state`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct StorageStateArgs {
-    /// save (to path) or load (from path).
-    pub action: StateAction,
-    /// A .json file in your project folder (or another allowed folder).
-    pub path: String,
-    /// Replace an existing file.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub overwrite: bool,
-    /// Read by the MCP server from `path` for load; not an argument.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(skip))]
-    pub state: Option<SavedState>,
+args_struct! {
+    /// Arguments of `firefox_storage_state`.
+    pub struct StorageStateArgs {
+        /// save (to path) or load (from path).
+        pub action: StateAction,
+        /// A .json file in your project folder (or another allowed folder).
+        pub path: String,
+        /// Replace an existing file.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        pub overwrite: bool,
+        /// Read by the MCP server from `path` for load; not an argument.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "schema", schemars(skip))]
+        pub state: Option<SavedState>,
+    }
 }
 
 /// Most cookies and origins a saved state holds.

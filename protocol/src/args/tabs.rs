@@ -4,14 +4,13 @@ use serde::{Deserialize, Serialize};
 
 use super::*;
 
-/// Arguments of `firefox_close_tab`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct CloseTabArgs {
-    /// The tab to close (one of yours).
-    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
-    pub tab_id: TabId,
+args_struct! {
+    /// Arguments of `firefox_close_tab`.
+    pub struct CloseTabArgs {
+        /// The tab to close (one of yours).
+        #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+        pub tab_id: TabId,
+    }
 }
 
 tab_args! {
@@ -20,14 +19,13 @@ tab_args! {
     }
 }
 
-/// Arguments of `firefox_attach_tab` and `firefox_detach_tab`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct AttachArgs {
-    /// A tab from firefox_list_all_tabs.
-    #[cfg_attr(feature = "schema", schemars(with = "u32"))]
-    pub tab_id: TabId,
+args_struct! {
+    /// Arguments of `firefox_attach_tab` and `firefox_detach_tab`.
+    pub struct AttachArgs {
+        /// A tab from firefox_list_all_tabs.
+        #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+        pub tab_id: TabId,
+    }
 }
 
 /// Nothing to check beyond the types: ownership is the pool's.

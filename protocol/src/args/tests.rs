@@ -44,28 +44,38 @@ fn refs_parse_and_print() {
     assert_eq!(ElementRef { frame: 2, index: 7 }.to_string(), "f2e7");
 }
 
+/// Why `T` refuses `value` as it is parsed.
+fn refused<T: serde::de::DeserializeOwned + std::fmt::Debug>(value: serde_json::Value) -> String {
+    serde_json::from_value::<T>(value).unwrap_err().to_string()
+}
+
 #[test]
 fn a_target_is_exactly_one_of_selector_and_ref() {
     let args = |v| serde_json::from_value::<TargetArgs>(v).unwrap();
     assert_eq!(
-        args(json!({"selector": "#a"})).target(),
-        Ok(ElementTarget::Selector("#a".into()))
+        args(json!({"selector": "#a"})).target,
+        ElementTarget::Selector(Selector::try_from("#a").unwrap())
     );
     assert_eq!(
-        args(json!({"ref": "f1e2"})).target(),
-        Ok(ElementTarget::Ref(ElementRef { frame: 1, index: 2 }))
+        args(json!({"ref": "f1e2"})).target,
+        ElementTarget::Ref(ElementRef { frame: 1, index: 2 })
     );
-    assert!(args(json!({})).target().is_err());
-    assert!(
-        args(json!({"selector": "#a", "ref": "e1"}))
-            .target()
-            .is_err()
-    );
+    assert!(refused::<TargetArgs>(json!({})).contains("give a CSS selector"));
+    let both = refused::<TargetArgs>(json!({"selector": "#a", "ref": "e1"}));
+    assert!(both.contains("not both"), "{both}");
+    for empty in ["", "  "] {
+        let e = refused::<TargetArgs>(json!({ "selector": empty }));
+        assert!(e.contains("invalid `selector`: is empty"), "{e}");
+    }
+    let long = refused::<TargetArgs>(json!({"selector": "a".repeat(1001)}));
+    assert!(long.contains("1001 characters"), "{long}");
     // A ref that is not one never becomes a value: it is refused where it is read.
-    let bad = serde_json::from_value::<TargetArgs>(json!({"ref": "button"})).unwrap_err();
-    assert!(bad.to_string().contains("firefox_snapshot"), "{bad}");
+    let bad = refused::<TargetArgs>(json!({"ref": "button"}));
+    assert!(bad.contains("firefox_snapshot"), "{bad}");
     let back = serde_json::to_value(args(json!({"ref": "f1e2"}))).unwrap();
     assert_eq!(back, json!({"ref": "f1e2"}), "a ref travels as its text");
+    let back = serde_json::to_value(args(json!({"selector": "#a", "tabId": 4}))).unwrap();
+    assert_eq!(back, json!({"selector": "#a", "tabId": 4}));
 }
 
 #[test]
@@ -101,7 +111,10 @@ fn drag_ends_are_refs_or_selectors_or_a_point() {
         json!({"from": "e3", "x": 1, "y": 2, "position": "after"}),
         json!({"from": "e3", "to": "f2e1"}),
     ] {
-        assert!(drag(bad.clone()).validate().is_err(), "{bad}");
+        assert!(
+            serde_json::from_value::<DragArgs>(bad.clone()).is_err(),
+            "{bad}"
+        );
     }
 }
 
@@ -115,7 +128,7 @@ fn defaults_and_unknown_fields() {
     let c: GetContentArgs = serde_json::from_value(json!({"includeHtml": true})).unwrap();
     assert_eq!(c.effective_format(), ContentFormat::Html);
     let w: CreateWindowArgs = serde_json::from_value(json!({})).unwrap();
-    assert_eq!(w.url, "about:blank");
+    assert_eq!(w.url.as_str(), "about:blank");
     assert!(serde_json::from_value::<ClickArgs>(json!({"selector": "a", "tabid": 1})).is_err());
     let p: PageStateArgs = serde_json::from_value(json!({})).unwrap();
     assert_eq!((p.max_headings, p.max_links, p.max_images), (30, 50, 20));
@@ -130,68 +143,49 @@ fn field_values_are_text_or_checked() {
 }
 
 #[test]
-fn each_validation_names_its_field() {
-    let nav = NavigateArgs {
-        url: None,
-        action: None,
-        tab_id: None,
-    };
-    assert_eq!(nav.validate().unwrap_err().field, "url");
-    let nav = NavigateArgs {
-        url: Some("about:blank".into()),
-        action: Some(NavAction::Back),
-        tab_id: None,
-    };
-    assert!(nav.validate().is_err());
-    let wait = WaitForArgs {
-        selector: Some("a".into()),
-        text: Some("b".into()),
-        url: None,
-        tab_id: None,
-    };
-    assert!(wait.validate().is_err());
-    let scroll = ScrollArgs {
-        selector: None,
-        element_ref: None,
-        x: None,
-        y: None,
-        behavior: ScrollBehavior::Instant,
-        delta_y: None,
-        delta_x: None,
-        tab_id: None,
-    };
-    assert!(scroll.validate().is_err());
+fn each_check_runs_as_the_arguments_are_parsed_and_names_its_field() {
+    let field = |e: String, name: &str| assert!(e.contains(&format!("invalid `{name}`")), "{e}");
+    field(refused::<NavigateArgs>(json!({})), "url");
+    field(
+        refused::<NavigateArgs>(json!({"url": "javascript:alert(1)"})),
+        "url",
+    );
+    field(
+        refused::<CreateWindowArgs>(json!({"url": "about:config"})),
+        "url",
+    );
+    refused::<NavigateArgs>(json!({"url": "about:blank", "action": "back"}));
+    field(
+        refused::<WaitForArgs>(json!({"selector": "a", "text": "b"})),
+        "selector",
+    );
+    field(refused::<ScrollArgs>(json!({})), "selector");
     assert!(serde_json::from_value::<ScrollArgs>(json!({"x": 1, "behavior": "sideways"})).is_err());
     let smooth: ScrollArgs = serde_json::from_value(json!({"x": 1, "behavior": "smooth"})).unwrap();
     assert_eq!(smooth.behavior, ScrollBehavior::Smooth);
-    let up = UploadFileArgs {
-        selector: Some("input".into()),
-        element_ref: None,
-        path: String::new(),
-        file: None,
-        tab_id: None,
-    };
-    assert_eq!(up.validate().unwrap_err().field, "path");
-    let text = TypeArgs {
-        selector: Some("i".into()),
-        element_ref: None,
-        text: Some("x".repeat(MAX_TYPE_TEXT + 1)),
-        secret: None,
-        clear: false,
-        tab_id: None,
-    };
-    assert_eq!(text.validate().unwrap_err().field, "text");
-    let neither = TypeArgs {
-        text: None,
-        ..text.clone()
-    };
-    assert_eq!(neither.validate().unwrap_err().field, "text");
-    let both = TypeArgs {
-        text: Some("x".into()),
-        secret: Some(Secret::Named(
-            SecretName::try_from("PW".to_owned()).unwrap(),
-        )),
-        ..text
-    };
-    assert_eq!(both.validate().unwrap_err().field, "secret");
+    field(
+        refused::<UploadFileArgs>(json!({"selector": "input", "path": ""})),
+        "path",
+    );
+    let long = "x".repeat(MAX_TYPE_TEXT + 1);
+    field(
+        refused::<TypeArgs>(json!({"selector": "i", "text": long})),
+        "text",
+    );
+    field(refused::<TypeArgs>(json!({"selector": "i"})), "text");
+    field(
+        refused::<TypeArgs>(json!({"selector": "i", "text": "x", "secret": "PW"})),
+        "secret",
+    );
+    field(
+        refused::<ClickArgs>(json!({"selector": "a", "clickCount": 4})),
+        "clickCount",
+    );
+    field(
+        refused::<ClickArgs>(json!({"ref": "e1", "x": 1, "y": 2})),
+        "x",
+    );
+    field(refused::<ClickArgs>(json!({})), "selector");
+    let form = json!({"fields": [{"ref": "e1", "value": long}]});
+    field(refused::<FillFormArgs>(form), "value");
 }
