@@ -8,6 +8,7 @@
 //! about Firefox for Windows. `cargo xtask test` runs it with `--ignored`, after the Windows unit
 //! tests, with `CLAUDEZILLA_WINE` (the launcher) and `CLAUDEZILLA_WINDOWS_BIN` (the build).
 
+use claudezilla_protocol::reply;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
@@ -109,9 +110,9 @@ async fn the_windows_binaries_relay_between_an_agent_and_the_extension() -> anyh
             let name = req.command.name();
             heard.lock().unwrap().push(name.to_owned());
             let outcome = match name {
-                "ping" => Ok(Reply::Pong {
+                "ping" => Ok(Reply::Pong(reply::Pong {
                     version: "wine-test".into(),
-                }),
+                })),
                 _ => Err(ErrorBody::new(
                     ErrorCode::PageError,
                     format!("the test's extension saw {name}"),

@@ -154,10 +154,10 @@ pub fn note(command: &Command) -> Option<Noted> {
         Command::Type(a) => (
             a.tab_id,
             match (&a.text, &a.secret) {
-                (_, Some(secret)) => format!("{} (secret {})", a.target.to_string(), secret.name()),
+                (_, Some(secret)) => format!("{} (secret {})", a.target, secret.name()),
                 (text, None) => format!(
                     "{} ({} characters)",
-                    a.target.to_string(),
+                    a.target,
                     text.as_deref().map_or(0, |t| t.chars().count())
                 ),
             },
@@ -254,6 +254,7 @@ pub fn note(command: &Command) -> Option<Noted> {
 mod tests {
     use super::*;
     use claudezilla_protocol::args::ClickArgs;
+    use claudezilla_protocol::reply;
     use claudezilla_protocol::{ErrorBody, ErrorCode};
 
     fn agent(n: u8) -> AgentId {
@@ -299,9 +300,9 @@ mod tests {
             let outcome = if i == KEPT + 8 {
                 Err(ErrorBody::new(ErrorCode::Ownership, "not yours"))
             } else {
-                Ok(Reply::Acted {
+                Ok(Reply::Acted(reply::Acted {
                     what: String::new(),
-                })
+                }))
             };
             log.record(
                 who,

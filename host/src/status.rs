@@ -1,6 +1,7 @@
 //! `claudezilla-host status`: what is installed, whether the extension is connected, and the fix
 //! for each problem found.
 
+use claudezilla_protocol::reply;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -161,7 +162,7 @@ fn check_connection(runtime: &RuntimeDir) -> Vec<Check> {
 fn ping(runtime: &RuntimeDir) -> Result<(String, String, Duration), CallError> {
     let started = Instant::now();
     match client::call(runtime, "claudezilla-host status", Command::Ping)? {
-        (host_version, Ok(Reply::Pong { version })) => {
+        (host_version, Ok(Reply::Pong(reply::Pong { version }))) => {
             Ok((host_version, version, started.elapsed()))
         }
         (_, Err(e)) => Err(CallError::Failed(e.to_string())),

@@ -6,6 +6,7 @@
 //! The session is found by process ancestry: the MCP server registers its parent (Claude
 //! Code) when the loop starts, and that pid is among the hook's own ancestors.
 
+use claudezilla_protocol::reply;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
@@ -56,11 +57,11 @@ pub fn run(stdin: &str, runtime: &RuntimeDir) -> Result<Option<String>, String> 
     let (_, outcome) =
         client::call(runtime, "claudezilla-host stop-hook", check).map_err(|e| e.to_string())?;
     match outcome.map_err(|e| e.to_string())? {
-        Reply::LoopDecision { block: false, .. } => Ok(None),
-        Reply::LoopDecision {
+        Reply::LoopDecision(reply::LoopDecision { block: false, .. }) => Ok(None),
+        Reply::LoopDecision(reply::LoopDecision {
             block: true,
             reason,
-        } => {
+        }) => {
             let block = Block {
                 decision: "block",
                 reason,

@@ -3,6 +3,7 @@
 //! They speak to it over its socket, or on Windows its named pipe (run under Wine by
 //! `cargo xtask test` where Wine installs).
 
+use claudezilla_protocol::reply;
 use std::time::Duration;
 
 use claudezilla_host::{Config, run};
@@ -235,9 +236,9 @@ async fn right_token_is_welcomed_and_requests_reach_the_extension() {
             assert_eq!(r.id, 77, "the client's own id comes back");
             assert_eq!(
                 r.outcome,
-                Ok(Reply::Pong {
+                Ok(Reply::Pong(reply::Pong {
                     version: "x".into()
-                })
+                }))
             );
         }
         other => panic!("{other:?}"),
@@ -344,9 +345,9 @@ async fn answers_reach_only_the_client_that_asked() {
     assert_ne!(ids[0].0, ids[1].0, "host ids must be unique");
     // Answer in reverse order, each with the agent's name in it.
     for (id, agent) in ids.iter().rev() {
-        let outcome = Ok(Reply::Pong {
+        let outcome = Ok(Reply::Pong(reply::Pong {
             version: agent.to_string(),
-        });
+        }));
         host.ext
             .send(FromExtension::Response(Response { id: *id, outcome }))
             .await
@@ -356,7 +357,7 @@ async fn answers_reach_only_the_client_that_asked() {
         match next(client).await {
             HostMessage::Response(Response {
                 id: 5,
-                outcome: Ok(Reply::Pong { version }),
+                outcome: Ok(Reply::Pong(reply::Pong { version })),
             }) => {
                 assert_eq!(version, agent(n).to_string())
             }
@@ -463,9 +464,9 @@ async fn forwarded(host: &mut Host, c: &mut Client, id: u64, command: Command) -
 
 /// The test's extension end answers request `id` with a pong naming `version`.
 async fn pong_as(host: &mut Host, id: u64, version: &str) {
-    let pong = Ok(Reply::Pong {
+    let pong = Ok(Reply::Pong(reply::Pong {
         version: version.into(),
-    });
+    }));
     host.ext
         .send(FromExtension::Response(Response { id, outcome: pong }))
         .await
@@ -536,9 +537,9 @@ async fn a_departed_client_releases_its_agent_and_its_late_answer_is_dropped() {
         ext_next(&mut host).await,
         ToExtension::AgentGone { agent_id: agent(1) }
     );
-    let late = Ok(Reply::Pong {
+    let late = Ok(Reply::Pong(reply::Pong {
         version: "late".into(),
-    });
+    }));
     host.ext
         .send(FromExtension::Response(Response {
             id: req.id,
@@ -552,7 +553,7 @@ async fn a_departed_client_releases_its_agent_and_its_late_answer_is_dropped() {
     match next(&mut b).await {
         HostMessage::Response(Response {
             id: 2,
-            outcome: Ok(Reply::Pong { version }),
+            outcome: Ok(Reply::Pong(reply::Pong { version })),
         }) => assert_eq!(version, "b"),
         other => panic!("{other:?}"),
     }
@@ -758,7 +759,7 @@ async fn the_one_shot_client_checks_the_host_and_gets_its_answer() {
     let (version, outcome) = call.await.unwrap().unwrap();
     assert_eq!(version, claudezilla_protocol::VERSION);
     assert!(
-        matches!(outcome, Ok(Reply::Pong { ref version }) if version == "up"),
+        matches!(outcome, Ok(Reply::Pong(reply::Pong { ref version })) if version == "up"),
         "{outcome:?}"
     );
     // A folder others could have written to: nothing is sent, and the caller knows why.

@@ -4,7 +4,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use claudezilla_protocol::{Command, ErrorBody, ErrorCode, Outcome, validate};
+use claudezilla_protocol::reply::Answer;
+use claudezilla_protocol::{Asking, ErrorBody, ErrorCode, validate};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{Implementation, ServerCapabilities, ServerConfig, Tool};
 use rmcp::service::{NotificationContext, Peer};
@@ -102,10 +103,16 @@ impl Claudezilla {
         self.listed.to_vec()
     }
 
-    /// The one path every tool takes: check the arguments, then ask the browser.
-    pub(crate) async fn run(&self, command: Command, timeout: Option<u64>) -> Outcome {
+    /// The one path every tool takes (its arguments were checked as they were parsed): the
+    /// timeout's range, then the browser, then the reply as the command's own answer type.
+    pub(crate) async fn ask<A: Asking>(
+        &self,
+        args: A::Args,
+        timeout: Option<u64>,
+    ) -> Result<A::Answer, ErrorBody> {
         let timeout_ms = validate::timeout(timeout)?;
-        self.link.call(command, timeout_ms).await
+        let reply = self.link.call(A::command(args), timeout_ms).await?;
+        A::Answer::from_reply(reply).map_err(crate::tools::unexpected_reply)
     }
 }
 

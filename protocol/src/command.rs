@@ -5,9 +5,10 @@
 use serde::{Deserialize, Serialize};
 
 use crate::args::*;
+use crate::reply::*;
 
 macro_rules! commands {
-    ($( $(#[$doc:meta])* $variant:ident $(($args:ty))? = $name:literal, )*) => {
+    ($( $(#[$doc:meta])* $variant:ident $(($args:ty))? = $name:literal => $answer:ty, )*) => {
         /// One command, named as on the wire: `{"name": "navigate", "args": {...}}`.
         #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
         #[serde(tag = "name", content = "args")]
@@ -25,75 +26,111 @@ macro_rules! commands {
                 }
             }
         }
+
+        /// One type per command (`asks::Click`), pairing its arguments with its answer: who
+        /// sends it gets that answer's type back, never a reply of another kind.
+        pub mod asks {
+            use super::*;
+
+            $(
+                #[doc = concat!("`", $name, "`")]
+                pub struct $variant;
+
+                impl Asking for $variant {
+                    type Args = commands!(@args $($args)?);
+                    type Answer = $answer;
+
+                    fn command(args: Self::Args) -> Command {
+                        commands!(@make $variant args $($args)?)
+                    }
+                }
+            )*
+        }
     };
     (@pattern $variant:ident $args:ty) => { Self::$variant(_) };
     (@pattern $variant:ident) => { Self::$variant };
+    (@args $args:ty) => { $args };
+    (@args) => { () };
+    // The names come from the caller, so the binding and its use share one expansion.
+    (@make $variant:ident $x:ident $args:ty) => { Command::$variant($x) };
+    (@make $variant:ident $x:ident) => {{
+        let () = $x;
+        Command::$variant
+    }};
+}
+
+/// A command as a type: its arguments, its answer, and the [`Command`] it is sent as.
+pub trait Asking {
+    type Args;
+    type Answer: Answer;
+
+    fn command(args: Self::Args) -> Command;
 }
 
 commands! {
-    CreateWindow(CreateWindowArgs) = "createWindow",
-    Navigate(NavigateArgs) = "navigate",
-    GetContent(GetContentArgs) = "getContent",
-    Click(ClickArgs) = "click",
-    Type(TypeArgs) = "type",
-    PressKey(PressKeyArgs) = "pressKey",
-    Scroll(ScrollArgs) = "scroll",
-    Hover(TargetArgs) = "hover",
-    SelectOption(SelectOptionArgs) = "selectOption",
-    FillForm(FillFormArgs) = "fillForm",
+    CreateWindow(CreateWindowArgs) = "createWindow" => TabReport,
+    Navigate(NavigateArgs) = "navigate" => TabReport,
+    GetContent(GetContentArgs) = "getContent" => PageContent,
+    Click(ClickArgs) = "click" => Clicked,
+    Type(TypeArgs) = "type" => Typed,
+    PressKey(PressKeyArgs) = "pressKey" => Acted,
+    Scroll(ScrollArgs) = "scroll" => Acted,
+    Hover(TargetArgs) = "hover" => Acted,
+    SelectOption(SelectOptionArgs) = "selectOption" => Acted,
+    FillForm(FillFormArgs) = "fillForm" => Acted,
     /// The MCP server reads the file at the path and sends its bytes along (`file`).
-    UploadFile(UploadFileArgs) = "uploadFile",
-    Drag(DragArgs) = "drag",
-    HandleDialog(HandleDialogArgs) = "handleDialog",
-    GetElement(TargetArgs) = "getElement",
-    WaitFor(WaitForArgs) = "waitFor",
-    GetPageState(PageStateArgs) = "getPageState",
-    Snapshot(SnapshotArgs) = "snapshot",
-    Find(FindArgs) = "find",
-    Performance(PerformanceArgs) = "performance",
-    AccessibilitySnapshot(AccessibilitySnapshotArgs) = "accessibilitySnapshot",
-    Screenshot(ScreenshotArgs) = "screenshot",
-    GetTabs = "getTabs",
-    CloseTab(CloseTabArgs) = "closeTab",
+    UploadFile(UploadFileArgs) = "uploadFile" => Acted,
+    Drag(DragArgs) = "drag" => Acted,
+    HandleDialog(HandleDialogArgs) = "handleDialog" => DialogReport,
+    GetElement(TargetArgs) = "getElement" => Box<ElementInfo>,
+    WaitFor(WaitForArgs) = "waitFor" => Waited,
+    GetPageState(PageStateArgs) = "getPageState" => Box<PageState>,
+    Snapshot(SnapshotArgs) = "snapshot" => crate::reply::Snapshot,
+    Find(FindArgs) = "find" => Found,
+    Performance(PerformanceArgs) = "performance" => Box<PagePerformance>,
+    AccessibilitySnapshot(AccessibilitySnapshotArgs) = "accessibilitySnapshot" => crate::reply::Snapshot,
+    Screenshot(ScreenshotArgs) = "screenshot" => crate::reply::Screenshot,
+    GetTabs = "getTabs" => Tabs,
+    CloseTab(CloseTabArgs) = "closeTab" => Closed,
     /// Health check answered by the extension.
-    Ping = "ping",
+    Ping = "ping" => Pong,
     /// The extension's view of itself, for `firefox_diagnose`.
-    Diagnose = "diagnose",
+    Diagnose = "diagnose" => ExtensionDiagnosis,
     /// The agent is leaving: close and release its tabs.
-    Goodbye = "goodbye",
-    RequestTabSpace = "requestTabSpace",
-    GrantTabSpace = "grantTabSpace",
-    GetSlotRequests = "getSlotRequests",
-    CloseWindow = "closeWindow",
-    GetConsole(ConsoleArgs) = "getConsole",
-    GetNetwork(NetworkArgs) = "getNetwork",
-    Evaluate(EvaluateArgs) = "evaluate",
-    Cookies(CookiesArgs) = "cookies",
-    Route(RouteArgs) = "route",
-    Unroute(UnrouteArgs) = "unroute",
-    Storage(StorageArgs) = "storage",
+    Goodbye = "goodbye" => Bye,
+    RequestTabSpace = "requestTabSpace" => SlotRequested,
+    GrantTabSpace = "grantTabSpace" => Granted,
+    GetSlotRequests = "getSlotRequests" => SlotRequests,
+    CloseWindow = "closeWindow" => WindowClosed,
+    GetConsole(ConsoleArgs) = "getConsole" => Console,
+    GetNetwork(NetworkArgs) = "getNetwork" => Network,
+    Evaluate(EvaluateArgs) = "evaluate" => Evaluated,
+    Cookies(CookiesArgs) = "cookies" => CookiesAnswer,
+    Route(RouteArgs) = "route" => Routes,
+    Unroute(UnrouteArgs) = "unroute" => Routes,
+    Storage(StorageArgs) = "storage" => StorageAnswer,
     /// The MCP server reads the file for load, and writes the answer for save.
-    StorageState(StorageStateArgs) = "storageState",
+    StorageState(StorageStateArgs) = "storageState" => StateAnswer,
     /// The MCP server moves finished files into the allowed folders, then says so.
-    Downloads(DownloadsArgs) = "downloads",
-    GetActivity(ActivityArgs) = "getActivity",
-    SetConfig(SetConfigArgs) = "setConfig",
-    HandleConsent(TabArgs) = "handleConsent",
-    SetViewport(ViewportArgs) = "setViewport",
-    ResizeWindow(ResizeArgs) = "resizeWindow",
-    SetPrivateMode(PrivateModeArgs) = "setPrivateMode",
-    ListAllTabs = "listAllTabs",
-    AttachTab(AttachArgs) = "attachTab",
-    DetachTab(AttachArgs) = "detachTab",
-    StartLoop(LoopArgs) = "startLoop",
-    StopLoop = "stopLoop",
-    LoopStatus = "loopStatus",
+    Downloads(DownloadsArgs) = "downloads" => crate::reply::Downloads,
+    GetActivity(ActivityArgs) = "getActivity" => Activity,
+    SetConfig(SetConfigArgs) = "setConfig" => Config,
+    HandleConsent(TabArgs) = "handleConsent" => Acted,
+    SetViewport(ViewportArgs) = "setViewport" => Acted,
+    ResizeWindow(ResizeArgs) = "resizeWindow" => Acted,
+    SetPrivateMode(PrivateModeArgs) = "setPrivateMode" => Acted,
+    ListAllTabs = "listAllTabs" => AllTabs,
+    AttachTab(AttachArgs) = "attachTab" => TabReport,
+    DetachTab(AttachArgs) = "detachTab" => Acted,
+    StartLoop(LoopArgs) = "startLoop" => LoopState,
+    StopLoop = "stopLoop" => LoopState,
+    LoopStatus = "loopStatus" => LoopState,
     /// From the Claude Code Stop hook (`claudezilla-host stop-hook`).
-    LoopCheck(LoopCheckArgs) = "loopCheck",
+    LoopCheck(LoopCheckArgs) = "loopCheck" => LoopDecision,
     /// Keeps an idle but live agent's tabs from being released.
-    Heartbeat = "heartbeat",
+    Heartbeat = "heartbeat" => (),
     /// Restarts the extension's background (after a rebuild); not an MCP tool.
-    ReloadExtension = "reloadExtension",
+    ReloadExtension = "reloadExtension" => (),
 }
 
 #[cfg(test)]
@@ -236,5 +273,28 @@ mod tests {
         assert!(quadruple.to_string().contains("invalid `clickCount`"));
         let url = refused(json!({"name": "createWindow", "args": {"url": "javascript:alert(1)"}}));
         assert!(url.to_string().contains("invalid `url`"), "{url}");
+    }
+
+    #[test]
+    fn a_command_type_sends_its_command_and_takes_only_its_answer() {
+        let click: ClickArgs = serde_json::from_value(json!({"ref": "e1"})).unwrap();
+        assert_eq!(asks::Click::command(click.clone()), Command::Click(click));
+        assert_eq!(asks::GetTabs::command(()), Command::GetTabs);
+        let clicked = Reply::Clicked(Clicked {
+            element: "button".into(),
+        });
+        assert!(<asks::Click as Asking>::Answer::from_reply(clicked.clone()).is_ok());
+        assert_eq!(
+            <asks::Hover as Asking>::Answer::from_reply(clicked.clone()),
+            Err(clicked),
+            "a reply of another kind is given back"
+        );
+        let acted = Reply::Acted(Acted { what: "set".into() });
+        assert!(matches!(
+            <asks::Cookies as Asking>::Answer::from_reply(acted),
+            Ok(CookiesAnswer::Acted(_))
+        ));
+        assert_eq!(CookiesAnswer::from_reply(Reply::Ack), Err(Reply::Ack));
+        assert_eq!(<() as Answer>::from_reply(Reply::Ack), Ok(()));
     }
 }

@@ -558,7 +558,7 @@ mod tests {
     use super::*;
     use crate::TabId;
     use crate::args::NavigateArgs;
-    use crate::reply::{ErrorBody, ErrorCode, Reply};
+    use crate::reply::{self, ErrorBody, ErrorCode, Reply};
     use serde_json::json;
 
     fn agent() -> AgentId {
@@ -599,9 +599,9 @@ mod tests {
             },
             FromExtension::Response(Response {
                 id: 1,
-                outcome: Ok(Reply::Pong {
+                outcome: Ok(Reply::Pong(reply::Pong {
                     version: "0.1.0".into(),
-                }),
+                })),
             }),
             FromExtension::Response(Response {
                 id: u32::MAX as u64 + 5,

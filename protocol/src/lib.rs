@@ -43,13 +43,13 @@ pub mod process;
 #[cfg(feature = "signals")]
 pub mod signals;
 
-pub use command::Command;
+pub use command::{Asking, Command, asks};
 pub use envelope::{
     Ask, ClientMessage, FromExtension, HostMessage, Request, Response, ToExtension,
 };
 pub use error::{ErrorBody, ErrorCode};
 pub use ids::{AgentId, RequestId, TabId};
-pub use reply::{Outcome, Reply};
+pub use reply::{Answer, Outcome, Reply};
 
 /// The version every part reports, so `firefox_diagnose` can spot a mismatch.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,6 +1,7 @@
 //! Issue 10: hostile pages and clients. Each attack gets its safe answer, and the browser link
 //! stays up afterwards: the same host process, and another agent's call still answered.
 
+use claudezilla_protocol::reply;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
@@ -364,7 +365,7 @@ pub async fn hostile_hellos_are_refused(s: Arc<Shared>) -> anyhow::Result<()> {
     }
     ensure!(matches!(
         first.call(Command::Ping).await?,
-        Ok(Reply::Pong { .. })
+        Ok(Reply::Pong(reply::Pong { .. }))
     ));
     // A thousand silent connections: live agents are still served, new ones after.
     let live = s.agent("flooded").await?;
@@ -375,7 +376,7 @@ pub async fn hostile_hellos_are_refused(s: Arc<Shared>) -> anyhow::Result<()> {
     live.call("firefox_get_tabs", json!({})).await?.ok()?;
     ensure!(matches!(
         first.call(Command::Ping).await?,
-        Ok(Reply::Pong { .. })
+        Ok(Reply::Pong(reply::Pong { .. }))
     ));
     drop(idle);
     live.close().await?;

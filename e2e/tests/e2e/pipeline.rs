@@ -1,5 +1,6 @@
 //! The whole pipeline on one shared browser: open, read, click, type, screenshot, close.
 
+use claudezilla_protocol::reply;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -380,7 +381,10 @@ pub async fn the_real_host_refuses_a_wrong_token(s: Arc<Shared>) -> anyhow::Resu
     // The right token still works.
     let mut client = RawClient::connect(&s.browser.runtime).await?;
     let pong = client.call(Command::Ping).await?;
-    ensure!(matches!(pong, Ok(Reply::Pong { .. })), "{pong:?}");
+    ensure!(
+        matches!(pong, Ok(Reply::Pong(reply::Pong { .. }))),
+        "{pong:?}"
+    );
     Ok(())
 }
 
@@ -389,7 +393,10 @@ pub async fn the_real_host_refuses_a_wrong_token(s: Arc<Shared>) -> anyhow::Resu
 pub async fn traced_requests_say_where_their_time_went(s: Arc<Shared>) -> anyhow::Result<()> {
     let mut client = RawClient::connect(&s.browser.runtime).await?;
     let (pong, times) = client.call_traced(Command::Ping).await?;
-    ensure!(matches!(pong, Ok(Reply::Pong { .. })), "{pong:?}");
+    ensure!(
+        matches!(pong, Ok(Reply::Pong(reply::Pong { .. }))),
+        "{pong:?}"
+    );
     let times = times.context("no trace for a traced request")?;
     // Firefox's own clock is coarse (1 ms by default): the extension's figures are compared
     // with that much slack.

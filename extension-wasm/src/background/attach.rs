@@ -2,6 +2,7 @@
 //! gives it back (detach, goodbye, or the user's "give back" in the popup). An attached tab is
 //! owned like any agent tab but never closed by us.
 
+use claudezilla_protocol::reply;
 use claudezilla_protocol::reply::{BrowserTab, LoadState, TabReport};
 use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Outcome, Reply, TabId};
 use serde::Serialize;
@@ -45,7 +46,7 @@ pub async fn list_all(agent: &AgentId) -> Outcome {
             })
             .collect()
     });
-    Ok(Reply::AllTabs { tabs })
+    Ok(Reply::AllTabs(reply::AllTabs { tabs }))
 }
 
 /// The longest an agent waits for the user's answer.
@@ -206,9 +207,9 @@ pub fn decide(request: u32, allow: bool) {
 pub fn detach(agent: &AgentId, tab: TabId) -> Outcome {
     with_state(|s| s.pool.detach(agent, tab))?;
     forget(tab);
-    Ok(Reply::Acted {
+    Ok(Reply::Acted(reply::Acted {
         what: format!("Gave tab {tab} back to the user; it stays open."),
-    })
+    }))
 }
 
 /// The popup's "give back": the user ends an attachment.

@@ -9,6 +9,7 @@
 use base64::Engine;
 use claudezilla_protocol::args::ScreenshotArgs;
 use claudezilla_protocol::envelope::PageOp;
+use claudezilla_protocol::reply;
 use claudezilla_protocol::reply::{ImageMime, Screenshot};
 use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Outcome, Reply, TabId};
 use futures_channel::oneshot;
@@ -271,7 +272,7 @@ async fn settle(
     )
     .await
     {
-        Ok(Reply::Waited { what, .. }) => what,
+        Ok(Reply::Waited(reply::Waited { what, .. })) => what,
         Ok(_) => String::new(),
         // A page we cannot script (about:blank) is still captured.
         Err(e) if e.code == ErrorCode::PageError => "page not scriptable".into(),

@@ -2,6 +2,7 @@
 //! first (ownership), including those that name no tab.
 
 use claudezilla_protocol::envelope::PageOp;
+use claudezilla_protocol::reply;
 use claudezilla_protocol::{AgentId, Outcome, Reply, Request, VERSION};
 
 use super::{
@@ -116,9 +117,9 @@ async fn for_agent(agent: &AgentId, work: AgentWork, b: Budget) -> Outcome {
         AgentWork::Unroute(a) => intercept::unset(agent, a),
         AgentWork::StorageState(a) => storage::state(agent, a, b.until, b.ms).await,
         AgentWork::Downloads(a) => downloads::list(agent, a, b.until).await,
-        AgentWork::GetActivity(a) => Ok(Reply::Activity {
+        AgentWork::GetActivity(a) => Ok(Reply::Activity(reply::Activity {
             entries: with_state(|s| s.activity.of(agent, a.limit as usize)),
-        }),
+        })),
         AgentWork::SetConfig(a) => config::set(agent, a),
         AgentWork::SetPrivateMode(a) => window_size::set_private(a.enabled).await,
         AgentWork::ListAllTabs => attach::list_all(agent).await,
@@ -129,17 +130,17 @@ async fn for_agent(agent: &AgentId, work: AgentWork, b: Budget) -> Outcome {
         AgentWork::LoopStatus => Ok(Reply::Loop(with_state(|s| s.loops.status(agent, now())))),
         AgentWork::LoopCheck(a) => {
             let reason = with_state(|s| s.loops.check(&a.ancestors, &a.last_message, now()));
-            Ok(Reply::LoopDecision {
+            Ok(Reply::LoopDecision(reply::LoopDecision {
                 block: reason.is_some(),
                 reason: reason.unwrap_or_default(),
-            })
+            }))
         }
-        AgentWork::GetTabs => Ok(Reply::Tabs {
+        AgentWork::GetTabs => Ok(Reply::Tabs(reply::Tabs {
             tabs: with_state(|s| s.pool.entries(agent)),
-        }),
-        AgentWork::Ping => Ok(Reply::Pong {
+        })),
+        AgentWork::Ping => Ok(Reply::Pong(reply::Pong {
             version: VERSION.into(),
-        }),
+        })),
         AgentWork::Diagnose => {
             let mut d = with_state(|s| s.pool.diagnosis(agent, VERSION));
             let windows: Vec<web::Window> =
@@ -148,9 +149,9 @@ async fn for_agent(agent: &AgentId, work: AgentWork, b: Budget) -> Outcome {
             d.intercepting = super::intercept::active();
             Ok(Reply::Diagnosis(d))
         }
-        AgentWork::Goodbye => Ok(Reply::Bye {
+        AgentWork::Goodbye => Ok(Reply::Bye(reply::Bye {
             tabs_closed: release_agent(agent).await,
-        }),
+        })),
         AgentWork::RequestTabSpace => Ok(request_space(agent)),
         AgentWork::GrantTabSpace => grant(agent).await,
         AgentWork::GetSlotRequests => Ok(Reply::SlotRequests(with_state(|s| {
@@ -181,10 +182,10 @@ fn request_space(agent: &AgentId) -> Reply {
         };
         (position as u32, room)
     });
-    Reply::SlotRequested {
+    Reply::SlotRequested(reply::SlotRequested {
         position,
         room_now: room,
-    }
+    })
 }
 
 async fn grant(agent: &AgentId) -> Outcome {
@@ -193,11 +194,11 @@ async fn grant(agent: &AgentId) -> Outcome {
         s.pool.grant(agent, now(), reserved).map(|g| (g, reserved))
     })?;
     tabs::remove_all(&[grant.released]).await;
-    Ok(Reply::Granted {
+    Ok(Reply::Granted(reply::Granted {
         released_tab: grant.released,
         to: grant.to.short().to_owned(),
         reserved_ms: reserved_ms.min(u64::from(u32::MAX)) as u32,
-    })
+    }))
 }
 
 /// Closes and forgets every tab of an agent that said goodbye, whose connection dropped, or

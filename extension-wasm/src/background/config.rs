@@ -6,6 +6,7 @@
 //! that leaves the lists). Also each agent's consent-banner setting.
 
 use claudezilla_protocol::args::SetConfigArgs;
+use claudezilla_protocol::reply;
 use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Outcome, Reply, TabId};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
@@ -67,11 +68,11 @@ pub fn set(agent: &AgentId, a: SetConfigArgs) -> Outcome {
         if let Some(on) = a.handle_consent {
             c.handle_consent = on;
         }
-        Ok(Reply::Config {
+        Ok(Reply::Config(reply::Config {
             allowed_domains: c.allowed_domains.clone(),
             handle_consent: c.handle_consent,
             user_domains: user,
-        })
+        }))
     })
 }
 

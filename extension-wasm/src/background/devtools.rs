@@ -2,6 +2,7 @@
 
 use claudezilla_protocol::args::{ConsoleArgs, EvaluateArgs, NetworkArgs};
 use claudezilla_protocol::envelope::PageOp;
+use claudezilla_protocol::reply;
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
 
 use super::{content, with_state};
@@ -53,7 +54,7 @@ pub async fn network(tab: AuthorizedTab, a: &NetworkArgs) -> Outcome {
         super::intercept::sync();
     }
     let (entries, total) = with_state(|s| s.requests.query(tab.id(), &filter));
-    Ok(Reply::Network { entries, total })
+    Ok(Reply::Network(reply::Network { entries, total }))
 }
 
 pub async fn evaluate(tab: AuthorizedTab, a: EvaluateArgs, until: u64, budget_ms: u32) -> Outcome {

@@ -4,6 +4,7 @@
 //! into the allowed folders — deletes the browser's copy, so it lands nowhere else.
 
 use claudezilla_protocol::args::{DownloadsArgs, MAX_DOWNLOADS};
+use claudezilla_protocol::reply;
 use claudezilla_protocol::reply::{DownloadInfo, DownloadState};
 use claudezilla_protocol::{AgentId, Outcome, Reply, TabId};
 use serde::{Deserialize, Serialize};
@@ -168,7 +169,7 @@ pub async fn list(agent: &AgentId, a: DownloadsArgs, until: u64) -> Outcome {
                 .iter()
                 .any(|d| d.state == DownloadState::InProgress);
         if !a.wait || !busy || now() + u64::from(POLL_MS) >= until {
-            return Ok(Reply::Downloads { downloads });
+            return Ok(Reply::Downloads(reply::Downloads { downloads }));
         }
         web::sleep(POLL_MS).await;
     }

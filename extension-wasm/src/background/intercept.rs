@@ -8,6 +8,7 @@
 //! What the browser would run (a page, frame, script, style) is fulfilled only with the
 //! user's evaluate switch on (`crate::request_routes`).
 
+use claudezilla_protocol::reply;
 use std::collections::HashMap;
 
 use claudezilla_protocol::args::{RouteAction, RouteArgs, UnrouteArgs};
@@ -69,9 +70,9 @@ pub fn release(agent: &AgentId) {
 }
 
 fn list(agent: &AgentId) -> Outcome {
-    Ok(Reply::Routes {
+    Ok(Reply::Routes(reply::Routes {
         routes: with_state(|s| s.routes.list(agent)),
-    })
+    }))
 }
 
 #[derive(Deserialize)]

@@ -7,6 +7,7 @@ use claudezilla_protocol::args::{
     StateAction, StorageAction, StorageArea, StorageArgs, StorageStateArgs,
 };
 use claudezilla_protocol::envelope::PageOp;
+use claudezilla_protocol::reply;
 use claudezilla_protocol::reply::CookieInfo;
 use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Outcome, Reply};
 use serde::{Deserialize, Serialize};
@@ -103,13 +104,13 @@ pub async fn cookies(tab: AuthorizedTab, a: CookiesArgs) -> Outcome {
                     expires: c.expiration_date,
                 })
                 .collect();
-            Ok(Reply::Cookies { url: site, cookies })
+            Ok(Reply::Cookies(reply::Cookies { url: site, cookies }))
         }
         CookieAction::Set => {
             web::call(web::cookies_set(&web::to_js(&query))).await?;
-            Ok(Reply::Acted {
+            Ok(Reply::Acted(reply::Acted {
                 what: format!("Set cookie {:?} for {site}.", a.name.unwrap_or_default()),
-            })
+            }))
         }
         CookieAction::Delete => {
             let query = CookieQuery {
@@ -128,7 +129,7 @@ pub async fn cookies(tab: AuthorizedTab, a: CookiesArgs) -> Outcome {
                     a.name.unwrap_or_default()
                 )
             };
-            Ok(Reply::Acted { what })
+            Ok(Reply::Acted(reply::Acted { what }))
         }
     }
 }
@@ -214,9 +215,9 @@ async fn save(agent: &AgentId, until: u64, budget_ms: u32) -> Result<SavedState,
             key: None,
             value: None,
         };
-        if let Ok(Reply::Stored {
+        if let Ok(Reply::Stored(reply::Stored {
             origin, entries, ..
-        }) = content::send(tab, 0, until, op, budget_ms).await
+        })) = content::send(tab, 0, until, op, budget_ms).await
             && state.origins.len() < MAX_SAVED
             && !state.origins.iter().any(|o| o.origin == origin)
         {
@@ -327,5 +328,5 @@ async fn load(agent: &AgentId, state: SavedState, until: u64, budget_ms: u32) ->
             missing.join(", ")
         ));
     }
-    Ok(Reply::Acted { what })
+    Ok(Reply::Acted(reply::Acted { what }))
 }

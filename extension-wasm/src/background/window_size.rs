@@ -2,6 +2,7 @@
 //! whether the agents' window opens as a private window.
 
 use claudezilla_protocol::envelope::PageOp;
+use claudezilla_protocol::reply;
 use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Outcome, Reply, TabId};
 use serde::Serialize;
 
@@ -97,14 +98,14 @@ pub async fn set_viewport(
             " (the window is shared: {shared} tab(s) of other agents were resized too)"
         ));
     }
-    Ok(Reply::Acted {
+    Ok(Reply::Acted(reply::Acted {
         what: format!(
             "Viewport of tab {} is now {:.0}×{:.0}{note}.",
             tab.id(),
             seen.0,
             seen.1
         ),
-    })
+    }))
 }
 
 /// Sets the outer size of the window holding the agent's tab.
@@ -118,12 +119,12 @@ pub async fn resize(tab: AuthorizedTab, width: u32, height: u32) -> Outcome {
     ))
     .await?;
     let (w, h) = changed_viewport(tab, before).await?;
-    Ok(Reply::Acted {
+    Ok(Reply::Acted(reply::Acted {
         what: format!(
             "Window {} is now {}×{} (viewport {w:.0}×{h:.0}).",
             window.id, window.width, window.height
         ),
-    })
+    }))
 }
 
 /// Private windows for the agents' window from now on; needs the user's "Run in Private
@@ -147,9 +148,9 @@ pub async fn set_private(enabled: bool) -> Outcome {
     });
     let mode = if enabled { "private" } else { "normal" };
     let Some(window) = window else {
-        return Ok(Reply::Acted {
+        return Ok(Reply::Acted(reply::Acted {
             what: format!("The agents' window will open as a {mode} window."),
-        });
+        }));
     };
     let open: Window = web::call_as(web::windows_get(window)).await?;
     let what = match open.incognito == enabled {
@@ -160,5 +161,5 @@ pub async fn set_private(enabled: bool) -> Outcome {
              once no other agent has tabs in it)."
         ),
     };
-    Ok(Reply::Acted { what })
+    Ok(Reply::Acted(reply::Acted { what }))
 }

@@ -3,6 +3,7 @@
 
 use claudezilla_protocol::args::FrameTarget;
 use claudezilla_protocol::envelope::PageReply;
+use claudezilla_protocol::reply;
 use claudezilla_protocol::reply::PageMetrics;
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
 use js_sys::{Function, Promise, Reflect};
@@ -69,20 +70,20 @@ pub async fn settle(images: bool, until: u64) -> Outcome {
         .unwrap_or(false);
     if hidden {
         waited.push("(tab in the background: no frames to wait for)".into());
-        return Ok(Reply::Waited {
+        return Ok(Reply::Waited(reply::Waited {
             what: waited.join(", "),
             waited_ms: (web::now_ms() - started) as u32,
-        });
+        }));
     }
     for _ in 0..2 {
         animation_frame().await?;
     }
     idle().await?;
     waited.push("two frames and an idle moment".into());
-    Ok(Reply::Waited {
+    Ok(Reply::Waited(reply::Waited {
         what: waited.join(", "),
         waited_ms: (web::now_ms() - started) as u32,
-    })
+    }))
 }
 
 fn pending_images() -> Result<u32, ErrorBody> {

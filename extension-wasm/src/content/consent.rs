@@ -2,6 +2,7 @@
 //! rejecting or opening settings. Known consent managers first (by their accept buttons), then
 //! any dialog-like banner with an "accept" button, in the document and open shadow roots.
 
+use claudezilla_protocol::reply;
 use claudezilla_protocol::{Outcome, Reply};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
@@ -54,9 +55,9 @@ pub fn dismiss() -> Outcome {
         .filter_map(|b| rank(&label(&b)).map(|r| (b, r)))
         .min_by_key(|(_, r)| *r)
     else {
-        return Ok(Reply::Acted {
+        return Ok(Reply::Acted(reply::Acted {
             what: "No consent banner with an accept button was found.".into(),
-        });
+        }));
     };
     Ok(click(&button, "the banner's accept button"))
 }
@@ -66,9 +67,9 @@ fn click(button: &Element, what: &str) -> Reply {
     if let Some(html) = button.dyn_ref::<HtmlElement>() {
         html.click();
     }
-    Reply::Acted {
+    Reply::Acted(reply::Acted {
         what: format!("Dismissed the consent banner: clicked {what} {name}."),
-    }
+    })
 }
 
 /// What a container is about: its id, classes and text, lower-case.

@@ -4,6 +4,7 @@
 //! Capture is opt-in: it starts on the first call for a tab and, from then on, in every page
 //! the tab loads (the background asks each new page to start it).
 
+use claudezilla_protocol::reply;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 
@@ -181,6 +182,6 @@ pub fn read(level: Option<ConsoleLevel>, clear: bool, limit: u32) -> Outcome {
         if clear {
             c.entries.clear();
         }
-        Ok(Reply::Console { entries, total })
+        Ok(Reply::Console(reply::Console { entries, total }))
     })
 }

@@ -4,6 +4,7 @@
 //! This is a capability the user switches on, not a sandbox: the code can do anything the
 //! page can.
 
+use claudezilla_protocol::reply;
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
 use futures_channel::oneshot;
 use js_sys::{Function, Reflect};
@@ -119,7 +120,7 @@ fn render(page: &JsValue, value: &JsValue) -> Reply {
         true => format!("{cut}\n… (cut at {MAX_RESULT} of {total} characters)"),
         false => text,
     };
-    Reply::Evaluated { value, js_type }
+    Reply::Evaluated(reply::Evaluated { value, js_type })
 }
 
 fn json(page: &JsValue, value: &JsValue) -> Option<String> {

@@ -22,6 +22,7 @@ mod storage;
 use base64::Engine;
 use claudezilla_protocol::args::DropTarget;
 use claudezilla_protocol::envelope::{ContentReply, ContentRequest, PageOp, PageReply};
+use claudezilla_protocol::reply;
 use claudezilla_protocol::reply::ConsoleLevel;
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
 use wasm_bindgen::prelude::*;
@@ -208,9 +209,9 @@ async fn run(
                 let element = resolve(target, frame).map_err(|e| partial(e, &done))?;
                 done.push(act::fill(&element, value).map_err(|e| partial(e, &done))?);
             }
-            Ok(Reply::Acted {
+            Ok(Reply::Acted(reply::Acted {
                 what: format!("Filled {} field(s): {}.", done.len(), done.join("; ")),
-            })
+            }))
         }
         PageOp::Upload { target, file } => {
             let bytes = base64::engine::general_purpose::STANDARD

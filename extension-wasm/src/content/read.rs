@@ -1,6 +1,7 @@
 //! Reading the page: text, Markdown or HTML; one element in detail; a structured page state;
 //! waiting for something to appear.
 
+use claudezilla_protocol::reply;
 use std::cell::RefCell;
 
 use claudezilla_protocol::args::ContentFormat;
@@ -487,10 +488,10 @@ pub async fn wait_for(selector: Option<&str>, text: Option<&str>, until: u64) ->
             .or(text.map(|t| format!("the text {t:?}")))
             .unwrap_or_default();
         if met {
-            return Ok(Reply::Waited {
+            return Ok(Reply::Waited(reply::Waited {
                 what: format!("{what} is there"),
                 waited_ms: waited,
-            });
+            }));
         }
         if web::now_ms() >= until as f64 {
             return Err(ErrorBody::new(

@@ -2,6 +2,7 @@
 //! the page's own), read or changed in one call. The background has checked the user's switch.
 
 use claudezilla_protocol::args::{MAX_STORED_VALUE, StorageAction, StorageArea};
+use claudezilla_protocol::reply;
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
 
 use crate::web::js_error_message;
@@ -42,12 +43,12 @@ pub fn run(
                 .get_item(&key)
                 .map_err(|e| page_error("cannot read", &e))?;
             let entries: Vec<_> = found.map(|v| (key, cut(v))).into_iter().collect();
-            Ok(Reply::Stored {
+            Ok(Reply::Stored(reply::Stored {
                 origin,
                 area,
                 total: entries.len() as u32,
                 entries,
-            })
+            }))
         }
         (StorageAction::Get, None) => {
             let total = store.length().map_err(|e| page_error("cannot read", &e))?;
@@ -58,36 +59,36 @@ pub fn run(
                     (crate::text::cap(&k, 256), cut(v))
                 })
                 .collect();
-            Ok(Reply::Stored {
+            Ok(Reply::Stored(reply::Stored {
                 origin,
                 area,
                 entries,
                 total,
-            })
+            }))
         }
         (StorageAction::Set, Some(key)) => {
             store
                 .set_item(&key, value.as_deref().unwrap_or_default())
                 .map_err(|e| page_error(&format!("cannot write {name}"), &e))?;
-            Ok(Reply::Acted {
+            Ok(Reply::Acted(reply::Acted {
                 what: format!("Stored {key:?} in the {name} of {origin}."),
-            })
+            }))
         }
         (StorageAction::Clear, Some(key)) => {
             store
                 .remove_item(&key)
                 .map_err(|e| page_error(&format!("cannot change {name}"), &e))?;
-            Ok(Reply::Acted {
+            Ok(Reply::Acted(reply::Acted {
                 what: format!("Removed {key:?} from the {name} of {origin}."),
-            })
+            }))
         }
         (StorageAction::Clear, None) => {
             store
                 .clear()
                 .map_err(|e| page_error(&format!("cannot clear {name}"), &e))?;
-            Ok(Reply::Acted {
+            Ok(Reply::Acted(reply::Acted {
                 what: format!("Cleared the {name} of {origin}."),
-            })
+            }))
         }
         (StorageAction::Set, None) => Err(ErrorBody::new(
             ErrorCode::InvalidArgument,

@@ -38,7 +38,8 @@ impl<'de, T: DeserializeOwned> Deserialize<'de> for Args<T> {
         };
         // Name the field in errors ("tabId: invalid type …"), not just the type.
         let args = serde_path_to_error::deserialize(Value::Object(map)).map_err(|e| {
-            let url = matches!(e.path().iter().last(), Some(Segment::Map { key }) if key == "url");
+            let url =
+                matches!(e.path().iter().next_back(), Some(Segment::Map { key }) if key == "url");
             let code = if url {
                 ErrorCode::BadUrl
             } else {
@@ -100,6 +101,11 @@ pub(crate) fn with_properties<const N: usize>(
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NoArgs {}
+
+/// A command that takes no arguments is sent with none.
+impl From<NoArgs> for () {
+    fn from(_: NoArgs) -> Self {}
+}
 
 #[cfg(test)]
 mod tests {

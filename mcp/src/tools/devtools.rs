@@ -4,19 +4,20 @@ use super::text;
 use claudezilla_protocol::args::{
     ConsoleArgs, EvaluateArgs, NetworkArgs, RouteAction, RouteArgs, UnrouteArgs,
 };
+use claudezilla_protocol::asks;
+use claudezilla_protocol::reply;
 use claudezilla_protocol::reply::{ConsoleEntry, NetworkEntry, RouteInfo};
-use claudezilla_protocol::{Command, Reply};
 
 browser_tools! { devtools_router;
-    get_console "firefox_get_console" (ConsoleArgs) => whole Command::GetConsole, "The page's console messages and uncaught errors, oldest first. Capture starts on the first call for a tab and continues across its page loads (500 kept).";
-        Reply::Console { entries, total } => text(render_console(&entries, total));
-    get_network "firefox_get_network" (NetworkArgs) => whole Command::GetNetwork, "Requests of your tab, oldest first: method, URL, type, status, ms, bytes; with includeBody, response bodies from then on (credentials redacted). 200 kept.";
-        Reply::Network { entries, total } => text(render_network(&entries, total));
-    route "firefox_route" (RouteArgs) => Command::Route, "Mock, block or slow your tabs' requests matching a URL glob: fulfill (your body and headers; the server's status stays), abort or delay. Yours alone. No pattern: lists your routes.";
-        Reply::Routes { routes } => text(render_routes(&routes));
-    unroute "firefox_unroute" (UnrouteArgs) => Command::Unroute, "Removes your route with this pattern, or all of them."; Reply::Routes { routes } => text(render_routes(&routes));
-    evaluate "firefox_evaluate" (EvaluateArgs) => Command::Evaluate, "Run JavaScript in your tab's page (its own globals) and get the result as JSON; promises are awaited. Off unless the user switched it on in the Claudezilla popup: a capability the user grants, not a sandbox.";
-        Reply::Evaluated { value, js_type } => text(format!("({js_type}) {value}"));
+    get_console "firefox_get_console" (ConsoleArgs) => whole asks::GetConsole, "The page's console messages and uncaught errors, oldest first. Capture starts on the first call for a tab and continues across its page loads (500 kept).";
+        reply::Console { entries, total } => text(render_console(&entries, total));
+    get_network "firefox_get_network" (NetworkArgs) => whole asks::GetNetwork, "Requests of your tab, oldest first: method, URL, type, status, ms, bytes; with includeBody, response bodies from then on (credentials redacted). 200 kept.";
+        reply::Network { entries, total } => text(render_network(&entries, total));
+    route "firefox_route" (RouteArgs) => asks::Route, "Mock, block or slow your tabs' requests matching a URL glob: fulfill (your body and headers; the server's status stays), abort or delay. Yours alone. No pattern: lists your routes.";
+        reply::Routes { routes } => text(render_routes(&routes));
+    unroute "firefox_unroute" (UnrouteArgs) => asks::Unroute, "Removes your route with this pattern, or all of them."; reply::Routes { routes } => text(render_routes(&routes));
+    evaluate "firefox_evaluate" (EvaluateArgs) => asks::Evaluate, "Run JavaScript in your tab's page (its own globals) and get the result as JSON; promises are awaited. Off unless the user switched it on in the Claudezilla popup: a capability the user grants, not a sandbox.";
+        reply::Evaluated { value, js_type } => text(format!("({js_type}) {value}"));
 }
 
 fn render_routes(routes: &[RouteInfo]) -> String {

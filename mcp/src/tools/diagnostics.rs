@@ -1,11 +1,13 @@
 //! `firefox_diagnose`: every link of the chain, each problem with its fix.
 
+use claudezilla_protocol::asks;
+use claudezilla_protocol::reply;
 use std::fmt::Write;
 use std::time::Instant;
 
 use claudezilla_protocol::args::ActivityArgs;
 use claudezilla_protocol::reply::{ActivityEntry, ExtensionDiagnosis};
-use claudezilla_protocol::{Command, Reply, VERSION, validate};
+use claudezilla_protocol::{VERSION, validate};
 use rmcp::model::CallToolResult;
 
 use super::args::NoArgs;
@@ -13,16 +15,16 @@ use super::{Context, Given, failed, text};
 use crate::server::Claudezilla;
 
 browser_tools! { diagnostics_router;
-    get_activity "firefox_get_activity" (ActivityArgs) => Command::GetActivity, "Your own recent actions in the browser, newest first (time, tab, command, target, outcome), as the user sees them in the popup.";
-        Reply::Activity { entries } => text(render_activity(&entries));
+    get_activity "firefox_get_activity" (ActivityArgs) => asks::GetActivity, "Your own recent actions in the browser, newest first (time, tab, command, target, outcome), as the user sees them in the popup.";
+        reply::Activity { entries } => text(render_activity(&entries));
     diagnose "firefox_diagnose" (NoArgs) => with check_the_chain, "Check the connection to Firefox (socket, token, host, extension, latency, tab pool) and say how to fix what is wrong.";
 }
 
 impl Claudezilla {
-    /// Calls the link itself, not `run`: each link of the chain is reported, failing or not.
+    /// Each link of the chain is reported, failing or not.
     async fn check_the_chain(&self, a: Given<NoArgs>, _: Context) -> CallToolResult {
         let timeout = match validate::timeout(a.timeout) {
-            Ok(t) => t.min(10_000),
+            Ok(t) => Some(u64::from(t.min(10_000))),
             Err(e) => return failed(e.into()),
         };
         let mut report = Report::default();
@@ -30,7 +32,7 @@ impl Claudezilla {
         report.ok(format!("MCP server {VERSION}, agent {}", link.agent()));
 
         let started = Instant::now();
-        let ping = link.call(Command::Ping, timeout).await;
+        let ping = self.ask::<asks::Ping>((), timeout).await;
         let rtt = started.elapsed().as_secs_f64() * 1e3;
         let info = link.info().await;
         let dir = info.runtime_dir.display();
@@ -46,16 +48,12 @@ impl Claudezilla {
             ),
         }
         match ping {
-            Ok(Reply::Pong { version }) if version == VERSION => {
+            Ok(reply::Pong { version }) if version == VERSION => {
                 report.ok(format!("extension {version} answered ping in {rtt:.1} ms"))
             }
-            Ok(Reply::Pong { version }) => report.bad(
+            Ok(reply::Pong { version }) => report.bad(
                 format!("extension {version} differs from {VERSION}"),
                 "reload the extension (about:debugging) or restart Firefox after rebuilding",
-            ),
-            Ok(other) => report.bad(
-                format!("unexpected ping answer {other:?}"),
-                "restart Firefox",
             ),
             Err(e) => report.bad(
                 format!("ping failed: {}", e.message),
@@ -63,16 +61,13 @@ impl Claudezilla {
             ),
         }
         if info.connected {
-            match link.call(Command::Diagnose, timeout).await {
-                Ok(Reply::Diagnosis(d)) => {
+            match self.ask::<asks::Diagnose>((), timeout).await {
+                Ok(d) => {
                     report.ok(render_pool(&d));
                     report.ok(match d.intercepting {
                         true => "requests wait on Claudezilla: an agent has routes or reads response bodies".into(),
                         false => "no request waits on Claudezilla (no routes, no body capture)".into(),
                     });
-                }
-                Ok(other) => {
-                    report.bad(format!("unexpected diagnosis {other:?}"), "restart Firefox")
                 }
                 Err(e) => report.bad(
                     format!("extension diagnosis failed: {e}"),

@@ -3,8 +3,8 @@
 use std::path::Path;
 
 use claudezilla_protocol::args::{DownloadsArgs, MovedDownload};
-use claudezilla_protocol::reply::{DownloadInfo, DownloadState};
-use claudezilla_protocol::{Command, ErrorBody, Reply};
+use claudezilla_protocol::reply::{DownloadInfo, DownloadState, Downloads as Listed};
+use claudezilla_protocol::{ErrorBody, asks};
 use rmcp::model::CallToolResult;
 
 use super::{Context, Given, failed, respond, text};
@@ -26,10 +26,9 @@ impl Claudezilla {
             Ok(folder) => folder,
             Err(e) => return failed(e),
         };
-        let listed = self.run(Command::Downloads(a.args), a.timeout).await;
-        let downloads = match listed {
-            Ok(Reply::Downloads { downloads }) => downloads,
-            other => return respond(other, Err),
+        let downloads = match self.ask::<asks::Downloads>(a.args, a.timeout).await {
+            Ok(Listed { downloads }) => downloads,
+            Err(e) => return failed(e),
         };
         let (moved, problems) = take_finished(&allowed, &folder, &downloads);
         if moved.is_empty() {
@@ -41,11 +40,8 @@ impl Claudezilla {
             ..DownloadsArgs::default()
         };
         respond(
-            self.run(Command::Downloads(told), None).await,
-            |reply| match reply {
-                Reply::Downloads { downloads } => Ok(text(render(&downloads, &problems))),
-                other => Err(other),
-            },
+            self.ask::<asks::Downloads>(told, None).await,
+            |Listed { downloads }| text(render(&downloads, &problems)),
         )
     }
 }

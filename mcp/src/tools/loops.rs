@@ -2,8 +2,8 @@
 //! session's Stop hook (`claudezilla-host stop-hook`) asks the extension whether to go on.
 
 use claudezilla_protocol::args::LoopArgs;
+use claudezilla_protocol::asks;
 use claudezilla_protocol::reply::LoopState;
-use claudezilla_protocol::{Command, Reply};
 use rmcp::model::CallToolResult;
 
 use super::args::NoArgs;
@@ -12,8 +12,8 @@ use crate::server::Claudezilla;
 
 browser_tools! { loops_router;
     start_loop "firefox_start_loop" (LoopArgs) => with start, "Start a focus loop: each time this session tries to stop, it is given the prompt again, until your reply contains <promise>completionPromise</promise>, maxIterations rounds or an hour. Needs the Stop hook (`claudezilla-host stop-hook`) in Claude Code's settings.";
-    stop_loop "firefox_stop_loop" (NoArgs) => |_| Command::StopLoop, "End your focus loop now."; Reply::Loop(s) => text(describe(&s));
-    loop_status "firefox_loop_status" (NoArgs) => |_| Command::LoopStatus, "Your focus loop: round, limit, time, and why it ended."; Reply::Loop(s) => text(describe(&s));
+    stop_loop "firefox_stop_loop" (NoArgs) => asks::StopLoop, "End your focus loop now."; s => text(describe(&s));
+    loop_status "firefox_loop_status" (NoArgs) => asks::LoopStatus, "Your focus loop: round, limit, time, and why it ended."; s => text(describe(&s));
 }
 
 impl Claudezilla {
@@ -22,13 +22,9 @@ impl Claudezilla {
         // The session is the process that started this server (Claude Code); its Stop hook
         // finds the loop by that pid among its own ancestors.
         args.session_pid = claudezilla_protocol::process::parent_id();
-        respond(
-            self.run(Command::StartLoop(args), a.timeout).await,
-            |reply| match reply {
-                Reply::Loop(s) => Ok(text(describe(&s))),
-                other => Err(other),
-            },
-        )
+        respond(self.ask::<asks::StartLoop>(args, a.timeout).await, |s| {
+            text(describe(&s))
+        })
     }
 }
 

@@ -3,15 +3,17 @@
 //! renders the typed reply as text (or an image) for the model.
 
 /// Declares a group's tools, one entry each, as a table: its name, argument type, what it runs
-/// and its description. A tool that sends one command names the command and how each reply it
-/// expects reads; the one fallback arm turns any other reply into `INTERNAL`. A tool that does
-/// more (files, several calls) names the method that does it, `with method`.
+/// and its description. A tool that sends one command names it (`asks::Click`: the command as
+/// a type, paired with its answer's type) and renders that answer: its arms match the answer
+/// type, so the compiler checks they cover every answer the command gives, and no other can
+/// reach them. A tool that does more (files, several calls) names the method that does it,
+/// `with method`.
 ///
 /// A tool whose answer may go to a file instead (`outputFile`, [`output`]) says `whole`.
 ///
 /// ```text
-/// fn_name "tool_name" (ArgsType) => Command::Variant, "description"; Reply::Pattern => result;
-/// fn_name "tool_name" (ArgsType) => whole Command::Variant, "description"; Reply::Pattern => result;
+/// fn_name "tool_name" (ArgsType) => asks::Command, "description"; Pattern => result;
+/// fn_name "tool_name" (ArgsType) => whole asks::Command, "description"; Pattern => result;
 /// fn_name "tool_name" (ArgsType) => with method, "description";
 /// ```
 macro_rules! browser_tools {
@@ -28,15 +30,15 @@ macro_rules! browser_tools {
         }
     };
     (@munch $router:ident [$($done:tt)*]
-        $fn_name:ident $name:literal ($args:ty) => whole $command:expr, $description:literal;
-        $($reply:pat => $render:expr),+ ;
+        $fn_name:ident $name:literal ($args:ty) => whole $ask:ty, $description:literal;
+        $($answer:pat => $render:expr),+ ;
         $($rest:tt)*) => {
         browser_tools! {
             @tool $router [$($done)*] $fn_name $name (crate::tools::output::ToFile<$args>) $description
             (self, a, context) {
-                self.answer_or_file(a, context, $command, |reply| match reply {
-                    $( $reply => Ok($render), )+
-                    other => Err(other),
+                #[allow(clippy::match_single_binding)]
+                self.answer_or_file::<$ask, _>(a, context, |answer: <$ask as claudezilla_protocol::Asking>::Answer| match answer {
+                    $( $answer => $render, )+
                 })
                 .await
             }
@@ -44,17 +46,16 @@ macro_rules! browser_tools {
         }
     };
     (@munch $router:ident [$($done:tt)*]
-        $fn_name:ident $name:literal ($args:ty) => $command:expr, $description:literal;
-        $($reply:pat => $render:expr),+ ;
+        $fn_name:ident $name:literal ($args:ty) => $ask:ty, $description:literal;
+        $($answer:pat => $render:expr),+ ;
         $($rest:tt)*) => {
         browser_tools! {
             @tool $router [$($done)*] $fn_name $name ($args) $description
             (self, a, _context) {
-                #[allow(clippy::redundant_closure_call)]
-                let command = ($command)(a.args);
-                crate::tools::respond(self.run(command, a.timeout).await, |reply| match reply {
-                    $( $reply => Ok($render), )+
-                    other => Err(other),
+                let answer = self.ask::<$ask>(a.args.into(), a.timeout).await;
+                #[allow(clippy::match_single_binding)]
+                crate::tools::respond(answer, |answer| match answer {
+                    $( $answer => $render, )+
                 })
             }
             $($rest)*
@@ -102,19 +103,16 @@ mod storage;
 mod tabs;
 mod trace;
 
-use claudezilla_protocol::{ErrorBody, ErrorCode, Reply};
+use claudezilla_protocol::reply::{self, Reply};
+use claudezilla_protocol::{ErrorBody, ErrorCode};
 use rmcp::model::{CallToolResult, ContentBlock};
 
-/// Renders a successful reply, or the error as a tool error the model can read.
+/// Renders a command's answer, or the error as a tool error the model can read.
 pub(crate) fn respond<T>(
     outcome: Result<T, ErrorBody>,
-    render: impl FnOnce(T) -> Result<CallToolResult, Reply>,
+    render: impl FnOnce(T) -> CallToolResult,
 ) -> CallToolResult {
-    match outcome.map(render) {
-        Ok(Ok(result)) => result,
-        Ok(Err(unexpected)) => failed(unexpected_reply(unexpected)),
-        Err(e) => failed(e),
-    }
+    outcome.map_or_else(failed, render)
 }
 
 /// An error as a tool error the model can read.
@@ -122,7 +120,9 @@ pub(crate) fn failed(error: ErrorBody) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(error.to_string())])
 }
 
-fn unexpected_reply(reply: Reply) -> ErrorBody {
+/// The extension answered with a reply its command never gives: a bug on our side, said
+/// here, in the one place a reply becomes its command's answer type.
+pub(crate) fn unexpected_reply(reply: Reply) -> ErrorBody {
     ErrorBody::new(
         ErrorCode::Internal,
         format!("unexpected reply from the extension: {reply:?}"),
@@ -130,11 +130,8 @@ fn unexpected_reply(reply: Reply) -> ErrorBody {
 }
 
 /// Renders the plain "what happened" answers of actions.
-pub(crate) fn acted(reply: Reply) -> Result<CallToolResult, Reply> {
-    match reply {
-        Reply::Acted { what } => Ok(text(what)),
-        other => Err(other),
-    }
+pub(crate) fn acted(reply::Acted { what }: reply::Acted) -> CallToolResult {
+    text(what)
 }
 
 /// An answer's text blocks, one after another (its pictures left out).

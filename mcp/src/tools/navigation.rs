@@ -1,14 +1,15 @@
 //! Loading pages.
 
 use claudezilla_protocol::args::NavigateArgs;
+use claudezilla_protocol::asks;
 use claudezilla_protocol::reply::{LoadState, TabReport};
-use claudezilla_protocol::{Command, Reply};
+
 use rmcp::model::CallToolResult;
 
 use super::text;
 
 browser_tools! { navigation_router;
-    navigate "firefox_navigate" (NavigateArgs) => Command::Navigate, "Load a URL in your tab, or go back/forward/reload (action), and wait until the page has loaded."; Reply::Tab(report) => render_tab(report);
+    navigate "firefox_navigate" (NavigateArgs) => asks::Navigate, "Load a URL in your tab, or go back/forward/reload (action), and wait until the page has loaded."; report => render_tab(report);
 }
 
 /// The answer of every tool that loads a page.

@@ -4,10 +4,10 @@
 
 use std::borrow::Cow;
 
+use claudezilla_protocol::Asking;
 use claudezilla_protocol::args::{
     ConsoleArgs, GetContentArgs, MAX_MAX_LENGTH, NetworkArgs, SnapshotArgs,
 };
-use claudezilla_protocol::{Command, Reply};
 use rmcp::model::CallToolResult;
 use rmcp::schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::de::{DeserializeOwned, Error as _};
@@ -108,20 +108,23 @@ impl Whole for NetworkArgs {
 impl Claudezilla {
     /// Runs the command and renders its reply; with `outputFile`, asks for all of it, writes
     /// the rendered text (secrets hidden) to the file and answers with where and how much.
-    pub(crate) async fn answer_or_file<T: Whole>(
+    pub(crate) async fn answer_or_file<A, T>(
         &self,
         a: Given<ToFile<T>>,
         context: Context,
-        command: impl FnOnce(T) -> Command,
-        render: impl FnOnce(Reply) -> Result<CallToolResult, Reply>,
-    ) -> CallToolResult {
+        render: impl FnOnce(A::Answer) -> CallToolResult,
+    ) -> CallToolResult
+    where
+        A: Asking<Args = T>,
+        T: Whole,
+    {
         let ToFile {
             mut args,
             output_file,
             overwrite,
         } = a.args;
         let Some(path) = output_file else {
-            return respond(self.run(command(args), a.timeout).await, render);
+            return respond(self.ask::<A>(args, a.timeout).await, render);
         };
         // The destination is checked before the page is read.
         let allowed = self.allowed(&context.peer).await;
@@ -130,7 +133,7 @@ impl Claudezilla {
             Err(e) => return failed(e),
         };
         args.ask_all();
-        let answer = respond(self.run(command(args), a.timeout).await, render);
+        let answer = respond(self.ask::<A>(args, a.timeout).await, render);
         if answer.is_error == Some(true) {
             return answer;
         }

@@ -2,22 +2,24 @@
 
 use super::args::NoArgs;
 use super::text;
+use claudezilla_protocol::GRANT_MINIMUM;
+use claudezilla_protocol::asks;
+use claudezilla_protocol::reply;
 use claudezilla_protocol::reply::{SlotRequests, WaitingAgent};
-use claudezilla_protocol::{Command, GRANT_MINIMUM, Reply};
 
 browser_tools! { pool_router;
-    request_tab_space "firefox_request_tab_space" (NoArgs) => |_| Command::RequestTabSpace, "When the {POOL_LIMIT}-tab pool is full: queue for the next tab slot another agent grants. Says your place.";
-        Reply::SlotRequested { room_now: true, .. } => text("There is room now: open your tab with firefox_create_window."),
-        Reply::SlotRequested { position, .. } => text(format!(
+    request_tab_space "firefox_request_tab_space" (NoArgs) => asks::RequestTabSpace, "When the {POOL_LIMIT}-tab pool is full: queue for the next tab slot another agent grants. Says your place.";
+        reply::SlotRequested { room_now: true, .. } => text("There is room now: open your tab with firefox_create_window."),
+        reply::SlotRequested { position, .. } => text(format!(
             "Queued for a tab slot (place {position}). An agent holding more than {GRANT_MINIMUM} tabs can give you one \
              with firefox_grant_tab_space; check with firefox_get_slot_requests."
         ));
-    grant_tab_space "firefox_grant_tab_space" (NoArgs) => |_| Command::GrantTabSpace, "Give up your oldest tab so the longest-waiting agent gets its slot (reserved for it {RESERVATION_S} s by default). Only while you hold more than {GRANT_MINIMUM} tabs.";
-        Reply::Granted { released_tab, to, reserved_ms } => text(format!("Closed your tab {released_tab}; its slot is reserved for {to} for {} s.", reserved_ms / 1000));
-    get_slot_requests "firefox_get_slot_requests" (NoArgs) => |_| Command::GetSlotRequests, "List agents waiting for a tab slot and the slots reserved for them."; Reply::SlotRequests(r) => text(render_requests(&r));
-    close_window "firefox_close_window" (NoArgs) => |_| Command::CloseWindow, "Close the agent window with your tabs in it. Refused while other agents have tabs there.";
-        Reply::WindowClosed { tabs_closed: 0 } => text("No agent window was open."),
-        Reply::WindowClosed { tabs_closed } => text(format!("Closed the agent window and its {tabs_closed} tab(s)."));
+    grant_tab_space "firefox_grant_tab_space" (NoArgs) => asks::GrantTabSpace, "Give up your oldest tab so the longest-waiting agent gets its slot (reserved for it {RESERVATION_S} s by default). Only while you hold more than {GRANT_MINIMUM} tabs.";
+        reply::Granted { released_tab, to, reserved_ms } => text(format!("Closed your tab {released_tab}; its slot is reserved for {to} for {} s.", reserved_ms / 1000));
+    get_slot_requests "firefox_get_slot_requests" (NoArgs) => asks::GetSlotRequests, "List agents waiting for a tab slot and the slots reserved for them."; r => text(render_requests(&r));
+    close_window "firefox_close_window" (NoArgs) => asks::CloseWindow, "Close the agent window with your tabs in it. Refused while other agents have tabs there.";
+        reply::WindowClosed { tabs_closed: 0 } => text("No agent window was open."),
+        reply::WindowClosed { tabs_closed } => text(format!("Closed the agent window and its {tabs_closed} tab(s)."));
 }
 
 fn render_requests(r: &SlotRequests) -> String {

@@ -4,10 +4,12 @@ use claudezilla_protocol::args::{
     AccessibilitySnapshotArgs, FindArgs, GetContentArgs, MAX_MAX_LENGTH, NavAction, NavigateArgs,
     PageStateArgs, PerformanceArgs, SnapshotArgs, TargetArgs, WaitForArgs,
 };
+use claudezilla_protocol::asks;
+use claudezilla_protocol::reply;
 use claudezilla_protocol::reply::{
     Found, PageContent, PagePerformance, PageState, Painted, Snapshot,
 };
-use claudezilla_protocol::{Command, Reply};
+
 use rmcp::model::CallToolResult;
 use rmcp::schemars::{self, JsonSchema};
 use serde::Deserialize;
@@ -21,17 +23,17 @@ const WAIT_FOR_DEFAULT_MS: u64 = 10_000;
 
 browser_tools! { reading_router;
     get_content "firefox_get_content" (ToFile<GetContentArgs>) => with read_content, "Read your tab as text (default), markdown (headings, links, lists, tables) or html, whole or under a selector. Cut at maxLength.";
-    snapshot "firefox_snapshot" (SnapshotArgs) => whole Command::Snapshot, "Compact accessibility tree of your tab (all frames, shadow DOM) where every interactive element has a ref (e12) that any action tool takes instead of a selector.";
-        Reply::Snapshot(s) => text(render_snapshot(s));
-    find "firefox_find" (FindArgs) => Command::Find, "Where a text (or regex) shows on your tab, frames and shadow DOM too: each match's line, and the ref, role and name of the element to act on.";
-        Reply::Found(f) => text(render_found(&f));
+    snapshot "firefox_snapshot" (SnapshotArgs) => whole asks::Snapshot, "Compact accessibility tree of your tab (all frames, shadow DOM) where every interactive element has a ref (e12) that any action tool takes instead of a selector.";
+        s => text(render_snapshot(s));
+    find "firefox_find" (FindArgs) => asks::Find, "Where a text (or regex) shows on your tab, frames and shadow DOM too: each match's line, and the ref, role and name of the element to act on.";
+        f => text(render_found(&f));
     performance "firefox_performance" (PerformanceArgs) => with measure, "Your tab's load and responsiveness: TTFB, DOMContentLoaded, load, LCP, CLS, INP, long tasks, resources by type and the largest.";
-    accessibility_snapshot "firefox_get_accessibility_snapshot" (AccessibilitySnapshotArgs) => Command::AccessibilitySnapshot, "Accessibility tree limited by depth and node count (Claudezilla's); firefox_snapshot is usually better.";
-        Reply::Snapshot(s) => text(render_snapshot(s));
-    get_element "firefox_get_element" (TargetArgs) => Command::GetElement, "One element in detail: attributes, visibility, box, key styles, text, value.";
-        Reply::Element(e) => text(serde_json::to_string_pretty(&e).unwrap_or_default());
-    get_page_state "firefox_get_page_state" (PageStateArgs) => Command::GetPageState, "Structured page summary (JSON): headings, links, buttons, inputs with refs, images, landmarks, counts, recent errors.";
-        Reply::PageState(s) => text(serde_json::to_string(&s).unwrap_or_default());
+    accessibility_snapshot "firefox_get_accessibility_snapshot" (AccessibilitySnapshotArgs) => asks::AccessibilitySnapshot, "Accessibility tree limited by depth and node count (Claudezilla's); firefox_snapshot is usually better.";
+        s => text(render_snapshot(s));
+    get_element "firefox_get_element" (TargetArgs) => asks::GetElement, "One element in detail: attributes, visibility, box, key styles, text, value.";
+        e => text(serde_json::to_string_pretty(&e).unwrap_or_default());
+    get_page_state "firefox_get_page_state" (PageStateArgs) => asks::GetPageState, "Structured page summary (JSON): headings, links, buttons, inputs with refs, images, landmarks, counts, recent errors.";
+        s => text(serde_json::to_string(&s).unwrap_or_default());
     diff_page_state "firefox_diff_page_state" (DiffArgs) => with diff_states, "What changed between two firefox_get_page_state answers (pass them as before and after).";
     wait_for "firefox_wait_for" (WaitForArgs) => with wait, "Wait until an element matches a selector, the page shows a text, or the URL matches a glob. timeout defaults to 10000 here.";
 }
@@ -47,11 +49,8 @@ impl Claudezilla {
             Some(_) => MAX_MAX_LENGTH,
             None => a.args.args.max_length,
         };
-        let render = move |reply| match reply {
-            Reply::Content(c) => Ok(text(render_content(&c, max_length))),
-            other => Err(other),
-        };
-        self.answer_or_file(a, context, Command::GetContent, render)
+        let render = move |c: PageContent| text(render_content(&c, max_length));
+        self.answer_or_file::<asks::GetContent, _>(a, context, render)
             .await
     }
 
@@ -63,16 +62,13 @@ impl Claudezilla {
                 action: Some(NavAction::Reload),
                 tab_id: a.args.tab_id,
             };
-            if let Err(e) = self.run(Command::Navigate(reload), a.timeout).await {
+            if let Err(e) = self.ask::<asks::Navigate>(reload, a.timeout).await {
                 return super::failed(e);
             }
         }
         respond(
-            self.run(Command::Performance(a.args), a.timeout).await,
-            |reply| match reply {
-                Reply::Performance(p) => Ok(text(render_performance(&p))),
-                other => Err(other),
-            },
+            self.ask::<asks::Performance>(a.args, a.timeout).await,
+            |p| text(render_performance(&p)),
         )
     }
 
@@ -85,13 +81,8 @@ impl Claudezilla {
     async fn wait(&self, a: Given<WaitForArgs>, _: Context) -> CallToolResult {
         let timeout = a.timeout.or(Some(WAIT_FOR_DEFAULT_MS));
         respond(
-            self.run(Command::WaitFor(a.args), timeout).await,
-            |reply| match reply {
-                Reply::Waited { what, waited_ms } => {
-                    Ok(text(format!("Done after {waited_ms} ms: {what}.")))
-                }
-                other => Err(other),
-            },
+            self.ask::<asks::WaitFor>(a.args, timeout).await,
+            |reply::Waited { what, waited_ms }| text(format!("Done after {waited_ms} ms: {what}.")),
         )
     }
 }

@@ -3,7 +3,7 @@
 use base64::Engine;
 use claudezilla_protocol::args::ScreenshotArgs;
 use claudezilla_protocol::reply::{ImageMime, Screenshot};
-use claudezilla_protocol::{Command, ErrorBody, ErrorCode, Reply};
+use claudezilla_protocol::{ErrorBody, ErrorCode, asks};
 use rmcp::model::{CallToolResult, ContentBlock};
 
 use super::{Context, Given, failed, respond, text};
@@ -29,41 +29,28 @@ impl Claudezilla {
             },
             None => None,
         };
-        let outcome = self.run(Command::Screenshot(a.args), a.timeout).await;
-        let outcome = match target {
-            Some(target) => outcome.and_then(|reply| save(reply, target)),
-            None => outcome.map(Shot::Sent),
-        };
-        respond(outcome, |shot| match shot {
-            Shot::Sent(Reply::Screenshot(s)) => Ok(render(s)),
-            Shot::Saved(answer) => Ok(text(answer)),
-            Shot::Sent(other) => Err(other),
-        })
+        let shot = self.ask::<asks::Screenshot>(a.args, a.timeout).await;
+        match target {
+            Some(target) => respond(shot.and_then(|s| save(s, target)), text),
+            None => respond(shot, render),
+        }
     }
 }
 
-/// A picture sent back, or the answer for one saved to disk.
-enum Shot {
-    Sent(Reply),
-    Saved(String),
-}
-
-fn save(reply: Reply, target: SaveTarget) -> Result<Shot, ErrorBody> {
-    let Reply::Screenshot(shot) = reply else {
-        return Ok(Shot::Sent(reply));
-    };
+/// Writes the picture to `target`; the answer says where, and how big.
+fn save(shot: Screenshot, target: SaveTarget) -> Result<String, ErrorBody> {
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(&shot.data)
         .map_err(|e| ErrorBody::new(ErrorCode::Internal, format!("screenshot data: {e}")))?;
     let path = target.write(&bytes)?;
-    Ok(Shot::Saved(format!(
+    Ok(format!(
         "Saved {}×{}, {} KB to {}.{}",
         shot.width,
         shot.height,
         bytes.len() / 1000,
         path.display(),
         lines(&shot.notes)
-    )))
+    ))
 }
 
 fn lines(notes: &[String]) -> String {

@@ -3,8 +3,8 @@
 use claudezilla_protocol::args::{
     CookiesArgs, SavedState, StateAction, StorageArea, StorageArgs, StorageStateArgs,
 };
-use claudezilla_protocol::reply::CookieInfo;
-use claudezilla_protocol::{Command, ErrorBody, ErrorCode, Reply};
+use claudezilla_protocol::reply::{self, CookieInfo, CookiesAnswer, StateAnswer, StorageAnswer};
+use claudezilla_protocol::{ErrorBody, ErrorCode, asks};
 use rmcp::model::CallToolResult;
 
 use super::{Context, Given, acted, failed, respond, text};
@@ -12,12 +12,12 @@ use crate::files::Written;
 use crate::server::Claudezilla;
 
 browser_tools! { storage_router;
-    cookies "firefox_cookies" (CookiesArgs) => Command::Cookies, "Get, set or delete the cookies of your tab's page (its own cookie jar). Off unless the user switched cookies and storage on in the Claudezilla popup: they hold logins.";
-        Reply::Cookies { url, cookies } => text(render_cookies(&url, &cookies)),
-        Reply::Acted { what } => text(what);
-    storage "firefox_storage" (StorageArgs) => Command::Storage, "Get, set or clear your tab's localStorage (or sessionStorage: area). Off unless the user switched cookies and storage on in the Claudezilla popup.";
-        Reply::Stored { origin, area, entries, total } => text(render_storage(&origin, area, &entries, total)),
-        Reply::Acted { what } => text(what);
+    cookies "firefox_cookies" (CookiesArgs) => asks::Cookies, "Get, set or delete the cookies of your tab's page (its own cookie jar). Off unless the user switched cookies and storage on in the Claudezilla popup: they hold logins.";
+        CookiesAnswer::Cookies(reply::Cookies { url, cookies }) => text(render_cookies(&url, &cookies)),
+        CookiesAnswer::Acted(done) => acted(done);
+    storage "firefox_storage" (StorageArgs) => asks::Storage, "Get, set or clear your tab's localStorage (or sessionStorage: area). Off unless the user switched cookies and storage on in the Claudezilla popup.";
+        StorageAnswer::Stored(reply::Stored { origin, area, entries, total }) => text(render_storage(&origin, area, &entries, total)),
+        StorageAnswer::Acted(done) => acted(done);
     storage_state "firefox_storage_state" (StorageStateArgs) => with save_or_load_state, "Save the cookies and localStorage of your open sites to a JSON file in your project, or load one into your session (log in once, reuse it; the file holds logins). Off unless the user switched cookies and storage on.";
 }
 
@@ -37,25 +37,23 @@ impl Claudezilla {
                 Err(e) => return failed(e),
             };
             let saved = self
-                .run(Command::StorageState(a.args), a.timeout)
+                .ask::<asks::StorageState>(a.args, a.timeout)
                 .await
-                .and_then(|reply| match reply {
-                    Reply::SavedState(state) => {
+                .and_then(|answer| match answer {
+                    StateAnswer::SavedState(state) => {
                         let json = serde_json::to_vec_pretty(&state)
                             .map_err(|e| ErrorBody::new(ErrorCode::Internal, e.to_string()))?;
                         let written = target.write(&json)?;
-                        Ok(Reply::Acted {
-                            what: format!(
-                                "Saved {} cookies and the local storage of {} site(s) to {}.",
-                                state.cookies.len(),
-                                state.origins.len(),
-                                written.display()
-                            ),
-                        })
+                        Ok(format!(
+                            "Saved {} cookies and the local storage of {} site(s) to {}.",
+                            state.cookies.len(),
+                            state.origins.len(),
+                            written.display()
+                        ))
                     }
-                    other => Ok(other),
+                    StateAnswer::Acted(reply::Acted { what }) => Ok(what),
                 });
-            return respond(saved, acted);
+            return respond(saved, text);
         }
         let state = allowed.read(&path).and_then(|(_, bytes)| {
             serde_json::from_slice::<SavedState>(&bytes).map_err(|e| not_a_state(&path, e))
@@ -63,11 +61,17 @@ impl Claudezilla {
         let outcome = match state {
             Ok(state) => {
                 a.args.state = Some(state);
-                self.run(Command::StorageState(a.args), a.timeout).await
+                self.ask::<asks::StorageState>(a.args, a.timeout).await
             }
             Err(e) => Err(e),
         };
-        respond(outcome, acted)
+        respond(outcome, |answer| match answer {
+            StateAnswer::Acted(done) => acted(done),
+            StateAnswer::SavedState(_) => failed(ErrorBody::new(
+                ErrorCode::Internal,
+                "the extension answered a load with a saved state",
+            )),
+        })
     }
 }
 

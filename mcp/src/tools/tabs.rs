@@ -4,17 +4,18 @@ use super::args::NoArgs;
 use super::navigation::render_tab;
 use super::text;
 use claudezilla_protocol::args::{AttachArgs, CloseTabArgs, CreateWindowArgs};
+use claudezilla_protocol::asks;
+use claudezilla_protocol::reply;
 use claudezilla_protocol::reply::{BrowserTab, TabEntry};
-use claudezilla_protocol::{Command, Reply};
 
 browser_tools! { tabs_router;
-    create_window "firefox_create_window" (CreateWindowArgs) => Command::CreateWindow, "Open a URL in a new tab of the shared agent window and wait for it to load. Returns your tabId."; Reply::Tab(report) => render_tab(report);
-    get_tabs "firefox_get_tabs" (NoArgs) => |_| Command::GetTabs, "List the tabs in the agent window; yours are marked."; Reply::Tabs { tabs } => text(render_tabs(&tabs));
-    list_all_tabs "firefox_list_all_tabs" (NoArgs) => |_| Command::ListAllTabs, "Every tab of the browser, the user's own included, with who drives it; attach one with firefox_attach_tab.";
-        Reply::AllTabs { tabs } => text(render_all(&tabs));
-    attach_tab "firefox_attach_tab" (AttachArgs) => Command::AttachTab, "Drive one of the user's open tabs as your own (the popup shows it and lets the user take it back). firefox_detach_tab gives it back open."; Reply::Tab(report) => render_tab(report);
-    detach_tab "firefox_detach_tab" (AttachArgs) => Command::DetachTab, "Give an attached tab back to the user; it stays open."; Reply::Acted { what } => text(what);
-    close_tab "firefox_close_tab" (CloseTabArgs) => Command::CloseTab, "Close one of your tabs."; Reply::Closed { tab_id } => text(format!("Closed tab {tab_id}."));
+    create_window "firefox_create_window" (CreateWindowArgs) => asks::CreateWindow, "Open a URL in a new tab of the shared agent window and wait for it to load. Returns your tabId."; report => render_tab(report);
+    get_tabs "firefox_get_tabs" (NoArgs) => asks::GetTabs, "List the tabs in the agent window; yours are marked."; reply::Tabs { tabs } => text(render_tabs(&tabs));
+    list_all_tabs "firefox_list_all_tabs" (NoArgs) => asks::ListAllTabs, "Every tab of the browser, the user's own included, with who drives it; attach one with firefox_attach_tab.";
+        reply::AllTabs { tabs } => text(render_all(&tabs));
+    attach_tab "firefox_attach_tab" (AttachArgs) => asks::AttachTab, "Drive one of the user's open tabs as your own (the popup shows it and lets the user take it back). firefox_detach_tab gives it back open."; report => render_tab(report);
+    detach_tab "firefox_detach_tab" (AttachArgs) => asks::DetachTab, "Give an attached tab back to the user; it stays open."; reply::Acted { what } => text(what);
+    close_tab "firefox_close_tab" (CloseTabArgs) => asks::CloseTab, "Close one of your tabs."; reply::Closed { tab_id } => text(format!("Closed tab {tab_id}."));
 }
 
 fn render_tabs(tabs: &[TabEntry]) -> String {

@@ -3,7 +3,8 @@
 //! action's answer is final.
 
 use claudezilla_protocol::args::{ConsoleArgs, ConsoleLevel, ScreenshotArgs};
-use claudezilla_protocol::{Command, ErrorBody, ErrorCode, Reply, TabId};
+use claudezilla_protocol::reply;
+use claudezilla_protocol::{ErrorBody, ErrorCode, TabId, asks};
 use rmcp::model::CallToolResult;
 use rmcp::schemars::{self, JsonSchema};
 use serde::Deserialize;
@@ -156,7 +157,7 @@ impl Claudezilla {
         action: &mut Action<'_>,
     ) -> Option<TabId> {
         let asked = args.get("tabId").and_then(Value::as_u64);
-        let Ok(Reply::Tabs { tabs }) = self.run(Command::GetTabs, Some(LOOKUP_MS)).await else {
+        let Ok(reply::Tabs { tabs }) = self.ask::<asks::GetTabs>((), Some(LOOKUP_MS)).await else {
             return None;
         };
         let tab = tabs
@@ -175,12 +176,12 @@ impl Claudezilla {
             clear: false,
             limit: 50,
         };
-        match self.run(Command::GetConsole(args), Some(LOOKUP_MS)).await {
-            Ok(Reply::Console { entries, .. }) => entries
+        match self.ask::<asks::GetConsole>(args, Some(LOOKUP_MS)).await {
+            Ok(reply::Console { entries, .. }) => entries
                 .into_iter()
                 .map(|e| self.secrets.redact(&e.message).into_owned())
                 .collect(),
-            _ => Vec::new(),
+            Err(_) => Vec::new(),
         }
     }
 
@@ -189,10 +190,8 @@ impl Claudezilla {
             "tabId": tab, "quality": 40, "scale": 0.4, "maxWait": 1000
         }))
         .ok()?;
-        match self.run(Command::Screenshot(args), Some(LOOKUP_MS)).await {
-            Ok(Reply::Screenshot(s)) => Some(s.data),
-            _ => None,
-        }
+        let shot = self.ask::<asks::Screenshot>(args, Some(LOOKUP_MS)).await;
+        shot.ok().map(|s| s.data)
     }
 }
 

@@ -2,6 +2,7 @@
 
 use claudezilla_protocol::args::Container;
 use claudezilla_protocol::envelope::PageOp;
+use claudezilla_protocol::reply;
 use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Outcome, Reply, TabId};
 use futures_util::lock::Mutex;
 use serde::Serialize;
@@ -232,7 +233,7 @@ pub async fn close(tab: AuthorizedTab) -> Outcome {
     web::call(web::tabs_remove(&JsValue::from(tab.0)))
         .await
         .map_err(|e| gone(tab, e))?;
-    Ok(Reply::Closed { tab_id: tab })
+    Ok(Reply::Closed(reply::Closed { tab_id: tab }))
 }
 
 /// Closes the agents' window, if only `agent`'s tabs are in it.
@@ -242,13 +243,13 @@ pub async fn close_window(agent: &AgentId) -> Outcome {
         return Err(window_in_use(others));
     }
     let Some(window) = window else {
-        return Ok(Reply::WindowClosed { tabs_closed: 0 });
+        return Ok(Reply::WindowClosed(reply::WindowClosed { tabs_closed: 0 }));
     };
     let closed = with_state(|s| s.pool.window_closed(window)).len() as u32;
     let _ = web::call(web::windows_remove(window)).await;
-    Ok(Reply::WindowClosed {
+    Ok(Reply::WindowClosed(reply::WindowClosed {
         tabs_closed: closed,
-    })
+    }))
 }
 
 /// The refusal for closing the window while others work in it.

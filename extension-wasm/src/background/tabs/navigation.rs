@@ -2,6 +2,7 @@
 //! load that failed or moved on by itself, the URL waits.
 
 use claudezilla_protocol::args::NavAction;
+use claudezilla_protocol::reply;
 use claudezilla_protocol::reply::LoadState;
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply, TabId};
 use futures_channel::oneshot;
@@ -269,10 +270,10 @@ pub async fn wait_for_url(tab: AuthorizedTab, glob: &str, until: u64) -> Outcome
             .map_err(|e| gone(tab, e))?;
         let waited = (web::now_ms() - started) as u32;
         if crate::glob::matches(glob, &now.url) {
-            return Ok(Reply::Waited {
+            return Ok(Reply::Waited(reply::Waited {
                 what: format!("the URL {} matches {glob:?}", now.url),
                 waited_ms: waited,
-            });
+            }));
         }
         if web::now_ms() >= until as f64 {
             return Err(ErrorBody::new(ErrorCode::Timeout, format!("the URL is still {} after {waited} ms, not {glob:?}", now.url))

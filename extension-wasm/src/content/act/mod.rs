@@ -2,6 +2,7 @@
 //! (dragging is `super::drag`). Synthetic events are untrusted, so where the browser would do something on a real
 //! user's action (submit a form on Enter, follow a link), we do it ourselves and say so.
 
+use claudezilla_protocol::reply;
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
 use web_sys::{
     Element, Event, EventInit, InputEvent, InputEventInit, ScrollBehavior, ScrollIntoViewOptions,
@@ -25,7 +26,7 @@ pub(in crate::content) fn page_error(message: String) -> ErrorBody {
 }
 
 pub(in crate::content) fn acted(what: String) -> Outcome {
-    Ok(Reply::Acted { what })
+    Ok(Reply::Acted(reply::Acted { what }))
 }
 
 pub(in crate::content) fn scroll_into_view(element: &Element) {

@@ -3,6 +3,7 @@
 
 use claudezilla_protocol::args::MouseButton;
 use claudezilla_protocol::keys::Modifiers;
+use claudezilla_protocol::reply;
 use claudezilla_protocol::{ErrorBody, Outcome, Reply};
 use wasm_bindgen::JsCast;
 use web_sys::{
@@ -104,7 +105,7 @@ pub fn click_with(
     enabled(element)?;
     scroll_into_view(element);
     let name = press(element, centre(element), false, clicks, button, modifiers);
-    Ok(Reply::Clicked { element: name })
+    Ok(Reply::Clicked(reply::Clicked { element: name }))
 }
 
 /// Clicks whatever is at a point of the viewport (CSS pixels), as a user clicking there
@@ -114,9 +115,9 @@ pub fn click_at(x: f64, y: f64, clicks: u8, button: MouseButton, modifiers: Modi
     enabled(&element)?;
     let at = (x.round() as i32, y.round() as i32);
     let name = press(&element, at, true, clicks, button, modifiers);
-    Ok(Reply::Clicked {
+    Ok(Reply::Clicked(reply::Clicked {
         element: format!("{name} at ({}, {})", at.0, at.1),
-    })
+    }))
 }
 
 pub(super) fn enabled(element: &Element) -> Result<(), ErrorBody> {

@@ -1,6 +1,7 @@
 //! Typing text into fields and editors as the editor would take it, and the `change` a
 //! committed edit fires.
 
+use claudezilla_protocol::reply;
 use claudezilla_protocol::{ErrorBody, Outcome, Reply};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement};
@@ -305,9 +306,9 @@ fn type_into(element: &Element, text: &str, clear: bool) -> Outcome {
             "The field kept {length} of {wanted} characters{limit}, as it would from a keyboard."
         ));
     }
-    Ok(Reply::Typed {
+    Ok(Reply::Typed(reply::Typed {
         element: describe(element),
         value_length: length as u32,
         note: (!notes.is_empty()).then(|| notes.join(" ")),
-    })
+    }))
 }

@@ -1,0 +1,210 @@
+//! The small answers: what an action did, a list, a count. Each is the payload of one
+//! [`Reply`] variant of the same name; the few commands that answer in two ways have an enum.
+
+use serde::{Deserialize, Serialize};
+
+use super::{
+    ActivityEntry, Answer, BrowserTab, ConsoleEntry, CookieInfo, DownloadInfo, NetworkEntry, Reply,
+    RouteInfo, TabEntry,
+};
+use crate::TabId;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Tabs {
+    pub tabs: Vec<TabEntry>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Clicked {
+    pub element: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Typed {
+    pub element: String,
+    pub value_length: u32,
+    /// How the text went in, when not as keystrokes would (or what the field refused).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Closed {
+    pub tab_id: TabId,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Pong {
+    pub version: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Bye {
+    pub tabs_closed: u32,
+}
+
+/// The agent is queued for the next granted slot (or there is room already).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SlotRequested {
+    pub position: u32,
+    pub room_now: bool,
+}
+
+/// The granter's oldest tab was closed; the slot is reserved for `to`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Granted {
+    pub released_tab: TabId,
+    pub to: String,
+    pub reserved_ms: u32,
+}
+
+/// An action on an element or the page, described for the agent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Acted {
+    pub what: String,
+}
+
+/// A wait ended with its condition met.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Waited {
+    pub what: String,
+    pub waited_ms: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WindowClosed {
+    pub tabs_closed: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Console {
+    pub entries: Vec<ConsoleEntry>,
+    pub total: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Network {
+    pub entries: Vec<NetworkEntry>,
+    pub total: u32,
+}
+
+/// The agent's routes, newest first, with how many requests each has met.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Routes {
+    pub routes: Vec<RouteInfo>,
+}
+
+/// The agent's own recent actions, newest first (`firefox_get_activity`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Activity {
+    pub entries: Vec<ActivityEntry>,
+}
+
+/// The agent's downloads, newest first (at most `MAX_DOWNLOADS`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Downloads {
+    pub downloads: Vec<DownloadInfo>,
+}
+
+/// The cookies a tab's page gets (values cut at `MAX_STORED_VALUE`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Cookies {
+    pub url: String,
+    pub cookies: Vec<CookieInfo>,
+}
+
+/// The entries of one storage area of a tab's page (values cut), and how many there are.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Stored {
+    pub origin: String,
+    pub area: crate::args::StorageArea,
+    pub entries: Vec<(String, String)>,
+    pub total: u32,
+}
+
+/// JSON text of the value (or a description when it is not JSON), and its JS type.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Evaluated {
+    pub value: String,
+    pub js_type: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Config {
+    pub allowed_domains: Vec<String>,
+    pub handle_consent: bool,
+    /// The user's allowlist, which holds whatever the agent's says (empty: none).
+    #[serde(default)]
+    pub user_domains: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AllTabs {
+    pub tabs: Vec<BrowserTab>,
+}
+
+/// The Stop hook's verdict: keep the session going with `reason`, or let it stop.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LoopDecision {
+    pub block: bool,
+    pub reason: String,
+}
+
+/// An answer that is one of two kinds: a listing, or what an action did.
+macro_rules! listed_or_acted {
+    ($(#[$doc:meta])* $name:ident { $listed:ident($payload:ty) }) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum $name {
+            $listed($payload),
+            Acted(Acted),
+        }
+
+        impl Answer for $name {
+            fn from_reply(reply: Reply) -> Result<Self, Reply> {
+                match reply {
+                    Reply::$listed(listed) => Ok(Self::$listed(listed)),
+                    Reply::Acted(acted) => Ok(Self::Acted(acted)),
+                    other => Err(other),
+                }
+            }
+        }
+    };
+}
+
+listed_or_acted! {
+    /// `cookies`: the cookies (get), or what was set or deleted.
+    CookiesAnswer { Cookies(Cookies) }
+}
+
+listed_or_acted! {
+    /// `storage`: the entries (get), or what was set or cleared.
+    StorageAnswer { Stored(Stored) }
+}
+
+listed_or_acted! {
+    /// `storageState`: what was gathered (save), or what was planted (load).
+    StateAnswer { SavedState(crate::args::SavedState) }
+}
