@@ -329,6 +329,72 @@ pub fn fold_row(depth: usize, lines: &str) -> Option<String> {
     Some(format!("{}row: {}\n", " ".repeat(depth), parts.join(" · ")))
 }
 
+/// Where an element's accessible name may come from. The content script answers each when
+/// asked (every one costs calls into the page), and [`accessible_name`] asks in ARIA's order.
+pub trait NameSources {
+    /// `aria-labelledby` (resolved in the element's own tree), then `aria-label`.
+    fn aria(&mut self) -> Option<String>;
+    /// The words of the form field's `<label>`.
+    fn label(&mut self) -> Option<String>;
+    /// An input's value (a button's caption).
+    fn value(&mut self) -> String;
+    /// `alt`, else the element's own text.
+    fn content(&mut self) -> String;
+    fn attribute(&mut self, name: &str) -> Option<String>;
+}
+
+/// The accessible name, after the ARIA order: labelledby and aria-label, the field's label
+/// (only a form field has one: `labelable`), alt or the element's own text (an input's: its
+/// value), then title, placeholder and name. A field's own text is its value, not its name —
+/// but an ARIA checkbox or radio (a div, say) is named by its content, as a native one is by
+/// its label.
+pub fn accessible_name(
+    tag: &str,
+    role: &str,
+    labelable: bool,
+    from: &mut impl NameSources,
+) -> String {
+    if let Some(aria) = from.aria() {
+        return aria;
+    }
+    if let Some(label) = labelable
+        .then(|| from.label())
+        .flatten()
+        .filter(|l| !l.is_empty())
+    {
+        return label;
+    }
+    let native = matches!(tag, "input" | "select" | "textarea");
+    let is_field = match role {
+        "textbox" | "searchbox" | "combobox" | "spinbutton" | "slider" | "input" | "file" => true,
+        "checkbox" | "radio" => native,
+        _ => false,
+    };
+    let own = match (is_field, tag) {
+        (true, _) => String::new(),
+        (false, "input") => clean(&from.value(), 80),
+        (false, _) => from.content(),
+    };
+    if !own.is_empty() {
+        return own;
+    }
+    ["title", "placeholder", "name"]
+        .iter()
+        .find_map(|a| from.attribute(a).filter(|v| !v.trim().is_empty()))
+        .map(|v| clean(&v, 80))
+        .unwrap_or_default()
+}
+
+/// What a snapshot shows of a password field: nothing when empty, a secret's placeholder
+/// when one was typed from the secrets file, else dots (never the characters).
+pub fn password_shown(empty: bool, secret: Option<String>) -> Option<String> {
+    match (empty, secret) {
+        (true, _) => None,
+        (false, Some(name)) => Some(name),
+        (false, None) => Some("••••".to_owned()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -464,5 +530,113 @@ mod tests {
         assert_eq!(clean("  a \n\t b  ", 10), "a b");
         assert_eq!(clean("abcdef ghij", 4), "abcd…");
         assert_eq!(clean("", 4), "");
+    }
+
+    /// An element's name sources, each recorded when asked.
+    #[derive(Default)]
+    struct Sources {
+        aria: Option<&'static str>,
+        label: Option<&'static str>,
+        value: &'static str,
+        content: &'static str,
+        title: Option<&'static str>,
+        placeholder: Option<&'static str>,
+        asked: Vec<&'static str>,
+    }
+
+    impl NameSources for Sources {
+        fn aria(&mut self) -> Option<String> {
+            self.asked.push("aria");
+            self.aria.map(str::to_owned)
+        }
+        fn label(&mut self) -> Option<String> {
+            self.asked.push("label");
+            self.label.map(str::to_owned)
+        }
+        fn value(&mut self) -> String {
+            self.asked.push("value");
+            self.value.to_owned()
+        }
+        fn content(&mut self) -> String {
+            self.asked.push("content");
+            self.content.to_owned()
+        }
+        fn attribute(&mut self, name: &str) -> Option<String> {
+            match name {
+                "title" => self.title,
+                "placeholder" => self.placeholder,
+                _ => None,
+            }
+            .map(str::to_owned)
+        }
+    }
+
+    #[test]
+    fn names_follow_the_aria_order_and_ask_no_more_than_needed() {
+        let mut s = Sources {
+            aria: Some("Close"),
+            label: Some("label"),
+            ..Sources::default()
+        };
+        assert_eq!(accessible_name("button", "button", false, &mut s), "Close");
+        assert_eq!(
+            s.asked,
+            ["aria"],
+            "nothing after the first name found is read"
+        );
+        let mut s = Sources {
+            label: Some("Email"),
+            value: "ada@example.com",
+            placeholder: Some("you@…"),
+            ..Sources::default()
+        };
+        assert_eq!(accessible_name("input", "textbox", true, &mut s), "Email");
+        // A field is never named by its value (it may be a secret); its placeholder stands in.
+        s.label = None;
+        assert_eq!(accessible_name("input", "textbox", true, &mut s), "you@…");
+        assert!(!s.asked.contains(&"value"));
+        let mut button = Sources {
+            value: "Send",
+            ..Sources::default()
+        };
+        assert_eq!(
+            accessible_name("input", "button", true, &mut button),
+            "Send"
+        );
+        // An ARIA checkbox is named by its content; a native one never is.
+        let mut aria_box = Sources {
+            content: "Remember me",
+            ..Sources::default()
+        };
+        assert_eq!(
+            accessible_name("div", "checkbox", false, &mut aria_box),
+            "Remember me"
+        );
+        let mut native = Sources {
+            content: "ignored",
+            title: Some("Remember"),
+            ..Sources::default()
+        };
+        assert_eq!(
+            accessible_name("input", "checkbox", true, &mut native),
+            "Remember"
+        );
+        // Only a form field's label is asked for.
+        let mut link = Sources {
+            content: "Docs",
+            ..Sources::default()
+        };
+        assert_eq!(accessible_name("a", "link", false, &mut link), "Docs");
+        assert!(!link.asked.contains(&"label"));
+    }
+
+    #[test]
+    fn a_password_never_shows_its_characters() {
+        assert_eq!(password_shown(true, None), None);
+        assert_eq!(password_shown(false, None).as_deref(), Some("••••"));
+        assert_eq!(
+            password_shown(false, Some("<secret:PW>".into())).as_deref(),
+            Some("<secret:PW>")
+        );
     }
 }

@@ -11,8 +11,10 @@
 //! * [`pixels`], [`jpeg`]: decoding, stitching, shrinking and encoding pictures.
 //! * [`load`]: when a navigation counts as finished, and whether it reached what was asked.
 //! * [`network`]: requests in flight, for "the network is quiet".
-//! * [`text`], [`a11y`], [`markdown`], [`suggest`]: answers' text, roles and names, Markdown,
-//!   "did you mean".
+//! * [`text`], [`a11y`], [`markdown`], [`suggest`]: answers' text, roles and names (their
+//!   order of sources, what a field's value shows), Markdown, "did you mean".
+//! * [`input_plan`]: the events of a click and of a key press, in order, and what the browser
+//!   does for a key a page did not handle.
 //! * [`request_log`]: each tab's network log; [`redact`]: credentials out of what is shown.
 //! * [`request_routes`]: each agent's routes, and what of them needs the evaluate switch.
 //! * [`allowlist`], [`glob`]: the user's and the agents' domain lists; URL globs.
@@ -41,6 +43,7 @@ pub mod consent_words;
 pub mod downloads;
 pub mod focus_loop;
 pub mod glob;
+pub mod input_plan;
 pub mod jpeg;
 pub mod load;
 pub mod markdown;

@@ -5,7 +5,7 @@ use claudezilla_protocol::envelope::{
     ContentReply, ContentRequest, PageOp, PageReply, SnapshotPart,
 };
 use claudezilla_protocol::reply::{Found, PageContent, PageMetrics};
-use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply, TabId};
+use claudezilla_protocol::{Answer, ErrorBody, ErrorCode, Outcome, Reply, TabId};
 use serde::Serialize;
 use wasm_bindgen::JsValue;
 
@@ -338,15 +338,13 @@ pub async fn page_content(tab: AuthorizedTab, until: u64, op: PageOp, budget_ms:
             "page text was asked without its size limit".into(),
         ));
     };
-    let Reply::Content(top) = send(tab, 0, until, op.clone(), budget_ms).await? else {
-        return Err(internal_msg("unexpected content answer".into()));
-    };
     let frames = TabFrames {
         tab,
         until,
         op,
         budget_ms,
     };
+    let top = frames.top().await?;
     Ok(Reply::Content(
         stitch::content(&frames, top, max_length as usize).await,
     ))
@@ -357,15 +355,13 @@ pub async fn find(tab: AuthorizedTab, until: u64, op: PageOp, budget_ms: u32) ->
     let PageOp::Find { limit, .. } = op else {
         return Err(internal_msg("a search was asked without its limit".into()));
     };
-    let Reply::Found(top) = send(tab, 0, until, op.clone(), budget_ms).await? else {
-        return Err(internal_msg("unexpected search answer".into()));
-    };
     let frames = TabFrames {
         tab,
         until,
         op,
         budget_ms,
     };
+    let top = frames.top().await?;
     Ok(Reply::Found(
         stitch::find(&frames, top, limit as usize).await,
     ))
@@ -396,17 +392,20 @@ impl TabFrames {
         op
     }
 
-    async fn ask(&self, frame: u64, limit: usize) -> Result<Reply, String> {
+    /// The top frame's answer, asked as the agent asked.
+    async fn top<A: Answer>(&self) -> Result<A, ErrorBody> {
+        let reply = send(self.tab, 0, self.until, self.op.clone(), self.budget_ms).await?;
+        A::from_reply(reply).map_err(|other| internal_msg(format!("unexpected answer {other:?}")))
+    }
+
+    /// One frame's answer, within the limit the stitcher gives it.
+    async fn ask<A: Answer>(&self, frame: u64, limit: usize) -> Result<A, String> {
         let alias = alias_for(self.tab.id(), frame);
-        send(
-            self.tab,
-            alias,
-            self.until,
-            self.within(limit),
-            self.budget_ms,
-        )
-        .await
-        .map_err(|e| e.message)
+        let op = self.within(limit);
+        let reply = send(self.tab, alias, self.until, op, self.budget_ms)
+            .await
+            .map_err(|e| e.message)?;
+        A::from_reply(reply).map_err(|other| format!("unexpected answer {other:?}"))
     }
 }
 
@@ -425,17 +424,11 @@ impl stitch::FrameReader for TabFrames {
     }
 
     async fn found(&self, frame: u64, limit: usize) -> Result<Found, String> {
-        match self.ask(frame, limit).await? {
-            Reply::Found(f) => Ok(f),
-            _ => Err("no matches came back".into()),
-        }
+        self.ask(frame, limit).await
     }
 
     async fn content(&self, frame: u64, limit: usize) -> Result<PageContent, String> {
-        match self.ask(frame, limit).await? {
-            Reply::Content(c) => Ok(c),
-            _ => Err("no page text came back".into()),
-        }
+        self.ask(frame, limit).await
     }
 }
 

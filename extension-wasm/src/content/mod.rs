@@ -240,7 +240,7 @@ async fn run(
         }
         PageOp::PageState { limits } => read::page_state(frame, limits),
         PageOp::Find { needle, limit } => search::find(&needle, limit, frame),
-        PageOp::Performance => performance::measure().await,
+        PageOp::Performance => performance::measure(until).await,
         PageOp::Snapshot {
             selector,
             interactive_only,

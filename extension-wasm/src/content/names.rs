@@ -184,12 +184,9 @@ pub fn aria_name(el: &Element) -> Option<String> {
         .map(|l| a11y::clean(&l, 80))
 }
 
-/// The accessible name, after the ARIA order: labelledby, aria-label, the field's label, alt,
-/// the element's own text, title, placeholder.
+/// The accessible name, in the order [`a11y::accessible_name`] gives; each source is read from
+/// the page only when the ones before it gave nothing.
 pub fn name(el: &Element, tag: &str, role: &str, labels: &mut Labels) -> String {
-    if let Some(aria) = aria_name(el) {
-        return aria;
-    }
     // Only form fields have labels (a hidden input has none, and is no field here).
     let labelable = match tag {
         "input" => el
@@ -199,40 +196,39 @@ pub fn name(el: &Element, tag: &str, role: &str, labels: &mut Labels) -> String 
         "textarea" => el.has_type::<HtmlTextAreaElement>(),
         _ => false,
     };
-    let field_label = labelable
-        .then(|| labels.of(el))
-        .flatten()
-        .map(|l| label_words(&l))
-        .filter(|l| !l.is_empty());
-    if let Some(label) = field_label {
-        return label;
+    a11y::accessible_name(tag, role, labelable, &mut Sources { el, labels })
+}
+
+/// One element's name sources, read from the page.
+struct Sources<'a> {
+    el: &'a Element,
+    labels: &'a mut Labels,
+}
+
+impl a11y::NameSources for Sources<'_> {
+    fn aria(&mut self) -> Option<String> {
+        aria_name(self.el)
     }
-    // A field's own text is its value, not its name — but an ARIA checkbox or radio (a div,
-    // say) is named by its content, as a native one is by its label.
-    let native = matches!(tag, "input" | "select" | "textarea");
-    let is_field = match role {
-        "textbox" | "searchbox" | "combobox" | "spinbutton" | "slider" | "input" | "file" => true,
-        "checkbox" | "radio" => native,
-        _ => false,
-    };
-    let own = if is_field {
-        String::new()
-    } else if let Some(input) = (tag == "input")
-        .then(|| el.dyn_ref::<HtmlInputElement>())
-        .flatten()
-    {
-        a11y::clean(&input.value(), 80)
-    } else {
-        el.get_attribute("alt")
+
+    fn label(&mut self) -> Option<String> {
+        self.labels.of(self.el).map(|l| label_words(&l))
+    }
+
+    fn value(&mut self) -> String {
+        self.el
+            .dyn_ref::<HtmlInputElement>()
+            .map(HtmlInputElement::value)
+            .unwrap_or_default()
+    }
+
+    fn content(&mut self) -> String {
+        self.el
+            .get_attribute("alt")
             .map(|a| a11y::clean(&a, 80))
-            .unwrap_or_else(|| own_text(el))
-    };
-    if !own.is_empty() {
-        return own;
+            .unwrap_or_else(|| own_text(self.el))
     }
-    ["title", "placeholder", "name"]
-        .iter()
-        .find_map(|a| el.get_attribute(a).filter(|v| !v.trim().is_empty()))
-        .map(|v| a11y::clean(&v, 80))
-        .unwrap_or_default()
+
+    fn attribute(&mut self, name: &str) -> Option<String> {
+        self.el.get_attribute(name)
+    }
 }

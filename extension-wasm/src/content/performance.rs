@@ -20,18 +20,32 @@ thread_local! {
 /// Elements named for the layout shifts, at most.
 const SHIFTED: usize = 5;
 
-/// Read after the next paint: a page just loaded has its Largest Contentful Paint then.
-pub async fn measure() -> Outcome {
-    for _ in 0..2 {
-        super::capture::animation_frame().await?;
-    }
+/// Longest wait for a just-loaded page's Largest Contentful Paint to be reported.
+const LCP_WAIT_MS: f64 = 2_000.0;
+
+/// Read once the page has painted. Firefox reports a paint's Largest Contentful Paint when
+/// the paint is presented, which can be frames after it (later still on a busy machine): the
+/// read waits for that entry, frame by frame, at most [`LCP_WAIT_MS`] and never past `until`.
+/// A page with nothing contentful to paint costs that wait.
+pub async fn measure(until: u64) -> Outcome {
     let window = web_sys::window().ok_or_else(|| internal("no window"))?;
-    let performance = get(&window, "performance");
     let observer = get(&window, "PerformanceObserver");
     let supported: Vec<String> = Array::from(&get(&observer, "supportedEntryTypes"))
         .iter()
         .filter_map(|t| t.as_string())
         .collect();
+    let lcp_kind = "largest-contentful-paint";
+    let deadline = (until as f64).min(crate::web::now_ms() + LCP_WAIT_MS);
+    for frame in 0.. {
+        super::capture::animation_frame().await?;
+        let painted = frame >= 1;
+        let reported =
+            !supported.iter().any(|s| s == lcp_kind) || !buffered(&observer, lcp_kind).is_empty();
+        if painted && (reported || crate::web::now_ms() >= deadline) {
+            break;
+        }
+    }
+    let performance = get(&window, "performance");
     let mut report = PagePerformance {
         url: crate::text::cap(
             &crate::redact::redact_url(&window.location().href().unwrap_or_default()),
@@ -69,7 +83,7 @@ pub async fn measure() -> Outcome {
             .push(format!("{what}: this browser reports no {kind} entries"));
         None
     };
-    let lcp = observed("largest-contentful-paint", "Largest Contentful Paint");
+    let lcp = observed(lcp_kind, "Largest Contentful Paint");
     let shifts = observed("layout-shift", "Cumulative Layout Shift");
     let events = observed("event", "Interaction to Next Paint");
     let long = observed("longtask", "long tasks");

@@ -551,11 +551,7 @@ fn states(el: &Element, tag: &str, role: &str) -> States {
             "button" => {}
             // A password shows as dots; one typed from the secrets file, as its name.
             _ if input.type_() == "password" => {
-                s.value = match (input.value().is_empty(), secrets::held(el)) {
-                    (true, _) => None,
-                    (false, Some(name)) => Some(name),
-                    (false, None) => Some("••••".to_owned()),
-                }
+                s.value = a11y::password_shown(input.value().is_empty(), secrets::held(el));
             }
             _ => s.value = Some(a11y::clean(&secrets::shown_value(el, &input.value()), 40)),
         }

@@ -10,19 +10,14 @@ use web_sys::{
 };
 
 use crate::content::find::{describe, document};
+use crate::input_plan::{self, Focused, KeyAction, KeyKind};
 
 use super::*;
 
 /// A keyboard event as a real keystroke has it, legacy `keyCode`/`charCode`/`which` included
 /// (`which` must be defined on the page's view of the event: the constructor leaves it 0).
-pub(super) fn key_event(element: &Element, kind: &str, key: &Key, m: Modifiers) -> bool {
-    let (key_code, char_code) = match kind {
-        // Firefox gives keypress the character, and keyCode only to keys that type none.
-        "keypress" if key.char_code != 0 && key.key != "Enter" => (0, key.char_code),
-        "keypress" => (key.key_code, 0),
-        _ => (key.key_code, 0),
-    };
-    let which = if char_code != 0 { char_code } else { key_code };
+pub(super) fn key_event(element: &Element, kind: KeyKind, key: &Key, m: Modifiers) -> bool {
+    let (key_code, char_code, which) = input_plan::codes(kind, key);
     let init = KeyboardEventInit::new();
     init.set_key(&key.key);
     init.set_code(&key.code);
@@ -39,7 +34,7 @@ pub(super) fn key_event(element: &Element, kind: &str, key: &Key, m: Modifiers) 
     if let Some(view) = web_sys::window() {
         init.set_view(Some(&view));
     }
-    let Ok(event) = KeyboardEvent::new_with_keyboard_event_init_dict(kind, &init) else {
+    let Ok(event) = KeyboardEvent::new_with_keyboard_event_init_dict(kind.name(), &init) else {
         return true;
     };
     if let Ok(page_view) = js_sys::Reflect::get(&event, &"wrappedJSObject".into()) {
@@ -62,32 +57,20 @@ pub fn press_key(target: Option<Element>, chord: &Chord) -> Outcome {
     if !holds_focus(&element) {
         crate::content::focus::focus(&element, false);
     }
-    let m = chord.modifiers;
-    // The modifier keys go down first, one by one, and come up last.
-    let held: Vec<Modifier> = m.held().collect();
-    let mut so_far = Modifiers::default();
-    for modifier in &held {
-        so_far.set(*modifier, true);
-        key_event(&element, "keydown", &modifier.key(), so_far);
+    let (key, m) = (&chord.key, chord.modifiers);
+    let plan = input_plan::key_plan(chord);
+    for (modifier, held) in &plan.modifiers_down {
+        key_event(&element, KeyKind::Down, modifier, *held);
     }
-    let key = &chord.key;
-    // A handler that cancels keydown asks for nothing else to happen (no keypress either).
-    let down = key_event(&element, "keydown", key, m);
-    let shortcut = m.ctrl || m.alt || m.meta;
-    let effect = if !down {
-        "the page handled it".to_owned()
-    } else {
-        let pressed = !key.types() || shortcut || key_event(&element, "keypress", key, m);
-        if pressed {
-            default_action(&element, key, m)?
-        } else {
-            "the page handled it".to_owned()
-        }
+    let down = key_event(&element, KeyKind::Down, key, m);
+    let pressed = down && (!plan.keypress || key_event(&element, KeyKind::Press, key, m));
+    let effect = match pressed {
+        true => default_action(&element, key, m)?,
+        false => "the page handled it".to_owned(),
     };
-    key_event(&element, "keyup", key, m);
-    for modifier in held.iter().rev() {
-        key_event(&element, "keyup", &modifier.key(), so_far);
-        so_far.set(*modifier, false);
+    key_event(&element, KeyKind::Up, key, m);
+    for (modifier, held) in &plan.modifiers_up {
+        key_event(&element, KeyKind::Up, modifier, *held);
     }
     let name = chord_name(chord);
     acted(format!(
@@ -118,70 +101,83 @@ pub(super) fn chord_name(chord: &Chord) -> String {
     parts.join("+")
 }
 
-/// What the browser does for a real key press, which synthetic events do not trigger.
+/// What the browser does for a real key press, which synthetic events do not trigger
+/// ([`input_plan::key_action`] decides; this does it).
 pub(super) fn default_action(
     element: &Element,
     key: &Key,
     m: Modifiers,
 ) -> Result<String, ErrorBody> {
-    let text_field = is_text_field(element);
-    if (m.ctrl || m.meta) && key.key.eq_ignore_ascii_case("a") {
-        if text_field {
+    let multiline = element.dyn_ref::<HtmlTextAreaElement>().is_some()
+        || element
+            .dyn_ref::<HtmlElement>()
+            .is_some_and(HtmlElement::is_content_editable);
+    let form = element
+        .dyn_ref::<HtmlInputElement>()
+        .and_then(HtmlInputElement::form);
+    let on = Focused {
+        text_field: is_text_field(element),
+        multiline,
+        button_like: is_button_like(element),
+        in_form: form.is_some(),
+    };
+    // An implicit submission (and a focus move) commits the field first, as the browser does.
+    Ok(match input_plan::key_action(key, m, on) {
+        KeyAction::SelectAllText => {
             place_caret(element, true);
-            return Ok("selected all of its text".into());
+            "selected all of its text".into()
         }
-        edit("selectAll", "");
-        return Ok("selected all of the page".into());
-    }
-    let undo = key.key.eq_ignore_ascii_case("z") || key.key.eq_ignore_ascii_case("y");
-    if (m.ctrl || m.meta) && undo && text_field {
-        let command = if m.shift || key.key.eq_ignore_ascii_case("y") {
-            "redo"
-        } else {
-            "undo"
-        };
-        return Ok(match edit(command, "") {
+        KeyAction::SelectAllPage => {
+            edit("selectAll", "");
+            "selected all of the page".into()
+        }
+        KeyAction::Edit(command) => match edit(command, "") {
             true => format!("{command} the last edit"),
             false => format!("nothing to {command}"),
-        });
-    }
-    if m.ctrl || m.alt || m.meta {
-        return Ok("no default action for this shortcut".into());
-    }
-    match key.key.as_str() {
-        "Enter" => {
-            // An implicit submission commits the field first, as the browser does.
+        },
+        KeyAction::NoShortcutDefault => "no default action for this shortcut".into(),
+        KeyAction::NewLine => {
             if element.dyn_ref::<HtmlTextAreaElement>().is_none() {
                 commit(None);
             }
-            Ok(enter(element))
+            if !edit("insertParagraph", "") && !edit("insertText", "\n") {
+                let _ = set_by_script(element, "\n", false);
+            }
+            "inserted a newline".into()
         }
-        "Tab" => {
+        KeyAction::Activate => {
             commit(None);
-            Ok(move_focus(element, m.shift))
+            if let Some(html) = element.dyn_ref::<HtmlElement>() {
+                html.click();
+            }
+            "activated it".into()
         }
-        " " if is_button_like(element) => {
+        KeyAction::Submit => {
+            commit(None);
+            form.map_or_else(String::new, |form| submit(&form))
+        }
+        KeyAction::NotInAForm => {
+            commit(None);
+            "dispatched the key events (not in a form)".into()
+        }
+        KeyAction::MoveFocus { backwards } => {
+            commit(None);
+            move_focus(element, backwards)
+        }
+        KeyAction::Click => {
             click(element)?;
-            Ok("activated it".into())
+            "activated it".into()
         }
-        "Backspace" | "Delete" if text_field => {
-            let command = if key.key == "Backspace" {
-                "delete"
-            } else {
-                "forwardDelete"
-            };
-            Ok(if edit(command, "") {
-                "deleted a character".into()
-            } else {
-                "nothing to delete".into()
-            })
+        KeyAction::Delete(command) => match edit(command, "") {
+            true => "deleted a character".into(),
+            false => "nothing to delete".into(),
+        },
+        KeyAction::Type(text) => {
+            set_text(element, &text, false)?;
+            format!("typed {text:?}")
         }
-        k if key.types() && text_field => {
-            set_text(element, k, false)?;
-            Ok(format!("typed {k:?}"))
-        }
-        _ => Ok("dispatched the key events".into()),
-    }
+        KeyAction::Nothing => "dispatched the key events".into(),
+    })
 }
 
 pub(super) fn is_text_field(element: &Element) -> bool {
@@ -203,34 +199,6 @@ pub(super) fn is_button_like(element: &Element) -> bool {
                 "button" | "submit" | "checkbox" | "radio"
             )
         })
-}
-
-/// Enter: a newline in a textarea; activation on buttons and links; in a form field, the form
-/// is submitted the way the browser would (its default button, else requestSubmit()).
-pub(super) fn enter(element: &Element) -> String {
-    if element.dyn_ref::<HtmlTextAreaElement>().is_some()
-        || element
-            .dyn_ref::<HtmlElement>()
-            .is_some_and(HtmlElement::is_content_editable)
-    {
-        if !edit("insertParagraph", "") && !edit("insertText", "\n") {
-            let _ = set_by_script(element, "\n", false);
-        }
-        return "inserted a newline".into();
-    }
-    if is_button_like(element) {
-        if let Some(html) = element.dyn_ref::<HtmlElement>() {
-            html.click();
-        }
-        return "activated it".into();
-    }
-    let Some(form) = element
-        .dyn_ref::<HtmlInputElement>()
-        .and_then(HtmlInputElement::form)
-    else {
-        return "dispatched the key events (not in a form)".into();
-    };
-    submit(&form)
 }
 
 pub(super) fn submit(form: &HtmlFormElement) -> String {
@@ -275,12 +243,7 @@ pub(super) fn move_focus(from: &Element, backwards: bool) -> String {
         .filter_map(|i| all.item(i)?.dyn_into().ok())
         .collect();
     let here = list.iter().position(|e| e == from);
-    let next = match (here, backwards) {
-        (Some(0), true) | (None, true) => list.last(),
-        (Some(i), true) => list.get(i - 1),
-        (Some(i), false) => list.get(i + 1).or(list.first()),
-        (None, false) => list.first(),
-    };
+    let next = input_plan::next_focus(list.len(), here, backwards).and_then(|i| list.get(i));
     match next {
         Some(next) => {
             crate::content::focus::focus(next, true);

@@ -12,6 +12,7 @@ use web_sys::{
 };
 
 use crate::content::find::{describe, document};
+use crate::input_plan::{self, ClickStep};
 
 use super::*;
 
@@ -81,11 +82,36 @@ pub(in crate::content) fn pointer_then_mouse(element: &Element, action: &str, p:
 
 /// The pointer arriving over an element, as a moving mouse announces itself.
 pub(super) fn arrive(element: &Element, p: Press) {
-    pointer(element, "pointerover", p);
-    pointer(element, "pointerenter", p);
-    mouse(element, "mouseover", p);
-    mouse(element, "mouseenter", p);
-    pointer_then_mouse(element, "move", p);
+    for step in input_plan::arrival() {
+        take(element, step, p);
+    }
+}
+
+/// Carries out one step of a click ([`input_plan`]); false when a handler cancelled its
+/// mouse event.
+fn take(element: &Element, step: ClickStep, p: Press) -> bool {
+    let at = |e: input_plan::Press| Press {
+        button: e.button,
+        buttons: e.buttons,
+        detail: e.detail,
+        ..p
+    };
+    match step {
+        ClickStep::Pointer(e) => {
+            pointer(element, e.kind, at(e));
+            true
+        }
+        ClickStep::Mouse(e) | ClickStep::Down { press: e, .. } => mouse(element, e.kind, at(e)),
+        ClickStep::Activate => {
+            match element.dyn_ref::<HtmlElement>() {
+                Some(html) => html.click(),
+                None => {
+                    mouse(element, "click", p);
+                }
+            }
+            true
+        }
+    }
 }
 
 /// A plain left click.
@@ -176,63 +202,22 @@ pub(super) fn press(
     let name = describe(element);
     crate::content::states::leave();
     commit(Some(element));
-    let (code, held) = match button {
-        MouseButton::Left => (0, 1),
-        MouseButton::Middle => (1, 4),
-        MouseButton::Right => (2, 2),
-    };
-    let mut p = Press {
+    let p = Press {
         at,
         modifiers,
         ..Press::default()
     };
-    arrive(element, p);
-    p.button = code;
-    for n in 1..=i32::from(clicks) {
-        p.detail = n;
-        p.buttons = held;
-        let pressed = pointer_then_mouse(element, "down", p);
-        if n == 1 && pressed && button != MouseButton::Middle {
+    for step in input_plan::click(clicks, button, modifiers, exact) {
+        let unstopped = take(element, step, p);
+        if let ClickStep::Down { focuses: true, .. } = step
+            && unstopped
+        {
             focus_by_pointer(element, at);
         }
-        p.buttons = 0;
-        pointer_then_mouse(element, "up", p);
-        match button {
-            // click() runs the default action too (follow a link, toggle a checkbox, submit).
-            MouseButton::Left if n == 1 && !held_any(modifiers) && !exact => {
-                match element.dyn_ref::<HtmlElement>() {
-                    Some(html) => html.click(),
-                    None => {
-                        mouse(element, "click", p);
-                    }
-                }
-            }
-            MouseButton::Left => {
-                mouse(element, "click", p);
-            }
-            MouseButton::Middle => {
-                mouse(element, "auxclick", p);
-            }
-            MouseButton::Right => {
-                mouse(element, "contextmenu", p);
-            }
-        }
-        if n == 2 && button == MouseButton::Left {
-            mouse(element, "dblclick", p);
-        }
     }
-    let how = match (clicks, button) {
-        (1, MouseButton::Left) => String::new(),
-        (2, MouseButton::Left) => "Double-clicked".into(),
-        (3, MouseButton::Left) => "Triple-clicked".into(),
-        (_, MouseButton::Right) => "Right-clicked".into(),
-        (_, MouseButton::Middle) => "Middle-clicked".into(),
-        _ => String::new(),
-    };
-    if how.is_empty() {
-        name
-    } else {
-        format!("{name} ({})", how.to_lowercase())
+    match input_plan::click_words(clicks, button) {
+        Some(how) => format!("{name} ({how})"),
+        None => name,
     }
 }
 
@@ -289,10 +274,6 @@ pub(super) fn caret_at(field: &Element, at: (i32, i32)) {
     {
         let _ = selection.collapse_with_offset(Some(&node), offset);
     }
-}
-
-pub(super) fn held_any(m: Modifiers) -> bool {
-    m.ctrl || m.shift || m.alt || m.meta
 }
 
 /// The pointer over an element: its events, and its `:hover` styles applied (to it and its

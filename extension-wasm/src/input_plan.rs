@@ -1,0 +1,464 @@
+//! What a hand on the mouse and the keyboard does, as plans the content script carries out:
+//! the events of a click and their order, the events of a key press, and what the browser does
+//! for a key the page did not handle. Pure: the content script dispatches the events, reads
+//! whether a handler cancelled one, and does the actions.
+
+use claudezilla_protocol::args::MouseButton;
+use claudezilla_protocol::keys::{Chord, Key, Modifiers};
+
+/// One pointer or mouse event of a click, as `MouseEvent` carries it (position and modifiers
+/// are the click's own).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Press {
+    pub kind: &'static str,
+    /// `MouseEvent.button`: 0 left, 1 middle, 2 right.
+    pub button: i16,
+    /// `MouseEvent.buttons` while the event happens.
+    pub buttons: u16,
+    /// The press's count (`detail`): 1, 2 for the second press of a double-click, …
+    pub detail: i32,
+}
+
+/// A step of a click, in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClickStep {
+    /// A pointer event (pages cannot stop the mouse event after it by cancelling it).
+    Pointer(Press),
+    /// A mouse event.
+    Mouse(Press),
+    /// `mousedown`: unless a handler cancels it, the press moves focus (`focuses`).
+    Down { press: Press, focuses: bool },
+    /// `HTMLElement.click()`: the click event and the browser's default action (follow a
+    /// link, toggle a checkbox, submit a form).
+    Activate,
+}
+
+/// The pointer arriving over an element, as a moving mouse announces itself.
+pub fn arrival() -> [ClickStep; 6] {
+    let at = |kind| Press {
+        kind,
+        button: 0,
+        buttons: 0,
+        detail: 0,
+    };
+    [
+        ClickStep::Pointer(at("pointerover")),
+        ClickStep::Pointer(at("pointerenter")),
+        ClickStep::Mouse(at("mouseover")),
+        ClickStep::Mouse(at("mouseenter")),
+        ClickStep::Pointer(at("pointermove")),
+        ClickStep::Mouse(at("mousemove")),
+    ]
+}
+
+/// A click as a user makes it: the pointer arrives, then for each press pointerdown,
+/// mousedown, pointerup, mouseup and click (its count in `detail`), then dblclick after the
+/// second; the right button ends each press in contextmenu, the middle one in auxclick. A plain
+/// left click is `click()`, which runs the default action too; with modifiers held, or at an
+/// `exact` point (a canvas reads the click's coordinates), the click event is dispatched as is.
+pub fn click(clicks: u8, button: MouseButton, modifiers: Modifiers, exact: bool) -> Vec<ClickStep> {
+    let (code, held) = match button {
+        MouseButton::Left => (0, 1),
+        MouseButton::Middle => (1, 4),
+        MouseButton::Right => (2, 2),
+    };
+    let plain = !(modifiers.ctrl || modifiers.shift || modifiers.alt || modifiers.meta);
+    let mut steps = arrival().to_vec();
+    for n in 1..=i32::from(clicks) {
+        let press = |kind, buttons| Press {
+            kind,
+            button: code,
+            buttons,
+            detail: n,
+        };
+        steps.push(ClickStep::Pointer(press("pointerdown", held)));
+        steps.push(ClickStep::Down {
+            press: press("mousedown", held),
+            focuses: n == 1 && button != MouseButton::Middle,
+        });
+        steps.push(ClickStep::Pointer(press("pointerup", 0)));
+        steps.push(ClickStep::Mouse(press("mouseup", 0)));
+        steps.push(match button {
+            MouseButton::Left if n == 1 && plain && !exact => ClickStep::Activate,
+            MouseButton::Left => ClickStep::Mouse(press("click", 0)),
+            MouseButton::Middle => ClickStep::Mouse(press("auxclick", 0)),
+            MouseButton::Right => ClickStep::Mouse(press("contextmenu", 0)),
+        });
+        if n == 2 && button == MouseButton::Left {
+            steps.push(ClickStep::Mouse(press("dblclick", 0)));
+        }
+    }
+    steps
+}
+
+/// How the answer says the click was made, when it was not a plain one.
+pub fn click_words(clicks: u8, button: MouseButton) -> Option<&'static str> {
+    match (clicks, button) {
+        (2, MouseButton::Left) => Some("double-clicked"),
+        (3, MouseButton::Left) => Some("triple-clicked"),
+        (_, MouseButton::Right) => Some("right-clicked"),
+        (_, MouseButton::Middle) => Some("middle-clicked"),
+        _ => None,
+    }
+}
+
+/// Which keyboard event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyKind {
+    Down,
+    Press,
+    Up,
+}
+
+impl KeyKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Down => "keydown",
+            Self::Press => "keypress",
+            Self::Up => "keyup",
+        }
+    }
+}
+
+/// The legacy codes a real keystroke's event carries: `keyCode`, `charCode` and `which`.
+/// Firefox gives keypress the character, and keyCode only to keys that type none (and Enter).
+pub fn codes(kind: KeyKind, key: &Key) -> (u32, u32, u32) {
+    let (key_code, char_code) = match kind {
+        KeyKind::Press if key.char_code != 0 && key.key != "Enter" => (0, key.char_code),
+        KeyKind::Press => (key.key_code, 0),
+        KeyKind::Down | KeyKind::Up => (key.key_code, 0),
+    };
+    let which = if char_code != 0 { char_code } else { key_code };
+    (key_code, char_code, which)
+}
+
+/// The keyboard events of a chord: the modifier keys go down one by one (each with what is
+/// held so far), the key goes down, a keypress follows for a key that types (not in a
+/// shortcut), the key comes up, and the modifiers come up in reverse. A handler that cancels
+/// keydown asks for nothing else to happen: no keypress, no default action.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyPlan {
+    pub modifiers_down: Vec<(Key, Modifiers)>,
+    pub keypress: bool,
+    pub modifiers_up: Vec<(Key, Modifiers)>,
+}
+
+pub fn key_plan(chord: &Chord) -> KeyPlan {
+    let m = chord.modifiers;
+    let mut so_far = Modifiers::default();
+    let mut modifiers_down = Vec::new();
+    for modifier in m.held() {
+        so_far.set(modifier, true);
+        modifiers_down.push((modifier.key(), so_far));
+    }
+    let mut modifiers_up = Vec::new();
+    for modifier in m.held().collect::<Vec<_>>().into_iter().rev() {
+        modifiers_up.push((modifier.key(), so_far));
+        so_far.set(modifier, false);
+    }
+    KeyPlan {
+        modifiers_down,
+        keypress: chord.key.types() && !shortcut(m),
+        modifiers_up,
+    }
+}
+
+fn shortcut(m: Modifiers) -> bool {
+    m.ctrl || m.alt || m.meta
+}
+
+/// What the focused element is, as far as a key's default action cares.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Focused {
+    /// A text input, a textarea or an editor: keys type into it.
+    pub text_field: bool,
+    /// A textarea or an editor: Enter is a newline.
+    pub multiline: bool,
+    /// A button, link, summary, checkbox or radio: Enter and Space activate it.
+    pub button_like: bool,
+    /// An input inside a form: Enter submits the form.
+    pub in_form: bool,
+}
+
+/// What the browser does for a real key press that synthetic events do not trigger.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeyAction {
+    SelectAllText,
+    SelectAllPage,
+    /// `undo` or `redo` in a text field.
+    Edit(&'static str),
+    /// A shortcut the browser has no default for here.
+    NoShortcutDefault,
+    NewLine,
+    /// Enter on a button or link: `click()`, without the pointer.
+    Activate,
+    /// Enter in a form's field: the form is submitted as the browser would.
+    Submit,
+    /// Enter in a field outside any form.
+    NotInAForm,
+    MoveFocus {
+        backwards: bool,
+    },
+    /// Space on a button-like element: a whole click.
+    Click,
+    /// `delete` or `forwardDelete` in a text field.
+    Delete(&'static str),
+    Type(String),
+    /// The events alone.
+    Nothing,
+}
+
+pub fn key_action(key: &Key, m: Modifiers, on: Focused) -> KeyAction {
+    let named = |name: &str| key.key.eq_ignore_ascii_case(name);
+    if (m.ctrl || m.meta) && named("a") {
+        return match on.text_field {
+            true => KeyAction::SelectAllText,
+            false => KeyAction::SelectAllPage,
+        };
+    }
+    if (m.ctrl || m.meta) && (named("z") || named("y")) && on.text_field {
+        return KeyAction::Edit(if m.shift || named("y") {
+            "redo"
+        } else {
+            "undo"
+        });
+    }
+    if shortcut(m) {
+        return KeyAction::NoShortcutDefault;
+    }
+    match key.key.as_str() {
+        "Enter" if on.multiline => KeyAction::NewLine,
+        "Enter" if on.button_like => KeyAction::Activate,
+        "Enter" if on.in_form => KeyAction::Submit,
+        "Enter" => KeyAction::NotInAForm,
+        "Tab" => KeyAction::MoveFocus { backwards: m.shift },
+        " " if on.button_like => KeyAction::Click,
+        "Backspace" if on.text_field => KeyAction::Delete("delete"),
+        "Delete" if on.text_field => KeyAction::Delete("forwardDelete"),
+        k if key.types() && on.text_field => KeyAction::Type(k.to_owned()),
+        _ => KeyAction::Nothing,
+    }
+}
+
+/// Where Tab moves focus among `count` focusable elements in document order, from `here`
+/// (None: from outside them): the next one, wrapping at the end; backwards, the previous.
+pub fn next_focus(count: usize, here: Option<usize>, backwards: bool) -> Option<usize> {
+    if count == 0 {
+        return None;
+    }
+    let here = here.filter(|i| *i < count);
+    Some(match (here, backwards) {
+        (Some(0) | None, true) => count - 1,
+        (Some(i), true) => i - 1,
+        (Some(i), false) if i + 1 < count => i + 1,
+        (Some(_) | None, false) => 0,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use claudezilla_protocol::keys::parse;
+    use proptest::prelude::*;
+
+    fn kinds(steps: &[ClickStep]) -> Vec<&'static str> {
+        steps
+            .iter()
+            .map(|s| match s {
+                ClickStep::Pointer(p) | ClickStep::Mouse(p) | ClickStep::Down { press: p, .. } => {
+                    p.kind
+                }
+                ClickStep::Activate => "click()",
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_plain_click_is_the_hands_sequence_ending_in_click() {
+        let steps = click(1, MouseButton::Left, Modifiers::default(), false);
+        assert_eq!(
+            kinds(&steps),
+            [
+                "pointerover",
+                "pointerenter",
+                "mouseover",
+                "mouseenter",
+                "pointermove",
+                "mousemove",
+                "pointerdown",
+                "mousedown",
+                "pointerup",
+                "mouseup",
+                "click()"
+            ]
+        );
+        let at_point = click(1, MouseButton::Left, Modifiers::default(), true);
+        assert_eq!(kinds(&at_point).last(), Some(&"click"));
+        let shift = Modifiers {
+            shift: true,
+            ..Modifiers::default()
+        };
+        assert_eq!(
+            kinds(&click(1, MouseButton::Left, shift, false)).last(),
+            Some(&"click")
+        );
+    }
+
+    #[test]
+    fn double_right_and_middle_clicks() {
+        let double = kinds(&click(2, MouseButton::Left, Modifiers::default(), false));
+        assert_eq!(
+            &double[double.len() - 6..],
+            [
+                "pointerdown",
+                "mousedown",
+                "pointerup",
+                "mouseup",
+                "click",
+                "dblclick"
+            ]
+        );
+        let right = kinds(&click(1, MouseButton::Right, Modifiers::default(), false));
+        assert_eq!(right.last(), Some(&"contextmenu"));
+        let middle = click(1, MouseButton::Middle, Modifiers::default(), false);
+        assert_eq!(kinds(&middle).last(), Some(&"auxclick"));
+        assert!(
+            middle
+                .iter()
+                .all(|s| !matches!(s, ClickStep::Down { focuses: true, .. })),
+            "a middle press moves no focus"
+        );
+        assert_eq!(click_words(2, MouseButton::Left), Some("double-clicked"));
+        assert_eq!(click_words(1, MouseButton::Left), None);
+    }
+
+    fn button() -> impl Strategy<Value = MouseButton> {
+        prop_oneof![
+            Just(MouseButton::Left),
+            Just(MouseButton::Middle),
+            Just(MouseButton::Right)
+        ]
+    }
+
+    proptest! {
+        /// Whatever the click: one press per count with its number in `detail`, a button held
+        /// on the way down and none on the way up, focus at most once, dblclick only for a
+        /// left double-click, and the default action only for a plain left click.
+        #[test]
+        fn every_click_is_well_formed(
+            clicks in 1u8..=3,
+            button in button(),
+            ctrl: bool,
+            shift: bool,
+            exact: bool,
+        ) {
+            let modifiers = Modifiers { ctrl, shift, ..Modifiers::default() };
+            let steps = click(clicks, button, modifiers, exact);
+            let presses: Vec<&Press> = steps.iter().filter_map(|s| match s {
+                ClickStep::Down { press, .. } => Some(press),
+                _ => None,
+            }).collect();
+            prop_assert_eq!(presses.len(), usize::from(clicks));
+            for (n, p) in presses.iter().enumerate() {
+                prop_assert_eq!(p.detail, n as i32 + 1);
+                prop_assert!(p.buttons != 0);
+            }
+            for s in &steps {
+                if let ClickStep::Mouse(p) | ClickStep::Pointer(p) = s
+                    && p.kind.ends_with("up")
+                {
+                    prop_assert_eq!(p.buttons, 0);
+                }
+            }
+            let focuses = steps.iter().filter(|s| matches!(s, ClickStep::Down { focuses: true, .. })).count();
+            prop_assert!(focuses <= 1);
+            let dblclicks = kinds(&steps).iter().filter(|k| **k == "dblclick").count();
+            prop_assert_eq!(dblclicks, usize::from(button == MouseButton::Left && clicks >= 2));
+            let activations = steps.iter().filter(|s| **s == ClickStep::Activate).count();
+            let plain = button == MouseButton::Left && !ctrl && !shift && !exact;
+            prop_assert_eq!(activations, usize::from(plain));
+        }
+
+        /// Tab always lands on one of the elements, and forward then back returns.
+        #[test]
+        fn tab_stays_in_the_list(count in 0usize..20, here in proptest::option::of(0usize..25), back: bool) {
+            match next_focus(count, here, back) {
+                None => prop_assert_eq!(count, 0),
+                Some(i) => prop_assert!(i < count),
+            }
+            if let Some(h) = here.filter(|h| *h < count) {
+                let there = next_focus(count, Some(h), false).unwrap();
+                prop_assert_eq!(next_focus(count, Some(there), true), Some(h));
+            }
+        }
+    }
+
+    #[test]
+    fn keypress_carries_the_character_and_keydown_the_key() {
+        let a = parse("a").unwrap().key;
+        assert_eq!(codes(KeyKind::Down, &a), (65, 0, 65));
+        assert_eq!(codes(KeyKind::Press, &a), (0, 97, 97));
+        let enter = parse("Enter").unwrap().key;
+        assert_eq!(codes(KeyKind::Press, &enter), (13, 0, 13));
+        let tab = parse("Tab").unwrap().key;
+        assert_eq!(codes(KeyKind::Up, &tab), (9, 0, 9));
+    }
+
+    #[test]
+    fn modifiers_go_down_first_and_come_up_last() {
+        let plan = key_plan(&parse("Control+Shift+a").unwrap());
+        let names =
+            |v: &[(Key, Modifiers)]| v.iter().map(|(k, _)| k.key.clone()).collect::<Vec<_>>();
+        assert_eq!(names(&plan.modifiers_down), ["Control", "Shift"]);
+        assert_eq!(names(&plan.modifiers_up), ["Shift", "Control"]);
+        assert!(plan.modifiers_down[0].1.ctrl && !plan.modifiers_down[0].1.shift);
+        assert!(plan.modifiers_down[1].1.ctrl && plan.modifiers_down[1].1.shift);
+        assert!(!plan.keypress, "a shortcut types nothing");
+        assert!(key_plan(&parse("a").unwrap()).keypress);
+        assert!(key_plan(&parse("Enter").unwrap()).keypress);
+        assert!(!key_plan(&parse("ArrowDown").unwrap()).keypress);
+    }
+
+    #[test]
+    fn each_key_does_what_the_browser_would() {
+        let act = |chord: &str, on: Focused| {
+            let c = parse(chord).unwrap();
+            key_action(&c.key, c.modifiers, on)
+        };
+        let field = Focused {
+            text_field: true,
+            in_form: true,
+            ..Focused::default()
+        };
+        let area = Focused {
+            text_field: true,
+            multiline: true,
+            ..Focused::default()
+        };
+        let button = Focused {
+            button_like: true,
+            ..Focused::default()
+        };
+        let nothing = Focused::default();
+        assert_eq!(act("Control+a", field), KeyAction::SelectAllText);
+        assert_eq!(act("Meta+a", nothing), KeyAction::SelectAllPage);
+        assert_eq!(act("Control+z", field), KeyAction::Edit("undo"));
+        assert_eq!(act("Control+Shift+z", field), KeyAction::Edit("redo"));
+        assert_eq!(act("Control+y", area), KeyAction::Edit("redo"));
+        assert_eq!(act("Control+z", nothing), KeyAction::NoShortcutDefault);
+        assert_eq!(act("Enter", field), KeyAction::Submit);
+        assert_eq!(act("Enter", area), KeyAction::NewLine);
+        assert_eq!(act("Enter", button), KeyAction::Activate);
+        assert_eq!(act("Enter", nothing), KeyAction::NotInAForm);
+        assert_eq!(
+            act("Shift+Tab", field),
+            KeyAction::MoveFocus { backwards: true }
+        );
+        assert_eq!(act("Space", button), KeyAction::Click);
+        assert_eq!(act("Space", field), KeyAction::Type(" ".into()));
+        assert_eq!(act("Backspace", field), KeyAction::Delete("delete"));
+        assert_eq!(act("Delete", nothing), KeyAction::Nothing);
+        assert_eq!(act("A", field), KeyAction::Type("A".into()));
+        assert_eq!(act("ArrowLeft", field), KeyAction::Nothing);
+    }
+}
