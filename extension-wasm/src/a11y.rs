@@ -532,102 +532,86 @@ mod tests {
         assert_eq!(clean("", 4), "");
     }
 
-    /// An element's name sources, each recorded when asked.
-    #[derive(Default)]
+    /// An element's name sources (by name: aria, label, value, content, or an attribute), and
+    /// which were asked for.
     struct Sources {
-        aria: Option<&'static str>,
-        label: Option<&'static str>,
-        value: &'static str,
-        content: &'static str,
-        title: Option<&'static str>,
-        placeholder: Option<&'static str>,
-        asked: Vec<&'static str>,
+        given: Vec<(&'static str, &'static str)>,
+        asked: Vec<String>,
+    }
+
+    impl Sources {
+        fn take(&mut self, what: &str) -> Option<String> {
+            self.asked.push(what.to_owned());
+            let given = self.given.iter().find(|(name, _)| *name == what);
+            given.map(|(_, v)| (*v).to_owned())
+        }
     }
 
     impl NameSources for Sources {
         fn aria(&mut self) -> Option<String> {
-            self.asked.push("aria");
-            self.aria.map(str::to_owned)
+            self.take("aria")
         }
         fn label(&mut self) -> Option<String> {
-            self.asked.push("label");
-            self.label.map(str::to_owned)
+            self.take("label")
         }
         fn value(&mut self) -> String {
-            self.asked.push("value");
-            self.value.to_owned()
+            self.take("value").unwrap_or_default()
         }
         fn content(&mut self) -> String {
-            self.asked.push("content");
-            self.content.to_owned()
+            self.take("content").unwrap_or_default()
         }
         fn attribute(&mut self, name: &str) -> Option<String> {
-            match name {
-                "title" => self.title,
-                "placeholder" => self.placeholder,
-                _ => None,
-            }
-            .map(str::to_owned)
+            self.take(name)
         }
+    }
+
+    fn named(
+        tag: &str,
+        role: &str,
+        labelable: bool,
+        given: &[(&'static str, &'static str)],
+    ) -> (String, Vec<String>) {
+        let mut s = Sources {
+            given: given.to_vec(),
+            asked: Vec::new(),
+        };
+        (accessible_name(tag, role, labelable, &mut s), s.asked)
     }
 
     #[test]
     fn names_follow_the_aria_order_and_ask_no_more_than_needed() {
-        let mut s = Sources {
-            aria: Some("Close"),
-            label: Some("label"),
-            ..Sources::default()
-        };
-        assert_eq!(accessible_name("button", "button", false, &mut s), "Close");
-        assert_eq!(
-            s.asked,
-            ["aria"],
-            "nothing after the first name found is read"
+        let (name, asked) = named(
+            "button",
+            "button",
+            false,
+            &[("aria", "Close"), ("label", "x")],
         );
-        let mut s = Sources {
-            label: Some("Email"),
-            value: "ada@example.com",
-            placeholder: Some("you@…"),
-            ..Sources::default()
-        };
-        assert_eq!(accessible_name("input", "textbox", true, &mut s), "Email");
+        assert_eq!((name.as_str(), asked), ("Close", vec!["aria".to_owned()]));
+        let email = [
+            ("label", "Email"),
+            ("value", "ada@example.com"),
+            ("placeholder", "you@…"),
+        ];
+        assert_eq!(named("input", "textbox", true, &email).0, "Email");
         // A field is never named by its value (it may be a secret); its placeholder stands in.
-        s.label = None;
-        assert_eq!(accessible_name("input", "textbox", true, &mut s), "you@…");
-        assert!(!s.asked.contains(&"value"));
-        let mut button = Sources {
-            value: "Send",
-            ..Sources::default()
-        };
+        let (name, asked) = named("input", "textbox", true, &email[1..]);
+        assert_eq!(name, "you@…");
+        assert!(!asked.contains(&"value".to_owned()), "{asked:?}");
         assert_eq!(
-            accessible_name("input", "button", true, &mut button),
+            named("input", "button", true, &[("value", "Send")]).0,
             "Send"
         );
         // An ARIA checkbox is named by its content; a native one never is.
-        let mut aria_box = Sources {
-            content: "Remember me",
-            ..Sources::default()
-        };
         assert_eq!(
-            accessible_name("div", "checkbox", false, &mut aria_box),
+            named("div", "checkbox", false, &[("content", "Remember me")]).0,
             "Remember me"
         );
-        let mut native = Sources {
-            content: "ignored",
-            title: Some("Remember"),
-            ..Sources::default()
-        };
-        assert_eq!(
-            accessible_name("input", "checkbox", true, &mut native),
-            "Remember"
-        );
+        let native = [("content", "ignored"), ("title", "Remember")];
+        assert_eq!(named("input", "checkbox", true, &native).0, "Remember");
         // Only a form field's label is asked for.
-        let mut link = Sources {
-            content: "Docs",
-            ..Sources::default()
-        };
-        assert_eq!(accessible_name("a", "link", false, &mut link), "Docs");
-        assert!(!link.asked.contains(&"label"));
+        let (name, asked) = named("a", "link", false, &[("content", "Docs"), ("label", "x")]);
+        assert_eq!(name, "Docs");
+        assert!(!asked.contains(&"label".to_owned()), "{asked:?}");
     }
 
     #[test]

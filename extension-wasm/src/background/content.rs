@@ -319,12 +319,7 @@ pub async fn snapshot(tab: AuthorizedTab, until: u64, op: PageOp, budget_ms: u32
         ));
     };
     let top = part(tab, 0, until, op.clone(), budget_ms).await?;
-    let frames = TabFrames {
-        tab,
-        until,
-        op,
-        budget_ms,
-    };
+    let frames = TabFrames::new(tab, until, op, budget_ms);
     Ok(Reply::Snapshot(
         stitch::snapshot(&frames, top, max_chars as usize).await,
     ))
@@ -338,12 +333,7 @@ pub async fn page_content(tab: AuthorizedTab, until: u64, op: PageOp, budget_ms:
             "page text was asked without its size limit".into(),
         ));
     };
-    let frames = TabFrames {
-        tab,
-        until,
-        op,
-        budget_ms,
-    };
+    let frames = TabFrames::new(tab, until, op, budget_ms);
     let top = frames.top().await?;
     Ok(Reply::Content(
         stitch::content(&frames, top, max_length as usize).await,
@@ -355,12 +345,7 @@ pub async fn find(tab: AuthorizedTab, until: u64, op: PageOp, budget_ms: u32) ->
     let PageOp::Find { limit, .. } = op else {
         return Err(internal_msg("a search was asked without its limit".into()));
     };
-    let frames = TabFrames {
-        tab,
-        until,
-        op,
-        budget_ms,
-    };
+    let frames = TabFrames::new(tab, until, op, budget_ms);
     let top = frames.top().await?;
     Ok(Reply::Found(
         stitch::find(&frames, top, limit as usize).await,
@@ -377,6 +362,15 @@ struct TabFrames {
 }
 
 impl TabFrames {
+    fn new(tab: AuthorizedTab, until: u64, op: PageOp, budget_ms: u32) -> Self {
+        Self {
+            tab,
+            until,
+            op,
+            budget_ms,
+        }
+    }
+
     /// The request for one frame: the same, within the limit the stitcher gives that frame
     /// (never more than the agent asked for).
     fn within(&self, limit: usize) -> PageOp {

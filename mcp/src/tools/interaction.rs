@@ -16,12 +16,14 @@ use crate::server::Claudezilla;
 browser_tools! { interaction_router;
     click "firefox_click" (ClickArgs) => asks::Click, "Click an element (selector or ref from firefox_snapshot) as a user would; waits up to 5 s for it. No match: suggests close selectors.";
         reply::Clicked { element } => text(format!("Clicked {element}."));
-    type_text "firefox_type" (TypeArgs) => with type_text_or_secret, "Type into an input, textarea or contenteditable (selector or ref), firing input/change events as a user would (React/Vue see it). clear: replace the value. secret: types a value from the user's secrets file, only into the sites it is bound to.";
+    type_text "firefox_type" (TypeArgs) => asks::Type, filled by secrets::fill_type, "Type into an input, textarea or contenteditable (selector or ref), firing input/change events as a user would (React/Vue see it). clear: replace the value. secret: types a value from the user's secrets file, only into the sites it is bound to.";
+        reply::Typed { element, value_length, note } => text(typed(&element, value_length, note));
     press_key "firefox_press_key" (PressKeyArgs) => asks::PressKey, "Press a key (Enter, Tab, Escape, ArrowDown, a…) on an element or the focused one, with modifiers. Enter submits forms as a browser would; the answer says what happened."; reply::Acted { what } => text(what);
     scroll "firefox_scroll" (ScrollArgs) => asks::Scroll, "Scroll an element into view (selector or ref), or the page to x/y. Says when nothing moved."; reply::Acted { what } => text(what);
     hover "firefox_hover" (TargetArgs) => asks::Hover, "Move the mouse over an element (selector or ref): shows menus and tooltips."; reply::Acted { what } => text(what);
     select_option "firefox_select_option" (SelectOptionArgs) => asks::SelectOption, "Choose options of a <select> by value or visible label."; reply::Acted { what } => text(what);
-    fill_form "firefox_fill_form" (FillFormArgs) => with fill_form_with_secrets, "Set several fields in one call: text inputs and textareas (text), checkboxes and radios (true/false), selects (value or label).";
+    fill_form "firefox_fill_form" (FillFormArgs) => asks::FillForm, filled by secrets::fill_form, "Set several fields in one call: text inputs and textareas (text), checkboxes and radios (true/false), selects (value or label).";
+        done => acted(done);
     upload_file "firefox_upload_file" (UploadFileArgs) => with upload, "Attach a file to an <input type=file>: a path inside your project folder (or another folder the user allowed), at most 720 KiB.";
     drag "firefox_drag" (DragArgs) => asks::Drag, "Drag an element as a hand does; drop it before, after or onto another (ref or selector), or at x, y."; reply::Acted { what } => text(what);
     handle_dialog "firefox_handle_dialog" (HandleDialogArgs) => asks::HandleDialog, "Choose how the page's alert/confirm/prompt dialogs are answered from now on (they never block; by default confirm and prompt are dismissed). Lists the dialogs seen.";
@@ -37,32 +39,6 @@ impl Claudezilla {
                 a.args.file = Some(file);
                 self.ask::<asks::UploadFile>(a.args, a.timeout).await
             }
-            Err(e) => Err(e),
-        };
-        respond(outcome, acted)
-    }
-
-    /// A named secret is filled in here, from the user's file; its value leaves only toward
-    /// the page's field.
-    async fn type_text_or_secret(
-        &self,
-        mut a: Given<TypeArgs>,
-        _context: Context,
-    ) -> CallToolResult {
-        let outcome = match secrets::fill_type(&self.secrets, &mut a.args) {
-            Ok(()) => self.ask::<asks::Type>(a.args, a.timeout).await,
-            Err(e) => Err(e),
-        };
-        respond(outcome, |t| text(typed(&t.element, t.value_length, t.note)))
-    }
-
-    async fn fill_form_with_secrets(
-        &self,
-        mut a: Given<FillFormArgs>,
-        _context: Context,
-    ) -> CallToolResult {
-        let outcome = match secrets::fill_form(&self.secrets, &mut a.args) {
-            Ok(()) => self.ask::<asks::FillForm>(a.args, a.timeout).await,
             Err(e) => Err(e),
         };
         respond(outcome, acted)

@@ -9,10 +9,12 @@
 /// reach them. A tool that does more (files, several calls) names the method that does it,
 /// `with method`.
 ///
-/// A tool whose answer may go to a file instead (`outputFile`, [`output`]) says `whole`.
+/// A tool whose answer may go to a file instead (`outputFile`, [`output`]) says `whole`; one
+/// whose arguments may name a secret says how the secret's value is filled in (`filled by`).
 ///
 /// ```text
 /// fn_name "tool_name" (ArgsType) => asks::Command, "description"; Pattern => result;
+/// fn_name "tool_name" (ArgsType) => asks::Command, filled by fill_fn, "description"; Pattern => result;
 /// fn_name "tool_name" (ArgsType) => whole asks::Command, "description"; Pattern => result;
 /// fn_name "tool_name" (ArgsType) => with method, "description";
 /// ```
@@ -41,6 +43,26 @@ macro_rules! browser_tools {
                     $( $answer => $render, )+
                 })
                 .await
+            }
+            $($rest)*
+        }
+    };
+    (@munch $router:ident [$($done:tt)*]
+        $fn_name:ident $name:literal ($args:ty) => $ask:ty, filled by $fill:path, $description:literal;
+        $($answer:pat => $render:expr),+ ;
+        $($rest:tt)*) => {
+        browser_tools! {
+            @tool $router [$($done)*] $fn_name $name ($args) $description
+            (self, a, _context) {
+                let mut args = a.args;
+                let answer = match $fill(&self.secrets, &mut args) {
+                    Ok(()) => self.ask::<$ask>(args, a.timeout).await,
+                    Err(e) => Err(e),
+                };
+                #[allow(clippy::match_single_binding)]
+                crate::tools::respond(answer, |answer| match answer {
+                    $( $answer => $render, )+
+                })
             }
             $($rest)*
         }

@@ -93,12 +93,11 @@ args_struct! {
 impl Validate for SetConfigArgs {
     fn validate(&self) -> Result<(), Invalid> {
         for d in self.allowed_domains.iter().flatten() {
-            if !crate::validate::domain_pattern(d) {
-                return Err(Invalid::new(
-                    "allowedDomains",
-                    format!("{d:?} is not a domain (example.com or *.example.com)"),
-                ));
-            }
+            refuse_if(
+                !crate::validate::domain_pattern(d),
+                "allowedDomains",
+                format!("{d:?} is not a domain (example.com or *.example.com)"),
+            )?;
         }
         Ok(())
     }
@@ -106,10 +105,11 @@ impl Validate for SetConfigArgs {
 
 impl Validate for ResizeArgs {
     fn validate(&self) -> Result<(), Invalid> {
-        if !(200..=8000).contains(&self.width) || !(200..=8000).contains(&self.height) {
-            return Err(Invalid::new("width", "width and height must be 200-8000"));
-        }
-        Ok(())
+        refuse_if(
+            !(200..=8000).contains(&self.width) || !(200..=8000).contains(&self.height),
+            "width",
+            "width and height must be 200-8000",
+        )
     }
 }
 

@@ -182,12 +182,11 @@ impl Validate for NetworkArgs {
             let ok = s == "failed"
                 || s.parse::<u16>().is_ok()
                 || (s.len() == 3 && s.ends_with("xx") && s.as_bytes()[0].is_ascii_digit());
-            if !ok {
-                return Err(Invalid::new(
-                    "status",
-                    format!("{s:?}: give a status (404), a class (4xx) or \"failed\""),
-                ));
-            }
+            refuse_if(
+                !ok,
+                "status",
+                format!("{s:?}: give a status (404), a class (4xx) or \"failed\""),
+            )?;
         }
         Ok(())
     }
@@ -195,9 +194,7 @@ impl Validate for NetworkArgs {
 
 impl Validate for EvaluateArgs {
     fn validate(&self) -> Result<(), Invalid> {
-        if self.expression.trim().is_empty() {
-            return Err(Invalid::new("expression", "is empty"));
-        }
+        refuse_if(self.expression.trim().is_empty(), "expression", "is empty")?;
         check_len("expression", &self.expression, MAX_EXPRESSION)
     }
 }
@@ -210,29 +207,26 @@ impl Validate for RouteArgs {
                 None => Ok(()),
             };
         };
-        if pattern.is_empty() {
-            return Err(Invalid::new("pattern", "must not be empty"));
-        }
+        refuse_if(pattern.is_empty(), "pattern", "must not be empty")?;
         check_len("pattern", pattern, 2_000)?;
-        if self.status.is_some() {
-            return Err(Invalid::new(
-                "status",
-                "Firefox does not let an extension change a response's status: the server's status stays; fulfill replaces the body and headers",
-            ));
-        }
+        refuse_if(
+            self.status.is_some(),
+            "status",
+            "Firefox does not let an extension change a response's status: the server's status stays; fulfill replaces the body and headers",
+        )?;
         let action = self
             .action
             .ok_or_else(|| Invalid::new("action", "give fulfill, abort or delay"))?;
         let fulfill = action == RouteAction::Fulfill;
-        if !fulfill && (self.body.is_some() || !self.headers.is_empty()) {
-            return Err(Invalid::new("body", "body and headers go with fulfill"));
-        }
+        refuse_if(
+            !fulfill && (self.body.is_some() || !self.headers.is_empty()),
+            "body",
+            "body and headers go with fulfill",
+        )?;
         if let Some(body) = &self.body {
             check_len("body", body, MAX_ROUTE_BODY)?;
         }
-        if self.headers.len() > 20 {
-            return Err(Invalid::new("headers", "at most 20"));
-        }
+        refuse_if(self.headers.len() > 20, "headers", "at most 20")?;
         for (name, value) in &self.headers {
             if name.is_empty()
                 || !name

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Validate, check_len};
+use super::{Validate, check_len, refuse_if};
 use crate::validate::Invalid;
 
 args_struct! {
@@ -41,17 +41,14 @@ const MAX_PATH: usize = 4_096;
 impl Validate for DownloadsArgs {
     fn validate(&self) -> Result<(), Invalid> {
         if let Some(folder) = &self.save_to {
-            if folder.is_empty() {
-                return Err(Invalid::new("saveTo", "is empty"));
-            }
+            refuse_if(folder.is_empty(), "saveTo", "is empty")?;
             check_len("saveTo", folder, MAX_PATH)?;
         }
-        if self.moved.len() > MAX_DOWNLOADS {
-            return Err(Invalid::new(
-                "moved",
-                format!("names more than {MAX_DOWNLOADS} downloads"),
-            ));
-        }
+        refuse_if(
+            self.moved.len() > MAX_DOWNLOADS,
+            "moved",
+            format!("names more than {MAX_DOWNLOADS} downloads"),
+        )?;
         self.moved
             .iter()
             .try_for_each(|m| check_len("moved", &m.path, MAX_PATH))

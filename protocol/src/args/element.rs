@@ -76,75 +76,11 @@ impl fmt::Display for ElementTarget {
     }
 }
 
-/// A CSS selector: not empty, at most [`validate::MAX_SELECTOR`] characters. Its syntax is
-/// the browser's to judge (it says precisely what is wrong); everything else is checked where
-/// it is parsed, so no later hop holds an empty or oversized one.
-#[derive(Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(try_from = "String", into = "String")]
-pub struct Selector(String);
-
-impl Selector {
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl TryFrom<String> for Selector {
-    type Error = Invalid;
-
-    fn try_from(text: String) -> Result<Self, Invalid> {
-        validate::selector("selector", &text)?;
-        Ok(Self(text))
-    }
-}
-
-impl TryFrom<&str> for Selector {
-    type Error = Invalid;
-
-    fn try_from(text: &str) -> Result<Self, Invalid> {
-        Self::try_from(text.to_owned())
-    }
-}
-
-impl From<Selector> for String {
-    fn from(s: Selector) -> Self {
-        s.0
-    }
-}
-
-impl std::ops::Deref for Selector {
-    type Target = str;
-
-    fn deref(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for Selector {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&self.0, f)
-    }
-}
-
-impl fmt::Display for Selector {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-#[cfg(feature = "schema")]
-impl schemars::JsonSchema for Selector {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        String::schema_name()
-    }
-
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        String::json_schema(generator)
-    }
-
-    fn inline_schema() -> bool {
-        true
-    }
+checked_text! {
+    /// A CSS selector: not empty, at most [`validate::MAX_SELECTOR`] characters. Its syntax is
+    /// the browser's to judge (it says precisely what is wrong); everything else is checked
+    /// where it is parsed, so no later hop holds an empty or oversized one.
+    Selector(|text| validate::selector("selector", text))
 }
 
 /// An element as the frame a content request goes to knows it: by selector, or by the index

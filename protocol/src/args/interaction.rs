@@ -102,9 +102,11 @@ impl ClickArgs {
     /// The viewport point to click instead of an element, when x/y are given.
     pub fn point(&self) -> Result<Option<(f64, f64)>, Invalid> {
         let point = viewport_point(self.x, self.y)?;
-        if point.is_some() && self.target.is_some() {
-            return Err(Invalid::new("x", "give an element or x/y, not both"));
-        }
+        refuse_if(
+            point.is_some() && self.target.is_some(),
+            "x",
+            "give an element or x/y, not both",
+        )?;
         Ok(point)
     }
 
@@ -239,9 +241,11 @@ impl ScrollArgs {
             )),
         };
         let point = viewport_point(self.x.map(f64::from), self.y.map(f64::from))?;
-        if point.is_some() && self.target.is_some() {
-            return Err(Invalid::new("x", "give an element or x/y, not both"));
-        }
+        refuse_if(
+            point.is_some() && self.target.is_some(),
+            "x",
+            "give an element or x/y, not both",
+        )?;
         Ok(Some(Wheel {
             dx: delta("deltaX", self.delta_x)?,
             dy: delta("deltaY", self.delta_y)?,
@@ -435,13 +439,11 @@ tab_args! {
 
 impl Validate for ClickArgs {
     fn validate(&self) -> Result<(), Invalid> {
-        if self.point()?.is_none() && self.target.is_none() {
-            return Err(Invalid::new(
-                "selector",
-                "give a CSS selector, a ref from firefox_snapshot, or x/y",
-            ));
-        }
-        Ok(())
+        refuse_if(
+            self.point()?.is_none() && self.target.is_none(),
+            "selector",
+            "give a CSS selector, a ref from firefox_snapshot, or x/y",
+        )
     }
 }
 
@@ -475,22 +477,21 @@ impl Validate for ScrollArgs {
 
 impl Validate for SelectOptionArgs {
     fn validate(&self) -> Result<(), Invalid> {
-        if self.values.is_empty() {
-            return Err(Invalid::new(
-                "values",
-                "give at least one option value or label",
-            ));
-        }
-        Ok(())
+        refuse_if(
+            self.values.is_empty(),
+            "values",
+            "give at least one option value or label",
+        )
     }
 }
 
 impl Validate for FillFormArgs {
     fn validate(&self) -> Result<(), Invalid> {
-        if self.fields.is_empty() || self.fields.len() > 200 {
-            return Err(Invalid::new("fields", "give between 1 and 200 fields"));
-        }
-        Ok(())
+        refuse_if(
+            self.fields.is_empty() || self.fields.len() > 200,
+            "fields",
+            "give between 1 and 200 fields",
+        )
     }
 }
 
@@ -506,10 +507,7 @@ impl Validate for FormField {
 impl Validate for UploadFileArgs {
     /// The path itself is checked (against the allowed folders) where the file is read.
     fn validate(&self) -> Result<(), Invalid> {
-        if self.path.is_empty() {
-            return Err(Invalid::new("path", "is empty"));
-        }
-        Ok(())
+        refuse_if(self.path.is_empty(), "path", "is empty")
     }
 }
 

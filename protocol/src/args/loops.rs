@@ -33,9 +33,7 @@ pub struct LoopCheckArgs {
 
 impl Validate for LoopArgs {
     fn validate(&self) -> Result<(), Invalid> {
-        if self.prompt.trim().is_empty() {
-            return Err(Invalid::new("prompt", "is empty"));
-        }
+        refuse_if(self.prompt.trim().is_empty(), "prompt", "is empty")?;
         check_len("prompt", &self.prompt, MAX_EXPRESSION)?;
         validate::within(
             "maxIterations",

@@ -169,6 +169,83 @@ macro_rules! element_args {
     (@read optional) => { element::optional_target };
 }
 
+/// A text argument that holds only valid values: made only through `TryFrom`, which runs
+/// the check; it reads (`Deref`, `Display`, `Debug`) and travels (serde, the input schema) as
+/// the text itself.
+macro_rules! checked_text {
+    ($(#[$meta:meta])* $name:ident($check:expr)) => {
+        $(#[$meta])*
+        #[derive(Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[serde(try_from = "String", into = "String")]
+        pub struct $name(String);
+
+        impl $name {
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl TryFrom<String> for $name {
+            type Error = Invalid;
+
+            fn try_from(text: String) -> Result<Self, Invalid> {
+                let check: fn(&str) -> Result<(), Invalid> = $check;
+                check(&text)?;
+                Ok(Self(text))
+            }
+        }
+
+        impl TryFrom<&str> for $name {
+            type Error = Invalid;
+
+            fn try_from(text: &str) -> Result<Self, Invalid> {
+                Self::try_from(text.to_owned())
+            }
+        }
+
+        impl From<$name> for String {
+            fn from(checked: $name) -> Self {
+                checked.0
+            }
+        }
+
+        impl std::ops::Deref for $name {
+            type Target = str;
+
+            fn deref(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl std::fmt::Debug for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                std::fmt::Debug::fmt(&self.0, f)
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+
+        #[cfg(feature = "schema")]
+        impl schemars::JsonSchema for $name {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                String::schema_name()
+            }
+
+            fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                String::json_schema(generator)
+            }
+
+            fn inline_schema() -> bool {
+                true
+            }
+        }
+    };
+}
+
 mod activity;
 mod config;
 mod devtools;
@@ -231,14 +308,25 @@ fn default_max_length() -> u32 {
     DEFAULT_MAX_LENGTH
 }
 
+/// Refuses `field` with `message` when `refused` holds.
+fn refuse_if(
+    refused: bool,
+    field: &'static str,
+    message: impl Into<String>,
+) -> Result<(), Invalid> {
+    match refused {
+        true => Err(Invalid::new(field, message)),
+        false => Ok(()),
+    }
+}
+
 fn check_len(field: &'static str, text: &str, max: usize) -> Result<(), Invalid> {
     let chars = text.chars().count();
-    if chars > max {
-        return Err(Invalid::new(
-            field,
-            format!("is {chars} characters; at most {max} are allowed"),
-        ));
-    }
+    refuse_if(
+        chars > max,
+        field,
+        format!("is {chars} characters; at most {max} are allowed"),
+    )?;
     Ok(())
 }
 

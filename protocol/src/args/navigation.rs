@@ -99,53 +99,14 @@ impl Validate for NavigateArgs {
 /// The URL is typed; the container is checked where it is parsed.
 impl Validate for CreateWindowArgs {}
 
-/// A page an agent may open ([`validate::url`]: http(s) with a host, file, exactly
-/// `about:blank`), checked where it is parsed; refused as `BAD_URL`.
-#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "String", into = "String")]
-pub struct PageUrl(String);
+checked_text! {
+    /// A page an agent may open ([`validate::url`]: http(s) with a host, file, exactly
+    /// `about:blank`), checked where it is parsed; refused as `BAD_URL`.
+    PageUrl(|url| validate::url("url", url))
+}
 
 impl PageUrl {
     pub fn blank() -> Self {
         Self("about:blank".into())
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl TryFrom<String> for PageUrl {
-    type Error = Invalid;
-
-    fn try_from(url: String) -> Result<Self, Invalid> {
-        validate::url("url", &url)?;
-        Ok(Self(url))
-    }
-}
-
-impl From<PageUrl> for String {
-    fn from(url: PageUrl) -> Self {
-        url.0
-    }
-}
-
-impl std::ops::Deref for PageUrl {
-    type Target = str;
-
-    fn deref(&self) -> &str {
-        &self.0
-    }
-}
-
-impl std::fmt::Debug for PageUrl {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Debug::fmt(&self.0, f)
-    }
-}
-
-impl std::fmt::Display for PageUrl {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
     }
 }

@@ -134,9 +134,7 @@ impl FindArgs {
             Needle::Text(t) => ("text", t),
             Needle::Pattern(p) => ("pattern", p),
         };
-        if words.trim().is_empty() {
-            return Err(Invalid::new(field, "is empty"));
-        }
+        refuse_if(words.trim().is_empty(), field, "is empty")?;
         check_len(field, words, MAX_FIND_NEEDLE)?;
         Ok(needle)
     }
@@ -203,17 +201,14 @@ impl Validate for WaitForArgs {
             self.text.is_some(),
             self.url.is_some(),
         ];
-        if given.iter().filter(|g| **g).count() != 1 {
-            return Err(Invalid::new(
-                "selector",
-                "give exactly one of selector, text or url",
-            ));
-        }
+        refuse_if(
+            given.iter().filter(|g| **g).count() != 1,
+            "selector",
+            "give exactly one of selector, text or url",
+        )?;
         for (field, value) in [("text", &self.text), ("url", &self.url)] {
             if let Some(v) = value {
-                if v.is_empty() {
-                    return Err(Invalid::new(field, "is empty"));
-                }
+                refuse_if(v.is_empty(), field, "is empty")?;
                 check_len(field, v, 2_000)?;
             }
         }
@@ -229,13 +224,11 @@ impl Validate for SnapshotArgs {
 
 impl Validate for AccessibilitySnapshotArgs {
     fn validate(&self) -> Result<(), Invalid> {
-        if self.max_depth == 0 || self.max_nodes == 0 || self.max_nodes > 100_000 {
-            return Err(Invalid::new(
-                "maxNodes",
-                "maxDepth and maxNodes must be positive (maxNodes ≤ 100000)",
-            ));
-        }
-        Ok(())
+        refuse_if(
+            self.max_depth == 0 || self.max_nodes == 0 || self.max_nodes > 100_000,
+            "maxNodes",
+            "maxDepth and maxNodes must be positive (maxNodes ≤ 100000)",
+        )
     }
 }
 

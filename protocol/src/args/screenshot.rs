@@ -102,21 +102,25 @@ impl Validate for ScreenshotArgs {
         if let Some(q) = self.quality {
             validate::within("quality", q.into(), 1..=100)?;
         }
-        if self.scale.is_some_and(|s| !(0.1..=1.0).contains(&s)) {
-            return Err(Invalid::new("scale", "must be between 0.1 and 1"));
-        }
-        if self.max_wait.is_some_and(|w| w > 60_000) {
-            return Err(Invalid::new("maxWait", "must be at most 60000 ms"));
-        }
-        if self.target.is_some() && self.full_page {
-            return Err(Invalid::new(
-                "fullPage",
-                "give fullPage or an element, not both",
-            ));
-        }
-        if self.save_path.as_deref() == Some("") {
-            return Err(Invalid::new("savePath", "is empty"));
-        }
-        Ok(())
+        refuse_if(
+            self.scale.is_some_and(|s| !(0.1..=1.0).contains(&s)),
+            "scale",
+            "must be between 0.1 and 1",
+        )?;
+        refuse_if(
+            self.max_wait.is_some_and(|w| w > 60_000),
+            "maxWait",
+            "must be at most 60000 ms",
+        )?;
+        refuse_if(
+            self.target.is_some() && self.full_page,
+            "fullPage",
+            "give fullPage or an element, not both",
+        )?;
+        refuse_if(
+            self.save_path.as_deref() == Some(""),
+            "savePath",
+            "is empty",
+        )
     }
 }

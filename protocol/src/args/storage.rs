@@ -188,18 +188,15 @@ impl Validate for StorageArgs {
 
 impl Validate for StorageStateArgs {
     fn validate(&self) -> Result<(), Invalid> {
-        if self.path.is_empty() {
-            return Err(Invalid::new("path", "is empty"));
-        }
+        refuse_if(self.path.is_empty(), "path", "is empty")?;
         let Some(state) = &self.state else {
             return Ok(());
         };
-        if state.cookies.len() > MAX_SAVED || state.origins.len() > MAX_SAVED {
-            return Err(Invalid::new(
-                "path",
-                format!("holds more than {MAX_SAVED} cookies or origins"),
-            ));
-        }
+        refuse_if(
+            state.cookies.len() > MAX_SAVED || state.origins.len() > MAX_SAVED,
+            "path",
+            format!("holds more than {MAX_SAVED} cookies or origins"),
+        )?;
         for c in &state.cookies {
             validate::url("path", &c.url)?;
             check_len("path", &c.name, MAX_KEY)?;
@@ -207,12 +204,11 @@ impl Validate for StorageStateArgs {
         }
         for o in &state.origins {
             validate::url("path", &o.origin)?;
-            if o.local_storage.len() > MAX_SAVED {
-                return Err(Invalid::new(
-                    "path",
-                    format!("{} holds more than {MAX_SAVED} entries", o.origin),
-                ));
-            }
+            refuse_if(
+                o.local_storage.len() > MAX_SAVED,
+                "path",
+                format!("{} holds more than {MAX_SAVED} entries", o.origin),
+            )?;
             for (k, v) in &o.local_storage {
                 check_len("path", k, MAX_KEY)?;
                 check_len("path", v, MAX_STORED_VALUE)?;

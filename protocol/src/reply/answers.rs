@@ -9,167 +9,125 @@ use super::{
 };
 use crate::TabId;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Tabs {
-    pub tabs: Vec<TabEntry>,
-}
+camel_structs! {
+    Tabs {
+        pub tabs: Vec<TabEntry>,
+    }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Clicked {
-    pub element: String,
-}
+    Clicked {
+        pub element: String,
+    }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Typed {
-    pub element: String,
-    pub value_length: u32,
-    /// How the text went in, when not as keystrokes would (or what the field refused).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
-}
+    Typed {
+        pub element: String,
+        pub value_length: u32,
+        /// How the text went in, when not as keystrokes would (or what the field refused).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub note: Option<String>,
+    }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Closed {
-    pub tab_id: TabId,
-}
+    Closed {
+        pub tab_id: TabId,
+    }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Pong {
-    pub version: String,
-}
+    Pong {
+        pub version: String,
+    }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Bye {
-    pub tabs_closed: u32,
-}
+    Bye {
+        pub tabs_closed: u32,
+    }
 
-/// The agent is queued for the next granted slot (or there is room already).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SlotRequested {
-    pub position: u32,
-    pub room_now: bool,
-}
+    /// The agent is queued for the next granted slot (or there is room already).
+    SlotRequested {
+        pub position: u32,
+        pub room_now: bool,
+    }
 
-/// The granter's oldest tab was closed; the slot is reserved for `to`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Granted {
-    pub released_tab: TabId,
-    pub to: String,
-    pub reserved_ms: u32,
-}
+    /// The granter's oldest tab was closed; the slot is reserved for `to`.
+    Granted {
+        pub released_tab: TabId,
+        pub to: String,
+        pub reserved_ms: u32,
+    }
 
-/// An action on an element or the page, described for the agent.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Acted {
-    pub what: String,
-}
+    /// An action on an element or the page, described for the agent.
+    Acted {
+        pub what: String,
+    }
 
-/// A wait ended with its condition met.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Waited {
-    pub what: String,
-    pub waited_ms: u32,
-}
+    /// A wait ended with its condition met.
+    Waited {
+        pub what: String,
+        pub waited_ms: u32,
+    }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct WindowClosed {
-    pub tabs_closed: u32,
-}
+    WindowClosed {
+        pub tabs_closed: u32,
+    }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Console {
-    pub entries: Vec<ConsoleEntry>,
-    pub total: u32,
-}
+    Console {
+        pub entries: Vec<ConsoleEntry>,
+        pub total: u32,
+    }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Network {
-    pub entries: Vec<NetworkEntry>,
-    pub total: u32,
-}
+    Network {
+        pub entries: Vec<NetworkEntry>,
+        pub total: u32,
+    }
 
-/// The agent's routes, newest first, with how many requests each has met.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Routes {
-    pub routes: Vec<RouteInfo>,
-}
+    /// The agent's routes, newest first, with how many requests each has met.
+    Routes {
+        pub routes: Vec<RouteInfo>,
+    }
 
-/// The agent's own recent actions, newest first (`firefox_get_activity`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Activity {
-    pub entries: Vec<ActivityEntry>,
-}
+    /// The agent's own recent actions, newest first (`firefox_get_activity`).
+    Activity {
+        pub entries: Vec<ActivityEntry>,
+    }
 
-/// The agent's downloads, newest first (at most `MAX_DOWNLOADS`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Downloads {
-    pub downloads: Vec<DownloadInfo>,
-}
+    /// The agent's downloads, newest first (at most `MAX_DOWNLOADS`).
+    Downloads {
+        pub downloads: Vec<DownloadInfo>,
+    }
 
-/// The cookies a tab's page gets (values cut at `MAX_STORED_VALUE`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Cookies {
-    pub url: String,
-    pub cookies: Vec<CookieInfo>,
-}
+    /// The cookies a tab's page gets (values cut at `MAX_STORED_VALUE`).
+    Cookies {
+        pub url: String,
+        pub cookies: Vec<CookieInfo>,
+    }
 
-/// The entries of one storage area of a tab's page (values cut), and how many there are.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Stored {
-    pub origin: String,
-    pub area: crate::args::StorageArea,
-    pub entries: Vec<(String, String)>,
-    pub total: u32,
-}
+    /// The entries of one storage area of a tab's page (values cut), and how many there are.
+    Stored {
+        pub origin: String,
+        pub area: crate::args::StorageArea,
+        pub entries: Vec<(String, String)>,
+        pub total: u32,
+    }
 
-/// JSON text of the value (or a description when it is not JSON), and its JS type.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Evaluated {
-    pub value: String,
-    pub js_type: String,
-}
+    /// JSON text of the value (or a description when it is not JSON), and its JS type.
+    Evaluated {
+        pub value: String,
+        pub js_type: String,
+    }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Config {
-    pub allowed_domains: Vec<String>,
-    pub handle_consent: bool,
-    /// The user's allowlist, which holds whatever the agent's says (empty: none).
-    #[serde(default)]
-    pub user_domains: Vec<String>,
-}
+    Config {
+        pub allowed_domains: Vec<String>,
+        pub handle_consent: bool,
+        /// The user's allowlist, which holds whatever the agent's says (empty: none).
+        #[serde(default)]
+        pub user_domains: Vec<String>,
+    }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AllTabs {
-    pub tabs: Vec<BrowserTab>,
-}
+    AllTabs {
+        pub tabs: Vec<BrowserTab>,
+    }
 
-/// The Stop hook's verdict: keep the session going with `reason`, or let it stop.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct LoopDecision {
-    pub block: bool,
-    pub reason: String,
+    /// The Stop hook's verdict: keep the session going with `reason`, or let it stop.
+    LoopDecision {
+        pub block: bool,
+        pub reason: String,
+    }
 }
 
 /// An answer that is one of two kinds: a listing, or what an action did.

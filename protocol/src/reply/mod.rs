@@ -7,6 +7,18 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Answer structs with the derives and field names every one has (camelCase on the wire).
+macro_rules! camel_structs {
+    ($( $(#[$meta:meta])* $name:ident { $($body:tt)* } )*) => {
+        $(
+            $(#[$meta])*
+            #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+            #[serde(rename_all = "camelCase")]
+            pub struct $name { $($body)* }
+        )*
+    };
+}
+
 mod answers;
 mod payloads;
 

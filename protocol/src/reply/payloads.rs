@@ -14,51 +14,47 @@ pub enum LoadState {
     Loading,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TabReport {
-    pub tab_id: TabId,
-    pub url: String,
-    pub title: String,
-    pub load_state: LoadState,
-    /// How long the call waited for the page to load.
-    pub waited_ms: u32,
-    /// When the tab is not where the agent asked (the page navigated on by itself).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
-    /// The container a new tab opened in, when not the user's session.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub container: Option<String>,
-}
+camel_structs! {
+    TabReport {
+        pub tab_id: TabId,
+        pub url: String,
+        pub title: String,
+        pub load_state: LoadState,
+        /// How long the call waited for the page to load.
+        pub waited_ms: u32,
+        /// When the tab is not where the agent asked (the page navigated on by itself).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub note: Option<String>,
+        /// The container a new tab opened in, when not the user's session.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub container: Option<String>,
+    }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TabEntry {
-    pub tab_id: TabId,
-    pub url: String,
-    pub title: String,
-    /// True when the asking agent owns the tab.
-    pub mine: bool,
-    /// The owner's short id.
-    pub owner: String,
-    /// One of the user's tabs, attached with `firefox_attach_tab` (given back, not closed).
-    #[serde(default)]
-    pub attached: bool,
-}
+    TabEntry {
+        pub tab_id: TabId,
+        pub url: String,
+        pub title: String,
+        /// True when the asking agent owns the tab.
+        pub mine: bool,
+        /// The owner's short id.
+        pub owner: String,
+        /// One of the user's tabs, attached with `firefox_attach_tab` (given back, not closed).
+        #[serde(default)]
+        pub attached: bool,
+    }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PageContent {
-    pub url: String,
-    pub title: String,
-    pub text: String,
-    /// Length of the whole text in characters, before any cut.
-    pub total_length: u32,
-    pub truncated: bool,
-    /// Content script → background only: the browser frame ids of the frames whose text goes
-    /// where the markers [`frame_marker`] are (the background splices it in, and empties this).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub frames: Vec<u64>,
+    PageContent {
+        pub url: String,
+        pub title: String,
+        pub text: String,
+        /// Length of the whole text in characters, before any cut.
+        pub total_length: u32,
+        pub truncated: bool,
+        /// Content script → background only: the browser frame ids of the frames whose text goes
+        /// where the markers [`frame_marker`] are (the background splices it in, and empties this).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub frames: Vec<u64>,
+    }
 }
 
 /// Where frame `n`'s text goes in a frame's content (private-use characters no page text has).
@@ -84,95 +80,85 @@ impl ImageMime {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Screenshot {
-    pub tab_id: TabId,
-    pub mime: ImageMime,
-    /// Base64 of the image bytes.
-    pub data: String,
-    pub width: u32,
-    pub height: u32,
-    /// JPEG quality and scale used (after any budget step-down).
-    pub quality: u8,
-    pub scale: f64,
-    /// The image's top-left corner as a viewport point (CSS px): image pixel (px, py) is the
-    /// point `origin + p / scale`, which `firefox_click {x, y}` takes.
-    #[serde(default)]
-    pub origin: [f64; 2],
-    /// What was waited for, what was cut or shrunk: one line each.
-    pub notes: Vec<String>,
-    /// Badge number → the element's ref and name (with `annotate`).
-    pub marks: Vec<(u32, String)>,
-}
+camel_structs! {
+    Screenshot {
+        pub tab_id: TabId,
+        pub mime: ImageMime,
+        /// Base64 of the image bytes.
+        pub data: String,
+        pub width: u32,
+        pub height: u32,
+        /// JPEG quality and scale used (after any budget step-down).
+        pub quality: u8,
+        pub scale: f64,
+        /// The image's top-left corner as a viewport point (CSS px): image pixel (px, py) is the
+        /// point `origin + p / scale`, which `firefox_click {x, y}` takes.
+        #[serde(default)]
+        pub origin: [f64; 2],
+        /// What was waited for, what was cut or shrunk: one line each.
+        pub notes: Vec<String>,
+        /// Badge number → the element's ref and name (with `annotate`).
+        pub marks: Vec<(u32, String)>,
+    }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ExtensionDiagnosis {
-    pub version: String,
-    /// The agents' window, when open.
-    pub window_id: Option<u32>,
-    pub tabs_in_pool: u32,
-    pub pool_limit: u32,
-    /// Tabs the asking agent owns.
-    pub your_tabs: Vec<TabId>,
-    pub agents: u32,
-    /// All open browser windows (the user's and the agents').
-    pub browser_windows: u32,
-    /// Requests wait on the extension (some agent has a route or reads response bodies).
-    #[serde(default)]
-    pub intercepting: bool,
-}
+    ExtensionDiagnosis {
+        pub version: String,
+        /// The agents' window, when open.
+        pub window_id: Option<u32>,
+        pub tabs_in_pool: u32,
+        pub pool_limit: u32,
+        /// Tabs the asking agent owns.
+        pub your_tabs: Vec<TabId>,
+        pub agents: u32,
+        /// All open browser windows (the user's and the agents').
+        pub browser_windows: u32,
+        /// Requests wait on the extension (some agent has a route or reads response bodies).
+        #[serde(default)]
+        pub intercepting: bool,
+    }
 
-/// Page geometry for a capture, in CSS pixels.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PageMetrics {
-    pub viewport: [f64; 2],
-    pub scroll: [f64; 2],
-    /// The whole document's size.
-    pub page: [f64; 2],
-    /// The target element's box in document coordinates, if one was asked for.
-    pub element: Option<[f64; 4]>,
-    /// Interactive elements in view (document coordinates), for badges: (ref and name, box).
-    pub marks: Vec<(String, [f64; 4])>,
-}
+    /// Page geometry for a capture, in CSS pixels.
+    PageMetrics {
+        pub viewport: [f64; 2],
+        pub scroll: [f64; 2],
+        /// The whole document's size.
+        pub page: [f64; 2],
+        /// The target element's box in document coordinates, if one was asked for.
+        pub element: Option<[f64; 4]>,
+        /// Interactive elements in view (document coordinates), for badges: (ref and name, box).
+        pub marks: Vec<(String, [f64; 4])>,
+    }
 
-/// A compact accessibility tree in which every interactive element carries a ref.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Snapshot {
-    pub text: String,
-    /// Elements given a ref.
-    pub refs: u32,
-    /// When cut short: where it stopped and how to get the rest.
-    pub cut: Option<String>,
-}
+    /// A compact accessibility tree in which every interactive element carries a ref.
+    Snapshot {
+        pub text: String,
+        /// Elements given a ref.
+        pub refs: u32,
+        /// When cut short: where it stopped and how to get the rest.
+        pub cut: Option<String>,
+    }
 
-/// Where a text or pattern shows on the page (`firefox_find`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Found {
-    /// The first matches, in page order (frames after the page that holds them).
-    pub matches: Vec<FoundMatch>,
-    /// Every match, listed or not.
-    pub total: u32,
-    /// Content script → background only: the browser frame ids of the frames still to search.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub frames: Vec<u64>,
-}
+    /// Where a text or pattern shows on the page (`firefox_find`).
+    Found {
+        /// The first matches, in page order (frames after the page that holds them).
+        pub matches: Vec<FoundMatch>,
+        /// Every match, listed or not.
+        pub total: u32,
+        /// Content script → background only: the browser frame ids of the frames still to search.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub frames: Vec<u64>,
+    }
 
-/// One match: the element an agent can act on nearest to it, and the line it is on.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct FoundMatch {
-    #[serde(rename = "ref")]
-    pub element_ref: crate::args::ElementRef,
-    /// Its role (`link`, `button`, …; `text` for plain text).
-    pub role: String,
-    pub name: String,
-    /// The line the match is on, the match between « ».
-    pub context: String,
+    /// One match: the element an agent can act on nearest to it, and the line it is on.
+    FoundMatch {
+        #[serde(rename = "ref")]
+        pub element_ref: crate::args::ElementRef,
+        /// Its role (`link`, `button`, …; `text` for plain text).
+        pub role: String,
+        pub name: String,
+        /// The line the match is on, the match between « ».
+        pub context: String,
+    }
 }
 
 /// A page's load and responsiveness, from the browser's buffered performance entries
@@ -209,19 +195,17 @@ pub struct NavigationTiming {
     pub transfer_bytes: u64,
 }
 
-/// A time, and the element it was about (with its ref), when there is one.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Painted {
-    pub ms: u32,
-    pub element: Option<String>,
-}
+camel_structs! {
+    /// A time, and the element it was about (with its ref), when there is one.
+    Painted {
+        pub ms: u32,
+        pub element: Option<String>,
+    }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct LongTasks {
-    pub count: u32,
-    pub total_ms: u32,
+    LongTasks {
+        pub count: u32,
+        pub total_ms: u32,
+    }
 }
 
 /// The resources of one type (`script`, `img`, `css`, …).
@@ -241,27 +225,25 @@ pub struct Resource {
     pub bytes: u64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Shifts {
-    pub score: f64,
-    pub elements: Vec<String>,
-}
+camel_structs! {
+    Shifts {
+        pub score: f64,
+        pub elements: Vec<String>,
+    }
 
-/// What `firefox_get_element` reports.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ElementInfo {
-    pub element: String,
-    pub tag: String,
-    pub attributes: Vec<(String, String)>,
-    pub visible: bool,
-    /// x, y, width, height in CSS pixels, relative to the viewport.
-    pub rect: [f64; 4],
-    pub styles: Vec<(String, String)>,
-    pub text: String,
-    /// Current value of form fields.
-    pub value: Option<String>,
+    /// What `firefox_get_element` reports.
+    ElementInfo {
+        pub element: String,
+        pub tag: String,
+        pub attributes: Vec<(String, String)>,
+        pub visible: bool,
+        /// x, y, width, height in CSS pixels, relative to the viewport.
+        pub rect: [f64; 4],
+        pub styles: Vec<(String, String)>,
+        pub text: String,
+        /// Current value of form fields.
+        pub value: Option<String>,
+    }
 }
 
 /// A structured summary of the page (`firefox_get_page_state`), also the input of
@@ -293,109 +275,97 @@ pub struct PageCounts {
     pub forms: u32,
 }
 
-/// Dialogs the page opened, and how they were answered.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DialogReport {
-    /// What dialogs answer from now on.
-    pub policy: String,
-    pub seen: Vec<String>,
-}
+camel_structs! {
+    /// Dialogs the page opened, and how they were answered.
+    DialogReport {
+        /// What dialogs answer from now on.
+        pub policy: String,
+        pub seen: Vec<String>,
+    }
 
-/// One route of an agent.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RouteInfo {
-    pub pattern: String,
-    pub action: crate::args::RouteAction,
-    pub hits: u32,
-    /// Requests it matched but left alone: fulfilling them needs the evaluate switch.
-    #[serde(default)]
-    pub held: u32,
-}
+    /// One route of an agent.
+    RouteInfo {
+        pub pattern: String,
+        pub action: crate::args::RouteAction,
+        pub hits: u32,
+        /// Requests it matched but left alone: fulfilling them needs the evaluate switch.
+        #[serde(default)]
+        pub held: u32,
+    }
 
-/// One cookie, as `firefox_cookies` shows it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CookieInfo {
-    pub name: String,
-    pub value: String,
-    pub domain: String,
-    pub path: String,
-    pub secure: bool,
-    pub http_only: bool,
-    /// Seconds since the epoch; None for a session cookie.
-    pub expires: Option<f64>,
-}
+    /// One cookie, as `firefox_cookies` shows it.
+    CookieInfo {
+        pub name: String,
+        pub value: String,
+        pub domain: String,
+        pub path: String,
+        pub secure: bool,
+        pub http_only: bool,
+        /// Seconds since the epoch; None for a session cookie.
+        pub expires: Option<f64>,
+    }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ConsoleEntry {
-    pub level: ConsoleLevel,
-    pub message: String,
-    /// ms since the epoch.
-    pub time: f64,
-}
+    ConsoleEntry {
+        pub level: ConsoleLevel,
+        pub message: String,
+        /// ms since the epoch.
+        pub time: f64,
+    }
 
-/// One request's metadata (never its body).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct NetworkEntry {
-    pub method: String,
-    /// Sensitive query parameters redacted.
-    pub url: String,
-    pub kind: String,
-    /// None when the request failed.
-    pub status: Option<u16>,
-    pub error: Option<String>,
-    pub ms: u32,
-    pub bytes: u64,
-    /// With `includeHeaders` (credentials redacted).
-    pub headers: Option<Vec<(String, String)>>,
-    /// With `includeBody`, for tabs whose capture is on: the response body (text, credentials
-    /// redacted, cut), or what a binary one was.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub body: Option<String>,
-}
+    /// One request's metadata (never its body).
+    NetworkEntry {
+        pub method: String,
+        /// Sensitive query parameters redacted.
+        pub url: String,
+        pub kind: String,
+        /// None when the request failed.
+        pub status: Option<u16>,
+        pub error: Option<String>,
+        pub ms: u32,
+        pub bytes: u64,
+        /// With `includeHeaders` (credentials redacted).
+        pub headers: Option<Vec<(String, String)>>,
+        /// With `includeBody`, for tabs whose capture is on: the response body (text, credentials
+        /// redacted, cut), or what a binary one was.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub body: Option<String>,
+    }
 
-/// One command an agent ran, as the activity log keeps it (no typed text, values or scripts).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ActivityEntry {
-    /// When it ended, ms since the epoch.
-    pub at_ms: f64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tab: Option<TabId>,
-    /// The command's wire name (`click`, `navigate`, …).
-    pub tool: String,
-    /// What it acted on: a selector or ref, an address (credentials redacted), a count.
-    pub target: String,
-    /// `ok`, or the error code.
-    pub outcome: String,
-}
+    /// One command an agent ran, as the activity log keeps it (no typed text, values or scripts).
+    ActivityEntry {
+        /// When it ended, ms since the epoch.
+        pub at_ms: f64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub tab: Option<TabId>,
+        /// The command's wire name (`click`, `navigate`, …).
+        pub tool: String,
+        /// What it acted on: a selector or ref, an address (credentials redacted), a count.
+        pub target: String,
+        /// `ok`, or the error code.
+        pub outcome: String,
+    }
 
-/// One of an agent's downloads.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DownloadInfo {
-    /// The browser's id of the download.
-    pub id: u32,
-    /// Where it came from (sensitive query parameters redacted, cut).
-    pub url: String,
-    pub mime: String,
-    pub state: DownloadState,
-    /// Why it stopped, for an interrupted download.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-    pub bytes: u64,
-    /// None when the server did not say.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub total: Option<u64>,
-    /// Where the browser wrote it (absolute); the MCP server moves it from there.
-    pub file: String,
-    /// Where the file is now, once moved into the allowed folders.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub moved_to: Option<String>,
+    /// One of an agent's downloads.
+    DownloadInfo {
+        /// The browser's id of the download.
+        pub id: u32,
+        /// Where it came from (sensitive query parameters redacted, cut).
+        pub url: String,
+        pub mime: String,
+        pub state: DownloadState,
+        /// Why it stopped, for an interrupted download.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub error: Option<String>,
+        pub bytes: u64,
+        /// None when the server did not say.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub total: Option<u64>,
+        /// Where the browser wrote it (absolute); the MCP server moves it from there.
+        pub file: String,
+        /// Where the file is now, once moved into the allowed folders.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub moved_to: Option<String>,
+    }
 }
 
 /// Where a download stands.
@@ -407,50 +377,44 @@ pub enum DownloadState {
     Interrupted,
 }
 
-/// Any tab of the browser (`firefox_list_all_tabs`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct BrowserTab {
-    pub tab_id: TabId,
-    pub window_id: u32,
-    pub title: String,
-    pub url: String,
-    /// Short id of the agent that owns it, if any.
-    pub agent: Option<String>,
-    pub mine: bool,
-    pub attached: bool,
-}
+camel_structs! {
+    /// Any tab of the browser (`firefox_list_all_tabs`).
+    BrowserTab {
+        pub tab_id: TabId,
+        pub window_id: u32,
+        pub title: String,
+        pub url: String,
+        /// Short id of the agent that owns it, if any.
+        pub agent: Option<String>,
+        pub mine: bool,
+        pub attached: bool,
+    }
 
-/// A focus loop.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct LoopState {
-    pub active: bool,
-    pub prompt: String,
-    pub iteration: u32,
-    pub max_iterations: u32,
-    pub completion_promise: Option<String>,
-    pub running_ms: u64,
-    /// Why it ended, once it has.
-    pub ended: Option<String>,
-}
+    /// A focus loop.
+    LoopState {
+        pub active: bool,
+        pub prompt: String,
+        pub iteration: u32,
+        pub max_iterations: u32,
+        pub completion_promise: Option<String>,
+        pub running_ms: u64,
+        /// Why it ended, once it has.
+        pub ended: Option<String>,
+    }
 
-/// Who waits for a tab slot, and who holds a reserved one.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SlotRequests {
-    pub waiting: Vec<WaitingAgent>,
-    /// `waited_ms` here is the time left on the reservation.
-    pub reserved: Vec<WaitingAgent>,
-    pub tabs_in_pool: u32,
-    pub pool_limit: u32,
-}
+    /// Who waits for a tab slot, and who holds a reserved one.
+    SlotRequests {
+        pub waiting: Vec<WaitingAgent>,
+        /// `waited_ms` here is the time left on the reservation.
+        pub reserved: Vec<WaitingAgent>,
+        pub tabs_in_pool: u32,
+        pub pool_limit: u32,
+    }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct WaitingAgent {
-    /// Short agent id.
-    pub agent: String,
-    pub mine: bool,
-    pub waited_ms: u64,
+    WaitingAgent {
+        /// Short agent id.
+        pub agent: String,
+        pub mine: bool,
+        pub waited_ms: u64,
+    }
 }
