@@ -14,7 +14,7 @@ use claudezilla_e2e::{Agent, Browser, PageServer, RawClient};
 use claudezilla_protocol::{AgentId, Command, ErrorCode, HostMessage, Reply};
 use serde_json::json;
 
-use crate::common::{Shared, text_of};
+use crate::common::{Shared, runtime_linked_to, text_of};
 
 use claudezilla_protocol::POOL_LIMIT;
 
@@ -388,15 +388,7 @@ pub async fn clients_refuse_a_runtime_folder_that_is_not_private(
 ) -> anyhow::Result<()> {
     // Another local user's folder, posing as the host's: it leads to the real socket, but it
     // is open to others, so no client sends its token or commands there.
-    let fake = tempfile::Builder::new().prefix("czp").tempdir_in("/tmp")?;
-    std::fs::set_permissions(
-        fake.path(),
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )?;
-    std::os::unix::fs::symlink(
-        s.browser.runtime.socket(),
-        fake.path().join("claudezilla.sock"),
-    )?;
+    let fake = runtime_linked_to(&s, "czp", 0o755)?;
     std::fs::copy(
         s.browser.runtime.token(),
         fake.path().join("claudezilla.token"),

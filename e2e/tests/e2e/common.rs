@@ -84,6 +84,22 @@ pub async fn tabs_gone(watcher: &Agent, tabs: &[u32], what: &str) -> anyhow::Res
     .await
 }
 
+/// A runtime folder of its own (`mode`) whose socket is a link to the shared browser's host.
+pub fn runtime_linked_to(
+    s: &Shared,
+    prefix: &str,
+    mode: u32,
+) -> std::io::Result<tempfile::TempDir> {
+    let fake = tempfile::Builder::new().prefix(prefix).tempdir_in("/tmp")?;
+    std::fs::set_permissions(
+        fake.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(mode),
+    )?;
+    let link = fake.path().join("claudezilla.sock");
+    std::os::unix::fs::symlink(s.browser.runtime.socket(), link)?;
+    Ok(fake)
+}
+
 pub fn runtime() -> &'static tokio::runtime::Runtime {
     static RT: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
     RT.get_or_init(|| {

@@ -12,7 +12,7 @@ use claudezilla_e2e::{Agent, Browser, PageServer, binary, eventually};
 use serde_json::json;
 use tokio::io::AsyncWriteExt;
 
-use crate::common::{Shared, text_of};
+use crate::common::{Shared, runtime_linked_to, text_of};
 
 pub fn pages() -> HashMap<&'static str, Page> {
     HashMap::from([
@@ -505,16 +505,8 @@ pub async fn focus_loops_run_through_the_stop_hook(s: Arc<Shared>) -> anyhow::Re
     )
     .await?
     .ok()?;
-    let fake = tempfile::Builder::new().prefix("czf").tempdir_in("/tmp")?;
     // Private, as a real runtime folder is (clients refuse any other).
-    std::fs::set_permissions(
-        fake.path(),
-        std::os::unix::fs::PermissionsExt::from_mode(0o700),
-    )?;
-    std::os::unix::fs::symlink(
-        s.browser.runtime.socket(),
-        fake.path().join("claudezilla.sock"),
-    )?;
+    let fake = runtime_linked_to(&s, "czf", 0o700)?;
     std::fs::write(fake.path().join("claudezilla.token"), "not-the-token")?;
     let (out, err) = stop_hook(fake.path(), &transcript).await?;
     ensure!(
