@@ -218,7 +218,7 @@ pub fn place(command: Command) -> Result<Placed, ErrorBody> {
         }
         Command::Click(a) => {
             let (clicks, button, modifiers) = (a.clicks(), a.button, a.held());
-            let (frame, op) = match (a.point().map_err(invalid)?, a.target) {
+            let (frame, op) = match (a.point(), a.target) {
                 (Some((x, y)), _) => {
                     let op = PageOp::ClickAt {
                         x,
@@ -265,7 +265,7 @@ pub fn place(command: Command) -> Result<Placed, ErrorBody> {
             page(a.tab_id, Action::PressKeysIn, frame, op)
         }
         Command::Scroll(a) => {
-            let wheel = a.wheel().map_err(invalid)?;
+            let wheel = a.wheel();
             let (frame, target) = in_frame(a.target);
             if let Some(w) = wheel {
                 let op = PageOp::Wheel {

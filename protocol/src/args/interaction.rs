@@ -99,15 +99,10 @@ pub enum MouseButton {
 }
 
 impl ClickArgs {
-    /// The viewport point to click instead of an element, when x/y are given.
-    pub fn point(&self) -> Result<Option<(f64, f64)>, Invalid> {
-        let point = viewport_point(self.x, self.y)?;
-        refuse_if(
-            point.is_some() && self.target.is_some(),
-            "x",
-            "give an element or x/y, not both",
-        )?;
-        Ok(point)
+    /// The viewport point to click instead of an element, when x/y are given (checked as the
+    /// arguments were parsed: both or neither, in the viewport's range, not with an element).
+    pub fn point(&self) -> Option<(f64, f64)> {
+        self.x.zip(self.y)
     }
 
     /// How many presses: 1 to 3.
@@ -228,29 +223,20 @@ element_args! {
 }
 
 impl ScrollArgs {
-    /// A wheel turn: the deltas and the viewport point (None: the element, or the centre).
-    pub fn wheel(&self) -> Result<Option<Wheel>, Invalid> {
+    /// A wheel turn: the deltas and the viewport point (None: the element, or the centre);
+    /// checked as the arguments were parsed.
+    pub fn wheel(&self) -> Option<Wheel> {
         if self.delta_x.is_none() && self.delta_y.is_none() {
-            return Ok(None);
+            return None;
         }
-        let delta = |field, d: Option<f64>| match d.unwrap_or(0.0) {
-            d if d.is_finite() && d.abs() <= MAX_WHEEL => Ok(d),
-            _ => Err(Invalid::new(
-                field,
-                format!("must be a number of pixels between -{MAX_WHEEL} and {MAX_WHEEL}"),
-            )),
-        };
-        let point = viewport_point(self.x.map(f64::from), self.y.map(f64::from))?;
-        refuse_if(
-            point.is_some() && self.target.is_some(),
-            "x",
-            "give an element or x/y, not both",
-        )?;
-        Ok(Some(Wheel {
-            dx: delta("deltaX", self.delta_x)?,
-            dy: delta("deltaY", self.delta_y)?,
-            point,
-        }))
+        Some(Wheel {
+            dx: self.delta_x.unwrap_or(0.0),
+            dy: self.delta_y.unwrap_or(0.0),
+            point: self
+                .x
+                .zip(self.y)
+                .map(|(x, y)| (f64::from(x), f64::from(y))),
+        })
     }
 }
 
@@ -439,12 +425,23 @@ tab_args! {
 
 impl Validate for ClickArgs {
     fn validate(&self) -> Result<(), Invalid> {
-        refuse_if(
-            self.point()?.is_none() && self.target.is_none(),
-            "selector",
-            "give a CSS selector, a ref from firefox_snapshot, or x/y",
-        )
+        let point = viewport_point(self.x, self.y)?;
+        one_of(&self.target, point)
     }
+}
+
+/// An element or a viewport point, exactly one.
+fn one_of(target: &Option<ElementTarget>, point: Option<(f64, f64)>) -> Result<(), Invalid> {
+    refuse_if(
+        point.is_some() && target.is_some(),
+        "x",
+        "give an element or x/y, not both",
+    )?;
+    refuse_if(
+        point.is_none() && target.is_none(),
+        "selector",
+        "give a CSS selector, a ref from firefox_snapshot, or x/y",
+    )
 }
 
 impl Validate for TypeArgs {
@@ -461,8 +458,21 @@ impl Validate for PressKeyArgs {}
 
 impl Validate for ScrollArgs {
     fn validate(&self) -> Result<(), Invalid> {
-        if self.wheel()?.is_some() {
-            return Ok(());
+        if self.wheel().is_some() {
+            for (field, d) in [("deltaX", self.delta_x), ("deltaY", self.delta_y)] {
+                let d = d.unwrap_or(0.0);
+                refuse_if(
+                    !d.is_finite() || d.abs() > MAX_WHEEL,
+                    field,
+                    format!("must be a number of pixels between -{MAX_WHEEL} and {MAX_WHEEL}"),
+                )?;
+            }
+            let point = viewport_point(self.x.map(f64::from), self.y.map(f64::from))?;
+            // Over the element, at the point, or (neither) at the viewport's centre.
+            return match point {
+                Some(_) => one_of(&self.target, point),
+                None => Ok(()),
+            };
         }
         match (&self.target, self.x.or(self.y)) {
             (Some(_), Some(_)) => Err(Invalid::new("x", "give an element or x/y, not both")),
