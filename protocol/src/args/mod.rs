@@ -51,8 +51,9 @@ macro_rules! wire_struct {
     };
 }
 
-/// [`args_struct!`] (or `wire_struct!` after `@wire`) for a tool that acts on one of the
-/// agent's tabs: the optional `tabId` (default: the agent's latest tab), written once.
+/// [`args_struct!`] (or the maker named after `@with`: `element_args!` uses `wire_struct!`)
+/// for a tool that acts on one of the agent's tabs: the optional `tabId` (default: the agent's
+/// latest tab), written once.
 macro_rules! tab_args {
     ($(#[$meta:meta])* pub struct $name:ident { $($body:tt)* }) => {
         tab_args! { @with args_struct $(#[$meta])* pub struct $name { $($body)* } }
