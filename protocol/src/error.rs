@@ -132,13 +132,28 @@ impl Invalid {
     }
 }
 
+impl Invalid {
+    /// `BAD_URL` for the `url` field, else `INVALID_ARGUMENT`.
+    pub fn code(&self) -> ErrorCode {
+        match self.field {
+            "url" => ErrorCode::BadUrl,
+            _ => ErrorCode::InvalidArgument,
+        }
+    }
+
+    /// The code of a refusal that reached the caller only as serde's words (the text of an
+    /// `Invalid`, or serde's own, such as a wrong type): [`Invalid::code`] for the first,
+    /// `INVALID_ARGUMENT` for the rest.
+    pub fn code_of_words(words: &str) -> ErrorCode {
+        match words.starts_with("invalid `url`:") {
+            true => ErrorCode::BadUrl,
+            false => ErrorCode::InvalidArgument,
+        }
+    }
+}
+
 impl From<Invalid> for ErrorBody {
     fn from(e: Invalid) -> Self {
-        let code = if e.field == "url" {
-            ErrorCode::BadUrl
-        } else {
-            ErrorCode::InvalidArgument
-        };
-        ErrorBody::new(code, e.to_string())
+        ErrorBody::new(e.code(), e.to_string())
     }
 }

@@ -2,9 +2,9 @@
 
 use std::borrow::Cow;
 
+use claudezilla_protocol::validate::Invalid;
 use claudezilla_protocol::validate::{MAX_TIMEOUT_MS, MIN_TIMEOUT_MS};
 use claudezilla_protocol::{ErrorBody, ErrorCode};
-use serde_path_to_error::Segment;
 
 use rmcp::schemars::{self, JsonSchema, Schema, SchemaGenerator};
 use serde::de::{DeserializeOwned, Error as _};
@@ -38,15 +38,9 @@ impl<'de, T: DeserializeOwned> Deserialize<'de> for Args<T> {
         };
         // Name the field in errors ("tabId: invalid type …"), not just the type.
         let args = serde_path_to_error::deserialize(Value::Object(map)).map_err(|e| {
-            let url =
-                matches!(e.path().iter().next_back(), Some(Segment::Map { key }) if key == "url");
-            let code = if url {
-                ErrorCode::BadUrl
-            } else {
-                ErrorCode::InvalidArgument
-            };
             let path = e.path().to_string();
             let inner = e.into_inner();
+            let code = Invalid::code_of_words(&inner.to_string());
             let message = if path == "." {
                 inner.to_string()
             } else {
@@ -110,7 +104,7 @@ impl From<NoArgs> for () {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use claudezilla_protocol::args::NavigateArgs;
+    use claudezilla_protocol::args::{NavigateArgs, WaitForArgs};
 
     #[test]
     fn timeout_is_split_off_and_unknown_fields_refused() {
@@ -140,6 +134,15 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.starts_with("BAD_URL: url: invalid `url`"), "{err}");
+        // A refusal of `url` is BAD_URL wherever it is decided; a wrong type is not.
+        let err = serde_json::from_value::<Args<NavigateArgs>>(json!({}))
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("BAD_URL: invalid `url`: give either"), "{err}");
+        let err = serde_json::from_value::<Args<WaitForArgs>>(json!({"url": 5}))
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("INVALID_ARGUMENT: url: invalid type"), "{err}");
         let err = serde_json::from_value::<Args<NoArgs>>(json!({"timeout": "soon"}))
             .unwrap_err()
             .to_string();

@@ -45,6 +45,3 @@ impl Validate for LoopArgs {
             .map_or(Ok(()), |p| check_len("completionPromise", p, MAX_PROMISE))
     }
 }
-
-/// From the Stop hook: the extension reads it, never acts on it but to answer.
-impl Validate for LoopCheckArgs {}

@@ -277,9 +277,9 @@ pub use secret::*;
 pub use storage::*;
 pub use tabs::*;
 
-/// The checks of one command's arguments, beyond what their types hold. Every argument type
-/// of a command implements it (the command's `validate` calls it, generated with the list of
-/// commands); the default checks nothing.
+/// The checks of one argument struct, beyond what its fields' types hold. Every struct the
+/// macros above write implements it (an empty impl where there is nothing more to check) and
+/// runs it as it is parsed; the default checks nothing.
 pub trait Validate {
     fn validate(&self) -> Result<(), Invalid> {
         Ok(())

@@ -101,7 +101,8 @@ impl Validate for CreateWindowArgs {}
 
 checked_text! {
     /// A page an agent may open ([`validate::url`]: http(s) with a host, file, exactly
-    /// `about:blank`), checked where it is parsed; refused as `BAD_URL`.
+    /// `about:blank`), checked where it is parsed (the MCP server answers `BAD_URL`; the
+    /// host, `INVALID_ARGUMENT` with the same words).
     PageUrl(|url| validate::url("url", url))
 }
 

@@ -102,11 +102,11 @@ fn take(element: &Element, step: ClickStep, p: Press) -> bool {
             true
         }
         ClickStep::Mouse(e) | ClickStep::Down { press: e, .. } => mouse(element, e.kind, at(e)),
-        ClickStep::Activate => {
+        ClickStep::Activate(e) => {
             match element.dyn_ref::<HtmlElement>() {
                 Some(html) => html.click(),
                 None => {
-                    mouse(element, "click", p);
+                    mouse(element, e.kind, at(e));
                 }
             }
             true
