@@ -138,11 +138,17 @@ mod tests {
         let err = serde_json::from_value::<Args<NavigateArgs>>(json!({}))
             .unwrap_err()
             .to_string();
-        assert!(err.starts_with("BAD_URL: invalid `url`: give either"), "{err}");
+        assert!(
+            err.starts_with("BAD_URL: invalid `url`: give either"),
+            "{err}"
+        );
         let err = serde_json::from_value::<Args<WaitForArgs>>(json!({"url": 5}))
             .unwrap_err()
             .to_string();
-        assert!(err.starts_with("INVALID_ARGUMENT: url: invalid type"), "{err}");
+        assert!(
+            err.starts_with("INVALID_ARGUMENT: url: invalid type"),
+            "{err}"
+        );
         let err = serde_json::from_value::<Args<NoArgs>>(json!({"timeout": "soon"}))
             .unwrap_err()
             .to_string();
