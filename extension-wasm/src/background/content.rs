@@ -388,18 +388,21 @@ impl TabFrames {
 
     /// The top frame's answer, asked as the agent asked.
     async fn top<A: Answer>(&self) -> Result<A, ErrorBody> {
-        let reply = send(self.tab, 0, self.until, self.op.clone(), self.budget_ms).await?;
-        A::from_reply(reply).map_err(|other| internal_msg(format!("unexpected answer {other:?}")))
+        self.answer(0, self.op.clone()).await
     }
 
     /// One frame's answer, within the limit the stitcher gives it.
     async fn ask<A: Answer>(&self, frame: u64, limit: usize) -> Result<A, String> {
         let alias = alias_for(self.tab.id(), frame);
-        let op = self.within(limit);
-        let reply = send(self.tab, alias, self.until, op, self.budget_ms)
+        self.answer(alias, self.within(limit))
             .await
-            .map_err(|e| e.message)?;
-        A::from_reply(reply).map_err(|other| format!("unexpected answer {other:?}"))
+            .map_err(|e| e.message)
+    }
+
+    /// `op`'s answer from the frame `alias`: a reply of another kind is a bug, said here.
+    async fn answer<A: Answer>(&self, alias: u32, op: PageOp) -> Result<A, ErrorBody> {
+        let reply = send(self.tab, alias, self.until, op, self.budget_ms).await?;
+        A::from_reply(reply).map_err(|other| internal_msg(format!("unexpected answer {other:?}")))
     }
 }
 
