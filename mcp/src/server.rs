@@ -183,6 +183,7 @@ fn trim(value: &mut serde_json::Value) {
     match value {
         Value::Object(map) => {
             map.remove("$schema");
+            not_null(map);
             let numeric_format = map.get("format").and_then(Value::as_str).is_some_and(|f| {
                 ["uint", "int", "double", "float"]
                     .iter()
@@ -204,8 +205,9 @@ fn trim(value: &mut serde_json::Value) {
                     map.remove("maximum");
                 }
             }
-            // Booleans default to false; saying so costs tokens.
-            if map.get("default") == Some(&Value::Bool(false)) {
+            // Booleans default to false, and an absent optional argument is none; saying so
+            // costs tokens.
+            if matches!(map.get("default"), Some(Value::Bool(false) | Value::Null)) {
                 map.remove("default");
             }
             // A shared type's own doc repeats what each field using it says.
@@ -220,6 +222,32 @@ fn trim(value: &mut serde_json::Value) {
         }
         Value::Array(items) => items.iter_mut().for_each(trim),
         _ => {}
+    }
+}
+
+/// An optional argument's schema as its value's own: schemars writes `Option<T>` as "T or
+/// null", where an agent leaves the argument out (it is not in `required`); one shape for
+/// every optional argument, and fewer tokens.
+fn not_null(map: &mut serde_json::Map<String, serde_json::Value>) {
+    use serde_json::Value;
+    let is_null = |v: &Value| v == "null" || *v == serde_json::json!({"type": "null"});
+    if let Some(Value::Array(types)) = map.get_mut("type") {
+        types.retain(|t| !is_null(t));
+        if let [only] = types.as_slice() {
+            let only = only.clone();
+            map.insert("type".into(), only);
+        }
+    }
+    let Some(Value::Array(choices)) = map.get("anyOf") else {
+        return;
+    };
+    let kept: Vec<&Value> = choices.iter().filter(|c| !is_null(c)).collect();
+    if let [Value::Object(only)] = kept.as_slice() {
+        let only = only.clone();
+        map.remove("anyOf");
+        for (key, value) in only {
+            map.entry(key).or_insert(value);
+        }
     }
 }
 
@@ -356,5 +384,23 @@ mod tests {
             let text = tool.description.clone().unwrap_or_default();
             assert!(!text.contains('{'), "{}: {text}", tool.name);
         }
+    }
+
+    #[test]
+    fn an_optional_argument_reads_as_its_own_type() {
+        let mut schema = serde_json::json!({"properties": {
+            "tabId": {"type": ["integer", "null"], "minimum": 0, "default": null},
+            "level": {"description": "d", "anyOf": [{"$ref": "#/$defs/L"}, {"type": "null"}]},
+            "either": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+        }});
+        trim(&mut schema);
+        assert_eq!(
+            schema,
+            serde_json::json!({"properties": {
+                "tabId": {"type": "integer"},
+                "level": {"description": "d", "$ref": "#/$defs/L"},
+                "either": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+            }})
+        );
     }
 }

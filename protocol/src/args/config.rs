@@ -8,12 +8,8 @@ args_struct! {
     /// Arguments of `firefox_set_config`.
     pub struct SetConfigArgs {
         /// Domains your tabs may load (example.com includes its subdomains; *.example.com only them), within the user's list; [] = the user's.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "Vec<String>"))]
         pub allowed_domains: Option<Vec<String>>,
         /// Dismiss cookie banners after each page load.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "bool"))]
         pub handle_consent: Option<bool>,
     }
 }
@@ -22,14 +18,8 @@ tab_args! {
     /// Arguments of `firefox_set_viewport`.
     pub struct ViewportArgs {
         /// iphone-se, iphone-14, iphone-14-pro-max, pixel-7, galaxy-s23, ipad-mini, ipad-air, ipad-pro, laptop, desktop.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "String"))]
         pub device: Option<String>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "u32"))]
         pub width: Option<u32>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "u32"))]
         pub height: Option<u32>,
     }
 }

@@ -14,7 +14,6 @@ tab_args! {
     /// Arguments of `firefox_get_console`.
     pub struct ConsoleArgs {
         /// Only this level: log, info, warn, error, debug.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         pub level: Option<ConsoleLevel>,
         /// Empty the log after reading it.
         #[serde(default)]
@@ -29,12 +28,9 @@ tab_args! {
     /// Arguments of `firefox_get_network`.
     pub struct NetworkArgs {
         /// Only this request type: script, stylesheet, image, xmlhttprequest, main_frame, font, …
-        #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "String"))]
+        #[serde(rename = "type")]
         pub kind: Option<String>,
         /// Only this status (404) or class (4xx), or "failed".
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "String"))]
         pub status: Option<String>,
         /// Newest entries to return (50).
         #[serde(default = "d50")]
@@ -75,27 +71,17 @@ args_struct! {
     /// Arguments of `firefox_route`.
     pub struct RouteArgs {
         /// URL glob (* within a path part, ** anything).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "String"))]
         pub pattern: Option<String>,
         /// fulfill, abort (the request fails) or delay.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "RouteAction"))]
         pub action: Option<RouteAction>,
         /// fulfill: the response body (text).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "String"))]
         pub body: Option<String>,
         /// fulfill: headers to set, e.g. {"content-type": "application/json"}.
         #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
         pub headers: std::collections::BTreeMap<String, String>,
         /// Refused: Firefox cannot change a status.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "u16"))]
         pub status: Option<u16>,
         /// delay: ms to hold the request.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "u32"))]
         pub delay_ms: Option<u32>,
     }
 }
@@ -104,8 +90,6 @@ args_struct! {
     /// Arguments of `firefox_unroute`.
     pub struct UnrouteArgs {
         /// The pattern of the route to remove; all of yours when absent.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "String"))]
         pub pattern: Option<String>,
     }
 }

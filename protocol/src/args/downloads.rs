@@ -13,8 +13,6 @@ args_struct! {
         #[serde(default)]
         pub wait: bool,
         /// A folder inside the downloads folder (default: downloads/ in your project).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "String"))]
         pub save_to: Option<String>,
         /// Filled in by the MCP server: the downloads it moved, and where; not an argument.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -9,8 +9,7 @@ element_args! {
     /// Arguments of `firefox_click`.
     pub struct ClickArgs("CSS selector (or ref).", optional) {
         /// 2: a double-click (the whole sequence, then dblclick); 3: a triple-click.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "u8"))]
+        #[cfg_attr(feature = "schema", schemars(with = "Option<u8>"))]
         pub click_count: Option<ClickCount>,
         /// left (default), right (opens the context menu: contextmenu event) or middle.
         #[serde(default, skip_serializing_if = "is_left")]
@@ -19,12 +18,8 @@ element_args! {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         pub modifiers: Vec<Modifier>,
         /// Instead of an element: a viewport point (CSS px = screenshot pixel ÷ scale), with y.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "f64"))]
         pub x: Option<f64>,
         /// With x.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "f64"))]
         pub y: Option<f64>,
     }
 }
@@ -119,11 +114,9 @@ element_args! {
     /// Arguments of `firefox_type`.
     pub struct TypeArgs("CSS selector of the input, textarea or contenteditable element (or give ref).") {
         /// Text to enter.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         pub text: Option<String>,
         /// Instead of text: a secret's name from the user's secrets file (its value stays hidden from you).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "String"))]
+        #[cfg_attr(feature = "schema", schemars(with = "Option<String>"))]
         pub secret: Option<Secret>,
         /// Replace the current value instead of appending to it.
         #[serde(default)]
@@ -201,23 +194,15 @@ element_args! {
     /// Arguments of `firefox_scroll`.
     pub struct ScrollArgs("Scroll this element into view (or give ref, or x/y).", optional) {
         /// Scroll the page to this x position (pixels).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "i32"))]
         pub x: Option<i32>,
         /// Scroll the page to this y position (pixels).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "i32"))]
         pub y: Option<i32>,
         /// instant (default) or smooth.
         #[serde(default, skip_serializing_if = "ScrollBehavior::is_instant")]
         pub behavior: ScrollBehavior,
         /// Wheel turn in px (down +) over the element or at point x,y (default: centre); the page sees the wheel event.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "f64"))]
         pub delta_y: Option<f64>,
         /// Sideways (right +).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "f64"))]
         pub delta_x: Option<f64>,
     }
 }
@@ -328,7 +313,6 @@ element_args! {
         /// File in your project folder (relative, or absolute inside it) or another folder the user allowed; ≤ 720 KiB.
         pub path: String,
         /// Filled in by the MCP server from `path`; not an argument.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "schema", schemars(skip))]
         pub file: Option<FileData>,
     }
@@ -353,19 +337,12 @@ tab_args! {
         #[cfg_attr(feature = "schema", schemars(with = "String"))]
         pub from: RefOrSelector,
         /// Drop target: a ref or a CSS selector.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "String"))]
+        #[cfg_attr(feature = "schema", schemars(with = "Option<String>"))]
         pub to: Option<RefOrSelector>,
         /// Relative to `to` (default onto).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "DropPosition"))]
         pub position: Option<DropPosition>,
         /// Or drop at viewport x, y.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "f64"))]
         pub x: Option<f64>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "f64"))]
         pub y: Option<f64>,
     }
 }
@@ -417,8 +394,6 @@ tab_args! {
         /// Accept (OK) or dismiss (Cancel) the page's alert/confirm/prompt/beforeunload dialogs from now on.
         pub accept: bool,
         /// What prompt() dialogs answer when accepted.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "String"))]
         pub prompt_text: Option<String>,
     }
 }

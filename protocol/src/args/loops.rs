@@ -12,8 +12,6 @@ args_struct! {
         /// Stop after this many rounds (≤ 10000).
         pub max_iterations: u32,
         /// Stop once your reply contains this text (≤ 1000 characters).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "String"))]
         pub completion_promise: Option<String>,
         /// Filled by the MCP server: the pid of the session that runs it.
         #[serde(default)]

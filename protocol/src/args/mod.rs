@@ -34,13 +34,15 @@ macro_rules! args_struct {
     };
 }
 
-/// The derives of an argument struct as it is written on the wire, unknown fields refused.
+/// The derives of an argument struct as it is written on the wire: unknown fields refused, an
+/// `Option` field optional (absent when none: `skip_serializing_none`; and in the schema).
 macro_rules! wire_struct {
     ($(#[$meta:meta])* pub struct $name:ident { $($body:tt)* }) => {
         wire_struct! { @then [] $(#[$meta])* pub struct $name { $($body)* } }
     };
     (@then [$($after:meta)?] $(#[$meta:meta])* pub struct $name:ident { $($body:tt)* }) => {
         $(#[$meta])*
+        #[serde_with_macros::skip_serializing_none]
         #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
         #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
         #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -64,8 +66,7 @@ macro_rules! tab_args {
             pub struct $name {
                 $($body)*
                 /// Default: latest tab.
-                #[serde(default, skip_serializing_if = "Option::is_none")]
-                #[cfg_attr(feature = "schema", schemars(with = "u32"))]
+                #[cfg_attr(feature = "schema", schemars(with = "Option<u32>"))]
                 pub tab_id: Option<TabId>,
             }
         }
@@ -114,12 +115,10 @@ macro_rules! element_args {
                 $(#[$meta])*
                 pub struct Wire {
                     $(#[$selector])?
-                    #[serde(default, skip_serializing_if = "Option::is_none")]
-                    #[cfg_attr(feature = "schema", schemars(with = "String"))]
                     pub selector: Option<Selector>,
                     $(#[$reference])?
-                    #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
-                    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+                    #[serde(rename = "ref")]
+                    #[cfg_attr(feature = "schema", schemars(with = "Option<String>"))]
                     pub element_ref: Option<ElementRef>,
                     $($(#[$field_meta])* pub $field : $ty,)*
                 }

@@ -12,7 +12,6 @@ args_struct! {
         #[cfg_attr(feature = "schema", schemars(with = "String"))]
         pub url: PageUrl,
         /// "own": a Firefox container of your own (cookies and logins apart from the user's and other agents'), kept for your later tabs; "user" (default): the user's session; or one of the user's containers by name.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         pub container: Option<Container>,
         /// Keep your own container (its logins) when your last tab closes, until you leave.
         #[serde(default)]
@@ -75,11 +74,8 @@ tab_args! {
     /// Arguments of `firefox_navigate`.
     pub struct NavigateArgs {
         /// Page to load (http, https or about:blank).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "String"))]
         pub url: Option<PageUrl>,
         /// Instead of a url: back, forward or reload.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         pub action: Option<NavAction>,
     }
 }

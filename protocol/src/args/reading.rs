@@ -19,8 +19,6 @@ tab_args! {
     /// Arguments of `firefox_get_content`.
     pub struct GetContentArgs {
         /// CSS selector of the part to read; the whole page when absent.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "String"))]
         pub selector: Option<Selector>,
         /// Cut the answer after this many characters (default 50000).
         #[serde(default = "default_max_length")]
@@ -48,16 +46,10 @@ tab_args! {
     /// Arguments of `firefox_wait_for`.
     pub struct WaitForArgs {
         /// Wait until an element matches this CSS selector.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "String"))]
         pub selector: Option<Selector>,
         /// Wait until the page's text contains this.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "String"))]
         pub text: Option<String>,
         /// Wait until the tab's URL matches this glob (* within a part, ** anything).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "String"))]
         pub url: Option<String>,
     }
 }
@@ -87,10 +79,8 @@ tab_args! {
     /// Arguments of `firefox_find`.
     pub struct FindArgs {
         /// Text to find (any case).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         pub text: Option<String>,
         /// Or a regular expression (Rust regex syntax; (?i) for any case).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         pub pattern: Option<String>,
         /// Most matches listed (default 20); the rest are counted.
         #[serde(default = "d20")]
@@ -161,8 +151,6 @@ tab_args! {
         #[serde(default = "default_snapshot_chars")]
         pub max_chars: u32,
         /// Snapshot only the part under this CSS selector.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "String"))]
         pub selector: Option<Selector>,
     }
 }
@@ -182,8 +170,6 @@ tab_args! {
         #[serde(default = "d200")]
         pub max_nodes: u32,
         /// Snapshot only the part under this CSS selector.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "String"))]
         pub selector: Option<Selector>,
     }
 }

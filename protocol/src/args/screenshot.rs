@@ -49,18 +49,12 @@ element_args! {
         #[serde(default)]
         pub purpose: Purpose,
         /// 1-100, overrides purpose.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "u8"))]
         pub quality: Option<u8>,
         /// 0.1-1, overrides purpose.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "f64"))]
         pub scale: Option<f64>,
         #[serde(default)]
         pub format: ImageFormat,
         /// Max ms to wait for the page to settle (10000).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "u32"))]
         pub max_wait: Option<u32>,
         /// Wait for images and fonts.
         #[serde(default = "yes")]
@@ -75,8 +69,6 @@ element_args! {
         #[serde(default)]
         pub full_page: bool,
         /// Write to this file instead (in an allowed folder).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "String"))]
         pub save_path: Option<String>,
         /// Replace a file at savePath.
         #[serde(default)]

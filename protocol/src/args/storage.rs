@@ -24,11 +24,7 @@ tab_args! {
     pub struct CookiesArgs {
         /// get (all, or the one named), set (name and value) or delete (name).
         pub action: CookieAction,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "String"))]
         pub name: Option<String>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "String"))]
         pub value: Option<String>,
     }
 }
@@ -61,11 +57,7 @@ tab_args! {
         /// local (default) or session.
         #[serde(default)]
         pub area: StorageArea,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "String"))]
         pub key: Option<String>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "schema", schemars(with = "String"))]
         pub value: Option<String>,
     }
 }
@@ -115,7 +107,6 @@ args_struct! {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         pub overwrite: bool,
         /// Read by the MCP server from `path` for load; not an argument.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "schema", schemars(skip))]
         pub state: Option<SavedState>,
     }
@@ -134,6 +125,7 @@ pub struct SavedState {
     pub origins: Vec<SavedOrigin>,
 }
 
+#[serde_with_macros::skip_serializing_none]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SavedCookie {
@@ -148,7 +140,6 @@ pub struct SavedCookie {
     #[serde(default)]
     pub http_only: bool,
     /// Seconds since the epoch; none for a session cookie.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires: Option<f64>,
     /// Whether the cookie was for the host only (no Domain attribute).
     #[serde(default)]

@@ -132,6 +132,10 @@ fn defaults_and_unknown_fields() {
     assert!(serde_json::from_value::<ClickArgs>(json!({"selector": "a", "tabid": 1})).is_err());
     let p: PageStateArgs = serde_json::from_value(json!({})).unwrap();
     assert_eq!((p.max_headings, p.max_links, p.max_images), (30, 50, 20));
+    // An absent optional argument stays absent on the wire.
+    let back = json!({"pattern": "**/api/*", "action": "abort"});
+    let route: RouteArgs = serde_json::from_value(back.clone()).unwrap();
+    assert_eq!(serde_json::to_value(route).unwrap(), back);
 }
 
 #[test]
