@@ -161,6 +161,12 @@ impl Browser {
         crate::marionette::Marionette::connect(&self.dir.path().join("profile")).await
     }
 
+    /// A new MCP server on this browser's host, logging to `mcp-NAME.log` in its folder.
+    pub async fn agent(&self, name: &str) -> anyhow::Result<crate::agent::Agent> {
+        let log = self.path().join(format!("mcp-{name}.log"));
+        crate::agent::Agent::spawn(self.runtime.path(), &log).await
+    }
+
     /// The address of one of the extension's own pages (`popup/popup.html`).
     pub fn extension_page(path: &str) -> String {
         format!("moz-extension://{EXTENSION_UUID}/{path}")

@@ -404,23 +404,16 @@ impl Pool {
     /// Who waits for room and who holds a reserved slot.
     pub fn slot_requests(&mut self, agent: &AgentId, now: u64) -> SlotRequests {
         self.expire(now);
-        let waiting = self
-            .requests
-            .iter()
-            .map(|r| WaitingAgent {
-                agent: r.agent.short().to_owned(),
-                mine: &r.agent == agent,
-                waited_ms: now.saturating_sub(r.since),
-            })
+        let entry = |who: &AgentId, waited_ms| WaitingAgent {
+            agent: who.short().to_owned(),
+            mine: who == agent,
+            waited_ms,
+        };
+        let waiting = (self.requests.iter())
+            .map(|r| entry(&r.agent, now.saturating_sub(r.since)))
             .collect();
-        let reserved = self
-            .reservations
-            .iter()
-            .map(|r| WaitingAgent {
-                agent: r.agent.short().to_owned(),
-                mine: &r.agent == agent,
-                waited_ms: r.until.saturating_sub(now),
-            })
+        let reserved = (self.reservations.iter())
+            .map(|r| entry(&r.agent, r.until.saturating_sub(now)))
             .collect();
         SlotRequests {
             waiting,

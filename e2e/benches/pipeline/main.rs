@@ -139,20 +139,9 @@ async fn bench() -> anyhow::Result<(Rows, Vec<Breakdown>)> {
 
 /// One round of every timed row.
 async fn round(b: &mut Bench, rows: &mut Rows) -> anyhow::Result<()> {
-    let Bench {
-        browser,
-        pages,
-        log,
-        agent,
-        raw,
-        small,
-        large,
-        table,
-        late,
-        moves,
-        raw_tabs,
-    } = b;
-    let (small, large, table, agent) = (*small, *large, *table, &*agent);
+    let (browser, pages, log, agent) = (&b.browser, &b.pages, &b.log, &b.agent);
+    let (small, large, table, raw_tabs) = (b.small, b.large, b.table, b.raw_tabs);
+    let raw = &mut b.raw;
     let mut spawned = Vec::new();
     let init = time(7, async || {
         spawned.push(Agent::spawn(browser.runtime.path(), log).await?);
@@ -323,7 +312,7 @@ async fn round(b: &mut Bench, rows: &mut Rows) -> anyhow::Result<()> {
         );
     }
     navigation(agent, pages, small, rows).await?;
-    waits(agent, *late, moves, rows).await?;
+    waits(agent, b.late, &mut b.moves, rows).await?;
     routes(browser, pages, log, agent, rows).await?;
     for (tool, args, note) in [
         ("firefox_get_console", json!({"tabId": large}), "capture on"),

@@ -607,18 +607,11 @@ pub async fn a_hung_page_does_not_hold_the_capture_lock() -> anyhow::Result<()> 
     pages.insert("/hang-top.html", Page::html(hang_top));
     let server = PageServer::start(pages).await?;
     let browser = Browser::start_with_options(Options::default()).await?;
-    let spawn = async |name: &str| {
-        Agent::spawn(
-            browser.runtime.path(),
-            &browser.path().join(format!("mcp-{name}.log")),
-        )
-        .await
-    };
-    let stuck = spawn("stuck").await?;
+    let stuck = browser.agent("stuck").await?;
     let tab = stuck.open(&server.url("/hang-top.html")).await?;
     let mut others = Vec::new();
     for (i, (colour, _)) in crate::common::COLOURS.iter().take(2).enumerate() {
-        let agent = spawn(&format!("other-{i}")).await?;
+        let agent = browser.agent(&format!("other-{i}")).await?;
         let tab = agent
             .open(&server.url(&format!("/colour/{colour}.html")))
             .await?;
@@ -697,14 +690,7 @@ pub async fn opened_tabs_belong_to_the_opener() -> anyhow::Result<()> {
         ..Options::default()
     })
     .await?;
-    let spawn = async |name: &str| {
-        Agent::spawn(
-            browser.runtime.path(),
-            &browser.path().join(format!("mcp-{name}.log")),
-        )
-        .await
-    };
-    let a = spawn("opener").await?;
+    let a = browser.agent("opener").await?;
     let tab = a.open(&server.url("/opener.html")).await?;
     let mut notes = String::new();
     let clicked = a
@@ -737,7 +723,7 @@ pub async fn opened_tabs_belong_to_the_opener() -> anyhow::Result<()> {
         .ok()?;
     notes.push_str(&many.text);
     let all_tabs = async || -> anyhow::Result<usize> {
-        let b = spawn("watcher").await?;
+        let b = browser.agent("watcher").await?;
         let all = b.call("firefox_list_all_tabs", json!({})).await?.ok()?;
         b.close().await?;
         Ok(all.text.lines().count())

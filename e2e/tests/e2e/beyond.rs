@@ -210,11 +210,11 @@ pub async fn cookies_and_storage_wait_for_the_users_switch(s: Arc<Shared>) -> an
 pub async fn cookies_and_storage_when_allowed() -> anyhow::Result<()> {
     let pages = PageServer::start(pages()).await?;
     let browser = Browser::start_with(&[("CLAUDEZILLA_ALLOW_STORAGE", "1")]).await?;
-    let a = Agent::spawn(browser.runtime.path(), &browser.path().join("mcp.log")).await?;
-    let b = Agent::spawn(browser.runtime.path(), &browser.path().join("mcp-b.log")).await?;
+    let a = browser.agent("a").await?;
+    let b = browser.agent("b").await?;
     let mut result = allowed(&a, &b, &pages).await;
     if result.is_ok() {
-        let c = Agent::spawn(browser.runtime.path(), &browser.path().join("mcp-c.log")).await?;
+        let c = browser.agent("c").await?;
         result = state_moves_between_sessions(&a, &c, &pages, browser.path()).await;
     }
     if result.is_err() {

@@ -272,11 +272,7 @@ pub fn close_to(a: [u8; 3], b: [u8; 3], tolerance: u8) -> bool {
 
 impl Shared {
     pub async fn agent(&self, name: &str) -> anyhow::Result<Agent> {
-        Agent::spawn(
-            self.browser.runtime.path(),
-            &self.browser.path().join(format!("mcp-{name}.log")),
-        )
-        .await
+        self.browser.agent(name).await
     }
 
     /// An agent whose project folder (where files may be read and written) is `project`.

@@ -89,11 +89,7 @@ async fn setup() -> anyhow::Result<Setup> {
 }
 
 async fn agent(s: &Setup, name: &str) -> anyhow::Result<Agent> {
-    Agent::spawn(
-        s.browser.runtime.path(),
-        &s.browser.path().join(format!("mcp-{name}.log")),
-    )
-    .await
+    s.browser.agent(name).await
 }
 
 /// The user's tab id, as the agent sees it.

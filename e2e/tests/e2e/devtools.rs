@@ -527,7 +527,7 @@ const SIZE_PAGE: &str = "<!doctype html><title>Size</title><p id=size></p><scrip
 pub async fn evaluate_viewport_and_private_mode() -> anyhow::Result<()> {
     let pages = PageServer::start(HashMap::from([("/size.html", Page::html(SIZE_PAGE))])).await?;
     let browser = Browser::start_with(&[("CLAUDEZILLA_ALLOW_EVALUATE", "1")]).await?;
-    let a = Agent::spawn(browser.runtime.path(), &browser.path().join("mcp.log")).await?;
+    let a = browser.agent("a").await?;
     let result = evaluate_viewport_private(&a, &pages).await;
     if result.is_err() {
         eprintln!("--- Firefox log ---\n{}", browser.log());

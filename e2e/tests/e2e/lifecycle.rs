@@ -3,12 +3,12 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, ensure};
-use claudezilla_e2e::{Agent, Browser, eventually};
+use claudezilla_e2e::{Browser, eventually};
 use serde_json::json;
 
 pub async fn fails_fast_without_firefox_then_reconnects() -> anyhow::Result<()> {
     let mut browser = Browser::prepare(Default::default())?;
-    let agent = Agent::spawn(browser.runtime.path(), &browser.path().join("mcp.log")).await?;
+    let agent = browser.agent("a").await?;
     let started = Instant::now();
     let r = agent.call("firefox_get_tabs", json!({})).await?;
     let text = r.expect_error("NOT_CONNECTED")?;
@@ -49,7 +49,7 @@ pub async fn fails_fast_without_firefox_then_reconnects() -> anyhow::Result<()> 
 
 pub async fn a_crashed_firefox_takes_the_host_down() -> anyhow::Result<()> {
     let mut browser = Browser::start().await?;
-    let agent = Agent::spawn(browser.runtime.path(), &browser.path().join("mcp.log")).await?;
+    let agent = browser.agent("a").await?;
     agent
         .call("firefox_create_window", json!({"url": "about:blank"}))
         .await?
