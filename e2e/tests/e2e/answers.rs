@@ -72,8 +72,7 @@ pub fn pages() -> HashMap<&'static str, Page> {
 /// Find answers where a text is in a fraction of a snapshot's size, frames and shadow roots
 /// included, with refs an agent acts on.
 pub async fn find_names_every_match_with_a_ref(s: Arc<Shared>) -> anyhow::Result<()> {
-    let a = s.agent("find").await?;
-    let tab = a.open(&s.pages.url("/answers/find.html")).await?;
+    let (a, tab) = s.agent_at("find", "/answers/find.html").await?;
     // The frame loads after the page: wait for its link.
     let found = wait_found(&a, tab, 3).await?;
     for line in [
@@ -145,8 +144,7 @@ pub async fn find_names_every_match_with_a_ref(s: Arc<Shared>) -> anyhow::Result
 /// Performance is the page's own, measured in Firefox: navigation timing, LCP with its
 /// element, resources by type; what Firefox does not report is said, not made up.
 pub async fn performance_is_measured_in_the_page(s: Arc<Shared>) -> anyhow::Result<()> {
-    let a = s.agent("performance").await?;
-    let tab = a.open(&s.pages.url("/answers/perf.html")).await?;
+    let (a, tab) = s.agent_at("performance", "/answers/perf.html").await?;
     for reload in [false, true] {
         let said = call(
             &a,

@@ -193,8 +193,7 @@ pub async fn files_stay_inside_the_allowed_folders(s: Arc<Shared>) -> anyhow::Re
 
 pub async fn huge_answers_are_bounded(s: Arc<Shared>) -> anyhow::Result<()> {
     let host = host_of(&s)?;
-    let a = s.agent("huge").await?;
-    let tab = a.open(&s.pages.url("/attack/huge.html")).await?;
+    let (a, tab) = s.agent_at("huge", "/attack/huge.html").await?;
     let state = a
         .call("firefox_get_page_state", json!({"tabId": tab}))
         .await?
@@ -485,8 +484,7 @@ pub async fn unreachable_addresses_are_load_failures(s: Arc<Shared>) -> anyhow::
 }
 
 pub async fn a_self_navigating_page_is_reported_truly(s: Arc<Shared>) -> anyhow::Result<()> {
-    let a = s.agent("ticker").await?;
-    let tab = a.open(&s.pages.url("/attack/ticker.html")).await?;
+    let (a, tab) = s.agent_at("ticker", "/attack/ticker.html").await?;
     for _ in 0..8 {
         let typed = a
             .call(
@@ -558,8 +556,7 @@ pub async fn other_agents_tabs_show_only_their_origin(s: Arc<Shared>) -> anyhow:
 pub async fn session_parameters_are_redacted_and_backslashes_do_not_pass(
     s: Arc<Shared>,
 ) -> anyhow::Result<()> {
-    let a = s.agent("redact").await?;
-    let tab = a.open(&s.pages.url("/attack/secrets.html")).await?;
+    let (a, tab) = s.agent_at("redact", "/attack/secrets.html").await?;
     a.call("firefox_wait_for", json!({"tabId": tab, "text": "fetched"}))
         .await?
         .ok()?;

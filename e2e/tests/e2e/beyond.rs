@@ -97,8 +97,7 @@ pub fn pages() -> HashMap<&'static str, Page> {
 }
 
 pub async fn clicks_and_wheels_at_a_point(s: Arc<Shared>) -> anyhow::Result<()> {
-    let a = s.agent("points").await?;
-    let tab = a.open(&s.pages.url("/beyond/points.html")).await?;
+    let (a, tab) = s.agent_at("points", "/beyond/points.html").await?;
     let clicked = call(
         &a,
         "firefox_click",
@@ -180,8 +179,7 @@ pub async fn clicks_and_wheels_at_a_point(s: Arc<Shared>) -> anyhow::Result<()> 
 
 /// In the shared browser nobody switched cookies and storage on: both refuse, and say how.
 pub async fn cookies_and_storage_wait_for_the_users_switch(s: Arc<Shared>) -> anyhow::Result<()> {
-    let a = s.agent("stored-off").await?;
-    let tab = a.open(&s.pages.url("/beyond/stored.html")).await?;
+    let (a, tab) = s.agent_at("stored-off", "/beyond/stored.html").await?;
     for (tool, args) in [
         ("firefox_cookies", json!({"tabId": tab, "action": "get"})),
         ("firefox_storage", json!({"tabId": tab, "action": "get"})),

@@ -275,6 +275,13 @@ impl Shared {
         self.browser.agent(name).await
     }
 
+    /// An agent with a tab open on the test page at `path`.
+    pub async fn agent_at(&self, name: &str, path: &str) -> anyhow::Result<(Agent, u32)> {
+        let a = self.agent(name).await?;
+        let tab = a.open(&self.pages.url(path)).await?;
+        Ok((a, tab))
+    }
+
     /// An agent whose project folder (where files may be read and written) is `project`.
     pub async fn agent_in(&self, name: &str, project: &std::path::Path) -> anyhow::Result<Agent> {
         let log = self.browser.path().join(format!("mcp-{name}.log"));

@@ -76,8 +76,7 @@ pub fn pages() -> HashMap<&'static str, Page> {
 }
 
 pub async fn console_captures_the_page_world(s: Arc<Shared>) -> anyhow::Result<()> {
-    let a = s.agent("console").await?;
-    let tab = a.open(&s.pages.url("/dev/console.html")).await?;
+    let (a, tab) = s.agent_at("console", "/dev/console.html").await?;
     let first = a
         .call("firefox_get_console", json!({"tabId": tab}))
         .await?
@@ -189,8 +188,7 @@ pub async fn console_captures_the_page_world(s: Arc<Shared>) -> anyhow::Result<(
 }
 
 pub async fn network_log_has_statuses_and_no_secrets(s: Arc<Shared>) -> anyhow::Result<()> {
-    let a = s.agent("network").await?;
-    let tab = a.open(&s.pages.url("/dev/network.html")).await?;
+    let (a, tab) = s.agent_at("network", "/dev/network.html").await?;
     a.call("firefox_click", json!({"tabId": tab, "selector": "#go"}))
         .await?
         .ok()?;
@@ -328,8 +326,7 @@ pub async fn allowlist_holds_for_navigation_and_links(s: Arc<Shared>) -> anyhow:
 }
 
 pub async fn consent_banners_are_accepted_never_rejected(s: Arc<Shared>) -> anyhow::Result<()> {
-    let a = s.agent("consent").await?;
-    let tab = a.open(&s.pages.url("/dev/onetrust.html")).await?;
+    let (a, tab) = s.agent_at("consent", "/dev/onetrust.html").await?;
     let done = a
         .call("firefox_handle_consent", json!({"tabId": tab}))
         .await?

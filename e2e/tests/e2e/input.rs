@@ -104,8 +104,7 @@ pub fn pages(other_origin: &str) -> HashMap<&'static str, Page> {
 }
 
 pub async fn enter_carries_which_and_key_code(s: Arc<Shared>) -> anyhow::Result<()> {
-    let a = s.agent("jquery").await?;
-    let tab = a.open(&s.pages.url("/input/jquery.html")).await?;
+    let (a, tab) = s.agent_at("jquery", "/input/jquery.html").await?;
     type_into(&a, tab, "#new", "Buy milk").await?;
     press_on(&a, tab, "#new", "Enter").await?;
     let list = text_of(&a, tab, "#list").await?;
@@ -132,8 +131,7 @@ pub async fn enter_carries_which_and_key_code(s: Arc<Shared>) -> anyhow::Result<
 }
 
 pub async fn change_fires_when_the_edit_is_committed(s: Arc<Shared>) -> anyhow::Result<()> {
-    let a = s.agent("change").await?;
-    let tab = a.open(&s.pages.url("/input/change.html")).await?;
+    let (a, tab) = s.agent_at("change", "/input/change.html").await?;
     type_into(&a, tab, "#todo", "Call").await?;
     let typed = type_into(&a, tab, "#todo", " mom").await?;
     ensure!(
@@ -156,8 +154,7 @@ pub async fn change_fires_when_the_edit_is_committed(s: Arc<Shared>) -> anyhow::
 }
 
 pub async fn lengths_are_enforced_as_from_a_keyboard(s: Arc<Shared>) -> anyhow::Result<()> {
-    let a = s.agent("limits").await?;
-    let tab = a.open(&s.pages.url("/input/limits.html")).await?;
+    let (a, tab) = s.agent_at("limits", "/input/limits.html").await?;
     let typed = type_into(&a, tab, "#tweet", &"x".repeat(150)).await?;
     ensure!(
         typed.text.contains("140 characters") && typed.text.contains("kept 140 of 150"),
@@ -178,8 +175,7 @@ pub async fn lengths_are_enforced_as_from_a_keyboard(s: Arc<Shared>) -> anyhow::
 }
 
 pub async fn hover_double_click_and_buttons(s: Arc<Shared>) -> anyhow::Result<()> {
-    let a = s.agent("rows").await?;
-    let tab = a.open(&s.pages.url("/input/rows.html")).await?;
+    let (a, tab) = s.agent_at("rows", "/input/rows.html").await?;
     let before = said(&a, "firefox_snapshot", json!({"tabId": tab})).await?;
     ensure!(
         before.contains(r#"checkbox e"#) && before.contains(r#"(in "Buy milk")"#),
@@ -244,8 +240,7 @@ pub async fn hover_double_click_and_buttons(s: Arc<Shared>) -> anyhow::Result<()
 }
 
 pub async fn page_text_includes_shadow_roots_and_frames(s: Arc<Shared>) -> anyhow::Result<()> {
-    let a = s.agent("components").await?;
-    let tab = a.open(&s.pages.url("/input/components.html")).await?;
+    let (a, tab) = s.agent_at("components", "/input/components.html").await?;
     let frames_loaded = async || {
         let text = call(&a, "firefox_get_content", json!({"tabId": tab}))
             .await

@@ -476,31 +476,20 @@ pub async fn markdown_html_and_history(s: Arc<Shared>) -> anyhow::Result<()> {
         json!({"tabId": tab, "url": s.pages.url("/other.html")}),
     )
     .await?;
-    let back = call(
-        &a,
-        "firefox_navigate",
-        json!({"tabId": tab, "action": "back"}),
-    )
-    .await?;
-    ensure!(back.text.contains("doc.html"), "{}", back.text);
-    let fwd = call(
-        &a,
-        "firefox_navigate",
-        json!({"tabId": tab, "action": "forward"}),
-    )
-    .await?;
-    ensure!(fwd.text.contains("other.html"), "{}", fwd.text);
-    let reload = call(
-        &a,
-        "firefox_navigate",
-        json!({"tabId": tab, "action": "reload"}),
-    )
-    .await?;
-    ensure!(
-        reload.text.contains("other.html") && reload.text.contains("loaded"),
-        "{}",
-        reload.text
-    );
+    // Each history step lands where it should and says it loaded.
+    for (action, lands_on) in [
+        ("back", "doc.html"),
+        ("forward", "other.html"),
+        ("reload", "other.html"),
+    ] {
+        let args = json!({"tabId": tab, "action": action});
+        let moved = call(&a, "firefox_navigate", args).await?;
+        ensure!(
+            moved.text.contains(lands_on) && moved.text.contains("loaded"),
+            "{action}: {}",
+            moved.text
+        );
+    }
     Ok(())
 }
 

@@ -134,8 +134,7 @@ pub async fn reads_clicks_types_screenshots_and_closes(s: Arc<Shared>) -> anyhow
 }
 
 pub async fn element_errors_are_clear(s: Arc<Shared>) -> anyhow::Result<()> {
-    let a = s.agent("elements").await?;
-    let tab = a.open(&s.pages.url("/basic.html")).await?;
+    let (a, tab) = s.agent_at("elements", "/basic.html").await?;
     let missing = a
         .call(
             "firefox_click",

@@ -150,8 +150,7 @@ async fn settled(a: &Agent, tab: u32, selector: &str) -> anyhow::Result<String> 
 /// security headers; data responses are still mocked, the user sees each one replaced, and
 /// no request waits on the extension once the last route is gone.
 pub async fn routes_run_no_code_without_the_switch(s: Arc<Shared>) -> anyhow::Result<()> {
-    let a = s.agent("routes-code").await?;
-    let tab = a.open(&s.pages.url("/powers/site.html")).await?;
+    let (a, tab) = s.agent_at("routes-code", "/powers/site.html").await?;
     ensure!(settled(&a, tab, "#out").await?.contains("ready"));
     let x = s.pages.url("/powers/x.html");
     let set = call(

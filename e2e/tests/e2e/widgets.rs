@@ -359,8 +359,7 @@ pub async fn todomvc_edits_commit_with_enter(s: Arc<Shared>) -> anyhow::Result<(
 /// `relatedTarget`, `document.hasFocus()`, the `:focus`, `:focus-visible` and `:focus-within`
 /// styles, and its own `blur()` fires the events.
 pub async fn focus_is_as_a_users_click_gives_it(s: Arc<Shared>) -> anyhow::Result<()> {
-    let a = s.agent("focus").await?;
-    let tab = a.open(&s.pages.url("/widgets/focus.html")).await?;
+    let (a, tab) = s.agent_at("focus", "/widgets/focus.html").await?;
     let seen = async |what: &str| shows(&a, tab, "#out", what).await;
     click(&a, tab, "#a").await?;
     let clicked = seen("\"active\":\"a\"").await?;
@@ -398,8 +397,7 @@ pub async fn focus_is_as_a_users_click_gives_it(s: Arc<Shared>) -> anyhow::Resul
 
 /// Monaco keeps what is typed into it: it listens for focus before it takes input.
 pub async fn monaco_takes_typing(s: Arc<Shared>) -> anyhow::Result<()> {
-    let a = s.agent("monaco").await?;
-    let tab = a.open(&s.pages.url("/widgets/monaco.html")).await?;
+    let (a, tab) = s.agent_at("monaco", "/widgets/monaco.html").await?;
     shows(&a, tab, "#out", "ready").await?;
     click(&a, tab, ".monaco-editor .view-lines").await?;
     type_into(&a, tab, ".monaco-editor textarea", "hello 1234").await?;
@@ -414,6 +412,19 @@ async fn reported(a: &Agent, tab: u32) -> anyhow::Result<serde_json::Value> {
     let out = text_of(a, tab, "#out").await?;
     let json = out.lines().find(|l| l.starts_with('{')).unwrap_or("{}");
     Ok(serde_json::from_str(json)?)
+}
+
+/// The editor's report once `ready` holds for it (the page reports after its own update).
+async fn reported_when(
+    a: &Agent,
+    tab: u32,
+    what: &str,
+    ready: impl Fn(&serde_json::Value) -> bool,
+) -> anyhow::Result<serde_json::Value> {
+    eventually(Duration::from_secs(3), what, async || {
+        reported(a, tab).await.ok().filter(&ready)
+    })
+    .await
 }
 
 /// How long the answer of a `firefox_type` says the field's value is.
@@ -431,8 +442,7 @@ fn typed_length(answer: &str) -> Option<u64> {
 /// in CodeMirror it replaces everything; its answer counts what the editor counts, newlines
 /// included.
 pub async fn codemirror_types_over_the_selection(s: Arc<Shared>) -> anyhow::Result<()> {
-    let a = s.agent("codemirror").await?;
-    let tab = a.open(&s.pages.url("/widgets/codemirror.html")).await?;
+    let (a, tab) = s.agent_at("codemirror", "/widgets/codemirror.html").await?;
     shows(&a, tab, "#out", "answer").await?;
     // The editor is named by its row's words, not by its line numbers or the whole page.
     let snap = snapshot(&a, tab).await?;
@@ -451,11 +461,8 @@ pub async fn codemirror_types_over_the_selection(s: Arc<Shared>) -> anyhow::Resu
     let typed = type_into(&a, tab, ".cm-content", "one").await?;
     press(&a, tab, "Enter").await?;
     let typed_again = type_into(&a, tab, ".cm-content", "two").await?;
-    let doc = eventually(Duration::from_secs(3), "the new document", async || {
-        reported(&a, tab)
-            .await
-            .ok()
-            .filter(|d| d["doc"].as_str().is_some_and(|d| d.ends_with("two")))
+    let doc = reported_when(&a, tab, "the new document", |d| {
+        d["doc"].as_str().is_some_and(|d| d.ends_with("two"))
     })
     .await?;
     ensure!(
@@ -474,17 +481,13 @@ pub async fn codemirror_types_over_the_selection(s: Arc<Shared>) -> anyhow::Resu
 /// Control+b holds for what is typed next, and the answer does not count the editor's
 /// invisible caret character.
 pub async fn quill_types_at_the_caret_with_its_formats(s: Arc<Shared>) -> anyhow::Result<()> {
-    let a = s.agent("quill").await?;
-    let tab = a.open(&s.pages.url("/widgets/quill.html")).await?;
+    let (a, tab) = s.agent_at("quill", "/widgets/quill.html").await?;
     shows(&a, tab, "#out", "Hello").await?;
     type_into(&a, tab, ".ql-editor", " there").await?;
     press(&a, tab, "Control+b").await?;
     let typed = type_into(&a, tab, ".ql-editor", " bold").await?;
-    let seen = eventually(Duration::from_secs(3), "the bold text", async || {
-        reported(&a, tab)
-            .await
-            .ok()
-            .filter(|d| d["text"].as_str().is_some_and(|t| t.contains("bold")))
+    let seen = reported_when(&a, tab, "the bold text", |d| {
+        d["text"].as_str().is_some_and(|t| t.contains("bold"))
     })
     .await?;
     ensure!(
@@ -516,8 +519,7 @@ fn ref_of(snapshot: &str, line: &str) -> Option<String> {
 /// root are named, a clicked checkbox is described by its name, and text placed directly in
 /// a dialog whose host is `display: contents` is read, inside the dialog.
 pub async fn web_components_are_typed_into_and_named(s: Arc<Shared>) -> anyhow::Result<()> {
-    let a = s.agent("shoelace").await?;
-    let tab = a.open(&s.pages.url("/widgets/shoelace.html")).await?;
+    let (a, tab) = s.agent_at("shoelace", "/widgets/shoelace.html").await?;
     shows(&a, tab, "#out", "value").await?;
     let snap = said(&a, "firefox_snapshot", json!({"tabId": tab})).await?;
     for line in [
@@ -605,8 +607,7 @@ async fn snapshot(a: &Agent, tab: u32) -> anyhow::Result<String> {
 /// those outside the month marked — (flatpickr), kanban cards (dragula), sortable items
 /// (SortableJS), TodoMVC's todos (double-clicked to edit).
 pub async fn what_a_person_clicks_has_a_ref(s: Arc<Shared>) -> anyhow::Result<()> {
-    let a = s.agent("refs").await?;
-    let tab = a.open(&s.pages.url("/widgets/tom-select.html")).await?;
+    let (a, tab) = s.agent_at("refs", "/widgets/tom-select.html").await?;
     shows(&a, tab, "#out", "ready").await?;
     let snap = snapshot(&a, tab).await?;
     let country = ref_of(&snap, "combobox \"Country\"");
@@ -679,8 +680,7 @@ pub async fn what_a_person_clicks_has_a_ref(s: Arc<Shared>) -> anyhow::Result<()
 /// Drags as a hand drags: SortableJS reorders (before and after an item), dragula moves a card
 /// to another column, and a drop at a point lands where the point is.
 pub async fn drags_that_libraries_accept(s: Arc<Shared>) -> anyhow::Result<()> {
-    let a = s.agent("drag").await?;
-    let tab = a.open(&s.pages.url("/widgets/sortable.html")).await?;
+    let (a, tab) = s.agent_at("drag", "/widgets/sortable.html").await?;
     shows(&a, tab, "#out", "order:").await?;
     let item = |n: usize| format!("#list li:nth-child({n})");
     let moved = call(
