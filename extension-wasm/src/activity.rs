@@ -4,7 +4,9 @@
 
 use std::collections::VecDeque;
 
-use claudezilla_protocol::args::{ElementTarget, NavAction, Selector};
+use claudezilla_protocol::args::{
+    Aim, DropTarget, ElementTarget, Entry as Typed, NavAction, Selector,
+};
 use claudezilla_protocol::reply::{ActivityEntry, Reply};
 use claudezilla_protocol::{AgentId, Command, Outcome, TabId};
 
@@ -145,21 +147,17 @@ pub fn note(command: &Command) -> Option<Noted> {
         Command::GetContent(a) => (a.tab_id, selector(&a.selector)),
         Command::Click(a) => (
             a.tab_id,
-            match (a.x, a.y) {
-                (Some(x), Some(y)) => format!("point {x},{y}"),
-                _ => maybe_element(&a.target),
+            match &a.aim {
+                Aim::Point(point) => point.to_string(),
+                Aim::Element(target) => target.to_string(),
             },
         ),
         // The text typed is the user's business, not the log's: only how much, or which secret.
         Command::Type(a) => (
             a.tab_id,
-            match (&a.text, &a.secret) {
-                (_, Some(secret)) => format!("{} (secret {})", a.target, secret.name()),
-                (text, None) => format!(
-                    "{} ({} characters)",
-                    a.target,
-                    text.as_deref().map_or(0, |t| t.chars().count())
-                ),
+            match &a.entry {
+                Typed::Secret(secret) => format!("{} (secret {})", a.target, secret.name()),
+                Typed::Text(text) => format!("{} ({} characters)", a.target, text.chars().count()),
             },
         ),
         Command::PressKey(a) => (a.tab_id, a.key.as_str().to_owned()),
@@ -170,10 +168,9 @@ pub fn note(command: &Command) -> Option<Noted> {
         Command::UploadFile(a) => (a.tab_id, a.target.to_string()),
         Command::Drag(a) => (
             a.tab_id,
-            match (&a.to, a.x, a.y) {
-                (Some(to), _, _) => format!("{} → {to}", a.from),
-                (None, Some(x), Some(y)) => format!("{} → point {x},{y}", a.from),
-                _ => a.from.to_string(),
+            match &a.to {
+                DropTarget::Element { target, .. } => format!("{} → {target}", a.from),
+                DropTarget::Point(point) => format!("{} → {point}", a.from),
             },
         ),
         Command::HandleDialog(a) => (a.tab_id, if a.accept { "accept" } else { "dismiss" }.into()),

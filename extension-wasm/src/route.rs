@@ -12,9 +12,8 @@ use claudezilla_protocol::args::{
     NavAction, NetworkArgs, PrivateModeArgs, RouteArgs, ScreenshotArgs, SetConfigArgs, StorageArgs,
     StorageStateArgs, UnrouteArgs,
 };
-use claudezilla_protocol::args::{Entry, FieldValue, FilledSecret, PageUrl, Secret};
+use claudezilla_protocol::args::{Aim, Entry, FieldValue, FilledSecret, PageUrl, Secret};
 use claudezilla_protocol::envelope::{FieldEntry, PageLimits, PageOp, Typing};
-use claudezilla_protocol::validate::Invalid;
 use claudezilla_protocol::{Command, ErrorBody, ErrorCode, TabId};
 
 /// What an agent does to a tab, for the pool's check and its refusal ("Cannot click in tab 4").
@@ -171,10 +170,6 @@ fn in_frame(target: Option<ElementTarget>) -> (u32, Option<FrameTarget>) {
     })
 }
 
-fn invalid(e: claudezilla_protocol::validate::Invalid) -> ErrorBody {
-    ErrorBody::from(e)
-}
-
 /// A secret with its value: the MCP server fills each in from the user's file before it sends.
 fn filled(secret: Secret) -> Result<FilledSecret, ErrorBody> {
     match secret {
@@ -218,18 +213,17 @@ pub fn place(command: Command) -> Result<Placed, ErrorBody> {
         }
         Command::Click(a) => {
             let (clicks, button, modifiers) = (a.clicks(), a.button, a.held());
-            let (frame, op) = match (a.point(), a.target) {
-                (Some((x, y)), _) => {
+            let (frame, op) = match a.aim {
+                Aim::Point(point) => {
                     let op = PageOp::ClickAt {
-                        x,
-                        y,
+                        point,
                         clicks,
                         button,
                         modifiers,
                     };
                     (0, op)
                 }
-                (None, Some(target)) => {
+                Aim::Element(target) => {
                     let (frame, target) = target.in_frame();
                     let op = PageOp::Click {
                         target,
@@ -239,14 +233,11 @@ pub fn place(command: Command) -> Result<Placed, ErrorBody> {
                     };
                     (frame, op)
                 }
-                (None, None) => {
-                    return Err(invalid(Invalid::new("selector", "give an element or x/y")));
-                }
             };
             page(a.tab_id, Action::ClickIn, frame, op)
         }
         Command::Type(a) => {
-            let text = match a.entry().map_err(invalid)? {
+            let text = match a.entry {
                 Entry::Text(text) => Typing::Text(text),
                 Entry::Secret(secret) => Typing::Secret(filled(secret)?),
             };
@@ -347,14 +338,13 @@ pub fn place(command: Command) -> Result<Placed, ErrorBody> {
         }
         Command::Drag(a) => {
             // Both ends are in one frame (checked with the arguments).
-            let (from, to) = a.targets().map_err(invalid)?;
-            let (frame, from) = from.in_frame();
-            let to = match to {
+            let (frame, from) = a.from.in_frame();
+            let to = match a.to {
                 DropTarget::Element { target, position } => DropTarget::Element {
                     target: target.in_frame().1,
                     position,
                 },
-                DropTarget::Point { x, y } => DropTarget::Point { x, y },
+                DropTarget::Point(point) => DropTarget::Point(point),
             };
             page(a.tab_id, Action::DragIn, frame, PageOp::Drag { from, to })
         }
@@ -404,7 +394,7 @@ pub fn place(command: Command) -> Result<Placed, ErrorBody> {
         Command::Performance(a) => page(a.tab_id, Action::Read, 0, PageOp::Performance),
         Command::Find(a) => {
             let op = PageOp::Find {
-                needle: a.needle().map_err(invalid)?,
+                needle: a.needle()?,
                 limit: a.limit,
             };
             page(a.tab_id, Action::Read, 0, op)
@@ -435,7 +425,7 @@ pub fn place(command: Command) -> Result<Placed, ErrorBody> {
         Command::Cookies(a) => on_tab(a.tab_id, Action::UseTheCookiesOf, TabWork::Cookies(a)),
         Command::Storage(a) => on_tab(a.tab_id, Action::UseTheStorageOf, TabWork::Storage(a)),
         Command::SetViewport(a) => {
-            let size = a.size().map_err(invalid)?;
+            let size = a.size()?;
             on_tab(a.tab_id, Action::Resize, TabWork::Viewport(size))
         }
         Command::ResizeWindow(a) => {
@@ -521,12 +511,11 @@ mod tests {
         assert!(matches!(
             r.op,
             PageOp::ClickAt {
-                x: 10.5,
-                y: 20.0,
+                point,
                 clicks: 1,
                 button: MouseButton::Right,
                 ..
-            }
+            } if point == claudezilla_protocol::args::Point::new(10.5, 20.0).unwrap()
         ));
         let r = route(json!({"name": "scroll", "args": {"deltaY": 120, "x": 5, "y": 6}})).unwrap();
         assert_eq!(

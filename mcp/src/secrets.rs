@@ -285,9 +285,10 @@ pub fn fill_type(
     secrets: &Secrets,
     args: &mut claudezilla_protocol::args::TypeArgs,
 ) -> Result<(), ErrorBody> {
-    args.secret
-        .as_mut()
-        .map_or(Ok(()), |secret| secrets.fill(secret))
+    match &mut args.entry {
+        claudezilla_protocol::args::Entry::Secret(secret) => secrets.fill(secret),
+        claudezilla_protocol::args::Entry::Text(_) => Ok(()),
+    }
 }
 
 /// Fills the secrets of a `firefox_fill_form`'s fields.

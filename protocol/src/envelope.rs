@@ -299,8 +299,7 @@ pub enum PageOp {
     },
     /// A click at a viewport point (CSS pixels), on whatever is there.
     ClickAt {
-        x: f64,
-        y: f64,
+        point: crate::args::Point,
         clicks: u8,
         button: crate::args::MouseButton,
         modifiers: Modifiers,

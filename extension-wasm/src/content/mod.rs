@@ -184,12 +184,11 @@ async fn run(
             act::scroll(element, x, y, smooth)
         }
         PageOp::ClickAt {
-            x,
-            y,
+            point,
             clicks,
             button,
             modifiers,
-        } => act::click_at(x, y, clicks, button, modifiers),
+        } => act::click_at(point.x(), point.y(), clicks, button, modifiers),
         PageOp::Wheel {
             target,
             point,
@@ -230,7 +229,7 @@ async fn run(
                 DropTarget::Element { target, position } => {
                     drag::Landing::On(wait_for(&target, frame, until).await?, position)
                 }
-                DropTarget::Point { x, y } => drag::Landing::At(x, y),
+                DropTarget::Point(point) => drag::Landing::At(point.x(), point.y()),
             };
             drag::drag(&from, to).await
         }

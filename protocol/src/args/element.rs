@@ -34,6 +34,77 @@ impl ElementTarget {
     }
 }
 
+/// A point in the viewport, in CSS pixels (= screenshot pixel ÷ scale): finite, 0 to
+/// [`MAX_COORDINATE`]. Made only by [`Point::new`], which checks it, also when it is read.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "RawPoint", into = "RawPoint")]
+pub struct Point {
+    x: f64,
+    y: f64,
+}
+
+/// Largest viewport coordinate accepted (no screen is wider).
+pub const MAX_COORDINATE: f64 = 100_000.0;
+
+impl Point {
+    pub fn new(x: f64, y: f64) -> Result<Self, Invalid> {
+        let coordinate = |field, v: f64| {
+            refuse_if(
+                !(v.is_finite() && (0.0..=MAX_COORDINATE).contains(&v)),
+                field,
+                format!("{v} is not a viewport coordinate (CSS pixels, 0 to {MAX_COORDINATE})"),
+            )
+        };
+        coordinate("x", x)?;
+        coordinate("y", y)?;
+        Ok(Self { x, y })
+    }
+
+    /// From the two fields an agent writes: both or neither.
+    pub fn from_parts(x: Option<f64>, y: Option<f64>) -> Result<Option<Self>, Invalid> {
+        match (x, y) {
+            (None, None) => Ok(None),
+            (Some(x), Some(y)) => Self::new(x, y).map(Some),
+            (Some(_), None) => Err(Invalid::new("y", "give y with x")),
+            (None, Some(_)) => Err(Invalid::new("x", "give x with y")),
+        }
+    }
+
+    pub fn x(self) -> f64 {
+        self.x
+    }
+
+    pub fn y(self) -> f64 {
+        self.y
+    }
+}
+
+impl fmt::Display for Point {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "point {},{}", self.x, self.y)
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct RawPoint {
+    x: f64,
+    y: f64,
+}
+
+impl TryFrom<RawPoint> for Point {
+    type Error = Invalid;
+
+    fn try_from(p: RawPoint) -> Result<Self, Invalid> {
+        Self::new(p.x, p.y)
+    }
+}
+
+impl From<Point> for RawPoint {
+    fn from(Point { x, y }: Point) -> Self {
+        Self { x, y }
+    }
+}
+
 /// A ref when the text is one, else a CSS selector (`firefox_drag`'s `from` and `to`): read
 /// once, where it arrives, and sent on as the same text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

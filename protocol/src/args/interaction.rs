@@ -6,8 +6,8 @@ use super::*;
 use crate::keys::{Chord, Modifier, Modifiers};
 
 element_args! {
-    /// Arguments of `firefox_click`.
-    pub struct ClickArgs("CSS selector (or ref).", optional) {
+    /// `firefox_click`'s arguments as they are written; read into [`ClickArgs`].
+    pub struct ClickWire("CSS selector (or ref).", optional) {
         /// 2: a double-click (the whole sequence, then dblclick); 3: a triple-click.
         #[cfg_attr(feature = "schema", schemars(with = "Option<u8>"))]
         pub click_count: Option<ClickCount>,
@@ -21,6 +21,79 @@ element_args! {
         pub x: Option<f64>,
         /// With x.
         pub y: Option<f64>,
+    }
+}
+
+/// Arguments of `firefox_click`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(try_from = "ClickWire", into = "ClickWire")]
+pub struct ClickArgs {
+    pub aim: Aim,
+    pub click_count: Option<ClickCount>,
+    pub button: MouseButton,
+    pub modifiers: Vec<Modifier>,
+    pub tab_id: Option<TabId>,
+}
+
+/// What a click lands on: an element, or whatever is at a viewport point.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Aim {
+    Element(ElementTarget),
+    Point(Point),
+}
+
+impl Aim {
+    /// An element or a viewport point, exactly one.
+    fn of(target: Option<ElementTarget>, point: Option<Point>) -> Result<Self, Invalid> {
+        match (target, point) {
+            (Some(target), None) => Ok(Self::Element(target)),
+            (None, Some(point)) => Ok(Self::Point(point)),
+            (Some(_), Some(_)) => Err(Invalid::new("x", "give an element or x/y, not both")),
+            (None, None) => Err(Invalid::new(
+                "selector",
+                "give a CSS selector, a ref from firefox_snapshot, or x/y",
+            )),
+        }
+    }
+
+    fn split(self) -> (Option<ElementTarget>, Option<Point>) {
+        match self {
+            Self::Element(target) => (Some(target), None),
+            Self::Point(point) => (None, Some(point)),
+        }
+    }
+}
+
+/// Checked as a whole, as it becomes [`ClickArgs`].
+impl Validate for ClickWire {}
+
+impl TryFrom<ClickWire> for ClickArgs {
+    type Error = Invalid;
+
+    fn try_from(w: ClickWire) -> Result<Self, Invalid> {
+        Ok(Self {
+            aim: Aim::of(w.target, Point::from_parts(w.x, w.y)?)?,
+            click_count: w.click_count,
+            button: w.button,
+            modifiers: w.modifiers,
+            tab_id: w.tab_id,
+        })
+    }
+}
+
+impl From<ClickArgs> for ClickWire {
+    fn from(a: ClickArgs) -> Self {
+        let (target, point) = a.aim.split();
+        Self {
+            target,
+            click_count: a.click_count,
+            button: a.button,
+            modifiers: a.modifiers,
+            x: point.map(Point::x),
+            y: point.map(Point::y),
+            tab_id: a.tab_id,
+        }
     }
 }
 
@@ -94,12 +167,6 @@ pub enum MouseButton {
 }
 
 impl ClickArgs {
-    /// The viewport point to click instead of an element, when x/y are given (checked as the
-    /// arguments were parsed: both or neither, in the viewport's range, not with an element).
-    pub fn point(&self) -> Option<(f64, f64)> {
-        self.x.zip(self.y)
-    }
-
     /// How many presses: 1 to 3.
     pub fn clicks(&self) -> u8 {
         self.click_count.map_or(1, |c| c.0)
@@ -111,8 +178,8 @@ impl ClickArgs {
 }
 
 element_args! {
-    /// Arguments of `firefox_type`.
-    pub struct TypeArgs("CSS selector of the input, textarea or contenteditable element (or give ref).") {
+    /// `firefox_type`'s arguments as they are written; read into [`TypeArgs`].
+    pub struct TypeWire("CSS selector of the input, textarea or contenteditable element (or give ref).") {
         /// Text to enter.
         pub text: Option<String>,
         /// Instead of text: a secret's name from the user's secrets file (its value stays hidden from you).
@@ -124,6 +191,17 @@ element_args! {
     }
 }
 
+/// Arguments of `firefox_type`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(try_from = "TypeWire", into = "TypeWire")]
+pub struct TypeArgs {
+    pub target: ElementTarget,
+    pub entry: Entry,
+    pub clear: bool,
+    pub tab_id: Option<TabId>,
+}
+
 /// What `firefox_type` enters.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Entry {
@@ -131,14 +209,47 @@ pub enum Entry {
     Secret(Secret),
 }
 
-impl TypeArgs {
-    /// The text or the secret, exactly one.
-    pub fn entry(&self) -> Result<Entry, Invalid> {
-        match (&self.text, &self.secret) {
-            (Some(text), None) => Ok(Entry::Text(text.clone())),
-            (None, Some(secret)) => Ok(Entry::Secret(secret.clone())),
-            (Some(_), Some(_)) => Err(Invalid::new("secret", "give text or secret, not both")),
-            (None, None) => Err(Invalid::new("text", "give the text to type (or a secret)")),
+/// Checked as a whole: the text or the secret, exactly one.
+impl Validate for TypeWire {}
+
+impl TryFrom<TypeWire> for TypeArgs {
+    type Error = Invalid;
+
+    fn try_from(w: TypeWire) -> Result<Self, Invalid> {
+        let entry = match (w.text, w.secret) {
+            (Some(text), None) => {
+                check_len("text", &text, MAX_TYPE_TEXT)?;
+                Entry::Text(text)
+            }
+            (None, Some(secret)) => Entry::Secret(secret),
+            (Some(_), Some(_)) => {
+                return Err(Invalid::new("secret", "give text or secret, not both"));
+            }
+            (None, None) => {
+                return Err(Invalid::new("text", "give the text to type (or a secret)"));
+            }
+        };
+        Ok(Self {
+            target: w.target,
+            entry,
+            clear: w.clear,
+            tab_id: w.tab_id,
+        })
+    }
+}
+
+impl From<TypeArgs> for TypeWire {
+    fn from(a: TypeArgs) -> Self {
+        let (text, secret) = match a.entry {
+            Entry::Text(text) => (Some(text), None),
+            Entry::Secret(secret) => (None, Some(secret)),
+        };
+        Self {
+            target: a.target,
+            text,
+            secret,
+            clear: a.clear,
+            tab_id: a.tab_id,
         }
     }
 }
@@ -236,29 +347,6 @@ pub struct Wheel {
     pub point: Option<(f64, f64)>,
 }
 
-/// A viewport point from optional x/y: both or neither, finite and not negative.
-fn viewport_point(x: Option<f64>, y: Option<f64>) -> Result<Option<(f64, f64)>, Invalid> {
-    let coordinate = |field, v: f64| {
-        if v.is_finite() && (0.0..=MAX_COORDINATE).contains(&v) {
-            Ok(v)
-        } else {
-            Err(Invalid::new(
-                field,
-                format!("{v} is not a viewport coordinate (CSS pixels, 0 to {MAX_COORDINATE})"),
-            ))
-        }
-    };
-    match (x, y) {
-        (None, None) => Ok(None),
-        (Some(x), Some(y)) => Ok(Some((coordinate("x", x)?, coordinate("y", y)?))),
-        (Some(_), None) => Err(Invalid::new("y", "give y with x")),
-        (None, Some(_)) => Err(Invalid::new("x", "give x with y")),
-    }
-}
-
-/// Largest viewport coordinate accepted (no screen is wider).
-const MAX_COORDINATE: f64 = 100_000.0;
-
 element_args! {
     /// Arguments of `firefox_select_option`.
     pub struct SelectOptionArgs("CSS selector of the <select> (or give ref).") {
@@ -331,8 +419,8 @@ pub enum DropPosition {
 }
 
 tab_args! {
-    /// Arguments of `firefox_drag`.
-    pub struct DragArgs {
+    /// `firefox_drag`'s arguments as they are written; read into [`DragArgs`].
+    pub struct DragWire {
         /// Element to drag: a ref (e12) or a CSS selector.
         #[cfg_attr(feature = "schema", schemars(with = "String"))]
         pub from: RefOrSelector,
@@ -347,6 +435,16 @@ tab_args! {
     }
 }
 
+/// Arguments of `firefox_drag`: both ends in one frame.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(try_from = "DragWire", into = "DragWire")]
+pub struct DragArgs {
+    pub from: ElementTarget,
+    pub to: DropTarget,
+    pub tab_id: Option<TabId>,
+}
+
 /// Where a drag ends: on an element (named across frames, or, toward a content script,
 /// within its frame), or at a point.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -357,24 +455,24 @@ pub enum DropTarget<T = ElementTarget> {
         position: DropPosition,
     },
     /// A viewport point, on whatever is there.
-    Point {
-        x: f64,
-        y: f64,
-    },
+    Point(Point),
 }
 
-impl DragArgs {
-    pub fn targets(&self) -> Result<(ElementTarget, DropTarget), Invalid> {
-        let from = self.from.0.clone();
-        let to = match (&self.to, self.x, self.y, self.position) {
-            (Some(to), None, None, position) => DropTarget::Element {
-                target: to.0.clone(),
+/// Checked as a whole: an element or a point to drop on, in the dragged element's frame.
+impl Validate for DragWire {}
+
+impl TryFrom<DragWire> for DragArgs {
+    type Error = Invalid;
+
+    fn try_from(w: DragWire) -> Result<Self, Invalid> {
+        let from = w.from.0;
+        let to = match (w.to, Point::from_parts(w.x, w.y)?, w.position) {
+            (Some(to), None, position) => DropTarget::Element {
+                target: to.0,
                 position: position.unwrap_or_default(),
             },
-            (None, Some(x), Some(y), None) if x.is_finite() && y.is_finite() => {
-                DropTarget::Point { x, y }
-            }
-            (None, Some(_), Some(_), Some(_)) => {
+            (None, Some(point), None) => DropTarget::Point(point),
+            (None, Some(_), Some(_)) => {
                 return Err(Invalid::new("position", "goes with to, not with x, y"));
             }
             _ => {
@@ -384,7 +482,35 @@ impl DragArgs {
                 ));
             }
         };
-        Ok((from, to))
+        if let DropTarget::Element { target, .. } = &to
+            && from.frame() != target.frame()
+        {
+            return Err(Invalid::new("to", "from and to must be in the same frame"));
+        }
+        Ok(Self {
+            from,
+            to,
+            tab_id: w.tab_id,
+        })
+    }
+}
+
+impl From<DragArgs> for DragWire {
+    fn from(a: DragArgs) -> Self {
+        let (to, position, point) = match a.to {
+            DropTarget::Element { target, position } => {
+                (Some(RefOrSelector(target)), Some(position), None)
+            }
+            DropTarget::Point(point) => (None, None, Some(point)),
+        };
+        Self {
+            from: RefOrSelector(a.from),
+            to,
+            position,
+            x: point.map(Point::x),
+            y: point.map(Point::y),
+            tab_id: a.tab_id,
+        }
     }
 }
 
@@ -395,36 +521,6 @@ tab_args! {
         pub accept: bool,
         /// What prompt() dialogs answer when accepted.
         pub prompt_text: Option<String>,
-    }
-}
-
-impl Validate for ClickArgs {
-    fn validate(&self) -> Result<(), Invalid> {
-        let point = viewport_point(self.x, self.y)?;
-        one_of(&self.target, point)
-    }
-}
-
-/// An element or a viewport point, exactly one.
-fn one_of(target: &Option<ElementTarget>, point: Option<(f64, f64)>) -> Result<(), Invalid> {
-    refuse_if(
-        point.is_some() && target.is_some(),
-        "x",
-        "give an element or x/y, not both",
-    )?;
-    refuse_if(
-        point.is_none() && target.is_none(),
-        "selector",
-        "give a CSS selector, a ref from firefox_snapshot, or x/y",
-    )
-}
-
-impl Validate for TypeArgs {
-    fn validate(&self) -> Result<(), Invalid> {
-        match self.entry()? {
-            Entry::Text(text) => check_len("text", &text, MAX_TYPE_TEXT),
-            Entry::Secret(_) => Ok(()),
-        }
     }
 }
 
@@ -442,10 +538,10 @@ impl Validate for ScrollArgs {
                     format!("must be a number of pixels between -{MAX_WHEEL} and {MAX_WHEEL}"),
                 )?;
             }
-            let point = viewport_point(self.x.map(f64::from), self.y.map(f64::from))?;
+            let point = Point::from_parts(self.x.map(f64::from), self.y.map(f64::from))?;
             // Over the element, at the point, or (neither) at the viewport's centre.
             return match point {
-                Some(_) => one_of(&self.target, point),
+                Some(_) => Aim::of(self.target.clone(), point).map(drop),
                 None => Ok(()),
             };
         }
@@ -493,18 +589,6 @@ impl Validate for UploadFileArgs {
     /// The path itself is checked (against the allowed folders) where the file is read.
     fn validate(&self) -> Result<(), Invalid> {
         refuse_if(self.path.is_empty(), "path", "is empty")
-    }
-}
-
-impl Validate for DragArgs {
-    fn validate(&self) -> Result<(), Invalid> {
-        let (from, to) = self.targets()?;
-        if let DropTarget::Element { target, .. } = &to
-            && from.frame() != target.frame()
-        {
-            return Err(Invalid::new("to", "from and to must be in the same frame"));
-        }
-        Ok(())
     }
 }
 

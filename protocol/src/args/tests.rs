@@ -81,7 +81,7 @@ fn a_target_is_exactly_one_of_selector_and_ref() {
 #[test]
 fn drag_ends_are_refs_or_selectors_or_a_point() {
     let drag = |v: serde_json::Value| serde_json::from_value::<DragArgs>(v).unwrap();
-    let (from, to) = drag(json!({"from": "e3", "to": "#bin"})).targets().unwrap();
+    let DragArgs { from, to, .. } = drag(json!({"from": "e3", "to": "#bin"}));
     assert!(matches!(from, ElementTarget::Ref(_)));
     assert!(matches!(
         to,
@@ -90,20 +90,21 @@ fn drag_ends_are_refs_or_selectors_or_a_point() {
             position: DropPosition::Onto
         }
     ));
-    let (_, before) = drag(json!({"from": "e3", "to": "e4", "position": "before"}))
-        .targets()
-        .unwrap();
+    let before = drag(json!({"from": "e3", "to": "e4", "position": "before"}));
     assert!(matches!(
-        before,
+        before.to,
         DropTarget::Element {
             position: DropPosition::Before,
             ..
         }
     ));
-    let (_, point) = drag(json!({"from": "e3", "x": 10.5, "y": 20}))
-        .targets()
-        .unwrap();
-    assert_eq!(point, DropTarget::Point { x: 10.5, y: 20.0 });
+    let point = drag(json!({"from": "e3", "x": 10.5, "y": 20}));
+    assert_eq!(point.to, DropTarget::Point(Point::new(10.5, 20.0).unwrap()));
+    // Each end travels as written (a ref, or a selector), the point as its x and y.
+    let back = json!({"from": "e3", "to": "#bin", "position": "before", "tabId": 2});
+    assert_eq!(serde_json::to_value(drag(back.clone())).unwrap(), back);
+    let back = json!({"from": "#a", "x": 10.5, "y": 20.0});
+    assert_eq!(serde_json::to_value(drag(back.clone())).unwrap(), back);
     for bad in [
         json!({"from": "e3"}),
         json!({"from": "e3", "x": 1}),
