@@ -167,6 +167,17 @@ impl Browser {
         crate::agent::Agent::spawn(self.runtime.path(), &log).await
     }
 
+    /// [`Browser::agent`] whose project folder (where files may be read and written) is
+    /// `project`.
+    pub async fn agent_in(
+        &self,
+        name: &str,
+        project: &Path,
+    ) -> anyhow::Result<crate::agent::Agent> {
+        let log = self.path().join(format!("mcp-{name}.log"));
+        crate::agent::Agent::spawn_in(self.runtime.path(), &log, &[], project).await
+    }
+
     /// The address of one of the extension's own pages (`popup/popup.html`).
     pub fn extension_page(path: &str) -> String {
         format!("moz-extension://{EXTENSION_UUID}/{path}")

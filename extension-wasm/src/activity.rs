@@ -5,7 +5,7 @@
 use std::collections::VecDeque;
 
 use claudezilla_protocol::args::{
-    Aim, DropTarget, ElementTarget, Entry as Typed, NavAction, Selector,
+    Aim, DropTarget, ElementTarget, Entry as TypeEntry, NavAction, Selector,
 };
 use claudezilla_protocol::reply::{ActivityEntry, Reply};
 use claudezilla_protocol::{AgentId, Command, Outcome, TabId};
@@ -156,8 +156,10 @@ pub fn note(command: &Command) -> Option<Noted> {
         Command::Type(a) => (
             a.tab_id,
             match &a.entry {
-                Typed::Secret(secret) => format!("{} (secret {})", a.target, secret.name()),
-                Typed::Text(text) => format!("{} ({} characters)", a.target, text.chars().count()),
+                TypeEntry::Secret(secret) => format!("{} (secret {})", a.target, secret.name()),
+                TypeEntry::Text(text) => {
+                    format!("{} ({} characters)", a.target, text.chars().count())
+                }
             },
         ),
         Command::PressKey(a) => (a.tab_id, a.key.as_str().to_owned()),

@@ -409,10 +409,14 @@ impl Pool {
             mine: who == agent,
             waited_ms,
         };
-        let waiting = (self.requests.iter())
+        let waiting = self
+            .requests
+            .iter()
             .map(|r| entry(&r.agent, now.saturating_sub(r.since)))
             .collect();
-        let reserved = (self.reservations.iter())
+        let reserved = self
+            .reservations
+            .iter()
             .map(|r| entry(&r.agent, r.until.saturating_sub(now)))
             .collect();
         SlotRequests {

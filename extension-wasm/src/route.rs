@@ -522,7 +522,7 @@ mod tests {
             r.op,
             PageOp::Wheel {
                 target: None,
-                point: Some((5.0, 6.0)),
+                point: Some(claudezilla_protocol::args::Point::new(5.0, 6.0).unwrap()),
                 dx: 0.0,
                 dy: 120.0
             }

@@ -165,7 +165,8 @@ fn described(text: &str) -> String {
 }
 
 /// A tool without what costs tokens and tells a model nothing: the `$schema` URL, integer
-/// formats (`uint32`), bounds that are only the Rust type's, `default: false`.
+/// formats (`uint32`), bounds that are only the Rust type's, `default: false` or `null`, and
+/// the "or null" of an optional argument.
 fn trimmed(mut tool: Tool) -> Tool {
     if let Some(description) = &tool.description {
         tool.description = Some(described(description).into());
@@ -231,10 +232,10 @@ fn trim(value: &mut serde_json::Value) {
 fn not_null(map: &mut serde_json::Map<String, serde_json::Value>) {
     use serde_json::Value;
     let is_null = |v: &Value| v == "null" || *v == serde_json::json!({"type": "null"});
-    if let Some(Value::Array(types)) = map.get_mut("type") {
-        types.retain(|t| !is_null(t));
-        if let [only] = types.as_slice() {
-            let only = only.clone();
+    if let Some(Value::Array(types)) = map.get("type") {
+        let kept: Vec<&Value> = types.iter().filter(|t| !is_null(t)).collect();
+        if let [only] = kept.as_slice() {
+            let only = (*only).clone();
             map.insert("type".into(), only);
         }
     }
@@ -383,6 +384,9 @@ mod tests {
         for tool in &tools {
             let text = tool.description.clone().unwrap_or_default();
             assert!(!text.contains('{'), "{}: {text}", tool.name);
+            // An optional argument is its own type, never "or null".
+            let schema = serde_json::Value::Object((*tool.input_schema).clone()).to_string();
+            assert!(!schema.contains("null"), "{}: {schema}", tool.name);
         }
     }
 
@@ -394,6 +398,10 @@ mod tests {
             "either": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
         }});
         trim(&mut schema);
+        // Nothing but null stays as it is (no schema here has one; none should vanish).
+        let mut only_null = serde_json::json!({"type": ["null"]});
+        trim(&mut only_null);
+        assert_eq!(only_null, serde_json::json!({"type": ["null"]}));
         assert_eq!(
             schema,
             serde_json::json!({"properties": {

@@ -307,7 +307,7 @@ pub enum PageOp {
     /// A wheel turn over an element, or at a viewport point (None: the viewport's centre).
     Wheel {
         target: Option<FrameTarget>,
-        point: Option<(f64, f64)>,
+        point: Option<crate::args::Point>,
         dx: f64,
         dy: f64,
     },

@@ -347,7 +347,7 @@ async fn compare(baseline: std::path::PathBuf) -> anyhow::Result<()> {
     let mut sides = Vec::new();
     for extension in [None, Some(baseline)] {
         let browser = Browser::start_with_options(options(extension)).await?;
-        let agent = Agent::spawn(browser.runtime.path(), &browser.path().join("mcp.log")).await?;
+        let agent = browser.agent("compare").await?;
         let mut tabs = [0; 5];
         for (k, path) in [
             "/small.html",

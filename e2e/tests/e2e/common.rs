@@ -284,8 +284,7 @@ impl Shared {
 
     /// An agent whose project folder (where files may be read and written) is `project`.
     pub async fn agent_in(&self, name: &str, project: &std::path::Path) -> anyhow::Result<Agent> {
-        let log = self.browser.path().join(format!("mcp-{name}.log"));
-        Agent::spawn_in(self.browser.runtime.path(), &log, &[], project).await
+        self.browser.agent_in(name, project).await
     }
 }
 

@@ -502,13 +502,7 @@ pub async fn consent_follows_the_site_and_user_downloads_stay_theirs() -> anyhow
 
     // The agent's page loads the report (a download, the agent's).
     let project = tempfile::tempdir()?;
-    let b = Agent::spawn_in(
-        s.browser.runtime.path(),
-        &s.browser.path().join("mcp-downloads.log"),
-        &[],
-        project.path(),
-    )
-    .await?;
+    let b = s.browser.agent_in("downloads", project.path()).await?;
     let mine = b.open(&s.pages.url("/other.html")).await?;
     b.call(
         "firefox_navigate",

@@ -5,7 +5,6 @@
 //! user set.
 
 use std::collections::HashMap;
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -239,17 +238,12 @@ async fn browser_with(env: &[(&str, &str)]) -> anyhow::Result<(Browser, PageServ
     Ok((browser, pages))
 }
 
-async fn agent_in(browser: &Browser, name: &str, project: &Path) -> anyhow::Result<Agent> {
-    let log = browser.path().join(format!("mcp-{name}.log"));
-    Agent::spawn_in(browser.runtime.path(), &log, &[], project).await
-}
-
 /// What works for a user who switched evaluate on keeps working: a route serves a page of the
 /// agent's in the site, and sets any header.
 pub async fn routes_fulfill_pages_with_the_switch() -> anyhow::Result<()> {
     let (browser, pages) = browser_with(&[("CLAUDEZILLA_ALLOW_EVALUATE", "1")]).await?;
     let project = tempfile::tempdir()?;
-    let a = agent_in(&browser, "routes-on", project.path()).await?;
+    let a = browser.agent_in("routes-on", project.path()).await?;
     let tab = a.open(&pages.url("/powers/site.html")).await?;
     ensure!(settled(&a, tab, "#out").await?.contains("ready"));
     let x = pages.url("/powers/x.html");
@@ -342,7 +336,7 @@ pub async fn saved_states_plant_and_replace_nothing() -> anyhow::Result<()> {
     std::fs::write(root.join(".gitignore"), "target/\n.env\n")?;
     std::fs::create_dir(root.join(".claude"))?;
     std::fs::write(root.join(".claude/settings.json"), "{\"permissions\":{}}")?;
-    let a = agent_in(&browser, "state-rules", root).await?;
+    let a = browser.agent_in("state-rules", root).await?;
     let tab = a.open(&pages.url("/powers/site.html")).await?;
     ensure!(settled(&a, tab, "#out").await?.contains("ready"));
     let save = async |path: &str, overwrite: bool| {
@@ -416,7 +410,7 @@ pub async fn saved_states_plant_and_replace_nothing() -> anyhow::Result<()> {
         own.contains("session=S3CRET-COOKIE") && own.contains("loaded=1"),
         "{own}"
     );
-    let b = agent_in(&browser, "state-victim", root).await?;
+    let b = browser.agent_in("state-victim", root).await?;
     let other = b
         .open(&format!("http://localhost:{port}/powers/jar.html"))
         .await?;
@@ -476,7 +470,7 @@ pub async fn the_allowlist_is_the_users() -> anyhow::Result<()> {
     ])
     .await?;
     let project = tempfile::tempdir()?;
-    let a = agent_in(&browser, "allowlist", project.path()).await?;
+    let a = browser.agent_in("allowlist", project.path()).await?;
     let port = pages.port;
     let lifted = call(&a, "firefox_set_config", json!({"allowedDomains": []})).await?;
     ensure!(

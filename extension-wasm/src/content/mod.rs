@@ -196,7 +196,7 @@ async fn run(
             dy,
         } => {
             let element = target.as_ref().map(|t| resolve(t, frame)).transpose()?;
-            act::wheel(element, point, dx, dy)
+            act::wheel(element, point.map(|p| (p.x(), p.y())), dx, dy)
         }
         PageOp::Hover { target } => act::hover(&wait_for(&target, frame, until).await?),
         PageOp::SelectOption { target, values } => {

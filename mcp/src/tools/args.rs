@@ -107,7 +107,7 @@ mod tests {
     use claudezilla_protocol::args::{NavigateArgs, WaitForArgs};
 
     /// The error refused arguments read as.
-    fn refused<T: serde::de::DeserializeOwned + std::fmt::Debug>(args: Value) -> String {
+    fn refusal<T: serde::de::DeserializeOwned + std::fmt::Debug>(args: Value) -> String {
         serde_json::from_value::<Args<T>>(args)
             .unwrap_err()
             .to_string()
@@ -122,28 +122,28 @@ mod tests {
             (a.args.tab_id.map(|t| t.0), a.timeout),
             (Some(3), Some(9000))
         );
-        let err = refused::<NavigateArgs>(json!({"url": "about:blank", "tabid": 3}));
+        let err = refusal::<NavigateArgs>(json!({"url": "about:blank", "tabid": 3}));
         assert!(err.contains("unknown field `tabid`"), "{err}");
         assert!(err.starts_with("INVALID_ARGUMENT: "), "{err}");
-        let err = refused::<NavigateArgs>(json!({"url": "about:blank", "tabId": "x"}));
+        let err = refusal::<NavigateArgs>(json!({"url": "about:blank", "tabId": "x"}));
         assert!(
             err.starts_with("INVALID_ARGUMENT: tabId: invalid type"),
             "{err}"
         );
-        let err = refused::<NavigateArgs>(json!({"url": "javascript:x"}));
+        let err = refusal::<NavigateArgs>(json!({"url": "javascript:x"}));
         assert!(err.starts_with("BAD_URL: url: invalid `url`"), "{err}");
         // A refusal of `url` is BAD_URL wherever it is decided; a wrong type is not.
-        let err = refused::<NavigateArgs>(json!({}));
+        let err = refusal::<NavigateArgs>(json!({}));
         assert!(
             err.starts_with("BAD_URL: invalid `url`: give either"),
             "{err}"
         );
-        let err = refused::<WaitForArgs>(json!({"url": 5}));
+        let err = refusal::<WaitForArgs>(json!({"url": 5}));
         assert!(
             err.starts_with("INVALID_ARGUMENT: url: invalid type"),
             "{err}"
         );
-        let err = refused::<NoArgs>(json!({"timeout": "soon"}));
+        let err = refusal::<NoArgs>(json!({"timeout": "soon"}));
         assert!(err.contains("`timeout` must be a whole number"), "{err}");
         assert!(serde_json::from_value::<Args<NoArgs>>(json!({"timeout": -5})).is_err());
     }

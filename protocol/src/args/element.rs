@@ -1,4 +1,5 @@
-//! Which element a command acts on: a selector or a snapshot ref, exactly one of them.
+//! Where a command acts: an element (a selector or a snapshot ref, exactly one of them), or a
+//! viewport point.
 
 use std::fmt;
 

@@ -328,10 +328,10 @@ impl ScrollArgs {
         Some(Wheel {
             dx: self.delta_x.unwrap_or(0.0),
             dy: self.delta_y.unwrap_or(0.0),
-            point: self
-                .x
-                .zip(self.y)
-                .map(|(x, y)| (f64::from(x), f64::from(y))),
+            // Checked as the arguments were parsed: a point there is one here.
+            point: Point::from_parts(self.x.map(f64::from), self.y.map(f64::from))
+                .ok()
+                .flatten(),
         })
     }
 }
@@ -344,7 +344,7 @@ pub const MAX_WHEEL: f64 = 100_000.0;
 pub struct Wheel {
     pub dx: f64,
     pub dy: f64,
-    pub point: Option<(f64, f64)>,
+    pub point: Option<Point>,
 }
 
 element_args! {

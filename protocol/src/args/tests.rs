@@ -120,6 +120,62 @@ fn drag_ends_are_refs_or_selectors_or_a_point() {
 }
 
 #[test]
+fn a_point_is_in_the_viewport_wherever_it_is_read() {
+    for (x, y) in [(0.0, 0.0), (10.5, 100_000.0)] {
+        let p = Point::new(x, y).unwrap();
+        assert_eq!((p.x(), p.y()), (x, y));
+    }
+    for (x, y, field) in [
+        (-1.0, 0.0, "x"),
+        (0.0, f64::NAN, "y"),
+        (f64::INFINITY, 0.0, "x"),
+        (0.0, 100_000.5, "y"),
+    ] {
+        let e = Point::new(x, y).unwrap_err().to_string();
+        assert!(
+            e.contains(&format!("`{field}`")) && e.contains("viewport coordinate"),
+            "{e}"
+        );
+    }
+    let half = Point::from_parts(Some(1.0), None).unwrap_err().to_string();
+    assert!(half.contains("give y with x"), "{half}");
+    let half = Point::from_parts(None, Some(1.0)).unwrap_err().to_string();
+    assert!(half.contains("give x with y"), "{half}");
+    assert_eq!(Point::from_parts(None, None).unwrap(), None);
+    // Read from another process, it is checked again.
+    assert!(serde_json::from_value::<Point>(json!({"x": -3, "y": 1})).is_err());
+    let back = serde_json::to_value(Point::new(1.5, 2.0).unwrap()).unwrap();
+    assert_eq!(back, json!({"x": 1.5, "y": 2.0}));
+    let drag = refused::<DragArgs>(json!({"from": "e3", "x": -5, "y": 10}));
+    assert!(drag.contains("viewport coordinate"), "{drag}");
+}
+
+#[test]
+fn click_and_type_travel_as_written() {
+    for written in [
+        json!({"selector": "#a", "clickCount": 2, "button": "right", "modifiers": ["Shift"], "tabId": 3}),
+        json!({"x": 10.5, "y": 20.0}),
+    ] {
+        let click: ClickArgs = serde_json::from_value(written.clone()).unwrap();
+        assert_eq!(serde_json::to_value(click).unwrap(), written);
+    }
+    let click: ClickArgs = serde_json::from_value(json!({"ref": "f1e2"})).unwrap();
+    assert_eq!(
+        click.aim,
+        Aim::Element(ElementTarget::Ref(ElementRef { frame: 1, index: 2 }))
+    );
+    for written in [
+        json!({"ref": "e2", "text": "hi", "clear": true}),
+        json!({"selector": "#p", "secret": "PASSWORD", "clear": false}),
+    ] {
+        let typed: TypeArgs = serde_json::from_value(written.clone()).unwrap();
+        assert_eq!(serde_json::to_value(typed).unwrap(), written);
+    }
+    let typed: TypeArgs = serde_json::from_value(json!({"ref": "e2", "text": "hi"})).unwrap();
+    assert_eq!(typed.entry, Entry::Text("hi".into()));
+}
+
+#[test]
 fn defaults_and_unknown_fields() {
     let c: GetContentArgs = serde_json::from_value(json!({})).unwrap();
     assert_eq!(
