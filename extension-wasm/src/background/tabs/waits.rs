@@ -72,6 +72,9 @@ pub(super) async fn finish_wait(
     }
 }
 
+/// How long a page's title may take to reach its tab after the load.
+const TITLE_WAIT_MS: f64 = 150.0;
+
 pub(super) async fn report(tab: TabId, started: f64, load_state: LoadState) -> Outcome {
     report_seen(tab, started, load_state, None).await
 }
@@ -85,12 +88,19 @@ pub(super) async fn report_seen(
 ) -> Outcome {
     let now = match seen {
         // Firefox may say "complete" before the page's title has reached the tab (a cold
-        // start under load): the tab is asked, for the same page.
+        // start, or a busy browser): the tab is asked again, for the same page, a few
+        // times within TITLE_WAIT_MS (what a page without a title costs).
         Some(mut seen) if crate::load::placeholder_title(&seen.title, &seen.url) => {
-            if let Ok(fresh) = shown_now(tab).await
+            let until = web::now_ms() + TITLE_WAIT_MS;
+            while let Ok(fresh) = shown_now(tab).await
                 && fresh.url == seen.url
             {
                 seen.title = fresh.title;
+                if !crate::load::placeholder_title(&seen.title, &seen.url) || web::now_ms() >= until
+                {
+                    break;
+                }
+                web::sleep(20).await;
             }
             seen
         }
