@@ -8,7 +8,7 @@
 //! element there (as a person stops when they see it in place).
 
 use claudezilla_protocol::Outcome;
-use claudezilla_protocol::args::DropPosition;
+use claudezilla_protocol::args::{DropPosition, Point};
 use web_sys::{DataTransfer, DragEvent, DragEventInit, Element};
 
 use super::act::{
@@ -20,7 +20,7 @@ use crate::web;
 /// Where a drag ends.
 pub enum Landing {
     On(Element, DropPosition),
-    At(f64, f64),
+    At(Point),
 }
 
 /// Steps of the pointer's travel, a frame apart.
@@ -101,9 +101,10 @@ pub async fn drag(from: &Element, to: Landing) -> Outcome {
     let start = centre(from);
     let (end, aim) = match &to {
         Landing::On(target, position) => (drop_point(target, *position), Some((target, *position))),
-        Landing::At(x, y) => {
-            element_at(*x, *y)?;
-            ((*x as i32, *y as i32), None)
+        Landing::At(point) => {
+            let (x, y) = (point.x(), point.y());
+            element_at(x, y)?;
+            ((x as i32, y as i32), None)
         }
     };
     let transfer = DataTransfer::new().map_err(|e| page_error(web::js_error_message(&e)))?;

@@ -188,7 +188,7 @@ async fn run(
             clicks,
             button,
             modifiers,
-        } => act::click_at(point.x(), point.y(), clicks, button, modifiers),
+        } => act::click_at(point, clicks, button, modifiers),
         PageOp::Wheel {
             target,
             point,
@@ -196,7 +196,7 @@ async fn run(
             dy,
         } => {
             let element = target.as_ref().map(|t| resolve(t, frame)).transpose()?;
-            act::wheel(element, point.map(|p| (p.x(), p.y())), dx, dy)
+            act::wheel(element, point, dx, dy)
         }
         PageOp::Hover { target } => act::hover(&wait_for(&target, frame, until).await?),
         PageOp::SelectOption { target, values } => {
@@ -229,7 +229,7 @@ async fn run(
                 DropTarget::Element { target, position } => {
                     drag::Landing::On(wait_for(&target, frame, until).await?, position)
                 }
-                DropTarget::Point(point) => drag::Landing::At(point.x(), point.y()),
+                DropTarget::Point(point) => drag::Landing::At(point),
             };
             drag::drag(&from, to).await
         }

@@ -1,7 +1,7 @@
 //! The pointer: pointer and mouse events as a hand makes them, clicks (on elements and at
 //! points), the focus and caret a press gives, hovering.
 
-use claudezilla_protocol::args::MouseButton;
+use claudezilla_protocol::args::{MouseButton, Point};
 use claudezilla_protocol::keys::Modifiers;
 use claudezilla_protocol::reply;
 use claudezilla_protocol::{ErrorBody, Outcome, Reply};
@@ -136,7 +136,8 @@ pub fn click_with(
 
 /// Clicks whatever is at a point of the viewport (CSS pixels), as a user clicking there
 /// would: on a canvas or a map, where no element stands for the thing clicked.
-pub fn click_at(x: f64, y: f64, clicks: u8, button: MouseButton, modifiers: Modifiers) -> Outcome {
+pub fn click_at(point: Point, clicks: u8, button: MouseButton, modifiers: Modifiers) -> Outcome {
+    let (x, y) = (point.x(), point.y());
     let element = element_at(x, y)?;
     enabled(&element)?;
     let at = (x.round() as i32, y.round() as i32);

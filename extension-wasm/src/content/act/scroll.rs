@@ -1,6 +1,7 @@
 //! Scrolling an element into view or the page to a point, and turning the wheel.
 
 use claudezilla_protocol::Outcome;
+use claudezilla_protocol::args::Point;
 use wasm_bindgen::JsCast;
 use web_sys::{
     Element, ScrollBehavior, ScrollIntoViewOptions, ScrollLogicalPosition, ScrollToOptions,
@@ -63,7 +64,7 @@ pub fn scroll(target: Option<Element>, x: Option<i32>, y: Option<i32>, smooth: b
 /// centre). The page sees the `wheel` event first, as maps and canvases expect; when it does
 /// not take the turn (no `preventDefault`), the nearest scrollable box under the point moves,
 /// as the browser would move it.
-pub fn wheel(target: Option<Element>, point: Option<(f64, f64)>, dx: f64, dy: f64) -> Outcome {
+pub fn wheel(target: Option<Element>, point: Option<Point>, dx: f64, dy: f64) -> Outcome {
     let window = web_sys::window().ok_or_else(|| page_error("no window".into()))?;
     let (element, at) = match target {
         Some(element) => {
@@ -72,7 +73,7 @@ pub fn wheel(target: Option<Element>, point: Option<(f64, f64)>, dx: f64, dy: f6
             (element, at)
         }
         None => {
-            let (x, y) = point.unwrap_or_else(|| {
+            let (x, y) = point.map(|p| (p.x(), p.y())).unwrap_or_else(|| {
                 let size = |v: Result<wasm_bindgen::JsValue, _>| {
                     v.ok().and_then(|v| v.as_f64()).unwrap_or(0.0) / 2.0
                 };
