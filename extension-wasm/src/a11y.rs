@@ -217,8 +217,9 @@ pub fn is_skipped(tag: &str) -> bool {
 }
 
 /// Collapses whitespace and cuts to `max` characters with an ellipsis, in one pass (pages
-/// hand us megabytes of text).
+/// hand us megabytes of text); typed secrets are hidden first.
 pub fn clean(text: &str, max: usize) -> String {
+    let text = crate::hidden::hide(text);
     let mut out = String::new();
     let mut count = 0;
     for word in text.split_whitespace() {

@@ -43,6 +43,7 @@ pub mod consent_words;
 pub mod downloads;
 pub mod focus_loop;
 pub mod glob;
+pub mod hidden;
 pub mod input_plan;
 pub mod jpeg;
 pub mod load;

@@ -7,6 +7,7 @@
 use std::collections::{HashMap, VecDeque};
 
 use claudezilla_protocol::TabId;
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, percent_encode};
 
 /// The failure of a navigation that made no request: Firefox refused the address itself
 /// (a port it blocks, a policy) and shows its error page.
@@ -270,29 +271,39 @@ fn superseded(error: &str) -> bool {
     error.contains("NS_BINDING_ABORTED") || error.contains("NS_ERROR_ABORT")
 }
 
-/// The same page for our purposes: fragments ignored, `http://x` and `http://x/` alike,
-/// scheme and host in any case.
+/// The same page for our purposes, compared as Firefox writes addresses: both parsed by the
+/// URL standard (case, default ports, empty paths, dot segments, IPv4 forms, international
+/// hosts, percent-encoding), fragments ignored, and a byte alike escaped or not — Firefox
+/// escapes a few the standard leaves as typed, and leaves a few it escapes.
 pub fn same_page(a: &str, b: &str) -> bool {
-    normal(a) == normal(b)
+    page_key(a) == page_key(b)
 }
 
-fn normal(url: &str) -> String {
-    let url = url.split('#').next().unwrap_or(url);
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_owned();
+/// What separates the parts of a path or query: escaped, it is another address.
+const SEPARATORS: [char; 6] = ['/', '?', '&', '=', '+', ';'];
+/// Every byte but the unreserved ones is written escaped in a key.
+const ESCAPED: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+/// `address` without its fragment (from the first `#`, as the standard has it), as the URL
+/// standard parses it, with each byte between separators written one way; an address it
+/// cannot parse, as written.
+fn page_key(address: &str) -> String {
+    let address = address.split('#').next().unwrap_or(address);
+    let Ok(url) = url::Url::parse(address) else {
+        return address.to_owned();
     };
-    let end = rest.find(['/', '?']).unwrap_or(rest.len());
-    let (authority, path) = rest.split_at(end);
-    let path = if path.is_empty() || path.starts_with('?') {
-        format!("/{path}")
-    } else {
-        path.to_owned()
-    };
-    format!(
-        "{}://{}{path}",
-        scheme.to_ascii_lowercase(),
-        authority.to_ascii_lowercase()
-    )
+    url.as_str()
+        .split_inclusive(SEPARATORS)
+        .map(|piece| {
+            let (text, separator) = piece.split_at(piece.trim_end_matches(SEPARATORS).len());
+            let bytes: Vec<u8> = percent_decode_str(text).collect();
+            format!("{}{separator}", percent_encode(&bytes, ESCAPED))
+        })
+        .collect()
 }
 
 /// A browser error code in words, with the code.
@@ -390,7 +401,117 @@ pub fn placeholder_title(title: &str, url: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
+
+    #[test]
+    fn addresses_are_the_same_page_as_firefox_writes_them() {
+        let p = "http://127.0.0.1:8000";
+        // What an agent typed, and what Firefox showed for it (seen in Firefox ESR).
+        for (typed, shown) in [
+            (format!("{p}/s?q=O'Brien"), format!("{p}/s?q=O%27Brien")),
+            (
+                format!("{p}/s?q=rust async"),
+                format!("{p}/s?q=rust%20async"),
+            ),
+            (
+                format!("{p}/s?q=say \"hi\""),
+                format!("{p}/s?q=say%20%22hi%22"),
+            ),
+            (format!("{p}/s?q=<b>"), format!("{p}/s?q=%3Cb%3E")),
+            (format!("{p}/s?q=a|b`^{{}}"), format!("{p}/s?q=a|b`^{{}}")),
+            (format!("{p}/s?q=caf\u{e9}"), format!("{p}/s?q=caf%C3%A9")),
+            (
+                format!("{p}/a b/\"c\"/<d>/`e`/{{f}}/^g|h/caf\u{e9}"),
+                format!("{p}/a%20b/%22c%22/%3Cd%3E/%60e%60/%7Bf%7D/%5Eg|h/caf%C3%A9"),
+            ),
+            (format!("{p}/x/./y/../../s"), format!("{p}/s")),
+            (format!("{p}\\s"), format!("{p}/s")),
+            (format!("{p}/s#a b\"<c>`"), format!("{p}/s")),
+            (p.to_owned(), format!("{p}/")),
+            (format!("{p}?q=no path"), format!("{p}/?q=no%20path")),
+            ("HTTP://127.0.0.1:8000/s".into(), format!("{p}/s")),
+            ("http://2130706433:8000/s".into(), format!("{p}/s")),
+            ("http://0x7f.1:8000/s".into(), format!("{p}/s")),
+            ("http://x.test:80/s".into(), "http://x.test/s".into()),
+            ("https://x.test:443".into(), "https://x.test/".into()),
+            (
+                "http://b\u{fc}cher.example/".into(),
+                "http://xn--bcher-kva.example/".into(),
+            ),
+            (
+                "http://B\u{dc}CHER.example/".into(),
+                "http://xn--bcher-kva.example/".into(),
+            ),
+            (format!("{p}/%7e%2f"), format!("{p}/~%2F")),
+        ] {
+            assert!(same_page(&typed, &shown), "{typed} is {shown}");
+        }
+        // What separates parts counts as written; anything else is another page.
+        for (a, b) in [
+            (format!("{p}/s?a=1&b=2"), format!("{p}/s?a=1%26b=2")),
+            (format!("{p}/s?a=1+2"), format!("{p}/s?a=1%2B2")),
+            (format!("{p}/a/b"), format!("{p}/a%2Fb")),
+            (format!("{p}/s?q=a"), format!("{p}/s?q=b")),
+            (format!("{p}/s"), "http://127.0.0.1:8001/s".into()),
+            ("http://x.test:8080/".into(), "http://x.test/".into()),
+            ("http://x.test/".into(), "https://x.test/".into()),
+        ] {
+            assert!(!same_page(&a, &b), "{a} is not {b}");
+        }
+        assert!(same_page("about:blank", "about:blank"));
+        assert!(same_page("not an address#x", "not an address"));
+    }
+
+    /// `escaped` with the hex digits of its escapes in lower case.
+    fn lower_hex(escaped: &str) -> String {
+        let mut digits = 0;
+        escaped
+            .chars()
+            .map(|c| match c {
+                '%' => {
+                    digits = 2;
+                    c
+                }
+                _ if digits > 0 => {
+                    digits -= 1;
+                    c.to_ascii_lowercase()
+                }
+                _ => c,
+            })
+            .collect()
+    }
+
+    proptest! {
+        /// A byte is the same escaped or not, in any case of hex, wherever it is: what an agent
+        /// types and what Firefox shows for it are one page.
+        #[test]
+        fn escaping_a_byte_never_makes_another_page(
+            text in "[a-zA-Z0-9 '\"<>|`^{}~!$()*,:@\\[\\]é€\u{1F600}-]{0,24}",
+            lower in any::<bool>(),
+        ) {
+            let mut escaped = percent_encode(text.as_bytes(), NON_ALPHANUMERIC).to_string();
+            if lower {
+                escaped = lower_hex(&escaped);
+            }
+            let typed = format!("http://h.test/{text}?q={text}&end");
+            let shown = format!("http://h.test/{escaped}?q={escaped}&end");
+            prop_assert!(same_page(&typed, &shown), "{} is {}", typed, shown);
+            let other = format!("{typed}x");
+            prop_assert!(!same_page(&typed, &other));
+        }
+
+        /// Any two texts compare without panicking, alike both ways, a text like itself, and
+        /// a fragment changes nothing.
+        #[test]
+        fn any_text_compares(a in ".{0,60}", b in ".{0,60}", fragment in ".{0,10}") {
+            prop_assert_eq!(same_page(&a, &b), same_page(&b, &a));
+            prop_assert!(same_page(&a, &a));
+            let with_fragment = format!("{a}#{fragment}");
+            prop_assert!(same_page(&a, &with_fragment));
+        }
+    }
 
     #[test]
     fn placeholder_titles_are_the_address_without_its_scheme() {

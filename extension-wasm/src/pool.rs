@@ -38,6 +38,17 @@ impl AuthorizedTab {
     }
 }
 
+/// Whose a tab is that a tab's page opened (`window.open`, a `target=_blank` link).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Opened {
+    /// The agent's: its own tab opened it.
+    Agents(AgentId),
+    /// The user's: opened from the user's tab that `attached_by` drives. The user may have
+    /// opened it there (a middle-click, a sign-in popup), and the browser does not say who
+    /// did, so it is not taken from them.
+    Users { attached_by: AgentId },
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct TabRecord {
     pub owner: AgentId,
@@ -555,6 +566,18 @@ impl Pool {
         self.tabs.get(&tab).map(|r| &r.owner)
     }
 
+    /// Whose a tab opened by `opener`'s page is; None when `opener` is no agent tab (the
+    /// user's, and the new tab with it).
+    pub fn opened_from(&self, opener: TabId) -> Option<Opened> {
+        let record = self.tabs.get(&opener)?;
+        Some(match record.attached {
+            true => Opened::Users {
+                attached_by: record.owner.clone(),
+            },
+            false => Opened::Agents(record.owner.clone()),
+        })
+    }
+
     /// After a background restart: the pool of the agents' window found in the browser. Each
     /// tab is held by a placeholder of its owner (the browser keeps only the owner's
     /// fingerprint) until the owner's next call; owners count as just seen, so idle release
@@ -684,6 +707,25 @@ mod tests {
         pool.attach(TabId(50), &agent(1), String::new()).unwrap();
         assert_eq!(pool.detach(&agent(1), TabId(50)), Ok(()));
         assert!(pool.is_empty());
+    }
+
+    #[test]
+    fn tabs_opened_from_an_attached_tab_stay_the_users() {
+        let mut pool = Pool::new();
+        pool.insert(TabId(1), agent(1), String::new());
+        pool.attach(TabId(50), &agent(1), String::new()).unwrap();
+        assert_eq!(pool.opened_from(TabId(1)), Some(Opened::Agents(agent(1))));
+        assert_eq!(
+            pool.opened_from(TabId(50)),
+            Some(Opened::Users {
+                attached_by: agent(1)
+            })
+        );
+        // From a tab of the user's that no agent drives: nothing to decide.
+        assert_eq!(pool.opened_from(TabId(60)), None);
+        // Given back, the tab's openings are the user's as before.
+        pool.detach(&agent(1), TabId(50)).unwrap();
+        assert_eq!(pool.opened_from(TabId(50)), None);
     }
 
     #[test]

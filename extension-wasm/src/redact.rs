@@ -6,39 +6,6 @@
 
 pub const REDACTED: &str = "[redacted]";
 
-/// Secrets an agent had typed in this frame, at most this many remembered.
-const MAX_TYPED_SECRETS: usize = 64;
-
-/// The values of the user's secrets typed here, hidden wherever a field's value is shown —
-/// before it is cut to a line's length, so not even a first part shows.
-#[derive(Debug, Default)]
-pub struct TypedSecrets(Vec<(String, String)>);
-
-impl TypedSecrets {
-    pub fn remember(&mut self, name: &claudezilla_protocol::args::SecretName, value: &str) {
-        if self.0.iter().any(|(_, v)| v == value) {
-            return;
-        }
-        if self.0.len() == MAX_TYPED_SECRETS {
-            self.0.remove(0);
-        }
-        self.0.push((name.placeholder(), value.to_owned()));
-        // Longest first, so a value inside another never leaves the longer one's rest.
-        self.0.sort_by_key(|(_, v)| std::cmp::Reverse(v.len()));
-    }
-
-    /// `text` with every remembered value replaced by `<secret:NAME>`.
-    pub fn hide<'a>(&self, text: &'a str) -> std::borrow::Cow<'a, str> {
-        let mut out = std::borrow::Cow::Borrowed(text);
-        for (placeholder, value) in &self.0 {
-            if out.contains(value.as_str()) {
-                out = std::borrow::Cow::Owned(out.replace(value.as_str(), placeholder));
-            }
-        }
-        out
-    }
-}
-
 /// Characters kept of one header value.
 const MAX_HEADER_VALUE: usize = 300;
 
@@ -341,24 +308,6 @@ fn value_after(b: &[u8], j: usize, quoted_name: bool, at_line_start: bool) -> Op
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn typed_secrets_are_hidden_whole_even_inside_others() {
-        let name =
-            |n: &str| claudezilla_protocol::args::SecretName::try_from(n.to_owned()).unwrap();
-        let mut typed = TypedSecrets::default();
-        typed.remember(&name("SHORT"), "hunter2");
-        typed.remember(&name("LONG"), "hunter2-and-more");
-        assert_eq!(
-            typed.hide("v=hunter2-and-more;w=hunter2"),
-            "v=<secret:LONG>;w=<secret:SHORT>"
-        );
-        assert!(matches!(typed.hide("plain"), std::borrow::Cow::Borrowed(_)));
-        for n in 0..100 {
-            typed.remember(&name("MANY"), &format!("value-{n}"));
-        }
-        assert_eq!(typed.0.len(), MAX_TYPED_SECRETS);
-    }
 
     #[test]
     fn urls_and_headers_lose_their_credentials() {

@@ -11,8 +11,20 @@ use regex_lite::{Regex, RegexBuilder};
 /// Characters of context on each side of a match.
 const CONTEXT_CHARS: usize = 60;
 /// Largest compiled pattern (bytes): regex-lite's time is the pattern's size times the
-/// text's, so this bounds what one search costs the page.
-const PATTERN_SIZE: usize = 64 * 1024;
+/// text's. The longest text (500 characters, any case) compiles to about 22 KiB; a counted
+/// repeat such as `.{700}` is refused.
+const PATTERN_SIZE: usize = 32 * 1024;
+/// Longest a search may keep a frame's process busy (reading its text and matching), and all
+/// frames' together: the page's process may be the user's too.
+pub const SEARCH_MS: f64 = 2_000.0;
+/// Text matched between two looks at the clock (bytes): one piece of the costliest pattern
+/// allowed takes a few hundred ms.
+const PIECE: usize = 8 * 1024;
+/// How far past its piece a match is looked for at first (bytes); a match that reaches the
+/// end of what was looked at is looked for again twice as far, so it is found whole. A match
+/// that starts in a piece and ends further than this, without running on to the end of what
+/// was looked at (`a.*b` with the `b` far on), is found from the next piece on.
+const REACH: usize = 4 * 1024;
 
 /// Tags whose text runs on with its neighbours' (everything else starts a line).
 const INLINE: &[&str] = &[
@@ -41,13 +53,64 @@ impl Finder {
             .map_err(|e| format!("pattern: {e}"))
     }
 
-    /// Every non-empty match in `text`, in order.
-    pub fn all<'a>(&'a self, text: &'a str) -> impl Iterator<Item = Range<usize>> + 'a {
-        self.0
-            .find_iter(text)
-            .map(|m| m.range())
-            .filter(|r| !r.is_empty())
+    /// Calls `found` with every non-empty match in `text`, in order, while `in_time()` holds
+    /// (asked before each step, each bounded by a piece of text). Returns how far it searched
+    /// (bytes): all of `text` unless the time ran out.
+    pub fn scan(
+        &self,
+        text: &str,
+        in_time: impl FnMut() -> bool,
+        found: impl FnMut(Range<usize>),
+    ) -> usize {
+        self.scan_in(text, (PIECE, REACH), in_time, found)
     }
+
+    /// [`scan`](Self::scan) a `piece` at a time, looking `reach` past it at first. Matches
+    /// no longer than `reach` are the ones a search of the whole text finds.
+    fn scan_in(
+        &self,
+        text: &str,
+        (piece, reach): (usize, usize),
+        mut in_time: impl FnMut() -> bool,
+        mut found: impl FnMut(Range<usize>),
+    ) -> usize {
+        let (mut at, mut piece_end, mut seen_end) = (0, 0, 0);
+        while at < text.len() {
+            if !in_time() {
+                return at;
+            }
+            if at >= piece_end {
+                piece_end = boundary(text, at + piece);
+                seen_end = boundary(text, piece_end + reach);
+            }
+            match self.0.find_at(&text[..seen_end], at).map(|m| m.range()) {
+                Some(m) if m.start < piece_end && m.end == seen_end && seen_end < text.len() => {
+                    // It may run on past what was looked at.
+                    seen_end = boundary(text, seen_end + (seen_end - at));
+                }
+                Some(m) if m.start < piece_end => {
+                    at = match m.is_empty() {
+                        true => m.end + text[m.end..].chars().next().map_or(1, char::len_utf8),
+                        false => m.end,
+                    };
+                    if !m.is_empty() {
+                        found(m);
+                    }
+                }
+                _ => at = piece_end,
+            }
+        }
+        text.len()
+    }
+}
+
+/// The first character boundary of `text` at or after `at` (its end at most).
+fn boundary(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at += 1;
+    }
+    at
 }
 
 /// The line `at` is on, at most [`CONTEXT_CHARS`] each side, the match between « and ».
@@ -97,31 +160,106 @@ pub fn piece_at(starts: &[usize], offset: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
+    use claudezilla_protocol::args::MAX_FIND_NEEDLE;
     use proptest::prelude::*;
 
     use super::*;
+
+    /// Patterns whose matches are at most 8 bytes long, or run on greedily.
+    const PATTERNS: &[&str] = &[
+        "ab", "a|ab", r"\bab\b", "b$", "^a", "(?m)^b", "(?m)a$", "[ab]+", "a+?", "x*", "(?i)AB",
+        "é", "a.{0,3}b", "b*", r"\s", "", r"a\b", "(?s)b.?a", "[^a]{2}",
+    ];
 
     fn text(t: &str) -> Finder {
         Finder::new(&Needle::Text(t.into())).unwrap()
     }
 
+    fn pattern(p: &str) -> Finder {
+        Finder::new(&Needle::Pattern(p.into())).unwrap()
+    }
+
+    /// Every match (start, end), with all the time in the world.
+    fn hits(f: &Finder, hay: &str) -> Vec<(usize, usize)> {
+        let mut hits = Vec::new();
+        assert_eq!(
+            f.scan(hay, || true, |at| hits.push((at.start, at.end))),
+            hay.len()
+        );
+        hits
+    }
+
     #[test]
     fn text_is_found_in_any_case_and_literally() {
         let f = text("a.b (C)");
-        let hits: Vec<_> = f.all("x A.B (c) y a.b (C) axb (C)").collect();
-        assert_eq!(hits, [2..9, 12..19]);
+        assert_eq!(hits(&f, "x A.B (c) y a.b (C) axb (C)"), [(2, 9), (12, 19)]);
+    }
+
+    #[test]
+    fn a_search_stops_when_its_time_runs_out_and_says_how_far_it_got() {
+        let hay = "needle ".repeat(10_000);
+        let mut looks = 0;
+        let mut found = Vec::new();
+        let upto = text("needle").scan(
+            &hay,
+            || {
+                looks += 1;
+                looks <= 3
+            },
+            |at| found.push(at),
+        );
+        assert_eq!(found.len(), 3, "one match a look");
+        assert_eq!(upto, found[2].end);
+        // A pattern that matches nowhere still looks at the clock every piece of text.
+        let mut looks = 0;
+        let upto = pattern("[a-z ]{300}x").scan(
+            &hay,
+            || {
+                looks += 1;
+                looks <= 2
+            },
+            |_| {},
+        );
+        assert!(upto <= 2 * PIECE, "searched {upto} bytes in two looks");
+    }
+
+    #[test]
+    fn the_size_of_a_pattern_is_bounded_and_the_longest_text_fits() {
+        let e = Finder::new(&Needle::Pattern(".{700}".into()))
+            .err()
+            .unwrap();
+        assert!(e.starts_with("pattern:"), "{e}");
+        let longest: String = "Ab'c dé ".chars().cycle().take(MAX_FIND_NEEDLE).collect();
+        let hay = format!("x{}", longest.to_ascii_uppercase());
+        assert_eq!(hits(&text(&longest), &hay), [(1, hay.len())]);
+    }
+
+    #[test]
+    fn matches_that_run_past_a_piece_are_found_whole() {
+        let hay = format!("{}{}b", "x".repeat(PIECE - 3), "a".repeat(3 * REACH));
+        assert_eq!(hits(&pattern("a+"), &hay), [(PIECE - 3, hay.len() - 1)]);
+        assert_eq!(hits(&pattern("(?s).+"), &hay), [(0, hay.len())]);
+        assert_eq!(hits(&pattern("x$"), &hay), []);
+        assert_eq!(hits(&pattern(r"a\b"), &hay), []);
+        // Longer than the reach and not yet ended where the piece was searched: found from
+        // the next piece on.
+        assert_eq!(hits(&pattern("a+b"), &hay), [(PIECE, hay.len())]);
     }
 
     #[test]
     fn patterns_are_regular_expressions_and_bad_ones_say_why() {
         let f = Finder::new(&Needle::Pattern(r"\d{3}-\d{4}".into())).unwrap();
-        assert_eq!(f.all("call 555-1234 or 5551234").count(), 1);
+        assert_eq!(hits(&f, "call 555-1234 or 5551234").len(), 1);
         let e = Finder::new(&Needle::Pattern("(unclosed".into()))
             .err()
             .unwrap();
         assert!(e.starts_with("pattern:"), "{e}");
-        let empty = Finder::new(&Needle::Pattern("x*".into())).unwrap();
-        assert_eq!(empty.all("aaa").count(), 0, "empty matches are not matches");
+        assert_eq!(
+            hits(&pattern("x*"), "aaa"),
+            [],
+            "empty matches are not matches"
+        );
+        assert_eq!(hits(&pattern("x*"), "aéxx"), [(3, 5)]);
     }
 
     #[test]
@@ -151,7 +289,8 @@ mod tests {
         #[test]
         fn any_pattern_is_safe(pattern in ".{0,40}", hay in "[a-zé\\n .*()]{0,200}") {
             if let Ok(f) = Finder::new(&Needle::Pattern(pattern)) {
-                for at in f.all(&hay) {
+                for (start, end) in hits(&f, &hay) {
+                    let at = start..end;
                     prop_assert!(at.end <= hay.len());
                     let c = context(&hay, at.clone());
                     let shown = first_chars(&hay[at], 2 * CONTEXT_CHARS);
@@ -165,7 +304,23 @@ mod tests {
         #[test]
         fn text_is_found_where_it_is(needle in "[a-z.*+?()\\[\\]{}|^$\\\\]{1,10}", before in "[ -~]{0,30}") {
             let hay = format!("{before}{needle}");
-            prop_assert!(text(&needle).all(&hay).any(|r| hay[r].eq_ignore_ascii_case(&needle)));
+            prop_assert!(hits(&text(&needle), &hay).into_iter().any(|(s, e)| hay[s..e].eq_ignore_ascii_case(&needle)));
+        }
+
+        /// Searched a piece at a time, a text gives the matches a search of it whole gives
+        /// (those no longer than the reach, and those that run on greedily).
+        #[test]
+        fn pieces_find_what_the_whole_text_holds(
+            which in 0..PATTERNS.len(),
+            hay in "[ab é\n]{0,300}",
+            piece in 1usize..40,
+            reach in 8usize..20,
+        ) {
+            let f = pattern(PATTERNS[which]);
+            let whole: Vec<_> = f.0.find_iter(&hay).map(|m| m.range()).filter(|r| !r.is_empty()).collect();
+            let mut pieces = Vec::new();
+            prop_assert_eq!(f.scan_in(&hay, (piece, reach), || true, |at| pieces.push(at)), hay.len());
+            prop_assert_eq!(pieces, whole);
         }
     }
 }

@@ -10,7 +10,7 @@ use std::future::Future;
 use std::pin::Pin;
 
 use claudezilla_protocol::envelope::{FramePlace, SnapshotPart};
-use claudezilla_protocol::reply::{Found, PageContent, Snapshot, frame_marker};
+use claudezilla_protocol::reply::{Found, PageContent, Searched, Snapshot, frame_marker};
 
 /// Frames get no part when less than this is left of the size limit.
 pub const MIN_FRAME_CHARS: usize = 200;
@@ -196,19 +196,24 @@ fn framed(child: &PageContent, same_site: bool) -> String {
 pub const MAX_FIND_FRAMES: usize = 100;
 
 /// Every frame's matches of a search: the top frame's first, then its frames' (each after the
-/// page that holds it), listed up to `limit` and all counted. A frame that cannot be read is
-/// left out.
+/// page that holds it), listed up to `limit` and all counted, with what was searched. A frame
+/// that cannot be read is left out; frames past the bounds (how many, how deep, how long all
+/// searches together took) are counted as not searched.
 pub async fn find(reader: &impl FrameReader, mut top: Found, limit: usize) -> Found {
     let mut queue: std::collections::VecDeque<(u64, u32)> = std::mem::take(&mut top.frames)
         .into_iter()
         .map(|f| (f, 1))
         .collect();
-    let mut searched = 0;
+    let (mut asked, mut left_out) = (0, Vec::<(String, u32)>::new());
     while let Some((frame, nesting)) = queue.pop_front() {
-        if nesting > MAX_NESTING || searched == MAX_FIND_FRAMES {
+        if let Some(why) = beyond_bounds(&top.searched, asked, nesting) {
+            match left_out.iter_mut().find(|(w, _)| *w == why) {
+                Some((_, n)) => *n += 1,
+                None => left_out.push((why, 1)),
+            }
             continue;
         }
-        searched += 1;
+        asked += 1;
         let left = limit.saturating_sub(top.matches.len());
         let Ok(child) = reader.found(frame, left).await else {
             continue;
@@ -216,8 +221,50 @@ pub async fn find(reader: &impl FrameReader, mut top: Found, limit: usize) -> Fo
         top.total = top.total.saturating_add(child.total);
         top.matches.extend(child.matches.into_iter().take(left));
         queue.extend(child.frames.into_iter().map(|f| (f, nesting + 1)));
+        add_searched(&mut top.searched, child.searched);
+    }
+    for (why, n) in left_out {
+        also_stopped(
+            &mut top.searched,
+            format!("{n} frame(s) not searched: {why}"),
+        );
     }
     top
+}
+
+/// Why a frame is not searched, if it is not.
+fn beyond_bounds(searched: &Searched, asked: usize, nesting: u32) -> Option<String> {
+    let why = if nesting > MAX_NESTING {
+        format!("nested more than {MAX_NESTING} deep")
+    } else if asked == MAX_FIND_FRAMES {
+        format!("only the first {MAX_FIND_FRAMES} frames are searched")
+    } else if f64::from(searched.ms) >= crate::search::SEARCH_MS {
+        format!(
+            "the search's time ({} ms for all frames) was used up",
+            crate::search::SEARCH_MS
+        )
+    } else {
+        return None;
+    };
+    Some(why)
+}
+
+fn add_searched(to: &mut Searched, frame: Searched) {
+    to.chars = to.chars.saturating_add(frame.chars);
+    to.frames = to.frames.saturating_add(frame.frames);
+    to.ms = to.ms.saturating_add(frame.ms);
+    if let Some(why) = frame.stopped {
+        also_stopped(to, why);
+    }
+}
+
+/// Adds a reason the search stopped early, once (every frame may give the same one).
+fn also_stopped(searched: &mut Searched, why: String) {
+    searched.stopped = Some(match searched.stopped.take() {
+        Some(before) if before.contains(&why) => before,
+        Some(before) => format!("{before}; {why}"),
+        None => why,
+    });
 }
 
 #[cfg(test)]

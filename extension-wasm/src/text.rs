@@ -10,9 +10,10 @@ pub fn truncate_chars(text: &str, max: usize) -> (&str, usize, bool) {
 }
 
 /// At most `max` characters of `text`, with an ellipsis when cut (URLs, titles: whatever a
-/// page controls and an answer repeats).
+/// page controls and an answer repeats); typed secrets are hidden first.
 pub fn cap(text: &str, max: usize) -> String {
-    match truncate_chars(text, max) {
+    let text = crate::hidden::hide(text);
+    match truncate_chars(&text, max) {
         (kept, _, true) => format!("{kept}…"),
         (kept, _, false) => kept.to_owned(),
     }

@@ -1,10 +1,10 @@
 //! Property tests: random interleavings of what several agents do never break the pool's or
 //! the screenshot lock's invariants.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use claudezilla_extension_wasm::capture_lock::CaptureLock;
-use claudezilla_extension_wasm::pool::{POOL_LIMIT, Pool};
+use claudezilla_extension_wasm::pool::{Opened, POOL_LIMIT, Pool};
 use claudezilla_extension_wasm::route::Action;
 use claudezilla_protocol::{AgentId, TabId};
 use proptest::prelude::*;
@@ -22,6 +22,10 @@ enum Op {
     Goodbye(u8),
     /// The user closes a tab in the window.
     UserCloses(usize),
+    /// An agent attaches one of the user's tabs (the user allowed it).
+    Attach(u8),
+    /// A tab's page opens a tab (or the user does, from their attached tab).
+    Opens(usize),
     Touch(u8),
     Advance(u64),
     IdleSweep,
@@ -35,6 +39,8 @@ fn op() -> impl Strategy<Value = Op> {
         2 => (0..AGENTS).prop_map(Op::Grant),
         1 => (0..AGENTS).prop_map(Op::Goodbye),
         1 => (0..20usize).prop_map(Op::UserCloses),
+        1 => (0..AGENTS).prop_map(Op::Attach),
+        2 => (0..20usize).prop_map(Op::Opens),
         1 => (0..AGENTS).prop_map(Op::Touch),
         2 => prop_oneof![Just(1_000u64), Just(29_000), Just(31_000), Just(400_000)].prop_map(Op::Advance),
         1 => Just(Op::IdleSweep),
@@ -53,8 +59,10 @@ proptest! {
         let mut pool = Pool::new();
         let mut now = 0u64;
         let mut next_tab = 1u32;
-        // What the browser would show: tab → owner, kept in step with the pool.
+        // What the browser would show: tab → owner, kept in step with the pool; and which
+        // of them are the user's, attached.
         let mut shadow: BTreeMap<TabId, AgentId> = BTreeMap::new();
+        let mut attached: BTreeSet<TabId> = BTreeSet::new();
         for op in ops {
             match op {
                 Op::Create(a) => {
@@ -69,7 +77,11 @@ proptest! {
                     let mine = pool.owned_by(&agent(a));
                     if let Some(tab) = mine.get(i % mine.len().max(1)) {
                         prop_assert!(pool.authorize(&agent(a), Some(*tab), Action::Close).is_ok());
-                        pool.remove(*tab);
+                        // An attached tab is given back, never closed.
+                        match attached.remove(tab) {
+                            true => prop_assert!(pool.detach(&agent(a), *tab).is_ok()),
+                            false => prop_assert!(pool.remove(*tab).is_some()),
+                        }
                         shadow.remove(tab);
                     }
                 }
@@ -81,7 +93,13 @@ proptest! {
                     }
                 }
                 Op::Goodbye(a) => {
-                    for tab in pool.release(&agent(a)).closed {
+                    let gone = pool.release(&agent(a));
+                    for tab in gone.closed {
+                        prop_assert!(!attached.contains(&tab), "closed the user's tab {}", tab);
+                        prop_assert_eq!(shadow.remove(&tab), Some(agent(a)));
+                    }
+                    for tab in gone.given_back {
+                        prop_assert!(attached.remove(&tab));
                         prop_assert_eq!(shadow.remove(&tab), Some(agent(a)));
                     }
                 }
@@ -90,14 +108,44 @@ proptest! {
                     if let Some(tab) = ids.get(i % ids.len().max(1)) {
                         pool.remove(*tab);
                         shadow.remove(tab);
+                        attached.remove(tab);
                     }
+                }
+                Op::Attach(a) => {
+                    if pool.admit(&agent(a), now).is_ok() {
+                        prop_assert!(pool.attach(TabId(next_tab), &agent(a), String::new()).is_ok());
+                        shadow.insert(TabId(next_tab), agent(a));
+                        attached.insert(TabId(next_tab));
+                        next_tab += 1;
+                    }
+                }
+                Op::Opens(i) => {
+                    // From one of the pool's tabs, or from a tab of the user's no agent drives.
+                    let ids = pool.tab_ids();
+                    let opener = ids.get(i % (ids.len() + 1)).copied().unwrap_or(TabId(0));
+                    let expected = shadow.get(&opener).map(|owner| match attached.contains(&opener) {
+                        true => Opened::Users { attached_by: owner.clone() },
+                        false => Opened::Agents(owner.clone()),
+                    });
+                    let opened = pool.opened_from(opener);
+                    prop_assert_eq!(&opened, &expected);
+                    if let Some(Opened::Agents(owner)) = opened
+                        && pool.admit(&owner, now).is_ok()
+                    {
+                        pool.insert(TabId(next_tab), owner.clone(), String::new());
+                        shadow.insert(TabId(next_tab), owner);
+                    }
+                    // The user's opened tab is never pooled: a fresh id, taken either way.
+                    next_tab += 1;
                 }
                 Op::Touch(a) => pool.touch(&agent(a), now),
                 Op::Advance(ms) => now += ms,
                 Op::IdleSweep => {
                     for a in pool.idle_agents(now, IDLE_MS) {
-                        for tab in pool.release(&a).closed {
-                            shadow.remove(&tab);
+                        let gone = pool.release(&a);
+                        for tab in gone.closed.iter().chain(&gone.given_back) {
+                            shadow.remove(tab);
+                            attached.remove(tab);
                         }
                     }
                 }

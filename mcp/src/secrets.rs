@@ -6,18 +6,24 @@
 //! # comments and blank lines are skipped; `export ` is allowed
 //! GITHUB_PASSWORD=correct-horse @github.com
 //! BANK_PIN="with spaces and \"quotes\"" @bank.example @login.bank.example
+//! GITHUB_EMAIL=me@example.com @github.com:any-field
 //! ANYWHERE='single quoted, typed into any https site'
 //! ```
 //!
+//! A secret goes into password fields and the fields a login form marks (`autocomplete`
+//! username, current-password, new-password, one-time-code); `@site:any-field` lets it into
+//! any text field of that site.
+//!
 //! Written by hand: dotenv crates know no site bindings. Every answer passes [`Secrets::redact`]
-//! before it leaves, which also finds the value as forms, URLs, JSON and HTML write it.
+//! before it leaves, and every argument [`Secrets::refuse_in`] before it is sent: both find
+//! the value in every form pages and URLs write it ([`claudezilla_protocol::hiding`]).
 
 use std::borrow::Cow;
 use std::path::Path;
 
-use claudezilla_protocol::args::{FilledSecret, Secret, SecretName};
+use claudezilla_protocol::args::{FilledSecret, Secret, SecretName, Site};
+use claudezilla_protocol::hiding::Hider;
 use claudezilla_protocol::{ErrorBody, ErrorCode};
-use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
 /// Shortest value accepted: shorter ones would blank common words out of every answer.
 pub const MIN_VALUE_CHARS: usize = 4;
@@ -41,9 +47,11 @@ pub enum SecretsError {
 /// The secrets the user named, and the forms each value is recognised in.
 #[derive(Default)]
 pub struct Secrets {
+    /// The file they were read from, which is never uploaded.
+    file: Option<std::path::PathBuf>,
     entries: Vec<FilledSecret>,
-    /// Every written form of every value, longest first, with the name it stands for.
-    forms: Vec<(String, SecretName)>,
+    /// Every written form of every value.
+    hider: Hider,
 }
 
 impl std::fmt::Debug for Secrets {
@@ -61,7 +69,35 @@ impl Secrets {
             path: path.display().to_string(),
             reason: e.to_string(),
         })?;
-        Self::parse(&text)
+        let mut secrets = Self::parse(&text)?;
+        secrets.file = Some(path.to_path_buf());
+        Ok(secrets)
+    }
+
+    /// The secrets file, when one was read.
+    pub fn file(&self) -> Option<&Path> {
+        self.file.as_deref()
+    }
+
+    /// The first secret whose value (in any written form) `bytes` hold, if any.
+    pub fn found_in(&self, bytes: &[u8]) -> Option<&SecretName> {
+        self.hider.first_in(&String::from_utf8_lossy(bytes))
+    }
+
+    /// Refuses arguments (as the agent wrote them) that carry a secret's value: a page that
+    /// shows the value could talk the agent into sending it on, in a URL, typed text, a
+    /// route's body or a script.
+    pub fn refuse_in(&self, arguments: &str) -> Result<(), ErrorBody> {
+        let Some(name) = self.hider.first_in(arguments) else {
+            return Ok(());
+        };
+        Err(ErrorBody::new(
+            ErrorCode::NotAllowed,
+            format!("the arguments carry the value of secret {name}, which no tool sends on"),
+        )
+        .with_hint(format!(
+            "to type it, name it: {{\"secret\": \"{name}\"}}; never write a secret's value out"
+        )))
     }
 
     pub fn parse(text: &str) -> Result<Self, SecretsError> {
@@ -82,13 +118,12 @@ impl Secrets {
             }
             entries.push(entry);
         }
-        let mut forms: Vec<(String, SecretName)> = entries
-            .iter()
-            .flat_map(|e| written_forms(&e.value).map(|form| (form, e.name.clone())))
-            .collect();
-        forms.sort_by_key(|(form, _)| std::cmp::Reverse(form.len()));
-        forms.dedup_by(|a, b| a.0 == b.0);
-        Ok(Self { entries, forms })
+        let hider = Hider::new(entries.iter().map(|e| (&e.name, e.value.as_str())));
+        Ok(Self {
+            file: None,
+            entries,
+            hider,
+        })
     }
 
     pub fn is_empty(&self) -> bool {
@@ -147,15 +182,9 @@ impl Secrets {
         )
     }
 
-    /// `text` with every form of every value replaced by `<secret:NAME>`.
+    /// `text` with every form of every value replaced by `<redacted:NAME>`.
     pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
-        let mut out = Cow::Borrowed(text);
-        for (form, name) in &self.forms {
-            if out.contains(form.as_str()) {
-                out = Cow::Owned(out.replace(form.as_str(), &name.placeholder()));
-            }
-        }
-        out
+        self.hider.hide(text, SecretName::redacted)
     }
 }
 
@@ -171,7 +200,7 @@ fn parse_line(line: &str) -> Result<Option<FilledSecret>, String> {
         .ok_or("write NAME=value, then the sites it may be typed into (@example.com)")?;
     let name = SecretName::try_from(name.trim().to_owned())?;
     let (value, rest) = value(rest.trim_start())?;
-    if value.chars().count() < MIN_VALUE_CHARS {
+    if value.chars().filter(|c| !c.is_whitespace()).count() < MIN_VALUE_CHARS {
         return Err(format!(
             "{name}'s value is shorter than {MIN_VALUE_CHARS} characters, too short to hide in answers"
         ));
@@ -226,58 +255,12 @@ fn value(rest: &str) -> Result<(String, &str), String> {
     }
 }
 
-/// A site as `@host` writes it: a host name (or address), compared lowercased; `*.` is
-/// allowed and means the same (a bound site always includes its subdomains).
-fn site(word: &str) -> Result<String, String> {
+/// A site as `@host` writes it (`@host:any-field`: into any text field there).
+fn site(word: &str) -> Result<Site, String> {
     let host = word
         .strip_prefix('@')
         .ok_or("sites are written @example.com, after the value")?;
-    let host = host
-        .strip_prefix("*.")
-        .unwrap_or(host)
-        .trim_end_matches('.');
-    let ok = !host.is_empty()
-        && host
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '[' | ']' | ':'));
-    if !ok {
-        return Err("a site is a host name such as @github.com (no scheme, port or path)".into());
-    }
-    Ok(host.to_ascii_lowercase())
-}
-
-/// What `application/x-www-form-urlencoded` leaves alone.
-const FORM: &AsciiSet = &NON_ALPHANUMERIC
-    .remove(b'*')
-    .remove(b'-')
-    .remove(b'.')
-    .remove(b'_');
-/// What `encodeURIComponent` leaves alone.
-const URI_COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'_')
-    .remove(b'.')
-    .remove(b'!')
-    .remove(b'~')
-    .remove(b'*')
-    .remove(b'\'')
-    .remove(b'(')
-    .remove(b')');
-
-/// The value as answers may carry it: as is, in a form body or URL, in a JSON string, in HTML.
-fn written_forms(value: &str) -> impl Iterator<Item = String> {
-    let form = utf8_percent_encode(value, FORM)
-        .to_string()
-        .replace("%20", "+");
-    let component = utf8_percent_encode(value, URI_COMPONENT).to_string();
-    let quoted = serde_json::to_string(value).unwrap_or_default();
-    let json = quoted
-        .strip_prefix('"')
-        .and_then(|q| q.strip_suffix('"'))
-        .unwrap_or(value)
-        .to_owned();
-    let html = crate::text::html_escape(value);
-    [value.to_owned(), form, component, json, html].into_iter()
+    Site::try_from(host.to_owned())
 }
 
 /// Fills the secret of a `firefox_type`, if it names one.

@@ -281,7 +281,8 @@ fn argument_error_with_code(result: &mut rmcp::model::CallToolResult) {
 }
 
 impl Claudezilla {
-    /// Every text of an answer with the secrets' values replaced by `<secret:NAME>` (pictures
+    /// Every text of an answer with the secrets' values replaced by `<redacted:NAME>`: the
+    /// last pass, after the frames hid what their pages showed as `<secret:NAME>` (pictures
     /// cannot be: the README and SECURITY.md say so).
     fn hide_secrets(&self, result: &mut rmcp::model::CallToolResult) {
         if self.secrets.is_empty() {
@@ -308,6 +309,14 @@ impl ServerHandler for Claudezilla {
     ) -> Result<rmcp::model::CallToolResponse, rmcp::ErrorData> {
         let tool = request.name.to_string();
         let args = request.arguments.clone().unwrap_or_default();
+        if !self.secrets.is_empty() {
+            let written = serde_json::Value::Object(args.clone()).to_string();
+            if let Err(refusal) = self.secrets.refuse_in(&written) {
+                return Ok(rmcp::model::CallToolResponse::Complete(
+                    crate::tools::failed(refusal),
+                ));
+            }
+        }
         let call = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
         let mut response = self.tool_router.call(call).await?;
         if let rmcp::model::CallToolResponse::Complete(result) = &mut response {

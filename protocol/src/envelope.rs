@@ -229,6 +229,10 @@ pub struct ContentRequest {
     /// op makes the page log is missed.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub console: bool,
+    /// The secrets the tab's agent has typed: the frame hides their values in every text it
+    /// returns, also in a document that was never typed into (the page navigated).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hide: Vec<crate::args::FilledSecret>,
 }
 
 /// Content script → background: an operation's outcome, and what the page did meanwhile that
@@ -382,6 +386,53 @@ pub enum PageOp {
     /// The tab goes back to the user: take out every hook we put in the page (dialogs,
     /// console) and forget the agent's dialog policy.
     Release,
+}
+
+impl PageOp {
+    /// The secrets this operation types (the background remembers them for the agent).
+    pub fn secrets(&self) -> Vec<&crate::args::FilledSecret> {
+        match self {
+            Self::Type {
+                text: Typing::Secret(secret),
+                ..
+            } => vec![secret],
+            Self::FillForm { fields } => fields
+                .iter()
+                .filter_map(|(_, entry)| match entry {
+                    FieldEntry::Typed(Typing::Secret(secret)) => Some(secret),
+                    FieldEntry::Typed(Typing::Text(_)) | FieldEntry::Checked(_) => None,
+                })
+                .collect(),
+            Self::Type {
+                text: Typing::Text(_),
+                ..
+            }
+            | Self::GetContent { .. }
+            | Self::Click { .. }
+            | Self::PressKey { .. }
+            | Self::Scroll { .. }
+            | Self::Storage { .. }
+            | Self::ClickAt { .. }
+            | Self::Wheel { .. }
+            | Self::Hover { .. }
+            | Self::SelectOption { .. }
+            | Self::Upload { .. }
+            | Self::Drag { .. }
+            | Self::GetElement { .. }
+            | Self::WaitFor { .. }
+            | Self::PageState { .. }
+            | Self::Performance
+            | Self::Find { .. }
+            | Self::Snapshot { .. }
+            | Self::Dialogs { .. }
+            | Self::Console { .. }
+            | Self::Evaluate { .. }
+            | Self::Consent
+            | Self::Settle { .. }
+            | Self::Metrics { .. }
+            | Self::Release => Vec::new(),
+        }
+    }
 }
 
 /// How many of each kind a page state lists.
@@ -632,7 +683,9 @@ mod tests {
                 text: Typing::Text("hi".into()),
                 clear: true,
             },
+            hide: Vec::new(),
         };
+        assert!(req.op.secrets().is_empty());
         let v = serde_json::to_value(&req).unwrap();
         assert_eq!(
             v,

@@ -12,6 +12,7 @@
 //!   stable [`error::ErrorCode`] ([`error`]: also [`error::Invalid`], a refused argument).
 //! * [`keys`]: keys and the modifiers held, as real keystrokes carry them.
 //! * [`envelope`]: the messages of each hop (socket, native messaging, content script).
+//! * [`hiding`]: a secret's value found in text in every form it is written, to hide it.
 //! * [`validate`]: argument checks shared by the MCP server (first line) and the extension (last line).
 //! * [`paths`], [`handshake`]: the runtime directory the host and its clients agree on, and the
 //!   checks before a client says hello; [`pipe`]: the rules of the Windows pipe's name.
@@ -25,6 +26,7 @@ pub mod command;
 pub mod envelope;
 pub mod error;
 pub mod framing;
+pub mod hiding;
 pub mod ids;
 pub mod keys;
 #[cfg(any(unix, windows))]

@@ -337,7 +337,9 @@ pub async fn bulky_answers_go_whole_to_a_file(s: Arc<Shared>) -> anyhow::Result<
         json!({"tabId": tab, "outputFile": "snap.txt"}),
     )
     .await?;
-    let file = std::fs::read_to_string(project.path().join("snap.txt"))?;
+    // Answers go into a folder of their own, apart from the project's files.
+    let out = project.path().canonicalize()?.join("claudezilla-output");
+    let file = std::fs::read_to_string(out.join("snap.txt"))?;
     ensure!(
         file.contains(&format!("link \"item {}\"", ITEMS - 1)),
         "the whole page"
@@ -346,7 +348,9 @@ pub async fn bulky_answers_go_whole_to_a_file(s: Arc<Shared>) -> anyhow::Result<
     ensure!(
         said.text
             .starts_with(&format!("Wrote {} characters", file.chars().count()))
-            && said.text.contains("to snap.txt")
+            && said
+                .text
+                .contains(&format!("to {}.", out.join("snap.txt").display()))
             && said.text.contains("Catalogue")
             && said.text.len() < 3_000,
         "{said:?}"
@@ -358,7 +362,7 @@ pub async fn bulky_answers_go_whole_to_a_file(s: Arc<Shared>) -> anyhow::Result<
         json!({"tabId": tab, "outputFile": "page.txt", "maxLength": 100}),
     )
     .await?;
-    let page = std::fs::read_to_string(project.path().join("page.txt"))?;
+    let page = std::fs::read_to_string(out.join("page.txt"))?;
     ensure!(
         page.contains(&format!("item {} note {}", ITEMS - 1, ITEMS - 1)),
         "maxLength does not cut a file"
@@ -379,7 +383,7 @@ pub async fn bulky_answers_go_whole_to_a_file(s: Arc<Shared>) -> anyhow::Result<
         json!({"tabId": tab, "outputFile": "console.log"}),
     )
     .await?;
-    let console = std::fs::read_to_string(project.path().join("console.log"))?;
+    let console = std::fs::read_to_string(out.join("console.log"))?;
     ensure!(
         console.matches("[log] message ").count() == 500,
         "{}",
@@ -391,7 +395,7 @@ pub async fn bulky_answers_go_whole_to_a_file(s: Arc<Shared>) -> anyhow::Result<
         json!({"tabId": tab, "outputFile": "network.txt"}),
     )
     .await?;
-    let network = std::fs::read_to_string(project.path().join("network.txt"))?;
+    let network = std::fs::read_to_string(out.join("network.txt"))?;
     ensure!(network.contains("/answers/big.html?again"), "{network}");
 
     // The rules of every file the server writes.

@@ -27,7 +27,7 @@ fn pages() -> HashMap<&'static str, Page> {
              <script>const own = window.confirm;</script>\
              <button id=check onclick=\"document.getElementById('out').textContent = \
              'confirm is the page own: ' + (window.confirm === own)\">check</button>\
-             <a id=get href=/report.bin>report</a>\
+             <a id=get href=/report.bin>report</a> <a id=open href=/other.html target=_blank>open</a>\
              <script>const ownFocus = HTMLElement.prototype.focus, ownHasFocus = Document.prototype.hasFocus;</script>\
              <button id=fcheck onclick=\"document.getElementById('out').textContent = \
              'focus is the page own: ' + (HTMLElement.prototype.focus === ownFocus && Document.prototype.hasFocus === ownHasFocus)\">focus check</button>",
@@ -99,18 +99,28 @@ async fn user_tab(a: &Agent) -> anyhow::Result<u32> {
 
 /// The id of the user's tab titled `title`, as the agent sees it.
 async fn user_tab_titled(a: &Agent, title: &str) -> anyhow::Result<u32> {
+    user_tabs_titled(a, title)
+        .await?
+        .first()
+        .copied()
+        .with_context(|| format!("no user tab {title:?}"))
+}
+
+/// The ids of the user's tabs titled `title`, as the agent sees them.
+async fn user_tabs_titled(a: &Agent, title: &str) -> anyhow::Result<Vec<u32>> {
     let all = a.call("firefox_list_all_tabs", json!({})).await?.ok()?;
-    all.text
+    Ok(all
+        .text
         .lines()
-        .find(|l| l.contains("the user's") && l.contains(title))
-        .and_then(|l| {
+        .filter(|l| l.contains("the user's") && l.contains(title))
+        .filter_map(|l| {
             l.strip_prefix("tab ")?
                 .split_whitespace()
                 .next()?
                 .parse()
                 .ok()
         })
-        .with_context(|| format!("no user tab {title:?} in {all:?}"))
+        .collect())
 }
 
 /// `agent` asks to attach `tab`, waiting at most `timeout` ms, while the test goes on.
@@ -585,5 +595,63 @@ pub async fn focus_emulation_leaves_with_the_tab() -> anyhow::Result<()> {
     s.ui.wait_text("#out", "focus is the page own: true", false)
         .await?;
     a.close().await?;
+    Ok(())
+}
+
+/// Tabs opened from the user's attached tab stay the user's, whoever opened them: the user (a
+/// click in their own tab, as a middle-click or a sign-in popup would) or the agent's own click
+/// (the browser does not say which). The agent cannot act on them, is told they opened, and
+/// leaving does not close them.
+pub async fn tabs_opened_from_an_attached_tab_stay_the_users() -> anyhow::Result<()> {
+    let mut s = setup().await?;
+    let a = agent(&s, "opener").await?;
+    let tab = user_tab(&a).await?;
+    let a = attach_allowed(&mut s, a, tab).await?;
+    s.ui.switch_to(&s.user_window).await?;
+    s.ui.click("#open").await?;
+    s.ui.switch_to(&s.popup).await?;
+    let by_user = eventually(Duration::from_secs(10), "the user's new tab", async || {
+        let tabs = user_tabs_titled(&a, "Other page").await.ok()?;
+        (tabs.len() == 1).then(|| tabs[0])
+    })
+    .await?;
+    // The agent's own click on the same link: its answer, or a later one, tells of the tab.
+    let mut heard = a
+        .call("firefox_click", json!({"tabId": tab, "selector": "#open"}))
+        .await?
+        .ok()?
+        .text;
+    let tabs = eventually(Duration::from_secs(10), "the second new tab", async || {
+        let tabs = user_tabs_titled(&a, "Other page").await.ok()?;
+        (tabs.len() == 2).then_some(tabs)
+    })
+    .await?;
+    let mine = a.call("firefox_get_tabs", json!({})).await?.ok()?;
+    ensure!(
+        mine.text.lines().filter(|l| l.contains("(yours")).count() == 1,
+        "only the attached tab is the agent's: {mine:?}"
+    );
+    heard.push_str(&mine.text);
+    let opened_by_agent = tabs.iter().find(|t| **t != by_user).copied().unwrap_or(0);
+    let notice = format!("opened tab {opened_by_agent}");
+    eventually(Duration::from_secs(10), "the agent to be told", async || {
+        let r = a.call("firefox_get_tabs", json!({})).await.ok()?;
+        heard.push_str(&r.text);
+        heard.contains(&notice).then_some(())
+    })
+    .await
+    .with_context(|| format!("the answers said: {heard}"))?;
+    ensure!(heard.contains("is the user's"), "{heard}");
+    for opened in &tabs {
+        a.call("firefox_get_content", json!({"tabId": opened}))
+            .await?
+            .expect_error("NO_SUCH_TAB")?;
+    }
+    ensure!(tabs.contains(&by_user));
+    // The agent leaves: the user's tabs stay open.
+    a.close().await?;
+    let b = agent(&s, "watcher").await?;
+    let left = user_tabs_titled(&b, "Other page").await?;
+    ensure!(left == tabs, "the user's tabs closed: {left:?} of {tabs:?}");
     Ok(())
 }

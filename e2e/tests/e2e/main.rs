@@ -4,6 +4,7 @@
 //! tests that fill the pool, restart the extension or stop Firefox get their own.
 //! Run with `cargo xtask test`.
 
+mod addresses;
 mod agents;
 mod answers;
 mod attacks;
@@ -11,6 +12,7 @@ mod beyond;
 mod common;
 mod consent;
 mod devtools;
+mod files;
 mod input;
 mod lifecycle;
 mod mcp;
@@ -63,6 +65,10 @@ fn main() {
         with_shared(
             "secrets::go_only_where_bound_and_never_show",
             secrets::secrets_go_only_where_bound_and_never_show,
+        ),
+        with_shared(
+            "secrets::are_hidden_wherever_the_page_shows_them",
+            secrets::secrets_are_hidden_wherever_the_page_shows_them,
         ),
         with_shared(
             "pipeline::reads_clicks_types_screenshots_and_closes",
@@ -271,6 +277,14 @@ fn main() {
             attacks::unreachable_addresses_are_load_failures,
         ),
         with_shared(
+            "addresses::rewritten_addresses_answer_at_once",
+            addresses::rewritten_addresses_answer_at_once,
+        ),
+        with_shared(
+            "addresses::a_wait_that_runs_out_says_what_it_waited_for",
+            addresses::a_wait_that_runs_out_says_what_it_waited_for,
+        ),
+        with_shared(
             "attacks::a_self_navigating_page_is_reported_truly",
             attacks::a_self_navigating_page_is_reported_truly,
         ),
@@ -368,6 +382,18 @@ fn main() {
             "powers::bodies_are_redacted_in_every_format",
             powers::bodies_are_redacted_in_every_format,
         ),
+        with_shared(
+            "files::answers_land_where_no_runner_looks",
+            files::answers_land_where_no_runner_looks,
+        ),
+        with_shared(
+            "files::downloads_a_runner_would_pick_up_stay_inert",
+            files::downloads_a_runner_would_pick_up_stay_inert,
+        ),
+        with_shared(
+            "files::secrets_are_never_uploaded",
+            files::secrets_are_never_uploaded,
+        ),
         plain(
             "powers::the_allowlist_is_the_users",
             powers::the_allowlist_is_the_users,
@@ -383,6 +409,10 @@ fn main() {
         plain(
             "consent::focus_emulation_leaves_with_the_tab",
             consent::focus_emulation_leaves_with_the_tab,
+        ),
+        plain(
+            "consent::tabs_opened_from_an_attached_tab_stay_the_users",
+            consent::tabs_opened_from_an_attached_tab_stay_the_users,
         ),
     ]);
     trials.extend([

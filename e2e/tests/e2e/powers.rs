@@ -277,7 +277,7 @@ pub async fn routes_fulfill_pages_with_the_switch() -> anyhow::Result<()> {
 }
 
 /// A page-named `build.rs` never lands where `cargo build` would run it, nor in `.git/hooks`
-/// or the project's sources: only under the downloads folder.
+/// or the project's sources: only under the downloads folder, and kept inert there.
 pub async fn downloads_land_only_in_the_downloads_folder(s: Arc<Shared>) -> anyhow::Result<()> {
     let project = tempfile::tempdir()?;
     let a = s.agent_in("dl-rules", project.path()).await?;
@@ -290,8 +290,8 @@ pub async fn downloads_land_only_in_the_downloads_folder(s: Arc<Shared>) -> anyh
         "{hooks:?}"
     );
     for (n, (save_to, lands)) in [
-        (".", "downloads/build.rs"),
-        ("src", "downloads/src/build.rs"),
+        (".", "downloads/build.rs.download"),
+        ("src", "downloads/src/build.rs.download"),
     ]
     .into_iter()
     .enumerate()

@@ -1,5 +1,8 @@
 //! Secrets the model never sees: typed by name from the user's file, only into the sites they
-//! are bound to (the frame holding the field decides), and never in any answer.
+//! are bound to and the fields a login form uses (the frame holding the field decides), and
+//! never in any answer: the frame hides them wherever its page shows them (`<secret:NAME>`),
+//! and the MCP server's last pass catches what the browser reports otherwise
+//! (`<redacted:NAME>`) — the two are told apart, so each is tested on its own.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -11,7 +14,8 @@ use serde_json::json;
 
 use crate::common::{Shared, call};
 
-const TOKEN: &str = "tok 3f9a&<secret>+value";
+/// With `'` and `&`: browsers never escape `'` in HTML, and the server's own escaping does.
+const TOKEN: &str = "tok 3f9a&<secret>+value'x";
 const PASSWORD: &str = "pw-7c1e-correct-horse";
 const ELSEWHERE: &str = "other-site-9d2b-value";
 /// Longer than a field's line, with spaces a line would fold: no part of it may show.
@@ -25,6 +29,8 @@ pub fn pages() -> HashMap<&'static str, Page> {
                 r#"<!doctype html><title>Sign in</title>
 <label>Token <input id=token></label>
 <label>Password <input id=pw type=password></label>
+<label>User <input id=user autocomplete="section-a username"></label>
+<label>Comment <textarea id=comment></textarea></label>
 <input id=bare><input id=go2 type=submit value=Send>
 <button id=go type=button>Sign in</button>
 <p id=echo></p><p id=check></p>
@@ -34,7 +40,9 @@ document.getElementById('fr').src = 'http://127.0.0.1:' + location.port + '/secr
 const t = document.getElementById('token');
 t.addEventListener('input', () => {
   document.getElementById('echo').textContent = 'You typed ' + t.value;
+  // As a React-controlled field does: the value mirrored into the attribute (outerHTML).
   t.setAttribute('value', t.value);
+  sessionStorage.setItem('token', t.value);
 });
 const sum = v => [...v].reduce((a, c) => a + c.codePointAt(0), 0);
 document.getElementById('go').onclick = () => {
@@ -54,6 +62,15 @@ document.getElementById('go').onclick = () => {
             ),
         ),
         ("/secrets/echo", Page::html("ok")),
+        (
+            "/secrets/shown.html",
+            Page::html(
+                r#"<!doctype html><title>Welcome</title><p id=shown></p>
+<script>
+document.getElementById('shown').textContent = 'Welcome back, ' + sessionStorage.getItem('token');
+</script>"#,
+            ),
+        ),
     ])
 }
 
@@ -69,7 +86,7 @@ pub async fn secrets_go_only_where_bound_and_never_show(s: Arc<Shared>) -> anyho
     std::fs::write(
         &file,
         format!(
-            "SITE_TOKEN=\"{TOKEN}\" @localhost\nPASSWORD={PASSWORD} @localhost\nELSEWHERE={ELSEWHERE} @example.com\nLONG=\"{LONG}\" @localhost\n"
+            "SITE_TOKEN=\"{TOKEN}\" @localhost:any-field\nPASSWORD={PASSWORD} @localhost\nELSEWHERE={ELSEWHERE} @example.com\nLONG=\"{LONG}\" @localhost:any-field\n"
         ),
     )?;
     let log = s.browser.path().join("mcp-secrets.log");
@@ -188,6 +205,7 @@ pub async fn secrets_go_only_where_bound_and_never_show(s: Arc<Shared>) -> anyho
             json!({"tabId": tab}),
             "signing in with <secret:SITE_TOKEN>",
         ),
+        // The background hid it too, before it cut the address.
         (
             "firefox_get_network",
             json!({"tabId": tab}),
@@ -271,16 +289,175 @@ pub async fn secrets_go_only_where_bound_and_never_show(s: Arc<Shared>) -> anyho
     let shots = call(&a, "firefox_get_page_state", json!({"tabId": tab})).await?;
     answers.push(shots.text);
     for answer in &answers {
-        for value in [
-            TOKEN,
-            PASSWORD,
-            ELSEWHERE,
-            "tok%203f9a",
-            "tok 3f9a",
-            "correct-horse",
-        ] {
-            ensure!(!answer.contains(value), "{value:?} shown in {answer}");
-        }
+        no_value_in(answer)?;
+        ensure!(!answer.contains("<redacted:"), "the frame hid none: {answer}");
+    }
+    a.close().await?;
+    Ok(())
+}
+
+/// No value, nor a telling part of one, in `answer`.
+fn no_value_in(answer: &str) -> anyhow::Result<()> {
+    for value in [
+        TOKEN,
+        PASSWORD,
+        ELSEWHERE,
+        "tok%203f9a",
+        "tok 3f9a",
+        "3f9a",
+        "7c1e",
+        "correct-horse",
+        "4e7c",
+    ] {
+        ensure!(!answer.contains(value), "{value:?} shown in {answer}");
+    }
+    Ok(())
+}
+
+/// Every text the frame returns hides a typed value before it cuts, collapses or matches,
+/// also in a document the value was never typed into; the fields a secret goes into by
+/// default are a login form's; and no argument may carry a value out.
+pub async fn secrets_are_hidden_wherever_the_page_shows_them(
+    s: Arc<Shared>,
+) -> anyhow::Result<()> {
+    let folder = tempfile::tempdir_in(s.browser.path())?;
+    let file = folder.path().join("agent.secrets");
+    std::fs::write(
+        &file,
+        format!("SITE_TOKEN=\"{TOKEN}\" @localhost:any-field\nPASSWORD={PASSWORD} @localhost\n"),
+    )?;
+    let log = s.browser.path().join("mcp-secrets-hidden.log");
+    let file_env = file.to_string_lossy().into_owned();
+    let a = Agent::spawn_with(
+        s.browser.runtime.path(),
+        &log,
+        &[("CLAUDEZILLA_SECRETS_FILE", &file_env)],
+    )
+    .await?;
+    let local = |path: &str| s.pages.url(path).replace("127.0.0.1", "localhost");
+    let tab = a.open(&local("/secrets/login.html")).await?;
+    let mut answers = Vec::new();
+    call(
+        &a,
+        "firefox_type",
+        json!({"tabId": tab, "selector": "#token", "secret": "SITE_TOKEN"}),
+    )
+    .await?;
+
+    // The frame hides it (`<secret:`), so the server's pass never sees it (`<redacted:`):
+    // in text cut through the value, in HTML as the browser serialises it, in find's text.
+    for (tool, args, shows) in [
+        (
+            "firefox_get_content",
+            json!({"tabId": tab, "selector": "#echo", "maxLength": 20}),
+            "You typed <secret:SI",
+        ),
+        (
+            "firefox_get_content",
+            json!({"tabId": tab, "selector": "#token", "format": "html"}),
+            "value=\"<secret:SITE_TOKEN>\"",
+        ),
+        (
+            "firefox_get_content",
+            json!({"tabId": tab, "format": "markdown"}),
+            "You typed <secret:SITE_TOKEN>",
+        ),
+        (
+            "firefox_find",
+            json!({"tabId": tab, "pattern": "typed ."}),
+            "You «typed <»secret:SITE_TOKEN>",
+        ),
+        (
+            "firefox_find",
+            json!({"tabId": tab, "pattern": "3f9."}),
+            "Not found on the page",
+        ),
+    ] {
+        let answer = call(&a, tool, args.clone()).await?;
+        ensure!(
+            answer.text.contains(shows),
+            "{tool} {args}: wanted {shows:?} in {answer:?}"
+        );
+        answers.push(answer.text);
+    }
+
+    // A page of the same site that shows the value after a navigation: the frame knows it.
+    call(
+        &a,
+        "firefox_navigate",
+        json!({"tabId": tab, "url": local("/secrets/shown.html")}),
+    )
+    .await?;
+    let shown = call(&a, "firefox_get_content", json!({"tabId": tab})).await?;
+    ensure!(
+        shown.text.contains("Welcome back, <secret:SITE_TOKEN>"),
+        "{shown:?}"
+    );
+    answers.push(shown.text);
+
+    // A login form's fields take a secret by default; a comment box does not.
+    call(
+        &a,
+        "firefox_navigate",
+        json!({"tabId": tab, "url": local("/secrets/login.html")}),
+    )
+    .await?;
+    for selector in ["#pw", "#user"] {
+        let typed = call(
+            &a,
+            "firefox_type",
+            json!({"tabId": tab, "selector": selector, "secret": "PASSWORD"}),
+        )
+        .await?;
+        answers.push(typed.text);
+    }
+    let comment = refused(
+        &a,
+        json!({"tabId": tab, "selector": "#comment", "secret": "PASSWORD"}),
+        "NOT_ALLOWED",
+    )
+    .await?;
+    ensure!(
+        comment.contains("password fields") && comment.contains("@site:any-field"),
+        "{comment}"
+    );
+    answers.push(comment);
+
+    // Arguments that carry a value, in any form, are refused before anything is sent.
+    let encoded: String = url::form_urlencoded::byte_serialize(TOKEN.as_bytes()).collect();
+    for (tool, args, names) in [
+        (
+            "firefox_navigate",
+            json!({"tabId": tab, "url": format!("http://127.0.0.1:9/?p={encoded}")}),
+            "SITE_TOKEN",
+        ),
+        (
+            "firefox_type",
+            json!({"tabId": tab, "selector": "#comment", "text": format!("my {PASSWORD}")}),
+            "PASSWORD",
+        ),
+        (
+            "firefox_find",
+            json!({"tabId": tab, "text": PASSWORD.to_uppercase()}),
+            "PASSWORD",
+        ),
+    ] {
+        let answer = a.call(tool, args).await?;
+        let refusal = answer.expect_error("NOT_ALLOWED")?;
+        ensure!(refusal.contains(names), "{tool}: {refusal}");
+        answers.push(refusal.to_owned());
+    }
+    let comment = call(
+        &a,
+        "firefox_get_element",
+        json!({"tabId": tab, "selector": "#comment"}),
+    )
+    .await?;
+    ensure!(!comment.text.contains("my "), "nothing was typed: {comment:?}");
+
+    for answer in &answers {
+        no_value_in(answer)?;
+        ensure!(!answer.contains("<redacted:"), "the frame hid none: {answer}");
     }
     a.close().await?;
     Ok(())

@@ -207,6 +207,7 @@ pub async fn release_agent(agent: &AgentId) -> u32 {
     config::release(agent);
     let released = with_state(|s| {
         s.loops.release(agent);
+        s.typed.remove(agent);
         s.pool.release(agent)
     });
     released.given_back.into_iter().for_each(attach::forget);

@@ -4,6 +4,7 @@
 use claudezilla_protocol::envelope::{
     ContentReply, ContentRequest, PageOp, PageReply, SnapshotPart,
 };
+use claudezilla_protocol::args::FilledSecret;
 use claudezilla_protocol::reply::{Found, PageContent, PageMetrics};
 use claudezilla_protocol::{Answer, ErrorBody, ErrorCode, Outcome, Reply, TabId};
 use serde::Serialize;
@@ -83,11 +84,13 @@ async fn exchange_page(
     let tab = authorized.id();
     let frame = frame_id(tab, alias)?;
     let console = alias == 0 && with_state(|s| s.console_tabs.contains(&tab));
+    let hide = typed_secrets(tab, &op);
     let request = ContentRequest {
         console,
         frame: alias,
         until,
         op,
+        hide,
     };
     let message = to_content(&request);
     let started = web::precise_ms();
@@ -129,6 +132,32 @@ async fn exchange_page(
     web::with_deadline(budget_ms, exchange)
         .await
         .unwrap_or_else(|| Err(no_answer(tab, budget_ms)))
+}
+
+/// Remembers the secrets `op` types for the tab's agent (and hides them in what the
+/// background shows itself: titles, addresses); every secret that agent has typed so far,
+/// for the frame to hide.
+fn typed_secrets(tab: TabId, op: &PageOp) -> Vec<FilledSecret> {
+    let typing = op.secrets();
+    with_state(|s| {
+        let Some(agent) = s.pool.owner(tab).cloned() else {
+            return Vec::new();
+        };
+        if typing.is_empty() {
+            return s.typed.get(&agent).cloned().unwrap_or_default();
+        }
+        crate::hidden::learn(typing.iter().copied());
+        let typed = s.typed.entry(agent).or_default();
+        for secret in typing {
+            if typed.iter().all(|t| t.value != secret.value) {
+                if typed.len() == crate::hidden::MAX_KNOWN {
+                    typed.remove(0);
+                }
+                typed.push(secret.clone());
+            }
+        }
+        typed.clone()
+    })
 }
 
 /// How much longer than the page's own wait one try may take.
@@ -262,6 +291,7 @@ pub async fn release(tab: TabId) {
         frame: 0,
         until: super::now() + 2_000,
         op: PageOp::Release,
+        hide: Vec::new(),
     };
     let every_frame = JsValue::UNDEFINED;
     let asked = web::call(web::tabs_send_message(

@@ -117,6 +117,8 @@ struct State {
     trace: Option<claudezilla_protocol::envelope::HopTimes>,
     /// What pages did during an operation (dialogs), for the answer of that operation.
     page_notes: HashMap<TabId, Vec<String>>,
+    /// The secrets each agent has typed, which every frame of its tabs hides.
+    typed: HashMap<AgentId, Vec<claudezilla_protocol::args::FilledSecret>>,
 }
 
 thread_local! {

@@ -17,8 +17,11 @@ use crate::web;
 
 /// Entries kept; the oldest go first.
 pub const RING: usize = 500;
-/// Characters kept of one message.
+/// Characters of one message in an answer.
 const MAX_MESSAGE: usize = 2_000;
+/// Characters of one message kept: more than an answer shows, so that a secret the frame
+/// learns of only later (this document never had it typed) is hidden before the answer cuts.
+const MAX_KEPT: usize = 2 * MAX_MESSAGE;
 
 #[derive(Default)]
 struct Capture {
@@ -52,7 +55,7 @@ fn record(level: ConsoleLevel, message: String) {
         }
         c.entries.push_back(ConsoleEntry {
             level,
-            message: crate::text::truncate_chars(&message, MAX_MESSAGE)
+            message: crate::text::truncate_chars(&crate::hidden::hide(&message), MAX_KEPT)
                 .0
                 .to_owned(),
             time: web::now_ms(),
@@ -178,7 +181,15 @@ pub fn read(level: Option<ConsoleLevel>, clear: bool, limit: u32) -> Outcome {
             .collect();
         let total = passing.len() as u32;
         let skip = passing.len().saturating_sub(limit as usize);
-        let entries = passing[skip..].iter().map(|e| (*e).clone()).collect();
+        let entries = passing[skip..]
+            .iter()
+            .map(|e| ConsoleEntry {
+                message: crate::text::truncate_chars(&crate::hidden::hide(&e.message), MAX_MESSAGE)
+                    .0
+                    .to_owned(),
+                ..(*e).clone()
+            })
+            .collect();
         if clear {
             c.entries.clear();
         }

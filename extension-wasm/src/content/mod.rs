@@ -133,9 +133,11 @@ async fn run(
         until,
         op,
         console,
+        hide,
     }: ContentRequest,
 ) -> Result<PageReply, ErrorBody> {
     use find::{resolve, wait_for};
+    crate::hidden::learn(&hide);
     if op != PageOp::Release {
         // Back after a release (the tab attached again): the dialogs and focus are ours again.
         dialogs::install();
@@ -238,7 +240,7 @@ async fn run(
             read::wait_for(selector.as_deref(), text.as_deref(), until).await
         }
         PageOp::PageState { limits } => read::page_state(frame, limits),
-        PageOp::Find { needle, limit } => search::find(&needle, limit, frame),
+        PageOp::Find { needle, limit } => search::find(&needle, limit, frame, until),
         PageOp::Performance => performance::measure(until).await,
         PageOp::Snapshot {
             selector,

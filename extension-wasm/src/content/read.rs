@@ -189,10 +189,12 @@ pub fn get_content(selector: Option<&str>, max_length: u32, format: ContentForma
         }
         ContentFormat::Html => root.outer_html(),
     };
+    // Before the cut: no first part of a value may show.
+    let full = crate::hidden::hide(&full);
     let (kept, total, truncated) = truncate_chars(&full, max_length as usize);
     Ok(Reply::Content(PageContent {
-        url: doc.url().unwrap_or_default(),
-        title: doc.title(),
+        url: crate::hidden::hide(&doc.url().unwrap_or_default()).into_owned(),
+        title: crate::hidden::hide(&doc.title()).into_owned(),
         text: kept.to_owned(),
         total_length: total as u32,
         truncated,

@@ -3,26 +3,57 @@
 //! the nearest element an agent can act on.
 
 use claudezilla_protocol::args::Needle;
-use claudezilla_protocol::reply::{Found, FoundMatch};
+use claudezilla_protocol::reply::{Found, FoundMatch, Searched};
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
 use wasm_bindgen::JsCast;
-use web_sys::{Element, Node};
+use web_sys::{CharacterData, Element, Node};
 
 use super::find::{document, ref_for};
 use super::names::{self, Labels};
 use super::snapshot::{frame_id_of, is_visible, role_of};
 use crate::a11y;
 use crate::search::{self, Finder};
+use crate::web;
 
 /// Elements climbed from a match to find one to act on.
 const MAX_CLIMB: usize = 8;
 /// Bytes of one frame's text searched (a page's worth many times over).
 const MAX_TEXT: usize = 4_000_000;
 
-pub fn find(needle: &Needle, limit: u32, frame: u32) -> Outcome {
+/// Why a frame's search ended before the end of its text.
+#[derive(Clone, Copy)]
+enum Stop {
+    Size,
+    Time,
+}
+
+impl Stop {
+    /// In words that are the same for every frame (the answer says each once).
+    fn words(self) -> String {
+        match self {
+            Self::Size => format!(
+                "a frame's text is longer than {MAX_TEXT} bytes: the rest of it was not searched"
+            ),
+            Self::Time => format!(
+                "the time ran out ({} ms a search, or the call's timeout) before the end of a frame's text",
+                search::SEARCH_MS
+            ),
+        }
+    }
+}
+
+/// The frame's matches of `needle`, `limit` listed, searched until `until` (ms since the
+/// epoch) or for [`search::SEARCH_MS`], whichever ends first, in at most [`MAX_TEXT`] bytes
+/// of text; the answer says how much was searched.
+pub fn find(needle: &Needle, limit: u32, frame: u32, until: u64) -> Outcome {
     let finder = Finder::new(needle).map_err(|e| ErrorBody::new(ErrorCode::InvalidArgument, e))?;
+    let started = web::now_ms();
+    let deadline = (started + search::SEARCH_MS).min(until as f64);
     let doc = document()?;
-    let mut page = Joined::default();
+    let mut page = Joined {
+        deadline,
+        ..Joined::default()
+    };
     if let Some(root) = doc
         .body()
         .map(Element::from)
@@ -30,15 +61,18 @@ pub fn find(needle: &Needle, limit: u32, frame: u32) -> Outcome {
     {
         page.element(&root);
     }
+    // Searched hidden: a pattern never matches part of a typed secret's value.
+    let (text, shifts) = crate::hidden::hide_mapped(&page.text);
     let mut labels = Labels::default();
     let mut matches = Vec::new();
     let mut total = 0u32;
-    for at in finder.all(&page.text) {
+    let in_time = || web::now_ms() < deadline;
+    let upto = finder.scan(&text, in_time, |at| {
         total = total.saturating_add(1);
         if matches.len() >= limit as usize {
-            continue;
+            return;
         }
-        let owner = &page.owners[search::piece_at(&page.starts, at.start)];
+        let owner = &page.owners[search::piece_at(&page.starts, shifts.original(at.start))];
         let (element, role) = actionable(owner);
         // Plain text has no name but its words, which the context shows.
         let name = match role {
@@ -49,29 +83,46 @@ pub fn find(needle: &Needle, limit: u32, frame: u32) -> Outcome {
             element_ref: ref_for(&element, frame),
             name: a11y::clean(&name, 80),
             role: role.to_owned(),
-            context: search::context(&page.text, at),
+            context: search::context(&text, at),
         });
-    }
+    });
+    let stopped = match upto < text.len() {
+        true => Some(Stop::Time),
+        false => page.stopped,
+    };
     Ok(Reply::Found(Found {
         matches,
         total,
         frames: page.frames,
+        searched: Searched {
+            chars: text[..upto].chars().count() as u64,
+            frames: 1,
+            ms: (web::now_ms() - started) as u32,
+            stopped: stopped.map(Stop::words),
+        },
     }))
 }
 
-/// A frame's shown text as one string, and which element holds each piece.
+/// A frame's shown text as one string (at most [`MAX_TEXT`] bytes, read until `deadline`),
+/// and which element holds each piece.
 #[derive(Default)]
 struct Joined {
     text: String,
     starts: Vec<usize>,
     owners: Vec<Element>,
     frames: Vec<u64>,
+    deadline: f64,
+    /// Why the text ends before the page's does, if it does.
+    stopped: Option<Stop>,
 }
 
 impl Joined {
     fn element(&mut self, el: &Element) {
+        if self.stopped.is_none() && web::now_ms() >= self.deadline {
+            self.stopped = Some(Stop::Time);
+        }
         let tag = el.local_name();
-        if a11y::is_skipped(&tag) || self.text.len() > MAX_TEXT {
+        if a11y::is_skipped(&tag) || self.stopped.is_some() {
             return;
         }
         if tag == "iframe" || tag == "frame" {
@@ -124,37 +175,63 @@ impl Joined {
         if let Some(el) = node.dyn_ref::<Element>() {
             return self.element(el);
         }
-        if node.node_type() != Node::TEXT_NODE || self.text.len() > MAX_TEXT {
+        if node.node_type() != Node::TEXT_NODE || self.stopped.is_some() {
             return;
         }
-        let raw = node.text_content().unwrap_or_default();
+        let Some(data) = node.dyn_ref::<CharacterData>() else {
+            return;
+        };
+        let raw = self.read(data);
         let words: Vec<&str> = raw.split_whitespace().collect();
         if words.is_empty() {
             if raw.is_empty() || self.text.ends_with([' ', '\n']) || self.text.is_empty() {
                 return;
             }
-            return self.text.push(' ');
+            return self.push(" ");
         }
         if raw.starts_with(char::is_whitespace)
             && !self.text.ends_with([' ', '\n'])
             && !self.text.is_empty()
         {
-            self.text.push(' ');
+            self.push(" ");
         }
         self.starts.push(self.text.len());
         self.owners
             .push(node.parent_element().unwrap_or_else(|| owner.clone()));
-        self.text.push_str(&words.join(" "));
+        self.push(&words.join(" "));
         if raw.ends_with(char::is_whitespace) {
-            self.text.push(' ');
+            self.push(" ");
         }
+    }
+
+    /// A text node's text, only as much as could still fit: a huge node is not copied whole.
+    fn read(&mut self, data: &CharacterData) -> String {
+        // A UTF-16 unit is at least one byte of UTF-8.
+        let room = MAX_TEXT.saturating_sub(self.text.len()) as u32;
+        if data.length() <= room {
+            return data.data();
+        }
+        self.stopped = Some(Stop::Size);
+        data.substring_data(0, room).unwrap_or_default()
+    }
+
+    /// Adds `piece`, as much of it as fits in [`MAX_TEXT`]: the text never grows past it.
+    fn push(&mut self, piece: &str) {
+        let mut fits = piece.len().min(MAX_TEXT.saturating_sub(self.text.len()));
+        while !piece.is_char_boundary(fits) {
+            fits -= 1;
+        }
+        if fits < piece.len() {
+            self.stopped = Some(Stop::Size);
+        }
+        self.text.push_str(&piece[..fits]);
     }
 
     fn line_break(&mut self) {
         let trimmed = self.text.trim_end_matches(' ').len();
         self.text.truncate(trimmed);
         if !self.text.is_empty() && !self.text.ends_with('\n') {
-            self.text.push('\n');
+            self.push("\n");
         }
     }
 }

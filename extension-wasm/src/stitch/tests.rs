@@ -4,7 +4,7 @@ use std::task::{Context, Poll, Waker};
 
 use proptest::prelude::*;
 
-use claudezilla_protocol::reply::Found;
+use claudezilla_protocol::reply::{Found, Searched};
 
 use super::*;
 
@@ -238,6 +238,12 @@ fn matches(frame: u32, n: u32, frames: Vec<u64>) -> Found {
             .collect(),
         total: n,
         frames,
+        searched: Searched {
+            chars: 100,
+            frames: 1,
+            ms: 10,
+            stopped: None,
+        },
     }
 }
 
@@ -282,6 +288,40 @@ fn a_frame_holding_itself_is_searched_a_bounded_number_of_times() {
     let f = ready(find(&tab, matches(0, 0, vec![1]), 10));
     assert_eq!(tab.asked.borrow().len(), MAX_FIND_FRAMES);
     assert_eq!(f.total as usize, MAX_FIND_FRAMES);
+    // What was searched says so, and what was not.
+    assert_eq!(f.searched.frames as usize, 1 + MAX_FIND_FRAMES);
+    assert_eq!(f.searched.chars as usize, 100 * (1 + MAX_FIND_FRAMES));
+    let stopped = f.searched.stopped.unwrap();
+    assert!(
+        stopped.ends_with(" frame(s) not searched: only the first 100 frames are searched"),
+        "{stopped}"
+    );
+}
+
+#[test]
+fn frames_share_the_search_time_and_say_where_they_stopped() {
+    let slow = |frames: Vec<u64>| {
+        let mut f = matches(1, 1, frames);
+        f.searched.ms = 1_500;
+        f.searched.stopped = Some("a frame's text is too long".into());
+        f
+    };
+    let tab = Tab {
+        found: HashMap::from([(1, slow(vec![3])), (2, slow(vec![])), (3, slow(vec![]))]),
+        ..Tab::default()
+    };
+    let f = ready(find(&tab, matches(0, 2, vec![1, 2]), 20));
+    let asked: Vec<u64> = tab.asked.borrow().iter().map(|a| a.0).collect();
+    assert_eq!(asked, [1, 2], "the time was used up before the third frame");
+    assert_eq!((f.total, f.searched.frames, f.searched.ms), (4, 3, 3_010));
+    assert_eq!(
+        f.searched.stopped.as_deref(),
+        Some(
+            "a frame's text is too long; 1 frame(s) not searched: \
+             the search's time (2000 ms for all frames) was used up"
+        ),
+        "each reason once"
+    );
 }
 
 /// A tab of up to six frames, any of which may hold any other (itself included), with text

@@ -10,7 +10,8 @@
 //! files are refused though they look regular); a file is written under a fresh name in the
 //! target folder and renamed into place, so an existing symlink is replaced, never followed.
 //! On Windows a path naming a DOS device (`CON`, `NUL`, `COM1.txt`, …) is refused: such a name
-//! opens the device in any folder.
+//! opens the device in any folder. An upload is never the user's secrets file nor a file
+//! holding one of its values; what may be named what, and where, is [`rules`]'s to say.
 
 use std::ffi::OsString;
 use std::io::{Read, Write};
@@ -22,6 +23,8 @@ use cap_std::fs::{Dir, OpenOptions};
 use claudezilla_protocol::args::{FileData, MAX_UPLOAD_BYTES};
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 
+use crate::secrets::Secrets;
+
 mod cli;
 mod platform;
 mod rules;
@@ -29,7 +32,9 @@ mod rules;
 pub use cli::{ENV_ALLOW_DIRS, ENV_DOWNLOADS_DIR, Options, root_path};
 pub use rules::Written;
 
-use platform::{dos_device, open_no_follow, pseudo_dir, pseudo_file, pseudo_path, pseudo_std_file};
+use platform::{
+    dos_device, open_no_follow, pseudo_dir, pseudo_file, pseudo_path, pseudo_std_file, same_file,
+};
 
 const ADD_ONE: &str = "Ask the user to allow the folder: start claudezilla-mcp with --allow-dir DIR (repeatable) \
 or set CLAUDEZILLA_ALLOW_DIRS=DIR1:DIR2 (DIR1;DIR2 on Windows); the MCP client's roots (your project folder) are always allowed.";
@@ -127,9 +132,24 @@ impl Allowed {
         .with_hint(ADD_ONE)
     }
 
-    /// Reads a regular file for an upload, at most [`MAX_UPLOAD_BYTES`].
-    pub fn read_upload(&self, path: &str) -> Result<FileData, ErrorBody> {
-        let (name, bytes) = self.read(path)?;
+    /// Reads a regular file for an upload, at most [`MAX_UPLOAD_BYTES`]: never the secrets
+    /// file (known by what it is, so a symlink or hard link to it is refused too) nor a file
+    /// that holds a secret's value — a page would have the agent upload exactly those.
+    pub fn read_upload(&self, path: &str, secrets: &Secrets) -> Result<FileData, ErrorBody> {
+        let opened = self.open_regular(path)?;
+        if let Some(file) = secrets.file()
+            && same_file(&opened.file, &opened.folder.join(&opened.rel), file)
+        {
+            return Err(secret_refusal(format!(
+                "{path} is the secrets file (--secrets)"
+            )));
+        }
+        let (name, bytes) = opened.read_all(path)?;
+        if let Some(secret) = secrets.found_in(&bytes) {
+            return Err(secret_refusal(format!(
+                "{path} holds the value of the secret {secret}"
+            )));
+        }
         use base64::Engine;
         Ok(FileData {
             mime: mime_guess::from_path(&name)
@@ -143,6 +163,11 @@ impl Allowed {
 
     /// A regular file's name and bytes, at most [`MAX_UPLOAD_BYTES`]; never a hidden one.
     pub fn read(&self, path: &str) -> Result<(String, Vec<u8>), ErrorBody> {
+        self.open_regular(path)?.read_all(path)
+    }
+
+    /// Opens a regular file beneath its allowed folder; never a hidden one.
+    fn open_regular(&self, path: &str) -> Result<Opened<'_>, ErrorBody> {
         let (folder, rel) = self.locate(path)?;
         rules::readable(&rel, path)?;
         let dir = open_folder(folder)?;
@@ -155,27 +180,8 @@ impl Allowed {
         // A FIFO swapped in after the check must not block the open.
         #[cfg(unix)]
         cap_std::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK | libc::O_NOCTTY);
-        let mut file = dir.open_with(&rel, &options).map_err(cannot)?;
-        let meta = file.metadata().map_err(cannot)?;
-        if !meta.is_file() || pseudo_file(&file) {
-            return Err(invalid(format!("{path} is not a regular file")));
-        }
-        if meta.len() > MAX_UPLOAD_BYTES {
-            return Err(too_large(path, meta.len()));
-        }
-        let mut bytes = Vec::new();
-        (&mut file)
-            .take(MAX_UPLOAD_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(cannot)?;
-        if bytes.len() as u64 > MAX_UPLOAD_BYTES {
-            return Err(too_large(path, bytes.len() as u64));
-        }
-        let name = rel
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "file".into());
-        Ok((name, bytes))
+        let file = dir.open_with(&rel, &options).map_err(cannot)?;
+        Ok(Opened { folder, rel, file })
     }
 
     /// Where downloads land, `save_to` beneath it: checked now, before any work.
@@ -195,7 +201,8 @@ impl Allowed {
     }
 
     /// Copies a finished download from where the browser wrote it into the downloads folder
-    /// (made if missing) under its own name, or `name (2).ext` when that is taken: nothing is
+    /// (made if missing) under its own name — kept inert as `NAME.download` when a tool would
+    /// pick that name up ([`rules::inert`]) — or `name (2).ext` when that is taken: nothing is
     /// ever replaced. Only the file the browser reported is read: a regular file, not a
     /// symlink, of exactly `size` bytes. Returns where it is now.
     pub fn take_download(
@@ -203,7 +210,7 @@ impl Allowed {
         to: &Downloads,
         source: &Path,
         size: u64,
-    ) -> Result<PathBuf, ErrorBody> {
+    ) -> Result<Taken, ErrorBody> {
         let mut file = open_download(source, size)?;
         let shown_folder = to.root.join(&to.sub);
         let folder = shown_folder.display().to_string();
@@ -211,7 +218,7 @@ impl Allowed {
         if pseudo_dir(&dir) {
             return Err(invalid(format!("{folder} is not an ordinary folder")));
         }
-        let name = download_name(source);
+        let (name, inert_for) = rules::inert(&to.sub, download_name(source));
         let shown = |e: std::io::Error| {
             ErrorBody::new(
                 ErrorCode::PageError,
@@ -228,14 +235,18 @@ impl Allowed {
         });
         let _ = dir.remove_file(&tmp);
         match placed {
-            Some(Ok(placed)) => Ok(shown_folder.join(placed)),
+            Some(Ok(placed)) => Ok(Taken {
+                path: shown_folder.join(placed),
+                inert_for,
+            }),
             Some(Err(e)) => Err(shown(e)),
             None => Err(shown(std::io::ErrorKind::AlreadyExists.into())),
         }
     }
 
     /// Checks a destination for a file of `kind` now (so a bad path fails before any work)
-    /// and keeps the folder open for the write.
+    /// and keeps the folder open for the write. An answer goes beneath the output folder
+    /// ([`rules::placed`]), made when missing.
     pub fn prepare_save(
         &self,
         path: &str,
@@ -243,6 +254,7 @@ impl Allowed {
         kind: Written,
     ) -> Result<SaveTarget, ErrorBody> {
         let (folder, rel) = self.locate(path)?;
+        let rel = rules::placed(rel, path, kind)?;
         rules::writable(&rel, path, kind)?;
         let name = match rel.components().next_back() {
             Some(Component::Normal(name)) => name.to_owned(),
@@ -250,6 +262,11 @@ impl Allowed {
         };
         let parent = rel.parent().unwrap_or(Path::new(""));
         let root = open_folder(folder)?;
+        // A folder of its own is made beneath the allowed folder (cap-std refuses a link out).
+        if kind.own_folder().is_some() {
+            root.create_dir_all(parent)
+                .map_err(|e| refused(path, folder, e))?;
+        }
         let dir = if parent.as_os_str().is_empty() {
             root
         } else {
@@ -267,13 +284,26 @@ impl Allowed {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
             Err(e) => Err(refused(path, folder, e)),
         }?;
+        // A file placed in a folder of its own is answered where it really is.
+        let shown = match kind.own_folder() {
+            Some(_) => folder.join(&rel),
+            None => PathBuf::from(path),
+        };
         Ok(SaveTarget {
             dir,
             name,
-            shown: PathBuf::from(path),
+            shown,
             overwrite,
         })
     }
+}
+
+/// A download where it landed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Taken {
+    pub path: PathBuf,
+    /// The tool that would have picked up its name, which it was kept inert from.
+    pub inert_for: Option<&'static str>,
 }
 
 /// Where downloads land: the downloads folder (the user's, or `downloads/` in the project)
@@ -315,6 +345,41 @@ impl Downloads {
         }
         base.create_dir_all(&self.sub).map_err(cannot)?;
         base.open_dir(&self.sub).map_err(cannot)
+    }
+}
+
+/// A file opened for reading beneath its allowed folder.
+struct Opened<'a> {
+    folder: &'a Path,
+    rel: PathBuf,
+    file: cap_std::fs::File,
+}
+
+impl Opened<'_> {
+    /// The file's name and bytes: a regular file (procfs files look regular but are not), at
+    /// most [`MAX_UPLOAD_BYTES`].
+    fn read_all(self, path: &str) -> Result<(String, Vec<u8>), ErrorBody> {
+        let Self { folder, rel, file } = self;
+        let cannot = |e: std::io::Error| refused(path, folder, e);
+        let meta = file.metadata().map_err(cannot)?;
+        if !meta.is_file() || pseudo_file(&file) {
+            return Err(invalid(format!("{path} is not a regular file")));
+        }
+        if meta.len() > MAX_UPLOAD_BYTES {
+            return Err(too_large(path, meta.len()));
+        }
+        let mut bytes = Vec::new();
+        file.take(MAX_UPLOAD_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(cannot)?;
+        if bytes.len() as u64 > MAX_UPLOAD_BYTES {
+            return Err(too_large(path, bytes.len() as u64));
+        }
+        let name = rel
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "file".into());
+        Ok((name, bytes))
     }
 }
 
@@ -479,6 +544,17 @@ fn refused(path: &str, folder: &Path, e: std::io::Error) -> ErrorBody {
     .with_hint(ADD_ONE)
 }
 
+/// An upload refused because it would carry a secret out; `what` names it, never its value.
+fn secret_refusal(what: String) -> ErrorBody {
+    ErrorBody::new(
+        ErrorCode::NotAllowed,
+        format!("{what}: a secret's value is never uploaded"),
+    )
+    .with_hint(
+        "upload another file; a secret goes only into a field, by name (firefox_type {secret})",
+    )
+}
+
 fn invalid(message: impl Into<String>) -> ErrorBody {
     ErrorBody::new(ErrorCode::InvalidArgument, message)
 }
@@ -576,6 +652,10 @@ mod tests {
         p.to_string_lossy().into_owned()
     }
 
+    fn upload(allowed: &Allowed, path: &str) -> Result<FileData, ErrorBody> {
+        allowed.read_upload(path, &Secrets::default())
+    }
+
     #[test]
     fn a_download_is_copied_in_under_a_fresh_name_never_replacing() {
         let (tmp, project, allowed) = setup();
@@ -584,28 +664,110 @@ mod tests {
         let report = browser.join("report.bin");
         std::fs::write(&report, [1, 2, 3]).unwrap();
         let to = allowed.downloads_folder(None).unwrap();
-        let first = allowed.take_download(&to, &report, 3).unwrap();
+        let first = allowed.take_download(&to, &report, 3).unwrap().path;
         assert_eq!(first, project.join("downloads/report.bin"));
         assert_eq!(std::fs::read(&first).unwrap(), [1, 2, 3]);
-        let second = allowed.take_download(&to, &report, 3).unwrap();
+        let second = allowed.take_download(&to, &report, 3).unwrap().path;
         assert_eq!(second, project.join("downloads/report (2).bin"));
         assert_eq!(std::fs::read(&first).unwrap(), [1, 2, 3], "not replaced");
         let hidden = browser.join(".envrc");
         std::fs::write(&hidden, "export X=1").unwrap();
-        let placed = allowed.take_download(&to, &hidden, 10).unwrap();
+        let placed = allowed.take_download(&to, &hidden, 10).unwrap().path;
         assert_eq!(
             placed,
             project.join("downloads/_envrc"),
             "never a hidden file"
         );
         let beneath = allowed.downloads_folder(Some("reports/q3")).unwrap();
-        let deep = allowed.take_download(&beneath, &report, 3).unwrap();
+        let deep = allowed.take_download(&beneath, &report, 3).unwrap().path;
         assert_eq!(deep, project.join("downloads/reports/q3/report.bin"));
         let leftovers: Vec<_> = std::fs::read_dir(project.join("downloads"))
             .unwrap()
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(leftovers.len(), 4, "no temporary file left: {leftovers:?}");
+    }
+
+    #[test]
+    fn a_download_named_as_a_tool_picks_it_up_is_kept_inert() {
+        let (tmp, project, allowed) = setup();
+        let to = allowed.downloads_folder(None).unwrap();
+        for (name, lands, tool) in [
+            ("conftest.py", "conftest.py.download", Some("pytest")),
+            (
+                "x_test.go",
+                "x_test.go.download",
+                Some("test runners (go test, pytest, deno, bun, …)"),
+            ),
+            ("CLAUDE.md", "CLAUDE.md.download", Some("Claude Code")),
+            ("report.csv", "report.csv", None),
+        ] {
+            let source = tmp.path().join(name);
+            std::fs::write(&source, "x").unwrap();
+            let taken = allowed.take_download(&to, &source, 1).unwrap();
+            assert_eq!(taken.path, project.join("downloads").join(lands), "{name}");
+            assert_eq!(taken.inert_for, tool, "{name}");
+            assert!(!project.join("downloads").join(name).exists() || tool.is_none());
+        }
+        let again = allowed
+            .take_download(&to, &tmp.path().join("conftest.py"), 1)
+            .unwrap();
+        assert_eq!(
+            again.path,
+            project.join("downloads/conftest.py (2).download")
+        );
+        // A folder a runner looks in makes its scripts inert too.
+        let tests = allowed.downloads_folder(Some("__tests__")).unwrap();
+        let source = tmp.path().join("x.js");
+        std::fs::write(&source, "x").unwrap();
+        let taken = allowed.take_download(&tests, &source, 1).unwrap();
+        assert_eq!(
+            taken.path,
+            project.join("downloads/__tests__/x.js.download")
+        );
+    }
+
+    #[test]
+    fn answers_are_written_in_their_own_folder() {
+        let (_tmp, project, allowed) = setup();
+        std::fs::create_dir(project.join("tests")).unwrap();
+        let out = project.join("claudezilla-output");
+        let save = |path: &str, overwrite| {
+            allowed
+                .prepare_save(path, overwrite, Written::Output)
+                .and_then(|t| t.write(b"page text"))
+        };
+        assert_eq!(save("page.txt", false).unwrap(), out.join("page.txt"));
+        assert_eq!(std::fs::read(out.join("page.txt")).unwrap(), b"page text");
+        assert!(!project.join("page.txt").exists());
+        // The path an answer gave names the same file.
+        let e = save("claudezilla-output/page.txt", false).unwrap_err();
+        assert!(e.message.contains("exists"), "{e}");
+        assert_eq!(
+            save(&s(&out.join("page.txt")), true).unwrap(),
+            out.join("page.txt")
+        );
+        let deep = save(&s(&project.join("sub/a.log")), false).unwrap();
+        assert_eq!(deep, out.join("sub/a.log"), "made beneath it");
+        for (path, code) in [
+            ("tests/test_notes.txt", ErrorCode::NotAllowed),
+            ("requirements/base.txt", ErrorCode::NotAllowed),
+            ("dev-requirements.txt", ErrorCode::NotAllowed),
+            ("../x.txt", ErrorCode::NotAllowed),
+            ("CLAUDE.md", ErrorCode::InvalidArgument),
+        ] {
+            assert_eq!(save(path, true).unwrap_err().code, code, "{path}");
+        }
+        assert!(!out.join("tests/test_notes.txt").exists());
+        assert_eq!(std::fs::read_dir(project.join("tests")).unwrap().count(), 0);
+        // A link in place of the folder does not lead out.
+        let (tmp2, project2, allowed2) = setup();
+        symlink(tmp2.path(), project2.join("claudezilla-output")).unwrap();
+        let e = allowed2
+            .prepare_save("page.txt", false, Written::Output)
+            .unwrap_err();
+        assert_eq!(e.code, ErrorCode::NotAllowed, "{e}");
+        assert!(!tmp2.path().join("page.txt").exists());
     }
 
     #[test]
@@ -621,7 +783,7 @@ mod tests {
         // "." and "src" are beneath the downloads folder, not the project's own.
         for save_to in [".", "src"] {
             let to = allowed.downloads_folder(Some(save_to)).unwrap();
-            let placed = allowed.take_download(&to, &report, 12).unwrap();
+            let placed = allowed.take_download(&to, &report, 12).unwrap().path;
             assert!(placed.starts_with(project.join("downloads")), "{placed:?}");
         }
         assert!(!project.join("build.rs").exists() && !project.join("src").exists());
@@ -636,8 +798,12 @@ mod tests {
         let named = tmp.path().join("theirs/dl");
         let allowed3 = Allowed::new([project.clone()]).with_downloads(Some(named.clone()));
         let to = allowed3.downloads_folder(Some("x")).unwrap();
-        let placed = allowed3.take_download(&to, &report, 12).unwrap();
-        assert_eq!(placed, named.join("x/build.rs"));
+        let placed = allowed3.take_download(&to, &report, 12).unwrap().path;
+        assert_eq!(
+            placed,
+            named.join("x/build.rs.download"),
+            "kept inert there too"
+        );
     }
 
     #[test]
@@ -688,13 +854,43 @@ mod tests {
     #[test]
     fn an_upload_inside_reads_the_file() {
         let (_tmp, project, allowed) = setup();
-        let file = allowed.read_upload(&s(&project.join("notes.txt"))).unwrap();
+        let file = upload(&allowed, &s(&project.join("notes.txt"))).unwrap();
         assert_eq!(
             (file.name.as_str(), file.mime.as_str(), file.base64.as_str()),
             ("notes.txt", "text/plain", "aGVsbG8=")
         );
-        let relative = allowed.read_upload("sub/../notes.txt").unwrap();
+        let relative = upload(&allowed, "sub/../notes.txt").unwrap();
         assert_eq!(relative.base64, "aGVsbG8=");
+    }
+
+    #[test]
+    fn the_secrets_file_and_its_values_are_never_uploaded() {
+        let (_tmp, project, allowed) = setup();
+        let file = project.join("agent.secrets");
+        std::fs::write(&file, "PASSWORD=pw-7c1e-correct-horse @example.com\n").unwrap();
+        let secrets = Secrets::load(&file).unwrap();
+        symlink("agent.secrets", project.join("alias.txt")).unwrap();
+        std::fs::hard_link(&file, project.join("copy.txt")).unwrap();
+        for path in [
+            "agent.secrets",
+            "alias.txt",
+            "copy.txt",
+            "sub/../agent.secrets",
+        ] {
+            let e = allowed.read_upload(path, &secrets).unwrap_err();
+            assert_eq!(e.code, ErrorCode::NotAllowed, "{path}: {e}");
+            assert!(e.message.contains("is the secrets file"), "{path}: {e}");
+        }
+        std::fs::write(project.join("notes.txt"), "token: pw-7c1e-correct-horse").unwrap();
+        std::fs::write(project.join("form.txt"), "p=pw-7c1e-correct-horse&x=1").unwrap();
+        for path in ["notes.txt", "form.txt"] {
+            let e = allowed.read_upload(path, &secrets).unwrap_err();
+            assert_eq!(e.code, ErrorCode::NotAllowed, "{path}: {e}");
+            assert!(e.message.contains("the secret PASSWORD"), "{path}: {e}");
+            assert!(!e.to_string().contains("pw-7c1e"), "never the value: {e}");
+        }
+        std::fs::write(project.join("clean.txt"), "nothing secret").unwrap();
+        assert!(allowed.read_upload("clean.txt", &secrets).is_ok());
     }
 
     #[test]
@@ -707,11 +903,11 @@ mod tests {
             "/proc/self/environ".into(),
             "/etc/passwd".into(),
         ] {
-            let err = allowed.read_upload(&path).unwrap_err();
+            let err = upload(&allowed, &path).unwrap_err();
             assert_eq!(err.code, ErrorCode::NotAllowed, "{path}: {err}");
             assert!(err.to_string().contains("--allow-dir"), "{err}");
         }
-        let err = allowed.read_upload("/etc/passwd").unwrap_err();
+        let err = upload(&allowed, "/etc/passwd").unwrap_err();
         assert!(
             err.message.contains(&s(&project)),
             "names the folders: {err}"
@@ -729,10 +925,10 @@ mod tests {
         symlink(project.join("notes.txt"), project.join("absolute")).unwrap();
         symlink(tmp.path(), project.join("up")).unwrap();
         for link in ["key", "env", "up/secret", "absolute"] {
-            let err = allowed.read_upload(&s(&project.join(link))).unwrap_err();
+            let err = upload(&allowed, &s(&project.join(link))).unwrap_err();
             assert_eq!(err.code, ErrorCode::NotAllowed, "{link}: {err}");
         }
-        assert!(allowed.read_upload(&s(&project.join("alias"))).is_ok());
+        assert!(upload(&allowed, &s(&project.join("alias"))).is_ok());
     }
 
     #[test]
@@ -742,10 +938,10 @@ mod tests {
         let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
         // SAFETY: a valid path string.
         assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
-        let err = allowed.read_upload(&s(&fifo)).unwrap_err();
+        let err = upload(&allowed, &s(&fifo)).unwrap_err();
         assert_eq!(err.code, ErrorCode::InvalidArgument, "{err}");
-        assert!(allowed.read_upload(&s(&project.join("sub"))).is_err());
-        assert!(allowed.read_upload(&s(&project.join("missing"))).is_err());
+        assert!(upload(&allowed, &s(&project.join("sub"))).is_err());
+        assert!(upload(&allowed, &s(&project.join("missing"))).is_err());
     }
 
     #[test]
@@ -754,7 +950,7 @@ mod tests {
         let big = project.join("big.bin");
         std::fs::write(&big, vec![0u8; MAX_UPLOAD_BYTES as usize + 1]).unwrap();
         assert_eq!(
-            allowed.read_upload(&s(&big)).unwrap_err().code,
+            upload(&allowed, &s(&big)).unwrap_err().code,
             ErrorCode::TooLarge
         );
     }
@@ -844,7 +1040,7 @@ mod tests {
         let allowed = Allowed::new([PathBuf::from("/proc/self"), PathBuf::from("/no/such")]);
         assert!(allowed.folders().is_empty());
         assert_eq!(
-            allowed.read_upload("x").unwrap_err().code,
+            upload(&allowed, "x").unwrap_err().code,
             ErrorCode::NotAllowed
         );
     }

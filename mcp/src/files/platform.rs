@@ -1,5 +1,6 @@
 //! What differs by platform when opening files: opening a file itself rather than what a link
-//! points to, kernel filesystems posing as files, and Windows' device names.
+//! points to, whether two paths are one file, kernel filesystems posing as files, and Windows'
+//! device names.
 
 use std::path::Path;
 
@@ -40,6 +41,32 @@ pub(super) fn open_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
         .custom_flags(FILE_FLAG_OPEN_REPARSE_POINT)
         .security_qos_flags(SECURITY_ANONYMOUS)
         .open(path)
+}
+
+/// Whether the open `file`, found at `at`, is the file at `other`: the same real path (a
+/// symlink resolves to it) or, on unix, the same device and inode (a hard link has its own
+/// path). A file that cannot be looked at is not the same.
+pub(super) fn same_file(file: &cap_std::fs::File, at: &Path, other: &Path) -> bool {
+    let real = |p: &Path| dunce::canonicalize(p).ok();
+    let same_path = real(at).is_some_and(|at| real(other).is_some_and(|o| o == at));
+    same_path || same_inode(file, other)
+}
+
+#[cfg(unix)]
+fn same_inode(file: &cap_std::fs::File, other: &Path) -> bool {
+    use cap_std::fs::MetadataExt as _;
+    use std::os::unix::fs::MetadataExt as _;
+    match (file.metadata(), std::fs::metadata(other)) {
+        (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
+        _ => false,
+    }
+}
+
+/// The standard library gives no file's identity on Windows: a hard link there is known only
+/// by what it holds (the secrets' values).
+#[cfg(windows)]
+fn same_inode(_file: &cap_std::fs::File, _other: &Path) -> bool {
+    false
 }
 
 /// `CON`, `nul.txt`, `COM1 .log`, `CONIN$`: names Windows resolves to a device in any folder.

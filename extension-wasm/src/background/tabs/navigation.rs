@@ -16,7 +16,6 @@ use crate::web::{self, Tab};
 
 use super::*;
 
-/// Loads `url` in `tab` and waits for it.
 /// Loads `url` in `tab`, or goes back, forward or reloads, and waits for the page.
 pub async fn navigate(
     tab: AuthorizedTab,
@@ -48,21 +47,29 @@ pub(super) struct Trip<'a> {
     pub budget_ms: u32,
 }
 
+impl Trip<'_> {
+    /// What is left of the call's budget (ms): every wait ends within it.
+    fn left_ms(&self) -> f64 {
+        (f64::from(self.budget_ms) - (web::now_ms() - self.started)).max(0.0)
+    }
+}
+
 /// Starts the navigation, then waits until `load` is satisfied or the allowlist refuses it.
 pub(super) async fn go_and_wait(trip: Trip<'_>) -> Outcome {
     let Trip { tab, url, .. } = trip;
     let mut tries = 0;
     loop {
         let (mark, loaded) = go_once(trip).await?;
-        // The page's own navigation cancelled or replaced ours: ask again (twice at most).
+        // The page's own navigation cancelled or replaced ours: ask again (twice at most, and
+        // only while there is time).
         let replaced = matches!(&loaded, Ok(Reply::Tab(r))
         if matches!(
             with_state(|s| s.main_frames.reached(tab, mark, url, &r.url)),
             Reached::Superseded | Reached::Elsewhere
         ));
         tries += 1;
-        if !(replaced && url.is_some() && tries < 3) {
-            return arrived(tab, mark, url, loaded).await;
+        if !(replaced && url.is_some() && tries < 3 && trip.left_ms() > 0.0) {
+            return arrived(trip, mark, loaded).await;
         }
     }
 }
@@ -147,43 +154,54 @@ pub(super) async fn while_unheard(tab: TabId, ms: f64, pending: impl Fn() -> boo
 
 /// Checks a finished load against what was asked: a failed load (connection refused, unknown
 /// host) is an error, not Firefox's error page reported as loaded; a page that moved on by
-/// itself is said so, with where the tab is now.
-pub(super) async fn arrived(
-    tab: TabId,
-    mark: u64,
-    asked: Option<&str>,
-    loaded: Outcome,
-) -> Outcome {
+/// itself is said so, with where the tab is now; a wait that ran out says what it waited for.
+pub(super) async fn arrived(trip: Trip<'_>, mark: u64, loaded: Outcome) -> Outcome {
+    let Trip {
+        tab, url: asked, ..
+    } = trip;
     let Ok(Reply::Tab(mut report)) = loaded else {
         return loaded;
     };
     // Judged by the tab's whole URL (a capped one is another page); answered capped.
     let full = std::mem::take(&mut report.url);
     report.url = crate::text::cap(&full, crate::text::MAX_URL_CHARS);
-    if report.load_state != LoadState::Complete {
-        return Ok(Reply::Tab(report));
-    }
     let asked_text = asked.map_or("the page".into(), |a| {
         crate::text::cap(a, crate::text::MAX_URL_CHARS)
     });
     let reached = || with_state(|s| s.main_frames.reached(tab, mark, asked, &full));
+    if report.load_state != LoadState::Complete {
+        report.note = Some(waited_for(&asked_text, &reached(), &report.url));
+        return Ok(Reply::Tab(report));
+    }
     // The tab's "complete" may come before the network's word on the load: woken by that
     // word (an event, not a poll), for a second at most.
-    while_unheard(tab, ARRIVING_MS, || reached() == Reached::Arriving).await;
+    while_unheard(tab, ARRIVING_MS.min(trip.left_ms()), || {
+        reached() == Reached::Arriving
+    })
+    .await;
     // No request seen yet: Firefox may tell of it a moment late, or never (an address it
     // refuses itself); a short wait for that word before asking the page.
-    while_unheard(tab, UNREQUESTED_MS, || reached() == Reached::Unrequested).await;
+    while_unheard(tab, UNREQUESTED_MS.min(trip.left_ms()), || {
+        reached() == Reached::Unrequested
+    })
+    .await;
     let mut reached = reached();
     // No request was seen: a page that takes our script is there (a same-document move);
-    // Firefox's error page does not.
+    // Firefox's error page does not. A page too busy to say stays unknown.
     if reached == Reached::Unrequested {
-        reached = match scriptable(tab).await {
-            true => Reached::Asked,
-            false => Reached::Failed(crate::load::unrequested_error()),
+        reached = match web::with_deadline(trip.left_ms() as u32, scriptable(tab)).await {
+            Some(true) => Reached::Asked,
+            Some(false) => Reached::Failed(crate::load::unrequested_error()),
+            None => Reached::Unrequested,
         };
     }
     match reached {
-        Reached::Asked | Reached::Arriving | Reached::Unrequested => {}
+        Reached::Asked | Reached::Arriving => {}
+        Reached::Unrequested => {
+            report.note = Some(format!(
+                "no request for {asked_text} was seen and the page did not answer within the timeout: it may be Firefox's error page (firefox_get_content shows what is there)"
+            ));
+        }
         Reached::Pending => {
             report.note = Some(format!(
                 "the page keeps loading pages of its own; the load of {asked_text} had not arrived yet"
@@ -212,6 +230,18 @@ pub(super) async fn arrived(
         }
     }
     Ok(Reply::Tab(report))
+}
+
+/// What a navigation that ran out of time waited for, and where the tab is instead.
+fn waited_for(asked: &str, reached: &Reached, now: &str) -> String {
+    match reached {
+        Reached::Pending => format!(
+            "waited for {asked} to load until the timeout; the tab loaded {now} meanwhile (the page loads pages of its own), and {asked} had not arrived"
+        ),
+        _ => format!(
+            "waited for {asked} to finish loading (the page's load event) until the timeout; the tab is at {now}"
+        ),
+    }
 }
 
 /// Waits, `ms` at most, until the network has told how `tab`'s newest main-frame load
