@@ -88,7 +88,11 @@ mod tests {
             learn([&secret("MANY", &format!("value-{n:04}"))]);
         }
         KNOWN.with(|k| assert_eq!(k.borrow().values.len(), MAX_KNOWN));
-        assert_eq!(hide("hunter2-long"), "hunter2-long", "the oldest is forgotten");
+        assert_eq!(
+            hide("hunter2-long"),
+            "hunter2-long",
+            "the oldest is forgotten"
+        );
         assert_eq!(hide("value-0031"), "<secret:MANY>");
     }
 }

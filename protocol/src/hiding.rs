@@ -153,9 +153,9 @@ impl Value {
             while from < text.len() {
                 // Where a form of the first character can begin: the character itself (either
                 // case), or an escape's first byte.
-                let found = text[from..].char_indices().find(|(_, c)| {
-                    matches!(c, '%' | '&' | '\\') || c.eq_ignore_ascii_case(&first)
-                });
+                let found = text[from..]
+                    .char_indices()
+                    .find(|(_, c)| matches!(c, '%' | '&' | '\\') || c.eq_ignore_ascii_case(&first));
                 let (offset, c) = found?;
                 let start = from + offset;
                 from = start + c.len_utf8();
@@ -231,7 +231,11 @@ fn forms_of(text: &str, c: char) -> Vec<usize> {
     {
         lengths.push(first.len_utf8());
     }
-    lengths.extend(percent_char(text).filter(|(p, _)| *p == c).map(|(_, len)| len));
+    lengths.extend(
+        percent_char(text)
+            .filter(|(p, _)| *p == c)
+            .map(|(_, len)| len),
+    );
     lengths.extend(
         escapes(c)
             .iter()

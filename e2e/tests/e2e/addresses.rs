@@ -74,13 +74,20 @@ pub async fn rewritten_addresses_answer_at_once(s: Arc<Shared>) -> anyhow::Resul
         s.pages.url(""),
     ] {
         let r = a
-            .call("firefox_create_window", json!({"url": url, "timeout": 5_000}))
+            .call(
+                "firefox_create_window",
+                json!({"url": url, "timeout": 5_000}),
+            )
             .await?;
         if !r.text.contains(" loaded in ") {
             stuck.push(format!("new tab {url} → {}", r.text));
         }
     }
-    ensure!(stuck.is_empty(), "not answered as loaded:\n{}", stuck.join("\n"));
+    ensure!(
+        stuck.is_empty(),
+        "not answered as loaded:\n{}",
+        stuck.join("\n")
+    );
     a.close().await?;
     Ok(())
 }
@@ -96,7 +103,10 @@ pub async fn a_wait_that_runs_out_says_what_it_waited_for(s: Arc<Shared>) -> any
         "the answer does not say what it waited for: {said}"
     );
     let opened = a
-        .call("firefox_create_window", json!({"url": hang, "timeout": 5_000}))
+        .call(
+            "firefox_create_window",
+            json!({"url": hang, "timeout": 5_000}),
+        )
         .await?
         .ok()?;
     ensure!(

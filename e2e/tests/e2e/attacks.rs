@@ -90,6 +90,14 @@ pub fn pages() -> HashMap<&'static str, Page> {
             ),
         ),
         (
+            // One text node past the size cap, and text after it.
+            "/attack/find.html",
+            Page::html(
+                "<!doctype html><title>Find</title><p id=huge></p><p id=after>after-the-cap-6c1d</p><script>\
+                 document.getElementById('huge').textContent = 'a '.repeat(2500000) + 'end-of-node-4e2a'</script>",
+            ),
+        ),
+        (
             "/attack/secrets.html",
             Page::html(
                 "<!doctype html><title>Secrets</title><p id=done>waiting</p><script>\
@@ -751,5 +759,53 @@ pub async fn opened_tabs_belong_to_the_opener() -> anyhow::Result<()> {
     )
     .await?;
     ensure!(left <= 1);
+    Ok(())
+}
+
+/// `firefox_find`'s work is bounded by size and by time, whatever the page and the pattern,
+/// and the answer says what was searched; the page's process is free again after it.
+pub async fn find_is_bounded_by_size_and_time(s: Arc<Shared>) -> anyhow::Result<()> {
+    let (a, tab) = s.agent_at("finder", "/attack/find.html").await?;
+    // One huge text node: searched up to the cap, not past it.
+    let capped = a
+        .call(
+            "firefox_find",
+            json!({"tabId": tab, "text": "end-of-node-4e2a", "timeout": 30_000}),
+        )
+        .await?
+        .ok()?;
+    ensure!(
+        capped.text.starts_with("Not found")
+            && capped.text.contains("searched 4000000 characters")
+            && capped.text.contains("longer than 4000000 bytes"),
+        "{}",
+        capped.text
+    );
+    // A costly counted repeat: stopped by the clock, with what it got through.
+    let costly = a
+        .call(
+            "firefox_find",
+            json!({"tabId": tab, "pattern": "[a ]{600}x", "timeout": 20_000}),
+        )
+        .await?
+        .ok()?;
+    ensure!(
+        costly.text.contains("stopped early: the time ran out"),
+        "{}",
+        costly.text
+    );
+    let after = text_of(&a, tab, "#after").await?;
+    ensure!(after.contains("after-the-cap-6c1d"), "{after}");
+    // A larger one is refused before it runs.
+    let refused = a
+        .call("firefox_find", json!({"tabId": tab, "pattern": ".{2000}"}))
+        .await?;
+    ensure!(
+        refused
+            .expect_error("INVALID_ARGUMENT")?
+            .contains("pattern"),
+        "{refused:?}"
+    );
+    a.close().await?;
     Ok(())
 }

@@ -109,9 +109,12 @@ async fn user_tab_titled(a: &Agent, title: &str) -> anyhow::Result<u32> {
 /// The ids of the user's tabs titled `title`, as the agent sees them.
 async fn user_tabs_titled(a: &Agent, title: &str) -> anyhow::Result<Vec<u32>> {
     let all = a.call("firefox_list_all_tabs", json!({})).await?.ok()?;
-    Ok(all
-        .text
-        .lines()
+    Ok(titled(&all.text, title))
+}
+
+/// The ids of the user's tabs titled `title` in a `firefox_list_all_tabs` answer.
+fn titled(all: &str, title: &str) -> Vec<u32> {
+    all.lines()
         .filter(|l| l.contains("the user's") && l.contains(title))
         .filter_map(|l| {
             l.strip_prefix("tab ")?
@@ -120,7 +123,7 @@ async fn user_tabs_titled(a: &Agent, title: &str) -> anyhow::Result<Vec<u32>> {
                 .parse()
                 .ok()
         })
-        .collect())
+        .collect()
 }
 
 /// `agent` asks to attach `tab`, waiting at most `timeout` ms, while the test goes on.
@@ -622,7 +625,9 @@ pub async fn tabs_opened_from_an_attached_tab_stay_the_users() -> anyhow::Result
         .ok()?
         .text;
     let tabs = eventually(Duration::from_secs(10), "the second new tab", async || {
-        let tabs = user_tabs_titled(&a, "Other page").await.ok()?;
+        let all = a.call("firefox_list_all_tabs", json!({})).await.ok()?.text;
+        heard.push_str(&all);
+        let tabs = titled(&all, "Other page");
         (tabs.len() == 2).then_some(tabs)
     })
     .await?;
@@ -634,11 +639,15 @@ pub async fn tabs_opened_from_an_attached_tab_stay_the_users() -> anyhow::Result
     heard.push_str(&mine.text);
     let opened_by_agent = tabs.iter().find(|t| **t != by_user).copied().unwrap_or(0);
     let notice = format!("opened tab {opened_by_agent}");
-    eventually(Duration::from_secs(10), "the agent to be told", async || {
-        let r = a.call("firefox_get_tabs", json!({})).await.ok()?;
-        heard.push_str(&r.text);
-        heard.contains(&notice).then_some(())
-    })
+    eventually(
+        Duration::from_secs(10),
+        "the agent to be told",
+        async || {
+            let r = a.call("firefox_get_tabs", json!({})).await.ok()?;
+            heard.push_str(&r.text);
+            heard.contains(&notice).then_some(())
+        },
+    )
     .await
     .with_context(|| format!("the answers said: {heard}"))?;
     ensure!(heard.contains("is the user's"), "{heard}");

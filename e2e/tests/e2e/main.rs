@@ -261,6 +261,10 @@ fn main() {
             attacks::huge_answers_are_bounded,
         ),
         with_shared(
+            "attacks::find_is_bounded_by_size_and_time",
+            attacks::find_is_bounded_by_size_and_time,
+        ),
+        with_shared(
             "attacks::a_pathological_glob_does_not_stall_others",
             attacks::a_pathological_glob_does_not_stall_others,
         ),
@@ -416,6 +420,10 @@ fn main() {
         ),
     ]);
     trials.extend([
+        with_widgets(
+            "secrets::a_react_app_shows_no_secret",
+            secrets::a_react_app_shows_no_secret,
+        ),
         with_widgets(
             "widgets::todomvc_edits_commit_with_enter",
             widgets::todomvc_edits_commit_with_enter,

@@ -81,20 +81,12 @@ fn check(value: &str) -> String {
 }
 
 pub async fn secrets_go_only_where_bound_and_never_show(s: Arc<Shared>) -> anyhow::Result<()> {
-    let folder = tempfile::tempdir_in(s.browser.path())?;
-    let file = folder.path().join("agent.secrets");
-    std::fs::write(
-        &file,
-        format!(
+    let (a, _folder) = with_secrets(
+        &s,
+        &format!(
             "SITE_TOKEN=\"{TOKEN}\" @localhost:any-field\nPASSWORD={PASSWORD} @localhost\nELSEWHERE={ELSEWHERE} @example.com\nLONG=\"{LONG}\" @localhost:any-field\n"
         ),
-    )?;
-    let log = s.browser.path().join("mcp-secrets.log");
-    let file_env = file.to_string_lossy().into_owned();
-    let a = Agent::spawn_with(
-        s.browser.runtime.path(),
-        &log,
-        &[("CLAUDEZILLA_SECRETS_FILE", &file_env)],
+        "mcp-secrets.log",
     )
     .await?;
     let login = s
@@ -290,10 +282,33 @@ pub async fn secrets_go_only_where_bound_and_never_show(s: Arc<Shared>) -> anyho
     answers.push(shots.text);
     for answer in &answers {
         no_value_in(answer)?;
-        ensure!(!answer.contains("<redacted:"), "the frame hid none: {answer}");
+        ensure!(
+            !answer.contains("<redacted:"),
+            "the frame hid none: {answer}"
+        );
     }
     a.close().await?;
     Ok(())
+}
+
+/// An agent whose MCP server reads `secrets` as its secrets file (kept in the folder
+/// returned), logging to `log` in the browser's folder.
+async fn with_secrets(
+    s: &Shared,
+    secrets: &str,
+    log: &str,
+) -> anyhow::Result<(Agent, tempfile::TempDir)> {
+    let folder = tempfile::tempdir_in(s.browser.path())?;
+    let file = folder.path().join("agent.secrets");
+    std::fs::write(&file, secrets)?;
+    let file_env = file.to_string_lossy().into_owned();
+    let a = Agent::spawn_with(
+        s.browser.runtime.path(),
+        &s.browser.path().join(log),
+        &[("CLAUDEZILLA_SECRETS_FILE", &file_env)],
+    )
+    .await?;
+    Ok((a, folder))
 }
 
 /// No value, nor a telling part of one, in `answer`.
@@ -317,21 +332,11 @@ fn no_value_in(answer: &str) -> anyhow::Result<()> {
 /// Every text the frame returns hides a typed value before it cuts, collapses or matches,
 /// also in a document the value was never typed into; the fields a secret goes into by
 /// default are a login form's; and no argument may carry a value out.
-pub async fn secrets_are_hidden_wherever_the_page_shows_them(
-    s: Arc<Shared>,
-) -> anyhow::Result<()> {
-    let folder = tempfile::tempdir_in(s.browser.path())?;
-    let file = folder.path().join("agent.secrets");
-    std::fs::write(
-        &file,
-        format!("SITE_TOKEN=\"{TOKEN}\" @localhost:any-field\nPASSWORD={PASSWORD} @localhost\n"),
-    )?;
-    let log = s.browser.path().join("mcp-secrets-hidden.log");
-    let file_env = file.to_string_lossy().into_owned();
-    let a = Agent::spawn_with(
-        s.browser.runtime.path(),
-        &log,
-        &[("CLAUDEZILLA_SECRETS_FILE", &file_env)],
+pub async fn secrets_are_hidden_wherever_the_page_shows_them(s: Arc<Shared>) -> anyhow::Result<()> {
+    let (a, _folder) = with_secrets(
+        &s,
+        &format!("SITE_TOKEN=\"{TOKEN}\" @localhost:any-field\nPASSWORD={PASSWORD} @localhost\n"),
+        "mcp-secrets-hidden.log",
     )
     .await?;
     let local = |path: &str| s.pages.url(path).replace("127.0.0.1", "localhost");
@@ -453,11 +458,17 @@ pub async fn secrets_are_hidden_wherever_the_page_shows_them(
         json!({"tabId": tab, "selector": "#comment"}),
     )
     .await?;
-    ensure!(!comment.text.contains("my "), "nothing was typed: {comment:?}");
+    ensure!(
+        !comment.text.contains("my "),
+        "nothing was typed: {comment:?}"
+    );
 
     for answer in &answers {
         no_value_in(answer)?;
-        ensure!(!answer.contains("<redacted:"), "the frame hid none: {answer}");
+        ensure!(
+            !answer.contains("<redacted:"),
+            "the frame hid none: {answer}"
+        );
     }
     a.close().await?;
     Ok(())
@@ -467,4 +478,77 @@ pub async fn secrets_are_hidden_wherever_the_page_shows_them(
 async fn refused(a: &Agent, args: serde_json::Value, code: &str) -> anyhow::Result<String> {
     let answer = a.call("firefox_type", args).await?;
     Ok(answer.expect_error(code)?.to_owned())
+}
+
+/// React's TodoMVC: a controlled field (React mirrors its value into the `value` attribute)
+/// and the list that shows what was saved — the secret is hidden in both, by the frame.
+pub async fn a_react_app_shows_no_secret(s: Arc<Shared>) -> anyhow::Result<()> {
+    const NOTE: &str = "walk-9e2f the 'cat' & co";
+    let (a, _folder) = with_secrets(
+        &s,
+        &format!("NOTE=\"{NOTE}\" @127.0.0.1:any-field\n"),
+        "mcp-secrets-react.log",
+    )
+    .await?;
+    let tab = a.open(&s.pages.url("/widgets/todo-react.html")).await?;
+    let state = async || {
+        call(
+            &a,
+            "firefox_get_content",
+            json!({"tabId": tab, "selector": "#state"}),
+        )
+        .await
+        .map(|answer| answer.text)
+    };
+    claudezilla_e2e::eventually(std::time::Duration::from_secs(10), "the app", async || {
+        state().await.ok().filter(|t| t.contains("Buy milk"))
+    })
+    .await?;
+    let mut answers = Vec::new();
+    call(
+        &a,
+        "firefox_click",
+        json!({"tabId": tab, "selector": "li:first-child label", "clickCount": 2}),
+    )
+    .await?;
+    call(
+        &a,
+        "firefox_type",
+        json!({"tabId": tab, "selector": "li.editing .edit", "secret": "NOTE", "clear": true}),
+    )
+    .await?;
+    let field = call(
+        &a,
+        "firefox_get_content",
+        json!({"tabId": tab, "selector": "li.editing", "format": "html"}),
+    )
+    .await?;
+    answers.push(field.text);
+    call(
+        &a,
+        "firefox_press_key",
+        json!({"tabId": tab, "key": "Enter"}),
+    )
+    .await?;
+    let saved = claudezilla_e2e::eventually(
+        std::time::Duration::from_secs(5),
+        "the saved todo",
+        async || state().await.ok().filter(|t| t.contains("<secret:NOTE>")),
+    )
+    .await?;
+    answers.push(saved);
+    for tool in ["firefox_snapshot", "firefox_get_page_state"] {
+        answers.push(call(&a, tool, json!({"tabId": tab})).await?.text);
+    }
+    for answer in &answers {
+        for part in ["9e2f", "walk-", "'cat'", "&#39;cat", "&amp; co"] {
+            ensure!(!answer.contains(part), "{part:?} shown in {answer}");
+        }
+        ensure!(
+            !answer.contains("<redacted:"),
+            "the frame hid none: {answer}"
+        );
+    }
+    a.close().await?;
+    Ok(())
 }

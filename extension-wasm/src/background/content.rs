@@ -1,10 +1,10 @@
 //! Talking to the content scripts in an agent's tab (one per frame), injecting them where
 //! missing, and reading every frame of a tab for one snapshot or page text ([`stitch`]).
 
+use claudezilla_protocol::args::FilledSecret;
 use claudezilla_protocol::envelope::{
     ContentReply, ContentRequest, PageOp, PageReply, SnapshotPart,
 };
-use claudezilla_protocol::args::FilledSecret;
 use claudezilla_protocol::reply::{Found, PageContent, PageMetrics};
 use claudezilla_protocol::{Answer, ErrorBody, ErrorCode, Outcome, Reply, TabId};
 use serde::Serialize;

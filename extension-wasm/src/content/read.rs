@@ -478,10 +478,11 @@ pub async fn wait_for(selector: Option<&str>, text: Option<&str>, until: u64) ->
     loop {
         let met = match (selector, text) {
             (Some(s), _) => find::query(s)?.is_some(),
+            // Searched hidden: waiting for a value's first part must not tell it.
             (_, Some(t)) => document()?
                 .body()
                 .map(|b| b.inner_text())
-                .is_some_and(|body| body.contains(t)),
+                .is_some_and(|body| crate::hidden::hide(&body).contains(t)),
             _ => true,
         };
         let waited = (web::now_ms() - started) as u32;

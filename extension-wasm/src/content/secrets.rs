@@ -43,9 +43,7 @@ pub fn check(secret: &FilledSecret, element: &Element) -> Result<(), ErrorBody> 
         })?;
     let input = element.dyn_ref::<HtmlInputElement>();
     let kind = input.map(|i| i.type_().to_ascii_lowercase());
-    let text_field = kind
-        .as_deref()
-        .is_some_and(|k| TEXT_TYPES.contains(&k))
+    let text_field = kind.as_deref().is_some_and(|k| TEXT_TYPES.contains(&k))
         || element.has_type::<HtmlTextAreaElement>();
     if !text_field {
         return Err(ErrorBody::new(

@@ -20,7 +20,12 @@ fn entries_read_with_their_sites() {
     s.fill(&mut gh).unwrap();
     let Secret::Filled(gh) = gh else { panic!() };
     assert_eq!(gh.value, "correct-horse");
-    let hosts = |f: &FilledSecret| f.sites.iter().map(|s| s.host().to_owned()).collect::<Vec<_>>();
+    let hosts = |f: &FilledSecret| {
+        f.sites
+            .iter()
+            .map(|s| s.host().to_owned())
+            .collect::<Vec<_>>()
+    };
     assert_eq!(hosts(&gh), ["github.com", "github.com"]);
     let mut pin = named("BANK_PIN");
     s.fill(&mut pin).unwrap();
@@ -36,7 +41,10 @@ fn bad_lines_say_where_and_never_the_value() {
     for (file, said) in [
         ("X=abc", "line 1: X's value is shorter"),
         ("X=\"a  b c\"", "line 1: X's value is shorter"),
-        ("A=longvalue @a.example:anyfield", "word 1 after A's value: a site is a host"),
+        (
+            "A=longvalue @a.example:anyfield",
+            "word 1 after A's value: a site is a host",
+        ),
         (
             "\nA=longvalue @https://a.example",
             "line 2: word 1 after A's value: a site is a host",
@@ -111,7 +119,8 @@ fn secrets_in_arguments_and_files_are_found_by_name() {
     assert!(!format!("{refusal:?}").contains("orse"), "{refusal:?}");
     assert!(s.refuse_in(r#"{"secret":"GITHUB_PASSWORD"}"#).is_ok());
     assert_eq!(
-        s.found_in(b"\xff\x00binary correct-horse\xfe").map(SecretName::as_str),
+        s.found_in(b"\xff\x00binary correct-horse\xfe")
+            .map(SecretName::as_str),
         Some("GITHUB_PASSWORD")
     );
     assert_eq!(s.found_in(b"nothing"), None);

@@ -16,7 +16,7 @@ use crate::server::Claudezilla;
 browser_tools! { interaction_router;
     click "firefox_click" (ClickArgs) => asks::Click, "Click an element (selector or ref from firefox_snapshot) as a user would; waits up to 5 s for it. No match: suggests close selectors.";
         reply::Clicked { element } => text(format!("Clicked {element}."));
-    type_text "firefox_type" (TypeArgs) => asks::Type, filled by secrets::fill_type, "Type into an input, textarea or contenteditable (selector or ref), firing input/change events as a user would (React/Vue see it). clear: replace the value. secret: types a value from the user's secrets file, only into the sites it is bound to.";
+    type_text "firefox_type" (TypeArgs) => asks::Type, filled by secrets::fill_type, "Type into an input, textarea or contenteditable (selector or ref), firing input/change events as a user would (React/Vue see it). clear: replace the value. secret: types a value from the user's secrets file, only into the sites it is bound to (login fields unless the user widened it).";
         reply::Typed { element, value_length, note } => text(typed(&element, value_length, note));
     press_key "firefox_press_key" (PressKeyArgs) => asks::PressKey, "Press a key (Enter, Tab, Escape, ArrowDown, a…) on an element or the focused one, with modifiers. Enter submits forms as a browser would; the answer says what happened."; reply::Acted { what } => text(what);
     scroll "firefox_scroll" (ScrollArgs) => asks::Scroll, "Scroll an element into view (selector or ref), or the page to x/y. Says when nothing moved."; reply::Acted { what } => text(what);

@@ -204,7 +204,11 @@ impl FilledSecret {
         if self.sites.is_empty() {
             return Ok(Fields::Login);
         }
-        let mut bound = self.sites.iter().filter(|site| site.holds(&host)).peekable();
+        let mut bound = self
+            .sites
+            .iter()
+            .filter(|site| site.holds(&host))
+            .peekable();
         if bound.peek().is_none() {
             let sites: Vec<&str> = self.sites.iter().map(Site::host).collect();
             return Err(format!(

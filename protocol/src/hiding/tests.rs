@@ -94,10 +94,12 @@ fn positions_map_back_to_the_text_searched() {
 fn percent(value: &str, keep: &str) -> String {
     value
         .bytes()
-        .map(|b| match b.is_ascii_alphanumeric() || keep.as_bytes().contains(&b) {
-            true => (b as char).to_string(),
-            false => format!("%{b:02X}"),
-        })
+        .map(
+            |b| match b.is_ascii_alphanumeric() || keep.as_bytes().contains(&b) {
+                true => (b as char).to_string(),
+                false => format!("%{b:02X}"),
+            },
+        )
         .collect()
 }
 
@@ -119,7 +121,13 @@ fn forms(value: &str) -> Vec<String> {
         json[1..json.len() - 1].to_owned(),
         html(&[('&', "&amp;"), ('<', "&lt;"), ('>', "&gt;")]),
         html(&[('&', "&amp;"), ('"', "&quot;")]),
-        html(&[('&', "&amp;"), ('<', "&lt;"), ('>', "&gt;"), ('"', "&quot;"), ('\'', "&#39;")]),
+        html(&[
+            ('&', "&amp;"),
+            ('<', "&lt;"),
+            ('>', "&gt;"),
+            ('"', "&quot;"),
+            ('\'', "&#39;"),
+        ]),
         // encodeURIComponent, then the same as the URL parser leaves it ('); a form body.
         percent(value, "-_.!~*'()"),
         percent(value, "-_.!~*()"),
