@@ -14,9 +14,36 @@ use claudezilla_protocol::hiding::{Hider, Shifts};
 /// Most values remembered (an agent types a few; the oldest goes first).
 pub const MAX_KNOWN: usize = 64;
 
+/// Typed secrets, each value once, at most [`MAX_KNOWN`] (the oldest goes first): what this
+/// instance hides, and what the background keeps for each agent.
+#[derive(Debug, Default, Clone)]
+pub struct Typed(Vec<FilledSecret>);
+
+impl Typed {
+    /// Adds these secrets; whether any was new.
+    pub fn add<'a>(&mut self, secrets: impl IntoIterator<Item = &'a FilledSecret>) -> bool {
+        let mut changed = false;
+        for secret in secrets {
+            if self.0.iter().any(|t| t.value == secret.value) {
+                continue;
+            }
+            if self.0.len() == MAX_KNOWN {
+                self.0.remove(0);
+            }
+            self.0.push(secret.clone());
+            changed = true;
+        }
+        changed
+    }
+
+    pub fn secrets(&self) -> &[FilledSecret] {
+        &self.0
+    }
+}
+
 #[derive(Default)]
 struct Known {
-    values: Vec<(SecretName, String)>,
+    typed: Typed,
     hider: Hider,
 }
 
@@ -27,22 +54,10 @@ thread_local! {
 /// Remembers these secrets' values, to hide from now on.
 pub fn learn<'a>(secrets: impl IntoIterator<Item = &'a FilledSecret>) {
     KNOWN.with(|known| {
-        let mut known = known.borrow_mut();
-        let mut changed = false;
-        for secret in secrets {
-            if known.values.iter().any(|(_, v)| *v == secret.value) {
-                continue;
-            }
-            if known.values.len() == MAX_KNOWN {
-                known.values.remove(0);
-            }
-            known
-                .values
-                .push((secret.name.clone(), secret.value.clone()));
-            changed = true;
-        }
-        if changed {
-            known.hider = Hider::new(known.values.iter().map(|(n, v)| (n, v.as_str())));
+        let known = &mut *known.borrow_mut();
+        if known.typed.add(secrets) {
+            let values = known.typed.secrets().iter();
+            known.hider = Hider::new(values.map(|s| (&s.name, s.value.as_str())));
         }
     });
 }
@@ -87,7 +102,7 @@ mod tests {
         for n in 0..MAX_KNOWN {
             learn([&secret("MANY", &format!("value-{n:04}"))]);
         }
-        KNOWN.with(|k| assert_eq!(k.borrow().values.len(), MAX_KNOWN));
+        KNOWN.with(|k| assert_eq!(k.borrow().typed.secrets().len(), MAX_KNOWN));
         assert_eq!(
             hide("hunter2-long"),
             "hunter2-long",

@@ -144,19 +144,16 @@ fn typed_secrets(tab: TabId, op: &PageOp) -> Vec<FilledSecret> {
             return Vec::new();
         };
         if typing.is_empty() {
-            return s.typed.get(&agent).cloned().unwrap_or_default();
+            return s
+                .typed
+                .get(&agent)
+                .map(|t| t.secrets().to_vec())
+                .unwrap_or_default();
         }
         crate::hidden::learn(typing.iter().copied());
         let typed = s.typed.entry(agent).or_default();
-        for secret in typing {
-            if typed.iter().all(|t| t.value != secret.value) {
-                if typed.len() == crate::hidden::MAX_KNOWN {
-                    typed.remove(0);
-                }
-                typed.push(secret.clone());
-            }
-        }
-        typed.clone()
+        typed.add(typing);
+        typed.secrets().to_vec()
     })
 }
 

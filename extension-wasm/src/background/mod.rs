@@ -118,7 +118,7 @@ struct State {
     /// What pages did during an operation (dialogs), for the answer of that operation.
     page_notes: HashMap<TabId, Vec<String>>,
     /// The secrets each agent has typed, which every frame of its tabs hides.
-    typed: HashMap<AgentId, Vec<claudezilla_protocol::args::FilledSecret>>,
+    typed: HashMap<AgentId, crate::hidden::Typed>,
 }
 
 thread_local! {

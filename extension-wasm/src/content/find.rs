@@ -229,7 +229,7 @@ pub fn describe(element: &Element) -> String {
             element
                 .dyn_ref::<web_sys::HtmlInputElement>()
                 .filter(|_| super::secrets::held(element).is_none())
-                .map(|i| super::secrets::hide(&i.value()))
+                .map(|i| i.value())
         })
         .or_else(|| element.get_attribute("title"))
         .unwrap_or_default();

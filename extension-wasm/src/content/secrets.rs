@@ -92,13 +92,8 @@ pub fn held(field: &Element) -> Option<String> {
     HOLDERS.with(|h| h.get(field.unchecked_ref()).as_string())
 }
 
-/// A field's value as answers show it: its secret's name, else the value with every secret
-/// typed here hidden.
+/// A field's value as answers show it: its secret's name, else the value (which the cut it
+/// goes through hides, [`crate::hidden`]).
 pub fn shown_value(field: &Element, value: &str) -> String {
-    held(field).unwrap_or_else(|| hide(value))
-}
-
-/// `text` with every secret typed in this tab replaced by `<secret:NAME>`.
-pub fn hide(text: &str) -> String {
-    crate::hidden::hide(text).into_owned()
+    held(field).unwrap_or_else(|| value.to_owned())
 }
