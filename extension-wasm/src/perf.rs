@@ -4,6 +4,46 @@
 
 use claudezilla_protocol::reply::{Resource, ResourceKind};
 
+/// Where the tab to measure is, as the background finds it before a fresh load.
+#[derive(Debug, Clone, Copy)]
+pub struct TabPlace {
+    /// Already the active tab of its window.
+    pub active: bool,
+    /// One of the user's tabs that an agent attached.
+    pub attached: bool,
+    /// In the agents' own window.
+    pub in_agents_window: bool,
+}
+
+/// What to do about showing the tab for a fresh load.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ShowPlan {
+    AlreadyShown,
+    /// Make it the active tab of the agents' window, and give the window's active tab back after.
+    Show,
+    /// Leave it: switching would change what the user sees.
+    Leave(&'static str),
+}
+
+/// Only the agents' own window has its active tab switched: the user's windows (an attached
+/// tab lives in one) are never switched under the user.
+pub fn show_plan(place: TabPlace) -> ShowPlan {
+    if place.active {
+        return ShowPlan::AlreadyShown;
+    }
+    if place.attached {
+        return ShowPlan::Leave(
+            "it is the user's tab (attached), and the user's windows are not switched under them",
+        );
+    }
+    if !place.in_agents_window {
+        return ShowPlan::Leave(
+            "it is not in the agents' window, so showing it would switch a window of the user's",
+        );
+    }
+    ShowPlan::Show
+}
+
 /// The largest resources listed.
 pub const LARGEST: usize = 5;
 
@@ -78,6 +118,23 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+
+    #[test]
+    fn only_the_agents_window_is_switched() {
+        let at = |active, attached, in_agents_window| {
+            show_plan(TabPlace {
+                active,
+                attached,
+                in_agents_window,
+            })
+        };
+        assert_eq!(at(true, true, false), ShowPlan::AlreadyShown);
+        assert_eq!(at(false, false, true), ShowPlan::Show);
+        assert!(matches!(at(false, true, true), ShowPlan::Leave(w) if w.contains("attached")));
+        assert!(
+            matches!(at(false, false, false), ShowPlan::Leave(w) if w.contains("agents' window"))
+        );
+    }
 
     fn res(url: &str, kind: &str, bytes: u64) -> Resource {
         Resource {

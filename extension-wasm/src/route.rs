@@ -129,6 +129,10 @@ pub enum TabWork {
     },
     WaitForUrl(String),
     Screenshot(ScreenshotArgs),
+    /// The page's performance entries, after a fresh load (shown while it loads) if `reload`.
+    Performance {
+        reload: bool,
+    },
     Close,
 }
 
@@ -391,7 +395,15 @@ pub fn place(command: Command) -> Result<Placed, ErrorBody> {
             };
             page(a.tab_id, Action::Snapshot, 0, op)
         }
-        Command::Performance(a) => page(a.tab_id, Action::Read, 0, PageOp::Performance),
+        Command::Performance(a) => {
+            // A fresh load is a navigation, allowed where navigating is.
+            let action = if a.reload {
+                Action::Navigate
+            } else {
+                Action::Read
+            };
+            on_tab(a.tab_id, action, TabWork::Performance { reload: a.reload })
+        }
         Command::Find(a) => {
             let op = PageOp::Find {
                 needle: a.needle()?,

@@ -6,8 +6,8 @@ use claudezilla_protocol::reply;
 use claudezilla_protocol::{AgentId, Outcome, Reply, Request, VERSION};
 
 use super::{
-    attach, capture, config, containers, content, devtools, downloads, intercept, now, storage,
-    tabs, window_size, with_state,
+    attach, capture, config, containers, content, devtools, downloads, intercept, now, performance,
+    storage, tabs, window_size, with_state,
 };
 use crate::pool::AuthorizedTab;
 use crate::route::{AgentWork, Placed, TabWork, Wait, place};
@@ -95,6 +95,7 @@ async fn on_tab(agent: &AgentId, tab: AuthorizedTab, work: TabWork, b: Budget) -
         TabWork::ResizeWindow { width, height } => window_size::resize(tab, width, height).await,
         TabWork::WaitForUrl(glob) => tabs::wait_for_url(tab, &glob, b.until).await,
         TabWork::Screenshot(a) => capture::screenshot(agent, tab, a, b.ms).await,
+        TabWork::Performance { reload } => performance::measure(tab, reload, b.until, b.ms).await,
         TabWork::Close => {
             let closed = tabs::close(tab).await;
             containers::release(agent, false).await;

@@ -14,6 +14,7 @@ mod early;
 mod intercept;
 mod native;
 mod outbox;
+mod performance;
 mod persist;
 mod popup;
 mod requests;

@@ -246,6 +246,9 @@ pub struct Tab {
     pub title: String,
     #[serde(default)]
     pub status: String,
+    /// The active tab of its window.
+    #[serde(default)]
+    pub active: bool,
     /// The tab's group, where the browser has tab groups (-1: none).
     #[serde(default)]
     pub group_id: Option<i64>,

@@ -1,13 +1,13 @@
 //! Reading pages: content, snapshots with refs, elements, page state and its diff, waiting.
 
 use claudezilla_protocol::args::{
-    AccessibilitySnapshotArgs, FindArgs, GetContentArgs, MAX_MAX_LENGTH, NavAction, NavigateArgs,
-    PageStateArgs, PerformanceArgs, SnapshotArgs, TargetArgs, WaitForArgs,
+    AccessibilitySnapshotArgs, FindArgs, GetContentArgs, MAX_MAX_LENGTH, PageStateArgs,
+    PerformanceArgs, SnapshotArgs, TargetArgs, WaitForArgs,
 };
 use claudezilla_protocol::asks;
 use claudezilla_protocol::reply;
 use claudezilla_protocol::reply::{
-    Found, PageContent, PagePerformance, PageState, Painted, Searched, Snapshot,
+    Found, PageContent, PagePerformance, PageState, Painted, Searched, Showing, Snapshot,
 };
 
 use rmcp::model::CallToolResult;
@@ -54,18 +54,9 @@ impl Claudezilla {
             .await
     }
 
-    /// A fresh load first when asked: the reload waits for the page, then the entries are read.
+    /// A fresh load first when asked: the extension reloads the tab (shown while it loads),
+    /// waits for the page, then reads the entries.
     async fn measure(&self, a: Given<PerformanceArgs>, _: Context) -> CallToolResult {
-        if a.args.reload {
-            let reload = NavigateArgs {
-                url: None,
-                action: Some(NavAction::Reload),
-                tab_id: a.args.tab_id,
-            };
-            if let Err(e) = self.ask::<asks::Navigate>(reload, a.timeout).await {
-                return super::failed(e);
-            }
-        }
         respond(
             self.ask::<asks::Performance>(a.args, a.timeout).await,
             |p| text(render_performance(&p)),
@@ -117,7 +108,13 @@ fn render_performance(p: &PagePerformance) -> String {
         }
         None => format!("{name}: {none}\n"),
     };
-    out.push_str(&painted("LCP", &p.lcp, "none yet"));
+    let no_lcp = match p.hidden {
+        true => {
+            "none — the tab was hidden (not the active tab of its window), and a hidden tab paints nothing; pass reload: true to measure a load with the tab shown"
+        }
+        false => "none yet",
+    };
+    out.push_str(&painted("LCP", &p.lcp, no_lcp));
     if let Some(s) = &p.cls {
         let moved = match s.elements.is_empty() {
             true => String::new(),
@@ -147,6 +144,21 @@ fn render_performance(p: &PagePerformance) -> String {
     ));
     for r in &p.largest {
         out.push_str(&format!("  {} B {} {}\n", r.bytes, r.kind, r.url));
+    }
+    match &p.showing {
+        Showing::NotAsked | Showing::AlreadyShown => {}
+        Showing::Shown { restored } => {
+            let back = match restored {
+                Some(t) => format!(", then tab {t} was made active again"),
+                None => String::new(),
+            };
+            out.push_str(&format!(
+                "Shown: the tab was the active tab of the agents' window while it reloaded{back}\n"
+            ));
+        }
+        Showing::NotShown { why } => {
+            out.push_str(&format!("Not shown while it reloaded: {why}\n"));
+        }
     }
     for u in &p.unmeasured {
         out.push_str(&format!("Not measured — {u}\n"));

@@ -91,7 +91,7 @@ tab_args! {
 tab_args! {
     /// Arguments of `firefox_performance`.
     pub struct PerformanceArgs {
-        /// Reload first and measure the fresh load.
+        /// Reload first and measure the fresh load, the tab shown while it loads.
         #[serde(default)]
         pub reload: bool,
     }

@@ -197,6 +197,27 @@ pub struct PagePerformance {
     pub largest: Vec<Resource>,
     /// What this browser does not report, and so was not measured.
     pub unmeasured: Vec<String>,
+    /// The document was hidden when read (a background tab): a hidden tab paints nothing.
+    pub hidden: bool,
+    /// Whether the tab was shown for a fresh load.
+    pub showing: Showing,
+}
+
+/// Whether `firefox_performance` showed the tab while its page loaded again: a tab that is
+/// not the active tab of its window paints nothing, so it has no Largest Contentful Paint.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum Showing {
+    /// No reload asked: read as the tab is.
+    #[default]
+    NotAsked,
+    /// Already the active tab of its window.
+    AlreadyShown,
+    /// Made the active tab of the agents' window for the reload; `restored` is the tab made
+    /// active again after it.
+    Shown { restored: Option<u32> },
+    /// Left as it was, and why.
+    NotShown { why: String },
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -268,7 +268,7 @@ pub fn main_frame_heard(tab: TabId) {
 
 #[derive(Serialize)]
 pub(super) struct Probe {
-    code: &'static str,
+    pub code: &'static str,
 }
 
 /// Does the tab's page take a content script (every web page does; an error page does not)?

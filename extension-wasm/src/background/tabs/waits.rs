@@ -72,8 +72,8 @@ pub(super) async fn finish_wait(
     }
 }
 
-/// How long a page's title may take to reach its tab after the load.
-const TITLE_WAIT_MS: f64 = 150.0;
+/// Longest the page's own title is waited for when its tab does not show it yet.
+const TITLE_WAIT_MS: u32 = 500;
 
 pub(super) async fn report(tab: TabId, started: f64, load_state: LoadState) -> Outcome {
     report_seen(tab, started, load_state, None).await
@@ -88,19 +88,10 @@ pub(super) async fn report_seen(
 ) -> Outcome {
     let now = match seen {
         // Firefox may say "complete" before the page's title has reached the tab (a cold
-        // start, or a busy browser): the tab is asked again, for the same page, a few
-        // times within TITLE_WAIT_MS (what a page without a title costs).
+        // start, or a busy browser): the page itself is asked, once.
         Some(mut seen) if crate::load::placeholder_title(&seen.title, &seen.url) => {
-            let until = web::now_ms() + TITLE_WAIT_MS;
-            while let Ok(fresh) = shown_now(tab).await
-                && fresh.url == seen.url
-            {
-                seen.title = fresh.title;
-                if !crate::load::placeholder_title(&seen.title, &seen.url) || web::now_ms() >= until
-                {
-                    break;
-                }
-                web::sleep(20).await;
+            if let Some(title) = page_title(tab).await {
+                seen.title = title;
             }
             seen
         }
@@ -188,4 +179,17 @@ pub(super) fn wake(
             s.waiters.insert(tab, pending);
         }
     });
+}
+
+/// The top page's `document.title` as the page has it now; None if it has none or cannot be
+/// scripted (an error page).
+async fn page_title(tab: TabId) -> Option<String> {
+    let script = web::to_js(&Probe {
+        code: "document.title",
+    });
+    let asked = web::call(web::tabs_execute_script(tab.0, &script));
+    let results = web::with_deadline(TITLE_WAIT_MS, asked).await?.ok()?;
+    let title = js_sys::Array::from(&results).get(0).as_string()?;
+    let title = crate::a11y::clean(&title, crate::text::MAX_TITLE_CHARS);
+    (!title.is_empty()).then_some(title)
 }
