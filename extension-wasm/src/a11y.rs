@@ -99,6 +99,8 @@ const KNOWN_ROLES: &[&str] = &[
     "grid",
     "radiogroup",
     "gridcell",
+    "columnheader",
+    "rowheader",
     "dialog",
     "alertdialog",
     "navigation",
@@ -133,7 +135,7 @@ pub fn is_interactive(role: Option<&str>, f: &ElementFacts) -> bool {
             "link" | "button" | "checkbox" | "radio" | "switch" | "tab" | "menuitem"
             | "menuitemcheckbox" | "menuitemradio" | "option" | "combobox" | "textbox"
             | "searchbox" | "slider" | "spinbutton" | "treeitem" | "file" | "input" | "listbox"
-            | "gridcell",
+            | "gridcell" | "columnheader" | "rowheader",
         ) => true,
         _ => f.focusable,
     }
@@ -158,6 +160,12 @@ pub fn outside_month(class: &str) -> bool {
             .any(|w| c.contains(w));
         other && (c.contains("month") || c.contains("day"))
     })
+}
+
+/// Roles of a composite widget's parts that give way to controls inside them: a calendar's
+/// day cell holding its button, a grid's cell holding a link. The controls get the refs.
+pub fn gives_way(role: &str) -> bool {
+    matches!(role, "gridcell" | "columnheader" | "rowheader")
 }
 
 /// Roles that structure the page: they get a line and their children are indented under it.
@@ -509,6 +517,14 @@ mod tests {
             }
         ));
         assert!(is_container(Some("navigation")) && !is_container(Some("button")));
+        // A grid's headers are clicked (to sort) as its cells are (to edit).
+        let header = ElementFacts {
+            role_attr: Some("columnheader"),
+            ..facts("div")
+        };
+        assert_eq!(role(&header), Some("columnheader"));
+        assert!(is_interactive(role(&header), &header));
+        assert!(gives_way("gridcell") && !gives_way("button") && !gives_way("clickable"));
     }
 
     #[test]

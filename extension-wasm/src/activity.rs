@@ -145,13 +145,8 @@ pub fn note(command: &Command) -> Option<Noted> {
             },
         ),
         Command::GetContent(a) => (a.tab_id, selector(&a.selector)),
-        Command::Click(a) => (
-            a.tab_id,
-            match &a.aim {
-                Aim::Point(point) => point.to_string(),
-                Aim::Element(target) => target.to_string(),
-            },
-        ),
+        Command::Click(a) => (a.tab_id, aimed(&a.aim)),
+        Command::Hover(a) => (a.tab_id, aimed(&a.aim)),
         // The text typed is the user's business, not the log's: only how much, or which secret.
         Command::Type(a) => (
             a.tab_id,
@@ -164,7 +159,7 @@ pub fn note(command: &Command) -> Option<Noted> {
         ),
         Command::PressKey(a) => (a.tab_id, a.key.as_str().to_owned()),
         Command::Scroll(a) => (a.tab_id, maybe_element(&a.target)),
-        Command::Hover(a) | Command::GetElement(a) => (a.tab_id, a.target.to_string()),
+        Command::GetElement(a) => (a.tab_id, a.target.to_string()),
         Command::SelectOption(a) => (a.tab_id, a.target.to_string()),
         Command::FillForm(a) => (a.tab_id, format!("{} fields", a.fields.len())),
         Command::UploadFile(a) => (a.tab_id, a.target.to_string()),
@@ -342,5 +337,13 @@ mod tests {
             "{}",
             mine[0].target
         );
+    }
+}
+
+/// Where a click or hover aimed, as the log says it.
+fn aimed(aim: &Aim) -> String {
+    match aim {
+        Aim::Point(point) => point.to_string(),
+        Aim::Element(target) => target.to_string(),
     }
 }

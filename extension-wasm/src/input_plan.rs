@@ -258,11 +258,72 @@ pub fn next_focus(count: usize, here: Option<usize>, backwards: bool) -> Option<
     })
 }
 
+/// A link as the click finds it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Link<'a> {
+    /// Its `target` attribute.
+    pub target: Option<&'a str>,
+    /// It downloads (`download`): the browser saves it, no tab opens.
+    pub download: bool,
+    /// Its address is a web page (http or https): other schemes are left to the page.
+    pub web: bool,
+}
+
+/// Does a click on this link open a new tab, as a person's would: `target=_blank`, a middle
+/// click, or Control, Meta or Shift held. Firefox's popup blocker refuses that to a synthetic
+/// click, so the click's default is stopped and the tab opened for the agent instead.
+pub fn opens_new_tab(link: Link<'_>, button: MouseButton, m: Modifiers) -> bool {
+    if link.download || !link.web || button == MouseButton::Right {
+        return false;
+    }
+    let blank = link
+        .target
+        .is_some_and(|t| t.trim().eq_ignore_ascii_case("_blank"));
+    blank || button == MouseButton::Middle || m.ctrl || m.meta || m.shift
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use claudezilla_protocol::keys::parse;
     use proptest::prelude::*;
+
+    #[test]
+    fn links_open_new_tabs_as_a_persons_click_would() {
+        let web = Link {
+            web: true,
+            ..Link::default()
+        };
+        let blank = Link {
+            target: Some(" _BLANK"),
+            ..web
+        };
+        let plain = Modifiers::default();
+        let ctrl = Modifiers {
+            ctrl: true,
+            ..plain
+        };
+        assert!(opens_new_tab(blank, MouseButton::Left, plain));
+        assert!(opens_new_tab(web, MouseButton::Middle, plain));
+        assert!(opens_new_tab(web, MouseButton::Left, ctrl));
+        assert!(!opens_new_tab(web, MouseButton::Left, plain));
+        assert!(!opens_new_tab(blank, MouseButton::Right, plain));
+        let saved = Link {
+            download: true,
+            ..blank
+        };
+        assert!(!opens_new_tab(saved, MouseButton::Left, plain));
+        let script = Link {
+            web: false,
+            ..blank
+        };
+        assert!(!opens_new_tab(script, MouseButton::Left, plain));
+        let framed = Link {
+            target: Some("_self"),
+            ..web
+        };
+        assert!(!opens_new_tab(framed, MouseButton::Left, plain));
+    }
 
     fn kinds(steps: &[ClickStep]) -> Vec<&'static str> {
         steps

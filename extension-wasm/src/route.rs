@@ -280,8 +280,14 @@ pub fn place(command: Command) -> Result<Placed, ErrorBody> {
             page(a.tab_id, Action::Scroll, frame, op)
         }
         Command::Hover(a) => {
-            let (frame, target) = a.target.in_frame();
-            page(a.tab_id, Action::HoverIn, frame, PageOp::Hover { target })
+            let (frame, op) = match a.aim {
+                Aim::Point(point) => (0, PageOp::HoverAt { point }),
+                Aim::Element(target) => {
+                    let (frame, target) = target.in_frame();
+                    (frame, PageOp::Hover { target })
+                }
+            };
+            page(a.tab_id, Action::HoverIn, frame, op)
         }
         Command::GetElement(a) => {
             let (frame, target) = a.target.in_frame();

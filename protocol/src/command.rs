@@ -75,7 +75,7 @@ commands! {
     Type(TypeArgs) = "type" => Typed,
     PressKey(PressKeyArgs) = "pressKey" => Acted,
     Scroll(ScrollArgs) = "scroll" => Acted,
-    Hover(TargetArgs) = "hover" => Acted,
+    Hover(HoverArgs) = "hover" => Acted,
     SelectOption(SelectOptionArgs) = "selectOption" => Acted,
     FillForm(FillFormArgs) = "fillForm" => Acted,
     /// The MCP server reads the file at the path and sends its bytes along (`file`).
@@ -282,6 +282,8 @@ mod tests {
         assert_eq!(asks::GetTabs::command(()), Command::GetTabs);
         let clicked = Reply::Clicked(Clicked {
             element: "button".into(),
+            new_tab: None,
+            refused: Vec::new(),
         });
         assert!(<asks::Click as Asking>::Answer::from_reply(clicked.clone()).is_ok());
         assert_eq!(

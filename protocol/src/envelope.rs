@@ -318,6 +318,10 @@ pub enum PageOp {
     Hover {
         target: FrameTarget,
     },
+    /// The pointer over whatever is at a viewport point (a canvas chart's bar).
+    HoverAt {
+        point: crate::args::Point,
+    },
     SelectOption {
         target: FrameTarget,
         values: Vec<String>,
@@ -415,6 +419,7 @@ impl PageOp {
             | Self::ClickAt { .. }
             | Self::Wheel { .. }
             | Self::Hover { .. }
+            | Self::HoverAt { .. }
             | Self::SelectOption { .. }
             | Self::Upload { .. }
             | Self::Drag { .. }

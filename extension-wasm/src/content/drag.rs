@@ -35,7 +35,12 @@ const REST_MS: f64 = 1_500.0;
 const START_MS: u32 = 32;
 
 /// One HTML5 drag event on `target`; false when a handler cancelled it.
-fn drag_event(target: &Element, kind: &str, at: (i32, i32), transfer: &DataTransfer) -> bool {
+pub(super) fn drag_event(
+    target: &Element,
+    kind: &str,
+    at: (i32, i32),
+    transfer: &DataTransfer,
+) -> bool {
     let init = DragEventInit::new();
     init.set_bubbles(true);
     init.set_cancelable(!matches!(kind, "dragleave" | "dragend"));

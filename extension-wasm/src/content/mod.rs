@@ -158,17 +158,18 @@ async fn run(
             clicks,
             button,
             modifiers,
-        } => act::click_with(
-            &wait_for(&target, frame, until).await?,
-            clicks,
-            button,
-            modifiers,
-        ),
+        } => {
+            let element = wait_for(&target, frame, until).await?;
+            act::click_with(&element, clicks, button, modifiers).await
+        }
         PageOp::Type {
             target,
             text,
             clear,
-        } => act::type_typing(&wait_for(&target, frame, until).await?, &text, clear),
+        } => {
+            let element = wait_for(&target, frame, until).await?;
+            act::type_typing(&element, &text, clear).await
+        }
         PageOp::PressKey { target, chord } => {
             let element = match target {
                 Some(t) => Some(wait_for(&t, frame, until).await?),
@@ -190,7 +191,7 @@ async fn run(
             clicks,
             button,
             modifiers,
-        } => act::click_at(point, clicks, button, modifiers),
+        } => act::click_at(point, clicks, button, modifiers).await,
         PageOp::Wheel {
             target,
             point,
@@ -201,6 +202,7 @@ async fn run(
             act::wheel(element, point, dx, dy)
         }
         PageOp::Hover { target } => act::hover(&wait_for(&target, frame, until).await?),
+        PageOp::HoverAt { point } => act::hover_at(point),
         PageOp::SelectOption { target, values } => {
             act::select_option(&wait_for(&target, frame, until).await?, &values)
         }

@@ -63,12 +63,20 @@ pub fn slotted(slot: &Element) -> js_sys::Array {
 /// An element's own words: its text, or — when its text is only what slots show (a web
 /// component's button) — the words as the page shows them.
 fn own_text(el: &Element) -> String {
+    // Parts laid out as blocks (a grid cell's lines, a card's rows) are words apart, as the
+    // accessible-name computation joins them; `textContent` would run them together.
+    if el.child_element_count() > 0 && el.query_selector(BLOCKS).ok().flatten().is_some() {
+        return flat_text(el, 80);
+    }
     let text = a11y::clean(&el.text_content().unwrap_or_default(), 80);
     if text.chars().any(char::is_alphanumeric) {
         return text;
     }
     flat_text(el, 80)
 }
+
+/// Elements laid out as blocks by default, or as a widget's parts: their words stand apart.
+const BLOCKS: &str = "div, p, li, br, td, th, tr, dt, dd, section, article, header, footer, h1, h2, h3, h4, h5, h6, [role=gridcell], [role=cell], [role=columnheader], [role=row]";
 
 /// The element's words as the page shows them (through shadow roots and slots, without what
 /// is `aria-hidden`), cleaned and cut at `max` characters.

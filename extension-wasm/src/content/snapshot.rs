@@ -298,6 +298,13 @@ impl Walker {
             return;
         }
         let (role, interactive) = role_of(el, &tag, marked);
+        if role == Some("row") {
+            // A grid's row: its cells on one line, each with its ref, as a table's row.
+            return self.row(el, depth);
+        }
+        if interactive && holds_controls(el, role) {
+            return self.composite(el, &tag, role, depth);
+        }
         if interactive || (role == Some("label") && !labels_field(el)) {
             let role = role.unwrap_or("clickable");
             let listed = self.control(el, &tag, role, depth);
@@ -368,6 +375,18 @@ impl Walker {
         listed
     }
 
+    /// A part of a composite widget holding controls of its own (a calendar day's button, a
+    /// map's markers and zoom buttons): those controls are what a person clicks. A cell gives
+    /// way to them; a script's focusable container keeps its ref, with them listed under it.
+    fn composite(&mut self, el: &Element, tag: &str, role: Option<&'static str>, depth: usize) {
+        if role.is_some_and(a11y::gives_way) {
+            return self.children(el, depth);
+        }
+        if self.control(el, tag, role.unwrap_or("clickable"), depth) {
+            self.children(el, depth + 1);
+        }
+    }
+
     /// A table row: its content, folded onto one line where it is a few lines.
     fn row(&mut self, el: &Element, depth: usize) {
         let (start, lines, frames) = (self.out.len(), self.lines, self.frames.len());
@@ -410,6 +429,19 @@ impl Walker {
             });
         }
     }
+}
+
+/// What a person clicks, types into or focuses inside a widget's part.
+const CONTROLS: &str = "a[href], button, input:not([type=hidden]), select, textarea, [role=button], [role=link], [role=checkbox], [role=radio], [role=switch], [role=menuitem], [role=option], [role=tab], [role=slider], [role=textbox], [role=combobox], [role=spinbutton], [tabindex]:not([tabindex='-1']), [contenteditable]:not([contenteditable=false])";
+
+/// Does a cell or a script's focusable container hold controls of its own? Native controls
+/// and ARIA widgets are leaves: what is inside them is part of them.
+fn holds_controls(el: &Element, role: Option<&str>) -> bool {
+    let part = match role {
+        None => true,
+        Some(r) => a11y::gives_way(r),
+    };
+    part && el.child_element_count() > 0 && el.query_selector(CONTROLS).ok().flatten().is_some()
 }
 
 /// Is this a control a script made: focusable by the keyboard (tabindex ≥ 0), clicked

@@ -97,6 +97,50 @@ impl From<ClickArgs> for ClickWire {
     }
 }
 
+element_args! {
+    /// `firefox_hover`'s arguments as they are written; read into [`HoverArgs`].
+    pub struct HoverWire("CSS selector (or ref).", optional) {
+        /// Instead of an element: a viewport point (CSS px = screenshot pixel ÷ scale), with y.
+        pub x: Option<f64>,
+        /// With x.
+        pub y: Option<f64>,
+    }
+}
+
+/// Arguments of `firefox_hover`: over an element, or at a point (a canvas chart's bar).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(try_from = "HoverWire", into = "HoverWire")]
+pub struct HoverArgs {
+    pub aim: Aim,
+    pub tab_id: Option<TabId>,
+}
+
+impl Validate for HoverWire {}
+
+impl TryFrom<HoverWire> for HoverArgs {
+    type Error = Invalid;
+
+    fn try_from(w: HoverWire) -> Result<Self, Invalid> {
+        Ok(Self {
+            aim: Aim::of(w.target, Point::from_parts(w.x, w.y)?)?,
+            tab_id: w.tab_id,
+        })
+    }
+}
+
+impl From<HoverArgs> for HoverWire {
+    fn from(a: HoverArgs) -> Self {
+        let (target, point) = a.aim.split();
+        Self {
+            target,
+            x: point.map(Point::x),
+            y: point.map(Point::y),
+            tab_id: a.tab_id,
+        }
+    }
+}
+
 /// How many presses make a click: 1, 2 (a double-click) or 3 (a triple-click).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "u8", into = "u8")]

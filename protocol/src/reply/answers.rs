@@ -16,6 +16,13 @@ camel_structs! {
 
     Clicked {
         pub element: String,
+        /// A link the click would open in a new tab (`target=_blank`, a middle or modified
+        /// click): asked by the page's frame, then opened (or refused) by the background.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub new_tab: Option<NewTab>,
+        /// What Firefox refused the page during the click (a popup, a clipboard write).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub refused: Vec<String>,
     }
 
     Typed {
@@ -165,4 +172,17 @@ listed_or_acted! {
 listed_or_acted! {
     /// `storageState`: what was gathered (save), or what was planted (load).
     StateAnswer { SavedState(crate::args::SavedState) }
+}
+
+/// A new tab a clicked link opens. Firefox's popup blocker refuses it to a synthetic click,
+/// so the frame stops the page's own attempt and the background opens it as the agent's tab.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum NewTab {
+    /// The frame's word: this address, to open.
+    Asked { url: String },
+    /// Opened as the agent's tab.
+    Opened { tab_id: TabId, url: String },
+    /// Not opened, and why (the allowlist, the pool's limit).
+    Refused { url: String, why: String },
 }

@@ -3,6 +3,7 @@
 use claudezilla_protocol::args::Container;
 use claudezilla_protocol::envelope::PageOp;
 use claudezilla_protocol::reply;
+use claudezilla_protocol::reply::NewTab;
 use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Outcome, Reply, TabId};
 use futures_util::lock::Mutex;
 use serde::Serialize;
@@ -32,6 +33,18 @@ pub(super) struct CreateTab<'a> {
     window_id: u32,
     url: &'a str,
     active: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cookie_store_id: Option<&'a str>,
+}
+
+/// A tab a clicked link opens, from the tab it was clicked in.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CreateLinked<'a> {
+    window_id: u32,
+    url: &'a str,
+    active: bool,
+    opener_tab_id: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
     cookie_store_id: Option<&'a str>,
 }
@@ -125,6 +138,48 @@ pub(super) async fn open(agent: &AgentId, url: &str, jar: Option<&str>, budget_m
         }
     }
     loaded
+}
+
+/// A click whose link asks for a new tab (see `content::act::links`): the tab is opened as
+/// the agent's, beside its others, in the cookie jar of the tab clicked in; its opener is that
+/// tab, so [`adopt_opened`] makes it the agent's and the pool's limit holds.
+pub async fn open_asked(agent: &AgentId, from: AuthorizedTab, clicked: Reply) -> Outcome {
+    let Reply::Clicked(mut clicked) = clicked else {
+        return Ok(clicked);
+    };
+    if let Some(NewTab::Asked { url }) = clicked.new_tab.take() {
+        clicked.new_tab = Some(open_linked(agent, from.id(), url).await);
+    }
+    Ok(Reply::Clicked(clicked))
+}
+
+async fn open_linked(agent: &AgentId, from: TabId, url: String) -> NewTab {
+    let refused = |url: String, why: String| NewTab::Refused { url, why };
+    if let Err(e) = super::config::check(agent, &url) {
+        return refused(url, e.message);
+    }
+    if let Err(e) = with_state(|s| s.pool.admit(agent, now())) {
+        return refused(url, e.message);
+    }
+    let opener: Tab = match web::call_as(web::tabs_get(from.0)).await {
+        Ok(tab) => tab,
+        Err(e) => return refused(url, e.message),
+    };
+    let window_id = with_state(|s| s.pool.window).unwrap_or(opener.window_id);
+    let props = CreateLinked {
+        window_id,
+        url: &url,
+        active: false,
+        opener_tab_id: from.0,
+        cookie_store_id: opener.cookie_store_id.as_deref(),
+    };
+    match web::call_as::<Tab>(web::tabs_create(&web::to_js(&props))).await {
+        Ok(tab) => NewTab::Opened {
+            tab_id: TabId(tab.id),
+            url,
+        },
+        Err(e) => refused(url, e.message),
+    }
 }
 
 #[derive(Serialize)]

@@ -3,6 +3,7 @@
 use claudezilla_protocol::envelope::{FieldEntry, Typing};
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome};
 use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::Closure;
 use web_sys::{DataTransfer, Element, HtmlInputElement, HtmlSelectElement};
 
 use crate::content::find::describe;
@@ -112,10 +113,6 @@ pub fn fill(element: &Element, value: &FieldEntry) -> Result<String, ErrorBody> 
 
 pub fn upload(element: &Element, name: &str, mime: &str, bytes: &[u8]) -> Outcome {
     let described = describe(element);
-    let input = element
-        .dyn_ref::<HtmlInputElement>()
-        .filter(|i| i.type_().eq_ignore_ascii_case("file"))
-        .ok_or_else(|| page_error(format!("{described} is not an <input type=file>")))?;
     let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
     let options = web_sys::FilePropertyBag::new();
     options.set_type(mime);
@@ -131,11 +128,96 @@ pub fn upload(element: &Element, name: &str, mime: &str, bytes: &[u8]) -> Outcom
         .items()
         .add_with_file(&file)
         .map_err(|e| page_error(crate::web::js_error_message(&e)))?;
+    let size = bytes.len();
+    let Some((input, way)) = file_field(element) else {
+        return dropped_on(element, &transfer, &format!("{name} ({size} bytes)"));
+    };
     input.set_files(transfer.files().as_ref());
-    input_event(element, None);
-    event(element, "change");
+    input_event(input.as_ref(), None);
+    event(input.as_ref(), "change");
     acted(format!(
-        "Attached {name} ({} bytes) to {described}.",
-        bytes.len()
+        "Attached {name} ({size} bytes) to {described}{way}."
+    ))
+}
+
+/// The file field an upload to `element` goes through, as a person's pick would: the element
+/// itself, the field its label names, one inside it, or the one its click opens the file
+/// chooser of (a drop zone's button clicking a hidden field); with how it was found.
+fn file_field(element: &Element) -> Option<(HtmlInputElement, &'static str)> {
+    let file = |e: &Element| {
+        e.dyn_ref::<HtmlInputElement>()
+            .filter(|i| i.type_().eq_ignore_ascii_case("file"))
+            .cloned()
+    };
+    if let Some(input) = file(element) {
+        return Some((input, ""));
+    }
+    if let Some(input) = element
+        .dyn_ref::<web_sys::HtmlLabelElement>()
+        .and_then(web_sys::HtmlLabelElement::control)
+        .and_then(|c| file(&c))
+    {
+        return Some((input, ", through the file field its label names"));
+    }
+    if let Some(input) = element
+        .query_selector("input[type=file]")
+        .ok()
+        .flatten()
+        .and_then(|c| file(&c))
+    {
+        return Some((input, ", through the file field inside it"));
+    }
+    chooser_of(element).map(|input| (input, ", through the file field its click opens the file chooser of (the chooser itself was not opened)"))
+}
+
+/// Clicks `element` as a person would to pick a file, and catches the file field whose
+/// chooser that click opens (its `click()` on the field, heard on the way down), stopping the
+/// chooser itself.
+fn chooser_of(element: &Element) -> Option<HtmlInputElement> {
+    let window = web_sys::window()?;
+    let caught: std::rc::Rc<std::cell::RefCell<Option<HtmlInputElement>>> = Default::default();
+    let keep = caught.clone();
+    let listener = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+        let Some(input) = e
+            .target()
+            .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
+            .filter(|i| i.type_().eq_ignore_ascii_case("file"))
+        else {
+            return;
+        };
+        e.prevent_default();
+        *keep.borrow_mut() = Some(input);
+    });
+    let callback = listener.as_ref().unchecked_ref();
+    window
+        .add_event_listener_with_callback_and_bool(CLICK, callback, true)
+        .ok()?;
+    let clicked = click(element);
+    let _ = window.remove_event_listener_with_callback_and_bool(CLICK, callback, true);
+    clicked.ok()?;
+    caught.take()
+}
+
+const CLICK: &str = "click";
+
+/// A drop zone that only takes drops: the file dragged in and dropped at its centre
+/// (`dragenter`, `dragover`, `drop`, each with the file in its `DataTransfer`), as Firefox
+/// delivers a file dragged from the desktop.
+fn dropped_on(element: &Element, transfer: &DataTransfer, what: &str) -> Outcome {
+    scroll_into_view(element);
+    let at = centre(element);
+    for kind in ["dragenter", "dragover"] {
+        crate::content::drag::drag_event(element, kind, at, transfer);
+    }
+    let taken = !crate::content::drag::drag_event(element, "drop", at, transfer);
+    let described = describe(element);
+    if !taken {
+        return Err(page_error(format!(
+            "{described} is no file field, its click opened no file chooser, and it did not take a dropped file: {what} was not attached"
+        ))
+        .with_hint("pass the page's <input type=file> (firefox_snapshot lists it as file), or the button or drop zone a person uses to pick a file"));
+    }
+    acted(format!(
+        "Dropped {what} on {described} (it takes files dropped on it: dragenter, dragover and drop carried the file)."
     ))
 }

@@ -11,7 +11,9 @@ use web_sys::{
 
 mod forms;
 mod keyboard;
+mod links;
 mod pointer;
+mod refused;
 mod scroll;
 mod typing;
 

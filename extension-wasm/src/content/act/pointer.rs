@@ -11,6 +11,8 @@ use web_sys::{
     PointerEvent, PointerEventInit,
 };
 
+use super::links::NewTabCatch;
+use super::refused::Watch;
 use crate::content::find::{describe, document};
 use crate::input_plan::{self, ClickStep};
 
@@ -114,37 +116,165 @@ fn take(element: &Element, step: ClickStep, p: Press) -> bool {
     }
 }
 
-/// A plain left click.
+/// A plain left click, part of another action (a form's submit button, Enter on a link).
 pub fn click(element: &Element) -> Outcome {
-    click_with(element, 1, MouseButton::Left, Modifiers::default())
+    let (element, _) = click_now(element, 1, MouseButton::Left, Modifiers::default())?;
+    Ok(clicked(element, None, Vec::new()))
 }
 
 /// Clicks as a user does: the pointer arrives, then for each press pointerdown, mousedown,
 /// pointerup, mouseup and click (with its count in `detail`), then dblclick after the second;
 /// the right button ends in contextmenu, the middle one in auxclick.
-pub fn click_with(
+/// The answer says the tab a link opened and what Firefox refused the page meanwhile.
+pub async fn click_with(
     element: &Element,
     clicks: u8,
     button: MouseButton,
     modifiers: Modifiers,
 ) -> Outcome {
+    let watch = Watch::arm();
+    let (element, catch) = click_now(element, clicks, button, modifiers)?;
+    let new_tab = asked(catch);
+    Ok(clicked(element, new_tab, watch.refusals().await))
+}
+
+/// The click itself, on what is under the pointer at the element's visible centre: how the
+/// element is named, and the catch of a new tab its link asks for.
+fn click_now(
+    element: &Element,
+    clicks: u8,
+    button: MouseButton,
+    modifiers: Modifiers,
+) -> Result<(String, Option<NewTabCatch>), ErrorBody> {
     enabled(element)?;
     scroll_into_view(element);
-    let name = press(element, centre(element), false, clicks, button, modifiers);
-    Ok(Reply::Clicked(reply::Clicked { element: name }))
+    let at = visible_centre(element);
+    let target = landing(element, at)?;
+    let catch = NewTabCatch::arm(&target, button, modifiers);
+    let how = press(&target, at, false, clicks, button, modifiers);
+    // Named as the agent knows it, whatever inner part the pointer is over.
+    Ok((format!("{}{how}", describe(element)), catch))
+}
+
+fn clicked(element: String, new_tab: Option<reply::NewTab>, refused: Vec<String>) -> Reply {
+    Reply::Clicked(reply::Clicked {
+        element,
+        new_tab,
+        refused,
+    })
+}
+
+/// The centre of the part of the element inside the viewport: where a person's pointer goes.
+fn visible_centre(element: &Element) -> (i32, i32) {
+    let r = element.get_bounding_client_rect();
+    let (w, h) = viewport();
+    let (left, right) = (r.left().max(0.0), r.right().min(w));
+    let (top, bottom) = (r.top().max(0.0), r.bottom().min(h));
+    if right <= left || bottom <= top {
+        return centre(element);
+    }
+    (((left + right) / 2.0) as i32, ((top + bottom) / 2.0) as i32)
+}
+
+fn viewport() -> (f64, f64) {
+    web_sys::window().map_or((0.0, 0.0), |w| {
+        let size = |v: Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue>| {
+            v.ok().and_then(|v| v.as_f64()).unwrap_or(0.0)
+        };
+        (size(w.inner_width()), size(w.inner_height()))
+    })
+}
+
+/// What a click on `element` lands on, as a real click is dispatched (hit-testing): the
+/// innermost element at `at` when that is the element or inside it, or inside one of its
+/// labels. Something else there (an overlay, a banner, a sticky header) is said instead of
+/// clicked through. A point outside the viewport, a covering ancestor (the element lets the
+/// pointer through) and a control drawn over by its own styling (a few pixels, or a hidden
+/// native input) keep the element itself.
+fn landing(element: &Element, at: (i32, i32)) -> Result<Element, ErrorBody> {
+    let Ok(hit) = element_at(f64::from(at.0), f64::from(at.1)) else {
+        return Ok(element.clone());
+    };
+    if composed_within(&hit, element) || labelled_by(element, &hit) {
+        return Ok(hit);
+    }
+    let r = element.get_bounding_client_rect();
+    let drawn_over = r.width() < 4.0 || r.height() < 4.0 || transparent(element);
+    if composed_within(element, &hit) || drawn_over {
+        return Ok(element.clone());
+    }
+    Err(page_error(format!(
+        "{} is covered at its centre ({}, {}) by {}: a person's click would land there, so nothing was clicked",
+        describe(element),
+        at.0,
+        at.1,
+        describe(&hit)
+    ))
+    .with_hint("close or dismiss what covers it (a banner, dialog or overlay) or scroll it clear, then click again; firefox_click {x, y} clicks whatever is at a point"))
+}
+
+/// Is `node` `ancestor` or inside it, through shadow roots?
+fn composed_within(node: &Element, ancestor: &Element) -> bool {
+    let mut at = Some(node.clone());
+    while let Some(el) = at {
+        if &el == ancestor {
+            return true;
+        }
+        at = el.parent_element().or_else(|| {
+            js_sys::Reflect::get(&el.get_root_node(), &"host".into())
+                .ok()
+                .and_then(|h| h.dyn_into::<Element>().ok())
+        });
+    }
+    false
+}
+
+/// Is `hit` inside a label of the field `element` (a styled checkbox's visible box)?
+fn labelled_by(element: &Element, hit: &Element) -> bool {
+    let Some(labels) = element
+        .dyn_ref::<HtmlInputElement>()
+        .and_then(HtmlInputElement::labels)
+    else {
+        return false;
+    };
+    (0..labels.length())
+        .filter_map(|i| labels.item(i))
+        .filter_map(|l| l.dyn_into::<Element>().ok())
+        .any(|label| composed_within(hit, &label))
+}
+
+/// Drawn with no opacity of its own: a native control a styled one stands in for.
+fn transparent(element: &Element) -> bool {
+    web_sys::window()
+        .and_then(|w| w.get_computed_style(element).ok().flatten())
+        .and_then(|style| style.get_property_value("opacity").ok())
+        .is_some_and(|o| o.trim() == "0")
 }
 
 /// Clicks whatever is at a point of the viewport (CSS pixels), as a user clicking there
 /// would: on a canvas or a map, where no element stands for the thing clicked.
-pub fn click_at(point: Point, clicks: u8, button: MouseButton, modifiers: Modifiers) -> Outcome {
+pub async fn click_at(
+    point: Point,
+    clicks: u8,
+    button: MouseButton,
+    modifiers: Modifiers,
+) -> Outcome {
     let (x, y) = (point.x(), point.y());
     let element = element_at(x, y)?;
     enabled(&element)?;
     let at = (x.round() as i32, y.round() as i32);
-    let name = press(&element, at, true, clicks, button, modifiers);
-    Ok(Reply::Clicked(reply::Clicked {
-        element: format!("{name} at ({}, {})", at.0, at.1),
-    }))
+    let watch = Watch::arm();
+    let catch = NewTabCatch::arm(&element, button, modifiers);
+    let how = press(&element, at, true, clicks, button, modifiers);
+    let name = format!("{}{how} at ({}, {})", describe(&element), at.0, at.1);
+    let new_tab = asked(catch);
+    Ok(clicked(name, new_tab, watch.refusals().await))
+}
+
+/// The new tab the click's link asks for, its default stopped (see [`NewTabCatch`]).
+fn asked(catch: Option<NewTabCatch>) -> Option<reply::NewTab> {
+    let url = catch?.taken()?;
+    Some(reply::NewTab::Asked { url })
 }
 
 pub(super) fn enabled(element: &Element) -> Result<(), ErrorBody> {
@@ -158,15 +288,7 @@ pub(super) fn enabled(element: &Element) -> Result<(), ErrorBody> {
 /// The innermost element at a viewport point, through open shadow roots.
 pub(in crate::content) fn element_at(x: f64, y: f64) -> Result<Element, ErrorBody> {
     let doc = document()?;
-    let (w, h) = web_sys::window().map_or((0.0, 0.0), |w| {
-        (
-            w.inner_width().ok().and_then(|v| v.as_f64()).unwrap_or(0.0),
-            w.inner_height()
-                .ok()
-                .and_then(|v| v.as_f64())
-                .unwrap_or(0.0),
-        )
-    });
+    let (w, h) = viewport();
     let outside = || {
         page_error(format!(
             "({x}, {y}) is outside the viewport ({w} × {h} CSS pixels)"
@@ -189,8 +311,8 @@ pub(in crate::content) fn element_at(x: f64, y: f64) -> Result<Element, ErrorBod
     Ok(element)
 }
 
-/// The pointer arrives at `at` over `element` and presses `clicks` times; returns how the
-/// element is named in the answer. An `exact` click keeps its coordinates on the `click`
+/// The pointer arrives at `at` over `element` and presses `clicks` times; returns the words
+/// for how it pressed (" (double-click)"), empty for a plain click. An `exact` click keeps its coordinates on the `click`
 /// event too (a canvas reads them); otherwise `HTMLElement.click()` makes it.
 pub(super) fn press(
     element: &Element,
@@ -200,7 +322,6 @@ pub(super) fn press(
     button: MouseButton,
     modifiers: Modifiers,
 ) -> String {
-    let name = describe(element);
     crate::content::states::leave();
     commit(Some(element));
     let p = Press {
@@ -216,10 +337,9 @@ pub(super) fn press(
             focus_by_pointer(element, at);
         }
     }
-    match input_plan::click_words(clicks, button) {
-        Some(how) => format!("{name} ({how})"),
-        None => name,
-    }
+    input_plan::click_words(clicks, button)
+        .map(|how| format!(" ({how})"))
+        .unwrap_or_default()
 }
 
 /// What a press of the pointer on `element` does to focus: the element or its nearest
@@ -282,13 +402,38 @@ pub(super) fn caret_at(field: &Element, at: (i32, i32)) {
 pub fn hover(element: &Element) -> Outcome {
     crate::content::states::leave();
     scroll_into_view(element);
+    let at = visible_centre(element);
+    let target = landing(element, at)?;
     arrive(
-        element,
+        &target,
         Press {
-            at: centre(element),
+            at,
             ..Press::default()
         },
     );
-    let styles = crate::content::states::force(element);
+    let styles = crate::content::states::force(&target);
     acted(format!("Hovered over {}{styles}.", describe(element)))
+}
+
+/// The pointer over whatever is at a point of the viewport (CSS pixels): a canvas chart shows
+/// its tooltip only under the pointer, where no element stands for the bar.
+pub fn hover_at(point: Point) -> Outcome {
+    let (x, y) = (point.x(), point.y());
+    let element = element_at(x, y)?;
+    crate::content::states::leave();
+    let at = (x.round() as i32, y.round() as i32);
+    arrive(
+        &element,
+        Press {
+            at,
+            ..Press::default()
+        },
+    );
+    let styles = crate::content::states::force(&element);
+    acted(format!(
+        "Hovered over {} at ({}, {}){styles}.",
+        describe(&element),
+        at.0,
+        at.1
+    ))
 }

@@ -269,6 +269,25 @@ pub(super) fn set_by_script(
     Ok(length)
 }
 
+/// The value's length once the field has settled: an editor (React, ProseMirror, Lexical)
+/// may apply the input in its next update, after the events that carried it. Read again until
+/// it holds still for [`QUIET_MS`], at most [`SETTLE_MS`].
+async fn settled_length(element: &Element, mut length: usize) -> usize {
+    let until = crate::web::now_ms() + SETTLE_MS;
+    let mut still_since = crate::web::now_ms();
+    while crate::web::now_ms() < until {
+        crate::web::sleep(10).await;
+        let now = field_value(element).unwrap_or_default().chars().count();
+        if now != length {
+            length = now;
+            still_since = crate::web::now_ms();
+        } else if crate::web::now_ms() - still_since >= QUIET_MS {
+            break;
+        }
+    }
+    length
+}
+
 pub(super) fn editable(disabled: bool, read_only: bool, name: &str) -> Result<(), ErrorBody> {
     if disabled || read_only {
         let why = if disabled { "disabled" } else { "read-only" };
@@ -278,21 +297,29 @@ pub(super) fn editable(disabled: bool, read_only: bool, name: &str) -> Result<()
 }
 
 /// Types text, or a secret once its site is checked (remembered so that answers show its name).
-pub fn type_typing(element: &Element, typing: &Typing, clear: bool) -> Outcome {
+pub async fn type_typing(element: &Element, typing: &Typing, clear: bool) -> Outcome {
     match typing {
-        Typing::Text(text) => type_into(element, text, clear),
+        Typing::Text(text) => type_into(element, text, clear).await,
         Typing::Secret(secret) => {
             secrets::check(secret, element)?;
             secrets::remember(secret, element);
-            type_into(element, &secret.value, clear)
+            type_into(element, &secret.value, clear).await
         }
     }
 }
 
-fn type_into(element: &Element, text: &str, clear: bool) -> Outcome {
+/// Longest wait for an editor that applies input in its own update cycle to settle.
+const SETTLE_MS: f64 = 400.0;
+/// A value unchanged this long has settled.
+const QUIET_MS: f64 = 40.0;
+
+async fn type_into(element: &Element, text: &str, clear: bool) -> Outcome {
     let before = field_value(element).unwrap_or_default().chars().count();
-    let (length, entry) = set_text(element, text, clear)?;
+    let (mut length, entry) = set_text(element, text, clear)?;
     let wanted = text.chars().count() + if clear { 0 } else { before };
+    if length != wanted {
+        length = settled_length(element, length).await;
+    }
     let mut notes = Vec::new();
     if let Entry::Script = entry {
         notes.push("(Set by script: this field does not take editor input; input and change events were sent.)".to_owned());

@@ -1,0 +1,83 @@
+//! A link the agent clicks that opens a new tab. Firefox's popup blocker refuses a new tab to
+//! a synthetic click (it carries no user activation), silently. So while the click runs, a
+//! listener on the window — after the page's own handlers — stops the click's default when
+//! the page left it alone, and keeps the address; the background opens it as the agent's tab.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use claudezilla_protocol::args::MouseButton;
+use claudezilla_protocol::keys::Modifiers;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{Element, Event, HtmlAnchorElement, HtmlAreaElement};
+
+use crate::input_plan::{self, Link};
+
+/// Armed for one click; disarmed when dropped.
+pub struct NewTabCatch {
+    kind: &'static str,
+    listener: Closure<dyn FnMut(Event)>,
+    taken: Rc<RefCell<Option<String>>>,
+}
+
+impl NewTabCatch {
+    /// Armed when a click on `target` (or the link it is in) would open a new tab.
+    pub fn arm(target: &Element, button: MouseButton, modifiers: Modifiers) -> Option<Self> {
+        let link = target.closest("a[href], area[href]").ok().flatten()?;
+        let href = address(&link)?;
+        let facts = Link {
+            target: link.get_attribute("target").as_deref(),
+            download: link.has_attribute("download"),
+            web: href.starts_with("http://") || href.starts_with("https://"),
+        };
+        if !input_plan::opens_new_tab(facts, button, modifiers) {
+            return None;
+        }
+        let kind = match button {
+            MouseButton::Middle => "auxclick",
+            MouseButton::Left | MouseButton::Right => "click",
+        };
+        let taken = Rc::new(RefCell::new(None));
+        let keep = taken.clone();
+        let listener = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
+            if !e.default_prevented() {
+                e.prevent_default();
+                *keep.borrow_mut() = Some(href.clone());
+            }
+        });
+        let window = web_sys::window()?;
+        window
+            .add_event_listener_with_callback(kind, listener.as_ref().unchecked_ref())
+            .ok()?;
+        Some(Self {
+            kind,
+            listener,
+            taken,
+        })
+    }
+
+    /// The address to open, if the click reached the window with its default intact.
+    pub fn taken(&self) -> Option<String> {
+        self.taken.borrow().clone()
+    }
+}
+
+impl Drop for NewTabCatch {
+    fn drop(&mut self) {
+        if let Some(window) = web_sys::window() {
+            let _ = window.remove_event_listener_with_callback(
+                self.kind,
+                self.listener.as_ref().unchecked_ref(),
+            );
+        }
+    }
+}
+
+/// The link's resolved address.
+fn address(link: &Element) -> Option<String> {
+    if let Some(a) = link.dyn_ref::<HtmlAnchorElement>() {
+        return Some(a.href());
+    }
+    link.dyn_ref::<HtmlAreaElement>().map(HtmlAreaElement::href)
+}
