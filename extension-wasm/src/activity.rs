@@ -244,6 +244,14 @@ pub fn note(command: &Command) -> Option<Noted> {
     })
 }
 
+/// Where a click or hover aimed, as the log says it.
+fn aimed(aim: &Aim) -> String {
+    match aim {
+        Aim::Point(point) => point.to_string(),
+        Aim::Element(target) => target.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -337,13 +345,5 @@ mod tests {
             "{}",
             mine[0].target
         );
-    }
-}
-
-/// Where a click or hover aimed, as the log says it.
-fn aimed(aim: &Aim) -> String {
-    match aim {
-        Aim::Point(point) => point.to_string(),
-        Aim::Element(target) => target.to_string(),
     }
 }

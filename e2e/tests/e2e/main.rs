@@ -10,6 +10,7 @@ mod answers;
 mod attacks;
 mod beyond;
 mod common;
+mod composite;
 mod consent;
 mod devtools;
 mod files;
@@ -21,6 +22,7 @@ mod pages;
 mod pipeline;
 mod plugin;
 mod powers;
+mod refusals;
 mod secrets;
 mod shots;
 mod widgets;
@@ -452,6 +454,48 @@ fn main() {
         with_widgets(
             "widgets::drags_that_libraries_accept",
             widgets::drags_that_libraries_accept,
+        ),
+    ]);
+    // Issue 33: each in a browser of its own (see `composite`'s doc).
+    trials.extend([
+        composite::on_own_browser(
+            "composite::grids_read_as_rows_of_cells_that_edit_and_sort",
+            composite::grids_read_as_rows_of_cells_that_edit_and_sort,
+        ),
+        composite::on_own_browser(
+            "composite::maps_show_their_markers_and_zoom_buttons",
+            composite::maps_show_their_markers_and_zoom_buttons,
+        ),
+        composite::on_own_browser(
+            "composite::calendar_days_are_their_buttons",
+            composite::calendar_days_are_their_buttons,
+        ),
+        composite::on_own_browser(
+            "composite::hover_at_a_point_shows_a_canvas_charts_tooltip",
+            composite::hover_at_a_point_shows_a_canvas_charts_tooltip,
+        ),
+        composite::on_own_browser(
+            "composite::hover_at_a_point_shows_an_echarts_tooltip",
+            composite::hover_at_a_point_shows_an_echarts_tooltip,
+        ),
+        composite::on_own_browser(
+            "composite::a_covered_ref_is_not_clicked_through",
+            composite::a_covered_ref_is_not_clicked_through,
+        ),
+    ]);
+    // Issue 33: what Firefox refuses a script, on real libraries, each in a browser of its own.
+    trials.extend([
+        with_widgets(
+            "refusals::files_go_where_a_person_would_put_them",
+            refusals::files_go_where_a_person_would_put_them,
+        ),
+        with_widgets(
+            "refusals::clicks_firefox_refuses_a_script_open_tabs_or_say_so",
+            refusals::clicks_firefox_refuses_a_script_open_tabs_or_say_so,
+        ),
+        with_widgets(
+            "refusals::editors_that_settle_later_are_counted_when_settled",
+            refusals::editors_that_settle_later_are_counted_when_settled,
         ),
     ]);
     let conclusion = libtest_mimic::run(&args, trials);

@@ -55,7 +55,16 @@ pub(super) fn has_any(el: &Element, selectors: &'static std::thread::LocalKey<Js
 
 /// False for elements not rendered (display: none, content-visibility hidden, …).
 pub fn is_visible(el: &Element) -> bool {
-    el.unchecked_ref::<Checkable>().check_visibility()
+    el.unchecked_ref::<Checkable>().check_visibility() || box_less(el)
+}
+
+/// `display: contents` (a grid's header row laid out by its cells): no box of its own, so
+/// `checkVisibility` says hidden, but its children show.
+fn box_less(el: &Element) -> bool {
+    web_sys::window()
+        .and_then(|w| w.get_computed_style(el).ok().flatten())
+        .and_then(|style| style.get_property_value("display").ok())
+        .is_some_and(|d| d == "contents")
 }
 
 /// Limits of one snapshot.

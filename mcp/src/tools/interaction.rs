@@ -2,7 +2,7 @@
 
 use claudezilla_protocol::args::{
     ClickArgs, DragArgs, FillFormArgs, HandleDialogArgs, HoverArgs, PressKeyArgs, ScrollArgs,
-    SelectOptionArgs, TargetArgs, TypeArgs, UploadFileArgs,
+    SelectOptionArgs, TypeArgs, UploadFileArgs,
 };
 use claudezilla_protocol::asks;
 use claudezilla_protocol::reply;
@@ -24,7 +24,7 @@ browser_tools! { interaction_router;
     select_option "firefox_select_option" (SelectOptionArgs) => asks::SelectOption, "Choose options of a <select> by value or visible label."; reply::Acted { what } => text(what);
     fill_form "firefox_fill_form" (FillFormArgs) => asks::FillForm, filled by secrets::fill_form, "Set several fields in one call: text inputs and textareas (text), checkboxes and radios (true/false), selects (value or label).";
         done => acted(done);
-    upload_file "firefox_upload_file" (UploadFileArgs) => with upload, "Attach a file as a person picks one: to an <input type=file>, the button or drop zone that opens its chooser, or a zone that takes dropped files; a path inside your project folder (or another allowed folder), at most 720 KiB.";
+    upload_file "firefox_upload_file" (UploadFileArgs) => with upload, "Attach a file as a person picks one: to an <input type=file>, or the label, button or drop zone that opens its chooser; a path inside your project folder (or another allowed folder), at most 720 KiB.";
     drag "firefox_drag" (DragArgs) => asks::Drag, "Drag an element as a hand does; drop it before, after or onto another (ref or selector), or at x, y."; reply::Acted { what } => text(what);
     handle_dialog "firefox_handle_dialog" (HandleDialogArgs) => asks::HandleDialog, "Choose how the page's alert/confirm/prompt dialogs are answered from now on (they never block; by default confirm and prompt are dismissed). Lists the dialogs seen.";
         d => text(render_dialogs(&d));

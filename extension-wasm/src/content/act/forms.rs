@@ -130,7 +130,7 @@ pub fn upload(element: &Element, name: &str, mime: &str, bytes: &[u8]) -> Outcom
         .map_err(|e| page_error(crate::web::js_error_message(&e)))?;
     let size = bytes.len();
     let Some((input, way)) = file_field(element) else {
-        return dropped_on(element, &transfer, &format!("{name} ({size} bytes)"));
+        return no_field(element, &format!("{name} ({size} bytes)"));
     };
     input.set_files(transfer.files().as_ref());
     input_event(input.as_ref(), None);
@@ -200,24 +200,15 @@ fn chooser_of(element: &Element) -> Option<HtmlInputElement> {
 
 const CLICK: &str = "click";
 
-/// A drop zone that only takes drops: the file dragged in and dropped at its centre
-/// (`dragenter`, `dragover`, `drop`, each with the file in its `DataTransfer`), as Firefox
-/// delivers a file dragged from the desktop.
-fn dropped_on(element: &Element, transfer: &DataTransfer, what: &str) -> Outcome {
-    scroll_into_view(element);
-    let at = centre(element);
-    for kind in ["dragenter", "dragover"] {
-        crate::content::drag::drag_event(element, kind, at, transfer);
-    }
-    let taken = !crate::content::drag::drag_event(element, "drop", at, transfer);
-    let described = describe(element);
-    if !taken {
-        return Err(page_error(format!(
-            "{described} is no file field, its click opened no file chooser, and it did not take a dropped file: {what} was not attached"
-        ))
-        .with_hint("pass the page's <input type=file> (firefox_snapshot lists it as file), or the button or drop zone a person uses to pick a file"));
-    }
-    acted(format!(
-        "Dropped {what} on {described} (it takes files dropped on it: dragenter, dragover and drop carried the file)."
+/// No file field to set: a zone that only takes drops cannot get the file from us. Firefox
+/// shows a page none of the files an extension puts in a drop's `DataTransfer` (measured:
+/// `dataTransfer.files` is empty to the page, though `types` says "Files"), so nothing is
+/// dropped and the answer says why.
+fn no_field(element: &Element, what: &str) -> Outcome {
+    Err(page_error(format!(
+        "{} is no file field, holds none, and its click opened no file chooser: {what} was not attached. \
+         A zone that only takes dropped files cannot get one from an extension: Firefox hides such a file from the page",
+        describe(element)
     ))
+    .with_hint("upload to the zone's <input type=file> (firefox_snapshot lists it as file) or to the button that opens its file chooser"))
 }

@@ -26,8 +26,9 @@ impl NewTabCatch {
     pub fn arm(target: &Element, button: MouseButton, modifiers: Modifiers) -> Option<Self> {
         let link = target.closest("a[href], area[href]").ok().flatten()?;
         let href = address(&link)?;
+        let target_attr = link.get_attribute("target");
         let facts = Link {
-            target: link.get_attribute("target").as_deref(),
+            target: target_attr.as_deref(),
             download: link.has_attribute("download"),
             web: href.starts_with("http://") || href.starts_with("https://"),
         };

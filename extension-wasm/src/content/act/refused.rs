@@ -160,8 +160,11 @@ impl Watch {
         let Ok(exported) = export_function(wrapper.as_ref().unchecked_ref(), &page) else {
             return;
         };
-        let own = Reflect::get_own_property_descriptor(owner.unchecked_ref(), &name.into())
-            .is_ok_and(|d| !d.is_undefined());
+        let own = Reflect::get_own_property_descriptor(
+            owner.unchecked_ref::<js_sys::Object>(),
+            &name.into(),
+        )
+        .is_ok_and(|d| !d.is_undefined());
         if Reflect::set(owner, &name.into(), &exported).unwrap_or(false) {
             self.wrapped.push(Wrapped {
                 owner: owner.clone(),
@@ -188,7 +191,10 @@ impl Drop for Watch {
         for w in &self.wrapped {
             let _ = match w.own {
                 true => Reflect::set(&w.owner, &w.name.into(), &w.original),
-                false => Reflect::delete_property(w.owner.unchecked_ref(), &w.name.into()),
+                false => Reflect::delete_property(
+                    w.owner.unchecked_ref::<js_sys::Object>(),
+                    &w.name.into(),
+                ),
             };
         }
     }
