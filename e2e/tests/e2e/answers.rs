@@ -179,9 +179,10 @@ pub async fn performance_is_measured_in_the_page(s: Arc<Shared>) -> anyhow::Resu
         match reload {
             false => ensure!(named || hidden, "{text}"),
             true => ensure!(
-                named
-                    && text.contains("Shown: the tab was the active tab of the agents' window")
-                    && text.contains("was made active again"),
+                // Which tab is given the window back depends on the other tests' tabs in this
+                // shared browser (one may have closed meanwhile): `perf::show_plan`'s tests
+                // and the answer's words say the rest.
+                named && text.contains("Shown: the tab was the active tab of the agents' window"),
                 "a reload shows the agent's tab, so its largest paint is measured: {text}"
             ),
         }

@@ -51,9 +51,9 @@ pub async fn lists_the_tools() -> anyhow::Result<()> {
     }
     // The whole list is read by the model on every session: it stays lean. It was 29,963
     // characters before secrets, outputFile, find, trace and performance, which were given
-    // 3,000 between them.
+    // 3,000 between them; hover's point (x, y, as click has) and the upload's ways, 440 more.
     let size = serde_json::to_string(&tools)?.len();
-    ensure!(size < 32_963, "tools/list is {size} characters");
+    ensure!(size < 33_403, "tools/list is {size} characters");
     for tool in &tools {
         let timeout = &tool.input_schema["properties"]["timeout"];
         ensure!(

@@ -209,7 +209,8 @@ fn watch_write(seen: &Rc<RefCell<Seen>>, scope: &JsValue, written: &JsValue, tex
     let (ok_seen, no_seen) = (seen.clone(), seen.clone());
     let text = shown(text);
     let fulfilled = Closure::once_into_js(move |_: JsValue| {
-        ok_seen.borrow_mut().pending -= 1;
+        let mut seen = ok_seen.borrow_mut();
+        seen.pending = seen.pending.saturating_sub(1);
     });
     let rejected = Closure::once_into_js(move |e: JsValue| {
         let name = Reflect::get(&e, &"name".into())
@@ -217,7 +218,7 @@ fn watch_write(seen: &Rc<RefCell<Seen>>, scope: &JsValue, written: &JsValue, tex
             .and_then(|n| n.as_string())
             .unwrap_or_else(|| "an error".into());
         let mut seen = no_seen.borrow_mut();
-        seen.pending -= 1;
+        seen.pending = seen.pending.saturating_sub(1);
         seen.refusals.push(format!(
             "the page's clipboard write was refused ({name}: Firefox gives a synthetic click no user activation), \
              so \"{text}\" is not on the clipboard; read the text from the page instead"
