@@ -14,6 +14,9 @@ use web_sys::{Element, Event, HtmlAnchorElement, HtmlAreaElement};
 
 use crate::input_plan::{self, Link};
 
+/// Longest link address opened for the agent (longer ones are left to the page).
+const MAX_ADDRESS: usize = 8 * 1024;
+
 /// Armed for one click; disarmed when dropped.
 pub struct NewTabCatch {
     kind: &'static str,
@@ -25,7 +28,8 @@ impl NewTabCatch {
     /// Armed when a click on `target` (or the link it is in) would open a new tab.
     pub fn arm(target: &Element, button: MouseButton, modifiers: Modifiers) -> Option<Self> {
         let link = target.closest("a[href], area[href]").ok().flatten()?;
-        let href = address(&link)?;
+        // A page's absurdly long address is left to the page: answers stay bounded.
+        let href = address(&link).filter(|h| h.len() <= MAX_ADDRESS)?;
         let target_attr = link.get_attribute("target");
         let facts = Link {
             target: target_attr.as_deref(),
