@@ -55,11 +55,12 @@ pub(super) fn has_any(el: &Element, selectors: &'static std::thread::LocalKey<Js
 
 /// False for elements not rendered (display: none, content-visibility hidden, …).
 pub fn is_visible(el: &Element) -> bool {
-    el.unchecked_ref::<Checkable>().check_visibility() || box_less(el)
+    el.unchecked_ref::<Checkable>().check_visibility()
 }
 
 /// `display: contents` (a grid's header row laid out by its cells): no box of its own, so
-/// `checkVisibility` says hidden, but its children show.
+/// `checkVisibility` says hidden, but its children show. Asked only in the walk, which never
+/// enters a hidden ancestor.
 fn box_less(el: &Element) -> bool {
     web_sys::window()
         .and_then(|w| w.get_computed_style(el).ok().flatten())
@@ -303,7 +304,7 @@ impl Walker {
         let hidden = marked
             && (el.has_attribute("hidden")
                 || el.get_attribute("aria-hidden").as_deref() == Some("true"));
-        if hidden || !is_visible(el) {
+        if hidden || !(is_visible(el) || box_less(el)) {
             return;
         }
         let (role, interactive) = role_of(el, &tag, marked);
