@@ -48,11 +48,16 @@ pub fn force(element: &Element) -> String {
     let mut at = Some(element.clone());
     while let Some(el) = at {
         let _ = el.set_attribute(ATTR, "");
-        at = el.parent_element().or_else(|| shadow_host(&el));
+        at = composed_parent(&el);
         chain.push(el);
     }
     HOVERED.with(|h| *h.borrow_mut() = chain);
     report
+}
+
+/// The element's parent in the composed tree: its parent, or its shadow root's host.
+pub(in crate::content) fn composed_parent(el: &Element) -> Option<Element> {
+    el.parent_element().or_else(|| shadow_host(el))
 }
 
 fn shadow_host(el: &Element) -> Option<Element> {

@@ -220,11 +220,7 @@ fn composed_within(node: &Element, ancestor: &Element) -> bool {
         if &el == ancestor {
             return true;
         }
-        at = el.parent_element().or_else(|| {
-            js_sys::Reflect::get(&el.get_root_node(), &"host".into())
-                .ok()
-                .and_then(|h| h.dyn_into::<Element>().ok())
-        });
+        at = crate::content::states::composed_parent(&el);
     }
     false
 }
@@ -353,11 +349,7 @@ pub(super) fn focus_by_pointer(element: &Element, at: (i32, i32)) {
             caret_at(&el, at);
             return;
         }
-        target = el.parent_element().or_else(|| {
-            js_sys::Reflect::get(&el.get_root_node(), &"host".into())
-                .ok()
-                .and_then(|h| h.dyn_into::<Element>().ok())
-        });
+        target = crate::content::states::composed_parent(&el);
     }
     crate::content::focus::blur();
 }
@@ -403,16 +395,21 @@ pub fn hover(element: &Element) -> Outcome {
     crate::content::states::leave();
     scroll_into_view(element);
     let at = visible_centre(element);
-    let target = landing(element, at)?;
+    let styles = point_over(&landing(element, at)?, at);
+    acted(format!("Hovered over {}{styles}.", describe(element)))
+}
+
+/// The pointer arrives at `at` over `target`, whose `:hover` styles then apply; what the
+/// answer says of those styles.
+fn point_over(target: &Element, at: (i32, i32)) -> String {
     arrive(
-        &target,
+        target,
         Press {
             at,
             ..Press::default()
         },
     );
-    let styles = crate::content::states::force(&target);
-    acted(format!("Hovered over {}{styles}.", describe(element)))
+    crate::content::states::force(target)
 }
 
 /// The pointer over whatever is at a point of the viewport (CSS pixels): a canvas chart shows
@@ -422,14 +419,7 @@ pub fn hover_at(point: Point) -> Outcome {
     let element = element_at(x, y)?;
     crate::content::states::leave();
     let at = (x.round() as i32, y.round() as i32);
-    arrive(
-        &element,
-        Press {
-            at,
-            ..Press::default()
-        },
-    );
-    let styles = crate::content::states::force(&element);
+    let styles = point_over(&element, at);
     acted(format!(
         "Hovered over {} at ({}, {}){styles}.",
         describe(&element),
