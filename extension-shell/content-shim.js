@@ -108,6 +108,11 @@ if (!window.claudezillaContent) {
       },
     };
   };
+  // A method Rust puts on a page's object needs each call's receiver, which a Rust closure
+  // cannot see: `receiving(f)` is a function handing `f` its `this` and its arguments.
+  const receiving = (f) => function (...args) {
+    return f(this, args);
+  };
   // Shadow hosts, slots and frames under a root, with every element on a path to one
   // (composed tree): one pass here, where each element costs less than a call from wasm.
   // (`innerText` reads neither a shadow root nor what a slot shows.) Where the early script saw
@@ -139,7 +144,7 @@ if (!window.claudezillaContent) {
   };
   window.claudezillaContent = bindgen({
     module_or_path: browser.runtime.getURL("wasm/content_bg.wasm"),
-  }).then(() => bindgen.content_start(hookConsole, hidden, hookFocus));
+  }).then(() => bindgen.content_start(hookConsole, hidden, hookFocus, receiving));
   browser.runtime.onMessage.addListener((message) => {
     if (!message || !message.content) {
       return undefined;

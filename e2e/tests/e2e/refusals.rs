@@ -48,6 +48,14 @@ document.getElementById('state').textContent = 'ready';
     )
 }
 
+/// drag-drop (bundled from `e2e/widgets/src/drop-files.js`): a zone that only takes dropped
+/// files, read through `dataTransfer.items` and `webkitGetAsEntry`; each file's name and size
+/// in `#state`.
+const DROP_FILES: &str = r#"<!doctype html><title>Drop files</title>
+<div id=zone style="width:300px;height:120px;border:2px dashed #999">Drop files to share</div>
+<p id=state>waiting</p>
+<script src="/w/dist/drop-files.js"></script>"#;
+
 /// FilePond over a file field: it replaces the field with its own root, which holds a file
 /// input and a `<label for>` naming it ("Drag & Drop your files or Browse"). Its files, as
 /// `getFiles()` lists them with their sizes, in `#state` after each `onaddfile`.
@@ -79,7 +87,21 @@ const LINKS: &str = r#"<!doctype html><title>Links</title><p>links-page-b07c</p>
 <p><a href="/refusals/linked.html?blank" target=_blank>Read the terms</a></p>
 <p><a href="/refusals/linked.html?middle">Pricing</a></p>
 <p><a href="/refusals/linked.html?control">Documentation</a></p>
-<button id=signin onclick="window.open('/refusals/signin.html', 'signin', 'width=500')">Sign in</button>"#;
+<button id=signin onclick="window.open('/refusals/signin.html', 'signin', 'width=500')">Sign in</button>
+<div id=player><p>a video</p><button id=full>Watch fullscreen</button></div>
+<input type=file id=photo hidden><button id=choose>Choose a photo</button>
+<p id=state>waiting</p>
+<script>
+// Whether the page sees a user's activation during each click (navigator.userActivation, where
+// Firefox has it), then what each button asks for.
+const said = [];
+for (const b of document.querySelectorAll('button')) b.addEventListener('click', () => {
+  said.push(`${b.id}:${navigator.userActivation ? navigator.userActivation.isActive : 'none'}`);
+  document.getElementById('state').textContent = said.join(' ');
+});
+document.getElementById('full').onclick = () => document.getElementById('player').requestFullscreen().catch(() => {});
+document.getElementById('choose').onclick = () => document.getElementById('photo').click();
+</script>"#;
 
 /// Copy buttons: GitHub's `<clipboard-copy>` (which calls `navigator.clipboard.writeText`
 /// where the browser has it) and clipboard.js (which calls `document.execCommand('copy')`).
@@ -123,6 +145,7 @@ pub fn pages() -> HashMap<&'static str, Page> {
     HashMap::from([
         ("/refusals/dropzone.html", Page::html(dropzone())),
         ("/refusals/filepond.html", Page::html(filepond())),
+        ("/refusals/drop-files.html", Page::html(DROP_FILES)),
         ("/refusals/links.html", Page::html(LINKS)),
         ("/refusals/linked.html", Page::html(LINKED)),
         (
@@ -234,27 +257,41 @@ pub async fn files_go_where_a_person_would_put_them(s: Arc<Shared>) -> anyhow::R
     );
     shows(&a, tab, "#state", &format!("photos:{receipt_seen}")).await?;
 
-    // Firefox hides from the page a file an extension puts in a drop: a zone that only takes
-    // drops is refused, saying why, and gets nothing.
-    let (invoice, _) = file(project.path(), "invoice.txt", "invoice 2026-11, paid")?;
+    // A zone that only takes drops gets the file as a drag from the desktop brings it.
+    let (invoice, invoice_seen) = file(project.path(), "invoice.txt", "invoice 2026-11, paid")?;
+    let dropped = upload(&a, tab, json!({"selector": "#invoice"}), &invoice).await?;
+    ensure!(
+        dropped.text.contains("Dropped invoice.txt") && dropped.text.contains("took the drop"),
+        "Dropzone's drop-only zone: {dropped:?}"
+    );
+    let state = shows(&a, tab, "#state", &format!("invoice:{invoice_seen}")).await?;
+    ensure!(
+        state.matches("photos:").count() == 2 && state.matches("invoice:").count() == 1,
+        "each file arrived once, where it was put: {state}"
+    );
+    // A paragraph takes no drop: refused, saying why.
     let refused = a
         .call(
             "firefox_upload_file",
-            upload_args(tab, json!({"selector": "#invoice"}), &invoice)?,
+            upload_args(tab, json!({"selector": "#state"}), &invoice)?,
         )
         .await?;
     ensure!(
         refused.is_error
-            && refused.text.contains("invoice.txt")
             && refused.text.contains("was not attached")
-            && refused.text.contains("hides such a file from the page"),
-        "a zone that only takes drops: {refused:?}"
+            && refused.text.contains("takes no drop"),
+        "no file field and no drop zone: {refused:?}"
     );
-    let state = text_of(&a, tab, "#state").await?;
+
+    let tab = a.open(&site.url("/refusals/drop-files.html")).await?;
+    shows(&a, tab, "#state", "ready").await?;
+    let (notes, notes_seen) = file(project.path(), "notes.txt", "notes from the call")?;
+    let dropped = upload(&a, tab, json!({"selector": "#zone"}), &notes).await?;
     ensure!(
-        state.matches("photos:").count() == 2 && !state.contains("invoice:"),
-        "each file arrived once, where it was put, and none in the drop-only zone: {state}"
+        dropped.text.contains("Dropped notes.txt"),
+        "drag-drop's zone: {dropped:?}"
     );
+    shows(&a, tab, "#state", &format!("dropped {notes_seen}")).await?;
 
     let tab = a.open(&site.url("/refusals/filepond.html")).await?;
     shows(&a, tab, "#state", "ready").await?;
@@ -360,6 +397,28 @@ pub async fn clicks_firefox_refuses_a_script_open_tabs_or_say_so(
     );
     let tabs = said(&a, "firefox_get_tabs", json!({})).await?;
     ensure!(!tabs.contains("signin.html"), "no popup opened: {tabs}");
+    for (name, words) in [
+        ("Watch fullscreen", ["Refused:", "fullscreen"]),
+        ("Choose a photo", ["Refused:", "file chooser"]),
+    ] {
+        let button = ref_when(&a, tab, &format!("button \"{name}\"")).await?;
+        let refused = a
+            .call("firefox_click", json!({"tabId": tab, "ref": button}))
+            .await?;
+        ensure!(
+            words.iter().all(|w| refused.text.contains(w)),
+            "{name}: {refused:?}"
+        );
+    }
+    // What the README says: the page sees no user activation in an agent's click.
+    let state = text_of(&a, tab, "#state").await?;
+    ensure!(
+        ["signin:", "full:", "choose:"]
+            .iter()
+            .all(|b| state.contains(b))
+            && !state.contains("true"),
+        "no click of the agent's is a user's activation to the page: {state}"
+    );
 
     let tab = a.open(&site.url("/refusals/copy.html")).await?;
     shows(&a, tab, "#state", "ready").await?;

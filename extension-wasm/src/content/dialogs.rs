@@ -9,13 +9,7 @@ use claudezilla_protocol::{Outcome, Reply};
 use wasm_bindgen::prelude::*;
 
 use crate::a11y::clean;
-
-#[wasm_bindgen]
-extern "C" {
-    /// Firefox content-script API: makes a function callable from the page.
-    #[wasm_bindgen(js_name = exportFunction)]
-    fn export_function(f: &JsValue, target: &JsValue, options: &JsValue) -> JsValue;
-}
+use crate::content::page_world;
 
 struct Policy {
     accept: bool,
@@ -63,18 +57,13 @@ pub fn untold() -> Vec<String> {
     POLICY.with(|p| std::mem::take(&mut p.borrow_mut().untold))
 }
 
-fn page() -> Option<JsValue> {
-    let window = web_sys::window()?;
-    js_sys::Reflect::get(&window, &"wrappedJSObject".into()).ok()
-}
-
 /// Replaces the page's dialog functions (when the content script starts, and again if the tab
 /// is driven again after being given back).
 pub fn install() {
     if ORIGINALS.with(|o| o.borrow().is_some()) {
         return;
     }
-    let Some(page) = page() else {
+    let Some(page) = page_world::global() else {
         return;
     };
     let originals = NAMES
@@ -116,9 +105,7 @@ pub fn install() {
         ("confirm", confirm.as_ref()),
         ("prompt", prompt.as_ref()),
     ] {
-        let options = js_sys::Object::new();
-        let _ = js_sys::Reflect::set(&options, &"defineAs".into(), &name.into());
-        export_function(f, &page, &options);
+        let _ = page_world::export_as(f.unchecked_ref(), &page, name);
     }
     alert.forget();
     confirm.forget();
@@ -131,7 +118,7 @@ pub fn uninstall() {
     let Some(originals) = ORIGINALS.with(|o| o.borrow_mut().take()) else {
         return;
     };
-    if let Some(page) = page() {
+    if let Some(page) = page_world::global() {
         for (name, original) in originals {
             let _ = js_sys::Reflect::set(&page, &name.into(), &original);
         }

@@ -19,19 +19,14 @@ const MAX_RESULT: usize = 50_000;
 
 #[wasm_bindgen]
 extern "C" {
-    /// Makes a content-script function callable from the page (Firefox content scripts only).
-    #[wasm_bindgen(js_name = exportFunction)]
-    fn export_function(f: &Function, target_scope: &JsValue) -> Function;
     /// The safe (Xray) view of a page object, on which DOM types are recognised.
     #[wasm_bindgen(js_name = XPCNativeWrapper)]
     fn xray(value: &JsValue) -> JsValue;
 }
 
 fn page_world() -> Result<JsValue, ErrorBody> {
-    let window = web_sys::window()
-        .ok_or_else(|| ErrorBody::new(ErrorCode::PageError, "this frame has no window"))?;
-    Reflect::get(&window, &"wrappedJSObject".into())
-        .map_err(|_| ErrorBody::new(ErrorCode::PageError, "cannot reach the page's world"))
+    super::page_world::global()
+        .ok_or_else(|| ErrorBody::new(ErrorCode::PageError, "cannot reach the page's world"))
 }
 
 fn threw(e: &JsValue) -> ErrorBody {
@@ -89,8 +84,9 @@ async fn settle(promise: &JsValue, then: &Function) -> Result<JsValue, ErrorBody
         }
     });
     let scope = web_sys::window().map(JsValue::from).unwrap_or_default();
-    let ok = export_function(on_ok.as_ref().unchecked_ref(), &scope);
-    let err = export_function(on_err.as_ref().unchecked_ref(), &scope);
+    let export = |f: &Function| super::page_world::export(f, &scope).map_err(|e| threw(&e));
+    let ok = export(on_ok.as_ref().unchecked_ref())?;
+    let err = export(on_err.as_ref().unchecked_ref())?;
     then.call2(promise, &ok, &err).map_err(|e| threw(&e))?;
     let outcome = rx
         .await

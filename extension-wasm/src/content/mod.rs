@@ -11,6 +11,7 @@ mod evaluate;
 mod find;
 mod focus;
 mod names;
+mod page_world;
 mod performance;
 mod read;
 mod search;
@@ -28,13 +29,15 @@ use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
 use wasm_bindgen::prelude::*;
 
 /// Called once per frame by the shim after the wasm has loaded, with the shim's console and
-/// focus hooks.
+/// focus hooks and its way to give a Rust method its receiver.
 #[wasm_bindgen]
 pub fn content_start(
     hook_console: js_sys::Function,
     hidden: js_sys::Function,
     hook_focus: js_sys::Function,
+    receiving: js_sys::Function,
 ) {
+    page_world::set_receiving(receiving);
     dialogs::install();
     focus::set_hook(hook_focus);
     console::set_hook(hook_console);

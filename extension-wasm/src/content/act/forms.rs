@@ -2,8 +2,8 @@
 
 use claudezilla_protocol::envelope::{FieldEntry, Typing};
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome};
-use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{DataTransfer, Element, HtmlInputElement, HtmlSelectElement};
 
 use crate::content::find::describe;
@@ -113,6 +113,10 @@ pub fn fill(element: &Element, value: &FieldEntry) -> Result<String, ErrorBody> 
 
 pub fn upload(element: &Element, name: &str, mime: &str, bytes: &[u8]) -> Outcome {
     let described = describe(element);
+    let size = bytes.len();
+    let Some((input, way)) = file_field(element) else {
+        return drop_file(element, name, mime, bytes);
+    };
     let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
     let options = web_sys::FilePropertyBag::new();
     options.set_type(mime);
@@ -128,16 +132,62 @@ pub fn upload(element: &Element, name: &str, mime: &str, bytes: &[u8]) -> Outcom
         .items()
         .add_with_file(&file)
         .map_err(|e| page_error(crate::web::js_error_message(&e)))?;
-    let size = bytes.len();
-    let Some((input, way)) = file_field(element) else {
-        return no_field(element, &format!("{name} ({size} bytes)"));
-    };
     input.set_files(transfer.files().as_ref());
     input_event(input.as_ref(), None);
     event(input.as_ref(), "change");
     acted(format!(
         "Attached {name} ({size} bytes) to {described}{way}."
     ))
+}
+
+/// No file field to set: the file is dropped on `element` as a drag from the desktop drops it
+/// (`dragenter`, `dragover`, `drop` at its centre with a `DataTransfer` holding the file), for
+/// a zone that only takes drops. A zone says it takes a drop by cancelling `dragover`; one
+/// that does not is told, and nothing is dropped.
+fn drop_file(element: &Element, name: &str, mime: &str, bytes: &[u8]) -> Outcome {
+    let what = format!("{name} ({} bytes)", bytes.len());
+    let transfer = page_transfer(name, mime, bytes).map_err(|e| {
+        page_error(format!(
+            "cannot make the dropped file {what} in the page: {}",
+            crate::web::js_error_message(&e)
+        ))
+    })?;
+    scroll_into_view(element);
+    let at = centre(element);
+    crate::content::drag::drag_event(element, "dragenter", at, &transfer);
+    if crate::content::drag::drag_event(element, "dragover", at, &transfer) {
+        crate::content::drag::drag_event(element, "dragleave", at, &transfer);
+        return no_field(element, &what);
+    }
+    crate::content::drag::drag_event(element, "drop", at, &transfer);
+    acted(format!(
+        "Dropped {what} on {}: it has no file field, so the file came as a drag from the desktop brings it (dragenter, dragover, drop), and the zone took the drop.",
+        describe(element)
+    ))
+}
+
+/// A `DataTransfer` holding the file, made by the page's own constructors and filled by its
+/// own `items.add`: Firefox shows a page only the files its own principal put in a transfer
+/// (measured: a file an extension adds reads as `files.length` 0 to the page's drop handler).
+fn page_transfer(name: &str, mime: &str, bytes: &[u8]) -> Result<DataTransfer, JsValue> {
+    use crate::content::page_world;
+    let page = page_world::global().ok_or_else(|| JsValue::from_str("no page world"))?;
+    let parts = page_world::copy(&js_sys::Array::of1(&js_sys::Uint8Array::from(bytes)), &page)?;
+    let options = js_sys::Object::new();
+    js_sys::Reflect::set(&options, &"type".into(), &mime.into())?;
+    let options = page_world::copy(&options, &page)?;
+    let file = js_sys::Reflect::construct(
+        &page_world::function(&page, &["File"])?,
+        &js_sys::Array::of3(&parts, &name.into(), &options),
+    )?;
+    let transfer = js_sys::Reflect::construct(
+        &page_world::function(&page, &["DataTransfer"])?,
+        &js_sys::Array::new(),
+    )?;
+    let items = js_sys::Reflect::get(&transfer, &"items".into())?;
+    page_world::function(&page, &["DataTransferItemList", "prototype", "add"])?
+        .call1(&items, &file)?;
+    Ok(transfer.unchecked_into())
 }
 
 /// The file field an upload to `element` goes through, as a person's pick would: the element
@@ -200,15 +250,11 @@ fn chooser_of(element: &Element) -> Option<HtmlInputElement> {
 
 const CLICK: &str = "click";
 
-/// No file field to set: a zone that only takes drops cannot get the file from us. Firefox
-/// shows a page none of the files an extension puts in a drop's `DataTransfer` (measured:
-/// `dataTransfer.files` is empty to the page, though `types` says "Files"), so nothing is
-/// dropped and the answer says why.
+/// Nowhere to put the file: no file field, and no drop zone either.
 fn no_field(element: &Element, what: &str) -> Outcome {
     Err(page_error(format!(
-        "{} is no file field, holds none, and its click opened no file chooser: {what} was not attached. \
-         A zone that only takes dropped files cannot get one from an extension: Firefox hides such a file from the page",
+        "{} is no file field, holds none, its click opened no file chooser and it takes no drop (it did not accept dragover): {what} was not attached",
         describe(element)
     ))
-    .with_hint("upload to the zone's <input type=file> (firefox_snapshot lists it as file) or to the button that opens its file chooser"))
+    .with_hint("upload to the page's <input type=file> (firefox_snapshot lists it as file), to the button that opens its file chooser, or to the zone where it takes dropped files"))
 }

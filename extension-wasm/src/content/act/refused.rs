@@ -1,8 +1,10 @@
 //! What Firefox refuses a synthetic click, watched while the click runs, so the answer says it
 //! instead of "Clicked" alone: a popup the page opens with `window.open` (the popup blocker
-//! answers `null`: the click carries no user activation) and a clipboard write
-//! (`navigator.clipboard.writeText` rejects with `NotAllowedError`). The page's two functions
-//! are wrapped for the click only (Firefox's `exportFunction`), then put back.
+//! answers `null`: the click carries no user activation), a clipboard write
+//! (`navigator.clipboard.writeText` rejects with `NotAllowedError`, `execCommand('copy')`
+//! answers false), fullscreen (`requestFullscreen()` rejects) and a file chooser (a file
+//! field's click shows none). The page's functions are wrapped for the click only (Firefox's
+//! `exportFunction`), then put back; the listener is removed with them.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -10,25 +12,24 @@ use std::rc::Rc;
 use js_sys::{Array, Function, Reflect};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
+use web_sys::{Event, EventTarget, HtmlInputElement};
 
-#[wasm_bindgen]
-extern "C" {
-    /// Firefox's content-script global: a function of ours the page may call.
-    #[wasm_bindgen(catch, js_name = exportFunction)]
-    fn export_function(f: &Function, scope: &JsValue) -> Result<Function, JsValue>;
-}
+use crate::content::find::describe;
+use crate::content::page_world::{self, Method};
 
-/// Longest wait after the click for the clipboard's answer.
-const CLIPBOARD_WAIT_MS: u32 = 150;
+/// Longest wait after the click for a refused promise's answer (clipboard, fullscreen).
+const PROMISE_WAIT_MS: u32 = 150;
 /// Most characters of an address or a copied text said back.
 const SHOWN: usize = 200;
 
 #[derive(Default)]
 struct Seen {
     refusals: Vec<String>,
-    /// Clipboard writes not answered yet.
+    /// Promises of the page's (a clipboard write, a fullscreen request) not settled yet.
     pending: u32,
 }
+
+type Shared = Rc<RefCell<Seen>>;
 
 /// One wrapped page function, to put back.
 struct Wrapped {
@@ -37,148 +38,115 @@ struct Wrapped {
     original: JsValue,
     /// The page had it as its own property (not only through its prototype).
     own: bool,
+    _wrapper: Method,
 }
 
-/// Armed for one click; the page's functions are put back when dropped.
+/// Armed for one click; the page's functions are put back and our listener removed when
+/// dropped.
 pub struct Watch {
     wrapped: Vec<Wrapped>,
-    seen: Rc<RefCell<Seen>>,
-    _keep: Vec<Closure<dyn FnMut(JsValue, JsValue) -> JsValue>>,
+    seen: Shared,
+    chooser: Option<(EventTarget, Closure<dyn FnMut(Event)>)>,
 }
 
 impl Watch {
     pub fn arm() -> Self {
+        let seen = Shared::default();
         let mut watch = Self {
             wrapped: Vec::new(),
-            seen: Rc::default(),
-            _keep: Vec::new(),
+            chooser: hear_file_chooser(&seen),
+            seen,
         };
-        let Some(page) = web_sys::window()
-            .and_then(|w| Reflect::get(&w, &"wrappedJSObject".into()).ok())
-            .filter(JsValue::is_object)
-        else {
+        let Some(page) = page_world::global() else {
             return watch;
         };
-        watch.wrap_open(&page);
-        if let Some(document) = Reflect::get(&page, &"document".into())
-            .ok()
-            .filter(JsValue::is_object)
-        {
-            watch.wrap_exec_command(&document);
-        }
-        if let Some(clipboard) = Reflect::get(&page, &"navigator".into())
-            .ok()
-            .and_then(|n| Reflect::get(&n, &"clipboard".into()).ok())
-            .filter(JsValue::is_object)
-        {
-            watch.wrap_clipboard(&page, &clipboard);
-        }
-        watch
-    }
-
-    fn wrap_open(&mut self, page: &JsValue) {
-        let Some(original) = function(page, "open") else {
-            return;
+        let at = |path: &[&str]| {
+            path.iter()
+                .try_fold(page.clone(), |at, name| {
+                    Reflect::get(&at, &(*name).into()).ok()
+                })
+                .filter(JsValue::is_object)
         };
-        let (seen, call, this) = (self.seen.clone(), original.clone(), page.clone());
-        let wrapper = Closure::<dyn FnMut(JsValue, JsValue) -> JsValue>::new(
-            move |url: JsValue, target: JsValue| {
-                let opened = Reflect::apply(&call, &this, &Array::of2(&url, &target))
-                    .unwrap_or(JsValue::NULL);
+        if let Some(window) = at(&[]) {
+            watch.wrap(&window, "open", |seen, args, opened| {
                 if opened.is_null() {
-                    let url = shown(&url.as_string().unwrap_or_default());
-                    seen.borrow_mut().refusals.push(format!(
+                    let url = shown(&args.get(0).as_string().unwrap_or_default());
+                    push(seen, format!(
                         "the page's window.open(\"{url}\") was blocked by Firefox's popup blocker (a synthetic click carries no user activation); \
                          open the address yourself with firefox_create_window {{url}} (the popup's window.opener link is lost), \
                          or ask the user to allow popups for this site"
                     ));
                 }
-                opened
-            },
-        );
-        self.install(page, "open", original.into(), wrapper);
-    }
-
-    /// `document.execCommand('copy' | 'cut')` answers false when refused (clipboard.js).
-    fn wrap_exec_command(&mut self, document: &JsValue) {
-        let Some(original) = function(document, "execCommand") else {
-            return;
-        };
-        let (seen, call, this) = (self.seen.clone(), original.clone(), document.clone());
-        let wrapper = Closure::<dyn FnMut(JsValue, JsValue) -> JsValue>::new(
-            move |command: JsValue, ui: JsValue| {
-                let done = Reflect::apply(&call, &this, &Array::of2(&command, &ui))
-                    .unwrap_or(JsValue::FALSE);
-                let name = command.as_string().unwrap_or_default().to_ascii_lowercase();
-                if matches!(name.as_str(), "copy" | "cut") && done == JsValue::FALSE {
-                    seen.borrow_mut().refusals.push(format!(
+            });
+        }
+        if let Some(document) = at(&["document"]) {
+            watch.wrap(&document, "execCommand", |seen, args, done| {
+                let name = args.get(0).as_string().unwrap_or_default().to_ascii_lowercase();
+                if matches!(name.as_str(), "copy" | "cut") && *done == JsValue::FALSE {
+                    push(seen, format!(
                         "the page's clipboard {name} (document.execCommand) was refused: Firefox gives a synthetic click no user activation, \
                          so the page's selection is not on the clipboard; read the text from the page instead"
                     ));
                 }
-                done
-            },
-        );
-        self.install(document, "execCommand", original.into(), wrapper);
+            });
+        }
+        if let Some(clipboard) = at(&["navigator", "clipboard"]) {
+            watch.wrap(&clipboard, "writeText", |seen, args, written| {
+                let text = shown(&args.get(0).as_string().unwrap_or_default());
+                on_refusal(seen, written, move |error| format!(
+                    "the page's clipboard write was refused ({error}: Firefox gives a synthetic click no user activation), \
+                     so \"{text}\" is not on the clipboard; read the text from the page instead"
+                ));
+            });
+        }
+        if let Some(element) = at(&["Element", "prototype"]) {
+            watch.wrap(&element, "requestFullscreen", |seen, _, requested| {
+                on_refusal(seen, requested, |error| format!(
+                    "the page asked for fullscreen and Firefox refused it ({error}: a synthetic click carries no user activation); \
+                     the page stays as it was, and can be read and driven as it is"
+                ));
+            });
+        }
+        watch
     }
 
-    fn wrap_clipboard(&mut self, page: &JsValue, clipboard: &JsValue) {
-        let Some(original) = function(clipboard, "writeText") else {
-            return;
-        };
-        let (seen, call, this) = (self.seen.clone(), original.clone(), clipboard.clone());
-        let scope = page.clone();
-        let wrapper = Closure::<dyn FnMut(JsValue, JsValue) -> JsValue>::new(
-            move |text: JsValue, _: JsValue| {
-                let written =
-                    Reflect::apply(&call, &this, &Array::of1(&text)).unwrap_or(JsValue::UNDEFINED);
-                watch_write(
-                    &seen,
-                    &scope,
-                    &written,
-                    &text.as_string().unwrap_or_default(),
-                );
-                written
-            },
-        );
-        self.install(clipboard, "writeText", original.into(), wrapper);
-    }
-
-    /// Puts the exported wrapper in the page's place of `name` on `owner`.
-    fn install(
+    /// Puts a wrapper in the page's place of `owner.name` that calls the page's own function,
+    /// then lets `judge` see its arguments and result.
+    fn wrap(
         &mut self,
         owner: &JsValue,
         name: &'static str,
-        original: JsValue,
-        wrapper: Closure<dyn FnMut(JsValue, JsValue) -> JsValue>,
+        judge: impl Fn(&Shared, &Array, &JsValue) + 'static,
     ) {
-        let Some(page) =
-            web_sys::window().and_then(|w| Reflect::get(&w, &"wrappedJSObject".into()).ok())
-        else {
+        let Some(original) = function(owner, name) else {
             return;
         };
-        let Ok(exported) = export_function(wrapper.as_ref().unchecked_ref(), &page) else {
+        let (seen, call) = (self.seen.clone(), original.clone());
+        let wrapper = Method::new(move |this: JsValue, args: Array| {
+            // What the page's own function throws reaches the page as it would have.
+            let result = Reflect::apply(&call, &this, &args)?;
+            judge(&seen, &args, &result);
+            Ok(result)
+        });
+        let Some(exported) = wrapper.exported() else {
             return;
         };
-        let own = Reflect::get_own_property_descriptor(
-            owner.unchecked_ref::<js_sys::Object>(),
-            &name.into(),
-        )
-        .is_ok_and(|d| !d.is_undefined());
+        let own = Reflect::get_own_property_descriptor(owner.unchecked_ref(), &name.into())
+            .is_ok_and(|d| !d.is_undefined());
         if Reflect::set(owner, &name.into(), &exported).unwrap_or(false) {
             self.wrapped.push(Wrapped {
                 owner: owner.clone(),
                 name,
-                original,
+                original: original.into(),
                 own,
+                _wrapper: wrapper,
             });
-            self._keep.push(wrapper);
         }
     }
 
-    /// What was refused during the click; waits a moment for a clipboard write's answer.
+    /// What was refused during the click; waits a moment for a refused promise's answer.
     pub async fn refusals(self) -> Vec<String> {
-        let until = crate::web::now_ms() + f64::from(CLIPBOARD_WAIT_MS);
+        let until = crate::web::now_ms() + f64::from(PROMISE_WAIT_MS);
         while self.seen.borrow().pending > 0 && crate::web::now_ms() < until {
             crate::web::sleep(10).await;
         }
@@ -188,26 +156,67 @@ impl Watch {
 
 impl Drop for Watch {
     fn drop(&mut self) {
+        if let Some((target, listener)) = &self.chooser {
+            let _ = target.remove_event_listener_with_callback_and_bool(
+                CLICK,
+                listener.as_ref().unchecked_ref(),
+                true,
+            );
+        }
         for w in &self.wrapped {
             let _ = match w.own {
                 true => Reflect::set(&w.owner, &w.name.into(), &w.original),
-                false => Reflect::delete_property(
-                    w.owner.unchecked_ref::<js_sys::Object>(),
-                    &w.name.into(),
-                ),
+                false => Reflect::delete_property(w.owner.unchecked_ref(), &w.name.into()),
             };
         }
     }
 }
 
-/// Hears how a clipboard write ended: a refusal is kept, with what the page meant to copy.
-fn watch_write(seen: &Rc<RefCell<Seen>>, scope: &JsValue, written: &JsValue, text: &str) {
-    let Some(then) = function(written, "then") else {
+const CLICK: &str = "click";
+
+/// Hears a file field's click during ours (the page's `input.click()`, or ours on the field):
+/// Firefox opens no chooser without user activation.
+fn hear_file_chooser(seen: &Shared) -> Option<(EventTarget, Closure<dyn FnMut(Event)>)> {
+    let window: EventTarget = web_sys::window()?.into();
+    let seen = seen.clone();
+    let listener = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
+        let Some(field) = e
+            .target()
+            .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
+            .filter(|i| i.type_().eq_ignore_ascii_case("file"))
+        else {
+            return;
+        };
+        push(
+            &seen,
+            format!(
+                "the click asked for a file chooser ({}): Firefox opens none for a synthetic click (it carries no user activation); \
+             attach the file with firefox_upload_file on the element you clicked",
+                describe(&field)
+            ),
+        );
+    });
+    window
+        .add_event_listener_with_callback_and_bool(CLICK, listener.as_ref().unchecked_ref(), true)
+        .ok()?;
+    Some((window, listener))
+}
+
+fn push(seen: &Shared, refusal: String) {
+    seen.borrow_mut().refusals.push(refusal);
+}
+
+/// Hears how a promise of the page's ends: a rejection is kept, in `said`'s words (given the
+/// error's name).
+fn on_refusal(seen: &Shared, promise: &JsValue, said: impl FnOnce(&str) -> String + 'static) {
+    let Some(then) = function(promise, "then") else {
+        return;
+    };
+    let Some(page) = page_world::global() else {
         return;
     };
     seen.borrow_mut().pending += 1;
     let (ok_seen, no_seen) = (seen.clone(), seen.clone());
-    let text = shown(text);
     let fulfilled = Closure::once_into_js(move |_: JsValue| {
         let mut seen = ok_seen.borrow_mut();
         seen.pending = seen.pending.saturating_sub(1);
@@ -219,19 +228,16 @@ fn watch_write(seen: &Rc<RefCell<Seen>>, scope: &JsValue, written: &JsValue, tex
             .unwrap_or_else(|| "an error".into());
         let mut seen = no_seen.borrow_mut();
         seen.pending = seen.pending.saturating_sub(1);
-        seen.refusals.push(format!(
-            "the page's clipboard write was refused ({name}: Firefox gives a synthetic click no user activation), \
-             so \"{text}\" is not on the clipboard; read the text from the page instead"
-        ));
+        seen.refusals.push(said(&name));
     });
     let export = |f: JsValue| {
-        export_function(f.unchecked_ref(), scope)
+        page_world::export(f.unchecked_ref(), &page)
             .map(JsValue::from)
             .unwrap_or(f)
     };
     let _ = Reflect::apply(
         &then,
-        written,
+        promise,
         &Array::of2(&export(fulfilled), &export(rejected)),
     );
 }
