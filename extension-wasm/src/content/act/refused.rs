@@ -31,6 +31,9 @@ struct Seen {
 
 type Shared = Rc<RefCell<Seen>>;
 
+/// Our listener on the window, to remove.
+type Listening = (EventTarget, Closure<dyn FnMut(Event)>);
+
 /// One wrapped page function, to put back.
 struct Wrapped {
     owner: JsValue,
@@ -46,7 +49,7 @@ struct Wrapped {
 pub struct Watch {
     wrapped: Vec<Wrapped>,
     seen: Shared,
-    chooser: Option<(EventTarget, Closure<dyn FnMut(Event)>)>,
+    chooser: Option<Listening>,
 }
 
 impl Watch {
@@ -131,8 +134,11 @@ impl Watch {
         let Some(exported) = wrapper.exported() else {
             return;
         };
-        let own = Reflect::get_own_property_descriptor(owner.unchecked_ref(), &name.into())
-            .is_ok_and(|d| !d.is_undefined());
+        let own = Reflect::get_own_property_descriptor(
+            owner.unchecked_ref::<js_sys::Object>(),
+            &name.into(),
+        )
+        .is_ok_and(|d| !d.is_undefined());
         if Reflect::set(owner, &name.into(), &exported).unwrap_or(false) {
             self.wrapped.push(Wrapped {
                 owner: owner.clone(),
@@ -166,7 +172,10 @@ impl Drop for Watch {
         for w in &self.wrapped {
             let _ = match w.own {
                 true => Reflect::set(&w.owner, &w.name.into(), &w.original),
-                false => Reflect::delete_property(w.owner.unchecked_ref(), &w.name.into()),
+                false => Reflect::delete_property(
+                    w.owner.unchecked_ref::<js_sys::Object>(),
+                    &w.name.into(),
+                ),
             };
         }
     }
@@ -176,7 +185,7 @@ const CLICK: &str = "click";
 
 /// Hears a file field's click during ours (the page's `input.click()`, or ours on the field):
 /// Firefox opens no chooser without user activation.
-fn hear_file_chooser(seen: &Shared) -> Option<(EventTarget, Closure<dyn FnMut(Event)>)> {
+fn hear_file_chooser(seen: &Shared) -> Option<Listening> {
     let window: EventTarget = web_sys::window()?.into();
     let seen = seen.clone();
     let listener = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
