@@ -4,6 +4,7 @@
 //! tests that fill the pool, restart the extension or stop Firefox get their own.
 //! Run with `cargo xtask test`.
 
+mod accname;
 mod addresses;
 mod agents;
 mod answers;
@@ -47,6 +48,10 @@ fn main() {
         plain(
             "mcp::exits_promptly_when_stdin_closes",
             mcp::exits_promptly_on_stdin_close,
+        ),
+        with_shared(
+            "accname::names_match_the_wpt_accname_suite",
+            accname::names_match_the_wpt_accname_suite,
         ),
         with_shared(
             "answers::a_trace_is_a_page_the_user_opens",

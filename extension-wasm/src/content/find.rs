@@ -205,16 +205,7 @@ pub fn describe(element: &Element) -> String {
     let tag = element.local_name();
     // A field by its name (its label), not its value (a checkbox's is "on").
     let field_name = matches!(tag.as_str(), "input" | "select" | "textarea")
-        .then(|| {
-            let input_type = element.get_attribute("type");
-            let facts = crate::a11y::ElementFacts {
-                tag: &tag,
-                input_type: input_type.as_deref(),
-                ..crate::a11y::ElementFacts::default()
-            };
-            let role = crate::a11y::role(&facts).unwrap_or("input");
-            super::names::name(element, &tag, role, &mut super::names::Labels::default())
-        })
+        .then(|| super::names::name(element, &tag, &mut super::names::Labels::default()))
         .filter(|n| !n.is_empty());
     let label = field_name
         .or_else(|| element.get_attribute("aria-label"))

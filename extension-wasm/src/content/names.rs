@@ -1,12 +1,13 @@
-//! Accessible names, as a person reads them: the ARIA order (labelledby, aria-label, the
-//! field's label, alt, the element's own text, title, placeholder), with text read through
-//! open shadow roots and slots — a web component's button is named by the words slotted into
-//! it, and `aria-labelledby` resolves in the element's own shadow root.
+//! Accessible names read from the page: the DOM behind `a11y::name`'s `NameSources`, which
+//! computes them as AccName does. Text is read through open shadow roots and slots (a web
+//! component's button is named by the words slotted into it) and `aria-labelledby` resolves in
+//! the element's own tree.
 
 use wasm_bindgen::prelude::*;
 use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, Node};
 
 use crate::a11y;
+use crate::a11y::name::{Generated, NameSources, Shown};
 
 /// Bytes of text read for one name at most (names are cut far shorter).
 const MAX_WORDS: usize = 400;
@@ -21,8 +22,10 @@ extern "C" {
 }
 
 thread_local! {
-    /// The ARIA attributes that name an element.
-    static ARIA_NAMED: JsValue = JsValue::from_str("[aria-labelledby],[aria-label]");
+    /// The attributes `a11y::name::NAMING` lists, as one selector.
+    static NAMING: JsValue = JsValue::from_str(
+        &a11y::name::NAMING.iter().map(|a| format!("[{a}]")).collect::<Vec<_>>().join(","),
+    );
 }
 
 /// The nodes the page shows under `node`: a host's shadow tree (its light children appear
@@ -59,24 +62,6 @@ pub fn slotted(slot: &Element) -> js_sys::Array {
     slot.unchecked_ref::<web_sys::HtmlSlotElement>()
         .assigned_nodes_with_options(&options)
 }
-
-/// An element's own words: its text, or — when its text is only what slots show (a web
-/// component's button) — the words as the page shows them.
-fn own_text(el: &Element) -> String {
-    // Parts laid out as blocks (a grid cell's lines, a card's rows) are words apart, as the
-    // accessible-name computation joins them; `textContent` would run them together.
-    if el.child_element_count() > 0 && el.query_selector(BLOCKS).ok().flatten().is_some() {
-        return flat_text(el, 80);
-    }
-    let text = a11y::clean(&el.text_content().unwrap_or_default(), 80);
-    if text.chars().any(char::is_alphanumeric) {
-        return text;
-    }
-    flat_text(el, 80)
-}
-
-/// Elements laid out as blocks by default, or as a widget's parts: their words stand apart.
-const BLOCKS: &str = "div, p, li, br, td, th, tr, dt, dd, section, article, header, footer, h1, h2, h3, h4, h5, h6, [role=gridcell], [role=cell], [role=columnheader], [role=row]";
 
 /// The element's words as the page shows them (through shadow roots and slots, without what
 /// is `aria-hidden`), cleaned and cut at `max` characters.
@@ -132,10 +117,14 @@ fn by_id(root: &Node, id: &str) -> Option<Element> {
 /// Each field's first label, found once per tree (the document, each shadow root) from the
 /// labels' side (`label.control`), instead of asking every field for its `labels`: Firefox
 /// searches the whole tree for each such question, which made large forms slow.
+///
+/// It also keeps, for the snapshot's length, whether the page's style sheets may generate
+/// content (`::before`, `::after`): when none can, no element's generated content is asked.
 #[derive(Default)]
 pub struct Labels {
     indexed: Vec<Node>,
     first: js_sys::Map,
+    generates: Option<bool>,
 }
 
 impl Labels {
@@ -160,83 +149,234 @@ impl Labels {
     }
 }
 
-/// A label's words without those of the fields inside it (a select's options, say), as the
-/// page shows them.
-fn label_words(label: &Element) -> String {
-    let mut words = String::new();
-    let field = |el: &Element| matches!(el.local_name().as_str(), "input" | "select" | "textarea");
-    words_under(label.as_ref(), &mut words, &mut 0, &field);
-    a11y::clean(&words, 80)
-}
-
-/// The name ARIA gives an element (`aria-labelledby`, resolved in its own tree, then
-/// `aria-label`), if any.
-pub fn aria_name(el: &Element) -> Option<String> {
-    if !super::snapshot::has_any(el, &ARIA_NAMED) {
-        return None;
+impl Labels {
+    /// May a style sheet of the page generate content? A sheet we may not read (another
+    /// origin's) may.
+    fn generates(&mut self) -> bool {
+        *self.generates.get_or_insert_with(|| {
+            let Some(sheets) = web_sys::window()
+                .and_then(|w| w.document())
+                .map(|d| d.style_sheets())
+            else {
+                return false;
+            };
+            (0..sheets.length()).any(|i| {
+                let Some(sheet) = sheets.item(i) else {
+                    return false;
+                };
+                let Ok(rules) = sheet.unchecked_ref::<web_sys::CssStyleSheet>().css_rules() else {
+                    return true;
+                };
+                (0..rules.length()).any(|r| {
+                    rules.item(r).is_some_and(|rule| {
+                        let text = rule.css_text();
+                        (text.contains(":before") || text.contains(":after"))
+                            && text.contains("content")
+                    })
+                })
+            })
+        })
     }
-    if let Some(ids) = el.get_attribute("aria-labelledby") {
-        // The ids name elements of the element's own tree: its shadow root, or the document.
-        let root = el.get_root_node();
-        let text: Vec<String> = ids
-            .split_whitespace()
-            .filter_map(|id| by_id(&root, id))
-            .map(|e| flat_text(&e, 80))
-            .collect();
-        if !text.is_empty() {
-            return Some(a11y::clean(&text.join(" "), 80));
-        }
-    }
-    el.get_attribute("aria-label")
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| a11y::clean(&l, 80))
 }
 
-/// The accessible name, in the order [`a11y::accessible_name`] gives; each source is read from
-/// the page only when the ones before it gave nothing.
-pub fn name(el: &Element, tag: &str, role: &str, labels: &mut Labels) -> String {
-    // Only form fields have labels (a hidden input has none, and is no field here).
-    let labelable = match tag {
-        "input" => el
-            .dyn_ref::<HtmlInputElement>()
-            .is_some_and(|i| i.type_() != "hidden"),
-        "select" => el.has_type::<HtmlSelectElement>(),
-        "textarea" => el.has_type::<HtmlTextAreaElement>(),
-        _ => false,
-    };
-    a11y::accessible_name(tag, role, labelable, &mut Sources { el, labels })
+/// The accessible name of `el` (whose tag the caller knows), as `a11y::name` computes it.
+pub fn name(el: &Element, tag: &str, labels: &mut Labels) -> String {
+    named(el, tag, labels, false)
 }
 
-/// One element's name sources, read from the page.
-struct Sources<'a> {
-    el: &'a Element,
+/// The name of an element that is not shown: its labels and references name it, its own
+/// content does not (it is hidden too).
+pub fn hidden_name(el: &Element, tag: &str, labels: &mut Labels) -> String {
+    named(el, tag, labels, true)
+}
+
+fn named(el: &Element, tag: &str, labels: &mut Labels, hidden: bool) -> String {
+    let name = a11y::name::accessible_name(&mut Dom { labels }, el.as_ref(), tag, hidden);
+    a11y::clean(&name, 80)
+}
+
+/// The page's tree, as the name computation reads it.
+struct Dom<'a> {
     labels: &'a mut Labels,
 }
 
-impl a11y::NameSources for Sources<'_> {
-    fn aria(&mut self) -> Option<String> {
-        aria_name(self.el)
+#[wasm_bindgen]
+extern "C" {
+    /// An element seen through `checkVisibility()` with options (not in web-sys yet).
+    #[wasm_bindgen(extends = Element)]
+    type Visible;
+    #[wasm_bindgen(method, js_name = checkVisibility)]
+    fn check_visibility_with(this: &Visible, options: &JsValue) -> bool;
+}
+
+thread_local! {
+    /// `checkVisibility`'s options that count `visibility: hidden` as hidden.
+    static VISIBILITY_TOO: JsValue = {
+        let options = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&options, &"visibilityProperty".into(), &JsValue::TRUE);
+        options.into()
+    };
+}
+
+impl NameSources for Dom<'_> {
+    type Node = Node;
+
+    fn tag(&mut self, n: &Node) -> Option<String> {
+        (n.node_type() == Node::ELEMENT_NODE).then(|| n.unchecked_ref::<Element>().local_name())
     }
 
-    fn label(&mut self) -> Option<String> {
-        self.labels.of(self.el).map(|l| label_words(&l))
+    fn text(&mut self, n: &Node) -> Option<String> {
+        (n.node_type() == Node::TEXT_NODE).then(|| n.text_content().unwrap_or_default())
     }
 
-    fn value(&mut self) -> String {
-        self.el
-            .dyn_ref::<HtmlInputElement>()
-            .map(HtmlInputElement::value)
-            .unwrap_or_default()
+    fn attribute(&mut self, n: &Node, name: &str) -> Option<String> {
+        n.unchecked_ref::<Element>().get_attribute(name)
     }
 
-    fn content(&mut self) -> String {
-        self.el
-            .get_attribute("alt")
-            .map(|a| a11y::clean(&a, 80))
-            .unwrap_or_else(|| own_text(self.el))
+    fn marked(&mut self, n: &Node) -> bool {
+        super::snapshot::has_any(n.unchecked_ref(), &NAMING)
     }
 
-    fn attribute(&mut self, name: &str) -> Option<String> {
-        self.el.get_attribute(name)
+    fn only_text(&mut self, n: &Node) -> Option<String> {
+        let el = n.unchecked_ref::<Element>();
+        // A slot shows its assigned nodes, not its own text.
+        let plain = el.child_element_count() == 0
+            && el.shadow_root().is_none()
+            && el.local_name() != "slot";
+        plain.then(|| n.text_content().unwrap_or_default())
     }
+
+    fn children(&mut self, n: &Node) -> Vec<Node> {
+        rendered_children(n)
+    }
+
+    fn by_id(&mut self, n: &Node, id: &str) -> Option<Node> {
+        by_id(&n.get_root_node(), id).map(Node::from)
+    }
+
+    fn shown(&mut self, n: &Node) -> Shown {
+        let el = n.unchecked_ref::<Element>();
+        if !super::snapshot::is_visible(el) {
+            // `display: contents` has no box, but its children show.
+            return match super::snapshot::box_less(el) {
+                true => Shown::Rendered,
+                false => Shown::NotRendered,
+            };
+        }
+        let visible =
+            VISIBILITY_TOO.with(|o| el.unchecked_ref::<Visible>().check_visibility_with(o));
+        match visible {
+            true => Shown::Rendered,
+            false => Shown::Invisible,
+        }
+    }
+
+    fn generated(&mut self, n: &Node, which: Generated) -> Option<String> {
+        let pseudo = match which {
+            Generated::Before => "::before",
+            Generated::After => "::after",
+            Generated::Marker => return marker(n.unchecked_ref()),
+        };
+        if !self.labels.generates() {
+            return None;
+        }
+        style_of(n.unchecked_ref(), pseudo, "content")
+    }
+
+    fn labels(&mut self, n: &Node) -> Vec<Node> {
+        self.labels
+            .of(n.unchecked_ref())
+            .map(Node::from)
+            .into_iter()
+            .collect()
+    }
+
+    /// A field's value as the snapshot shows it: never a password's characters, a typed
+    /// secret as its placeholder.
+    fn value(&mut self, n: &Node) -> Option<String> {
+        let el = n.unchecked_ref::<Element>();
+        let value = match el.local_name().as_str() {
+            "input" => {
+                let input = el.unchecked_ref::<HtmlInputElement>();
+                if input.type_().eq_ignore_ascii_case("password") {
+                    return None;
+                }
+                input.value()
+            }
+            "textarea" => el.unchecked_ref::<HtmlTextAreaElement>().value(),
+            _ => return None,
+        };
+        Some(super::secrets::shown_value(el, &value))
+    }
+
+    fn selected(&mut self, n: &Node) -> Vec<Node> {
+        let el = n.unchecked_ref::<Element>();
+        if let Some(select) = el.dyn_ref::<HtmlSelectElement>() {
+            let options = select.selected_options();
+            return (0..options.length())
+                .filter_map(|i| options.item(i))
+                .map(Node::from)
+                .collect();
+        }
+        let Ok(chosen) = el.query_selector_all("[aria-selected=true]") else {
+            return Vec::new();
+        };
+        (0..chosen.length())
+            .filter_map(|i| chosen.item(i))
+            .collect()
+    }
+}
+
+fn style_of(el: &Element, pseudo: &str, property: &str) -> Option<String> {
+    web_sys::window()?
+        .get_computed_style_with_pseudo_elt(el, pseudo)
+        .ok()??
+        .get_property_value(property)
+        .ok()
+}
+
+/// A list item's marker as its list shows it: its `::marker` content, else the bullet or the
+/// number its `list-style-type` draws (the common types; others give none).
+fn marker(li: &Element) -> Option<String> {
+    let content = style_of(li, "::marker", "content")?;
+    if !matches!(content.as_str(), "normal" | "none" | "") {
+        return Some(a11y::name::generated_text(&content, &mut |a| {
+            li.get_attribute(a)
+        }));
+    }
+    let kind = style_of(li, "", "list-style-type")?;
+    let bullet = match kind.as_str() {
+        "disc" => "•",
+        "circle" => "◦",
+        "square" => "▪",
+        "decimal" => return Some(format!("{}.", ordinal(li))),
+        _ => return None,
+    };
+    Some(bullet.to_owned())
+}
+
+/// The number an ordered list gives this item: its `value`, else the list's `start` plus the
+/// items before it.
+fn ordinal(li: &Element) -> i64 {
+    if let Some(value) = li
+        .get_attribute("value")
+        .and_then(|v| v.trim().parse().ok())
+    {
+        return value;
+    }
+    let start = li
+        .parent_element()
+        .filter(|p| p.local_name() == "ol")
+        .and_then(|ol| ol.get_attribute("start"))
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(1);
+    let mut before = 0;
+    let mut at = li.previous_element_sibling();
+    while let Some(sibling) = at {
+        if sibling.local_name() == "li" {
+            before += 1;
+        }
+        at = sibling.previous_element_sibling();
+    }
+    start + before
 }

@@ -77,7 +77,7 @@ pub fn find(needle: &Needle, limit: u32, frame: u32, until: u64) -> Outcome {
         // Plain text has no name but its words, which the context shows.
         let name = match role {
             "text" => String::new(),
-            _ => names::name(&element, &element.local_name(), role, &mut labels),
+            _ => names::name(&element, &element.local_name(), &mut labels),
         };
         matches.push(FoundMatch {
             element_ref: ref_for(&element, frame),

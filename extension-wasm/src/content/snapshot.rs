@@ -29,7 +29,7 @@ extern "C" {
 thread_local! {
     /// Attributes that make an element more than its tag says; most elements have none, and
     /// one `matches` call lets the walk skip every attribute read for them.
-    static MARKED: JsValue = JsValue::from_str("[hidden],[aria-hidden],[role],[tabindex],[onclick],[contenteditable],[draggable=true]");
+    static MARKED: JsValue = JsValue::from_str("[hidden],[aria-hidden],[role],[tabindex],[onclick],[contenteditable],[draggable=true],[aria-label],[aria-labelledby],[aria-labeledby],[title]");
 }
 
 fn is_marked(el: &Element) -> bool {
@@ -49,6 +49,13 @@ thread_local! {
     static STATEFUL: JsValue = JsValue::from_str("[disabled],[aria-disabled],[aria-expanded],[required],[aria-checked]");
 }
 
+thread_local! {
+    /// The attributes an author names an element with.
+    static AUTHOR_NAMED: JsValue = JsValue::from_str("[aria-label],[aria-labelledby],[aria-labeledby]");
+    /// Those, or a tooltip.
+    static AUTHOR_NAMED_OR_TITLED: JsValue = JsValue::from_str("[aria-label],[aria-labelledby],[aria-labeledby],[title]");
+}
+
 pub(super) fn has_any(el: &Element, selectors: &'static std::thread::LocalKey<JsValue>) -> bool {
     selectors.with(|s| el.unchecked_ref::<Checkable>().matches_value(s))
 }
@@ -61,7 +68,7 @@ pub fn is_visible(el: &Element) -> bool {
 /// `display: contents` (a grid's header row laid out by its cells): no box of its own, so
 /// `checkVisibility` says hidden, but its children show. Asked only in the walk, which never
 /// enters a hidden ancestor.
-fn box_less(el: &Element) -> bool {
+pub(super) fn box_less(el: &Element) -> bool {
     web_sys::window()
         .and_then(|w| w.get_computed_style(el).ok().flatten())
         .and_then(|style| style.get_property_value("display").ok())
@@ -117,7 +124,7 @@ pub fn snapshot(
         in_label: false,
     };
     match root.dyn_ref::<Element>() {
-        Some(el) if selector.is_some() => w.element(el, 0),
+        Some(el) if selector.is_some() => w.root(el),
         _ => w.children(&root, 0),
     }
     Ok(PageReply::SnapshotPart(SnapshotPart {
@@ -284,6 +291,29 @@ impl Walker {
         self.limits.max_depth.is_none_or(|d| depth < d)
     }
 
+    /// The element a selector asked for: listed as any other, and also when it is hidden or
+    /// an option (which the walk leaves to their field), so the answer says what it is.
+    fn root(&mut self, el: &Element) {
+        let tag = el.local_name();
+        let hidden = el.has_attribute("hidden")
+            || el.get_attribute("aria-hidden").as_deref() == Some("true")
+            || !(is_visible(el) || box_less(el));
+        if !hidden && tag != "option" {
+            return self.element(el, 0);
+        }
+        let (role, _) = role_of(el, &tag, true);
+        let role = role.unwrap_or(if tag == "option" { "option" } else { "generic" });
+        let name = match hidden {
+            true => names::hidden_name(el, &tag, &mut self.labels),
+            false => names::name(el, &tag, &mut self.labels),
+        };
+        let states = States {
+            hidden,
+            ..States::default()
+        };
+        self.push(a11y::line(0, role, &name, None, &states), el);
+    }
+
     fn element(&mut self, el: &Element, depth: usize) {
         let tag = el.local_name();
         if a11y::is_skipped(&tag) {
@@ -312,6 +342,8 @@ impl Walker {
             // A grid's row: its cells on one line, each with its ref, as a table's row.
             return self.row(el, depth);
         }
+        // Roles that name no field and hold no controls are printed when named (a region, an
+        // alert, a figure), else only their content shows.
         if interactive && holds_controls(el, role) {
             return self.composite(el, &tag, role, depth);
         }
@@ -325,23 +357,19 @@ impl Walker {
             return;
         }
         match role {
-            Some(h @ ("h1" | "h2" | "h3" | "h4" | "h5" | "h6")) => {
-                let line = a11y::line(depth, h, &text_of(el, 100), None, &States::default());
+            Some(h @ ("h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "heading")) => {
+                let name = names::name(el, &tag, &mut self.labels);
+                let line = a11y::line(depth, h, &name, None, &States::default());
                 if self.within_depth(depth) {
                     self.push(line, el);
                 }
             }
+            Some("img") if tag == "svg" => self.named(el, &tag, "img", depth),
             Some("img") if !self.limits.interactive_only => {
-                let alt = el.get_attribute("alt").unwrap_or_default();
-                if !alt.trim().is_empty() && self.within_depth(depth) {
+                let name = names::name(el, &tag, &mut self.labels);
+                if !name.is_empty() && self.within_depth(depth) {
                     self.push(
-                        a11y::line(
-                            depth,
-                            "img",
-                            &a11y::clean(&alt, 80),
-                            None,
-                            &States::default(),
-                        ),
+                        a11y::line(depth, "img", &name, None, &States::default()),
                         el,
                     );
                 }
@@ -349,25 +377,50 @@ impl Walker {
             Some("iframe") => self.iframe(el, depth),
             Some("label") => self.label(el, depth),
             Some(r) if a11y::is_container(Some(r)) => {
-                let label = names::aria_name(el)
-                    .map(|l| a11y::clean(&l, 60))
-                    .unwrap_or_default();
+                let name = names::name(el, &tag, &mut self.labels);
                 if self.within_depth(depth)
-                    && !self.push(a11y::line(depth, r, &label, None, &States::default()), el)
+                    && !self.push(a11y::line(depth, r, &name, None, &States::default()), el)
                 {
                     return;
                 }
                 self.children(el, depth + 1);
             }
-            // Generic elements, list items, rows, labels: their content at the same level.
-            _ => self.children(el, depth),
+            Some("none" | "presentation") => self.children(el, depth),
+            // An element of no role that an author named or titled: by its tag, or the role a
+            // name gives it (a named section is a region).
+            Some("generic") | None if marked && has_any(el, &AUTHOR_NAMED_OR_TITLED) => {
+                let role = match tag.as_str() {
+                    "section" => "region",
+                    "dl" => "list",
+                    _ => tag.as_str(),
+                };
+                let role = role.to_owned();
+                self.named(el, &tag, &role, depth)
+            }
+            Some("generic") | None => self.children(el, depth),
+            Some(r) => self.named(el, &tag, r, depth),
         }
+    }
+
+    /// An element whose role is worth saying when it has a name (an alert, a figure, a named
+    /// svg): its line, then its content under it; unnamed, only its content.
+    fn named(&mut self, el: &Element, tag: &str, role: &str, depth: usize) {
+        let name = names::name(el, tag, &mut self.labels);
+        if name.is_empty() {
+            return self.children(el, depth);
+        }
+        if self.within_depth(depth)
+            && !self.push(a11y::line(depth, role, &name, None, &States::default()), el)
+        {
+            return;
+        }
+        self.children(el, depth + 1);
     }
 
     /// A control's line, with its ref; false when it did not fit.
     fn control(&mut self, el: &Element, tag: &str, role: &str, depth: usize) -> bool {
         let reference = find::ref_for(el, self.frame).to_string();
-        let name = names::name(el, tag, role, &mut self.labels);
+        let name = names::name(el, tag, &mut self.labels);
         let mut states = states(el, tag, role);
         if name.is_empty() {
             states.context = context_of(el);
@@ -400,11 +453,16 @@ impl Walker {
     /// A table row: its content, folded onto one line where it is a few lines.
     fn row(&mut self, el: &Element, depth: usize) {
         let (start, lines, frames) = (self.out.len(), self.lines, self.frames.len());
+        // A row's name is its cells' words, which its line shows; an author's name is said.
+        let name = match has_any(el, &AUTHOR_NAMED) {
+            true => names::name(el, "tr", &mut self.labels),
+            false => String::new(),
+        };
         self.children(el, depth);
         if self.cut.is_some() || self.frames.len() != frames {
             return;
         }
-        if let Some(folded) = a11y::fold_row(depth, &self.out[start..]) {
+        if let Some(folded) = a11y::fold_row(depth, &self.out[start..], &name) {
             self.out.truncate(start);
             self.out.push_str(&folded);
             self.lines = lines + 1;
@@ -488,6 +546,7 @@ pub(super) fn role_of(el: &Element, tag: &str, marked: bool) -> (Option<&'static
                 .get_attribute("contenteditable")
                 .is_some_and(|v| v != "false"),
         focusable: marked && scripted_control(el),
+        disabled: marked && el.has_attribute("disabled"),
     };
     let role = a11y::role(&facts);
     (role, a11y::is_interactive(role, &facts))
@@ -559,10 +618,6 @@ fn context_of(el: &Element) -> Option<String> {
 
 /// The most words a row holds: more, and it is a page, not a row.
 const MAX_CONTEXT: usize = 200;
-
-fn text_of(el: &Element, max: usize) -> String {
-    a11y::clean(&el.text_content().unwrap_or_default(), max)
-}
 
 fn states(el: &Element, tag: &str, role: &str) -> States {
     let stateful = has_any(el, &STATEFUL);

@@ -2,6 +2,8 @@
 //! agent can act on it, and how its line reads. The content script feeds it what it reads from
 //! each element.
 
+pub mod name;
+
 /// What the walker knows about one element.
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct ElementFacts<'a> {
@@ -15,15 +17,26 @@ pub struct ElementFacts<'a> {
     /// A tabindex (even -1: focusable by a click), an inline onclick, or `draggable`: what
     /// scripts make a person click or drag.
     pub focusable: bool,
+    /// `disabled`: a disabled control is not focused, so `role="none"` holds for it.
+    pub disabled: bool,
 }
 
 /// The role an element plays, after ARIA rules (explicit role first, then the tag's).
 pub fn role(f: &ElementFacts) -> Option<&'static str> {
     if let Some(explicit) = f.role_attr.and_then(|r| r.split_whitespace().next()) {
-        return KNOWN_ROLES
+        let known = name::ARIA_ROLES
             .iter()
             .find(|k| k.eq_ignore_ascii_case(explicit))
             .copied();
+        // A control a person focuses keeps its role whatever role="none" says (ARIA's
+        // presentational roles conflict resolution).
+        let ignored = matches!(known, Some("none" | "presentation"))
+            && name::natively_focusable(f.tag, f.has_href)
+            && !f.disabled;
+        if !ignored {
+            // ARIA 1.3's name for an image.
+            return known.map(|r| if r == "image" { "img" } else { r });
+        }
     }
     Some(match f.tag {
         "a" | "area" if f.has_href => "link",
@@ -38,7 +51,7 @@ pub fn role(f: &ElementFacts) -> Option<&'static str> {
         "h4" => "h4",
         "h5" => "h5",
         "h6" => "h6",
-        "img" => "img",
+        "img" | "svg" => "img",
         "nav" => "navigation",
         "main" => "main",
         "header" => "banner",
@@ -50,6 +63,17 @@ pub fn role(f: &ElementFacts) -> Option<&'static str> {
         "li" => "listitem",
         "table" => "table",
         "tr" => "row",
+        "td" | "th" => "cell",
+        "thead" | "tbody" | "tfoot" => "rowgroup",
+        "fieldset" => "group",
+        "figure" => "figure",
+        "article" => "article",
+        "hr" => "separator",
+        "meter" => "meter",
+        "progress" => "progressbar",
+        "output" => "status",
+        "math" => "math",
+        "blockquote" => "blockquote",
         "iframe" => "iframe",
         "label" => "label",
         _ if f.contenteditable => "textbox",
@@ -71,62 +95,6 @@ fn input_role(kind: &str) -> Option<&'static str> {
         _ => "textbox",
     })
 }
-
-const KNOWN_ROLES: &[&str] = &[
-    "button",
-    "link",
-    "checkbox",
-    "radio",
-    "switch",
-    "tab",
-    "tabpanel",
-    "tablist",
-    "menuitem",
-    "menuitemcheckbox",
-    "menuitemradio",
-    "menu",
-    "menubar",
-    "option",
-    "listbox",
-    "combobox",
-    "textbox",
-    "searchbox",
-    "slider",
-    "spinbutton",
-    "treeitem",
-    "tree",
-    "treegrid",
-    "grid",
-    "radiogroup",
-    "gridcell",
-    "columnheader",
-    "rowheader",
-    "dialog",
-    "alertdialog",
-    "navigation",
-    "main",
-    "banner",
-    "contentinfo",
-    "complementary",
-    "form",
-    "search",
-    "region",
-    "list",
-    "listitem",
-    "table",
-    "row",
-    "cell",
-    "heading",
-    "img",
-    "alert",
-    "status",
-    "progressbar",
-    "tooltip",
-    "none",
-    "presentation",
-    "generic",
-    "group",
-];
 
 /// Roles an agent can act on: they get a ref.
 pub fn is_interactive(role: Option<&str>, f: &ElementFacts) -> bool {
@@ -203,7 +171,7 @@ pub fn is_plain(tag: &str) -> bool {
                 tag,
                 ..ElementFacts::default()
             }),
-            None | Some("listitem" | "row")
+            None | Some("listitem" | "row" | "cell" | "rowgroup" | "article" | "blockquote")
         )
 }
 
@@ -260,6 +228,8 @@ pub struct States {
     pub context: Option<String>,
     /// A calendar day of another month than the one shown.
     pub outside_month: bool,
+    /// Not shown on the page (asked for by selector).
+    pub hidden: bool,
 }
 
 /// One line: `{indent}{role} "{name}" {ref} ={value} [states]`.
@@ -297,6 +267,7 @@ pub fn line(
         (states.disabled, "disabled"),
         (states.required, "required"),
         (states.outside_month, "outside month"),
+        (states.hidden, "hidden"),
     ] {
         if on {
             out.push_str(" [");
@@ -324,74 +295,26 @@ pub fn text_line(depth: usize, text: &str) -> String {
 const ROW_LINES: usize = 12;
 
 /// A table row's lines on one line (`row: link "Item 3" e7 · button "Delete" e8 · "note"`): a
-/// long table reads as a list of rows, and costs a fraction of the characters. `None` when
-/// there is nothing to fold (one line) or too much (a row holding a whole layout).
-pub fn fold_row(depth: usize, lines: &str) -> Option<String> {
+/// long table reads as a list of rows, and costs a fraction of the characters; a row an author
+/// named says its name (`row "Totals": …`). `None` when there is nothing to fold (one line of
+/// an unnamed row) or too much (a row holding a whole layout).
+pub fn fold_row(depth: usize, lines: &str, name: &str) -> Option<String> {
     let parts: Vec<&str> = lines
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty())
         .collect();
-    if !(2..=ROW_LINES).contains(&parts.len()) {
+    let fewest = if name.is_empty() { 2 } else { 0 };
+    if !(fewest..=ROW_LINES).contains(&parts.len()) {
         return None;
     }
-    Some(format!("{}row: {}\n", " ".repeat(depth), parts.join(" · ")))
-}
-
-/// Where an element's accessible name may come from. The content script answers each when
-/// asked (every one costs calls into the page), and [`accessible_name`] asks in ARIA's order.
-pub trait NameSources {
-    /// `aria-labelledby` (resolved in the element's own tree), then `aria-label`.
-    fn aria(&mut self) -> Option<String>;
-    /// The words of the form field's `<label>`.
-    fn label(&mut self) -> Option<String>;
-    /// An input's value (a button's caption).
-    fn value(&mut self) -> String;
-    /// `alt`, else the element's own text.
-    fn content(&mut self) -> String;
-    fn attribute(&mut self, name: &str) -> Option<String>;
-}
-
-/// The accessible name, after the ARIA order: labelledby and aria-label, the field's label
-/// (only a form field has one: `labelable`), alt or the element's own text (an input's: its
-/// value), then title, placeholder and name. A field's own text is its value, not its name —
-/// but an ARIA checkbox or radio (a div, say) is named by its content, as a native one is by
-/// its label.
-pub fn accessible_name(
-    tag: &str,
-    role: &str,
-    labelable: bool,
-    from: &mut impl NameSources,
-) -> String {
-    if let Some(aria) = from.aria() {
-        return aria;
-    }
-    if let Some(label) = labelable
-        .then(|| from.label())
-        .flatten()
-        .filter(|l| !l.is_empty())
-    {
-        return label;
-    }
-    let native = matches!(tag, "input" | "select" | "textarea");
-    let is_field = match role {
-        "textbox" | "searchbox" | "combobox" | "spinbutton" | "slider" | "input" | "file" => true,
-        "checkbox" | "radio" => native,
-        _ => false,
+    let named = match name.is_empty() {
+        true => String::new(),
+        false => format!(" \"{}\"", name.replace('"', "'")),
     };
-    let own = match (is_field, tag) {
-        (true, _) => String::new(),
-        (false, "input") => clean(&from.value(), 80),
-        (false, _) => from.content(),
-    };
-    if !own.is_empty() {
-        return own;
-    }
-    ["title", "placeholder", "name"]
-        .iter()
-        .find_map(|a| from.attribute(a).filter(|v| !v.trim().is_empty()))
-        .map(|v| clean(&v, 80))
-        .unwrap_or_default()
+    let parts = parts.join(" · ");
+    let sep = if parts.is_empty() { "" } else { ": " };
+    Some(format!("{}row{named}{sep}{parts}\n", " ".repeat(depth)))
 }
 
 /// What a snapshot shows of a password field: nothing when empty, a secret's placeholder
@@ -412,18 +335,23 @@ mod tests {
     fn table_rows_fold_onto_one_line() {
         let lines = "  link \"Item 3\" e7\n  button \"Delete\" e8\n  \"note 3\"\n";
         assert_eq!(
-            fold_row(2, lines).as_deref(),
+            fold_row(2, lines, "").as_deref(),
             Some("  row: link \"Item 3\" e7 · button \"Delete\" e8 · \"note 3\"\n")
         );
         assert_eq!(
-            fold_row(0, "  link \"x\" e1\n"),
+            fold_row(0, "  link \"x\" e1\n", ""),
             None,
             "one line stays as it is"
         );
         assert_eq!(
-            fold_row(0, &"x\n".repeat(13)),
+            fold_row(0, &"x\n".repeat(13), ""),
             None,
             "a layout row stays as it is"
+        );
+        assert_eq!(
+            fold_row(0, "  \"x\"\n", "Totals").as_deref(),
+            Some("row \"Totals\": \"x\"\n"),
+            "a named row says its name, even with one part"
         );
     }
 
@@ -547,88 +475,6 @@ mod tests {
         assert_eq!(clean("  a \n\t b  ", 10), "a b");
         assert_eq!(clean("abcdef ghij", 4), "abcd…");
         assert_eq!(clean("", 4), "");
-    }
-
-    /// An element's name sources (by name: aria, label, value, content, or an attribute), and
-    /// which were asked for.
-    struct Sources {
-        given: Vec<(&'static str, &'static str)>,
-        asked: Vec<String>,
-    }
-
-    impl Sources {
-        fn take(&mut self, what: &str) -> Option<String> {
-            self.asked.push(what.to_owned());
-            let given = self.given.iter().find(|(name, _)| *name == what);
-            given.map(|(_, v)| (*v).to_owned())
-        }
-    }
-
-    impl NameSources for Sources {
-        fn aria(&mut self) -> Option<String> {
-            self.take("aria")
-        }
-        fn label(&mut self) -> Option<String> {
-            self.take("label")
-        }
-        fn value(&mut self) -> String {
-            self.take("value").unwrap_or_default()
-        }
-        fn content(&mut self) -> String {
-            self.take("content").unwrap_or_default()
-        }
-        fn attribute(&mut self, name: &str) -> Option<String> {
-            self.take(name)
-        }
-    }
-
-    fn named(
-        tag: &str,
-        role: &str,
-        labelable: bool,
-        given: &[(&'static str, &'static str)],
-    ) -> (String, Vec<String>) {
-        let mut s = Sources {
-            given: given.to_vec(),
-            asked: Vec::new(),
-        };
-        (accessible_name(tag, role, labelable, &mut s), s.asked)
-    }
-
-    #[test]
-    fn names_follow_the_aria_order_and_ask_no_more_than_needed() {
-        let (name, asked) = named(
-            "button",
-            "button",
-            false,
-            &[("aria", "Close"), ("label", "x")],
-        );
-        assert_eq!((name.as_str(), asked), ("Close", vec!["aria".to_owned()]));
-        let email = [
-            ("label", "Email"),
-            ("value", "ada@example.com"),
-            ("placeholder", "you@…"),
-        ];
-        assert_eq!(named("input", "textbox", true, &email).0, "Email");
-        // A field is never named by its value (it may be a secret); its placeholder stands in.
-        let (name, asked) = named("input", "textbox", true, &email[1..]);
-        assert_eq!(name, "you@…");
-        assert!(!asked.contains(&"value".to_owned()), "{asked:?}");
-        assert_eq!(
-            named("input", "button", true, &[("value", "Send")]).0,
-            "Send"
-        );
-        // An ARIA checkbox is named by its content; a native one never is.
-        assert_eq!(
-            named("div", "checkbox", false, &[("content", "Remember me")]).0,
-            "Remember me"
-        );
-        let native = [("content", "ignored"), ("title", "Remember")];
-        assert_eq!(named("input", "checkbox", true, &native).0, "Remember");
-        // Only a form field's label is asked for.
-        let (name, asked) = named("a", "link", false, &[("content", "Docs"), ("label", "x")]);
-        assert_eq!(name, "Docs");
-        assert!(!asked.contains(&"label".to_owned()), "{asked:?}");
     }
 
     #[test]
