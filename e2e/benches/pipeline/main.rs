@@ -416,6 +416,19 @@ async fn compare(baseline: std::path::PathBuf) -> anyhow::Result<()> {
     for (row, other) in this.0.iter().zip(&base.0) {
         println!("| {} | {} | {} |", row.what, cell(row), cell(other));
     }
+    // What each build's snapshots hold: a change may trade characters for time.
+    for (what, page) in [("2,000-element page", 1), ("400-row table", 2)] {
+        let mut sizes = Vec::new();
+        for (_, agent, tabs, ..) in &sides {
+            let args = json!({"tabId": tabs[page]});
+            let text = agent.call("firefox_snapshot", args).await?.ok()?.text;
+            sizes.push(text.chars().count());
+        }
+        println!(
+            "| `firefox_snapshot` characters, {what} | {} | {} |",
+            sizes[0], sizes[1]
+        );
+    }
     for (browser, agent, ..) in sides {
         agent.close().await?;
         drop(browser);

@@ -74,14 +74,21 @@ pub const NAMING: &[&str] = &[
     "aria-valuenow",
 ];
 
+/// How the element named is met.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Named {
+    /// Shown on the page, as the snapshot walks it.
+    Shown,
+    /// Not shown (asked for by selector): its own content is hidden too.
+    Hidden,
+    /// A generic element a script made a control (a card clicked or dragged): ARIA gives it
+    /// no name, but a person reads its words as one.
+    Clickable,
+}
+
 /// The accessible name of the element `el` (whose tag the caller knows), whitespace
 /// collapsed.
-pub fn accessible_name<S: NameSources>(
-    src: &mut S,
-    el: &S::Node,
-    tag: &str,
-    hidden: bool,
-) -> String {
+pub fn accessible_name<S: NameSources>(src: &mut S, el: &S::Node, tag: &str, how: Named) -> String {
     let mut walk = Walk {
         src,
         root: el.clone(),
@@ -91,7 +98,8 @@ pub fn accessible_name<S: NameSources>(
     };
     // A hidden element's own content is hidden too; its labels and references still name it.
     let ctx = Ctx {
-        hidden_content: hidden,
+        hidden_content: how == Named::Hidden,
+        content_names: how == Named::Clickable,
         ..Ctx::default()
     };
     let name = walk.element(el, tag, ctx);
@@ -131,6 +139,8 @@ struct Ctx {
     in_label: bool,
     /// The element named is hidden: its own content is not read (2A).
     hidden_content: bool,
+    /// The element named is named by its content whatever its role.
+    content_names: bool,
 }
 
 struct Walk<'a, S: NameSources> {
@@ -162,9 +172,10 @@ impl<S: NameSources> Walk<'_, S> {
             return String::new();
         }
         // Only the element named may have its content left out; its parts never do.
-        let hidden_content = ctx.hidden_content;
+        let (hidden_content, content_names) = (ctx.hidden_content, ctx.content_names);
         let ctx = Ctx {
             hidden_content: false,
+            content_names: false,
             ..ctx
         };
         if tag == "slot" {
@@ -221,7 +232,8 @@ impl<S: NameSources> Walk<'_, S> {
             }
         }
         // 2F, 2H: from content, where the role allows it or within another's name.
-        let allowed = ctx.recursion || role.is_some_and(from_content) || tag == "label";
+        let allowed =
+            ctx.recursion || content_names || role.is_some_and(from_content) || tag == "label";
         if allowed && !hidden_content {
             let inside = Ctx {
                 recursion: true,
@@ -919,7 +931,7 @@ mod tests {
         fn name(&mut self, n: usize) -> String {
             let tag = self.tag(&n).unwrap_or_default();
             self.asked = 0;
-            accessible_name(self, &n, &tag, false)
+            accessible_name(self, &n, &tag, Named::Shown)
         }
     }
 
@@ -1118,6 +1130,24 @@ mod tests {
         assert_eq!(t.name(abbr), "Web Platform Tests");
         let field = t.el("input", &[("type", "text"), ("placeholder", "Search")]);
         assert_eq!(t.name(field), "Search");
+    }
+
+    #[test]
+    fn a_clickable_card_is_named_by_its_words() {
+        let mut t = Tree::default();
+        let card = t.el("div", &[]);
+        t.text(card, "Task A");
+        assert_eq!(t.name(card), "", "ARIA names no generic element");
+        assert_eq!(
+            accessible_name(&mut t, &card, "div", Named::Clickable),
+            "Task A"
+        );
+        let hidden = t.el("button", &[]);
+        t.text(hidden, "x");
+        assert_eq!(
+            accessible_name(&mut t, &hidden, "button", Named::Hidden),
+            ""
+        );
     }
 
     #[test]

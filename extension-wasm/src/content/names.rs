@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, Node};
 
 use crate::a11y;
-use crate::a11y::name::{Generated, NameSources, Shown};
+use crate::a11y::name::{Generated, NameSources, Named, Shown};
 
 /// Bytes of text read for one name at most (names are cut far shorter).
 const MAX_WORDS: usize = 400;
@@ -102,9 +102,10 @@ fn words_under(
     }
 }
 
-/// Are an element's words for people: not a script or style, not `aria-hidden`?
+/// Are an element's words for people: not a script or style, not `hidden` or `aria-hidden`?
 fn shows_words(el: &Element) -> bool {
     !a11y::is_skipped(&el.local_name())
+        && !el.has_attribute("hidden")
         && el.get_attribute("aria-hidden").as_deref() != Some("true")
 }
 
@@ -181,17 +182,12 @@ impl Labels {
 
 /// The accessible name of `el` (whose tag the caller knows), as `a11y::name` computes it.
 pub fn name(el: &Element, tag: &str, labels: &mut Labels) -> String {
-    named(el, tag, labels, false)
+    name_as(el, tag, labels, Named::Shown)
 }
 
-/// The name of an element that is not shown: its labels and references name it, its own
-/// content does not (it is hidden too).
-pub fn hidden_name(el: &Element, tag: &str, labels: &mut Labels) -> String {
-    named(el, tag, labels, true)
-}
-
-fn named(el: &Element, tag: &str, labels: &mut Labels, hidden: bool) -> String {
-    let name = a11y::name::accessible_name(&mut Dom { labels }, el.as_ref(), tag, hidden);
+/// The name of an element met as `how` says (hidden, or a script's clickable element).
+pub fn name_as(el: &Element, tag: &str, labels: &mut Labels, how: Named) -> String {
+    let name = a11y::name::accessible_name(&mut Dom { labels }, el.as_ref(), tag, how);
     a11y::clean(&name, 80)
 }
 

@@ -77,6 +77,13 @@ pub fn find(needle: &Needle, limit: u32, frame: u32, until: u64) -> Outcome {
         // Plain text has no name but its words, which the context shows.
         let name = match role {
             "text" => String::new(),
+            // What a script made clickable is named by its words, as the snapshot names it.
+            "clickable" => names::name_as(
+                &element,
+                &element.local_name(),
+                &mut labels,
+                crate::a11y::name::Named::Clickable,
+            ),
             _ => names::name(&element, &element.local_name(), &mut labels),
         };
         matches.push(FoundMatch {

@@ -10,6 +10,7 @@ use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement,
 use super::find::{self, document};
 use super::names::{self, Labels};
 use super::secrets;
+use crate::a11y::name::Named;
 use crate::a11y::{self, ElementFacts, States};
 
 #[wasm_bindgen]
@@ -303,10 +304,11 @@ impl Walker {
         }
         let (role, _) = role_of(el, &tag, true);
         let role = role.unwrap_or(if tag == "option" { "option" } else { "generic" });
-        let name = match hidden {
-            true => names::hidden_name(el, &tag, &mut self.labels),
-            false => names::name(el, &tag, &mut self.labels),
+        let how = match hidden {
+            true => Named::Hidden,
+            false => Named::Shown,
         };
+        let name = names::name_as(el, &tag, &mut self.labels, how);
         let states = States {
             hidden,
             ..States::default()
@@ -420,7 +422,12 @@ impl Walker {
     /// A control's line, with its ref; false when it did not fit.
     fn control(&mut self, el: &Element, tag: &str, role: &str, depth: usize) -> bool {
         let reference = find::ref_for(el, self.frame).to_string();
-        let name = names::name(el, tag, &mut self.labels);
+        // What a script made clickable has no role to name it; its words do.
+        let how = match role {
+            "clickable" => Named::Clickable,
+            _ => Named::Shown,
+        };
+        let name = names::name_as(el, tag, &mut self.labels, how);
         let mut states = states(el, tag, role);
         if name.is_empty() {
             states.context = context_of(el);
