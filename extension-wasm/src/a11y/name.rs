@@ -39,7 +39,7 @@ pub trait NameSources {
     fn marked(&mut self, n: &Self::Node) -> bool;
     /// The element's text when it holds no element (one read for the common case), else
     /// `None`.
-    fn only_text(&mut self, n: &Self::Node) -> Option<String>;
+    fn only_text(&mut self, n: &Self::Node, tag: &str) -> Option<String>;
     /// The nodes shown under `n`: a shadow host's shadow tree, a slot's assigned nodes.
     fn children(&mut self, n: &Self::Node) -> Vec<Self::Node>;
     /// The element with this id in `n`'s own tree (its shadow root, or the document).
@@ -184,7 +184,7 @@ impl<S: NameSources> Walk<'_, S> {
                 recursion: true,
                 ..ctx
             };
-            return self.children_text(n, inside);
+            return self.children_text(n, tag, inside);
         }
         let marked = self.src.marked(n);
         let m = Marked { n, marked };
@@ -206,7 +206,7 @@ impl<S: NameSources> Walk<'_, S> {
                     parent_invisible: true,
                     ..ctx
                 };
-                return self.children_text(n, inside);
+                return self.children_text(n, tag, inside);
             }
         }
         let role = role_of(self.src, m, tag);
@@ -240,7 +240,7 @@ impl<S: NameSources> Walk<'_, S> {
                 parent_invisible: shown == Shown::Invisible,
                 ..ctx
             };
-            let content = self.content(n, inside);
+            let content = self.content(n, tag, inside);
             if !content.trim().is_empty() {
                 return content;
             }
@@ -326,8 +326,10 @@ impl<S: NameSources> Walk<'_, S> {
                     recursion: true,
                     ..Ctx::default()
                 };
-                let names: Vec<String> =
-                    chosen.iter().map(|o| flat(&self.content(o, ctx))).collect();
+                let names: Vec<String> = chosen
+                    .iter()
+                    .map(|o| flat(&self.content(o, "option", ctx)))
+                    .collect();
                 Some(names.join(" "))
             }
             "slider" | "spinbutton" | "progressbar" | "scrollbar" | "meter" => Some(
@@ -362,7 +364,7 @@ impl<S: NameSources> Walk<'_, S> {
                         in_label: true,
                         ..Ctx::default()
                     };
-                    flat(&self.content(label, inside))
+                    flat(&self.content(label, "label", inside))
                 })
                 .collect();
             let words = flat(&words.join(" "));
@@ -408,21 +410,21 @@ impl<S: NameSources> Walk<'_, S> {
             hidden_root: hidden || ctx.hidden_root,
             ..ctx
         };
-        self.content(&child, inside)
+        self.content(&child, child_tag, inside)
     }
 
     /// 2F: the generated content before, each child's text alternative (block-level parts
     /// words apart), the generated content after.
-    fn content(&mut self, n: &S::Node, ctx: Ctx) -> String {
+    fn content(&mut self, n: &S::Node, tag: &str, ctx: Ctx) -> String {
         let invisible = ctx.parent_invisible && !ctx.hidden_root;
         let mut out = String::new();
         if !invisible {
-            if self.src.tag(n).as_deref() == Some("li") {
+            if tag == "li" {
                 self.generated(n, Generated::Marker, &mut out);
             }
             self.generated(n, Generated::Before, &mut out);
         }
-        out.push_str(&self.children_text(n, ctx));
+        out.push_str(&self.children_text(n, tag, ctx));
         if !invisible {
             self.generated(n, Generated::After, &mut out);
         }
@@ -454,11 +456,11 @@ impl<S: NameSources> Walk<'_, S> {
         }
     }
 
-    fn children_text(&mut self, n: &S::Node, ctx: Ctx) -> String {
+    fn children_text(&mut self, n: &S::Node, tag: &str, ctx: Ctx) -> String {
+        let hidden = ctx.parent_invisible && !ctx.hidden_root;
         if !ctx.in_label
-            && let Some(text) = self.src.only_text(n)
+            && let Some(text) = self.src.only_text(n, tag)
         {
-            let hidden = ctx.parent_invisible && !ctx.hidden_root;
             return if hidden { String::new() } else { text };
         }
         let mut out = String::new();
@@ -477,9 +479,17 @@ impl<S: NameSources> Walk<'_, S> {
             if !self.consumed.is_empty() && self.consumed.contains(&child) {
                 continue;
             }
-            let block = self.src.tag(&child).is_some_and(|t| is_block(&t));
-            let text = self.alt(&child, inside);
-            if block {
+            if let Some(text) = self.src.text(&child) {
+                if !hidden {
+                    out.push_str(&text);
+                }
+                continue;
+            }
+            let Some(child_tag) = self.src.tag(&child) else {
+                continue;
+            };
+            let text = self.element(&child, &child_tag, inside);
+            if is_block(&child_tag) {
                 out.push(' ');
                 out.push_str(&text);
                 out.push(' ');
@@ -655,10 +665,12 @@ fn is_block(tag: &str) -> bool {
 }
 
 /// Elements HTML lets a `<label>` name.
+/// (A `<button>` may be labelled too, but its words are its name in practice, and asking
+/// every button for labels costs the snapshot several calls into the page each.)
 fn labelable(tag: &str, kind: Option<&str>) -> bool {
     match tag {
         "input" => kind != Some("hidden"),
-        "button" | "select" | "textarea" | "meter" | "output" | "progress" => true,
+        "select" | "textarea" | "meter" | "output" | "progress" => true,
         _ => false,
     }
 }
@@ -746,15 +758,30 @@ fn role_of<S: NameSources>(src: &mut S, m: Marked<'_, S::Node>, tag: &str) -> Op
                 "combobox"
             }
         }
+        _ => return tag_role(tag),
+    })
+}
+
+/// The role HTML gives an element by its tag alone (no attribute of its decides it).
+pub fn tag_role(tag: &str) -> Option<&'static str> {
+    Some(match tag {
         "textarea" => "textbox",
         "option" => "option",
-        "td" => "cell",
-        "th" => "columnheader",
-        "tr" => "row",
-        "table" => "table",
-        "fieldset" | "details" => "group",
-        "figure" => "figure",
+        "nav" => "navigation",
+        "main" => "main",
+        "header" => "banner",
+        "footer" => "contentinfo",
+        "aside" => "complementary",
+        "form" => "form",
         "dialog" => "dialog",
+        "ul" | "ol" | "menu" => "list",
+        "li" => "listitem",
+        "table" => "table",
+        "tr" => "row",
+        "td" | "th" => "cell",
+        "thead" | "tbody" | "tfoot" => "rowgroup",
+        "fieldset" => "group",
+        "figure" => "figure",
         "article" => "article",
         "hr" => "separator",
         "meter" => "meter",
@@ -967,7 +994,7 @@ mod tests {
                 Fake::Text(_) => false,
             }
         }
-        fn only_text(&mut self, n: &usize) -> Option<String> {
+        fn only_text(&mut self, n: &usize, _: &str) -> Option<String> {
             self.asked += 1;
             let children = self.children(n);
             let mut text = String::new();

@@ -233,12 +233,10 @@ impl NameSources for Dom<'_> {
         super::snapshot::has_any(n.unchecked_ref(), &NAMING)
     }
 
-    fn only_text(&mut self, n: &Node) -> Option<String> {
+    fn only_text(&mut self, n: &Node, tag: &str) -> Option<String> {
         let el = n.unchecked_ref::<Element>();
         // A slot shows its assigned nodes, not its own text.
-        let plain = el.child_element_count() == 0
-            && el.shadow_root().is_none()
-            && el.local_name() != "slot";
+        let plain = tag != "slot" && el.child_element_count() == 0 && el.shadow_root().is_none();
         plain.then(|| n.text_content().unwrap_or_default())
     }
 

@@ -323,7 +323,7 @@ impl Walker {
         }
         let marked = is_marked(el);
         if tag == "tr" && !marked {
-            return self.row(el, depth);
+            return self.row(el, depth, false);
         }
         if tag == "slot" {
             return self.slot(el, depth);
@@ -342,7 +342,7 @@ impl Walker {
         let (role, interactive) = role_of(el, &tag, marked);
         if role == Some("row") {
             // A grid's row: its cells on one line, each with its ref, as a table's row.
-            return self.row(el, depth);
+            return self.row(el, depth, marked);
         }
         // Roles that name no field and hold no controls are printed when named (a region, an
         // alert, a figure), else only their content shows.
@@ -458,10 +458,10 @@ impl Walker {
     }
 
     /// A table row: its content, folded onto one line where it is a few lines.
-    fn row(&mut self, el: &Element, depth: usize) {
+    fn row(&mut self, el: &Element, depth: usize, marked: bool) {
         let (start, lines, frames) = (self.out.len(), self.lines, self.frames.len());
         // A row's name is its cells' words, which its line shows; an author's name is said.
-        let name = match has_any(el, &AUTHOR_NAMED) {
+        let name = match marked && has_any(el, &AUTHOR_NAMED) {
             true => names::name(el, "tr", &mut self.labels),
             false => String::new(),
         };
