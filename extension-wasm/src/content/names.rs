@@ -9,6 +9,9 @@ use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement,
 use crate::a11y;
 use crate::a11y::name::{Generated, NameSources, Named, Shown};
 
+/// Most style rules read to learn whether a page generates content (beyond: it may).
+const MAX_RULES: u32 = 2_000;
+
 /// Bytes of text read for one name at most (names are cut far shorter).
 const MAX_WORDS: usize = 400;
 
@@ -161,6 +164,7 @@ impl Labels {
             else {
                 return false;
             };
+            let mut read = 0u32;
             (0..sheets.length()).any(|i| {
                 let Some(sheet) = sheets.item(i) else {
                     return false;
@@ -168,6 +172,11 @@ impl Labels {
                 let Ok(rules) = sheet.unchecked_ref::<web_sys::CssStyleSheet>().css_rules() else {
                     return true;
                 };
+                // Reading a huge sheet's rules would cost more than asking the styles.
+                read += rules.length();
+                if read > MAX_RULES {
+                    return true;
+                }
                 (0..rules.length()).any(|r| {
                     rules.item(r).is_some_and(|rule| {
                         let text = rule.css_text();
