@@ -344,8 +344,6 @@ impl Walker {
             // A grid's row: its cells on one line, each with its ref, as a table's row.
             return self.row(el, depth, marked);
         }
-        // Roles that name no field and hold no controls are printed when named (a region, an
-        // alert, a figure), else only their content shows.
         if interactive && holds_controls(el, role) {
             return self.composite(el, &tag, role, depth);
         }
@@ -400,6 +398,8 @@ impl Walker {
                 self.named(el, &tag, &role, depth)
             }
             Some("generic") | None => self.children(el, depth),
+            // Other roles (an alert, a figure, a status) are printed when named, else only
+            // their content shows.
             Some(r) => self.named(el, &tag, r, depth),
         }
     }
