@@ -90,6 +90,7 @@ const LINKS: &str = r#"<!doctype html><title>Links</title><p>links-page-b07c</p>
 <button id=signin onclick="window.open('/refusals/signin.html', 'signin', 'width=500')">Sign in</button>
 <div id=player><p>a video</p><button id=full>Watch fullscreen</button></div>
 <input type=file id=photo hidden><button id=choose>Choose a photo</button>
+<button id=flood onclick="for (let i = 0; i < 500; i++) window.open('/refusals/signin.html?' + i)">Open many</button>
 <p id=state>waiting</p>
 <script>
 // Whether the page sees a user's activation during each click (navigator.userActivation, where
@@ -410,6 +411,18 @@ pub async fn clicks_firefox_refuses_a_script_open_tabs_or_say_so(
             "{name}: {refused:?}"
         );
     }
+    // A page that asks again and again does not grow the answer: eight refusals, then a line.
+    let flood = ref_when(&a, tab, "button \"Open many\"").await?;
+    let flooded = a
+        .call("firefox_click", json!({"tabId": tab, "ref": flood}))
+        .await?;
+    ensure!(
+        flooded.text.matches("Refused:").count() == 9
+            && flooded.text.contains("the rest are not listed"),
+        "500 blocked popups: {} characters, {} refusals",
+        flooded.text.len(),
+        flooded.text.matches("Refused:").count()
+    );
     // What the README says: the page sees no user activation in an agent's click.
     let state = text_of(&a, tab, "#state").await?;
     ensure!(

@@ -211,8 +211,19 @@ fn hear_file_chooser(seen: &Shared) -> Option<Listening> {
     Some((window, listener))
 }
 
+/// Most refusals said for one click: a page calling `window.open` in a loop must not grow the
+/// answer (the rest are counted in one line).
+const MOST_REFUSALS: usize = 8;
+
 fn push(seen: &Shared, refusal: String) {
-    seen.borrow_mut().refusals.push(refusal);
+    let mut seen = seen.borrow_mut();
+    match seen.refusals.len() {
+        n if n < MOST_REFUSALS => seen.refusals.push(refusal),
+        n if n == MOST_REFUSALS => seen.refusals.push(
+            "the page asked for more of the same during this click; the rest are not listed".into(),
+        ),
+        _ => {}
+    }
 }
 
 /// Hears how a promise of the page's ends: a rejection is kept, in `said`'s words (given the
@@ -237,7 +248,8 @@ fn on_refusal(seen: &Shared, promise: &JsValue, said: impl FnOnce(&str) -> Strin
             .unwrap_or_else(|| "an error".into());
         let mut seen = no_seen.borrow_mut();
         seen.pending = seen.pending.saturating_sub(1);
-        seen.refusals.push(said(&name));
+        drop(seen);
+        push(&no_seen, said(&name));
     });
     let export = |f: JsValue| {
         page_world::export(f.unchecked_ref(), &page)
