@@ -20,6 +20,8 @@
 //! * [`allowlist`], [`glob`]: the user's and the agents' domain lists; URL globs.
 //! * [`saved_state`]: which cookies of a saved state may be loaded.
 //! * [`focus_loop`]: focus loops and the Stop hook's verdict.
+//! * [`hop_trace`]: one traced request's hop times, kept apart from the requests interleaved
+//!   with it.
 //! * [`downloads`]: which agent a download belongs to.
 //! * [`activity`]: what agents did, for the user and for each agent (no secrets).
 //! * [`consent_words`]: which banner buttons accept and which reject.
@@ -44,6 +46,7 @@ pub mod downloads;
 pub mod focus_loop;
 pub mod glob;
 pub mod hidden;
+pub mod hop_trace;
 pub mod input_plan;
 pub mod jpeg;
 pub mod load;

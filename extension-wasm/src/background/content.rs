@@ -114,11 +114,9 @@ async fn exchange_page(
         };
         let reply: ContentReply = serde_wasm_bindgen::from_value(answer)
             .map_err(|e| internal_msg(format!("content script answer: {e}")))?;
-        with_state(|s| {
-            if let Some(t) = &mut s.trace {
-                t.content_us += ((web::precise_ms() - started) * 1e3) as u64;
-                t.page_us += reply.page_us;
-            }
+        crate::hop_trace::record(|t| {
+            t.content_us += ((web::precise_ms() - started) * 1e3) as u64;
+            t.page_us += reply.page_us;
         });
         if !reply.notes.is_empty() {
             with_state(|s| {

@@ -114,8 +114,6 @@ struct State {
     approval_wakers: HashMap<u32, oneshot::Sender<bool>>,
     /// The user lets agents ask for tabs of private windows (popup switch).
     private_attach: bool,
-    /// Where a traced request's time goes (requests are traced one at a time).
-    trace: Option<claudezilla_protocol::envelope::HopTimes>,
     /// What pages did during an operation (dialogs), for the answer of that operation.
     page_notes: HashMap<TabId, Vec<String>>,
     /// The secrets each agent has typed, which every frame of its tabs hides.

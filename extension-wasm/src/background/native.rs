@@ -2,7 +2,6 @@
 
 use std::cell::RefCell;
 
-use claudezilla_protocol::envelope::HopTimes;
 use claudezilla_protocol::framing::MAX_REPLY;
 use claudezilla_protocol::{
     ErrorBody, ErrorCode, FromExtension, NATIVE_HOST_NAME, Outcome, Request, RequestId, Response,
@@ -125,11 +124,9 @@ async fn answer(request: Request) {
     let id = request.id;
     let agent = request.agent_id.clone();
     let noted = crate::activity::note(&request.command);
-    let traced = request.trace.then(|| {
-        with_state(|s| s.trace = Some(HopTimes::default()));
-        web::precise_ms()
-    });
-    let outcome = commands::handle(request).await;
+    let traced = request.trace.then(web::precise_ms);
+    let (outcome, times) =
+        crate::hop_trace::traced(traced.is_some(), commands::handle(request)).await;
     if let Some(noted) = noted {
         with_state(|s| s.activity.record(&agent, noted, &outcome, web::now_ms()));
     }
@@ -137,8 +134,7 @@ async fn answer(request: Request) {
     for note in with_state(|s| s.take_page_notes(&agent)) {
         outbox::notify(&agent, note);
     }
-    if let Some(started) = traced {
-        let mut times = with_state(|s| s.trace.take()).unwrap_or_default();
+    if let (Some(started), Some(mut times)) = (traced, times) {
         times.background_us = ((web::precise_ms() - started) * 1e3) as u64;
         outbox::send(&FromExtension::Trace { id, times });
     }

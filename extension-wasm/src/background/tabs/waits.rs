@@ -57,10 +57,8 @@ pub(super) async fn finish_wait(
     }
     match waited {
         Some(Ok(heard)) => {
-            with_state(|s| {
-                if let Some(t) = &mut s.trace {
-                    t.load_us = ((heard.at - asked_at).max(0.0) * 1e3) as u64;
-                }
+            crate::hop_trace::record(|t| {
+                t.load_us = ((heard.at - asked_at).max(0.0) * 1e3) as u64;
             });
             report_seen(tab, started, LoadState::Complete, heard.page).await
         }
