@@ -312,6 +312,10 @@ fn main() {
             attacks::a_hung_page_does_not_hold_the_capture_lock,
         ),
         plain(
+            "refusals::popups_the_user_allows_open_as_the_agents_tabs",
+            refusals::popups_the_user_allows_open_as_the_agents_tabs,
+        ),
+        plain(
             "attacks::opened_tabs_belong_to_the_opener",
             attacks::opened_tabs_belong_to_the_opener,
         ),

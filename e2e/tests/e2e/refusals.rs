@@ -452,6 +452,67 @@ pub async fn clicks_firefox_refuses_a_script_open_tabs_or_say_so(
     Ok(())
 }
 
+/// A sign-in button as OAuth popup flows write it: `window.open` of the provider's page in a
+/// window of its own, which hands the opener its answer through `window.opener.postMessage`
+/// and closes.
+const SIGN_IN: &str = r#"<!doctype html><title>Shop</title>
+<button onclick="window.open('/popup/authorize.html', 'signin', 'width=500,height=600')">Sign in with Example</button>
+<p id=state>signed out</p>
+<script>addEventListener('message', e => document.getElementById('state').textContent = 'signed in as ' + e.data)</script>"#;
+
+const AUTHORIZE: &str = r#"<!doctype html><title>Example accounts</title>
+<p>Shop wants your name.</p>
+<button onclick="window.opener.postMessage('ada-77c1', '*'); window.close()">Authorize</button>"#;
+
+/// Where the user allows popups (the popup blocker off), a sign-in button's popup opens as the
+/// agent's own tab, named in the click's own answer: the agent drives it, and its
+/// `window.opener` link to the page still works.
+pub async fn popups_the_user_allows_open_as_the_agents_tabs() -> anyhow::Result<()> {
+    let server = PageServer::start(HashMap::from([
+        ("/popup/shop.html", Page::html(SIGN_IN)),
+        ("/popup/authorize.html", Page::html(AUTHORIZE)),
+    ]))
+    .await?;
+    let browser = claudezilla_e2e::Browser::start_with_options(claudezilla_e2e::browser::Options {
+        prefs: vec![("dom.disable_open_during_load".into(), "false".into())],
+        ..Default::default()
+    })
+    .await?;
+    let a = browser.agent("popup").await?;
+    let tab = a.open(&server.url("/popup/shop.html")).await?;
+    let sign_in = ref_when(&a, tab, "button \"Sign in with Example\"").await?;
+    let clicked = call(&a, "firefox_click", json!({"tabId": tab, "ref": sign_in})).await?;
+    let popup = opened_tab(&clicked.text)
+        .filter(|_| {
+            clicked.text.contains("/popup/authorize.html") && !clicked.text.contains("Refused")
+        })
+        .with_context(|| format!("the click names the popup's tab: {clicked:?}"))?;
+    let tabs = said(&a, "firefox_get_tabs", json!({})).await?;
+    ensure!(
+        tabs.contains(&format!("tab {popup} (yours")),
+        "the popup is the agent's: {tabs}"
+    );
+    let authorize = ref_when(&a, popup, "button \"Authorize\"").await?;
+    call(
+        &a,
+        "firefox_click",
+        json!({"tabId": popup, "ref": authorize}),
+    )
+    .await?;
+    shows(&a, tab, "#state", "signed in as ada-77c1").await?;
+    eventually(
+        Duration::from_secs(10),
+        "the popup to close itself",
+        async || {
+            let tabs = said(&a, "firefox_get_tabs", json!({})).await.ok()?;
+            (!tabs.contains(&format!("tab {popup} "))).then_some(())
+        },
+    )
+    .await?;
+    a.close().await?;
+    Ok(())
+}
+
 /// How long the answer of a `firefox_type` says the field's value is.
 fn typed_length(answer: &str) -> Option<u64> {
     answer

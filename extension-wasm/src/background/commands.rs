@@ -75,8 +75,7 @@ async fn on_tab(agent: &AgentId, tab: AuthorizedTab, work: TabWork, b: Budget) -
                 op @ PageOp::GetContent { .. } => content::page_content(tab, until, op, b.ms).await,
                 op @ PageOp::Find { .. } => content::find(tab, until, op, b.ms).await,
                 op @ (PageOp::Click { .. } | PageOp::ClickAt { .. }) => {
-                    let clicked = content::send(tab, frame, until, op, b.ms).await?;
-                    tabs::open_asked(agent, tab, clicked).await
+                    tabs::click(agent, tab, frame, until, op, b.ms).await
                 }
                 op => content::send(tab, frame, until, op, b.ms).await,
             }

@@ -169,6 +169,8 @@ extern "C" {
     pub static TABS_ON_CREATED: BrowserEvent;
     #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "windows"], js_name = onRemoved)]
     pub static WINDOWS_ON_REMOVED: BrowserEvent;
+    #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "webNavigation"], js_name = onCreatedNavigationTarget)]
+    pub static NAVIGATION_TARGET_CREATED: BrowserEvent;
     #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "downloads"], js_name = onCreated)]
     pub static DOWNLOADS_ON_CREATED: BrowserEvent;
     #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "runtime"], js_name = onMessage)]

@@ -86,5 +86,9 @@ fn opened(element: &str, new_tab: Option<&reply::NewTab>) -> String {
         Some(reply::NewTab::Asked { url }) => format!(
             "Clicked {element}. Its link would open {url} in a new tab, which was not opened."
         ),
+        Some(reply::NewTab::Popped { url }) => format!(
+            "Clicked {element}. The page opened {url} in a new window, which Firefox has not reported as a tab yet: \
+             firefox_get_tabs lists it once it is yours."
+        ),
     }
 }

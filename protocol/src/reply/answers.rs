@@ -181,6 +181,9 @@ listed_or_acted! {
 pub enum NewTab {
     /// The frame's word: this address, to open.
     Asked { url: String },
+    /// The frame's word: the page's own `window.open` opened this address (the user allows
+    /// popups on the site), for the background to find as the agent's tab.
+    Popped { url: String },
     /// Opened as the agent's tab.
     Opened { tab_id: TabId, url: String },
     /// Not opened, and why (the allowlist, the pool's limit).

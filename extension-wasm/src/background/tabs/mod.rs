@@ -3,7 +3,6 @@
 use claudezilla_protocol::args::Container;
 use claudezilla_protocol::envelope::PageOp;
 use claudezilla_protocol::reply;
-use claudezilla_protocol::reply::NewTab;
 use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Outcome, Reply, TabId};
 use futures_util::lock::Mutex;
 use serde::Serialize;
@@ -16,9 +15,11 @@ use crate::refusal::Refusal;
 use crate::web::{self, Tab, Window};
 
 mod navigation;
+mod opened;
 mod waits;
 
 pub use navigation::*;
+pub use opened::{Adopted, click};
 pub use waits::*;
 
 thread_local! {
@@ -38,17 +39,6 @@ pub(super) struct CreateTab<'a> {
 }
 
 /// A tab a clicked link opens, from the tab it was clicked in.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct CreateLinked<'a> {
-    window_id: u32,
-    url: &'a str,
-    active: bool,
-    opener_tab_id: u32,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    cookie_store_id: Option<&'a str>,
-}
-
 #[derive(Serialize)]
 pub(super) struct CreateWindow<'a> {
     url: &'a str,
@@ -138,48 +128,6 @@ pub(super) async fn open(agent: &AgentId, url: &str, jar: Option<&str>, budget_m
         }
     }
     loaded
-}
-
-/// A click whose link asks for a new tab (see `content::act::links`): the tab is opened as
-/// the agent's, beside its others, in the cookie jar of the tab clicked in; its opener is that
-/// tab, so [`adopt_opened`] makes it the agent's and the pool's limit holds.
-pub async fn open_asked(agent: &AgentId, from: AuthorizedTab, clicked: Reply) -> Outcome {
-    let Reply::Clicked(mut clicked) = clicked else {
-        return Ok(clicked);
-    };
-    if let Some(NewTab::Asked { url }) = clicked.new_tab.take() {
-        clicked.new_tab = Some(open_linked(agent, from.id(), url).await);
-    }
-    Ok(Reply::Clicked(clicked))
-}
-
-async fn open_linked(agent: &AgentId, from: TabId, url: String) -> NewTab {
-    let refused = |url: String, why: String| NewTab::Refused { url, why };
-    if let Err(e) = super::config::check(agent, &url) {
-        return refused(url, e.message);
-    }
-    if let Err(e) = with_state(|s| s.pool.admit(agent, now())) {
-        return refused(url, e.message);
-    }
-    let opener: Tab = match web::call_as(web::tabs_get(from.0)).await {
-        Ok(tab) => tab,
-        Err(e) => return refused(url, e.message),
-    };
-    let window_id = with_state(|s| s.pool.window).unwrap_or(opener.window_id);
-    let props = CreateLinked {
-        window_id,
-        url: &url,
-        active: false,
-        opener_tab_id: from.0,
-        cookie_store_id: opener.cookie_store_id.as_deref(),
-    };
-    match web::call_as::<Tab>(web::tabs_create(&web::to_js(&props))).await {
-        Ok(tab) => NewTab::Opened {
-            tab_id: TabId(tab.id),
-            url,
-        },
-        Err(e) => refused(url, e.message),
-    }
 }
 
 #[derive(Serialize)]
@@ -364,12 +312,21 @@ pub fn listen() {
     web::TABS_ON_REMOVED.with(|e| e.add_listener(on_removed.as_ref().unchecked_ref()));
     on_removed.forget();
     let on_created = Closure::<dyn FnMut(JsValue)>::new(|tab: JsValue| {
-        if let Ok(tab) = serde_wasm_bindgen::from_value::<Tab>(tab) {
-            wasm_bindgen_futures::spawn_local(adopt_opened(tab));
+        if let Ok(tab) = serde_wasm_bindgen::from_value::<Tab>(tab)
+            && let Some(opener) = tab.opener_tab_id.map(TabId)
+        {
+            wasm_bindgen_futures::spawn_local(adopt_opened(tab, opener));
         }
     });
     web::TABS_ON_CREATED.with(|e| e.add_listener(on_created.as_ref().unchecked_ref()));
     on_created.forget();
+    let on_target = Closure::<dyn FnMut(JsValue)>::new(|target: JsValue| {
+        if let Ok(target) = serde_wasm_bindgen::from_value::<NavigationTarget>(target) {
+            wasm_bindgen_futures::spawn_local(adopt_popup(target));
+        }
+    });
+    web::NAVIGATION_TARGET_CREATED.with(|e| e.add_listener(on_target.as_ref().unchecked_ref()));
+    on_target.forget();
     let on_window_removed = Closure::<dyn FnMut(u32)>::new(|window: u32| {
         with_state(|s| s.pool.window_closed(window));
     });
@@ -384,14 +341,32 @@ pub(super) struct MoveTo {
     index: i32,
 }
 
-/// A tab opened by an agent's page (`window.open`, a `target=_blank` link) belongs to that
-/// agent: it counts against the pool (over the limit it is closed), the agent hears of it in
-/// its next answer, and it is closed with the agent's other tabs. One opened from a user's
-/// tab the agent attached stays the user's (the pool decides); the agent hears of it.
-pub(super) async fn adopt_opened(tab: Tab) {
-    let Some(opener) = tab.opener_tab_id.map(TabId) else {
+/// `webNavigation.onCreatedNavigationTarget`: a tab or window made for a page's navigation.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct NavigationTarget {
+    source_tab_id: u32,
+    tab_id: u32,
+}
+
+/// A popup window a page opened (`window.open` with window features): Firefox gives its tab
+/// no opener, so only the navigation's source says whose page opened it.
+async fn adopt_popup(target: NavigationTarget) {
+    // Gone already, or with an opener (adopted when it was created).
+    let Ok(tab) = web::call_as::<Tab>(web::tabs_get(target.tab_id)).await else {
         return;
     };
+    if tab.opener_tab_id.is_none() {
+        adopt_opened(tab, TabId(target.source_tab_id)).await;
+    }
+}
+
+/// A tab opened by an agent's page (`window.open`, a `target=_blank` link) belongs to that
+/// agent: it counts against the pool (over the limit it is closed), the agent hears of it in
+/// the click's answer or its next one, and it is closed with the agent's other tabs. One
+/// opened from a user's tab the agent attached stays the user's (the pool decides); the agent
+/// hears of it.
+pub(super) async fn adopt_opened(tab: Tab, opener: TabId) {
     let id = TabId(tab.id);
     let Some(opened) = with_state(|s| {
         (!s.pool.contains(id))
@@ -415,18 +390,16 @@ pub(super) async fn adopt_opened(tab: Tab) {
     };
     if let Err(full) = with_state(|s| s.pool.admit(&owner, now())) {
         let _ = web::call(web::tabs_remove(&JsValue::from(tab.id))).await;
-        super::outbox::notify(
-            &owner,
-            format!(
-                "your page in tab {opener} opened a tab, which was closed: {}",
-                full.message
-            ),
-        );
+        let closed = Err(full.message);
+        if !with_state(|s| opened::heard(s, opener, &closed)) {
+            super::outbox::notify(&owner, opened::note(opener, &closed));
+        }
         return;
     }
-    with_state(|s| {
+    let clicking = with_state(|s| {
         s.pool.insert(id, owner.clone(), tab.url.clone());
         s.requests.claim(id);
+        opened::heard(s, opener, &Ok(id))
     });
     persist::mark_tab(tab.id, &owner).await;
     // Into the agents' window with the agent's other tabs (a popup window included).
@@ -441,12 +414,10 @@ pub(super) async fn adopt_opened(tab: Tab) {
     if let Some(window_id) = window {
         group(tab.id, window_id).await;
     }
-    super::outbox::notify(
-        &owner,
-        format!(
-            "your page in tab {opener} opened tab {id}; it is yours (firefox_get_tabs lists it, firefox_close_tab closes it)"
-        ),
-    );
+    // A click being answered names the tab itself.
+    if !clicking {
+        super::outbox::notify(&owner, opened::note(opener, &Ok(id)));
+    }
 }
 
 /// Starts the content script in every frame of an agent's freshly loaded page, then what the

@@ -119,7 +119,11 @@ fn take(element: &Element, step: ClickStep, p: Press) -> bool {
 /// A plain left click, part of another action (a form's submit button, Enter on a link).
 pub fn click(element: &Element) -> Outcome {
     let (element, _) = click_now(element, 1, MouseButton::Left, Modifiers::default())?;
-    Ok(clicked(element, None, Vec::new()))
+    Ok(Reply::Clicked(reply::Clicked {
+        element,
+        new_tab: None,
+        refused: Vec::new(),
+    }))
 }
 
 /// Clicks as a user does: the pointer arrives, then for each press pointerdown, mousedown,
@@ -134,8 +138,7 @@ pub async fn click_with(
 ) -> Outcome {
     let watch = Watch::arm();
     let (element, catch) = click_now(element, clicks, button, modifiers)?;
-    let new_tab = asked(catch);
-    Ok(clicked(element, new_tab, watch.refusals().await))
+    Ok(clicked(element, catch, watch).await)
 }
 
 /// The click itself, on what is under the pointer at the element's visible centre: how the
@@ -156,7 +159,17 @@ fn click_now(
     Ok((format!("{}{how}", describe(element)), catch))
 }
 
-fn clicked(element: String, new_tab: Option<reply::NewTab>, refused: Vec<String>) -> Reply {
+/// The click's answer: the new tab its link asks for (its default stopped, see
+/// [`NewTabCatch`]) or the popup the page's own `window.open` opened, and what was refused.
+async fn clicked(element: String, catch: Option<NewTabCatch>, watch: Watch) -> Reply {
+    let asked = catch.as_ref().and_then(NewTabCatch::taken);
+    drop(catch);
+    let (refused, popped) = watch.heard().await;
+    let new_tab = match (asked, popped) {
+        (Some(url), _) => Some(reply::NewTab::Asked { url }),
+        (None, Some(url)) => Some(reply::NewTab::Popped { url }),
+        (None, None) => None,
+    };
     Reply::Clicked(reply::Clicked {
         element,
         new_tab,
@@ -263,14 +276,7 @@ pub async fn click_at(
     let catch = NewTabCatch::arm(&element, button, modifiers);
     let how = press(&element, at, true, clicks, button, modifiers);
     let name = format!("{}{how} at ({}, {})", describe(&element), at.0, at.1);
-    let new_tab = asked(catch);
-    Ok(clicked(name, new_tab, watch.refusals().await))
-}
-
-/// The new tab the click's link asks for, its default stopped (see [`NewTabCatch`]).
-fn asked(catch: Option<NewTabCatch>) -> Option<reply::NewTab> {
-    let url = catch?.taken()?;
-    Some(reply::NewTab::Asked { url })
+    Ok(clicked(name, catch, watch).await)
 }
 
 pub(super) fn enabled(element: &Element) -> Result<(), ErrorBody> {

@@ -25,6 +25,8 @@ const SHOWN: usize = 200;
 #[derive(Default)]
 struct Seen {
     refusals: Vec<String>,
+    /// The first address the page's `window.open` did open (the user allows popups here).
+    popped: Option<String>,
     /// Promises of the page's (a clipboard write, a fullscreen request) not settled yet.
     pending: u32,
 }
@@ -72,8 +74,10 @@ impl Watch {
         };
         if let Some(window) = at(&[]) {
             watch.wrap(&window, "open", |seen, args, opened| {
-                if opened.is_null() {
-                    let url = shown(&args.get(0).as_string().unwrap_or_default());
+                let url = shown(&args.get(0).as_string().unwrap_or_default());
+                if !opened.is_null() {
+                    seen.borrow_mut().popped.get_or_insert(url);
+                } else {
                     push(seen, format!(
                         "the page's window.open(\"{url}\") was blocked by Firefox's popup blocker (a synthetic click carries no user activation); \
                          open the address yourself with firefox_create_window {{url}} (the popup's window.opener link is lost), \
@@ -150,13 +154,15 @@ impl Watch {
         }
     }
 
-    /// What was refused during the click; waits a moment for a refused promise's answer.
-    pub async fn refusals(self) -> Vec<String> {
+    /// What was refused during the click, and the address of a popup the page did open;
+    /// waits a moment for a refused promise's answer.
+    pub async fn heard(self) -> (Vec<String>, Option<String>) {
         let until = crate::web::now_ms() + f64::from(PROMISE_WAIT_MS);
         while self.seen.borrow().pending > 0 && crate::web::now_ms() < until {
             crate::web::sleep(10).await;
         }
-        std::mem::take(&mut self.seen.borrow_mut().refusals)
+        let mut seen = self.seen.borrow_mut();
+        (std::mem::take(&mut seen.refusals), seen.popped.take())
     }
 }
 

@@ -1,0 +1,145 @@
+//! Tabs a click opens, named in the click's own answer: the new tab a link asks for (opened
+//! here, since Firefox's popup blocker refuses it to a synthetic click) and the popup the
+//! page's own `window.open` opened where the user allows popups. Either becomes the agent's
+//! tab through [`super::adopt_opened`], which tells the click waiting for it.
+
+use claudezilla_protocol::envelope::PageOp;
+use claudezilla_protocol::reply::NewTab;
+use claudezilla_protocol::{AgentId, Outcome, Reply, TabId};
+use serde::Serialize;
+
+use super::super::{State, now, with_state};
+use crate::pool::AuthorizedTab;
+use crate::web::{self, Tab};
+
+/// Longest wait after a click for Firefox to report the tab it opened.
+const ADOPT_WAIT_MS: f64 = 1_000.0;
+const ADOPT_POLL_MS: u32 = 20;
+
+/// What became of a tab opened from a tab being clicked: the agent's tab, or closed and why.
+pub type Adopted = Result<TabId, String>;
+
+/// A click on an agent's tab, answered with the tab it opened.
+pub async fn click(
+    agent: &AgentId,
+    tab: AuthorizedTab,
+    frame: u32,
+    until: u64,
+    op: PageOp,
+    budget_ms: u32,
+) -> Outcome {
+    let from = tab.id();
+    with_state(|s| {
+        s.clicking.entry(from).or_default();
+    });
+    let clicked = super::super::content::send(tab, frame, until, op, budget_ms).await;
+    let answered = match clicked {
+        Ok(Reply::Clicked(mut clicked)) => {
+            clicked.new_tab = match clicked.new_tab.take() {
+                Some(NewTab::Asked { url }) => Some(open_linked(agent, from, url).await),
+                Some(NewTab::Popped { url }) => Some(popped(from, url).await),
+                other => other,
+            };
+            Ok(Reply::Clicked(clicked))
+        }
+        other => other,
+    };
+    // More tabs than the answer names (a page opening several): each in a note with it.
+    let rest = with_state(|s| s.clicking.remove(&from)).unwrap_or_default();
+    for adopted in rest {
+        super::super::outbox::notify(agent, note(from, &adopted));
+    }
+    answered
+}
+
+/// What the agent hears of a tab its page opened that no answer names.
+pub(super) fn note(opener: TabId, adopted: &Adopted) -> String {
+    match adopted {
+        Ok(id) => format!(
+            "your page in tab {opener} opened tab {id}; it is yours (firefox_get_tabs lists it, firefox_close_tab closes it)"
+        ),
+        Err(why) => format!("your page in tab {opener} opened a tab, which was closed: {why}"),
+    }
+}
+
+/// Tells the click being answered on `opener` (if any) what became of a tab it opened; false
+/// when no click waits, so the agent hears of it in a note instead.
+pub(super) fn heard(s: &mut State, opener: TabId, adopted: &Adopted) -> bool {
+    let Some(waiting) = s.clicking.get_mut(&opener) else {
+        return false;
+    };
+    waiting.push(adopted.clone());
+    true
+}
+
+/// The page's own popup, once Firefox reports its tab and the pool adopts it.
+async fn popped(from: TabId, url: String) -> NewTab {
+    match adoption(from).await {
+        Some(Ok(tab_id)) => NewTab::Opened { tab_id, url },
+        Some(Err(why)) => NewTab::Refused { url, why },
+        None => NewTab::Popped { url },
+    }
+}
+
+/// What became of the next tab opened from `from`, once Firefox reports it (not long).
+async fn adoption(from: TabId) -> Option<Adopted> {
+    let until = web::now_ms() + ADOPT_WAIT_MS;
+    loop {
+        let adopted = with_state(|s| {
+            s.clicking
+                .get_mut(&from)
+                .and_then(|w| (!w.is_empty()).then(|| w.remove(0)))
+        });
+        if adopted.is_some() || web::now_ms() >= until {
+            return adopted;
+        }
+        web::sleep(ADOPT_POLL_MS).await;
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CreateLinked<'a> {
+    window_id: u32,
+    url: &'a str,
+    active: bool,
+    opener_tab_id: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cookie_store_id: Option<&'a str>,
+}
+
+/// The new tab a clicked link asks for (see `content::act::links`), opened as the agent's,
+/// beside its others, in the cookie jar of the tab clicked in; its opener is that tab, so
+/// [`super::adopt_opened`] makes it the agent's and the pool's limit holds.
+async fn open_linked(agent: &AgentId, from: TabId, url: String) -> NewTab {
+    let refused = |url: String, why: String| NewTab::Refused { url, why };
+    if let Err(e) = super::super::config::check(agent, &url) {
+        return refused(url, e.message);
+    }
+    if let Err(e) = with_state(|s| s.pool.admit(agent, now())) {
+        return refused(url, e.message);
+    }
+    let opener: Tab = match web::call_as(web::tabs_get(from.0)).await {
+        Ok(tab) => tab,
+        Err(e) => return refused(url, e.message),
+    };
+    let window_id = with_state(|s| s.pool.window).unwrap_or(opener.window_id);
+    let props = CreateLinked {
+        window_id,
+        url: &url,
+        active: false,
+        opener_tab_id: from.0,
+        cookie_store_id: opener.cookie_store_id.as_deref(),
+    };
+    match web::call_as::<Tab>(web::tabs_create(&web::to_js(&props))).await {
+        Ok(tab) => {
+            // Its adoption is told to this click, which names it: no note in the next answer.
+            let _ = adoption(from).await;
+            NewTab::Opened {
+                tab_id: TabId(tab.id),
+                url,
+            }
+        }
+        Err(e) => refused(url, e.message),
+    }
+}
