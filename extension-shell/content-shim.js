@@ -142,8 +142,12 @@ if (!window.claudezillaContent) {
     }
     return path;
   };
+  // The module the early script compiled while the page loaded, or (in a frame it skipped, or
+  // should that compile have failed) the file, fetched now.
+  const url = browser.runtime.getURL("wasm/content_bg.wasm");
+  const early = window.claudezillaEarly;
   window.claudezillaContent = bindgen({
-    module_or_path: browser.runtime.getURL("wasm/content_bg.wasm"),
+    module_or_path: early && early.module ? early.module.catch(() => fetch(url)) : url,
   }).then(() => bindgen.content_start(hookConsole, hidden, hookFocus, receiving));
   browser.runtime.onMessage.addListener((message) => {
     if (!message || !message.content) {

@@ -10,7 +10,11 @@
   if (!marked || window.claudezillaEarly) {
     return;
   }
-  const early = { console: [], dialogs: [], shadows: 0, done: false };
+  // The content module compiles while the page loads (a streamed compile runs off the page's
+  // thread), so the first command after a navigation only instantiates it.
+  const module = WebAssembly.compileStreaming(fetch(browser.runtime.getURL("wasm/content_bg.wasm")));
+  module.catch(() => {});
+  const early = { console: [], dialogs: [], shadows: 0, done: false, module };
   window.claudezillaEarly = early;
   const page = window.wrappedJSObject;
   const text = (value) => {

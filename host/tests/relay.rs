@@ -269,6 +269,7 @@ async fn a_traced_request_hears_where_its_time_went_before_its_answer() {
         content_us: 500,
         page_us: 200,
         load_us: 0,
+        startup_us: 0,
     };
     host.ext
         .send(FromExtension::Trace { id: req.id, times })

@@ -66,6 +66,10 @@ pub struct HopTimes {
     /// the page to the tab's load event reaching the background.
     #[serde(default)]
     pub load_us: u64,
+    /// When this request was the first a new document's content module answered: from the
+    /// document's first byte to the module ready to answer.
+    #[serde(default)]
+    pub startup_us: u64,
 }
 
 /// The answer to the request with the same id.
@@ -246,6 +250,14 @@ pub struct ContentReply {
     /// How long the content script worked on it, in µs (for traced requests).
     #[serde(default)]
     pub page_us: u64,
+    /// In a document's first answer: from the document's first byte to the content module
+    /// ready to answer, in µs (for traced requests).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub startup_us: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// What a content script answers: a reply for the agent, or a part the background assembles

@@ -312,6 +312,7 @@ async fn round(b: &mut Bench, rows: &mut Rows) -> anyhow::Result<()> {
         );
     }
     navigation(agent, pages, small, rows).await?;
+    content_startup(raw, raw_tabs[0], &pages.url("/small.html"), rows).await?;
     waits(agent, b.late, &mut b.moves, rows).await?;
     routes(browser, pages, log, agent, rows).await?;
     for (tool, args, note) in [
@@ -345,9 +346,20 @@ const BASELINE: &str = "CLAUDEZILLA_BENCH_BASELINE";
 async fn compare(baseline: std::path::PathBuf) -> anyhow::Result<()> {
     let pages = pages().await?;
     let mut sides = Vec::new();
+    let sizes = [
+        module_size(&claudezilla_e2e::root().join("extension-shell")),
+        module_size(&baseline),
+    ];
     for extension in [None, Some(baseline)] {
         let browser = Browser::start_with_options(options(extension)).await?;
         let agent = browser.agent("compare").await?;
+        // The raw client is an agent of its own, with a tab of its own.
+        let mut raw = RawClient::connect(&browser.runtime).await?;
+        let args = serde_json::from_value(json!({"url": pages.url("/small.html")}))?;
+        let raw_tab = match raw.call(Command::CreateWindow(args)).await? {
+            Ok(claudezilla_protocol::Reply::Tab(t)) => t.tab_id.0,
+            other => anyhow::bail!("{other:?}"),
+        };
         let mut tabs = [0; 5];
         for (k, path) in [
             "/small.html",
@@ -361,12 +373,13 @@ async fn compare(baseline: std::path::PathBuf) -> anyhow::Result<()> {
         {
             tabs[k] = agent.open(&pages.url(path)).await?;
         }
-        sides.push((browser, agent, tabs, 0u32, Rows::default()));
+        sides.push((browser, agent, tabs, 0u32, Rows::default(), raw, raw_tab));
     }
     for round in 0..ROUNDS * 2 {
         for k in 0..2 {
             let side = if round % 2 == 0 { k } else { 1 - k };
-            let (_, agent, [small, large, table, form, late], moves, rows) = &mut sides[side];
+            let (_, agent, [small, large, table, form, late], moves, rows, raw, raw_tab) =
+                &mut sides[side];
             let calls = [
                 (
                     "`firefox_snapshot`, 2,000-element page",
@@ -402,6 +415,7 @@ async fn compare(baseline: std::path::PathBuf) -> anyhow::Result<()> {
                 rows.add(what, samples, String::new());
             }
             navigation(agent, &pages, *small, rows).await?;
+            content_startup(raw, *raw_tab, &pages.url("/small.html"), rows).await?;
             waits(agent, *late, moves, rows).await?;
         }
     }
@@ -410,12 +424,20 @@ async fn compare(baseline: std::path::PathBuf) -> anyhow::Result<()> {
     );
     let cell = |row: &Row| {
         let (m, p, low, high) = row.summary();
-        format!("{m:.2} / {p:.2} ({low:.2}–{high:.2})")
+        let note = match row.note.as_str() {
+            "" => String::new(),
+            note => format!("; {note}"),
+        };
+        format!("{m:.2} / {p:.2} ({low:.2}–{high:.2}){note}")
     };
     let [this, base] = [&sides[0].4, &sides[1].4];
     for (row, other) in this.0.iter().zip(&base.0) {
         println!("| {} | {} | {} |", row.what, cell(row), cell(other));
     }
+    println!(
+        "| content module (`content_bg.wasm`) bytes | {} | {} |",
+        sizes[0], sizes[1]
+    );
     // What each build's snapshots hold: a change may trade characters for time.
     for (what, page) in [("2,000-element page", 1), ("400-row table", 2)] {
         let mut sizes = Vec::new();

@@ -2,6 +2,7 @@
 //! agent can act on it, and how its line reads. The content script feeds it what it reads from
 //! each element.
 
+pub mod generated;
 pub mod name;
 
 /// What the walker knows about one element.

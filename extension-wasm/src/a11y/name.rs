@@ -442,7 +442,7 @@ impl<S: NameSources> Walk<'_, S> {
             Generated::Marker => css,
             _ => {
                 let mut attr = |name: &str| self.src.attribute(n, name);
-                generated_text(&css, &mut attr)
+                super::generated::generated_text(&css, &mut attr)
             }
         };
         if text.is_empty() {
@@ -528,80 +528,6 @@ impl<S: NameSources> Walk<'_, S> {
         }
         String::new()
     }
-}
-
-/// The text of a CSS `content` value: its strings and `attr()`s; after a `/`, the
-/// alternative text alone (`content: "★" / "starred"`); counters, quotes and images give
-/// nothing. Icon fonts' private-use characters are no words.
-pub fn generated_text(css: &str, attr: &mut dyn FnMut(&str) -> Option<String>) -> String {
-    let css = css.trim();
-    if matches!(css, "" | "none" | "normal") {
-        return String::new();
-    }
-    let (main, alt) = split_alt(css);
-    let text = strings_of(alt.unwrap_or(main), attr);
-    text.chars()
-        .filter(|c| !('\u{E000}'..='\u{F8FF}').contains(c))
-        .collect()
-}
-
-/// The value and its alternative text, split at a `/` outside strings.
-fn split_alt(css: &str) -> (&str, Option<&str>) {
-    let mut quote = None;
-    for (i, c) in css.char_indices() {
-        match (quote, c) {
-            (None, '"' | '\'') => quote = Some(c),
-            (Some(q), _) if c == q => quote = None,
-            (None, '/') => return (&css[..i], Some(&css[i + 1..])),
-            _ => {}
-        }
-    }
-    (css, None)
-}
-
-/// The strings and `attr(name)`s of a `content` value, in order.
-fn strings_of(value: &str, attr: &mut dyn FnMut(&str) -> Option<String>) -> String {
-    let mut out = String::new();
-    let mut rest = value.trim_start();
-    while let Some(c) = rest.chars().next() {
-        if c == '"' || c == '\'' {
-            let body = &rest[1..];
-            let mut text = String::new();
-            let mut chars = body.char_indices();
-            let mut end = body.len();
-            while let Some((i, ch)) = chars.next() {
-                match ch {
-                    '\\' => {
-                        if let Some((_, escaped)) = chars.next() {
-                            text.push(escaped);
-                        }
-                    }
-                    _ if ch == c => {
-                        end = i + 1;
-                        break;
-                    }
-                    _ => text.push(ch),
-                }
-            }
-            out.push_str(&text);
-            rest = body[end.min(body.len())..].trim_start();
-        } else if let Some(after) = rest.strip_prefix("attr(") {
-            let (name, tail) = after.split_once(')').unwrap_or((after, ""));
-            out.push_str(&attr(name.trim()).unwrap_or_default());
-            rest = tail.trim_start();
-        } else {
-            // A counter, an image, a keyword: no words; skip to the next part.
-            let skip = rest
-                .find(|ch: char| ch.is_whitespace() || ch == '"' || ch == '\'')
-                .unwrap_or(rest.len());
-            let skip = match rest[..skip].find('(') {
-                Some(_) => rest.find(')').map_or(rest.len(), |i| i + 1),
-                None => skip.max(1),
-            };
-            rest = rest[skip..].trim_start();
-        }
-    }
-    out
 }
 
 /// Controls a person focuses, whose role `role="none"` cannot take away.
@@ -1197,34 +1123,5 @@ mod tests {
         t.text(b, "Save");
         assert_eq!(t.name(b), "Save");
         assert!(t.asked <= 8, "asked {} questions", t.asked);
-    }
-
-    proptest::proptest! {
-        /// A page writes the CSS `content` a name reads: no value of it panics, and what it
-        /// gives is never longer than the value (counters and images add nothing).
-        #[test]
-        fn any_css_content_reads_without_panic(css in "\\PC{0,80}") {
-            let text = generated_text(&css, &mut |_| None);
-            proptest::prop_assert!(text.chars().count() <= css.chars().count());
-        }
-    }
-
-    #[test]
-    fn css_content_reads_as_words() {
-        let mut none = |_: &str| None;
-        assert_eq!(generated_text("\"before\"", &mut none), "before");
-        assert_eq!(
-            generated_text("\"★\" / \"alt-before\"", &mut none),
-            "alt-before"
-        );
-        assert_eq!(generated_text("counter(x) \". \"", &mut none), ". ");
-        assert_eq!(
-            generated_text("\"\u{f101}\"", &mut none),
-            "",
-            "an icon font's glyph"
-        );
-        let mut title = |n: &str| (n == "data-x").then(|| "from attr".to_owned());
-        assert_eq!(generated_text("attr(data-x)", &mut title), "from attr");
-        assert_eq!(generated_text("none", &mut none), "");
     }
 }

@@ -117,6 +117,7 @@ async fn exchange_page(
         crate::hop_trace::record(|t| {
             t.content_us += ((web::precise_ms() - started) * 1e3) as u64;
             t.page_us += reply.page_us;
+            t.startup_us = t.startup_us.max(reply.startup_us);
         });
         if !reply.notes.is_empty() {
             with_state(|s| {

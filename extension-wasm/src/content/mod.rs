@@ -43,6 +43,7 @@ pub fn content_start(
     console::set_hook(hook_console);
     read::set_hidden(hidden);
     take_over_early();
+    READY_AT.set(Some(crate::web::precise_ms()));
     let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(|e: web_sys::Event| {
         let message = js_sys::Reflect::get(&e, &"message".into())
             .ok()
@@ -66,6 +67,37 @@ pub fn content_start(
     }
     on_error.forget();
     on_rejection.forget();
+}
+
+thread_local! {
+    /// When the module was ready to answer (the page's clock), until the first answer says it.
+    static READY_AT: std::cell::Cell<Option<f64>> = const { std::cell::Cell::new(None) };
+}
+
+/// In the document's first answer: from its first byte (the navigation's `responseStart`) to
+/// the module ready to answer, in µs; else 0.
+fn startup_us() -> u64 {
+    let Some(ready) = READY_AT.take() else {
+        return 0;
+    };
+    first_byte().map_or(0, |b| ((ready - b).max(0.0) * 1e3) as u64)
+}
+
+fn first_byte() -> Option<f64> {
+    use js_sys::{Array, Function, Reflect};
+    let performance = Reflect::get(&js_sys::global(), &"performance".into()).ok()?;
+    let entries: Function = Reflect::get(&performance, &"getEntriesByType".into())
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    let navigation: Array = entries
+        .call1(&performance, &"navigation".into())
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    Reflect::get(&navigation.get(0), &"responseStart".into())
+        .ok()?
+        .as_f64()
 }
 
 /// Takes over from `early.js`: the dialogs it answered and the console messages it kept while
@@ -126,6 +158,7 @@ pub async fn content_handle(request: JsValue) -> JsValue {
         outcome,
         notes: dialogs::untold(),
         page_us: ((crate::web::precise_ms() - started) * 1e3) as u64,
+        startup_us: startup_us(),
     };
     crate::web::to_js(&reply)
 }

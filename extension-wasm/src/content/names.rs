@@ -9,7 +9,7 @@ use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement,
 use crate::a11y;
 use crate::a11y::name::{Generated, NameSources, Named, Shown};
 
-/// Most style rules read to learn whether a page generates content (beyond: it may).
+/// Most style rules read to learn which elements may show generated words (beyond: any may).
 const MAX_RULES: u32 = 2_000;
 
 /// Bytes of text read for one name at most (names are cut far shorter).
@@ -122,13 +122,13 @@ fn by_id(root: &Node, id: &str) -> Option<Element> {
 /// labels' side (`label.control`), instead of asking every field for its `labels`: Firefox
 /// searches the whole tree for each such question, which made large forms slow.
 ///
-/// It also keeps, for the snapshot's length, whether the page's style sheets may generate
-/// content (`::before`, `::after`): when none can, no element's generated content is asked.
+/// It also keeps, for the snapshot's time, which elements the page's style rules may give
+/// generated words (`::before`, `::after`): only those are asked their computed style.
 #[derive(Default)]
 pub struct Labels {
     indexed: Vec<Node>,
     first: js_sys::Map,
-    generates: Option<bool>,
+    generating: Option<Generating>,
 }
 
 impl Labels {
@@ -151,42 +151,92 @@ impl Labels {
         }
         self.first.get(field).dyn_into::<Element>().ok()
     }
+
+    /// May the page's styles give `el` generated words before (0) or after (1) it?
+    fn may_generate(&mut self, el: &Element, which: usize) -> bool {
+        let generating = self.generating.get_or_insert_with(Generating::read);
+        match &generating.0[which] {
+            None => false,
+            // An invalid selector (a prefixed pseudo-class) may match: ask the style.
+            Some(list) => el.matches(list).unwrap_or(true),
+        }
+    }
 }
 
-impl Labels {
-    /// May a style sheet of the page generate content? A sheet we may not read (another
-    /// origin's) may.
-    fn generates(&mut self) -> bool {
-        *self.generates.get_or_insert_with(|| {
-            let Some(sheets) = web_sys::window()
-                .and_then(|w| w.document())
-                .map(|d| d.style_sheets())
-            else {
-                return false;
-            };
-            let mut read = 0u32;
-            (0..sheets.length()).any(|i| {
-                let Some(sheet) = sheets.item(i) else {
-                    return false;
-                };
-                let Ok(rules) = sheet.unchecked_ref::<web_sys::CssStyleSheet>().css_rules() else {
-                    return true;
-                };
-                // Reading a huge sheet's rules would cost more than asking the styles.
-                read += rules.length();
-                if read > MAX_RULES {
-                    return true;
-                }
-                (0..rules.length()).any(|r| {
-                    rules.item(r).is_some_and(|rule| {
-                        let text = rule.css_text();
-                        (text.contains(":before") || text.contains(":after"))
-                            && text.contains("content")
-                    })
-                })
+/// For `::before` and `::after`: the selectors of the rules whose `content` gives words, as one
+/// list, or `None` when no rule does.
+struct Generating([Option<String>; 2]);
+
+impl Generating {
+    /// Read from the page's style sheets; a sheet we may not read (another origin's), or more
+    /// rules than are worth reading, may generate anything.
+    fn read() -> Self {
+        let mut bases: [Vec<String>; 2] = Default::default();
+        let mut budget = MAX_RULES;
+        let sheets = web_sys::window()
+            .and_then(|w| w.document())
+            .map(|d| d.style_sheets());
+        let readable = sheets.is_none_or(|sheets| {
+            (0..sheets.length()).all(|i| {
+                let rules = sheets
+                    .item(i)
+                    .and_then(|s| s.unchecked_ref::<web_sys::CssStyleSheet>().css_rules().ok());
+                rules.is_some_and(|r| collect(&r, &mut budget, &mut bases))
             })
-        })
+        });
+        if !readable {
+            return Self([Some("*".into()), Some("*".into())]);
+        }
+        Self(bases.map(|b| (!b.is_empty()).then(|| b.join(", "))))
     }
+}
+
+/// Adds the selectors of `rules` (and of the rules grouped in them: `@media`, `@supports`,
+/// nesting) whose `content` gives words; false when over the budget.
+fn collect(rules: &web_sys::CssRuleList, budget: &mut u32, bases: &mut [Vec<String>; 2]) -> bool {
+    use js_sys::Reflect;
+    for r in 0..rules.length() {
+        let Some(rule) = rules.item(r) else {
+            continue;
+        };
+        *budget = match budget.checked_sub(1) {
+            Some(left) => left,
+            None => return false,
+        };
+        if let Ok(inner) = Reflect::get(&rule, &"cssRules".into())
+            && let Ok(inner) = inner.dyn_into::<web_sys::CssRuleList>()
+            && !collect(&inner, budget, bases)
+        {
+            return false;
+        }
+        // An `@import`ed sheet: read like the others (another origin's is unreadable).
+        if let Ok(sheet) = Reflect::get(&rule, &"styleSheet".into())
+            && sheet.is_object()
+        {
+            let rules = sheet.unchecked_into::<web_sys::CssStyleSheet>().css_rules();
+            if !rules.is_ok_and(|r| collect(&r, budget, bases)) {
+                return false;
+            }
+        }
+        let Some(selectors) = Reflect::get(&rule, &"selectorText".into())
+            .ok()
+            .and_then(|s| s.as_string())
+        else {
+            continue;
+        };
+        let content = Reflect::get(&rule, &"style".into())
+            .ok()
+            .filter(JsValue::is_object)
+            .map(|style| style.unchecked_into::<web_sys::CssStyleDeclaration>())
+            .and_then(|style| style.get_property_value("content").ok())
+            .unwrap_or_default();
+        if a11y::generated::declares_words(&content) {
+            let [before, after] = a11y::generated::pseudo_bases(&selectors);
+            bases[0].extend(before);
+            bases[1].extend(after);
+        }
+    }
+    true
 }
 
 /// The accessible name of `el` (whose tag the caller knows), as `a11y::name` computes it.
@@ -275,12 +325,12 @@ impl NameSources for Dom<'_> {
     }
 
     fn generated(&mut self, n: &Node, which: Generated) -> Option<String> {
-        let pseudo = match which {
-            Generated::Before => "::before",
-            Generated::After => "::after",
+        let (pseudo, k) = match which {
+            Generated::Before => ("::before", 0),
+            Generated::After => ("::after", 1),
             Generated::Marker => return marker(n.unchecked_ref()),
         };
-        if !self.labels.generates() {
+        if !self.labels.may_generate(n.unchecked_ref(), k) {
             return None;
         }
         style_of(n.unchecked_ref(), pseudo, "content")
@@ -343,7 +393,7 @@ fn style_of(el: &Element, pseudo: &str, property: &str) -> Option<String> {
 fn marker(li: &Element) -> Option<String> {
     let content = style_of(li, "::marker", "content")?;
     if !matches!(content.as_str(), "normal" | "none" | "") {
-        return Some(a11y::name::generated_text(&content, &mut |a| {
+        return Some(a11y::generated::generated_text(&content, &mut |a| {
             li.get_attribute(a)
         }));
     }
