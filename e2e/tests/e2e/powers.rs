@@ -40,10 +40,14 @@ const load = (src) => new Promise(ok => { const i = new Image(); i.onload = () =
 Promise.all([load('/powers/pixel.svg'), load(other)]).then(([here, there]) => \
 document.getElementById('out').textContent = 'here:' + here + ' there:' + there);</script>";
 
-/// A frame of this site and one of another (`localhost`).
-const FRAMED: &str = "<!doctype html><title>Framed</title><p>framed page</p><script>\
-for (const src of ['/powers/own-frame.html', 'http://localhost:' + location.port + '/powers/other-frame.html']) {\
-const f = document.createElement('iframe'); f.src = src; document.body.append(f); }</script>";
+/// A frame of another site (`localhost`) and then one of this site. Each frame's `load` is
+/// counted in `#loaded` (a refused frame loads Firefox's error page), so a test can wait until
+/// the other site's frame has had its chance.
+const FRAMED: &str = "<!doctype html><title>Framed</title><p>framed page</p><p id=loaded>0</p><script>\
+for (const src of ['http://localhost:' + location.port + '/powers/other-frame.html', '/powers/own-frame.html']) {\
+const f = document.createElement('iframe'); f.src = src;\
+f.onload = () => { loaded.textContent = String(Number(loaded.textContent) + 1); };\
+document.body.append(f); }</script>";
 
 /// Credentials in every format a body comes in.
 fn credential_bodies() -> Vec<(&'static str, Page)> {
@@ -506,11 +510,11 @@ pub async fn the_allowlist_is_the_users() -> anyhow::Result<()> {
 
     // Frames: the page's own loads, the other site's does not.
     let tab = a.open(&pages.url("/powers/framed.html")).await?;
-    let text = eventually(Duration::from_secs(5), "the own frame", async || {
+    let text = eventually(Duration::from_secs(5), "both frames loaded", async || {
         let t = call(&a, "firefox_get_content", json!({"tabId": tab}))
             .await
             .ok()?;
-        t.text.contains("own-frame-7a1").then_some(t.text)
+        (t.text.contains("own-frame-7a1") && t.text.contains("\n2\n")).then_some(t.text)
     })
     .await?;
     ensure!(!text.contains("other-frame-5d2"), "{text}");
@@ -540,11 +544,28 @@ pub async fn the_allowlist_is_the_users() -> anyhow::Result<()> {
         json!({"tabId": tab, "url": pages.url("/powers/downloads.html")}),
     )
     .await?;
+    // The one that leads outside first, then one of this site: once that is listed, the
+    // first had its chance to start.
     a.call("firefox_click", json!({"tabId": tab, "selector": "#away"}))
         .await?;
-    let none = call(&a, "firefox_downloads", json!({})).await?;
-    ensure!(none.text.contains("No downloads"), "{none:?}");
-    ensure!(!project.path().join("downloads").exists());
+    click(&a, tab, "#build").await?;
+    let listed = eventually(
+        Duration::from_secs(15),
+        "this site's download",
+        async || {
+            let listed = a
+                .call("firefox_downloads", json!({"wait": true, "timeout": 10000}))
+                .await
+                .ok()?;
+            listed.text.starts_with("1 download").then_some(listed)
+        },
+    )
+    .await;
+    ensure!(listed.is_ok(), "one download, this site's: {listed:?}");
+    ensure!(
+        std::fs::read_dir(project.path().join("downloads"))?.count() == 1,
+        "only this site's download lands"
+    );
 
     // Saved-state loads: no cookie for a site outside the list.
     let planted = json!({"cookies": [

@@ -14,6 +14,7 @@ mod early;
 mod intercept;
 mod native;
 mod outbox;
+mod page_load;
 mod performance;
 mod persist;
 mod popup;
@@ -162,6 +163,7 @@ fn now() -> u64 {
 #[wasm_bindgen]
 pub fn start_background() {
     tabs::listen();
+    page_load::listen();
     requests::listen();
     downloads::listen();
     config::listen();

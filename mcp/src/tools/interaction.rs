@@ -87,8 +87,8 @@ fn opened(element: &str, new_tab: Option<&reply::NewTab>) -> String {
             "Clicked {element}. Its link would open {url} in a new tab, which was not opened."
         ),
         Some(reply::NewTab::Popped { url }) => format!(
-            "Clicked {element}. The page opened {url} in a new window, which Firefox has not reported as a tab yet: \
-             firefox_get_tabs lists it once it is yours."
+            "Clicked {element}. The page opened {url} in a new window, not yet reported as a tab when this answer was made: \
+             firefox_get_tabs lists it once it is yours (a window opened from a tab you attached stays the user's)."
         ),
     }
 }

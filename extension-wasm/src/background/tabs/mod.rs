@@ -1,7 +1,6 @@
 //! The agents' window and tabs: opening, navigating, closing, and waiting for loads.
 
 use claudezilla_protocol::args::Container;
-use claudezilla_protocol::envelope::PageOp;
 use claudezilla_protocol::reply;
 use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Outcome, Reply, TabId};
 use futures_util::lock::Mutex;
@@ -420,23 +419,6 @@ pub(super) async fn adopt_opened(tab: Tab, opener: TabId) {
     }
 }
 
-/// Starts the content script in every frame of an agent's freshly loaded page, then what the
-/// agent asked for in every page: console capture, consent banners dismissed.
-pub(super) async fn after_load(tab: TabId) {
-    let Some(tab) = with_state(|s| s.pool.pool_tab(tab)) else {
-        return;
-    };
-    super::content::preload(tab).await;
-    let until = now() + 5_000;
-    super::devtools::restart_console(tab, until).await;
-    if super::config::handles_consent(tab.id()) {
-        let _ = super::content::send(tab, 0, until, PageOp::Consent, 5_000).await;
-        // Many banners are added by a script a moment after the load.
-        web::sleep(1_500).await;
-        let _ = super::content::send(tab, 0, now() + 5_000, PageOp::Consent, 5_000).await;
-    }
-}
-
 #[derive(serde::Deserialize, Default)]
 pub(super) struct ChangeInfo {
     status: Option<String>,
@@ -452,9 +434,6 @@ pub(super) fn on_updated(tab: u32, change: JsValue, state: JsValue) {
     };
     if change.status.as_deref() == Some("complete") {
         with_state(|s| s.network.loaded(tab, web::now_ms()));
-    }
-    if change.status.as_deref() == Some("complete") && with_state(|s| s.pool.contains(tab)) {
-        wasm_bindgen_futures::spawn_local(after_load(tab));
     }
     with_state(|s| {
         s.pool

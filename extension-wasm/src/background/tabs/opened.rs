@@ -9,7 +9,7 @@ use claudezilla_protocol::{AgentId, Outcome, Reply, TabId};
 use serde::Serialize;
 
 use super::super::{State, now, with_state};
-use crate::pool::AuthorizedTab;
+use crate::pool::{AuthorizedTab, Opened};
 use crate::web::{self, Tab};
 
 /// Longest wait after a click for Firefox to report the tab it opened.
@@ -29,8 +29,12 @@ pub async fn click(
     budget_ms: u32,
 ) -> Outcome {
     let from = tab.id();
+    // Only an agent's own tab waits for what it opens: a tab opened from an attached user tab
+    // stays the user's (see `pool::Opened`), so no answer can name it as the agent's.
     with_state(|s| {
-        s.clicking.entry(from).or_default();
+        if matches!(s.pool.opened_from(from), Some(Opened::Agents(_))) {
+            s.clicking.entry(from).or_default();
+        }
     });
     let clicked = super::super::content::send(tab, frame, until, op, budget_ms).await;
     let answered = match clicked {
@@ -83,6 +87,9 @@ async fn popped(from: TabId, url: String) -> NewTab {
 
 /// What became of the next tab opened from `from`, once Firefox reports it (not long).
 async fn adoption(from: TabId) -> Option<Adopted> {
+    if !with_state(|s| s.clicking.contains_key(&from)) {
+        return None;
+    }
     let until = web::now_ms() + ADOPT_WAIT_MS;
     loop {
         let adopted = with_state(|s| {
