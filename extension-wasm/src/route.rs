@@ -4,6 +4,9 @@
 //! as a whole ([`AgentWork`]). Exhaustive over `Command`: a new command does not compile until
 //! it is placed here, and what runs it matches exhaustively over the placed types.
 
+// Dispatch: every command and operation is named, so a new one is placed by the compiler.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use std::fmt;
 
 use claudezilla_protocol::args::{

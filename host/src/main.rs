@@ -80,6 +80,7 @@ type Writer = Box<dyn tokio::io::AsyncWrite + Unpin + Send>;
 /// them on Linux): no hand-off to a blocking thread per frame. They are reopened through /proc
 /// so the non-blocking flag stays on our own file descriptions.
 #[cfg(unix)]
+#[allow(clippy::disallowed_methods)] // stdin and stdout, reopened: no file of the user's.
 fn extension_pipes() -> (Reader, Writer) {
     use tokio::net::unix::pipe;
     let reopened = (

@@ -3,6 +3,9 @@
 //! (`HKCU\Software\Mozilla\NativeMessagingHosts\claudezilla`), whose default value is the
 //! manifest's path.
 
+// Writes, reads and removes the manifest file: one of the host's named file I/O modules.
+#![allow(clippy::disallowed_methods)]
+
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};

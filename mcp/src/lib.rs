@@ -1,7 +1,9 @@
 //! Claudezilla's MCP server: browser tools for an AI agent, spoken over stdio with `rmcp`, sent
 //! to Firefox through the native host's authenticated socket.
 //!
-//! * [`server`]: the `ServerHandler` and the single path every tool call takes.
+//! * [`server`]: the `ServerHandler`: the session and the tools' router, served.
+//! * [`session`]: the agent's session (link, folders, secrets, trace) and `ask`, the single
+//!   path every tool's command takes.
 //! * [`tools`]: one module per group of tools.
 //! * [`link`]: the persistent, reconnecting connection to the host.
 //! * [`agent`]: this process's agent id.
@@ -15,8 +17,9 @@ pub mod files;
 pub mod link;
 pub mod secrets;
 pub mod server;
+pub mod session;
 pub mod text;
 pub mod tools;
 pub mod trace;
 
-pub use server::Claudezilla;
+pub use session::Claudezilla;

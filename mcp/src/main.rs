@@ -8,7 +8,7 @@ use claudezilla_mcp::agent::new_agent_id;
 use claudezilla_mcp::files::Options;
 use claudezilla_mcp::link::HostLink;
 use claudezilla_mcp::secrets::Secrets;
-use claudezilla_mcp::server::Folders;
+use claudezilla_mcp::session::Folders;
 use claudezilla_protocol::Command;
 use claudezilla_protocol::paths::RuntimeDir;
 use rmcp::ServiceExt;

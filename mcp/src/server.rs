@@ -1,59 +1,21 @@
-//! The MCP server: tool groups from [`crate::tools`] on one router, over one host link.
+//! The MCP server: the session ([`crate::session`]) with the tool groups of [`crate::tools`]
+//! on one router, served as an MCP `ServerHandler`.
 
-use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
-use claudezilla_protocol::reply::Answer;
-use claudezilla_protocol::{Asking, ErrorBody, ErrorCode, validate};
-use rmcp::handler::server::router::tool::ToolRouter;
+use claudezilla_protocol::{ErrorBody, ErrorCode};
 use rmcp::model::{Implementation, ServerCapabilities, ServerConfig, Tool};
-use rmcp::service::{NotificationContext, Peer};
+use rmcp::service::NotificationContext;
 use rmcp::{RoleServer, ServerHandler, tool_handler};
 
-use crate::files::{self, Allowed};
 use crate::link::HostLink;
 use crate::secrets::Secrets;
-
-/// How long the client may take to list its roots.
-const ROOTS_TIMEOUT: Duration = Duration::from_secs(5);
-
-/// Where files may be read and written: the client's roots (asked once, again when they
-/// change), else the working directory; plus the folders the user named, and where
-/// downloads land.
-pub struct Folders {
-    options: files::Options,
-    cwd: PathBuf,
-    roots: tokio::sync::Mutex<Option<Vec<PathBuf>>>,
-}
-
-impl Folders {
-    pub fn new(options: files::Options, cwd: PathBuf) -> Self {
-        Self {
-            options,
-            cwd,
-            roots: tokio::sync::Mutex::new(None),
-        }
-    }
-}
+use crate::session::{Claudezilla, Folders};
 
 const INSTRUCTIONS: &str = "Drives the user's Firefox. Open a page with firefox_create_window (it returns your tabId); \
 the other tools act on your own tabs only (tabId defaults to your most recent tab). \
 Every tool takes timeout in ms (default {DEFAULT_TIMEOUT_MS}). \
 Errors start with a stable code such as OWNERSHIP or NOT_CONNECTED, and say what to do.";
-
-#[derive(Clone)]
-pub struct Claudezilla {
-    pub(crate) link: Arc<HostLink>,
-    folders: Arc<Folders>,
-    /// The user's secrets: filled into the commands that name them, hidden from every answer.
-    pub(crate) secrets: Arc<Secrets>,
-    /// This agent's trace, while one is recording (`firefox_trace`).
-    pub(crate) trace: Arc<tokio::sync::Mutex<Option<crate::trace::Trace>>>,
-    tool_router: ToolRouter<Self>,
-    /// `tools/list`, computed once and trimmed of schema noise (every token counts).
-    listed: Arc<Vec<Tool>>,
-}
 
 impl Claudezilla {
     pub fn new(link: Arc<HostLink>, folders: Folders, secrets: Secrets) -> Self {
@@ -81,67 +43,9 @@ impl Claudezilla {
         }
     }
 
-    /// The folders files may be read from and written to, for this call.
-    pub(crate) async fn allowed(&self, peer: &Peer<RoleServer>) -> Allowed {
-        let mut cached = self.folders.roots.lock().await;
-        if cached.is_none() {
-            *cached = Some(client_roots(peer).await);
-        }
-        let roots = cached.clone().unwrap_or_default();
-        let base = if roots.is_empty() {
-            vec![self.folders.cwd.clone()]
-        } else {
-            roots
-        };
-        let named = self.folders.options.allow_dirs.iter().cloned();
-        Allowed::new(base.into_iter().chain(named))
-            .with_downloads(self.folders.options.downloads_dir.clone())
-    }
-
     /// The tool list, as `tools/list` sends it.
     pub fn tools(&self) -> Vec<Tool> {
         self.listed.to_vec()
-    }
-
-    /// The one path every tool takes (its arguments were checked as they were parsed): the
-    /// timeout's range, then the browser, then the reply as the command's own answer type.
-    pub(crate) async fn ask<A: Asking>(
-        &self,
-        args: A::Args,
-        timeout: Option<u64>,
-    ) -> Result<A::Answer, ErrorBody> {
-        let timeout_ms = validate::timeout(timeout)?;
-        let reply = self.link.call(A::command(args), timeout_ms).await?;
-        A::Answer::from_reply(reply).map_err(crate::tools::unexpected_reply)
-    }
-}
-
-/// The client's `file://` roots, if it has roots and answers in time (protocol versions that
-/// forbid server-to-client requests answer an error: the working directory then stands in).
-/// Roots are deprecated in the newest MCP revision (SEP-2577) but are what older clients send.
-#[allow(deprecated)]
-async fn client_roots(peer: &Peer<RoleServer>) -> Vec<PathBuf> {
-    let has_roots = peer
-        .peer_info()
-        .is_some_and(|info| info.capabilities.roots.is_some());
-    if !has_roots {
-        return Vec::new();
-    }
-    let listed = tokio::time::timeout(ROOTS_TIMEOUT, peer.list_roots()).await;
-    match listed {
-        Ok(Ok(result)) => result
-            .roots
-            .iter()
-            .filter_map(|r| files::root_path(&r.uri))
-            .collect(),
-        Ok(Err(e)) => {
-            tracing::info!("the client did not list its roots: {e}");
-            Vec::new()
-        }
-        Err(_) => {
-            tracing::warn!("the client did not list its roots within {ROOTS_TIMEOUT:?}");
-            Vec::new()
-        }
     }
 }
 
@@ -350,7 +254,7 @@ impl ServerHandler for Claudezilla {
     }
 
     async fn on_roots_list_changed(&self, _context: NotificationContext<RoleServer>) {
-        *self.folders.roots.lock().await = None;
+        self.folders.forget_roots().await;
     }
 
     fn get_info(&self) -> ServerConfig {
@@ -368,6 +272,9 @@ mod tests {
     use super::*;
     use claudezilla_protocol::AgentId;
     use claudezilla_protocol::paths::RuntimeDir;
+    use std::path::PathBuf;
+
+    use crate::files;
 
     #[test]
     fn descriptions_state_the_codes_numbers() {

@@ -1,6 +1,9 @@
 //! Runs one command for one agent. Every command that touches a tab is authorized by the pool
 //! first (ownership), including those that name no tab.
 
+// Dispatch: every command and operation is named, so a new one is placed by the compiler.
+#![deny(clippy::wildcard_enum_match_arm)]
+
 use claudezilla_protocol::envelope::PageOp;
 use claudezilla_protocol::reply;
 use claudezilla_protocol::{AgentId, Outcome, Reply, Request, VERSION};
@@ -70,14 +73,40 @@ async fn on_tab(agent: &AgentId, tab: AuthorizedTab, work: TabWork, b: Budget) -
                 Wait::Budget => b.until,
                 Wait::Element => b.element_until,
             };
+            // Reads that span frames are stitched from each; a click may open a tab.
             match op {
-                op @ PageOp::Snapshot { .. } => content::snapshot(tab, until, op, b.ms).await,
-                op @ PageOp::GetContent { .. } => content::page_content(tab, until, op, b.ms).await,
-                op @ PageOp::Find { .. } => content::find(tab, until, op, b.ms).await,
+                op @ PageOp::Snapshot { max_chars, .. } => {
+                    content::snapshot(tab, until, op, max_chars, b.ms).await
+                }
+                op @ PageOp::GetContent { max_length, .. } => {
+                    content::page_content(tab, until, op, max_length, b.ms).await
+                }
+                op @ PageOp::Find { limit, .. } => content::find(tab, until, op, limit, b.ms).await,
                 op @ (PageOp::Click { .. } | PageOp::ClickAt { .. }) => {
                     tabs::click(agent, tab, frame, until, op, b.ms).await
                 }
-                op => content::send(tab, frame, until, op, b.ms).await,
+                op @ (PageOp::Type { .. }
+                | PageOp::PressKey { .. }
+                | PageOp::Scroll { .. }
+                | PageOp::Storage { .. }
+                | PageOp::Wheel { .. }
+                | PageOp::Hover { .. }
+                | PageOp::HoverAt { .. }
+                | PageOp::SelectOption { .. }
+                | PageOp::FillForm { .. }
+                | PageOp::Upload { .. }
+                | PageOp::Drag { .. }
+                | PageOp::GetElement { .. }
+                | PageOp::WaitFor { .. }
+                | PageOp::PageState { .. }
+                | PageOp::Performance
+                | PageOp::Dialogs { .. }
+                | PageOp::Console { .. }
+                | PageOp::Evaluate { .. }
+                | PageOp::Consent
+                | PageOp::Settle { .. }
+                | PageOp::Metrics { .. }
+                | PageOp::Release) => content::send(tab, frame, until, op, b.ms).await,
             }
         }
         TabWork::Navigate { url, action } => {

@@ -338,12 +338,13 @@ fn frame_id(tab: TabId, alias: u32) -> Result<u64, ErrorBody> {
 
 /// A snapshot of the whole tab: every frame's part spliced in where its iframe is, its refs
 /// prefixed with its frame's alias, under the one size limit ([`stitch::snapshot`]).
-pub async fn snapshot(tab: AuthorizedTab, until: u64, op: PageOp, budget_ms: u32) -> Outcome {
-    let PageOp::Snapshot { max_chars, .. } = op else {
-        return Err(internal_msg(
-            "a snapshot was asked without its size limit".into(),
-        ));
-    };
+pub async fn snapshot(
+    tab: AuthorizedTab,
+    until: u64,
+    op: PageOp,
+    max_chars: u32,
+    budget_ms: u32,
+) -> Outcome {
     let top = part(tab, 0, until, op.clone(), budget_ms).await?;
     let frames = TabFrames::new(tab, until, op, budget_ms);
     Ok(Reply::Snapshot(
@@ -353,12 +354,13 @@ pub async fn snapshot(tab: AuthorizedTab, until: u64, op: PageOp, budget_ms: u32
 
 /// A page's content with each frame's spliced in where its iframe is, all within the one
 /// `maxLength` ([`stitch::content`]).
-pub async fn page_content(tab: AuthorizedTab, until: u64, op: PageOp, budget_ms: u32) -> Outcome {
-    let PageOp::GetContent { max_length, .. } = op else {
-        return Err(internal_msg(
-            "page text was asked without its size limit".into(),
-        ));
-    };
+pub async fn page_content(
+    tab: AuthorizedTab,
+    until: u64,
+    op: PageOp,
+    max_length: u32,
+    budget_ms: u32,
+) -> Outcome {
     let frames = TabFrames::new(tab, until, op, budget_ms);
     let top = frames.top().await?;
     Ok(Reply::Content(
@@ -367,10 +369,13 @@ pub async fn page_content(tab: AuthorizedTab, until: u64, op: PageOp, budget_ms:
 }
 
 /// Every frame's matches of a search ([`stitch::find`]).
-pub async fn find(tab: AuthorizedTab, until: u64, op: PageOp, budget_ms: u32) -> Outcome {
-    let PageOp::Find { limit, .. } = op else {
-        return Err(internal_msg("a search was asked without its limit".into()));
-    };
+pub async fn find(
+    tab: AuthorizedTab,
+    until: u64,
+    op: PageOp,
+    limit: u32,
+    budget_ms: u32,
+) -> Outcome {
     let frames = TabFrames::new(tab, until, op, budget_ms);
     let top = frames.top().await?;
     Ok(Reply::Found(

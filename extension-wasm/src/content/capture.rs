@@ -11,8 +11,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{Element, HtmlImageElement};
 
-use super::find::{self, describe, document, ref_for};
-use super::snapshot::is_visible;
+use super::dom::{document, is_visible};
+use super::find::{self, describe, ref_for};
 use crate::web;
 
 /// Longest wait for images and fonts (the page may never finish loading them).

@@ -6,7 +6,7 @@ use js_sys::{Function, Promise};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{MutationObserver, MutationObserverInit};
 
-use super::find::document;
+use super::dom::document;
 use crate::web;
 
 /// How long a wait goes without a change before it looks again: for what the observer does

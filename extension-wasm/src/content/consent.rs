@@ -7,8 +7,8 @@ use claudezilla_protocol::{Outcome, Reply};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 
+use super::dom::{self, is_visible};
 use super::find::{self, describe, query_all_in};
-use super::snapshot::is_visible;
 use crate::consent_words::{about_consent, rank};
 
 /// Accept buttons of widespread consent managers.
@@ -98,7 +98,7 @@ fn label(el: &Element) -> String {
 
 /// Visible buttons inside banner-like containers, in the document and open shadow roots.
 fn candidates() -> Vec<Element> {
-    let Ok(doc) = find::document() else {
+    let Ok(doc) = dom::document() else {
         return Vec::new();
     };
     let mut found = Vec::new();

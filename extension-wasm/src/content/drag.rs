@@ -9,10 +9,11 @@
 
 use claudezilla_protocol::Outcome;
 use claudezilla_protocol::args::{DropPosition, Point};
-use web_sys::{DataTransfer, DragEvent, DragEventInit, Element};
+use web_sys::{DataTransfer, Element};
 
 use super::act::{
-    Press, acted, centre, element_at, page_error, pointer, pointer_then_mouse, scroll_into_view,
+    Press, acted, centre, drag_event, element_at, page_error, pointer, pointer_then_mouse,
+    scroll_into_view,
 };
 use super::find::describe;
 use crate::web;
@@ -33,26 +34,6 @@ const REST_MS: f64 = 1_500.0;
 /// The wait for a library that starts its drag on the tick after `dragstart` (a timer of the
 /// page's: up to a second in a background tab, which ours waits out too).
 const START_MS: u32 = 32;
-
-/// One HTML5 drag event on `target`; false when a handler cancelled it.
-pub(super) fn drag_event(
-    target: &Element,
-    kind: &str,
-    at: (i32, i32),
-    transfer: &DataTransfer,
-) -> bool {
-    let init = DragEventInit::new();
-    init.set_bubbles(true);
-    init.set_cancelable(!matches!(kind, "dragleave" | "dragend"));
-    init.set_composed(true);
-    init.set_client_x(at.0);
-    init.set_client_y(at.1);
-    init.set_buttons(1);
-    init.set_data_transfer(Some(transfer));
-    DragEvent::new_with_event_init_dict(kind, &init)
-        .map(|e| target.dispatch_event(&e).unwrap_or(true))
-        .unwrap_or(true)
-}
 
 /// The point to drop at for `position` on `target`: its centre, or inside its first or last
 /// quarter along the way its list runs (down a column, or along a row).

@@ -8,6 +8,8 @@ use claudezilla_protocol::{ErrorBody, ErrorCode};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Document, Element, HtmlElement, Node};
 
+use super::dom::document;
+
 use crate::suggest;
 use crate::web;
 
@@ -16,12 +18,6 @@ thread_local! {
     static REFS: RefCell<Vec<Element>> = const { RefCell::new(Vec::new()) };
     /// element → index, so an element keeps its ref across snapshots.
     static INDEX: js_sys::WeakMap = js_sys::WeakMap::new();
-}
-
-pub fn document() -> Result<Document, ErrorBody> {
-    web_sys::window()
-        .and_then(|w| w.document())
-        .ok_or_else(|| ErrorBody::new(ErrorCode::PageError, "this page has no document"))
 }
 
 /// The ref of `element` in this frame, handing out a new one on first sight.

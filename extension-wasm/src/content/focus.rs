@@ -11,7 +11,7 @@ use js_sys::{Function, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlElement};
 
-use super::find::document;
+use super::dom::document;
 use super::states::{FOCUS, FOCUS_VISIBLE, FOCUS_WITHIN};
 
 thread_local! {

@@ -6,6 +6,7 @@ mod changes;
 mod consent;
 mod console;
 mod dialogs;
+mod dom;
 mod drag;
 mod evaluate;
 mod find;
@@ -163,6 +164,8 @@ pub async fn content_handle(request: JsValue) -> JsValue {
     crate::web::to_js(&reply)
 }
 
+// Dispatch: every operation is named, so a new one is placed by the compiler.
+#[deny(clippy::wildcard_enum_match_arm)]
 async fn run(
     ContentRequest {
         frame,

@@ -289,7 +289,7 @@ impl NameSources for Dom<'_> {
     }
 
     fn marked(&mut self, n: &Node) -> bool {
-        super::snapshot::has_any(n.unchecked_ref(), &NAMING)
+        super::dom::has_any(n.unchecked_ref(), &NAMING)
     }
 
     fn only_text(&mut self, n: &Node, tag: &str) -> Option<String> {
@@ -309,9 +309,9 @@ impl NameSources for Dom<'_> {
 
     fn shown(&mut self, n: &Node) -> Shown {
         let el = n.unchecked_ref::<Element>();
-        if !super::snapshot::is_visible(el) {
+        if !super::dom::is_visible(el) {
             // `display: contents` has no box, but its children show.
-            return match super::snapshot::box_less(el) {
+            return match super::dom::box_less(el) {
                 true => Shown::Rendered,
                 false => Shown::NotRendered,
             };

@@ -14,8 +14,8 @@ use web_sys::{
     HtmlTextAreaElement, Node,
 };
 
-use super::find::{self, describe, document, ref_for};
-use super::snapshot::is_visible as check_visibility;
+use super::dom::{document, is_visible as check_visibility};
+use super::find::{self, describe, ref_for};
 use crate::a11y::clean;
 use crate::markdown::Markdown;
 use crate::text::{MAX_TITLE_CHARS, MAX_URL_CHARS, cap, tidy, truncate_chars};

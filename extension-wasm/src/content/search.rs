@@ -8,9 +8,10 @@ use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
 use wasm_bindgen::JsCast;
 use web_sys::{CharacterData, Element, Node};
 
-use super::find::{document, ref_for};
+use super::dom::{document, is_visible};
+use super::find::ref_for;
 use super::names::{self, Labels};
-use super::snapshot::{frame_id_of, is_visible, role_of};
+use super::snapshot::{frame_id_of, role_of};
 use crate::a11y;
 use crate::search::{self, Finder};
 use crate::web;

@@ -7,7 +7,8 @@ use claudezilla_protocol::envelope::{FramePlace, PageReply, SnapshotPart};
 use wasm_bindgen::prelude::*;
 use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, Node};
 
-use super::find::{self, document};
+use super::dom::{Checkable, box_less, document, has_any, is_visible};
+use super::find;
 use super::names::{self, Labels};
 use super::secrets;
 use crate::a11y::name::Named;
@@ -15,14 +16,6 @@ use crate::a11y::{self, ElementFacts, States};
 
 #[wasm_bindgen]
 extern "C" {
-    /// An element seen through `checkVisibility()` (not in web-sys yet).
-    #[wasm_bindgen(extends = Element)]
-    type Checkable;
-    #[wasm_bindgen(method, js_name = checkVisibility)]
-    fn check_visibility(this: &Checkable) -> bool;
-    /// `matches` with a selector kept as a JS string (no re-encoding per call).
-    #[wasm_bindgen(method, js_name = matches)]
-    fn matches_value(this: &Checkable, selectors: &JsValue) -> bool;
     #[wasm_bindgen(catch, js_namespace = ["browser", "runtime"], js_name = getFrameId)]
     fn get_frame_id(target: &JsValue) -> Result<f64, JsValue>;
 }
@@ -55,25 +48,6 @@ thread_local! {
     static AUTHOR_NAMED: JsValue = JsValue::from_str("[aria-label],[aria-labelledby],[aria-labeledby]");
     /// Those, or a tooltip.
     static AUTHOR_NAMED_OR_TITLED: JsValue = JsValue::from_str("[aria-label],[aria-labelledby],[aria-labeledby],[title]");
-}
-
-pub(super) fn has_any(el: &Element, selectors: &'static std::thread::LocalKey<JsValue>) -> bool {
-    selectors.with(|s| el.unchecked_ref::<Checkable>().matches_value(s))
-}
-
-/// False for elements not rendered (display: none, content-visibility hidden, …).
-pub fn is_visible(el: &Element) -> bool {
-    el.unchecked_ref::<Checkable>().check_visibility()
-}
-
-/// `display: contents` (a grid's header row laid out by its cells): no box of its own, so
-/// `checkVisibility` says hidden, but its children show. Asked only in the walk, which never
-/// enters a hidden ancestor.
-pub(super) fn box_less(el: &Element) -> bool {
-    web_sys::window()
-        .and_then(|w| w.get_computed_style(el).ok().flatten())
-        .and_then(|style| style.get_property_value("display").ok())
-        .is_some_and(|d| d == "contents")
 }
 
 /// Limits of one snapshot.

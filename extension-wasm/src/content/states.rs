@@ -12,7 +12,7 @@ use js_sys::Reflect;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{CssStyleSheet, Element, HtmlStyleElement, MouseEvent, MouseEventInit};
 
-use super::find::document;
+use super::dom::document;
 
 /// The attribute standing in for `:hover`.
 const ATTR: &str = "data-claudezilla-hover";

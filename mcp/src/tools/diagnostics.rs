@@ -12,7 +12,7 @@ use rmcp::model::CallToolResult;
 
 use super::args::NoArgs;
 use super::{Context, Given, failed, text};
-use crate::server::Claudezilla;
+use crate::session::Claudezilla;
 
 browser_tools! { diagnostics_router;
     get_activity "firefox_get_activity" (ActivityArgs) => asks::GetActivity, "Your own recent actions in the browser, newest first (time, tab, command, target, outcome), as the user sees them in the popup.";

@@ -9,7 +9,7 @@ use rmcp::model::CallToolResult;
 
 use super::{Context, Given, failed, respond, text};
 use crate::files::{Allowed, Downloads, Taken};
-use crate::server::Claudezilla;
+use crate::session::Claudezilla;
 
 browser_tools! { downloads_router;
     downloads "firefox_downloads" (DownloadsArgs) => with list_and_move, "Files your pages downloaded (state, size, type); finished ones move into your project (saveTo).";

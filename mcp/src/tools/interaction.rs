@@ -11,7 +11,7 @@ use rmcp::model::CallToolResult;
 
 use super::{Context, Given, acted, respond, text};
 use crate::secrets;
-use crate::server::Claudezilla;
+use crate::session::Claudezilla;
 
 browser_tools! { interaction_router;
     click "firefox_click" (ClickArgs) => asks::Click, "Click an element (selector or ref from firefox_snapshot) as a user would; waits up to 5 s for it. No match: suggests close selectors.";

@@ -8,7 +8,7 @@ use rmcp::model::CallToolResult;
 
 use super::args::NoArgs;
 use super::{Context, Given, respond, text};
-use crate::server::Claudezilla;
+use crate::session::Claudezilla;
 
 browser_tools! { loops_router;
     start_loop "firefox_start_loop" (LoopArgs) => with start, "Start a focus loop: each time this session tries to stop, it is given the prompt again, until your reply contains <promise>completionPromise</promise>, maxIterations rounds or an hour. Needs the Stop hook (`claudezilla-host stop-hook`) in Claude Code's settings.";

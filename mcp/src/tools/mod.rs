@@ -1,5 +1,5 @@
 //! The tools, one module per group. Each tool turns its arguments into a protocol
-//! [`claudezilla_protocol::Command`], runs it through [`crate::server::Claudezilla::run`], and
+//! [`claudezilla_protocol::Command`], runs it through [`crate::session::Claudezilla::run`], and
 //! renders the typed reply as text (or an image) for the model.
 
 /// Declares a group's tools, one entry each, as a table: its name, argument type, what it runs
@@ -98,7 +98,7 @@ macro_rules! browser_tools {
     };
     (@munch $router:ident [$($done:tt)*]) => {
         #[rmcp::tool_router(router = $router, vis = "pub(crate)")]
-        impl crate::server::Claudezilla {
+        impl crate::session::Claudezilla {
             $($done)*
         }
     };
@@ -125,8 +125,8 @@ mod storage;
 mod tabs;
 mod trace;
 
-use claudezilla_protocol::reply::{self, Reply};
-use claudezilla_protocol::{ErrorBody, ErrorCode};
+use claudezilla_protocol::ErrorBody;
+use claudezilla_protocol::reply;
 use rmcp::model::{CallToolResult, ContentBlock};
 
 /// Renders a command's answer, or the error as a tool error the model can read.
@@ -140,15 +140,6 @@ pub(crate) fn respond<T>(
 /// An error as a tool error the model can read.
 pub(crate) fn failed(error: ErrorBody) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(error.to_string())])
-}
-
-/// The extension answered with a reply its command never gives: a bug on our side, said
-/// here, in the one place a reply becomes its command's answer type.
-pub(crate) fn unexpected_reply(reply: Reply) -> ErrorBody {
-    ErrorBody::new(
-        ErrorCode::Internal,
-        format!("unexpected reply from the extension: {reply:?}"),
-    )
 }
 
 /// Renders the plain "what happened" answers of actions.

@@ -17,7 +17,7 @@ use serde_json::{Map, Value, json};
 
 use super::{Context, Given, failed, respond, text, text_of};
 use crate::files::Written;
-use crate::server::Claudezilla;
+use crate::session::Claudezilla;
 
 /// Lines of the file shown in the answer.
 const FIRST_LINES: usize = 12;

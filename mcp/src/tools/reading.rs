@@ -16,7 +16,7 @@ use serde::Deserialize;
 
 use super::output::ToFile;
 use super::{Context, Given, respond, text};
-use crate::server::Claudezilla;
+use crate::session::Claudezilla;
 
 /// firefox_wait_for's own default, shorter than other tools'.
 const WAIT_FOR_DEFAULT_MS: u64 = 10_000;

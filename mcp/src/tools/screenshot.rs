@@ -8,7 +8,7 @@ use rmcp::model::{CallToolResult, ContentBlock};
 
 use super::{Context, Given, failed, respond, text};
 use crate::files::{SaveTarget, Written};
-use crate::server::Claudezilla;
+use crate::session::Claudezilla;
 
 browser_tools! { screenshot_router;
     screenshot "firefox_screenshot" (ScreenshotArgs) => with capture, "JPEG of your tab after the page settles, without switching tabs. purpose presets size and quality; fullPage, or one element (selector/ref); annotate numbers controls with their refs; savePath writes a file instead.";

@@ -9,7 +9,7 @@ use rmcp::model::CallToolResult;
 
 use super::{Context, Given, acted, failed, respond, text};
 use crate::files::Written;
-use crate::server::Claudezilla;
+use crate::session::Claudezilla;
 
 browser_tools! { storage_router;
     cookies "firefox_cookies" (CookiesArgs) => asks::Cookies, "Get, set or delete the cookies of your tab's page (its own cookie jar). Off unless the user switched cookies and storage on in the Claudezilla popup: they hold logins.";

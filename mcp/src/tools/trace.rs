@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 
 use super::{Context, Given, failed, text, text_of};
 use crate::files::Written;
-use crate::server::Claudezilla;
+use crate::session::Claudezilla;
 use crate::trace::{self, Action, Trace};
 
 /// How long each lookup for the trace may take (the shortest timeout a call has).

@@ -154,12 +154,12 @@ fn drop_file(element: &Element, name: &str, mime: &str, bytes: &[u8]) -> Outcome
     })?;
     scroll_into_view(element);
     let at = centre(element);
-    crate::content::drag::drag_event(element, "dragenter", at, &transfer);
-    if crate::content::drag::drag_event(element, "dragover", at, &transfer) {
-        crate::content::drag::drag_event(element, "dragleave", at, &transfer);
+    drag_event(element, "dragenter", at, &transfer);
+    if drag_event(element, "dragover", at, &transfer) {
+        drag_event(element, "dragleave", at, &transfer);
         return no_field(element, &what);
     }
-    crate::content::drag::drag_event(element, "drop", at, &transfer);
+    drag_event(element, "drop", at, &transfer);
     acted(format!(
         "Dropped {what} on {}: it has no file field, so the file came as a drag from the desktop brings it (dragenter, dragover, drop), and the zone took the drop.",
         describe(element)

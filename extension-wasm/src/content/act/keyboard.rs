@@ -9,7 +9,8 @@ use web_sys::{
     KeyboardEventInit,
 };
 
-use crate::content::find::{describe, document};
+use crate::content::dom::document;
+use crate::content::find::describe;
 use crate::input_plan::{self, Focused, KeyAction, KeyKind};
 
 use super::*;

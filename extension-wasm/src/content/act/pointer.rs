@@ -7,13 +7,14 @@ use claudezilla_protocol::reply;
 use claudezilla_protocol::{ErrorBody, Outcome, Reply};
 use wasm_bindgen::JsCast;
 use web_sys::{
-    Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement, MouseEvent, MouseEventInit,
-    PointerEvent, PointerEventInit,
+    DataTransfer, DragEvent, DragEventInit, Element, HtmlElement, HtmlInputElement,
+    HtmlTextAreaElement, MouseEvent, MouseEventInit, PointerEvent, PointerEventInit,
 };
 
 use super::links::NewTabCatch;
 use super::refused::Watch;
-use crate::content::find::{describe, document};
+use crate::content::dom::document;
+use crate::content::find::describe;
 use crate::input_plan::{self, ClickStep};
 
 use super::*;
@@ -432,4 +433,19 @@ pub fn hover_at(point: Point) -> Outcome {
         at.0,
         at.1
     ))
+}
+
+/// One HTML5 drag event on `target`; false when a handler cancelled it.
+pub fn drag_event(target: &Element, kind: &str, at: (i32, i32), transfer: &DataTransfer) -> bool {
+    let init = DragEventInit::new();
+    init.set_bubbles(true);
+    init.set_cancelable(!matches!(kind, "dragleave" | "dragend"));
+    init.set_composed(true);
+    init.set_client_x(at.0);
+    init.set_client_y(at.1);
+    init.set_buttons(1);
+    init.set_data_transfer(Some(transfer));
+    DragEvent::new_with_event_init_dict(kind, &init)
+        .map(|e| target.dispatch_event(&e).unwrap_or(true))
+        .unwrap_or(true)
 }

@@ -8,7 +8,8 @@ use web_sys::{
     WheelEvent, WheelEventInit,
 };
 
-use crate::content::find::{describe, document};
+use crate::content::dom::document;
+use crate::content::find::describe;
 
 use super::*;
 

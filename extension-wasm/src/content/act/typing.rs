@@ -8,7 +8,8 @@ use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement};
 
 use claudezilla_protocol::envelope::Typing;
 
-use crate::content::find::{describe, document};
+use crate::content::dom::document;
+use crate::content::find::describe;
 use crate::content::secrets;
 
 use super::*;

@@ -1,0 +1,5 @@
+mod a;
+mod b;
+mod c;
+
+fn shared() {}
