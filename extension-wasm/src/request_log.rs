@@ -16,10 +16,11 @@ const UNCLAIMED_RING: usize = 50;
 const UNCLAIMED_MS: f64 = 10_000.0;
 /// Headers kept per request.
 const MAX_HEADERS: usize = 40;
-#[derive(Debug)]
-struct Pending {
-    entry: NetworkEntry,
-    started: f64,
+/// Which headers: those the browser sent, or those it received.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Request,
+    Response,
 }
 
 /// Most characters of one response body kept.
@@ -29,7 +30,7 @@ const MAX_TAB_BODY_CHARS: usize = 400_000;
 
 #[derive(Debug, Default)]
 struct TabLog {
-    pending: HashMap<String, Pending>,
+    pending: HashMap<String, NetworkEntry>,
     /// Finished requests, by request id.
     done: VecDeque<(String, NetworkEntry)>,
     /// Response bodies (text, redacted; or what a binary one was), by request id, oldest
@@ -86,9 +87,11 @@ impl RequestLog {
             kind: kind.to_owned(),
             status: None,
             error: None,
+            started: now,
             ms: 0,
             bytes: 0,
-            headers: Some(Vec::new()),
+            request_headers: Some(Vec::new()),
+            response_headers: Some(Vec::new()),
             body: None,
         };
         let log = self.tabs.entry(tab).or_default();
@@ -97,22 +100,23 @@ impl RequestLog {
         if log.pending.len() >= log.ring() {
             log.pending.clear();
         }
-        log.pending.insert(
-            id.to_owned(),
-            Pending {
-                entry,
-                started: now,
-            },
-        );
+        log.pending.insert(id.to_owned(), entry);
     }
 
-    /// Request or response headers of a request in flight.
-    pub fn headers(&mut self, tab: TabId, id: &str, headers: &[(String, String)]) {
-        let Some(p) = self.tabs.get_mut(&tab).and_then(|t| t.pending.get_mut(id)) else {
+    /// Request or response headers of a request in flight (`MAX_HEADERS` in all).
+    pub fn headers(&mut self, tab: TabId, id: &str, side: Side, headers: &[(String, String)]) {
+        let Some(entry) = self.tabs.get_mut(&tab).and_then(|t| t.pending.get_mut(id)) else {
             return;
         };
-        let kept = p.entry.headers.get_or_insert_with(Vec::new);
-        for (name, value) in headers.iter().take(MAX_HEADERS.saturating_sub(kept.len())) {
+        let count = |h: &Option<Vec<_>>| h.as_ref().map_or(0, Vec::len);
+        let room = MAX_HEADERS
+            .saturating_sub(count(&entry.request_headers) + count(&entry.response_headers));
+        let kept = match side {
+            Side::Request => &mut entry.request_headers,
+            Side::Response => &mut entry.response_headers,
+        }
+        .get_or_insert_with(Vec::new);
+        for (name, value) in headers.iter().take(room) {
             kept.push((crate::text::cap(name, 100), redact_header(name, value)));
         }
     }
@@ -122,10 +126,10 @@ impl RequestLog {
         let Some(log) = self.tabs.get_mut(&tab) else {
             return;
         };
-        let Some(Pending { mut entry, started }) = log.pending.remove(id) else {
+        let Some(mut entry) = log.pending.remove(id) else {
             return;
         };
-        entry.ms = (now - started).max(0.0) as u32;
+        entry.ms = (now - entry.started).max(0.0) as u32;
         match status {
             Ok((code, bytes)) => {
                 entry.status = Some(code);
@@ -182,7 +186,11 @@ impl RequestLog {
         let entries = passing[skip..]
             .iter()
             .map(|(id, e)| NetworkEntry {
-                headers: e.headers.clone().filter(|_| filter.include_headers),
+                request_headers: e.request_headers.clone().filter(|_| filter.include_headers),
+                response_headers: e
+                    .response_headers
+                    .clone()
+                    .filter(|_| filter.include_headers),
                 body: filter
                     .include_body
                     .then(|| log.bodies.iter().find(|(b, _)| b == id))
@@ -267,7 +275,10 @@ mod tests {
         let (e, total) = log.query(T, &all(None, None));
         assert_eq!((e.len(), total), (4, 4));
         assert_eq!(e[0].ms, 15);
-        assert_eq!(e[0].headers, None);
+        assert_eq!(
+            (&e[0].request_headers, &e[0].response_headers),
+            (&None, &None)
+        );
         assert_eq!(log.query(T, &all(Some("404"), None)).0[0].url, "http://h/b");
         assert_eq!(log.query(T, &all(Some("2xx"), None)).1, 2);
         assert_eq!(
@@ -300,7 +311,18 @@ mod tests {
                 "image",
                 0.0,
             );
-            log.headers(T, &i.to_string(), &[("Cookie".into(), "s=1".into())]);
+            log.headers(
+                T,
+                &i.to_string(),
+                Side::Request,
+                &[("Cookie".into(), "s=1".into())],
+            );
+            log.headers(
+                T,
+                &i.to_string(),
+                Side::Response,
+                &[("Set-Cookie".into(), "s=2".into())],
+            );
             log.finished(T, &i.to_string(), Ok((200, 1)), 1.0);
         }
         let f = Filter {
@@ -311,7 +333,14 @@ mod tests {
         let (e, total) = log.query(T, &f);
         assert_eq!((e.len(), total), (RING, RING as u32));
         assert_eq!(e[0].url, "http://h/50");
-        assert_eq!(e[0].headers, Some(vec![("Cookie".into(), REDACTED.into())]));
+        assert_eq!(
+            e[0].request_headers,
+            Some(vec![("Cookie".into(), REDACTED.into())])
+        );
+        assert_eq!(
+            e[0].response_headers,
+            Some(vec![("Set-Cookie".into(), REDACTED.into())])
+        );
         log.forget(T);
         assert_eq!(log.query(T, &f).1, 0);
     }

@@ -8,12 +8,14 @@
 //! * [`link`]: the persistent, reconnecting connection to the host.
 //! * [`agent`]: this process's agent id.
 //! * [`files`]: the folders files may be read from and written to, and that reading/writing.
+//! * [`har`]: a tab's network log as HAR 1.2.
 //! * [`text`]: text cut to a length and escaped for HTML.
 //! * [`trace`]: what the agent did, recorded while a trace is on, as an HTML page and JSON.
 //! * [`secrets`]: the user's secrets file: values typed by name, hidden from every answer.
 
 pub mod agent;
 pub mod files;
+pub mod har;
 pub mod link;
 pub mod secrets;
 pub mod server;

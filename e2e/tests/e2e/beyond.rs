@@ -680,6 +680,106 @@ pub async fn bodies_are_captured_for_the_tabs_whose_agent_asked(
     Ok(())
 }
 
+/// The network log as HAR 1.2: valid by the HAR schema (npm `har-validator`), with the
+/// requests' headers and the bodies captured, credentials redacted as in the answers.
+pub async fn the_network_log_writes_a_har(s: Arc<Shared>) -> anyhow::Result<()> {
+    let project = tempfile::tempdir()?;
+    let a = s.agent_in("har", project.path()).await?;
+    let api = s.pages.url("/beyond/api.html");
+    let tab = a.open(&api).await?;
+    call(
+        &a,
+        "firefox_get_network",
+        json!({"tabId": tab, "includeBody": true}),
+    )
+    .await?;
+    call(&a, "firefox_navigate", json!({"tabId": tab, "url": api})).await?;
+    fetched(&a, tab).await?;
+    call(
+        &a,
+        "firefox_navigate",
+        json!({"tabId": tab, "url": s.pages.url("/beyond/login.json")}),
+    )
+    .await?;
+    let written = eventually(Duration::from_secs(5), "the log with both loads", async || {
+        let said = said(
+            &a,
+            "firefox_get_network",
+            json!({"tabId": tab, "includeBody": true, "outputFile": "session.har", "overwrite": true}),
+        )
+        .await
+        .ok()?;
+        let har = std::fs::read_to_string(project.path().join("claudezilla-output/session.har"))
+            .ok()?;
+        (har.contains("/beyond/login.json") && har.contains("/beyond/data.txt"))
+            .then_some((said, har))
+    })
+    .await;
+    let (said, har) = written?;
+    ensure!(said.starts_with("Wrote "), "{said}");
+    ensure!(
+        har.contains("[redacted]") && !har.contains("hunter2"),
+        "credentials stay redacted in the file: {har}"
+    );
+    let doc: serde_json::Value = serde_json::from_str(&har)?;
+    let entries = doc["log"]["entries"].as_array().context("entries")?;
+    // The newest fetch: the one after the capture began.
+    let data = entries
+        .iter()
+        .rev()
+        .find(|e| {
+            e["request"]["url"]
+                .as_str()
+                .is_some_and(|u| u.ends_with("/beyond/data.txt"))
+        })
+        .context("the fetch's entry")?;
+    ensure!(
+        data["response"]["content"]["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("real-data"))
+            && data["response"]["status"] == 200
+            && data["request"]["headers"]
+                .as_array()
+                .is_some_and(|h| !h.is_empty())
+            && data["response"]["headers"]
+                .as_array()
+                .is_some_and(|h| !h.is_empty()),
+        "{data}"
+    );
+    let started: Vec<&str> = entries
+        .iter()
+        .filter_map(|e| e["startedDateTime"].as_str())
+        .collect();
+    ensure!(
+        started.len() == entries.len() && started.is_sorted(),
+        "every entry has its start, oldest first: {started:?}"
+    );
+    // The schema's own check, by the library HAR tools use.
+    let validator = claudezilla_e2e::widgets_dir().join("node_modules/har-validator");
+    let check = format!(
+        "require({validator:?}).har(JSON.parse(require('fs').readFileSync({file:?}, 'utf8')))\
+         .then(() => console.log('valid'))\
+         .catch(e => {{ console.log(JSON.stringify(e.errors || e.message)); process.exit(1); }})",
+        validator = validator.display().to_string(),
+        file = project
+            .path()
+            .join("claudezilla-output/session.har")
+            .display()
+            .to_string(),
+    );
+    let out = std::process::Command::new("node")
+        .args(["-e", &check])
+        .output()?;
+    ensure!(
+        out.status.success() && String::from_utf8_lossy(&out.stdout).contains("valid"),
+        "har-validator: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    a.close().await?;
+    Ok(())
+}
+
 /// Log in once, reuse it: a's cookies and local storage saved to a file in the project, loaded
 /// by an agent in a container of its own (which saw none of them before).
 async fn state_moves_between_sessions(

@@ -338,6 +338,10 @@ fn main() {
             beyond::bodies_are_captured_for_the_tabs_whose_agent_asked,
         ),
         with_shared(
+            "beyond::the_network_log_writes_a_har",
+            beyond::the_network_log_writes_a_har,
+        ),
+        with_shared(
             "beyond::downloads_land_in_the_project",
             beyond::downloads_land_in_the_project,
         ),

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 use super::with_state;
+use crate::request_log::Side;
 use crate::web::{self, Header};
 
 /// The request types a screenshot waits for (counted in flight for every tab: a page starts
@@ -105,7 +106,10 @@ pub fn listen() {
     let sent = Closure::<dyn FnMut(JsValue)>::new(|d: JsValue| {
         if let Some((tab, r)) = tab_request(d) {
             let headers = pairs(r.request_headers);
-            with_state(|s| s.requests.headers(tab, &r.request_id, &headers));
+            with_state(|s| {
+                s.requests
+                    .headers(tab, &r.request_id, Side::Request, &headers)
+            });
         }
     });
     let completed = Closure::<dyn FnMut(JsValue)>::new(|d: JsValue| {
@@ -116,7 +120,8 @@ pub fn listen() {
                     s.main_frames.completed(tab, &r.request_id);
                 }
                 s.network.finished(tab, &r.request_id, web::now_ms());
-                s.requests.headers(tab, &r.request_id, &headers);
+                s.requests
+                    .headers(tab, &r.request_id, Side::Response, &headers);
                 let status = Ok((r.status_code, r.response_size));
                 s.requests
                     .finished(tab, &r.request_id, status, web::now_ms());

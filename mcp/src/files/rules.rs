@@ -7,7 +7,7 @@
 //!   themselves ([`collected_by`]: `conftest.py`, `x.test.js`, `requirements.txt`,
 //!   `CLAUDE.md`, …); a download with such a name is kept inert as `NAME.download`;
 //! * a screenshot is a picture file, a saved state a `.json` file, an answer a `.txt` or `.log`
-//!   in the output folder ([`OUTPUT_FOLDER`]), a trace an `.html` with its data beside it
+//!   (a network log also a `.har`, which only network panels import) in the output folder ([`OUTPUT_FOLDER`]), a trace an `.html` with its data beside it
 //!   (`firefox_trace` names it `NAME.trace.json`);
 //! * downloads land only under the downloads folder (never in the project's own folders);
 //! * nothing is replaced without `overwrite: true` (decided where the file is written).
@@ -45,7 +45,7 @@ impl Written {
         match self {
             Self::Screenshot => &["png", "jpg", "jpeg"],
             Self::State => &["json"],
-            Self::Output => &["txt", "log"],
+            Self::Output => &["txt", "log", "har"],
             Self::TracePage => &["html"],
             Self::TraceData => &["json"],
         }

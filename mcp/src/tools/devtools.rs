@@ -11,7 +11,7 @@ use claudezilla_protocol::reply::{ConsoleEntry, NetworkEntry, RouteInfo};
 browser_tools! { devtools_router;
     get_console "firefox_get_console" (ConsoleArgs) => whole asks::GetConsole, "The page's console messages and uncaught errors, oldest first. Capture starts on the first call for a tab and continues across its page loads (500 kept).";
         reply::Console { entries, total } => text(render_console(&entries, total));
-    get_network "firefox_get_network" (NetworkArgs) => whole asks::GetNetwork, "Requests of your tab, oldest first: method, URL, type, status, ms, bytes; with includeBody, response bodies from then on (credentials redacted). 200 kept.";
+    get_network "firefox_get_network" (NetworkArgs) => whole asks::GetNetwork, "Requests of your tab, oldest first: method, URL, type, status, ms, bytes; with includeBody, response bodies from then on (credentials redacted). 200 kept. outputFile x.har writes HAR 1.2.";
         reply::Network { entries, total } => text(render_network(&entries, total));
     route "firefox_route" (RouteArgs) => asks::Route, "Mock, block or slow your tabs' requests matching a URL glob: fulfill (your body and headers; the server's status stays), abort or delay. Yours alone. No pattern: lists your routes.";
         reply::Routes { routes } => text(render_routes(&routes));
@@ -77,7 +77,8 @@ fn render_network(entries: &[NetworkEntry], total: u32) -> String {
             "{} {} {status} {} {} ms {} B\n",
             e.method, e.url, e.kind, e.ms, e.bytes
         ));
-        for (name, value) in e.headers.iter().flatten() {
+        let headers = e.request_headers.iter().chain(&e.response_headers);
+        for (name, value) in headers.flatten() {
             out.push_str(&format!("    {name}: {value}\n"));
         }
         if let Some(body) = &e.body {

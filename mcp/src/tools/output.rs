@@ -5,10 +5,10 @@
 
 use std::borrow::Cow;
 
-use claudezilla_protocol::Asking;
 use claudezilla_protocol::args::{
     ConsoleArgs, GetContentArgs, MAX_MAX_LENGTH, NetworkArgs, SnapshotArgs,
 };
+use claudezilla_protocol::{Asking, reply};
 use rmcp::model::CallToolResult;
 use rmcp::schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::de::{DeserializeOwned, Error as _};
@@ -77,32 +77,53 @@ impl<T: JsonSchema> JsonSchema for ToFile<T> {
     }
 }
 
-/// Arguments whose answer can go to a file: asked for all of it then.
-pub trait Whole {
-    fn ask_all(&mut self);
+/// Arguments whose answer (`A`) can go to a file: asked for all of it then.
+pub trait Whole<A> {
+    /// Asks for all of it, for the file at `path`.
+    fn ask_all(&mut self, path: &str);
+    /// The file's own form of the answer, where the file's kind has one; None: the answer's
+    /// text.
+    fn file_form(_answer: &A, _path: &str) -> Option<String> {
+        None
+    }
 }
 
-impl Whole for SnapshotArgs {
-    fn ask_all(&mut self) {
+impl<A> Whole<A> for SnapshotArgs {
+    fn ask_all(&mut self, _path: &str) {
         self.max_chars = MAX_MAX_LENGTH;
     }
 }
 
-impl Whole for GetContentArgs {
-    fn ask_all(&mut self) {
+impl<A> Whole<A> for GetContentArgs {
+    fn ask_all(&mut self, _path: &str) {
         self.max_length = MAX_MAX_LENGTH;
     }
 }
 
-impl Whole for ConsoleArgs {
-    fn ask_all(&mut self) {
+impl<A> Whole<A> for ConsoleArgs {
+    fn ask_all(&mut self, _path: &str) {
         self.limit = claudezilla_protocol::args::MAX_CONSOLE_LIMIT;
     }
 }
 
-impl Whole for NetworkArgs {
-    fn ask_all(&mut self) {
+/// Is `path` a HAR file?
+fn is_har(path: &str) -> bool {
+    path.rsplit('.')
+        .next()
+        .is_some_and(|kind| kind.eq_ignore_ascii_case("har"))
+}
+
+impl Whole<reply::Network> for NetworkArgs {
+    fn ask_all(&mut self, path: &str) {
         self.limit = claudezilla_protocol::args::MAX_NETWORK_LIMIT;
+        // A HAR without headers would say little; bodies only where the agent asked.
+        self.include_headers |= is_har(path);
+    }
+
+    fn file_form(answer: &reply::Network, path: &str) -> Option<String> {
+        is_har(path).then(|| {
+            serde_json::to_string_pretty(&crate::har::document(&answer.entries)).unwrap_or_default()
+        })
     }
 }
 
@@ -117,7 +138,7 @@ impl Claudezilla {
     ) -> CallToolResult
     where
         A: Asking<Args = T>,
-        T: Whole,
+        T: Whole<A::Answer>,
     {
         let ToFile {
             mut args,
@@ -133,13 +154,22 @@ impl Claudezilla {
             Ok(target) => target,
             Err(e) => return failed(e),
         };
-        args.ask_all();
-        let answer = respond(self.ask::<A>(args, a.timeout).await, render);
-        if answer.is_error == Some(true) {
-            return answer;
-        }
+        args.ask_all(&path);
+        let answer = match self.ask::<A>(args, a.timeout).await {
+            Ok(answer) => answer,
+            Err(e) => return failed(e),
+        };
+        let whole = match T::file_form(&answer, &path) {
+            Some(form) => form,
+            None => {
+                let rendered = render(answer);
+                if rendered.is_error == Some(true) {
+                    return rendered;
+                }
+                text_of(&rendered)
+            }
+        };
         // The file is no answer `call_tool` redacts: its secrets are hidden here.
-        let whole = text_of(&answer);
         let whole = self.secrets.redact(&whole);
         match target.write(whole.as_bytes()) {
             Ok(written) => text(summary(&written.display().to_string(), &whole)),

@@ -356,10 +356,16 @@ camel_structs! {
         /// None when the request failed.
         pub status: Option<u16>,
         pub error: Option<String>,
+        /// When it started, ms since the epoch.
+        #[serde(default)]
+        pub started: f64,
         pub ms: u32,
         pub bytes: u64,
-        /// With `includeHeaders` (credentials redacted).
-        pub headers: Option<Vec<(String, String)>>,
+        /// With `includeHeaders`: the headers sent (credentials redacted).
+        pub request_headers: Option<Vec<(String, String)>>,
+        /// With `includeHeaders`: the headers received (credentials redacted).
+        #[serde(default)]
+        pub response_headers: Option<Vec<(String, String)>>,
         /// With `includeBody`, for tabs whose capture is on: the response body (text, credentials
         /// redacted, cut), or what a binary one was.
         #[serde(default, skip_serializing_if = "Option::is_none")]

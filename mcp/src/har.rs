@@ -1,0 +1,155 @@
+//! A tab's network log as HAR 1.2 (`firefox_get_network {outputFile: "x.har"}`), the format
+//! Firefox's and Chrome's network panels import. It holds what the log holds, redacted as the
+//! answers are: headers with credentials replaced, bodies where they were captured. What the
+//! log does not know (the HTTP version, header sizes, the phases of a request's time) is written
+//! as HAR says an unknown is: an empty string, -1, or the whole time as `wait`.
+
+use chrono::{DateTime, SecondsFormat};
+use claudezilla_protocol::reply::NetworkEntry;
+use serde_json::{Value, json};
+
+/// The HAR document for `entries`, oldest first.
+pub fn document(entries: &[NetworkEntry]) -> Value {
+    json!({
+        "log": {
+            "version": "1.2",
+            "creator": {"name": "Claudezilla", "version": claudezilla_protocol::VERSION},
+            "pages": [],
+            "entries": entries.iter().map(entry).collect::<Vec<_>>(),
+        }
+    })
+}
+
+fn entry(e: &NetworkEntry) -> Value {
+    let mut out = json!({
+        "startedDateTime": started(e.started),
+        "time": e.ms,
+        "request": request(e),
+        "response": response(e),
+        "cache": {},
+        "timings": {"send": 0, "wait": e.ms, "receive": 0},
+        "_resourceType": e.kind,
+    });
+    if let Some(error) = &e.error {
+        out["_error"] = json!(error);
+    }
+    out
+}
+
+/// ISO 8601 with milliseconds, as HAR asks (`2026-11-28T18:00:00.123Z`).
+fn started(ms: f64) -> String {
+    DateTime::from_timestamp_millis(ms as i64)
+        .unwrap_or_default()
+        .to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+fn request(e: &NetworkEntry) -> Value {
+    json!({
+        "method": e.method,
+        "url": e.url,
+        "httpVersion": "",
+        "cookies": [],
+        "headers": headers(e.request_headers.as_deref()),
+        "queryString": query(&e.url),
+        "headersSize": -1,
+        "bodySize": -1,
+    })
+}
+
+fn response(e: &NetworkEntry) -> Value {
+    let said = |name: &str| {
+        e.response_headers
+            .iter()
+            .flatten()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    };
+    let mut content = json!({
+        "size": e.bytes,
+        "mimeType": said("content-type").unwrap_or_default(),
+    });
+    if let Some(body) = &e.body {
+        content["text"] = json!(body);
+    }
+    json!({
+        // A failed request has no status: HAR's 0.
+        "status": e.status.unwrap_or(0),
+        "statusText": "",
+        "httpVersion": "",
+        "cookies": [],
+        "headers": headers(e.response_headers.as_deref()),
+        "content": content,
+        "redirectURL": said("location").unwrap_or_default(),
+        "headersSize": -1,
+        "bodySize": if e.status.is_some() { json!(e.bytes) } else { json!(-1) },
+    })
+}
+
+fn headers(pairs: Option<&[(String, String)]>) -> Vec<Value> {
+    pairs
+        .unwrap_or_default()
+        .iter()
+        .map(|(name, value)| json!({"name": name, "value": value}))
+        .collect()
+}
+
+/// The URL's query as name/value pairs (decoded, as HAR viewers show them).
+fn query(url: &str) -> Vec<Value> {
+    let Ok(url) = url::Url::parse(url) else {
+        return Vec::new();
+    };
+    url.query_pairs()
+        .map(|(name, value)| json!({"name": name, "value": value}))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(status: Option<u16>) -> NetworkEntry {
+        NetworkEntry {
+            method: "GET".into(),
+            url: "http://h/api?q=a%20b&page=2".into(),
+            kind: "xmlhttprequest".into(),
+            status,
+            error: status.is_none().then(|| "NS_ERROR_NET_RESET".into()),
+            started: 1_796_000_000_123.0,
+            ms: 42,
+            bytes: 17,
+            request_headers: Some(vec![("Cookie".into(), "[redacted]".into())]),
+            response_headers: Some(vec![
+                ("Content-Type".into(), "application/json".into()),
+                ("Location".into(), "/next".into()),
+            ]),
+            body: Some("{\"ok\":true}".into()),
+        }
+    }
+
+    #[test]
+    fn an_entry_says_what_the_log_knows() {
+        let har = document(&[entry(Some(200))]);
+        let e = &har["log"]["entries"][0];
+        assert_eq!(har["log"]["version"], "1.2");
+        assert_eq!(e["startedDateTime"], "2026-11-30T00:53:20.123Z");
+        assert_eq!(e["time"], 42);
+        assert_eq!(e["request"]["headers"][0]["value"], "[redacted]");
+        assert_eq!(
+            e["request"]["queryString"],
+            json!([{"name": "q", "value": "a b"}, {"name": "page", "value": "2"}])
+        );
+        assert_eq!(e["response"]["content"]["mimeType"], "application/json");
+        assert_eq!(e["response"]["content"]["text"], "{\"ok\":true}");
+        assert_eq!(e["response"]["redirectURL"], "/next");
+        assert_eq!(e["response"]["bodySize"], 17);
+    }
+
+    #[test]
+    fn a_failed_request_has_status_zero_and_its_error() {
+        let har = document(&[entry(None)]);
+        let e = &har["log"]["entries"][0];
+        assert_eq!(e["response"]["status"], 0);
+        assert_eq!(e["response"]["bodySize"], -1);
+        assert_eq!(e["_error"], "NS_ERROR_NET_RESET");
+    }
+}
