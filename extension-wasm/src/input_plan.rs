@@ -282,6 +282,64 @@ pub fn opens_new_tab(link: Link<'_>, button: MouseButton, m: Modifiers) -> bool 
     blank || button == MouseButton::Middle || m.ctrl || m.meta || m.shift
 }
 
+/// The elements HTML makes focusable by themselves; an element with a `tabindex` is too.
+const NATIVELY_FOCUSABLE: [&str; 9] = [
+    "a[href]",
+    "area[href]",
+    "button:not([disabled])",
+    "input:not([disabled]):not([type=hidden])",
+    "select:not([disabled])",
+    "textarea:not([disabled])",
+    "iframe",
+    "summary",
+    "[contenteditable]:not([contenteditable=false])",
+];
+
+/// A selector for what a press of the pointer can focus: the natively focusable elements and
+/// any element with a `tabindex`, -1 included.
+pub fn click_focusable() -> String {
+    let mut all = NATIVELY_FOCUSABLE.to_vec();
+    all.push("[tabindex]");
+    all.join(", ")
+}
+
+/// A selector for what Tab reaches: the same, less what `tabindex=-1` takes out of the order.
+pub fn tab_focusable() -> String {
+    NATIVELY_FOCUSABLE
+        .iter()
+        .chain(&["[tabindex]"])
+        .map(|s| format!("{s}:not([tabindex='-1'])"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// How an input event is made: whether it bubbles and whether a handler may cancel it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EventShape {
+    pub bubbles: bool,
+    pub cancelable: bool,
+}
+
+/// The shape of a pointer, mouse or drag event of `kind`, as UI Events, Pointer Events and
+/// HTML's drag and drop define it: enter and leave events neither bubble nor cancel,
+/// `dragleave` and `dragend` bubble but cannot be cancelled, the rest do both.
+pub fn event_shape(kind: &str) -> EventShape {
+    match kind {
+        "mouseenter" | "mouseleave" | "pointerenter" | "pointerleave" => EventShape {
+            bubbles: false,
+            cancelable: false,
+        },
+        "dragleave" | "dragend" => EventShape {
+            bubbles: true,
+            cancelable: false,
+        },
+        _ => EventShape {
+            bubbles: true,
+            cancelable: true,
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -524,5 +582,56 @@ mod tests {
         assert_eq!(act("Delete", nothing), KeyAction::Nothing);
         assert_eq!(act("A", field), KeyAction::Type("A".into()));
         assert_eq!(act("ArrowLeft", field), KeyAction::Nothing);
+    }
+
+    #[test]
+    fn events_are_shaped_as_the_specs_define_them() {
+        let shape = |bubbles, cancelable| EventShape {
+            bubbles,
+            cancelable,
+        };
+        for kind in ["mouseenter", "mouseleave", "pointerenter", "pointerleave"] {
+            assert_eq!(event_shape(kind), shape(false, false), "{kind}");
+        }
+        for kind in ["dragleave", "dragend"] {
+            assert_eq!(event_shape(kind), shape(true, false), "{kind}");
+        }
+        for kind in [
+            "pointerover",
+            "pointerout",
+            "pointerdown",
+            "pointermove",
+            "pointerup",
+            "mouseover",
+            "mouseout",
+            "mousedown",
+            "mousemove",
+            "mouseup",
+            "click",
+            "dblclick",
+            "auxclick",
+            "contextmenu",
+            "dragstart",
+            "drag",
+            "dragenter",
+            "dragover",
+            "drop",
+        ] {
+            assert_eq!(event_shape(kind), shape(true, true), "{kind}");
+        }
+    }
+
+    #[test]
+    fn tab_reaches_what_a_click_can_focus_less_tabindex_minus_one() {
+        let click = click_focusable();
+        let tab = tab_focusable();
+        let parts = |s: &str| s.split(", ").map(str::to_owned).collect::<Vec<_>>();
+        assert_eq!(parts(&click).len(), parts(&tab).len());
+        for (c, t) in parts(&click).iter().zip(parts(&tab)) {
+            assert_eq!(t, format!("{c}:not([tabindex='-1'])"));
+        }
+        for native in ["a[href]", "iframe", "summary", "[tabindex]"] {
+            assert!(parts(&click).iter().any(|p| p == native), "{native}");
+        }
     }
 }

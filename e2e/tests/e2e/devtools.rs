@@ -522,7 +522,16 @@ const SIZE_PAGE: &str = "<!doctype html><title>Size</title><p id=size></p><scrip
 /// Its own browser: evaluate switched on from the start, and window sizes that would disturb
 /// the shared browser's screenshots.
 pub async fn evaluate_viewport_and_private_mode() -> anyhow::Result<()> {
-    let pages = PageServer::start(HashMap::from([("/size.html", Page::html(SIZE_PAGE))])).await?;
+    let pages = PageServer::start(HashMap::from([
+        ("/size.html", Page::html(SIZE_PAGE)),
+        (
+            "/csp.html",
+            Page::html(
+                "<!doctype html><meta http-equiv=Content-Security-Policy content=\"script-src 'self'\"><title>No eval</title>",
+            ),
+        ),
+    ]))
+    .await?;
     let browser = Browser::start_with(&[("CLAUDEZILLA_ALLOW_EVALUATE", "1")]).await?;
     let a = browser.agent("a").await?;
     let result = evaluate_viewport_private(&a, &pages).await;
@@ -572,6 +581,25 @@ async fn evaluate_viewport_private(a: &Agent, pages: &PageServer) -> anyhow::Res
     ensure!(
         rejected.expect_error("PAGE_ERROR")?.contains("nope"),
         "{rejected:?}"
+    );
+    // The policy's refusal is told by the error's type, not by words a page could throw.
+    let worded = eval("(() => { throw new Error('Content Security Policy') })()").await?;
+    ensure!(
+        !worded.expect_error("PAGE_ERROR")?.contains("forbids eval"),
+        "{worded:?}"
+    );
+    let csp = a.open(&pages.url("/csp.html")).await?;
+    let refused = a
+        .call(
+            "firefox_evaluate",
+            json!({"tabId": csp, "expression": "1 + 1"}),
+        )
+        .await?;
+    ensure!(
+        refused
+            .expect_error("PAGE_ERROR")?
+            .contains("Content Security Policy forbids eval"),
+        "{refused:?}"
     );
 
     // Viewport presets set the page's innerWidth.

@@ -31,7 +31,12 @@ fn page_world() -> Result<JsValue, ErrorBody> {
 
 fn threw(e: &JsValue) -> ErrorBody {
     let mut what = describe(e);
-    if what.contains("call to eval() blocked by CSP") || what.contains("Content Security Policy") {
+    // Firefox refuses eval under a policy without 'unsafe-eval' with an `EvalError`, the type
+    // the language keeps for that (the page's own code has no reason to throw one).
+    let name = Reflect::get(e, &"name".into())
+        .ok()
+        .and_then(|n| n.as_string());
+    if name.as_deref() == Some("EvalError") {
         what.push_str(" (this page's Content Security Policy forbids eval)");
     }
     ErrorBody::new(ErrorCode::PageError, format!("the expression threw {what}"))

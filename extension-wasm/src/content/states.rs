@@ -74,7 +74,9 @@ pub fn leave() {
     if let Some(inner) = chain.first() {
         for kind in ["pointerout", "mouseout", "pointerleave", "mouseleave"] {
             let init = MouseEventInit::new();
-            init.set_bubbles(kind.ends_with("out"));
+            let shape = crate::input_plan::event_shape(kind);
+            init.set_bubbles(shape.bubbles);
+            init.set_cancelable(shape.cancelable);
             init.set_composed(true);
             if let Ok(e) = MouseEvent::new_with_mouse_event_init_dict(kind, &init) {
                 let _ = inner.dispatch_event(&e);

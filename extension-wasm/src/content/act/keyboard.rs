@@ -231,11 +231,13 @@ pub(super) fn submit(form: &HtmlFormElement) -> String {
     }
 }
 
-pub(super) const FOCUSABLE: &str = "a[href], button:not([disabled]), input:not([disabled]):not([type=hidden]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex='-1']), [contenteditable]";
+/// What Tab reaches ([`input_plan::tab_focusable`]).
+static TAB_FOCUSABLE: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(input_plan::tab_focusable);
 
 pub(super) fn move_focus(from: &Element, backwards: bool) -> String {
     let Ok(all) = document().and_then(|d| {
-        d.query_selector_all(FOCUSABLE)
+        d.query_selector_all(&TAB_FOCUSABLE)
             .map_err(|_| page_error(String::new()))
     }) else {
         return "could not move focus".into();

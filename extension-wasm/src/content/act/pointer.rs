@@ -15,7 +15,7 @@ use super::links::NewTabCatch;
 use super::refused::Watch;
 use crate::content::dom::document;
 use crate::content::find::describe;
-use crate::input_plan::{self, ClickStep};
+use crate::input_plan::{self, ClickStep, event_shape};
 
 use super::*;
 
@@ -32,14 +32,9 @@ pub(in crate::content) struct Press {
 }
 
 pub(super) fn mouse_init(init: &MouseEventInit, kind: &str, p: Press) {
-    init.set_bubbles(!matches!(
-        kind,
-        "mouseenter" | "mouseleave" | "pointerenter" | "pointerleave"
-    ));
-    init.set_cancelable(!matches!(
-        kind,
-        "mouseenter" | "mouseleave" | "pointerenter" | "pointerleave"
-    ));
+    let shape = event_shape(kind);
+    init.set_bubbles(shape.bubbles);
+    init.set_cancelable(shape.cancelable);
     init.set_composed(true);
     init.set_client_x(p.at.0);
     init.set_client_y(p.at.1);
@@ -351,7 +346,7 @@ pub(super) fn press(
 pub(super) fn focus_by_pointer(element: &Element, at: (i32, i32)) {
     let mut target = Some(element.clone());
     while let Some(el) = target {
-        if el.matches(CLICK_FOCUSABLE).unwrap_or(false) {
+        if el.matches(&CLICK_FOCUSABLE).unwrap_or(false) {
             crate::content::focus::focus(&el, false);
             caret_at(&el, at);
             return;
@@ -361,8 +356,9 @@ pub(super) fn focus_by_pointer(element: &Element, at: (i32, i32)) {
     crate::content::focus::blur();
 }
 
-/// What a press of the pointer can focus.
-pub(super) const CLICK_FOCUSABLE: &str = "a[href], area[href], button:not([disabled]), input:not([disabled]):not([type=hidden]), select:not([disabled]), textarea:not([disabled]), iframe, summary, [tabindex], [contenteditable]:not([contenteditable=false])";
+/// What a press of the pointer can focus ([`input_plan::click_focusable`]).
+static CLICK_FOCUSABLE: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(input_plan::click_focusable);
 
 /// Puts the caret of a text field or editor that was just focused where the pointer pressed.
 pub(super) fn caret_at(field: &Element, at: (i32, i32)) {
@@ -438,8 +434,9 @@ pub fn hover_at(point: Point) -> Outcome {
 /// One HTML5 drag event on `target`; false when a handler cancelled it.
 pub fn drag_event(target: &Element, kind: &str, at: (i32, i32), transfer: &DataTransfer) -> bool {
     let init = DragEventInit::new();
-    init.set_bubbles(true);
-    init.set_cancelable(!matches!(kind, "dragleave" | "dragend"));
+    let shape = event_shape(kind);
+    init.set_bubbles(shape.bubbles);
+    init.set_cancelable(shape.cancelable);
     init.set_composed(true);
     init.set_client_x(at.0);
     init.set_client_y(at.1);
