@@ -507,13 +507,14 @@ pub async fn the_allowlist_is_the_users() -> anyhow::Result<()> {
 
     // Frames: the page's own loads, the other site's does not.
     let tab = a.open(&pages.url("/powers/framed.html")).await?;
-    // The other site's frame is refused (it shows as a frame that cannot be read) or, were the
-    // list not kept, loaded: wait for either, as well as for this site's frame.
+    // The other site's frame is refused (its read says why) or, were the list not kept,
+    // loaded: wait for either, as well as for this site's frame.
     let text = eventually(Duration::from_secs(5), "both frames decided", async || {
         let t = call(&a, "firefox_get_content", json!({"tabId": tab}))
             .await
             .ok()?;
-        let other = t.text.contains("could not be read") || t.text.contains("other-frame-5d2");
+        let other = t.text.contains("outside the user's allowed domains")
+            || t.text.contains("other-frame-5d2");
         (t.text.contains("own-frame-7a1") && other).then_some(t.text)
     })
     .await?;

@@ -169,7 +169,13 @@ struct Filter {
 struct Details {
     tab_id: i64,
     url: String,
+    /// For a frame's own load, the id that frame has.
+    #[serde(default)]
+    frame_id: u64,
 }
+
+/// Frames refused per tab that a read can name (more are refused, not named).
+const MAX_REFUSED_FRAMES: usize = 16;
 
 /// A blocking webRequest listener.
 type Blocking = Closure<dyn FnMut(JsValue) -> JsValue>;
@@ -179,11 +185,11 @@ thread_local! {
     static FRAMES: std::cell::RefCell<Option<Blocking>> = const { std::cell::RefCell::new(None) };
 }
 
-/// An agent tab's request, as the blocking listeners see it.
-fn agent_request(d: JsValue) -> Option<(TabId, String)> {
+/// An agent tab's request, as the blocking listeners see it: the tab, the address, the frame.
+fn agent_request(d: JsValue) -> Option<(TabId, String, u64)> {
     let d = serde_wasm_bindgen::from_value::<Details>(d).ok()?;
     let tab = TabId(u32::try_from(d.tab_id).ok()?);
-    with_state(|s| s.pool.contains(tab)).then_some((tab, d.url))
+    with_state(|s| s.pool.contains(tab)).then_some((tab, d.url, d.frame_id))
 }
 
 fn cancel(message: &str) -> JsValue {
@@ -195,10 +201,12 @@ fn cancel(message: &str) -> JsValue {
 /// started it (a link, a redirect, a script).
 pub fn listen() {
     let on_request = Blocking::new(|d: JsValue| {
-        let Some((tab, url)) = agent_request(d) else {
+        let Some((tab, url, _)) = agent_request(d) else {
             return JsValue::UNDEFINED;
         };
         let refused = with_state(|s| {
+            // A new page: the frames refused in the old one are gone with it.
+            s.refused_frames.remove(&tab);
             let agent = s.pool.owner(tab)?.clone();
             let error = refusal(s, &agent, &url)?;
             let message = error.message.clone();
@@ -234,16 +242,24 @@ pub fn sync_frames() {
         match (needed, f.is_some()) {
             (true, false) => {
                 let listener = Blocking::new(|d: JsValue| {
-                    let Some((_, url)) = agent_request(d) else {
+                    let Some((tab, url, frame)) = agent_request(d) else {
                         return JsValue::UNDEFINED;
                     };
                     if with_state(|s| user_allows(s, &url)) {
                         return JsValue::UNDEFINED;
                     }
-                    cancel(&format!(
+                    let message = format!(
                         "a frame of {} was not loaded: outside the user's allowed domains",
                         crate::text::cap(&crate::redact::redact_url(&url), 300)
-                    ))
+                    );
+                    // Reading that frame later says why it is empty.
+                    with_state(|s| {
+                        let refused = s.refused_frames.entry(tab).or_default();
+                        if refused.len() < MAX_REFUSED_FRAMES {
+                            refused.push((frame, message.clone()));
+                        }
+                    });
+                    cancel(&message)
                 });
                 add_blocking(&listener, "sub_frame");
                 *f = Some(listener);

@@ -424,6 +424,16 @@ impl TabFrames {
 
     /// One frame's answer, within the limit the stitcher gives it.
     async fn ask<A: Answer>(&self, frame: u64, limit: usize) -> Result<A, String> {
+        let refused = with_state(|s| {
+            let refused = s.refused_frames.get(&self.tab.id())?;
+            refused
+                .iter()
+                .find(|(f, _)| *f == frame)
+                .map(|(_, why)| why.clone())
+        });
+        if let Some(why) = refused {
+            return Err(why);
+        }
         let alias = alias_for(self.tab.id(), frame);
         self.answer(alias, self.within(limit))
             .await

@@ -105,6 +105,9 @@ struct State {
     private_windows: bool,
     /// A tab's load cancelled by its agent's allowlist, for the navigation waiting on it.
     blocked: HashMap<TabId, claudezilla_protocol::ErrorBody>,
+    /// The frames of a tab's page the user's allowlist kept from loading, by frame id, with
+    /// why: a read of that frame says so.
+    refused_frames: HashMap<TabId, Vec<(u64, String)>>,
     loops: crate::focus_loop::Loops,
     /// Every tab's recent main-frame loads: did a navigation reach what was asked for?
     main_frames: crate::load::MainFrames,

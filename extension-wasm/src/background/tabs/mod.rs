@@ -296,6 +296,7 @@ pub fn listen() {
             // Dropping the senders tells waiters the tab is gone.
             s.waiters.remove(&TabId(tab));
             s.main_frame_waiters.remove(&TabId(tab));
+            s.refused_frames.remove(&TabId(tab));
             s.frames.remove(&TabId(tab));
             s.network.forget(TabId(tab));
             s.requests.forget(TabId(tab));
