@@ -87,6 +87,7 @@ impl Claudezilla {
         A::Answer::from_reply(reply).map_err(unexpected_reply)
     }
 }
+
 /// The client's `file://` roots, if it has roots and answers in time (protocol versions that
 /// forbid server-to-client requests answer an error: the working directory then stands in).
 /// Roots are deprecated in the newest MCP revision (SEP-2577) but are what older clients send.
