@@ -647,14 +647,7 @@ pub async fn bodies_are_captured_for_the_tabs_whose_agent_asked(
         !first.contains("body:"),
         "bodies start with the first call that asks: {first:?}"
     );
-    call(&a, "firefox_navigate", json!({"tabId": tab, "url": api})).await?;
-    fetched(&a, tab).await?;
-    call(
-        &a,
-        "firefox_navigate",
-        json!({"tabId": tab, "url": s.pages.url("/beyond/login.json")}),
-    )
-    .await?;
+    loads_with_bodies(&s, &a, tab).await?;
     let bodies = call(
         &a,
         "firefox_get_network",
@@ -680,6 +673,21 @@ pub async fn bodies_are_captured_for_the_tabs_whose_agent_asked(
     Ok(())
 }
 
+/// With the tab's bodies captured: the API page again (its fetch's body is data), then a
+/// login answer whose password must stay redacted.
+async fn loads_with_bodies(s: &Shared, a: &Agent, tab: u32) -> anyhow::Result<()> {
+    let api = s.pages.url("/beyond/api.html");
+    call(a, "firefox_navigate", json!({"tabId": tab, "url": api})).await?;
+    fetched(a, tab).await?;
+    call(
+        a,
+        "firefox_navigate",
+        json!({"tabId": tab, "url": s.pages.url("/beyond/login.json")}),
+    )
+    .await?;
+    Ok(())
+}
+
 /// The network log as HAR 1.2: valid by the HAR schema (npm `har-validator`), with the
 /// requests' headers and the bodies captured, credentials redacted as in the answers.
 pub async fn the_network_log_writes_a_har(s: Arc<Shared>) -> anyhow::Result<()> {
@@ -693,14 +701,7 @@ pub async fn the_network_log_writes_a_har(s: Arc<Shared>) -> anyhow::Result<()> 
         json!({"tabId": tab, "includeBody": true}),
     )
     .await?;
-    call(&a, "firefox_navigate", json!({"tabId": tab, "url": api})).await?;
-    fetched(&a, tab).await?;
-    call(
-        &a,
-        "firefox_navigate",
-        json!({"tabId": tab, "url": s.pages.url("/beyond/login.json")}),
-    )
-    .await?;
+    loads_with_bodies(&s, &a, tab).await?;
     let written = eventually(Duration::from_secs(5), "the log with both loads", async || {
         let said = said(
             &a,
