@@ -56,13 +56,12 @@ fn is_path(span: &str) -> bool {
 
 /// Each path the map names, resolved exactly: from the repository root, the crate its section
 /// (`### \`host/\``) or step (`**host/**`) is about, that crate's `src/`, or a folder named
-/// earlier in the same section (`background/`: `native.rs`). `Err` holds those that resolve
-/// nowhere.
-fn resolve_paths(text: &str, exists: impl Fn(&str) -> bool) -> Result<usize, Vec<String>> {
-    let mut missing = Vec::new();
-    let mut resolved = 0;
+/// earlier in the same section (`background/`: `native.rs`), the latest first. Each path span
+/// with its line's index and what it resolved to.
+fn resolve_each(text: &str, exists: impl Fn(&str) -> bool) -> Vec<(usize, String, Option<String>)> {
+    let mut out = Vec::new();
     let mut bases: Vec<String> = vec![String::new()];
-    for line in text.lines() {
+    for (at, line) in text.lines().enumerate() {
         let section = line
             .strip_prefix("### `")
             .or_else(|| line.split("**").nth(1).filter(|c| c.ends_with('/')));
@@ -76,24 +75,62 @@ fn resolve_paths(text: &str, exists: impl Fn(&str) -> bool) -> Result<usize, Vec
         for span in spans(line).filter(|s| is_path(s)) {
             let found = bases
                 .iter()
+                .rev()
                 .map(|base| format!("{base}{span}"))
                 .find(|path| exists(path));
-            match found {
-                Some(path) => {
-                    resolved += 1;
-                    if path.ends_with('/') {
-                        bases.push(path);
-                    }
-                }
-                None => missing.push(span.to_owned()),
+            if let Some(folder) = found.as_ref().filter(|p| p.ends_with('/')) {
+                bases.push(folder.clone());
+            }
+            out.push((at, span.to_owned(), found));
+        }
+    }
+    out
+}
+
+/// The paths of [`resolve_each`]: how many resolved, or `Err` with those that resolve nowhere.
+fn resolve_paths(text: &str, exists: impl Fn(&str) -> bool) -> Result<usize, Vec<String>> {
+    let each = resolve_each(text, exists);
+    let missing: Vec<String> = each
+        .iter()
+        .filter(|(_, _, found)| found.is_none())
+        .map(|(_, span, _)| span.clone())
+        .collect();
+    match missing.is_empty() {
+        true => Ok(each.len()),
+        false => Err(missing),
+    }
+}
+
+/// Items the map places in a file: `` `Selector` (`element.rs`) `` or
+/// `` `element.rs` (`ElementTarget` ``, as (line index, item, the file's span).
+fn placed_items(text: &str) -> Vec<(usize, String, String)> {
+    let mut out = Vec::new();
+    for (at, line) in text.lines().enumerate() {
+        let parts: Vec<&str> = line.split('`').collect();
+        // Spans sit at odd indices; between two spans, the text that joins them.
+        for i in (1..parts.len().saturating_sub(2)).step_by(2) {
+            let (first, joint, second) = (parts[i], parts[i + 1], parts[i + 2]);
+            if joint != " (" {
+                continue;
+            }
+            let pair = match (is_path(first), is_path(second)) {
+                (false, true) => (first, second),
+                (true, false) => (second, first),
+                _ => continue,
+            };
+            if !named_items(&format!("`{}`", pair.0)).is_empty() {
+                out.push((at, pair.0.to_owned(), pair.1.to_owned()));
             }
         }
     }
-    if missing.is_empty() {
-        Ok(resolved)
-    } else {
-        Err(missing)
-    }
+    out
+}
+
+/// Is `item` (`Pool::authorize`, `run()`, `browser_tools!`) declared in `source`: its last
+/// name, which the map says lives there.
+fn declared_item(source: &str, item: &str) -> bool {
+    let bare = item.trim_end_matches("()").trim_end_matches('!');
+    declared(source, bare.rsplit("::").next().unwrap_or(bare))
 }
 
 /// The code spans that name Rust items: `Pool::authorize`, `AuthorizedTab`, `run()`,
@@ -192,6 +229,31 @@ fn every_item_it_names_is_declared() {
 }
 
 #[test]
+fn every_item_it_places_is_in_that_file() {
+    let text = architecture();
+    let tree = tree();
+    let resolved = resolve_each(&text, |p| tree.contains(&p.to_owned()));
+    let placed = placed_items(&text);
+    assert!(placed.len() >= 5, "too few placed items found: {placed:?}");
+    let wrong: Vec<String> = placed
+        .iter()
+        .filter_map(|(at, item, span)| {
+            // A path that resolves nowhere is `every_path_it_names_exists`'s to report.
+            let path = resolved
+                .iter()
+                .find(|(line, s, _)| line == at && s == span)
+                .and_then(|(_, _, path)| path.clone())?;
+            let source = std::fs::read_to_string(repo().join(&path)).ok()?;
+            (!declared_item(&source, item)).then(|| format!("{item} is not in {path}"))
+        })
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "ARCHITECTURE.md places items wrongly: {wrong:?}"
+    );
+}
+
+#[test]
 fn the_error_table_is_every_code() {
     let text = architecture();
     let errors = &text[text.find("## Errors").expect("an Errors section")..];
@@ -236,6 +298,16 @@ fn a_wrong_path_or_item_would_be_caught() {
     assert!(!declared(source, "page_route"));
     // A longer name is not the one asked for.
     assert!(!declared("fn authorize_all() {}", "authorize"));
+    // An item placed in a file is looked for there.
+    let placed = placed_items("- `Selector` (`navigation.rs`), `pool.rs` (`Pool::authorize`, …)");
+    assert_eq!(
+        placed,
+        [
+            (0, "Selector".to_owned(), "navigation.rs".to_owned()),
+            (0, "Pool::authorize".to_owned(), "pool.rs".to_owned())
+        ]
+    );
+    assert!(declared_item(source, "Pool::authorize") && !declared_item(source, "Selector"));
     let items = named_items("`Pool::authorize`, `page_route()`, `tabs.rs`, `BUSY`, `e12`, `x`");
     assert_eq!(items, BTreeSet::from(["Pool::authorize", "page_route()"]));
 }
