@@ -405,6 +405,41 @@ pub enum PageOp {
 }
 
 impl PageOp {
+    /// The size limit of an operation read from every frame of a tab (a snapshot's characters,
+    /// page text's length, a search's matches), which the stitcher shares among the frames;
+    /// None for the rest, which one frame answers.
+    pub fn frame_limit_mut(&mut self) -> Option<&mut u32> {
+        match self {
+            Self::Snapshot { max_chars, .. } => Some(max_chars),
+            Self::GetContent { max_length, .. } => Some(max_length),
+            Self::Find { limit, .. } => Some(limit),
+            Self::Click { .. }
+            | Self::Type { .. }
+            | Self::PressKey { .. }
+            | Self::Scroll { .. }
+            | Self::Storage { .. }
+            | Self::ClickAt { .. }
+            | Self::Wheel { .. }
+            | Self::Hover { .. }
+            | Self::HoverAt { .. }
+            | Self::SelectOption { .. }
+            | Self::FillForm { .. }
+            | Self::Upload { .. }
+            | Self::Drag { .. }
+            | Self::GetElement { .. }
+            | Self::WaitFor { .. }
+            | Self::PageState { .. }
+            | Self::Performance
+            | Self::Dialogs { .. }
+            | Self::Console { .. }
+            | Self::Evaluate { .. }
+            | Self::Consent
+            | Self::Settle { .. }
+            | Self::Metrics { .. }
+            | Self::Release => None,
+        }
+    }
+
     /// The secrets this operation types (the background remembers them for the agent).
     pub fn secrets(&self) -> Vec<&crate::args::FilledSecret> {
         match self {
@@ -630,6 +665,17 @@ mod tests {
 
     fn agent() -> AgentId {
         AgentId::new([1; 16], 7)
+    }
+
+    #[test]
+    fn only_reads_of_every_frame_have_a_frame_limit() {
+        let mut find = PageOp::Find {
+            needle: crate::args::Needle::Text("x".into()),
+            limit: 20,
+        };
+        assert_eq!(find.frame_limit_mut().copied(), Some(20));
+        assert_eq!(PageOp::Consent.frame_limit_mut(), None);
+        assert_eq!(PageOp::Performance.frame_limit_mut(), None);
     }
 
     #[test]

@@ -406,13 +406,8 @@ impl TabFrames {
     /// (never more than the agent asked for).
     fn within(&self, limit: usize) -> PageOp {
         let mut op = self.op.clone();
-        let lower = |asked: &mut u32| *asked = limit.min(*asked as usize) as u32;
-        match &mut op {
-            PageOp::Snapshot { max_chars, .. } => lower(max_chars),
-            PageOp::GetContent { max_length, .. } => lower(max_length),
-            PageOp::Find { limit: asked, .. } => lower(asked),
-            // Only the three above are read from every frame.
-            _ => {}
+        if let Some(asked) = op.frame_limit_mut() {
+            *asked = limit.min(*asked as usize) as u32;
         }
         op
     }
