@@ -8,14 +8,17 @@ use chrono::{DateTime, SecondsFormat};
 use claudezilla_protocol::reply::NetworkEntry;
 use serde_json::{Value, json};
 
-/// The HAR document for `entries`, oldest first.
+/// The HAR document for `entries` (the log's order: as each ended), sorted by when each
+/// started, as HAR prefers.
 pub fn document(entries: &[NetworkEntry]) -> Value {
+    let mut entries: Vec<&NetworkEntry> = entries.iter().collect();
+    entries.sort_by(|a, b| a.started.total_cmp(&b.started));
     json!({
         "log": {
             "version": "1.2",
             "creator": {"name": "Claudezilla", "version": claudezilla_protocol::VERSION},
             "pages": [],
-            "entries": entries.iter().map(entry).collect::<Vec<_>>(),
+            "entries": entries.into_iter().map(entry).collect::<Vec<_>>(),
         }
     })
 }
@@ -142,6 +145,22 @@ mod tests {
         assert_eq!(e["response"]["content"]["text"], "{\"ok\":true}");
         assert_eq!(e["response"]["redirectURL"], "/next");
         assert_eq!(e["response"]["bodySize"], 17);
+    }
+
+    #[test]
+    fn entries_go_by_when_they_started() {
+        let mut late = entry(Some(200));
+        late.started += 500.0;
+        late.url = "http://h/late".into();
+        // The log holds them as they ended: the late-started one first.
+        let har = document(&[late, entry(Some(200))]);
+        let urls: Vec<&str> = har["log"]["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["request"]["url"].as_str().unwrap())
+            .collect();
+        assert_eq!(urls, ["http://h/api?q=a%20b&page=2", "http://h/late"]);
     }
 
     #[test]
