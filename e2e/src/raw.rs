@@ -100,10 +100,8 @@ impl RawClient {
         let id = self.next_id;
         self.next_id += 1;
         let request = Ask {
-            id,
-            timeout_ms: 10_000,
-            command,
             trace,
+            ..Ask::new(id, 10_000, command)
         };
         self.conn.send(ClientMessage::Request(request)).await?;
         let mut times = None;

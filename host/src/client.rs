@@ -75,12 +75,7 @@ fn exchange(
     let mut decoder = FrameDecoder::new(MAX_SOCKET_FRAME);
     let host_version =
         handshake::welcomed(Some(recv(&mut stream, &mut decoder)?)).map_err(|e| e.to_string())?;
-    let request = Ask {
-        id: 1,
-        timeout_ms: REQUEST_TIMEOUT.as_millis() as u32,
-        command,
-        trace: false,
-    };
+    let request = Ask::new(1, REQUEST_TIMEOUT.as_millis() as u32, command);
     send(&mut stream, &ClientMessage::Request(request))?;
     loop {
         match recv(&mut stream, &mut decoder)? {

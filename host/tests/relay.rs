@@ -189,12 +189,7 @@ async fn closed(c: &mut Client) -> bool {
 }
 
 fn request(id: u64, command: Command) -> ClientMessage {
-    ClientMessage::Request(Ask {
-        id,
-        timeout_ms: 5_000,
-        command,
-        trace: false,
-    })
+    ClientMessage::Request(Ask::new(id, 5_000, command))
 }
 
 async fn expect_refused(c: &mut Client, code: ErrorCode) {
@@ -386,7 +381,7 @@ async fn a_request_acts_as_the_agent_that_said_hello_whatever_it_names() {
     let mut host = start(Duration::from_secs(5)).await;
     let mut c = hello(&host, 1).await;
     let forged = format!(
-        r#"{{"type":"request","id":8,"agentId":"{}","timeoutMs":5000,"command":{{"name":"getTabs"}}}}"#,
+        r#"{{"type":"request","id":8,"agentId":"{}","timeoutMs":5000,"deadlineMs":4102444800000,"command":{{"name":"getTabs"}}}}"#,
         agent(2).secret()
     );
     send_raw(&mut c, forged.as_bytes()).await;
@@ -401,7 +396,7 @@ async fn unknown_commands_and_bad_json_get_errors_and_the_connection_goes_on() {
     let mut host = start(Duration::from_secs(5)).await;
     let mut c = hello(&host, 1).await;
     let unknown = format!(
-        r#"{{"type":"request","id":9,"agentId":"{}","timeoutMs":5000,"command":{{"name":"executeScript","args":{{}}}}}}"#,
+        r#"{{"type":"request","id":9,"agentId":"{}","timeoutMs":5000,"deadlineMs":4102444800000,"command":{{"name":"executeScript","args":{{}}}}}}"#,
         agent(1).secret()
     );
     send_raw(&mut c, unknown.as_bytes()).await;
@@ -413,7 +408,7 @@ async fn unknown_commands_and_bad_json_get_errors_and_the_connection_goes_on() {
         "lists the allowed commands: {e}"
     );
     let bad_args = format!(
-        r#"{{"type":"request","id":10,"agentId":"{}","timeoutMs":5000,"command":{{"name":"closeTab","args":{{"tabId":"x"}}}}}}"#,
+        r#"{{"type":"request","id":10,"agentId":"{}","timeoutMs":5000,"deadlineMs":4102444800000,"command":{{"name":"closeTab","args":{{"tabId":"x"}}}}}}"#,
         agent(1).secret()
     );
     send_raw(&mut c, bad_args.as_bytes()).await;
@@ -422,7 +417,7 @@ async fn unknown_commands_and_bad_json_get_errors_and_the_connection_goes_on() {
     // Arguments are checked as they are parsed: a page the agent may not open never reaches
     // the extension.
     let bad_url = format!(
-        r#"{{"type":"request","id":12,"agentId":"{}","timeoutMs":5000,"command":{{"name":"navigate","args":{{"url":"javascript:alert(1)"}}}}}}"#,
+        r#"{{"type":"request","id":12,"agentId":"{}","timeoutMs":5000,"deadlineMs":4102444800000,"command":{{"name":"navigate","args":{{"url":"javascript:alert(1)"}}}}}}"#,
         agent(1).secret()
     );
     send_raw(&mut c, bad_url.as_bytes()).await;

@@ -137,12 +137,7 @@ impl HostLink {
                 None => guard.insert(self.connect().await?),
             };
             conn.waiters.lock().expect("waiters lock").insert(id, tx);
-            let request = Ask {
-                id,
-                timeout_ms,
-                command,
-                trace: false,
-            };
+            let request = Ask::new(id, timeout_ms, command);
             // The reader cancels `alive` before clearing the waiters: checking after inserting
             // means a waiter can never be left behind by a connection that just ended.
             if !conn.is_open() || conn.to_host.send(ClientMessage::Request(request)).is_err() {

@@ -15,6 +15,9 @@ pub struct Ask {
     pub id: RequestId,
     /// How long the caller will wait; the extension bounds its own waits by it.
     pub timeout_ms: u32,
+    /// When the caller stops waiting, in ms since the Unix epoch (every hop is on one machine,
+    /// one clock): time the request spent queued on its way is not waited again.
+    pub deadline_ms: u64,
     pub command: Command,
     /// Time each hop (the benchmark's breakdown): a [`HopTimes`] precedes the answer.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -22,6 +25,21 @@ pub struct Ask {
 }
 
 impl Ask {
+    /// A request that the caller waits `timeout_ms` for, from now.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn new(id: RequestId, timeout_ms: u32, command: Command) -> Self {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
+        Self {
+            id,
+            timeout_ms,
+            deadline_ms: now + u64::from(timeout_ms),
+            command,
+            trace: false,
+        }
+    }
+
     /// The request the extension receives: this ask under the host's id for it, from the agent
     /// the connection said hello as.
     pub fn from_agent(self, id: RequestId, agent_id: AgentId) -> Request {
@@ -29,6 +47,7 @@ impl Ask {
             id,
             agent_id,
             timeout_ms: self.timeout_ms,
+            deadline_ms: self.deadline_ms,
             command: self.command,
             trace: self.trace,
         }
@@ -42,9 +61,21 @@ pub struct Request {
     pub id: RequestId,
     pub agent_id: AgentId,
     pub timeout_ms: u32,
+    pub deadline_ms: u64,
     pub command: Command,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub trace: bool,
+}
+
+impl Request {
+    /// What is left of the caller's wait at `now_ms` (ms since the epoch): the timeout less
+    /// the time the request spent on its way, never more than the timeout whatever the clock
+    /// did meanwhile.
+    pub fn time_left(&self, now_ms: u64) -> u32 {
+        self.deadline_ms
+            .saturating_sub(now_ms)
+            .min(u64::from(self.timeout_ms)) as u32
+    }
 }
 
 /// Where a traced request's time went, in µs. The extension's figures are exact only when
@@ -680,16 +711,15 @@ mod tests {
 
     #[test]
     fn request_round_trips_through_every_hop_type() {
-        let ask = Ask {
-            id: 41,
-            timeout_ms: 5_000,
-            command: Command::Navigate(NavigateArgs {
+        let ask = Ask::new(
+            41,
+            5_000,
+            Command::Navigate(NavigateArgs {
                 url: Some(crate::args::PageUrl::blank()),
                 action: None,
                 tab_id: Some(TabId(2)),
             }),
-            trace: false,
-        };
+        );
         let client = ClientMessage::Request(ask.clone());
         let v = serde_json::to_value(&client).unwrap();
         assert_eq!(v["type"], "request");
@@ -702,6 +732,18 @@ mod tests {
         let ext = ToExtension::Request(req);
         let s = serde_json::to_string(&ext).unwrap();
         assert_eq!(serde_json::from_str::<ToExtension>(&s).unwrap(), ext);
+    }
+
+    #[test]
+    fn a_request_waits_only_what_is_left_of_its_callers_timeout() {
+        let req = Ask::new(1, 5_000, Command::Ping).from_agent(1, agent());
+        let sent = req.deadline_ms - 5_000;
+        assert_eq!(req.time_left(sent), 5_000);
+        // Queued for 1.2 s on its way.
+        assert_eq!(req.time_left(sent + 1_200), 3_800);
+        assert_eq!(req.time_left(sent + 9_000), 0);
+        // A clock set back meanwhile gives no more than the timeout.
+        assert_eq!(req.time_left(sent - 60_000), 5_000);
     }
 
     #[test]

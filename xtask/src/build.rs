@@ -22,6 +22,17 @@ pub fn all() -> Result {
     extension()
 }
 
+/// What `cargo xtask test` builds: the binaries together with the workspace's tests, so they
+/// share one feature set and a clean machine compiles the release dependencies once, not twice
+/// (`-p` of the two binaries alone resolves features without the tests' dev-dependencies).
+pub fn for_tests() -> Result {
+    sh::run(cmd(
+        "cargo",
+        &["build", "--release", "--workspace", "--bins", "--tests"],
+    ))?;
+    extension()
+}
+
 /// How the extension's wasm is built (and linted): its own profile, the wasm target.
 pub const WASM_BUILD: [&str; 6] = [
     "--profile",

@@ -37,7 +37,7 @@ fn main() -> ExitCode {
         Some("test") => setup::all()
             .and_then(|()| setup::claude_code())
             .and_then(|()| setup::widgets())
-            .and_then(|()| build::all())
+            .and_then(|()| build::for_tests())
             .and_then(|()| run::test(&args[1..])),
         Some("bench") => setup::all()
             .and_then(|()| build::all())

@@ -97,7 +97,8 @@ pub fn test(filter: &[String]) -> Result {
     let mut lint = cmd("npx", &["--no-install", "web-ext", "lint"]);
     lint.env("NO_UPDATE_NOTIFIER", "1");
     sh::run(lint)?;
-    let mut args = vec!["test", "--release", "--workspace"];
+    // Every suite runs even after one fails, so the last line counts them all.
+    let mut args = vec!["test", "--release", "--workspace", "--no-fail-fast"];
     if !filter.is_empty() {
         args.push("--");
         args.extend(filter.iter().map(String::as_str));

@@ -28,6 +28,14 @@ pub fn test(tally: &mut sh::Tally) -> Result {
     let bin = root().join("target").join(TARGET).join("debug");
     random_source_for_wine(&[&bin.join("deps"), &bin])?;
     let prefix = root().join("target/wine");
+    // Built with the tests' feature set first, so the tests below build nothing again.
+    let build = [
+        &["build", "--target", TARGET][..],
+        &setup::desktop_packages(),
+        &["--bins", "--tests"],
+    ]
+    .concat();
+    sh::run(cmd("cargo", &build))?;
     let args = [
         &["test", "--target", TARGET][..],
         &setup::desktop_packages(),
@@ -40,34 +48,30 @@ pub fn test(tally: &mut sh::Tally) -> Result {
         .env("WINEDEBUG", "-all");
     sh::run_tests(tests, tally)?;
 
-    let build = [
-        "build",
-        "--target",
-        TARGET,
-        "-p",
-        "claudezilla-host",
-        "-p",
-        "claudezilla-mcp",
-    ];
-    sh::run(cmd("cargo", &build))?;
-    let mut together = cmd(
-        "cargo",
-        &[
-            "test",
-            "--release",
-            "-p",
-            "claudezilla-e2e",
-            "--test",
-            "windows",
-            "--",
-            "--ignored",
-        ],
-    );
+    let mut together = cmd(&windows_test_program()?.to_string_lossy(), &["--ignored"]);
     together
         .env("CLAUDEZILLA_WINE", &wine)
         .env("CLAUDEZILLA_WINDOWS_BIN", &bin)
         .env("WINEPREFIX", &prefix);
     sh::run_tests(together, tally)
+}
+
+/// `e2e/tests/windows.rs` as the workspace's release tests built it. Asking cargo for it by
+/// `--test windows` would compile it again: a target chosen alone is hashed apart.
+fn windows_test_program() -> Result<PathBuf> {
+    let built = cmd("cargo", &["test", "--release", "--workspace", "--no-run"])
+        .output()
+        .map_err(|e| format!("cannot start cargo: {e}"))?;
+    // Cargo says where each test program is: `Executable tests/windows.rs (target/…)`.
+    String::from_utf8_lossy(&built.stderr)
+        .lines()
+        .find_map(|line| {
+            line.trim()
+                .strip_prefix("Executable tests/windows.rs (")?
+                .strip_suffix(')')
+                .map(|path| root().join(path))
+        })
+        .ok_or_else(|| "cargo did not say where the tests/windows.rs program is".into())
 }
 
 /// Wine's launcher (Debian keeps `wine64` out of PATH), installing Wine and MinGW if needed.

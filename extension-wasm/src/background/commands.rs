@@ -23,15 +23,15 @@ const ANSWER_MARGIN_MS: u32 = 750;
 const ELEMENT_WAIT_MS: u32 = 5_000;
 
 pub async fn handle(request: Request) -> Outcome {
+    // A busy browser may have kept the request queued: only what is left of the wait is ours.
+    let budget = Budget::of(request.time_left(now()));
     let Request {
         agent_id: agent,
-        timeout_ms,
         command,
         ..
     } = request;
     // Checked as it was parsed here: nothing that crossed a boundary is trusted.
     with_state(|s| s.pool.touch(&agent, now()));
-    let budget = Budget::of(timeout_ms);
     match place(command)? {
         Placed::OnTab { tab, action, work } => {
             let tab = with_state(|s| s.pool.authorize(&agent, tab, action))?;
@@ -52,8 +52,8 @@ struct Budget {
 }
 
 impl Budget {
-    fn of(timeout_ms: u32) -> Self {
-        let ms = timeout_ms.saturating_sub(ANSWER_MARGIN_MS).max(1_000);
+    fn of(left_ms: u32) -> Self {
+        let ms = left_ms.saturating_sub(ANSWER_MARGIN_MS).max(1_000);
         let room = u64::from(ms.saturating_sub(1_000));
         Self {
             ms,
