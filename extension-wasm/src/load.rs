@@ -184,7 +184,7 @@ impl MainFrames {
 
     /// Was the tab at `url` before `mark` (a blank tab, or where a load before it led)?
     fn was_at(&self, tab: TabId, mark: u64, url: &str) -> bool {
-        url == "about:blank"
+        is_blank(url)
             || self.tabs.get(&tab).is_some_and(|loads| {
                 loads
                     .iter()
@@ -269,6 +269,11 @@ pub fn unrequested_error() -> String {
 /// A load cancelled because another replaced it (the page navigated again, or we did).
 fn superseded(error: &str) -> bool {
     error.contains("NS_BINDING_ABORTED") || error.contains("NS_ERROR_ABORT")
+}
+
+/// A page that is no page yet: what `window.open()` without an address opens.
+pub fn is_blank(url: &str) -> bool {
+    url.is_empty() || url == "about:blank"
 }
 
 /// The same page for our purposes, compared as Firefox writes addresses: both parsed by the
@@ -461,6 +466,7 @@ mod tests {
             assert!(!same_page(&a, &b), "{a} is not {b}");
         }
         assert!(same_page("about:blank", "about:blank"));
+        assert!(is_blank("") && is_blank("about:blank") && !is_blank("about:blank#x"));
         assert!(same_page("not an address#x", "not an address"));
     }
 

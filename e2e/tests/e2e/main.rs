@@ -507,6 +507,10 @@ fn main() {
             refusals::clicks_firefox_refuses_a_script_open_tabs_or_say_so,
         ),
         with_widgets(
+            "refusals::sign_in_popups_the_blocker_refuses_are_said",
+            refusals::sign_in_popups_the_blocker_refuses_are_said,
+        ),
+        with_widgets(
             "refusals::editors_that_settle_later_are_counted_when_settled",
             refusals::editors_that_settle_later_are_counted_when_settled,
         ),

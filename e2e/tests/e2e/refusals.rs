@@ -2,7 +2,8 @@
 //! libraries from npm, pinned in `e2e/widgets/package.json` and served under `/w/`: file
 //! fields a page hides behind drop zones (Dropzone, FilePond), clicks the popup blocker and
 //! the clipboard refuse without a real user's gesture (links, `window.open`, `@github/
-//! clipboard-copy-element`, clipboard.js), and editors that apply typing in their own update
+//! clipboard-copy-element`, clipboard.js), sign-in popups where the user allows them and where
+//! the blocker refuses them (oidc-client-ts, hello.js), and editors that apply typing in their own update
 //! cycle (Lexical, Slate).
 
 use std::collections::HashMap;
@@ -452,63 +453,175 @@ pub async fn clicks_firefox_refuses_a_script_open_tabs_or_say_so(
     Ok(())
 }
 
-/// A sign-in button as OAuth popup flows write it: `window.open` of the provider's page in a
-/// window of its own, which hands the opener its answer through `window.opener.postMessage`
-/// and closes.
-const SIGN_IN: &str = r#"<!doctype html><title>Shop</title>
-<button onclick="window.open('/popup/authorize.html', 'signin', 'width=500,height=600')">Sign in with Example</button>
-<p id=state>signed out</p>
-<script>addEventListener('message', e => document.getElementById('state').textContent = 'signed in as ' + e.data)</script>"#;
-
+/// The identity provider's consent page, on a site of its own: "Authorize" sends the browser
+/// back to the client's `redirect_uri` as OAuth 2 does, with a code (the code flow) or a token
+/// in the fragment (the implicit flow), and the client's `state` echoed.
 const AUTHORIZE: &str = r#"<!doctype html><title>Example accounts</title>
 <p>Shop wants your name.</p>
-<button onclick="window.opener.postMessage('ada-77c1', '*'); window.close()">Authorize</button>"#;
+<button id=yes>Authorize</button>
+<script>
+const asked = new URLSearchParams(location.search);
+document.getElementById('yes').onclick = () => {
+  const back = new URLSearchParams({state: asked.get('state')});
+  const implicit = asked.get('response_type') === 'token';
+  back.set(implicit ? 'access_token' : 'code', implicit ? 'token-ada-77c1' : 'code-ada-77c1');
+  if (implicit) back.set('expires_in', '3600');
+  location.href = asked.get('redirect_uri') + (implicit ? '#' : '?') + back;
+};
+</script>"#;
 
-/// Where the user allows popups (the popup blocker off), a sign-in button's popup opens as the
-/// agent's own tab, named in the click's own answer: the agent drives it, and its
-/// `window.opener` link to the page still works.
-pub async fn popups_the_user_allows_open_as_the_agents_tabs() -> anyhow::Result<()> {
-    let server = PageServer::start(HashMap::from([
-        ("/popup/shop.html", Page::html(SIGN_IN)),
-        ("/popup/authorize.html", Page::html(AUTHORIZE)),
+/// oidc-client-ts (code flow with PKCE): `signinPopup` opens a blank popup and sends it to the
+/// provider; the callback page posts the answer to its opener, which redeems the code at the
+/// token endpoint.
+fn oidc_shop(provider: &str) -> String {
+    format!(
+        r#"<!doctype html><title>Shop (oidc-client-ts)</title>
+<button id=go>Sign in with Example</button><p id=state>signed out</p>
+<script src="{MODULES}/oidc-client-ts/dist/browser/oidc-client-ts.min.js"></script>
+<script>
+const manager = new oidc.UserManager({{
+  authority: '{provider}', client_id: 'shop', scope: 'profile', response_type: 'code',
+  redirect_uri: location.origin + '/popup/oidc-callback.html',
+  metadata: {{
+    issuer: '{provider}', authorization_endpoint: '{provider}/popup/authorize.html',
+    token_endpoint: location.origin + '/popup/token.json',
+  }},
+}});
+const state = document.getElementById('state');
+document.getElementById('go').onclick = () => manager.signinPopup().then(
+  user => state.textContent = 'signed in with ' + user.access_token,
+  e => state.textContent = 'failed: ' + e.message);
+</script>"#
+    )
+}
+
+const OIDC_CALLBACK: &str = r#"<!doctype html><title>Signing in</title>
+<script src="/w/node_modules/oidc-client-ts/dist/browser/oidc-client-ts.min.js"></script>
+<script>
+new oidc.UserManager({authority: location.origin, client_id: 'shop', redirect_uri: location.href})
+  .signinPopupCallback();
+</script>"#;
+
+const TOKEN: &str = r#"{"access_token":"token-ada-77c1","token_type":"Bearer","expires_in":3600}"#;
+
+/// hello.js (the implicit flow): `login` opens the provider in a popup; the callback page,
+/// which loads hello.js too, calls the opener's own callback function through `window.opener`.
+fn hello_shop(provider: &str) -> String {
+    format!(
+        r#"<!doctype html><title>Shop (hello.js)</title>
+<button id=go>Sign in with Example</button><p id=state>signed out</p>
+<script src="{MODULES}/hellojs/dist/hello.js"></script>
+<script>
+hello.init({{example: {{name: 'Example', oauth: {{version: 2, auth: '{provider}/popup/authorize.html'}}}}}});
+hello.init({{example: 'shop'}}, {{redirect_uri: '/popup/hello-callback.html'}});
+const state = document.getElementById('state');
+document.getElementById('go').onclick = () => hello('example').login({{display: 'popup'}}).then(
+  r => state.textContent = 'signed in with ' + r.authResponse.access_token,
+  e => state.textContent = 'failed: ' + JSON.stringify(e));
+</script>"#
+    )
+}
+
+const HELLO_CALLBACK: &str = r#"<!doctype html><title>Signing in</title>
+<script src="/w/node_modules/hellojs/dist/hello.js"></script>"#;
+
+/// The sign-in pages of both libraries, and the provider on a site of its own.
+async fn sign_in_sites() -> anyhow::Result<(PageServer, PageServer)> {
+    let provider = PageServer::start_on(
+        [127, 0, 0, 2],
+        HashMap::from([("/popup/authorize.html", Page::html(AUTHORIZE))]),
+    )
+    .await?;
+    let origin = provider.url("");
+    let shop = PageServer::start(HashMap::from([
+        ("/popup/oidc.html", Page::html(oidc_shop(&origin))),
+        ("/popup/oidc-callback.html", Page::html(OIDC_CALLBACK)),
+        (
+            "/popup/token.json",
+            Page {
+                content_type: "application/json",
+                ..Page::html(TOKEN)
+            },
+        ),
+        ("/popup/hello.html", Page::html(hello_shop(&origin))),
+        ("/popup/hello-callback.html", Page::html(HELLO_CALLBACK)),
     ]))
     .await?;
+    Ok((provider, shop))
+}
+
+/// With Firefox's popup blocker on (its default), the sign-in libraries' popups are refused
+/// to a synthetic click, and the click's answer says so: what was blocked and what to do.
+pub async fn sign_in_popups_the_blocker_refuses_are_said(s: Arc<Shared>) -> anyhow::Result<()> {
+    let (_provider, shop) = sign_in_sites().await?;
+    let a = s.agent("blocked-sign-in").await?;
+    for (page, url) in [
+        ("/popup/oidc.html", "about:blank"),
+        ("/popup/hello.html", "/popup/authorize.html?"),
+    ] {
+        let tab = a.open(&shop.url(page)).await?;
+        let sign_in = ref_when(&a, tab, "button \"Sign in with Example\"").await?;
+        let clicked = call(&a, "firefox_click", json!({"tabId": tab, "ref": sign_in})).await?;
+        ensure!(
+            ["Refused:", "window.open", url, "popup blocker"]
+                .iter()
+                .all(|w| clicked.text.contains(w))
+                && opened_tab(&clicked.text).is_none(),
+            "{page}: {clicked:?}"
+        );
+    }
+    a.close().await?;
+    Ok(())
+}
+
+/// Where the user allows popups (the popup blocker off), a sign-in library's popup opens as the
+/// agent's own tab, named in the click's own answer: the agent drives the provider's page in
+/// it, and the library's way back to the page through `window.opener` still works
+/// (oidc-client-ts posts a message to it, hello.js calls a function of it).
+pub async fn popups_the_user_allows_open_as_the_agents_tabs() -> anyhow::Result<()> {
+    let (_provider, shop) = sign_in_sites().await?;
     let browser = claudezilla_e2e::Browser::start_with_options(claudezilla_e2e::browser::Options {
         prefs: vec![("dom.disable_open_during_load".into(), "false".into())],
         ..Default::default()
     })
     .await?;
     let a = browser.agent("popup").await?;
-    let tab = a.open(&server.url("/popup/shop.html")).await?;
-    let sign_in = ref_when(&a, tab, "button \"Sign in with Example\"").await?;
-    let clicked = call(&a, "firefox_click", json!({"tabId": tab, "ref": sign_in})).await?;
-    let popup = opened_tab(&clicked.text)
-        .filter(|_| {
-            clicked.text.contains("/popup/authorize.html") && !clicked.text.contains("Refused")
-        })
-        .with_context(|| format!("the click names the popup's tab: {clicked:?}"))?;
-    let tabs = said(&a, "firefox_get_tabs", json!({})).await?;
-    ensure!(
-        tabs.contains(&format!("tab {popup} (yours")),
-        "the popup is the agent's: {tabs}"
-    );
-    let authorize = ref_when(&a, popup, "button \"Authorize\"").await?;
-    call(
-        &a,
-        "firefox_click",
-        json!({"tabId": popup, "ref": authorize}),
-    )
-    .await?;
-    shows(&a, tab, "#state", "signed in as ada-77c1").await?;
-    eventually(
-        Duration::from_secs(10),
-        "the popup to close itself",
-        async || {
-            let tabs = said(&a, "firefox_get_tabs", json!({})).await.ok()?;
-            (!tabs.contains(&format!("tab {popup} "))).then_some(())
-        },
-    )
-    .await?;
+    for page in ["/popup/oidc.html", "/popup/hello.html"] {
+        let tab = a.open(&shop.url(page)).await?;
+        let sign_in = ref_when(&a, tab, "button \"Sign in with Example\"").await?;
+        let clicked = call(&a, "firefox_click", json!({"tabId": tab, "ref": sign_in})).await?;
+        let popup = opened_tab(&clicked.text)
+            .filter(|_| !clicked.text.contains("Refused"))
+            .with_context(|| format!("{page}: the click names the popup's tab: {clicked:?}"))?;
+        // oidc-client-ts opens its popup blank and sends it on: the answer says where.
+        ensure!(
+            clicked.text.contains("/popup/authorize.html?"),
+            "{page}: the click names where the popup went: {}",
+            clicked.text
+        );
+        let tabs = said(&a, "firefox_get_tabs", json!({})).await?;
+        ensure!(
+            tabs.contains(&format!("tab {popup} (yours")),
+            "{page}: the popup is the agent's: {tabs}"
+        );
+        let authorize = ref_when(&a, popup, "button \"Authorize\"").await?;
+        call(
+            &a,
+            "firefox_click",
+            json!({"tabId": popup, "ref": authorize}),
+        )
+        .await?;
+        shows(&a, tab, "#state", "signed in with token-ada-77c1").await?;
+        eventually(
+            Duration::from_secs(10),
+            "the popup to close itself",
+            async || {
+                let tabs = said(&a, "firefox_get_tabs", json!({})).await.ok()?;
+                (!tabs.contains(&format!("tab {popup} "))).then_some(())
+            },
+        )
+        .await?;
+    }
     a.close().await?;
     Ok(())
 }

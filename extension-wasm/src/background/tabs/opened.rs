@@ -9,6 +9,7 @@ use claudezilla_protocol::{AgentId, Outcome, Reply, TabId};
 use serde::Serialize;
 
 use super::super::{State, now, with_state};
+use crate::load::LoadWatch;
 use crate::pool::{AuthorizedTab, Opened};
 use crate::web::{self, Tab};
 
@@ -79,10 +80,33 @@ pub(super) fn heard(s: &mut State, opener: TabId, adopted: &Adopted) -> bool {
 /// The page's own popup, once Firefox reports its tab and the pool adopts it.
 async fn popped(from: TabId, url: String) -> NewTab {
     match adoption(from).await {
-        Some(Ok(tab_id)) => NewTab::Opened { tab_id, url },
+        Some(Ok(tab_id)) => NewTab::Opened {
+            url: match crate::load::is_blank(&url) {
+                // Opened blank and sent on by the page (sign-in libraries do): where it went.
+                true => first_address(tab_id).await,
+                false => url,
+            },
+            tab_id,
+        },
         Some(Err(why)) => NewTab::Refused { url, why },
         None => NewTab::Popped { url },
     }
+}
+
+/// The address a popup opened blank is sent to, if the page sends it on within a moment.
+async fn first_address(tab: TabId) -> String {
+    let moved = super::watch(tab, LoadWatch::UrlChange);
+    let address = || async {
+        web::call_as::<Tab>(web::tabs_get(tab.0))
+            .await
+            .map_or_else(|_| "about:blank".to_owned(), |t| t.url)
+    };
+    let now = address().await;
+    if !crate::load::is_blank(&now) {
+        return now;
+    }
+    let _ = web::with_deadline(ADOPT_WAIT_MS as u32, moved).await;
+    address().await
 }
 
 /// What became of the next tab opened from `from`, once Firefox reports it (not long).

@@ -74,7 +74,11 @@ impl Watch {
         };
         if let Some(window) = at(&[]) {
             watch.wrap(&window, "open", |seen, args, opened| {
-                let url = shown(&args.get(0).as_string().unwrap_or_default());
+                // No address opens about:blank (a window the page means to send on).
+                let url = match args.get(0).as_string().filter(|u| !u.is_empty()) {
+                    Some(url) => shown(&url),
+                    None => "about:blank".to_owned(),
+                };
                 if !opened.is_null() {
                     seen.borrow_mut().popped.get_or_insert(url);
                 } else {
