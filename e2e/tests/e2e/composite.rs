@@ -199,6 +199,53 @@ const done = [];
 function note(what) { done.push(what); document.getElementById('state').textContent = done.join(','); }
 </script>"##;
 
+/// A shop under vanilla-cookieconsent's consent box with page interaction disabled: its
+/// overlay (the wrapper's `::before`, fixed over the whole page) covers every button until a
+/// choice is made.
+fn cookie_consent() -> String {
+    format!(
+        r#"<!doctype html><title>Cookie consent</title>
+<link rel=stylesheet href="{MODULES}/vanilla-cookieconsent/dist/cookieconsent.css">
+<h1>Shop</h1><p><button onclick="note('bought')">Buy now</button></p><p id=state>nothing yet</p>
+<script src="{MODULES}/vanilla-cookieconsent/dist/cookieconsent.umd.js"></script>
+<script>
+function note(what) {{ document.getElementById('state').textContent = what; }}
+CookieConsent.run({{
+  disablePageInteraction: true,
+  guiOptions: {{consentModal: {{layout: 'box', position: 'middle center'}}}},
+  categories: {{necessary: {{enabled: true, readOnly: true}}}},
+  language: {{default: 'en', translations: {{en: {{
+    consentModal: {{title: 'We use cookies', description: 'To run this shop.', acceptAllBtn: 'Accept all', acceptNecessaryBtn: 'Reject all'}},
+    preferencesModal: {{title: 'Preferences', sections: []}},
+  }}}}}},
+}});
+</script>"#
+    )
+}
+
+/// A shop that opens a Micromodal newsletter dialog over itself at load: the dialog's overlay
+/// (the page's own styles, as Micromodal asks) covers the page until "No thanks".
+fn micromodal() -> String {
+    format!(
+        r#"<!doctype html><title>Micromodal</title>
+<style>.modal {{ display: none }} .modal.is-open {{ display: block }}
+.modal__overlay {{ position: fixed; inset: 0; background: rgba(0, 0, 0, .6); display: flex; align-items: center; justify-content: center }}
+.modal__container {{ background: #fff; padding: 24px; max-width: 300px }}</style>
+<h1>Shop</h1><p><button onclick="note('bought')">Buy now</button></p><p id=state>nothing yet</p>
+<div class=modal id=newsletter aria-hidden=true>
+<div class=modal__overlay tabindex=-1 data-micromodal-close>
+<div class=modal__container role=dialog aria-modal=true aria-labelledby=newsletter-title>
+<h2 id=newsletter-title>Join our newsletter</h2><button data-micromodal-close>No thanks</button>
+</div></div></div>
+<script src="{MODULES}/micromodal/dist/micromodal.min.js"></script>
+<script>
+function note(what) {{ document.getElementById('state').textContent = what; }}
+MicroModal.init();
+MicroModal.show('newsletter');
+</script>"#
+    )
+}
+
 pub fn pages() -> HashMap<&'static str, Page> {
     HashMap::from([
         ("/composite/ag-grid.html", Page::html(ag_grid())),
@@ -213,6 +260,11 @@ pub fn pages() -> HashMap<&'static str, Page> {
         ("/composite/chartjs.html", Page::html(chart_js())),
         ("/composite/echarts.html", Page::html(echarts())),
         ("/composite/covered.html", Page::html(COVERED)),
+        (
+            "/composite/cookie-consent.html",
+            Page::html(cookie_consent()),
+        ),
+        ("/composite/micromodal.html", Page::html(micromodal())),
     ])
 }
 
@@ -712,5 +764,59 @@ pub async fn a_covered_ref_is_not_clicked_through(s: Arc<Site>) -> anyhow::Resul
         .await
         .with_context(|| format!("a click whose middle is the link's title: {opened:?}"))?;
     a.close().await?;
+    Ok(())
+}
+
+/// The same on two overlay libraries (vanilla-cookieconsent, Micromodal): a click on a button
+/// their overlay covers is refused with what covers it, and clicks once the overlay is
+/// dismissed through its own button.
+pub async fn library_overlays_are_not_clicked_through(s: Arc<Site>) -> anyhow::Result<()> {
+    for (page, dismiss) in [
+        ("/composite/cookie-consent.html", "Accept all"),
+        ("/composite/micromodal.html", "No thanks"),
+    ] {
+        let (a, tab) = s.agent_at("overlaid", page).await?;
+        let snap = eventually(
+            Duration::from_secs(10),
+            "the overlay's button",
+            async || {
+                snapshot(&a, tab)
+                    .await
+                    .ok()
+                    .filter(|snap| ref_of(snap, "button", dismiss).is_some())
+            },
+        )
+        .await?;
+        let (Some(buy), Some(close)) = (
+            ref_of(&snap, "button", "Buy now"),
+            ref_of(&snap, "button", dismiss),
+        ) else {
+            anyhow::bail!("{page}: the buttons have refs:\n{snap}");
+        };
+        let answer = a
+            .call("firefox_click", json!({"tabId": tab, "ref": buy}))
+            .await?;
+        ensure!(
+            answer.is_error && answer.text.contains("is covered at its centre"),
+            "{page}: the answer says what covers the button: {answer:?}"
+        );
+        ensure!(
+            text_of(&a, tab, "#state").await?.contains("nothing yet"),
+            "{page}: the covered button was not clicked ({answer:?})"
+        );
+        click_ref(&a, tab, &close, 1).await?;
+        let bought = eventually(Duration::from_secs(10), "the overlay to go", async || {
+            let answer = a
+                .call("firefox_click", json!({"tabId": tab, "ref": buy}))
+                .await
+                .ok()?;
+            (!answer.is_error).then_some(answer)
+        })
+        .await?;
+        shows(&a, tab, "#state", "bought")
+            .await
+            .with_context(|| format!("{page}: uncovered, the button clicks: {bought:?}"))?;
+        a.close().await?;
+    }
     Ok(())
 }

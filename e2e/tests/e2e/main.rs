@@ -495,6 +495,10 @@ fn main() {
             "composite::a_covered_ref_is_not_clicked_through",
             composite::a_covered_ref_is_not_clicked_through,
         ),
+        composite::on_own_browser(
+            "composite::library_overlays_are_not_clicked_through",
+            composite::library_overlays_are_not_clicked_through,
+        ),
     ]);
     // Issue 33: what Firefox refuses a script, on real libraries, each in a browser of its own.
     trials.extend([
