@@ -175,17 +175,27 @@ impl RequestLog {
         }
     }
 
-    /// The newest finished entries that pass `filter`, oldest first, and how many passed.
-    pub fn query(&self, tab: TabId, filter: &Filter) -> (Vec<NetworkEntry>, u32) {
+    /// The newest entries that pass `filter`, oldest first, and how many passed: those that
+    /// ended, then those still in flight at `now` (no status and no error; their time so far).
+    /// A page may hold its answer before the browser reports the request's end, so a log read
+    /// at once still lists it.
+    pub fn query(&self, tab: TabId, filter: &Filter, now: f64) -> (Vec<NetworkEntry>, u32) {
         let Some(log) = self.tabs.get(&tab) else {
             return (Vec::new(), 0);
         };
-        let passing: Vec<&(String, NetworkEntry)> =
-            log.done.iter().filter(|(_, e)| keeps(filter, e)).collect();
+        let mut in_flight: Vec<(&String, &NetworkEntry)> = log.pending.iter().collect();
+        in_flight.sort_by(|a, b| a.1.started.total_cmp(&b.1.started));
+        let passing: Vec<(&String, &NetworkEntry)> = log
+            .done
+            .iter()
+            .map(|(id, e)| (id, e))
+            .chain(in_flight)
+            .filter(|(_, e)| keeps(filter, e))
+            .collect();
         let skip = passing.len().saturating_sub(filter.limit);
         let entries = passing[skip..]
             .iter()
-            .map(|(id, e)| NetworkEntry {
+            .map(|&(id, e)| NetworkEntry {
                 request_headers: e.request_headers.clone().filter(|_| filter.include_headers),
                 response_headers: e
                     .response_headers
@@ -196,6 +206,10 @@ impl RequestLog {
                     .then(|| log.bodies.iter().find(|(b, _)| b == id))
                     .flatten()
                     .map(|(_, body)| body.clone()),
+                ms: match e.status.is_none() && e.error.is_none() {
+                    true => (now - e.started).max(0.0) as u32,
+                    false => e.ms,
+                },
                 ..e.clone()
             })
             .collect();
@@ -272,20 +286,23 @@ mod tests {
             include_headers: false,
             include_body: false,
         };
-        let (e, total) = log.query(T, &all(None, None));
+        let (e, total) = log.query(T, &all(None, None), 100.0);
         assert_eq!((e.len(), total), (4, 4));
         assert_eq!(e[0].ms, 15);
         assert_eq!(
             (&e[0].request_headers, &e[0].response_headers),
             (&None, &None)
         );
-        assert_eq!(log.query(T, &all(Some("404"), None)).0[0].url, "http://h/b");
-        assert_eq!(log.query(T, &all(Some("2xx"), None)).1, 2);
         assert_eq!(
-            log.query(T, &all(Some("failed"), None)).0[0].url,
+            log.query(T, &all(Some("404"), None), 100.0).0[0].url,
+            "http://h/b"
+        );
+        assert_eq!(log.query(T, &all(Some("2xx"), None), 100.0).1, 2);
+        assert_eq!(
+            log.query(T, &all(Some("failed"), None), 100.0).0[0].url,
             "http://h/d"
         );
-        assert_eq!(log.query(T, &all(None, Some("script"))).1, 1);
+        assert_eq!(log.query(T, &all(None, Some("script")), 100.0).1, 1);
         let newest = log
             .query(
                 T,
@@ -293,6 +310,7 @@ mod tests {
                     limit: 1,
                     ..all(None, None)
                 },
+                100.0,
             )
             .0;
         assert_eq!(newest[0].url, "http://h/d");
@@ -330,7 +348,7 @@ mod tests {
             include_headers: true,
             ..Default::default()
         };
-        let (e, total) = log.query(T, &f);
+        let (e, total) = log.query(T, &f, 100.0);
         assert_eq!((e.len(), total), (RING, RING as u32));
         assert_eq!(e[0].url, "http://h/50");
         assert_eq!(
@@ -342,7 +360,7 @@ mod tests {
             Some(vec![("Set-Cookie".into(), REDACTED.into())])
         );
         log.forget(T);
-        assert_eq!(log.query(T, &f).1, 0);
+        assert_eq!(log.query(T, &f, 100.0).1, 0);
     }
 
     #[test]
@@ -369,7 +387,7 @@ mod tests {
         log.started(T, "3", "POST", "http://h/form", "xmlhttprequest", 0.0);
         log.body(T, "3", b"name=ann&session=abc", 20);
         log.finished(T, "3", Ok((200, 20)), 1.0);
-        let (e, _) = log.query(T, &with_bodies);
+        let (e, _) = log.query(T, &with_bodies, 100.0);
         let body = |i: usize| e[i].body.clone().unwrap_or_default();
         assert_eq!(
             body(0),
@@ -384,7 +402,8 @@ mod tests {
                 &Filter {
                     limit: 200,
                     ..Default::default()
-                }
+                },
+                100.0,
             )
             .0[0]
                 .body
@@ -398,7 +417,7 @@ mod tests {
             log.body(T, &id, big.as_bytes(), 1_000_000);
             log.finished(T, &id, Ok((200, 1)), 1.0);
         }
-        let (e, _) = log.query(T, &with_bodies);
+        let (e, _) = log.query(T, &with_bodies, 100.0);
         let last = e.last().and_then(|e| e.body.clone()).unwrap_or_default();
         assert!(
             last.ends_with(" … [1000000 bytes in all]"),
@@ -434,13 +453,58 @@ mod tests {
             include_body: true,
             ..Default::default()
         };
-        let kept = log.query(T, &f).0[0].body.clone().unwrap_or_default();
+        let kept = log.query(T, &f, 100.0).0[0]
+            .body
+            .clone()
+            .unwrap_or_default();
         assert!(
             !kept.contains("AT-SECRET") && !kept.contains("RT-2"),
             "{kept}"
         );
         assert!(kept.starts_with("{\"pad\":\"ppp"), "text, not binary");
         assert!(kept.ends_with(" … [90000 bytes in all]"), "{kept}");
+    }
+
+    #[test]
+    fn requests_in_flight_are_listed_after_those_that_ended_with_their_time_so_far() {
+        let mut log = RequestLog::default();
+        let all = |status| Filter {
+            status,
+            limit: 50,
+            ..Default::default()
+        };
+        log.claim(T);
+        log.started(T, "late", "GET", "http://h/late", "xmlhttprequest", 5.0);
+        log.started(T, "slow", "GET", "http://h/slow", "xmlhttprequest", 1.0);
+        log.headers(T, "slow", Side::Response, &[("Server".into(), "x".into())]);
+        done(&mut log, "1", "http://h/a", "xmlhttprequest", Ok((200, 5)));
+        let (e, total) = log.query(T, &all(None), 100.0);
+        let listed: Vec<_> = e.iter().map(|e| (e.url.as_str(), e.status, e.ms)).collect();
+        assert_eq!(
+            listed,
+            [
+                ("http://h/a", Some(200), 15),
+                ("http://h/slow", None, 99),
+                ("http://h/late", None, 95),
+            ]
+        );
+        assert_eq!(total, 3);
+        assert!(e[1].error.is_none());
+        // A status asked for is one they do not have yet.
+        assert_eq!(log.query(T, &all(Some("2xx")), 100.0).1, 1);
+        assert_eq!(log.query(T, &all(Some("failed")), 100.0).1, 0);
+        // Once it ends it is listed with its own time, once.
+        log.finished(T, "slow", Ok((200, 7)), 40.0);
+        let (e, _) = log.query(T, &all(None), 100.0);
+        let listed: Vec<_> = e.iter().map(|e| (e.url.as_str(), e.ms)).collect();
+        assert_eq!(
+            listed,
+            [
+                ("http://h/a", 15),
+                ("http://h/slow", 39),
+                ("http://h/late", 95)
+            ]
+        );
     }
 
     #[test]
@@ -458,7 +522,7 @@ mod tests {
             limit: 200,
             ..Default::default()
         };
-        assert_eq!(log.query(T, &all).1, UNCLAIMED_RING as u32);
+        assert_eq!(log.query(T, &all, 100.0).1, UNCLAIMED_RING as u32);
         // The unclaimed tab is forgotten once its requests are old.
         log.started(
             T,
@@ -468,6 +532,6 @@ mod tests {
             "image",
             UNCLAIMED_MS + 5.0,
         );
-        assert_eq!(log.query(user, &all).1, 0);
+        assert_eq!(log.query(user, &all, 100.0).1, 0);
     }
 }

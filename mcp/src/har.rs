@@ -33,8 +33,10 @@ fn entry(e: &NetworkEntry) -> Value {
         "timings": {"send": 0, "wait": e.ms, "receive": 0},
         "_resourceType": e.kind,
     });
-    if let Some(error) = &e.error {
-        out["_error"] = json!(error);
+    match (&e.error, e.status) {
+        (Some(error), _) => out["_error"] = json!(error),
+        (None, None) => out["comment"] = json!("no answer yet when the log was read"),
+        (None, Some(_)) => {}
     }
     out
 }
@@ -170,5 +172,18 @@ mod tests {
         assert_eq!(e["response"]["status"], 0);
         assert_eq!(e["response"]["bodySize"], -1);
         assert_eq!(e["_error"], "NS_ERROR_NET_RESET");
+        assert!(e.get("comment").is_none());
+    }
+
+    #[test]
+    fn a_request_in_flight_says_it_had_no_answer_yet() {
+        let har = document(&[NetworkEntry {
+            error: None,
+            ..entry(None)
+        }]);
+        let e = &har["log"]["entries"][0];
+        assert_eq!(e["response"]["status"], 0);
+        assert_eq!(e["comment"], "no answer yet when the log was read");
+        assert!(e.get("_error").is_none());
     }
 }

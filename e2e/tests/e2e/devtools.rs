@@ -192,7 +192,7 @@ pub async fn network_log_has_statuses_and_no_secrets(s: Arc<Shared>) -> anyhow::
     a.call("firefox_click", json!({"tabId": tab, "selector": "#go"}))
         .await?
         .ok()?;
-    let xhr = eventually(Duration::from_secs(10), "three fetches", async || {
+    let xhr = eventually(Duration::from_secs(10), "three fetches ended", async || {
         let r = a
             .call(
                 "firefox_get_network",
@@ -200,7 +200,8 @@ pub async fn network_log_has_statuses_and_no_secrets(s: Arc<Shared>) -> anyhow::
             )
             .await
             .ok()?;
-        r.text.starts_with("3 of 3").then_some(r)
+        // Listed from their start; answered once Firefox reports their end.
+        (r.text.starts_with("3 of 3") && !r.text.contains("pending")).then_some(r)
     })
     .await?;
     let t = &xhr.text;

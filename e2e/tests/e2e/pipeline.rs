@@ -343,6 +343,18 @@ pub async fn a_page_that_never_loads_reports_its_state(s: Arc<Shared>) -> anyhow
         .await?
         .ok()?;
     ensure!(partial.text.contains("partial-3b8d"), "{}", partial.text);
+    // The image the server holds is listed as in flight, not left out until it ends.
+    let log = a
+        .call("firefox_get_network", json!({"tabId": tab}))
+        .await?
+        .ok()?;
+    ensure!(
+        log.text
+            .lines()
+            .any(|l| l.contains("/never.png") && l.contains("pending (no answer yet)")),
+        "{}",
+        log.text
+    );
     a.call("firefox_close_tab", json!({"tabId": tab}))
         .await?
         .ok()?;

@@ -8,6 +8,7 @@ use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
 use super::{content, with_state};
 use crate::pool::AuthorizedTab;
 use crate::request_log::Filter;
+use crate::web;
 
 /// Starts (or keeps) console capture in `tab` and reads it.
 pub async fn console(tab: AuthorizedTab, a: ConsoleArgs, until: u64, budget_ms: u32) -> Outcome {
@@ -53,7 +54,7 @@ pub async fn network(tab: AuthorizedTab, a: &NetworkArgs) -> Outcome {
         with_state(|s| s.body_tabs.insert(tab.id()));
         super::intercept::sync();
     }
-    let (entries, total) = with_state(|s| s.requests.query(tab.id(), &filter));
+    let (entries, total) = with_state(|s| s.requests.query(tab.id(), &filter, web::now_ms()));
     Ok(Reply::Network(reply::Network { entries, total }))
 }
 

@@ -71,7 +71,7 @@ fn render_network(entries: &[NetworkEntry], total: u32) -> String {
         let status = match (&e.status, &e.error) {
             (Some(s), _) => s.to_string(),
             (None, Some(err)) => format!("failed ({err})"),
-            (None, None) => "?".into(),
+            (None, None) => "pending (no answer yet)".into(),
         };
         out.push_str(&format!(
             "{} {} {status} {} {} ms {} B\n",

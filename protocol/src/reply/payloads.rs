@@ -353,12 +353,13 @@ camel_structs! {
         /// Sensitive query parameters redacted.
         pub url: String,
         pub kind: String,
-        /// None when the request failed.
+        /// None when the request failed (`error` says why) or is still in flight (no `error`).
         pub status: Option<u16>,
         pub error: Option<String>,
         /// When it started, ms since the epoch.
         #[serde(default)]
         pub started: f64,
+        /// Its whole time; in flight, its time so far.
         pub ms: u32,
         pub bytes: u64,
         /// With `includeHeaders`: the headers sent (credentials redacted).
