@@ -309,18 +309,18 @@ impl NameSources for Dom<'_> {
 
     fn shown(&mut self, n: &Node) -> Shown {
         let el = n.unchecked_ref::<Element>();
-        if !super::dom::is_visible(el) {
-            // `display: contents` has no box, but its children show.
-            return match super::dom::box_less(el) {
-                true => Shown::Rendered,
-                false => Shown::NotRendered,
-            };
+        // The stricter question first: its options only add conditions, so a yes (the common
+        // case) answers alone, one crossing where there were two.
+        if VISIBILITY_TOO.with(|o| el.unchecked_ref::<Visible>().check_visibility_with(o)) {
+            return Shown::Rendered;
         }
-        let visible =
-            VISIBILITY_TOO.with(|o| el.unchecked_ref::<Visible>().check_visibility_with(o));
-        match visible {
+        if super::dom::is_visible(el) {
+            return Shown::Invisible;
+        }
+        // `display: contents` has no box, but its children show.
+        match super::dom::box_less(el) {
             true => Shown::Rendered,
-            false => Shown::Invisible,
+            false => Shown::NotRendered,
         }
     }
 

@@ -42,7 +42,7 @@ pub async fn click(
         Ok(Reply::Clicked(mut clicked)) => {
             clicked.new_tab = match clicked.new_tab.take() {
                 Some(NewTab::Asked { url }) => Some(open_linked(agent, from, url).await),
-                Some(NewTab::Popped { url }) => Some(popped(from, url).await),
+                Some(NewTab::Popped { url }) => Some(popped(from, url, until).await),
                 other => other,
             };
             Ok(Reply::Clicked(clicked))
@@ -77,13 +77,14 @@ pub(super) fn heard(s: &mut State, opener: TabId, adopted: &Adopted) -> bool {
     true
 }
 
-/// The page's own popup, once Firefox reports its tab and the pool adopts it.
-async fn popped(from: TabId, url: String) -> NewTab {
+/// The page's own popup, once Firefox reports its tab and the pool adopts it; `until` (ms since
+/// the epoch) bounds the wait for where a blank one goes.
+async fn popped(from: TabId, url: String, until: u64) -> NewTab {
     match adoption(from).await {
         Some(Ok(tab_id)) => NewTab::Opened {
             url: match crate::load::is_blank(&url) {
                 // Opened blank and sent on by the page (sign-in libraries do): where it went.
-                true => first_address(tab_id).await,
+                true => first_address(tab_id, until).await,
                 false => url,
             },
             tab_id,
@@ -93,8 +94,9 @@ async fn popped(from: TabId, url: String) -> NewTab {
     }
 }
 
-/// The address a popup opened blank is sent to, if the page sends it on within a moment.
-async fn first_address(tab: TabId) -> String {
+/// The address a popup opened blank is sent to, if the page sends it on within a moment (and
+/// before `until`).
+async fn first_address(tab: TabId, until: u64) -> String {
     let moved = super::watch(tab, LoadWatch::UrlChange);
     let address = || async {
         web::call_as::<Tab>(web::tabs_get(tab.0))
@@ -105,7 +107,8 @@ async fn first_address(tab: TabId) -> String {
     if !crate::load::is_blank(&now) {
         return now;
     }
-    let _ = web::with_deadline(ADOPT_WAIT_MS as u32, moved).await;
+    let left = (until as f64 - web::now_ms()).clamp(0.0, ADOPT_WAIT_MS);
+    let _ = web::with_deadline(left as u32, moved).await;
     address().await
 }
 
