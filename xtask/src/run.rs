@@ -113,6 +113,12 @@ pub fn test(filter: &[String]) -> Result {
         false => Ok(()),
     };
     let result = native.and(windows);
+    if !tally.failures.is_empty() {
+        println!(
+            "\nWhat the failing tests said, again:\n{}",
+            tally.failures.join("\n")
+        );
+    }
     // The last line, which CI reads: every suite summed.
     let line = format!("{} passed, {} failed", tally.passed, tally.failed);
     match result {

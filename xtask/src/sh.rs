@@ -38,19 +38,34 @@ pub fn run(mut c: Command) -> Result {
     }
 }
 
-/// Counts of tests, summed over every `test result:` line a test run printed.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+/// Most lines of failure reports kept to be said again at the end.
+const MAX_FAILURE_LINES: usize = 400;
+
+/// Counts of tests, summed over every `test result:` line a test run printed, and what the
+/// failing tests said (a suite's `failures:` section), to be said again at the end: a failure
+/// early in a long run must not scroll out of the last lines CI keeps.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Tally {
     pub passed: u64,
     pub failed: u64,
+    pub failures: Vec<String>,
+    in_failures: bool,
 }
 
 impl Tally {
-    /// Adds what one line of test output reports (`test result: ok. 12 passed; 0 failed; …`).
+    /// Adds what one line of test output reports (`test result: ok. 12 passed; 0 failed; …`),
+    /// and keeps it if it is part of a `failures:` section.
     pub fn read(&mut self, line: &str) {
+        if line.trim_end() == "failures:" {
+            self.in_failures = true;
+        }
         let Some(rest) = line.trim().strip_prefix("test result: ") else {
+            if self.in_failures && self.failures.len() < MAX_FAILURE_LINES {
+                self.failures.push(line.to_owned());
+            }
             return;
         };
+        self.in_failures = false;
         let count = |what: &str| {
             rest.split([';', '.'])
                 .map(str::trim)
@@ -122,12 +137,29 @@ mod tests {
         t.read("test result: FAILED. 63 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out");
         t.read("running 3 tests");
         t.read("test foo ... ok");
+        assert_eq!((t.passed, t.failed), (118, 1));
+    }
+
+    #[test]
+    fn what_failing_tests_said_is_kept_and_nothing_else() {
+        let mut t = Tally::default();
+        for line in [
+            "test a ... ok",
+            "test b ... FAILED",
+            "",
+            "failures:",
+            "",
+            "---- b ----",
+            "the page said no",
+            "test result: FAILED. 1 passed; 1 failed; 0 ignored",
+            "test c ... ok",
+        ] {
+            t.read(line);
+        }
         assert_eq!(
-            t,
-            Tally {
-                passed: 118,
-                failed: 1
-            }
+            t.failures,
+            ["failures:", "", "---- b ----", "the page said no"]
         );
+        assert_eq!((t.passed, t.failed), (1, 1));
     }
 }
