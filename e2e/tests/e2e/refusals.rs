@@ -3,8 +3,8 @@
 //! fields a page hides behind drop zones (Dropzone, FilePond), clicks the popup blocker and
 //! the clipboard refuse without a real user's gesture (links, `window.open`, `@github/
 //! clipboard-copy-element`, clipboard.js), sign-in popups where the user allows them and where
-//! the blocker refuses them (oidc-client-ts, hello.js), and editors that apply typing in their own update
-//! cycle (Lexical, Slate).
+//! the blocker refuses them (oidc-client-ts, hello.js), and editors that apply typing in their
+//! own update cycle (Lexical, Slate).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
