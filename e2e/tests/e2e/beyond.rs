@@ -87,6 +87,14 @@ pub fn pages() -> HashMap<&'static str, Page> {
         ("/beyond/api.html", Page::html(API)),
         ("/beyond/data.txt", Page::html("real-data")),
         (
+            "/beyond/framed.html",
+            Page::html(
+                "<!doctype html><title>Framed</title><p>framed-top-2c4e</p>\
+                 <iframe src=/beyond/inner.html></iframe>",
+            ),
+        ),
+        ("/beyond/inner.html", Page::html("<p>inner-words-9d1a</p>")),
+        (
             "/beyond/login.json",
             Page::html(r#"{"user":"ann","password":"hunter2"}"#),
         ),
@@ -448,6 +456,37 @@ pub async fn routes_fulfill_abort_and_delay_only_their_agents_requests(
     call(&a, "firefox_navigate", json!({"tabId": tab, "url": api})).await?;
     let aborted = fetched(&a, tab).await?;
     ensure!(aborted.contains("failed:TypeError"), "{aborted}");
+    // A frame a route aborts reads as such, not as a page that cannot be scripted.
+    call(
+        &a,
+        "firefox_route",
+        json!({"pattern": "**/beyond/inner.html", "action": "abort"}),
+    )
+    .await?;
+    let framed = s.pages.url("/beyond/framed.html");
+    call(&a, "firefox_navigate", json!({"tabId": tab, "url": framed})).await?;
+    let read = eventually(
+        Duration::from_secs(5),
+        "the aborted frame named",
+        async || {
+            said(&a, "firefox_get_content", json!({"tabId": tab}))
+                .await
+                .ok()
+                .filter(|t| t.contains("a route of yours aborts it"))
+        },
+    )
+    .await;
+    let content = said(&a, "firefox_get_content", json!({"tabId": tab})).await?;
+    ensure!(
+        read.is_ok() && content.contains("framed-top-2c4e") && !content.contains("inner-words"),
+        "{content}"
+    );
+    call(
+        &a,
+        "firefox_unroute",
+        json!({"pattern": "**/beyond/inner.html"}),
+    )
+    .await?;
     call(
         &a,
         "firefox_route",

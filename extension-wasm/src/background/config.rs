@@ -174,9 +174,6 @@ struct Details {
     frame_id: u64,
 }
 
-/// Frames refused per tab that a read can name (more are refused, not named).
-const MAX_REFUSED_FRAMES: usize = 16;
-
 /// A blocking webRequest listener.
 type Blocking = Closure<dyn FnMut(JsValue) -> JsValue>;
 
@@ -253,12 +250,7 @@ pub fn sync_frames() {
                         crate::text::cap(&crate::redact::redact_url(&url), 300)
                     );
                     // Reading that frame later says why it is empty.
-                    with_state(|s| {
-                        let refused = s.refused_frames.entry(tab).or_default();
-                        if refused.len() < MAX_REFUSED_FRAMES {
-                            refused.push((frame, message.clone()));
-                        }
-                    });
+                    with_state(|s| s.refuse_frame(tab, frame, message.clone()));
                     cancel(&message)
                 });
                 add_blocking(&listener, "sub_frame");

@@ -83,6 +83,9 @@ struct Details {
     request_id: String,
     #[serde(default, rename = "type")]
     kind: String,
+    /// For a frame's own load, the id that frame has.
+    #[serde(default)]
+    frame_id: u64,
 }
 
 #[derive(Deserialize)]
@@ -122,7 +125,17 @@ fn on_request(d: JsValue) -> JsValue {
         return JsValue::UNDEFINED;
     };
     match verdict {
-        Verdict::Apply(Rule::Abort) => web::to_js(&Cancel { cancel: true }),
+        Verdict::Apply(Rule::Abort) => {
+            if d.kind == "sub_frame" {
+                // Reading that frame later says why it is empty.
+                let why = format!(
+                    "a frame of {} was not loaded: a route of yours aborts it (firefox_route {{}} lists them)",
+                    crate::text::cap(&crate::redact::redact_url(&d.url), 300)
+                );
+                with_state(|s| s.refuse_frame(tab, d.frame_id, why));
+            }
+            web::to_js(&Cancel { cancel: true })
+        }
         Verdict::Apply(Rule::Delay(ms)) => {
             capture_if_asked(&d);
             wasm_bindgen_futures::future_to_promise(async move {

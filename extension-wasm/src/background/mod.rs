@@ -105,8 +105,8 @@ struct State {
     private_windows: bool,
     /// A tab's load cancelled by its agent's allowlist, for the navigation waiting on it.
     blocked: HashMap<TabId, claudezilla_protocol::ErrorBody>,
-    /// The frames of a tab's page the user's allowlist kept from loading, by frame id, with
-    /// why: a read of that frame says so.
+    /// The frames of a tab's page kept from loading (the user's allowlist, the agent's own
+    /// route), by frame id, with why: a read of that frame says so.
     refused_frames: HashMap<TabId, Vec<(u64, String)>>,
     loops: crate::focus_loop::Loops,
     /// Every tab's recent main-frame loads: did a navigation reach what was asked for?
@@ -131,7 +131,18 @@ thread_local! {
     static STATE: RefCell<State> = RefCell::new(State::default());
 }
 
+/// Frames refused per tab that a read can name (more are refused, not named).
+const MAX_REFUSED_FRAMES: usize = 16;
+
 impl State {
+    /// Keeps why `frame` of `tab` was not loaded, for a read of that frame to say.
+    fn refuse_frame(&mut self, tab: TabId, frame: u64, why: String) {
+        let refused = self.refused_frames.entry(tab).or_default();
+        if refused.len() < MAX_REFUSED_FRAMES {
+            refused.push((frame, why));
+        }
+    }
+
     /// The user's evaluate switch is on (popup or environment): agents may run code in their
     /// pages, by `firefox_evaluate` or by fulfilling what the browser runs.
     fn code_allowed(&self) -> bool {
