@@ -98,10 +98,12 @@ async fn popped(from: TabId, url: String, until: u64) -> NewTab {
 /// before `until`).
 async fn first_address(tab: TabId, until: u64) -> String {
     let moved = super::watch(tab, LoadWatch::UrlChange);
+    // The page chose it: capped as every address an answer carries.
     let address = || async {
-        web::call_as::<Tab>(web::tabs_get(tab.0))
-            .await
-            .map_or_else(|_| "about:blank".to_owned(), |t| t.url)
+        web::call_as::<Tab>(web::tabs_get(tab.0)).await.map_or_else(
+            |_| "about:blank".to_owned(),
+            |t| crate::text::cap(&t.url, crate::text::MAX_URL_CHARS),
+        )
     };
     let now = address().await;
     if !crate::load::is_blank(&now) {
