@@ -339,6 +339,10 @@ async fn round(b: &mut Bench, rows: &mut Rows) -> anyhow::Result<()> {
 
 /// The environment variable naming another build of the extension to compare with.
 const BASELINE: &str = "CLAUDEZILLA_BENCH_BASELINE";
+/// With a baseline: only the calls whose row names hold these words (`snapshot`), in as many
+/// rounds as `CLAUDEZILLA_BENCH_ROUNDS` says, to see a small change in one call.
+const ONLY: &str = "CLAUDEZILLA_BENCH_ONLY";
+const ROUNDS_ASKED: &str = "CLAUDEZILLA_BENCH_ROUNDS";
 
 /// Two builds side by side: this one and the extension folder `baseline`, each in its own
 /// Firefox, the same calls on the same pages in interleaved rounds (A B, B A, …), so that what
@@ -375,7 +379,12 @@ async fn compare(baseline: std::path::PathBuf) -> anyhow::Result<()> {
         }
         sides.push((browser, agent, tabs, 0u32, Rows::default(), raw, raw_tab));
     }
-    for round in 0..ROUNDS * 2 {
+    let only = std::env::var(ONLY).ok();
+    let rounds = std::env::var(ROUNDS_ASKED)
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(ROUNDS);
+    for round in 0..rounds * 2 {
         for k in 0..2 {
             let side = if round % 2 == 0 { k } else { 1 - k };
             let (_, agent, [small, large, table, form, late], moves, rows, raw, raw_tab) =
@@ -407,16 +416,19 @@ async fn compare(baseline: std::path::PathBuf) -> anyhow::Result<()> {
                     json!({"tabId": form, "selector": "#f"}),
                 ),
             ];
-            for (what, tool, args) in calls {
+            let wanted = |what: &str| only.as_deref().is_none_or(|o| what.contains(o));
+            for (what, tool, args) in calls.into_iter().filter(|c| wanted(c.0)) {
                 let samples = time(5, async || {
                     agent.call(tool, args.clone()).await?.ok().map(|_| ())
                 })
                 .await?;
                 rows.add(what, samples, String::new());
             }
-            navigation(agent, &pages, *small, rows).await?;
-            content_startup(raw, *raw_tab, &pages.url("/small.html"), rows).await?;
-            waits(agent, *late, moves, rows).await?;
+            if only.is_none() {
+                navigation(agent, &pages, *small, rows).await?;
+                content_startup(raw, *raw_tab, &pages.url("/small.html"), rows).await?;
+                waits(agent, *late, moves, rows).await?;
+            }
         }
     }
     println!(
