@@ -182,6 +182,7 @@ pub fn note(command: &Command) -> Option<Noted> {
         Command::GetPageState(a) => (a.tab_id, String::new()),
         Command::Snapshot(a) => (a.tab_id, selector(&a.selector)),
         Command::Performance(a) => (a.tab_id, String::new()),
+        Command::Audit(a) => (a.tab_id, String::new()),
         Command::Find(a) => (
             a.tab_id,
             cap(

@@ -413,6 +413,13 @@ pub fn place(command: Command) -> Result<Placed, ErrorBody> {
             };
             on_tab(a.tab_id, action, TabWork::Performance { reload: a.reload })
         }
+        Command::Audit(a) => {
+            let op = PageOp::Audit {
+                rules: a.rules.clone(),
+                per_rule: a.per_rule,
+            };
+            page(a.tab_id, Action::Read, 0, op)
+        }
         Command::Find(a) => {
             let op = PageOp::Find {
                 needle: a.needle()?,

@@ -10,7 +10,9 @@ use std::future::Future;
 use std::pin::Pin;
 
 use claudezilla_protocol::envelope::{FramePlace, SnapshotPart};
-use claudezilla_protocol::reply::{Found, PageContent, Searched, Snapshot, frame_marker};
+use claudezilla_protocol::reply::{
+    Audit, Finding, Found, PageContent, Searched, Snapshot, frame_marker,
+};
 
 /// Frames get no part when less than this is left of the size limit.
 pub const MIN_FRAME_CHARS: usize = 200;
@@ -33,6 +35,8 @@ pub trait FrameReader {
     ) -> impl Future<Output = Result<PageContent, String>>;
     /// The frame's matches of the search, at most `limit` listed.
     fn found(&self, frame: u64, limit: usize) -> impl Future<Output = Result<Found, String>>;
+    /// The frame's accessibility audit, at most `per_rule` elements listed per rule.
+    fn audited(&self, frame: u64, per_rule: usize) -> impl Future<Output = Result<Audit, String>>;
 }
 
 /// The whole tab's snapshot, from the top frame's part (asked within `max_chars`).
@@ -265,6 +269,75 @@ fn also_stopped(searched: &mut Searched, why: String) {
         Some(before) => format!("{before}; {why}"),
         None => why,
     });
+}
+
+/// Most reasons one audit gives for frames it did not audit.
+const MAX_NOT_AUDITED: usize = 10;
+
+/// The whole tab's audit: the top frame's, then its frames' (each after the page that holds
+/// it, as deep and as many as a search goes), each rule's elements together in page order and
+/// listed up to `per_rule`, most harmful rules first. Frames not audited are counted by why.
+pub async fn audit(reader: &impl FrameReader, mut top: Audit, per_rule: usize) -> Audit {
+    let mut queue: std::collections::VecDeque<(u64, u32)> = std::mem::take(&mut top.frames)
+        .into_iter()
+        .map(|f| (f, 1))
+        .collect();
+    let mut asked = 0;
+    let mut not_audited: Vec<(String, u32)> = Vec::new();
+    while let Some((frame, nesting)) = queue.pop_front() {
+        let child = if nesting > MAX_NESTING {
+            Err(format!("nested more than {MAX_NESTING} deep"))
+        } else if asked == MAX_FIND_FRAMES {
+            Err(format!("only the first {MAX_FIND_FRAMES} frames are audited"))
+        } else {
+            asked += 1;
+            reader.audited(frame, per_rule).await
+        };
+        let child = match child {
+            Ok(child) => child,
+            Err(why) => {
+                match not_audited.iter_mut().find(|(w, _)| *w == why) {
+                    Some((_, n)) => *n += 1,
+                    None => not_audited.push((why, 1)),
+                }
+                continue;
+            }
+        };
+        top.frames_audited = top.frames_audited.saturating_add(child.frames_audited);
+        top.ms = top.ms.saturating_add(child.ms);
+        merge(&mut top.violations, child.violations, per_rule);
+        merge(&mut top.review, child.review, per_rule);
+        queue.extend(child.frames.into_iter().map(|f| (f, nesting + 1)));
+    }
+    let more = not_audited.len().saturating_sub(MAX_NOT_AUDITED);
+    top.not_audited
+        .extend(not_audited.into_iter().take(MAX_NOT_AUDITED).map(|(why, n)| {
+            format!("{n} frame(s): {why}")
+        }));
+    if more > 0 {
+        top.not_audited.push(format!("frames for {more} other reason(s)"));
+    }
+    for findings in [&mut top.violations, &mut top.review] {
+        // Most harmful first, then the most widespread; unrated last.
+        findings.sort_by_key(|f| (f.impact.is_none(), f.impact, std::cmp::Reverse(f.total)));
+    }
+    top
+}
+
+/// Adds a frame's findings to the tab's: a rule already found gets the frame's elements after
+/// its own (up to `per_rule`) and its count; a new rule is added.
+fn merge(into: &mut Vec<Finding>, frame: Vec<Finding>, per_rule: usize) {
+    for mut finding in frame {
+        finding.elements.truncate(per_rule);
+        match into.iter_mut().find(|f| f.rule == finding.rule) {
+            Some(known) => {
+                known.total = known.total.saturating_add(finding.total);
+                let room = per_rule.saturating_sub(known.elements.len());
+                known.elements.extend(finding.elements.into_iter().take(room));
+            }
+            None => into.push(finding),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -22,6 +22,7 @@ impl Claudezilla {
         let tool_router = Self::tabs_router()
             + Self::navigation_router()
             + Self::reading_router()
+            + Self::audit_router()
             + Self::interaction_router()
             + Self::screenshot_router()
             + Self::pool_router()

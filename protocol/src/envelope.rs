@@ -392,6 +392,12 @@ pub enum PageOp {
     },
     /// The page's own performance entries, read in the top frame.
     Performance,
+    /// One frame's accessibility audit by axe-core (which the background injected first); the
+    /// background audits the child frames too.
+    Audit {
+        rules: Vec<crate::args::RuleSet>,
+        per_rule: u32,
+    },
     /// One frame's matches of a text or pattern; the background asks the child frames too.
     Find {
         needle: crate::args::Needle,
@@ -461,6 +467,7 @@ impl PageOp {
             | Self::WaitFor { .. }
             | Self::PageState { .. }
             | Self::Performance
+            | Self::Audit { .. }
             | Self::Dialogs { .. }
             | Self::Console { .. }
             | Self::Evaluate { .. }
@@ -505,6 +512,7 @@ impl PageOp {
             | Self::WaitFor { .. }
             | Self::PageState { .. }
             | Self::Performance
+            | Self::Audit { .. }
             | Self::Find { .. }
             | Self::Snapshot { .. }
             | Self::Dialogs { .. }

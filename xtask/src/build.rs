@@ -1,5 +1,6 @@
 //! Builds the native binaries (release) and the extension: its two wasm modules (background,
-//! content script) through wasm-bindgen, then the content bundle (wasm glue + content shim).
+//! content script) through wasm-bindgen, then the content bundle (wasm glue + content shim),
+//! and axe-core beside them.
 
 use std::fs;
 
@@ -77,7 +78,21 @@ fn extension() -> Result {
         ))?;
         optimize(&out.join(format!("{module}_bg.wasm")))?;
     }
-    bundle_content(&out)
+    bundle_content(&out)?;
+    vendor_axe(&out)
+}
+
+/// axe-core as npm ships it (pinned in package.json), with its licence (MPL-2.0): what
+/// `firefox_audit` injects into the frames it audits.
+pub const AXE: &str = "axe.min.js";
+
+fn vendor_axe(out: &std::path::Path) -> Result {
+    let from = root().join("node_modules/axe-core");
+    for (file, to) in [(AXE, AXE), ("LICENSE", "axe-LICENSE.txt")] {
+        fs::copy(from.join(file), out.join(to))
+            .map_err(|e| format!("{} (cargo xtask setup installs it): {e}", from.join(file).display()))?;
+    }
+    Ok(())
 }
 
 /// Shrinks the module with binaryen's wasm-opt from npm (Debian's is too old and miscompiles).

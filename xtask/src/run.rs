@@ -94,7 +94,18 @@ pub fn test(filter: &[String]) -> Result {
             sh::run(cmd("cargo", &clippy))?;
         }
     }
-    let mut lint = cmd("npx", &["--no-install", "web-ext", "lint"]);
+    // axe-core goes in as npm ships it (minified; its template engine builds functions from
+    // strings, which the linter warns of): our own files are linted, the vendored one is not.
+    let axe = format!("wasm/{}", build::AXE);
+    let lint_args = [
+        "--no-install",
+        "web-ext",
+        "lint",
+        "--ignore-files",
+        "content-shim.js",
+        &axe,
+    ];
+    let mut lint = cmd("npx", &lint_args);
     lint.env("NO_UPDATE_NOTIFIER", "1");
     sh::run(lint)?;
     // Every suite runs even after one fails, so the last line counts them all.

@@ -9,6 +9,7 @@ mod addresses;
 mod agents;
 mod answers;
 mod attacks;
+mod audit;
 mod beyond;
 mod common;
 mod composite;
@@ -52,6 +53,14 @@ fn main() {
         with_shared(
             "accname::names_match_the_wpt_accname_suite",
             accname::names_match_the_wpt_accname_suite,
+        ),
+        with_shared(
+            "audit::finds_known_violations_in_every_frame",
+            audit::finds_known_violations_in_every_frame,
+        ),
+        with_shared(
+            "audit::audits_stay_in_the_agents_tabs_and_go_to_files",
+            audit::audits_stay_in_the_agents_tabs_and_go_to_files,
         ),
         with_shared(
             "answers::a_trace_is_a_page_the_user_opens",

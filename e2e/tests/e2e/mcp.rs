@@ -46,6 +46,7 @@ pub async fn lists_the_tools() -> anyhow::Result<()> {
         "firefox_route",
         "firefox_unroute",
         "firefox_storage_state",
+        "firefox_audit",
     ] {
         ensure!(names.contains(&want), "{want} missing from {names:?}");
     }

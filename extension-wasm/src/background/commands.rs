@@ -82,6 +82,9 @@ async fn on_tab(agent: &AgentId, tab: AuthorizedTab, work: TabWork, b: Budget) -
                     content::page_content(tab, until, op, max_length, b.ms).await
                 }
                 op @ PageOp::Find { limit, .. } => content::find(tab, until, op, limit, b.ms).await,
+                op @ PageOp::Audit { per_rule, .. } => {
+                    content::audit(tab, until, op, per_rule, b.ms).await
+                }
                 op @ (PageOp::Click { .. } | PageOp::ClickAt { .. }) => {
                     tabs::click(agent, tab, frame, until, op, b.ms).await
                 }

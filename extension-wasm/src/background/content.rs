@@ -5,7 +5,7 @@ use claudezilla_protocol::args::FilledSecret;
 use claudezilla_protocol::envelope::{
     ContentReply, ContentRequest, PageOp, PageReply, SnapshotPart,
 };
-use claudezilla_protocol::reply::{Found, PageContent, PageMetrics};
+use claudezilla_protocol::reply::{Audit, Found, PageContent, PageMetrics};
 use claudezilla_protocol::{Answer, ErrorBody, ErrorCode, Outcome, Reply, TabId};
 use serde::Serialize;
 use wasm_bindgen::JsValue;
@@ -383,6 +383,60 @@ pub async fn find(
     ))
 }
 
+/// axe-core as npm ships it (pinned; `cargo xtask build` copies it into the extension). It
+/// goes into a frame only when an audit asks, so no page runs it otherwise.
+const AXE: &str = "/wasm/axe.min.js";
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Probe {
+    code: &'static str,
+    frame_id: u64,
+}
+
+/// An accessibility audit of every frame the agent may read ([`stitch::audit`]), each frame
+/// given axe-core first.
+pub async fn audit(
+    tab: AuthorizedTab,
+    until: u64,
+    op: PageOp,
+    per_rule: u32,
+    budget_ms: u32,
+) -> Outcome {
+    with_axe(tab.id(), 0).await?;
+    let frames = TabFrames::new(tab, until, op, budget_ms);
+    let top = frames.top().await?;
+    Ok(Reply::Audit(
+        stitch::audit(&frames, top, per_rule as usize).await,
+    ))
+}
+
+/// Puts axe-core into one frame of the tab (into the content scripts' world, never the
+/// page's), unless an earlier audit did.
+async fn with_axe(tab: TabId, frame: u64) -> Result<(), ErrorBody> {
+    let refused = |e| Failed::refused(tab, e).error;
+    let probe = web::to_js(&Probe {
+        code: "typeof axe === 'object'",
+        frame_id: frame,
+    });
+    let loaded = web::call(web::tabs_execute_script(tab.0, &probe))
+        .await
+        .map_err(refused)?;
+    if js_sys::Array::from(&loaded).get(0).as_bool() == Some(true) {
+        return Ok(());
+    }
+
+    let details = web::to_js(&Inject {
+        file: AXE,
+        frame_id: Some(frame),
+        all_frames: false,
+    });
+    web::call(web::tabs_execute_script(tab.0, &details))
+        .await
+        .map_err(refused)?;
+    Ok(())
+}
+
 /// The frames of one tab, read for one snapshot, page text or search: the same request with
 /// the size limit the stitcher gives each frame.
 struct TabFrames {
@@ -417,16 +471,20 @@ impl TabFrames {
         self.answer(0, self.op.clone()).await
     }
 
-    /// One frame's answer, within the limit the stitcher gives it.
-    async fn ask<A: Answer>(&self, frame: u64, limit: usize) -> Result<A, String> {
-        let refused = with_state(|s| {
+    /// Why a frame was kept from loading (an allowlist, a route), if it was.
+    fn refused(&self, frame: u64) -> Option<String> {
+        with_state(|s| {
             let refused = s.refused_frames.get(&self.tab.id())?;
             refused
                 .iter()
                 .find(|(f, _)| *f == frame)
                 .map(|(_, why)| why.clone())
-        });
-        if let Some(why) = refused {
+        })
+    }
+
+    /// One frame's answer, within the limit the stitcher gives it.
+    async fn ask<A: Answer>(&self, frame: u64, limit: usize) -> Result<A, String> {
+        if let Some(why) = self.refused(frame) {
             return Err(why);
         }
         let alias = alias_for(self.tab.id(), frame);
@@ -462,6 +520,16 @@ impl stitch::FrameReader for TabFrames {
 
     async fn content(&self, frame: u64, limit: usize) -> Result<PageContent, String> {
         self.ask(frame, limit).await
+    }
+
+    async fn audited(&self, frame: u64, per_rule: usize) -> Result<Audit, String> {
+        if let Some(why) = self.refused(frame) {
+            return Err(why);
+        }
+        with_axe(self.tab.id(), frame)
+            .await
+            .map_err(|e| e.message)?;
+        self.ask(frame, per_rule).await
     }
 }
 

@@ -1,6 +1,7 @@
 //! The content script: DOM work in one frame of an agent's page, one coarse call per command.
 
 mod act;
+mod audit;
 mod capture;
 mod changes;
 mod consent;
@@ -283,6 +284,7 @@ async fn run(
         PageOp::PageState { limits } => read::page_state(frame, limits),
         PageOp::Find { needle, limit } => search::find(&needle, limit, frame, until),
         PageOp::Performance => performance::measure(until).await,
+        PageOp::Audit { rules, per_rule } => audit::run(&rules, per_rule, frame, until).await,
         PageOp::Snapshot {
             selector,
             interactive_only,

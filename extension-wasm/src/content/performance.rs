@@ -11,6 +11,7 @@ use web_sys::Element;
 
 use super::find::{describe, ref_for};
 use crate::perf;
+use crate::web::{get, invoke};
 
 thread_local! {
     /// The observers' callback: entries are taken at once, never delivered.
@@ -162,14 +163,14 @@ fn buffered(observer_class: &JsValue, kind: &str) -> Vec<JsValue> {
     let _ = Reflect::set(&options, &"type".into(), &kind.into());
     let _ = Reflect::set(&options, &"buffered".into(), &true.into());
     let _ = Reflect::set(&options, &"durationThreshold".into(), &16.into());
-    let _ = call(&observer, "observe", &Array::of1(&options));
-    let taken = call(&observer, "takeRecords", &Array::new()).unwrap_or(JsValue::NULL);
-    let _ = call(&observer, "disconnect", &Array::new());
+    let _ = invoke(&observer, "observe", &Array::of1(&options));
+    let taken = invoke(&observer, "takeRecords", &Array::new()).unwrap_or(JsValue::NULL);
+    let _ = invoke(&observer, "disconnect", &Array::new());
     Array::from(&taken).iter().collect()
 }
 
 fn entries(performance: &JsValue, kind: &str) -> Vec<JsValue> {
-    call(performance, "getEntriesByType", &Array::of1(&kind.into()))
+    invoke(performance, "getEntriesByType", &Array::of1(&kind.into()))
         .map(|list| Array::from(&list).iter().collect())
         .unwrap_or_default()
 }
@@ -180,14 +181,6 @@ fn element_of(value: &JsValue) -> Option<String> {
     Some(format!("{} {}", describe(element), ref_for(element, 0)))
 }
 
-fn call(target: &JsValue, method: &str, args: &Array) -> Result<JsValue, JsValue> {
-    let function: js_sys::Function = get(target, method).dyn_into()?;
-    Reflect::apply(&function, target, args)
-}
-
-fn get(target: &JsValue, key: &str) -> JsValue {
-    Reflect::get(target, &key.into()).unwrap_or(JsValue::UNDEFINED)
-}
 
 fn num(target: &JsValue, key: &str) -> f64 {
     get(target, key)

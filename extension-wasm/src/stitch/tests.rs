@@ -4,7 +4,7 @@ use std::task::{Context, Poll, Waker};
 
 use proptest::prelude::*;
 
-use claudezilla_protocol::reply::{Found, Searched};
+use claudezilla_protocol::reply::{Audit, Finding, Flagged, Found, Impact, Searched};
 
 use super::*;
 
@@ -26,6 +26,7 @@ struct Tab {
     parts: HashMap<u64, SnapshotPart>,
     pages: HashMap<u64, PageContent>,
     found: HashMap<u64, Found>,
+    audits: HashMap<u64, Audit>,
     /// Each read: the frame, the limit asked and what was answered.
     asked: RefCell<Vec<(u64, usize, usize)>>,
 }
@@ -78,6 +79,15 @@ impl FrameReader for Tab {
             .borrow_mut()
             .push((frame, limit, found.matches.len()));
         Ok(found)
+    }
+
+    async fn audited(&self, frame: u64, per_rule: usize) -> Result<Audit, String> {
+        let mut audit = self.audits.get(&frame).cloned().ok_or("frame gone")?;
+        for finding in &mut audit.violations {
+            finding.elements.truncate(per_rule);
+        }
+        self.asked.borrow_mut().push((frame, per_rule, 0));
+        Ok(audit)
     }
 
     async fn content(&self, frame: u64, max_length: usize) -> Result<PageContent, String> {
@@ -321,6 +331,82 @@ fn frames_share_the_search_time_and_say_where_they_stopped() {
              the search's time (2000 ms for all frames) was used up"
         ),
         "each reason once"
+    );
+}
+
+/// A frame's audit: each rule with `n` flagged elements of this frame (refs `f{frame}e1`…).
+fn audited(frame: u64, rules: &[(&str, Option<Impact>, u32)], frames: Vec<u64>) -> Audit {
+    let prefix = match frame {
+        0 => String::new(),
+        f => format!("f{f}"),
+    };
+    let finding = |&(rule, impact, n): &(&str, Option<Impact>, u32)| Finding {
+        rule: rule.into(),
+        impact,
+        tags: vec!["wcag2a".into()],
+        help: format!("help for {rule}"),
+        help_url: String::new(),
+        elements: (1..=n)
+            .map(|i| Flagged {
+                element_ref: format!("{prefix}e{i}").parse().unwrap(),
+                html: String::new(),
+                fix: String::new(),
+            })
+            .collect(),
+        total: n,
+    };
+    Audit {
+        url: format!("http://frame{frame}/"),
+        engine: "4.14.1".into(),
+        violations: rules.iter().map(finding).collect(),
+        review: Vec::new(),
+        frames,
+        frames_audited: 1,
+        not_audited: Vec::new(),
+        ms: 10,
+    }
+}
+
+#[test]
+fn an_audit_merges_each_rule_across_frames_most_harmful_first() {
+    use Impact::*;
+    let top = audited(0, &[("region", Some(Moderate), 1), ("image-alt", Some(Critical), 2)], vec![1, 2]);
+    let tab = Tab {
+        audits: HashMap::from([
+            (1, audited(1, &[("image-alt", Some(Critical), 3)], vec![])),
+            (2, audited(2, &[("color-contrast", Some(Serious), 1), ("x", None, 9)], vec![])),
+        ]),
+        ..Tab::default()
+    };
+    let a = ready(audit(&tab, top, 4));
+    let rules: Vec<(&str, u32)> = a.violations.iter().map(|f| (f.rule.as_str(), f.total)).collect();
+    assert_eq!(
+        rules,
+        [("image-alt", 5), ("color-contrast", 1), ("region", 1), ("x", 9)],
+        "by impact, unrated last"
+    );
+    let refs: Vec<String> = a.violations[0].elements.iter().map(|e| e.element_ref.to_string()).collect();
+    assert_eq!(refs, ["e1", "e2", "f1e1", "f1e2"], "the page's first, to the limit");
+    assert_eq!((a.frames_audited, a.ms), (3, 30));
+    assert!(a.frames.is_empty() && a.not_audited.is_empty());
+}
+
+#[test]
+fn an_audit_names_the_frames_it_could_not_audit_and_is_bounded() {
+    // Every frame holds itself ten times over, and one is gone.
+    let tab = Tab {
+        audits: HashMap::from([(1, audited(1, &[("image-alt", Some(Critical), 1)], vec![1; 10]))]),
+        ..Tab::default()
+    };
+    let a = ready(audit(&tab, audited(0, &[], vec![1, 7]), 5));
+    // One of the hundred asks went to the frame that is gone.
+    assert_eq!(tab.asked.borrow().len(), MAX_FIND_FRAMES - 1);
+    assert_eq!(a.violations[0].total as usize, MAX_FIND_FRAMES - 1);
+    assert_eq!(a.not_audited[0], "1 frame(s): frame gone");
+    assert!(
+        a.not_audited[1].ends_with("frame(s): only the first 100 frames are audited"),
+        "{:?}",
+        a.not_audited
     );
 }
 

@@ -309,6 +309,17 @@ pub async fn call_as<T: DeserializeOwned>(promise: Promise) -> Result<T, ErrorBo
     })
 }
 
+/// A property of a JS object; undefined where it has none (or its getter throws).
+pub fn get(target: &JsValue, key: &str) -> JsValue {
+    js_sys::Reflect::get(target, &key.into()).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// Calls a JS object's method by name.
+pub fn invoke(target: &JsValue, method: &str, args: &js_sys::Array) -> Result<JsValue, JsValue> {
+    let function: js_sys::Function = get(target, method).dyn_into()?;
+    js_sys::Reflect::apply(&function, target, args)
+}
+
 /// The message of a JS error (or its string form).
 pub fn js_error_message(e: &JsValue) -> String {
     js_sys::Reflect::get(e, &"message".into())

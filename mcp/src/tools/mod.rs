@@ -110,6 +110,7 @@ pub(crate) type Given<T> = args::Args<T>;
 pub(crate) type Context = rmcp::service::RequestContext<rmcp::RoleServer>;
 
 pub mod args;
+mod audit;
 mod config;
 mod devtools;
 mod diagnostics;

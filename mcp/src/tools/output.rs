@@ -6,7 +6,8 @@
 use std::borrow::Cow;
 
 use claudezilla_protocol::args::{
-    ConsoleArgs, GetContentArgs, MAX_MAX_LENGTH, NetworkArgs, SnapshotArgs,
+    AuditArgs, ConsoleArgs, GetContentArgs, MAX_AUDIT_PER_RULE, MAX_MAX_LENGTH, NetworkArgs,
+    SnapshotArgs,
 };
 use claudezilla_protocol::{Asking, reply};
 use rmcp::model::CallToolResult;
@@ -103,6 +104,12 @@ impl<A> Whole<A> for GetContentArgs {
 impl<A> Whole<A> for ConsoleArgs {
     fn ask_all(&mut self, _path: &str) {
         self.limit = claudezilla_protocol::args::MAX_CONSOLE_LIMIT;
+    }
+}
+
+impl<A> Whole<A> for AuditArgs {
+    fn ask_all(&mut self, _path: &str) {
+        self.per_rule = MAX_AUDIT_PER_RULE;
     }
 }
 

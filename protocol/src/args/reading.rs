@@ -99,6 +99,59 @@ tab_args! {
 
 impl Validate for PerformanceArgs {}
 
+/// A set of axe-core rules, named by the tag axe gives them (`firefox_audit`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum RuleSet {
+    #[serde(rename = "wcag2a")]
+    Wcag2a,
+    #[serde(rename = "wcag2aa")]
+    Wcag2aa,
+    #[serde(rename = "wcag21a")]
+    Wcag21a,
+    #[serde(rename = "wcag21aa")]
+    Wcag21aa,
+    #[serde(rename = "wcag22aa")]
+    Wcag22aa,
+    #[serde(rename = "best-practice")]
+    BestPractice,
+}
+
+impl RuleSet {
+    /// The tag axe-core's rules carry for this set.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Self::Wcag2a => "wcag2a",
+            Self::Wcag2aa => "wcag2aa",
+            Self::Wcag21a => "wcag21a",
+            Self::Wcag21aa => "wcag21aa",
+            Self::Wcag22aa => "wcag22aa",
+            Self::BestPractice => "best-practice",
+        }
+    }
+}
+
+/// Most elements one `firefox_audit` lists for each rule (the rest are counted).
+pub const MAX_AUDIT_PER_RULE: u32 = 100;
+
+tab_args! {
+    /// Arguments of `firefox_audit`.
+    pub struct AuditArgs {
+        /// Only these rule sets: wcag2a, wcag2aa, wcag21a, wcag21aa, wcag22aa, best-practice (default: all of them).
+        #[serde(default)]
+        pub rules: Vec<RuleSet>,
+        /// Elements listed per violated rule (default 5); the rest are counted.
+        #[serde(default = "d5")]
+        pub per_rule: u32,
+    }
+}
+
+impl Validate for AuditArgs {
+    fn validate(&self) -> Result<(), Invalid> {
+        validate::within("perRule", self.per_rule, 1..=MAX_AUDIT_PER_RULE)
+    }
+}
+
 /// What `firefox_find` looks for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

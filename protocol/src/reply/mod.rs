@@ -80,6 +80,7 @@ replies! {
     Waited(Waited),
     Snapshot(Snapshot),
     Found(Found),
+    Audit(Audit),
     Performance(Box<PagePerformance>),
     Element(Box<ElementInfo>),
     PageState(Box<PageState>),

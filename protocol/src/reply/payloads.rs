@@ -175,6 +175,88 @@ camel_structs! {
     }
 }
 
+camel_structs! {
+    /// An accessibility audit by axe-core (`firefox_audit`): the rules the page breaks, every
+    /// frame's together.
+    Audit {
+        pub url: String,
+        /// The axe-core version that ran.
+        pub engine: String,
+        /// Rules broken, most harmful first.
+        pub violations: Vec<Finding>,
+        /// Rules axe could not decide alone: a person should look.
+        pub review: Vec<Finding>,
+        /// Content script → background only: the browser frame ids of the frames still to audit.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub frames: Vec<u64>,
+        /// Frames audited, the page's own included.
+        pub frames_audited: u32,
+        /// Frames not audited, each with why.
+        pub not_audited: Vec<String>,
+        /// Milliseconds axe ran, every frame's together.
+        pub ms: u32,
+    }
+
+    /// One rule and the elements that break it (or that axe could not decide).
+    Finding {
+        /// The rule's id (`image-alt`).
+        pub rule: String,
+        pub impact: Option<Impact>,
+        /// Its tags: the WCAG level and success criteria (`wcag2a`, `wcag111`), `best-practice`.
+        pub tags: Vec<String>,
+        /// What the rule asks.
+        pub help: String,
+        /// Where to read more about it.
+        pub help_url: String,
+        /// The first elements, in page order.
+        pub elements: Vec<Flagged>,
+        /// Every element, listed or not.
+        pub total: u32,
+    }
+
+    /// An element a rule flags: its ref, how its markup starts, and what to fix.
+    Flagged {
+        #[serde(rename = "ref")]
+        pub element_ref: crate::args::ElementRef,
+        /// The start of its markup.
+        pub html: String,
+        /// axe's words on what to fix.
+        pub fix: String,
+    }
+}
+
+/// How much a broken rule harms people who use assistive technology, as axe-core rates it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Impact {
+    Critical,
+    Serious,
+    Moderate,
+    Minor,
+}
+
+impl Impact {
+    /// axe-core's word for it; None for anything else.
+    pub fn parse(word: &str) -> Option<Self> {
+        match word {
+            "critical" => Some(Self::Critical),
+            "serious" => Some(Self::Serious),
+            "moderate" => Some(Self::Moderate),
+            "minor" => Some(Self::Minor),
+            _ => None,
+        }
+    }
+
+    pub fn word(self) -> &'static str {
+        match self {
+            Self::Critical => "critical",
+            Self::Serious => "serious",
+            Self::Moderate => "moderate",
+            Self::Minor => "minor",
+        }
+    }
+}
+
 /// A page's load and responsiveness, from the browser's buffered performance entries
 /// (`firefox_performance`). Times in ms from the start of the navigation.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
