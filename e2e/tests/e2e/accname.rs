@@ -118,7 +118,7 @@ struct Case {
     expected: String,
 }
 
-fn suite_dir() -> PathBuf {
+pub fn suite_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("wpt/accname/name")
 }
 

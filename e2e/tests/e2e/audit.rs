@@ -10,6 +10,7 @@ use claudezilla_e2e::pages::Page;
 use serde_json::json;
 
 use crate::common::{Shared, call, said};
+use crate::composite::Site;
 
 /// Images without a text alternative on the broken page (more than one answer lists).
 const BARE_IMAGES: usize = 7;
@@ -196,6 +197,64 @@ pub async fn audits_stay_in_the_agents_tabs_and_go_to_files(
         "every element in the file: {file}"
     );
     other.close().await?;
+    a.close().await?;
+    Ok(())
+}
+
+/// Every ref an audit lists names the element axe flagged: its markup (`<tag …`) is the
+/// element's that `firefox_get_element` describes.
+async fn refs_resolve(a: &claudezilla_e2e::Agent, tab: u32, answer: &str) -> anyhow::Result<usize> {
+    let mut checked = 0;
+    for line in answer.lines().filter(|l| l.starts_with("  ")) {
+        let mut words = line.split_whitespace();
+        let (Some(reference), Some(markup)) = (words.next(), words.next()) else {
+            continue;
+        };
+        let Some(tag) = markup.strip_prefix('<') else {
+            continue;
+        };
+        let tag: String = tag
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .collect();
+        let element = said(a, "firefox_get_element", json!({"tabId": tab, "ref": reference})).await?;
+        ensure!(
+            element.contains(&format!("\"tag\": \"{tag}\"")),
+            "{reference} is the <{tag}> axe flagged: {element}\n{answer}"
+        );
+        checked += 1;
+    }
+    Ok(checked)
+}
+
+/// Real widget libraries (ag-grid, Leaflet, React DayPicker) and the WPT accname pages, none
+/// written for an audit: each is audited, and every element listed is the one its ref names.
+pub async fn real_pages_are_audited_with_refs_that_resolve(s: Arc<Site>) -> anyhow::Result<()> {
+    let (a, tab) = s.agent_at("audit-widgets", "/composite/ag-grid.html").await?;
+    let mut checked = 0;
+    for path in ["/composite/ag-grid.html", "/composite/leaflet.html", "/composite/day-picker.html"] {
+        let tab = match path {
+            "/composite/ag-grid.html" => tab,
+            _ => s.open(&a, path).await?,
+        };
+        let answer = said(&a, "firefox_audit", json!({"tabId": tab, "perRule": 3})).await?;
+        ensure!(answer.starts_with("Accessibility audit of "), "{answer}");
+        checked += refs_resolve(&a, tab, &answer).await?;
+    }
+    let mut pages = HashMap::new();
+    let dir = crate::accname::suite_dir();
+    for page in ["comp_embedded_control.html", "comp_labelledby.html", "comp_tooltip.html"] {
+        let html = std::fs::read_to_string(dir.join(page))?;
+        pages.insert(format!("/wpt/{page}").leak() as &str, Page::html(html));
+    }
+    let wpt = claudezilla_e2e::PageServer::start(pages).await?;
+    for page in ["comp_embedded_control.html", "comp_labelledby.html", "comp_tooltip.html"] {
+        let tab = a.open(&wpt.url(&format!("/wpt/{page}"))).await?;
+        let answer = said(&a, "firefox_audit", json!({"tabId": tab, "perRule": 3})).await?;
+        ensure!(answer.starts_with("Accessibility audit of "), "{answer}");
+        checked += refs_resolve(&a, tab, &answer).await?;
+    }
+    ensure!(checked >= 6, "some elements were flagged and checked: {checked}");
     a.close().await?;
     Ok(())
 }

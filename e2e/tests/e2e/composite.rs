@@ -272,7 +272,7 @@ pub fn pages() -> HashMap<&'static str, Page> {
 
 /// A browser of its own, and the pages above.
 pub struct Site {
-    browser: Browser,
+    pub browser: Browser,
     pages: PageServer,
 }
 
@@ -285,13 +285,13 @@ impl Site {
     }
 
     /// An agent with a tab open on the page at `path`.
-    async fn agent_at(&self, name: &str, path: &str) -> anyhow::Result<(Agent, u32)> {
+    pub async fn agent_at(&self, name: &str, path: &str) -> anyhow::Result<(Agent, u32)> {
         let a = self.browser.agent(name).await?;
         let tab = a.open(&self.pages.url(path)).await?;
         Ok((a, tab))
     }
 
-    async fn open(&self, a: &Agent, path: &str) -> anyhow::Result<u32> {
+    pub async fn open(&self, a: &Agent, path: &str) -> anyhow::Result<u32> {
         a.open(&self.pages.url(path)).await
     }
 }

@@ -481,6 +481,10 @@ fn main() {
     // Issue 33: each in a browser of its own (see `composite`'s doc).
     trials.extend([
         composite::on_own_browser(
+            "audit::real_pages_are_audited_with_refs_that_resolve",
+            audit::real_pages_are_audited_with_refs_that_resolve,
+        ),
+        composite::on_own_browser(
             "composite::grids_read_as_rows_of_cells_that_edit_and_sort",
             composite::grids_read_as_rows_of_cells_that_edit_and_sort,
         ),

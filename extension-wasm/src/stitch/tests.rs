@@ -395,7 +395,7 @@ fn an_audit_merges_each_rule_across_frames_most_harmful_first() {
 fn an_audit_names_the_frames_it_could_not_audit_and_is_bounded() {
     // Every frame holds itself ten times over, and one is gone.
     let tab = Tab {
-        audits: HashMap::from([(1, audited(1, &[("image-alt", Some(Critical), 1)], vec![1; 10]))]),
+        audits: HashMap::from([(1, audited(1, &[("image-alt", Some(Impact::Critical), 1)], vec![1; 10]))]),
         ..Tab::default()
     };
     let a = ready(audit(&tab, audited(0, &[], vec![1, 7]), 5));

@@ -8,7 +8,7 @@ use claudezilla_protocol::reply::{Audit, Finding};
 use super::text;
 
 browser_tools! { audit_router;
-    audit "firefox_audit" (AuditArgs) => whole asks::Audit, "Accessibility audit of your tab by axe-core, every frame you may read: broken rules by impact, each with its WCAG tags, help and the refs of the elements to fix.";
+    audit "firefox_audit" (AuditArgs) => whole asks::Audit, "Accessibility audit of your tab (axe-core, all frames): broken rules by impact, with WCAG tags, help and the refs of the elements to fix.";
         a => text(render_audit(&a));
 }
 

@@ -137,10 +137,10 @@ pub const MAX_AUDIT_PER_RULE: u32 = 100;
 tab_args! {
     /// Arguments of `firefox_audit`.
     pub struct AuditArgs {
-        /// Only these rule sets: wcag2a, wcag2aa, wcag21a, wcag21aa, wcag22aa, best-practice (default: all of them).
+        /// Only these rule sets (default: all).
         #[serde(default)]
         pub rules: Vec<RuleSet>,
-        /// Elements listed per violated rule (default 5); the rest are counted.
+        /// Elements listed per rule (default 5); the rest are counted.
         #[serde(default = "d5")]
         pub per_rule: u32,
     }
