@@ -288,7 +288,9 @@ pub async fn audit(reader: &impl FrameReader, mut top: Audit, per_rule: usize) -
         let child = if nesting > MAX_NESTING {
             Err(format!("nested more than {MAX_NESTING} deep"))
         } else if asked == MAX_FIND_FRAMES {
-            Err(format!("only the first {MAX_FIND_FRAMES} frames are audited"))
+            Err(format!(
+                "only the first {MAX_FIND_FRAMES} frames are audited"
+            ))
         } else {
             asked += 1;
             reader.audited(frame, per_rule).await
@@ -310,12 +312,15 @@ pub async fn audit(reader: &impl FrameReader, mut top: Audit, per_rule: usize) -
         queue.extend(child.frames.into_iter().map(|f| (f, nesting + 1)));
     }
     let more = not_audited.len().saturating_sub(MAX_NOT_AUDITED);
-    top.not_audited
-        .extend(not_audited.into_iter().take(MAX_NOT_AUDITED).map(|(why, n)| {
-            format!("{n} frame(s): {why}")
-        }));
+    top.not_audited.extend(
+        not_audited
+            .into_iter()
+            .take(MAX_NOT_AUDITED)
+            .map(|(why, n)| format!("{n} frame(s): {why}")),
+    );
     if more > 0 {
-        top.not_audited.push(format!("frames for {more} other reason(s)"));
+        top.not_audited
+            .push(format!("frames for {more} other reason(s)"));
     }
     for findings in [&mut top.violations, &mut top.review] {
         // Most harmful first, then the most widespread; unrated last.
@@ -333,7 +338,9 @@ fn merge(into: &mut Vec<Finding>, frame: Vec<Finding>, per_rule: usize) {
             Some(known) => {
                 known.total = known.total.saturating_add(finding.total);
                 let room = per_rule.saturating_sub(known.elements.len());
-                known.elements.extend(finding.elements.into_iter().take(room));
+                known
+                    .elements
+                    .extend(finding.elements.into_iter().take(room));
             }
             None => into.push(finding),
         }

@@ -3,6 +3,7 @@
 //! nothing else) and the same as JSON. Typed text and secrets never enter its words: arguments
 //! are kept only where they name a place (tab, element, URL, key), other text as its length,
 //! and what was typed is replaced in every answer recorded after (pictures show the page).
+//! On request its pictures also make one animated PNG ([`movie`]).
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -244,6 +245,17 @@ impl Trace {
         })
     }
 
+    /// The pictures as one animated PNG ([`movie`]), with its frames and how long it plays
+    /// once; None when no action took a picture.
+    pub fn movie(&self) -> Result<Option<(Vec<u8>, usize, u64)>, png::EncodingError> {
+        let frames = movie::frames(&self.entries);
+        if frames.is_empty() {
+            return Ok(None);
+        }
+        let ms = frames.iter().map(|f| f.show_ms).sum();
+        Ok(Some((movie::apng(&frames)?, frames.len(), ms)))
+    }
+
     pub fn json(&self) -> String {
         let doc = serde_json::json!({
             "startedAt": self.started_at,
@@ -335,6 +347,9 @@ pub fn target_of(args: &Map<String, Value>) -> String {
         .collect();
     shown.join(" ")
 }
+
+mod glyphs;
+mod movie;
 
 #[cfg(test)]
 mod tests;

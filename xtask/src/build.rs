@@ -89,8 +89,12 @@ pub const AXE: &str = "axe.min.js";
 fn vendor_axe(out: &std::path::Path) -> Result {
     let from = root().join("node_modules/axe-core");
     for (file, to) in [(AXE, AXE), ("LICENSE", "axe-LICENSE.txt")] {
-        fs::copy(from.join(file), out.join(to))
-            .map_err(|e| format!("{} (cargo xtask setup installs it): {e}", from.join(file).display()))?;
+        fs::copy(from.join(file), out.join(to)).map_err(|e| {
+            format!(
+                "{} (cargo xtask setup installs it): {e}",
+                from.join(file).display()
+            )
+        })?;
     }
     Ok(())
 }

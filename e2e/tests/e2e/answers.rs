@@ -240,16 +240,27 @@ pub async fn a_trace_is_a_page_the_user_opens(s: Arc<Shared>) -> anyhow::Result<
         )
         .await?;
     refused.expect_error("INVALID_ARGUMENT")?;
+    let refused = a
+        .call(
+            "firefox_trace",
+            json!({"action": "stop", "path": "run.html", "movie": "run.gif"}),
+        )
+        .await?;
+    refused.expect_error("INVALID_ARGUMENT")?;
     let stopped = call(
         &a,
         "firefox_trace",
-        json!({"action": "stop", "path": "run.html"}),
+        json!({"action": "stop", "path": "run.html", "movie": "run.png"}),
     )
     .await?;
     ensure!(
-        stopped.text.starts_with("Wrote 5 action(s) to run.html"),
+        stopped.text.starts_with("Wrote 5 action(s) to run.html")
+            && stopped
+                .text
+                .contains("Its 3 picture(s) play as an animated PNG in run.png"),
         "{stopped:?}"
     );
+    plays_as_the_session_went(&std::fs::read(project.path().join("run.png"))?)?;
     let html = std::fs::read_to_string(project.path().join("run.html"))?;
     let data = std::fs::read_to_string(project.path().join("run.trace.json"))?;
     for file in [&html, &data] {
@@ -315,6 +326,43 @@ pub async fn a_trace_is_a_page_the_user_opens(s: Arc<Shared>) -> anyhow::Result<
     }
 
     a.close().await?;
+    Ok(())
+}
+
+/// The trace's moving picture: an APNG of the three pictures (opening, typing, clicking), each
+/// shown for the session's own time (at least half a second, the last two), a page's picture
+/// above a dark band with the action's words in white.
+fn plays_as_the_session_went(bytes: &[u8]) -> anyhow::Result<()> {
+    let mut reader = png::Decoder::new(std::io::Cursor::new(bytes)).read_info()?;
+    let (width, height) = (reader.info().width as usize, reader.info().height as usize);
+    let frames = reader
+        .info()
+        .animation_control()
+        .map(|a| a.num_frames)
+        .unwrap_or(0);
+    ensure!(frames == 3 && width >= 320, "{frames} frames, {width} wide");
+    let mut buf = vec![0; reader.output_buffer_size().unwrap_or(0)];
+    let mut delays = Vec::new();
+    for n in 0..frames {
+        reader.next_frame(&mut buf)?;
+        let control = reader.info().frame_control().cloned();
+        let ms = control.map_or(0, |c| {
+            u32::from(c.delay_num) * 1000 / u32::from(c.delay_den.max(1))
+        });
+        delays.push(ms);
+        // The band's bottom rows: dark, with white dots where words are drawn.
+        let band: Vec<&[u8]> = buf[(height - 30) * width * 3..].chunks(3).collect();
+        let ink = band.iter().filter(|p| **p == [255, 255, 255]).count();
+        let dark = band.iter().filter(|p| p.iter().all(|c| *c < 60)).count();
+        ensure!(
+            ink > 30 && dark > ink,
+            "frame {n}: words in the band ({ink} ink, {dark} dark)"
+        );
+    }
+    ensure!(
+        delays[..2].iter().all(|d| (500..=4000).contains(d)) && (2000..=4000).contains(&delays[2]),
+        "{delays:?}"
+    );
     Ok(())
 }
 

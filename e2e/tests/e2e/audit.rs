@@ -108,7 +108,9 @@ pub async fn finds_known_violations_in_every_frame(s: Arc<Shared>) -> anyhow::Re
     // axe's reminder to test frames is not passed on.
     let first_serious = answer.find("[serious]").unwrap_or(0);
     ensure!(
-        answer.rfind("[critical]").is_some_and(|c| c < first_serious)
+        answer
+            .rfind("[critical]")
+            .is_some_and(|c| c < first_serious)
             && answer.contains("(wcag2a, wcag111)")
             && !answer.contains("frame-tested"),
         "{answer}"
@@ -121,7 +123,12 @@ pub async fn finds_known_violations_in_every_frame(s: Arc<Shared>) -> anyhow::Re
             && answer.contains("… 3 more (raise perRule to list them)"),
         "{images:?} {answer}"
     );
-    let element = said(&a, "firefox_get_element", json!({"tabId": tab, "ref": images[0]})).await?;
+    let element = said(
+        &a,
+        "firefox_get_element",
+        json!({"tabId": tab, "ref": images[0]}),
+    )
+    .await?;
     ensure!(element.contains("bare0"), "{element}");
     // The frame's own link, by a ref into that frame.
     let links = refs_of(&answer, "link-name");
@@ -129,7 +136,12 @@ pub async fn finds_known_violations_in_every_frame(s: Arc<Shared>) -> anyhow::Re
         links.len() == 1 && links[0].starts_with('f'),
         "{links:?} {answer}"
     );
-    let link = said(&a, "firefox_get_element", json!({"tabId": tab, "ref": links[0]})).await?;
+    let link = said(
+        &a,
+        "firefox_get_element",
+        json!({"tabId": tab, "ref": links[0]}),
+    )
+    .await?;
     ensure!(link.contains("empty"), "{link}");
     let button = refs_of(&answer, "button-name");
     let clicked = said(&a, "firefox_click", json!({"tabId": tab, "ref": button[0]})).await?;
@@ -164,9 +176,7 @@ pub async fn finds_known_violations_in_every_frame(s: Arc<Shared>) -> anyhow::Re
 
 /// An audit is a read of the agent's own tabs: another agent's is refused; bad arguments are
 /// said; the whole audit goes to a file, every element listed.
-pub async fn audits_stay_in_the_agents_tabs_and_go_to_files(
-    s: Arc<Shared>,
-) -> anyhow::Result<()> {
+pub async fn audits_stay_in_the_agents_tabs_and_go_to_files(s: Arc<Shared>) -> anyhow::Result<()> {
     let project = tempfile::tempdir_in(s.browser.path())?;
     let a = s.agent_in("auditor", project.path()).await?;
     let tab = a.open(&s.pages.url("/audit/broken.html")).await?;
@@ -217,7 +227,12 @@ async fn refs_resolve(a: &claudezilla_e2e::Agent, tab: u32, answer: &str) -> any
             .chars()
             .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
             .collect();
-        let element = said(a, "firefox_get_element", json!({"tabId": tab, "ref": reference})).await?;
+        let element = said(
+            a,
+            "firefox_get_element",
+            json!({"tabId": tab, "ref": reference}),
+        )
+        .await?;
         ensure!(
             element.contains(&format!("\"tag\": \"{tag}\"")),
             "{reference} is the <{tag}> axe flagged: {element}\n{answer}"
@@ -230,9 +245,15 @@ async fn refs_resolve(a: &claudezilla_e2e::Agent, tab: u32, answer: &str) -> any
 /// Real widget libraries (ag-grid, Leaflet, React DayPicker) and the WPT accname pages, none
 /// written for an audit: each is audited, and every element listed is the one its ref names.
 pub async fn real_pages_are_audited_with_refs_that_resolve(s: Arc<Site>) -> anyhow::Result<()> {
-    let (a, tab) = s.agent_at("audit-widgets", "/composite/ag-grid.html").await?;
+    let (a, tab) = s
+        .agent_at("audit-widgets", "/composite/ag-grid.html")
+        .await?;
     let mut checked = 0;
-    for path in ["/composite/ag-grid.html", "/composite/leaflet.html", "/composite/day-picker.html"] {
+    for path in [
+        "/composite/ag-grid.html",
+        "/composite/leaflet.html",
+        "/composite/day-picker.html",
+    ] {
         let tab = match path {
             "/composite/ag-grid.html" => tab,
             _ => s.open(&a, path).await?,
@@ -243,18 +264,29 @@ pub async fn real_pages_are_audited_with_refs_that_resolve(s: Arc<Site>) -> anyh
     }
     let mut pages = HashMap::new();
     let dir = crate::accname::suite_dir();
-    for page in ["comp_embedded_control.html", "comp_labelledby.html", "comp_tooltip.html"] {
+    for page in [
+        "comp_embedded_control.html",
+        "comp_labelledby.html",
+        "comp_tooltip.html",
+    ] {
         let html = std::fs::read_to_string(dir.join(page))?;
         pages.insert(format!("/wpt/{page}").leak() as &str, Page::html(html));
     }
     let wpt = claudezilla_e2e::PageServer::start(pages).await?;
-    for page in ["comp_embedded_control.html", "comp_labelledby.html", "comp_tooltip.html"] {
+    for page in [
+        "comp_embedded_control.html",
+        "comp_labelledby.html",
+        "comp_tooltip.html",
+    ] {
         let tab = a.open(&wpt.url(&format!("/wpt/{page}"))).await?;
         let answer = said(&a, "firefox_audit", json!({"tabId": tab, "perRule": 3})).await?;
         ensure!(answer.starts_with("Accessibility audit of "), "{answer}");
         checked += refs_resolve(&a, tab, &answer).await?;
     }
-    ensure!(checked >= 6, "some elements were flagged and checked: {checked}");
+    ensure!(
+        checked >= 6,
+        "some elements were flagged and checked: {checked}"
+    );
     a.close().await?;
     Ok(())
 }

@@ -405,10 +405,10 @@ pub async fn audit(
 ) -> Outcome {
     with_axe(tab.id(), 0).await?;
     let frames = TabFrames::new(tab, until, op, budget_ms);
-    let top = frames.top().await?;
-    Ok(Reply::Audit(
-        stitch::audit(&frames, top, per_rule as usize).await,
-    ))
+    let top: Box<Audit> = frames.top().await?;
+    Ok(Reply::Audit(Box::new(
+        stitch::audit(&frames, *top, per_rule as usize).await,
+    )))
 }
 
 /// Puts axe-core into one frame of the tab (into the content scripts' world, never the
@@ -529,7 +529,7 @@ impl stitch::FrameReader for TabFrames {
         with_axe(self.tab.id(), frame)
             .await
             .map_err(|e| e.message)?;
-        self.ask(frame, per_rule).await
+        self.ask::<Box<Audit>>(frame, per_rule).await.map(|a| *a)
     }
 }
 

@@ -13,8 +13,8 @@ use web_sys::{Element, HtmlInputElement};
 
 use super::find::{describe, ref_for};
 use super::snapshot::frame_id_of;
-use crate::web::{self, get};
 use crate::a11y;
+use crate::web::{self, get};
 
 /// Characters of an element's markup, of axe's advice, of a rule's help shown at most.
 const HTML_CHARS: usize = 120;
@@ -36,11 +36,10 @@ fn kept(tag: &str) -> bool {
 pub async fn run(rules: &[RuleSet], per_rule: u32, frame: u32, until: u64) -> Outcome {
     let axe = get(&js_sys::global(), "axe");
     if !axe.is_object() {
-        return Err(ErrorBody::new(
-            ErrorCode::PageError,
-            "axe-core did not load in this frame",
-        )
-        .with_hint("retry; if it persists, the page may have navigated meanwhile"));
+        return Err(
+            ErrorBody::new(ErrorCode::PageError, "axe-core did not load in this frame")
+                .with_hint("retry; if it persists, the page may have navigated meanwhile"),
+        );
     }
     let window = web_sys::window().ok_or_else(|| internal("no window"))?;
     let document = window.document().ok_or_else(|| internal("no document"))?;
@@ -77,7 +76,7 @@ pub async fn run(rules: &[RuleSet], per_rule: u32, frame: u32, until: u64) -> Ou
                 .collect()
         })
         .unwrap_or_default();
-    Ok(Reply::Audit(Audit {
+    Ok(Reply::Audit(Box::new(Audit {
         url: crate::text::cap(
             &crate::redact::redact_url(&window.location().href().unwrap_or_default()),
             500,
@@ -89,7 +88,7 @@ pub async fn run(rules: &[RuleSet], per_rule: u32, frame: u32, until: u64) -> Ou
         frames_audited: 1,
         not_audited: Vec::new(),
         ms: (web::now_ms() - started).max(0.0) as u32,
-    }))
+    })))
 }
 
 /// axe's options: the rule sets by tag (axe's default set when none is named); elements as
@@ -170,7 +169,10 @@ fn refused(e: &JsValue) -> ErrorBody {
     let words = web::js_error_message(e);
     ErrorBody::new(
         ErrorCode::PageError,
-        format!("axe-core could not audit this frame: {}", crate::text::cap(&words, 300)),
+        format!(
+            "axe-core could not audit this frame: {}",
+            crate::text::cap(&words, 300)
+        ),
     )
     .with_hint("if an audit is still running here, retry when it ends")
 }

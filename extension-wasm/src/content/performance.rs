@@ -181,7 +181,6 @@ fn element_of(value: &JsValue) -> Option<String> {
     Some(format!("{} {}", describe(element), ref_for(element, 0)))
 }
 
-
 fn num(target: &JsValue, key: &str) -> f64 {
     get(target, key)
         .as_f64()

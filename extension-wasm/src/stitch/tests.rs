@@ -370,23 +370,54 @@ fn audited(frame: u64, rules: &[(&str, Option<Impact>, u32)], frames: Vec<u64>) 
 #[test]
 fn an_audit_merges_each_rule_across_frames_most_harmful_first() {
     use Impact::*;
-    let top = audited(0, &[("region", Some(Moderate), 1), ("image-alt", Some(Critical), 2)], vec![1, 2]);
+    let top = audited(
+        0,
+        &[
+            ("region", Some(Moderate), 1),
+            ("image-alt", Some(Critical), 2),
+        ],
+        vec![1, 2],
+    );
     let tab = Tab {
         audits: HashMap::from([
             (1, audited(1, &[("image-alt", Some(Critical), 3)], vec![])),
-            (2, audited(2, &[("color-contrast", Some(Serious), 1), ("x", None, 9)], vec![])),
+            (
+                2,
+                audited(
+                    2,
+                    &[("color-contrast", Some(Serious), 1), ("x", None, 9)],
+                    vec![],
+                ),
+            ),
         ]),
         ..Tab::default()
     };
     let a = ready(audit(&tab, top, 4));
-    let rules: Vec<(&str, u32)> = a.violations.iter().map(|f| (f.rule.as_str(), f.total)).collect();
+    let rules: Vec<(&str, u32)> = a
+        .violations
+        .iter()
+        .map(|f| (f.rule.as_str(), f.total))
+        .collect();
     assert_eq!(
         rules,
-        [("image-alt", 5), ("color-contrast", 1), ("region", 1), ("x", 9)],
+        [
+            ("image-alt", 5),
+            ("color-contrast", 1),
+            ("region", 1),
+            ("x", 9)
+        ],
         "by impact, unrated last"
     );
-    let refs: Vec<String> = a.violations[0].elements.iter().map(|e| e.element_ref.to_string()).collect();
-    assert_eq!(refs, ["e1", "e2", "f1e1", "f1e2"], "the page's first, to the limit");
+    let refs: Vec<String> = a.violations[0]
+        .elements
+        .iter()
+        .map(|e| e.element_ref.to_string())
+        .collect();
+    assert_eq!(
+        refs,
+        ["e1", "e2", "f1e1", "f1e2"],
+        "the page's first, to the limit"
+    );
     assert_eq!((a.frames_audited, a.ms), (3, 30));
     assert!(a.frames.is_empty() && a.not_audited.is_empty());
 }
@@ -395,7 +426,10 @@ fn an_audit_merges_each_rule_across_frames_most_harmful_first() {
 fn an_audit_names_the_frames_it_could_not_audit_and_is_bounded() {
     // Every frame holds itself ten times over, and one is gone.
     let tab = Tab {
-        audits: HashMap::from([(1, audited(1, &[("image-alt", Some(Impact::Critical), 1)], vec![1; 10]))]),
+        audits: HashMap::from([(
+            1,
+            audited(1, &[("image-alt", Some(Impact::Critical), 1)], vec![1; 10]),
+        )]),
         ..Tab::default()
     };
     let a = ready(audit(&tab, audited(0, &[], vec![1, 7]), 5));

@@ -38,6 +38,8 @@ pub enum Written {
     /// A trace's page for the user to open (`firefox_trace`), and its data beside it.
     TracePage,
     TraceData,
+    /// A trace's pictures as one animated PNG.
+    TraceMovie,
 }
 
 impl Written {
@@ -48,6 +50,7 @@ impl Written {
             Self::Output => &["txt", "log", "har"],
             Self::TracePage => &["html"],
             Self::TraceData => &["json"],
+            Self::TraceMovie => &["png"],
         }
     }
 
@@ -58,6 +61,7 @@ impl Written {
             Self::Output => "an output file",
             Self::TracePage => "a trace",
             Self::TraceData => "a trace's data",
+            Self::TraceMovie => "a trace's moving picture",
         }
     }
 
@@ -67,7 +71,11 @@ impl Written {
     pub fn own_folder(self) -> Option<&'static str> {
         match self {
             Self::Output => Some(OUTPUT_FOLDER),
-            Self::Screenshot | Self::State | Self::TracePage | Self::TraceData => None,
+            Self::Screenshot
+            | Self::State
+            | Self::TracePage
+            | Self::TraceData
+            | Self::TraceMovie => None,
         }
     }
 }

@@ -19,7 +19,7 @@ use crate::trace::{self, Action, Trace};
 const LOOKUP_MS: u64 = 5_000;
 
 browser_tools! { trace_router;
-    trace "firefox_trace" (TraceArgs) => with trace_tool, "start records your actions (tool, target, answer, page, errors, a picture after each change); stop writes them as an HTML page for the user, and JSON.";
+    trace "firefox_trace" (TraceArgs) => with trace_tool, "start records your actions (tool, target, answer, page, errors, a picture after each change); stop writes them as an HTML page for the user, and JSON (movie: also an animated PNG).";
 }
 
 /// Arguments of `firefox_trace`.
@@ -30,6 +30,9 @@ pub struct TraceArgs {
     /// stop: the .html to write (default claudezilla-trace-TIME.html).
     #[serde(default)]
     path: Option<String>,
+    /// stop: also play the pictures as an animated PNG, written here (.png).
+    #[serde(default)]
+    movie: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
@@ -73,6 +76,16 @@ impl Claudezilla {
                     Ok(targets) => targets,
                     Err(e) => return failed(e),
                 };
+                let movie_target = match a
+                    .args
+                    .movie
+                    .as_deref()
+                    .map(|path| allowed.prepare_save(path, false, Written::TraceMovie))
+                {
+                    Some(Err(e)) => return failed(e),
+                    Some(Ok(target)) => Some(target),
+                    None => None,
+                };
                 // Its words were redacted as they were recorded; its pictures are base64 that a
                 // short value could match by chance, so the page is not redacted again.
                 let html = t.html();
@@ -86,8 +99,12 @@ impl Claudezilla {
                             .limits_reached()
                             .map(|l| format!(" Note: {l}."))
                             .unwrap_or_default();
+                        let movie = match movie_target {
+                            Some(target) => write_movie(t, target),
+                            None => String::new(),
+                        };
                         let answer = format!(
-                            "Wrote {} action(s) to {} (open it in Firefox to step through them) and {}.{limits}",
+                            "Wrote {} action(s) to {} (open it in Firefox to step through them) and {}.{movie}{limits}",
                             t.len(),
                             p.display(),
                             d.display()
@@ -192,6 +209,22 @@ impl Claudezilla {
         .ok()?;
         let shot = self.ask::<asks::Screenshot>(args, Some(LOOKUP_MS)).await;
         shot.ok().map(|s| s.data)
+    }
+}
+
+/// Writes the trace's pictures as an animated PNG; says where, or why not.
+fn write_movie(t: &Trace, target: crate::files::SaveTarget) -> String {
+    match t.movie() {
+        Ok(Some((bytes, frames, ms))) => match target.write(&bytes) {
+            Ok(path) => format!(
+                " Its {frames} picture(s) play as an animated PNG in {} ({:.1} s, the session's own pace).",
+                path.display(),
+                ms as f64 / 1000.0
+            ),
+            Err(e) => format!(" The animated PNG was not written: {}.", e.message),
+        },
+        Ok(None) => " No action changed a page, so there were no pictures to play.".into(),
+        Err(e) => format!(" The animated PNG could not be made: {e}."),
     }
 }
 

@@ -80,7 +80,7 @@ replies! {
     Waited(Waited),
     Snapshot(Snapshot),
     Found(Found),
-    Audit(Audit),
+    Audit(Box<Audit>),
     Performance(Box<PagePerformance>),
     Element(Box<ElementInfo>),
     PageState(Box<PageState>),
