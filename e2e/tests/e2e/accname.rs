@@ -284,3 +284,31 @@ pub async fn names_match_the_wpt_accname_suite(s: Arc<Shared>) -> anyhow::Result
     a.close().await?;
     Ok(())
 }
+
+/// A field with two labels is named by both, in tree order (HTML-AAM), in a document and in a
+/// shadow root; a label for another field does not name it.
+pub async fn every_label_of_a_field_names_it(s: Arc<Shared>) -> anyhow::Result<()> {
+    let site = PageServer::start(HashMap::from([(
+        "/labels.html",
+        Page::html(
+            "<!doctype html><title>Labels</title>\
+             <label for=f>Card number</label><input id=f><label for=f>(16 digits)</label>\
+             <label>Other <input id=g></label><x-field></x-field>\
+             <script>customElements.define('x-field', class extends HTMLElement { constructor() {\
+               super(); this.attachShadow({mode: 'open'}).innerHTML =\
+                 '<label for=h>Shadow</label><input id=h><label for=h>field</label>'; } });</script>",
+        ),
+    )]))
+    .await?;
+    let a = s.agent("labels").await?;
+    let tab = a.open(&site.url("/labels.html")).await?;
+    let snapshot = said(&a, "firefox_snapshot", json!({"tabId": tab})).await?;
+    for name in ["Card number (16 digits)", "Other", "Shadow field"] {
+        ensure!(
+            snapshot.contains(&format!("textbox \"{name}\"")),
+            "{name:?} in {snapshot}"
+        );
+    }
+    a.close().await?;
+    Ok(())
+}

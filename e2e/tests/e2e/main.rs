@@ -55,6 +55,10 @@ fn main() {
             accname::names_match_the_wpt_accname_suite,
         ),
         with_shared(
+            "accname::every_label_of_a_field_names_it",
+            accname::every_label_of_a_field_names_it,
+        ),
+        with_shared(
             "audit::finds_known_violations_in_every_frame",
             audit::finds_known_violations_in_every_frame,
         ),

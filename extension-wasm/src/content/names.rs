@@ -118,22 +118,23 @@ fn by_id(root: &Node, id: &str) -> Option<Element> {
         .get_element_by_id(id)
 }
 
-/// Each field's first label, found once per tree (the document, each shadow root) from the
-/// labels' side (`label.control`), instead of asking every field for its `labels`: Firefox
-/// searches the whole tree for each such question, which made large forms slow.
+/// Each field's labels, found once per tree (the document, each shadow root) from the labels'
+/// side (`label.control`), instead of asking every field for its `labels`: Firefox searches
+/// the whole tree for each such question, which made large forms slow.
 ///
 /// It also keeps, for the snapshot's time, which elements the page's style rules may give
 /// generated words (`::before`, `::after`): only those are asked their computed style.
 #[derive(Default)]
 pub struct Labels {
     indexed: Vec<Node>,
-    first: js_sys::Map,
+    /// Field → its labels (a JS array, in tree order).
+    all: js_sys::Map,
     generating: Option<Generating>,
 }
 
 impl Labels {
-    /// `labels[0]` of `field`, as the browser would answer it.
-    pub fn of(&mut self, field: &Element) -> Option<Element> {
+    /// The `labels` of `field`, in tree order, as the browser would answer them.
+    pub fn of(&mut self, field: &Element) -> Vec<Node> {
         let root = field.get_root_node();
         if !self.indexed.contains(&root) {
             let labels = root.unchecked_ref::<Tree>().query_all("label");
@@ -143,13 +144,26 @@ impl Labels {
                 };
                 let control =
                     js_sys::Reflect::get(&label, &"control".into()).unwrap_or(JsValue::NULL);
-                if control.is_object() && !self.first.has(&control) {
-                    self.first.set(&control, &label);
+                if !control.is_object() {
+                    continue;
                 }
+                let known = self.all.get(&control);
+                let list = match known.dyn_into::<js_sys::Array>() {
+                    Ok(list) => list,
+                    Err(_) => {
+                        let list = js_sys::Array::new();
+                        self.all.set(&control, &list);
+                        list
+                    }
+                };
+                list.push(&label);
             }
             self.indexed.push(root);
         }
-        self.first.get(field).dyn_into::<Element>().ok()
+        match self.all.get(field).dyn_into::<js_sys::Array>() {
+            Ok(list) => list.iter().map(JsCast::unchecked_into).collect(),
+            Err(_) => Vec::new(),
+        }
     }
 
     /// May the page's styles give `el` generated words before (0) or after (1) it?
@@ -337,11 +351,7 @@ impl NameSources for Dom<'_> {
     }
 
     fn labels(&mut self, n: &Node) -> Vec<Node> {
-        self.labels
-            .of(n.unchecked_ref())
-            .map(Node::from)
-            .into_iter()
-            .collect()
+        self.labels.of(n.unchecked_ref())
     }
 
     /// A field's value as the snapshot shows it: never a password's characters, a typed
