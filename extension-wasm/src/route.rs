@@ -418,7 +418,9 @@ pub fn place(command: Command) -> Result<Placed, ErrorBody> {
                 rules: a.rules.clone(),
                 per_rule: a.per_rule,
             };
-            page(a.tab_id, Action::Read, 0, op)
+            // axe takes seconds on a large page: the whole of the call's time is its.
+            let wait = Wait::Budget;
+            on_tab(a.tab_id, Action::Read, TabWork::Page { frame: 0, op, wait })
         }
         Command::Find(a) => {
             let op = PageOp::Find {
@@ -619,6 +621,9 @@ mod tests {
     fn waits_reads_and_background_commands() {
         let text = route(json!({"name": "waitFor", "args": {"text": "done"}})).unwrap();
         assert_eq!((text.action, text.wait), (Action::WaitIn, Wait::Budget));
+        // An audit reads, with the whole of its time (axe takes seconds on a large page).
+        let audit = route(json!({"name": "audit", "args": {"rules": ["wcag2a"]}})).unwrap();
+        assert_eq!((audit.action, audit.wait), (Action::Read, Wait::Budget));
         assert!(route(json!({"name": "waitFor", "args": {"url": "**/done"}})).is_none());
         assert_eq!(
             placed(json!({"name": "waitFor", "args": {"url": "**/done", "tabId": 3}})),
