@@ -1,4 +1,6 @@
-// Configuration for `npx web-ext lint | build | run` from the repository root, with no flags.
+// Configuration for `npx web-ext lint | build | run` from the repository root. `cargo xtask
+// test` lints with `--ignore-files content-shim.js wasm/axe.min.js`: the vendored axe-core builds
+// functions from strings, which the linter warns of.
 // (web-ext 10 loads only .mjs/.cjs config files: a web-ext-config.js is refused.)
 import { existsSync } from "node:fs";
 

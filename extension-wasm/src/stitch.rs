@@ -275,8 +275,8 @@ fn also_stopped(searched: &mut Searched, why: String) {
 const MAX_NOT_AUDITED: usize = 10;
 
 /// The whole tab's audit: the top frame's, then its frames' (each after the page that holds
-/// it, as deep and as many as a search goes), each rule's elements together in page order and
-/// listed up to `per_rule`, most harmful rules first. Frames not audited are counted by why.
+/// it, as deep and as many as a search goes), each rule's elements together (the top page's
+/// first, then each frame's) and listed up to `per_rule`, most harmful rules first. Frames not audited are counted by why.
 pub async fn audit(reader: &impl FrameReader, mut top: Audit, per_rule: usize) -> Audit {
     let mut queue: std::collections::VecDeque<(u64, u32)> = std::mem::take(&mut top.frames)
         .into_iter()

@@ -245,15 +245,9 @@ impl Trace {
         })
     }
 
-    /// The pictures as one animated PNG ([`movie`]), with its frames and how long it plays
-    /// once; None when no action took a picture.
-    pub fn movie(&self) -> Result<Option<(Vec<u8>, usize, u64)>, png::EncodingError> {
-        let frames = movie::frames(&self.entries);
-        if frames.is_empty() {
-            return Ok(None);
-        }
-        let ms = frames.iter().map(|f| f.show_ms).sum();
-        Ok(Some((movie::apng(&frames)?, frames.len(), ms)))
+    /// What was recorded, in order.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
     }
 
     pub fn json(&self) -> String {
@@ -350,6 +344,17 @@ pub fn target_of(args: &Map<String, Value>) -> String {
 
 mod glyphs;
 mod movie;
+
+/// A trace's pictures as one animated PNG ([`movie`]), with its frames and how long it plays
+/// once; None when no picture decoded.
+pub fn movie_of(entries: &[Entry]) -> Result<Option<(Vec<u8>, usize, u64)>, png::EncodingError> {
+    let frames = movie::frames(entries);
+    if frames.is_empty() {
+        return Ok(None);
+    }
+    let ms = frames.iter().map(|f| f.show_ms).sum();
+    Ok(Some((movie::apng(&frames)?, frames.len(), ms)))
+}
 
 #[cfg(test)]
 mod tests;

@@ -26,7 +26,7 @@ pub fn pages() -> HashMap<&'static str, Page> {
                 "<!doctype html><html lang=en><title>Broken</title>\
                  <p>Words outside every landmark</p><main><h1>Shop</h1>{images}\
                  <button id=icon><svg width=10 height=10></svg></button>\
-                 <input id=unlabelled>\
+                 <input id=unlabelled><input type=password value=hunter2-5f1c>\
                  <p id=faint style='color:#ccc;background:#fff'>Barely readable words</p>\
                  <p id=seen>page world sees axe: unknown</p>\
                  <iframe id=fr title=Embedded></iframe></main>\
@@ -104,6 +104,11 @@ pub async fn finds_known_violations_in_every_frame(s: Arc<Shared>) -> anyhow::Re
             "{rule} is {impact}: {answer}"
         );
     }
+    // A password field's markup (its value attribute here) is never shown.
+    ensure!(
+        !answer.contains("hunter2") && answer.contains("<input> (holds a password field"),
+        "{answer}"
+    );
     // Most harmful first; only WCAG and best-practice tags; each frame audited by us, so
     // axe's reminder to test frames is not passed on.
     let first_serious = answer.find("[serious]").unwrap_or(0);

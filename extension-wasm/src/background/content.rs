@@ -403,7 +403,7 @@ pub async fn audit(
     per_rule: u32,
     budget_ms: u32,
 ) -> Outcome {
-    with_axe(tab.id(), 0).await?;
+    with_axe(tab.id(), 0, until).await?;
     let frames = TabFrames::new(tab, until, op, budget_ms);
     let top: Box<Audit> = frames.top().await?;
     Ok(Reply::Audit(Box::new(
@@ -412,11 +412,20 @@ pub async fn audit(
 }
 
 /// Puts axe-core into one frame of the tab (into the content scripts' world, never the
-/// page's), unless an earlier audit did.
-async fn with_axe(tab: TabId, frame: u64) -> Result<(), ErrorBody> {
+/// page's), unless an earlier audit did; by `until`, as a frame that never finishes loading
+/// would hold `executeScript` forever.
+async fn with_axe(tab: TabId, frame: u64, until: u64) -> Result<(), ErrorBody> {
+    let left = until.saturating_sub(super::now()) as u32;
+    web::with_deadline(left, inject_axe(tab, frame))
+        .await
+        .unwrap_or_else(|| Err(no_answer(tab, left)))
+}
+
+async fn inject_axe(tab: TabId, frame: u64) -> Result<(), ErrorBody> {
     let refused = |e| Failed::refused(tab, e).error;
     let probe = web::to_js(&Probe {
-        code: "typeof axe === 'object'",
+        // A page's own `axe` (a frame named so) has no `run` this world can see.
+        code: "typeof axe === 'object' && typeof axe.run === 'function'",
         frame_id: frame,
     });
     let loaded = web::call(web::tabs_execute_script(tab.0, &probe))
@@ -526,7 +535,7 @@ impl stitch::FrameReader for TabFrames {
         if let Some(why) = self.refused(frame) {
             return Err(why);
         }
-        with_axe(self.tab.id(), frame)
+        with_axe(self.tab.id(), frame, self.until)
             .await
             .map_err(|e| e.message)?;
         self.ask::<Box<Audit>>(frame, per_rule).await.map(|a| *a)

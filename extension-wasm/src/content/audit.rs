@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{Element, HtmlInputElement};
 
-use super::find::{describe, ref_for};
+use super::find::ref_for;
 use super::snapshot::frame_id_of;
 use crate::a11y;
 use crate::web::{self, get};
@@ -22,6 +22,9 @@ const FIX_CHARS: usize = 240;
 const HELP_CHARS: usize = 200;
 /// Rules read of one result list at most (axe has about a hundred).
 const MAX_RULES: u32 = 200;
+/// A password field (any case of the type), whose markup an answer never shows.
+const PASSWORD: &str = "input[type=password i]";
+
 /// Tags of one rule kept at most.
 const MAX_TAGS: usize = 12;
 
@@ -35,7 +38,7 @@ fn kept(tag: &str) -> bool {
 /// lists at most `per_rule` elements of each rule.
 pub async fn run(rules: &[RuleSet], per_rule: u32, frame: u32, until: u64) -> Outcome {
     let axe = get(&js_sys::global(), "axe");
-    if !axe.is_object() {
+    if !get(&axe, "run").is_function() {
         return Err(
             ErrorBody::new(ErrorCode::PageError, "axe-core did not load in this frame")
                 .with_hint("retry; if it persists, the page may have navigated meanwhile"),
@@ -146,15 +149,19 @@ fn finding(rule: &JsValue, per_rule: usize, frame: u32) -> Finding {
     }
 }
 
-/// One flagged element: its ref, its markup's start (a password field's never: its markup may
-/// hold a value), and axe's advice.
+/// One flagged element: its ref, its markup's start (never where a password field is, in it or
+/// under it: markup may hold its value), and axe's advice.
 fn flagged(node: &JsValue, frame: u32) -> Option<Flagged> {
-    let element = get(node, "element").dyn_into::<Element>().ok()?;
+    let element = get(node, "element").dyn_ref::<Element>()?.clone();
     let password = element
         .dyn_ref::<HtmlInputElement>()
-        .is_some_and(|i| i.type_().eq_ignore_ascii_case("password"));
+        .is_some_and(|i| i.type_().eq_ignore_ascii_case("password"))
+        || element.query_selector(PASSWORD).ok().flatten().is_some();
     let html = match password {
-        true => describe(&element),
+        true => format!(
+            "<{}> (holds a password field: markup not shown)",
+            element.local_name()
+        ),
         false => a11y::clean(&string(node, "html"), HTML_CHARS),
     };
     Some(Flagged {

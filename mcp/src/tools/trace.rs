@@ -100,7 +100,7 @@ impl Claudezilla {
                             .map(|l| format!(" Note: {l}."))
                             .unwrap_or_default();
                         let movie = match movie_target {
-                            Some(target) => write_movie(t, target),
+                            Some(target) => write_movie(t.entries().to_vec(), target).await,
                             None => String::new(),
                         };
                         let answer = format!(
@@ -212,9 +212,14 @@ impl Claudezilla {
     }
 }
 
-/// Writes the trace's pictures as an animated PNG; says where, or why not.
-fn write_movie(t: &Trace, target: crate::files::SaveTarget) -> String {
-    match t.movie() {
+/// Writes the trace's pictures as an animated PNG; says where, or why not. Decoding and
+/// encoding take seconds for a long trace: off the thread that serves the other calls.
+async fn write_movie(entries: Vec<trace::Entry>, target: crate::files::SaveTarget) -> String {
+    let made = tokio::task::spawn_blocking(move || trace::movie_of(&entries)).await;
+    let Ok(made) = made else {
+        return " The animated PNG could not be made.".into();
+    };
+    match made {
         Ok(Some((bytes, frames, ms))) => match target.write(&bytes) {
             Ok(path) => format!(
                 " Its {frames} picture(s) play as an animated PNG in {} ({:.1} s, the session's own pace).",
@@ -223,7 +228,7 @@ fn write_movie(t: &Trace, target: crate::files::SaveTarget) -> String {
             ),
             Err(e) => format!(" The animated PNG was not written: {}.", e.message),
         },
-        Ok(None) => " No action changed a page, so there were no pictures to play.".into(),
+        Ok(None) => " No picture was taken (no action changed a page), so none plays.".into(),
         Err(e) => format!(" The animated PNG could not be made: {e}."),
     }
 }

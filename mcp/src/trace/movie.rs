@@ -58,8 +58,9 @@ pub fn frames(entries: &[Entry]) -> Vec<Frame> {
             let tool = e.tool.strip_prefix("firefox_").unwrap_or(&e.tool);
             let words = [
                 format!(
-                    "{}/{total}  +{:.1}S  {tool}",
-                    n + 1,
+                    "{}/{}  +{:.1}S  {tool}",
+                    at + 1,
+                    entries.len(),
                     e.at_ms as f64 / 1000.0
                 ),
                 if e.target.is_empty() {

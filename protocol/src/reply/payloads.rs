@@ -208,7 +208,7 @@ camel_structs! {
         pub help: String,
         /// Where to read more about it.
         pub help_url: String,
-        /// The first elements, in page order.
+        /// The first elements: the top page's, then each frame's.
         pub elements: Vec<Flagged>,
         /// Every element, listed or not.
         pub total: u32,
