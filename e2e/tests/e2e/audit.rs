@@ -250,40 +250,30 @@ async fn refs_resolve(a: &claudezilla_e2e::Agent, tab: u32, answer: &str) -> any
 /// Real widget libraries (ag-grid, Leaflet, React DayPicker) and the WPT accname pages, none
 /// written for an audit: each is audited, and every element listed is the one its ref names.
 pub async fn real_pages_are_audited_with_refs_that_resolve(s: Arc<Site>) -> anyhow::Result<()> {
-    let (a, tab) = s
-        .agent_at("audit-widgets", "/composite/ag-grid.html")
-        .await?;
-    let mut checked = 0;
-    for path in [
-        "/composite/ag-grid.html",
-        "/composite/leaflet.html",
-        "/composite/day-picker.html",
-    ] {
-        let tab = match path {
-            "/composite/ag-grid.html" => tab,
-            _ => s.open(&a, path).await?,
-        };
-        let answer = said(&a, "firefox_audit", json!({"tabId": tab, "perRule": 3})).await?;
-        ensure!(answer.starts_with("Accessibility audit of "), "{answer}");
-        checked += refs_resolve(&a, tab, &answer).await?;
-    }
-    let mut pages = HashMap::new();
-    let dir = crate::accname::suite_dir();
-    for page in [
+    const WPT: [&str; 3] = [
         "comp_embedded_control.html",
         "comp_labelledby.html",
         "comp_tooltip.html",
-    ] {
-        let html = std::fs::read_to_string(dir.join(page))?;
+    ];
+    let mut pages = HashMap::new();
+    for page in WPT {
+        let html = std::fs::read_to_string(crate::accname::suite_dir().join(page))?;
         pages.insert(format!("/wpt/{page}").leak() as &str, Page::html(html));
     }
     let wpt = claudezilla_e2e::PageServer::start(pages).await?;
-    for page in [
-        "comp_embedded_control.html",
-        "comp_labelledby.html",
-        "comp_tooltip.html",
-    ] {
-        let tab = a.open(&wpt.url(&format!("/wpt/{page}"))).await?;
+    let widgets = [
+        "/composite/ag-grid.html",
+        "/composite/leaflet.html",
+        "/composite/day-picker.html",
+    ]
+    .map(|path| s.url(path));
+    let urls = widgets
+        .into_iter()
+        .chain(WPT.map(|page| wpt.url(&format!("/wpt/{page}"))));
+    let a = s.browser.agent("audit-widgets").await?;
+    let mut checked = 0;
+    for url in urls {
+        let tab = a.open(&url).await?;
         let answer = said(&a, "firefox_audit", json!({"tabId": tab, "perRule": 3})).await?;
         ensure!(answer.starts_with("Accessibility audit of "), "{answer}");
         checked += refs_resolve(&a, tab, &answer).await?;

@@ -285,13 +285,18 @@ impl Site {
     }
 
     /// An agent with a tab open on the page at `path`.
-    pub async fn agent_at(&self, name: &str, path: &str) -> anyhow::Result<(Agent, u32)> {
+    async fn agent_at(&self, name: &str, path: &str) -> anyhow::Result<(Agent, u32)> {
         let a = self.browser.agent(name).await?;
         let tab = a.open(&self.pages.url(path)).await?;
         Ok((a, tab))
     }
 
-    pub async fn open(&self, a: &Agent, path: &str) -> anyhow::Result<u32> {
+    /// The address of the page at `path` on this site.
+    pub fn url(&self, path: &str) -> String {
+        self.pages.url(path)
+    }
+
+    async fn open(&self, a: &Agent, path: &str) -> anyhow::Result<u32> {
         a.open(&self.pages.url(path)).await
     }
 }

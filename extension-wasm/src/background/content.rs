@@ -531,14 +531,20 @@ impl stitch::FrameReader for TabFrames {
         self.ask(frame, limit).await
     }
 
-    async fn audited(&self, frame: u64, per_rule: usize) -> Result<Audit, String> {
+    /// The audit's request carries its `perRule`, the same for every frame.
+    async fn audited(&self, frame: u64, _per_rule: usize) -> Result<Audit, String> {
         if let Some(why) = self.refused(frame) {
             return Err(why);
         }
         with_axe(self.tab.id(), frame, self.until)
             .await
             .map_err(|e| e.message)?;
-        self.ask::<Box<Audit>>(frame, per_rule).await.map(|a| *a)
+        // Its refusal is checked above, before axe goes in.
+        let alias = alias_for(self.tab.id(), frame);
+        self.answer::<Box<Audit>>(alias, self.op.clone())
+            .await
+            .map(|a| *a)
+            .map_err(|e| e.message)
     }
 }
 
