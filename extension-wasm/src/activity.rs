@@ -159,7 +159,7 @@ pub fn note(command: &Command) -> Option<Noted> {
         ),
         Command::PressKey(a) => (a.tab_id, a.key.as_str().to_owned()),
         Command::Scroll(a) => (a.tab_id, maybe_element(&a.target)),
-        Command::GetElement(a) => (a.tab_id, a.target.to_string()),
+        Command::GetElement(a) | Command::Locate(a) => (a.tab_id, a.target.to_string()),
         Command::SelectOption(a) => (a.tab_id, a.target.to_string()),
         Command::FillForm(a) => (a.tab_id, format!("{} fields", a.fields.len())),
         Command::UploadFile(a) => (a.tab_id, a.target.to_string()),

@@ -16,7 +16,7 @@ use claudezilla_protocol::args::{
     StorageStateArgs, UnrouteArgs,
 };
 use claudezilla_protocol::args::{Aim, Entry, FieldValue, FilledSecret, PageUrl, Secret};
-use claudezilla_protocol::envelope::{FieldEntry, PageLimits, PageOp, Typing};
+use claudezilla_protocol::envelope::{FieldEntry, Locatable, PageLimits, PageOp, Typing};
 use claudezilla_protocol::{Command, ErrorBody, ErrorCode, TabId};
 
 /// What an agent does to a tab, for the pool's check and its refusal ("Cannot click in tab 4").
@@ -300,6 +300,13 @@ pub fn place(command: Command) -> Result<Placed, ErrorBody> {
                 frame,
                 PageOp::GetElement { target },
             )
+        }
+        Command::Locate(a) => {
+            let (frame, target) = a.target.in_frame();
+            let op = PageOp::Locate {
+                target: Locatable::Element(target),
+            };
+            page(a.tab_id, Action::Inspect, frame, op)
         }
         Command::SelectOption(a) => {
             let (frame, target) = a.target.in_frame();

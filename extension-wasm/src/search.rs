@@ -5,7 +5,7 @@
 
 use std::ops::Range;
 
-use claudezilla_protocol::args::Needle;
+use claudezilla_protocol::args::Words;
 use regex_lite::{Regex, RegexBuilder};
 
 /// Characters of context on each side of a match.
@@ -41,10 +41,10 @@ pub fn is_inline(tag: &str) -> bool {
 pub struct Finder(Regex);
 
 impl Finder {
-    pub fn new(needle: &Needle) -> Result<Self, String> {
+    pub fn new(needle: &Words) -> Result<Self, String> {
         let source = match needle {
-            Needle::Text(text) => format!("(?i){}", regex_lite::escape(text)),
-            Needle::Pattern(pattern) => pattern.clone(),
+            Words::Text(text) => format!("(?i){}", regex_lite::escape(text)),
+            Words::Pattern(pattern) => pattern.clone(),
         };
         RegexBuilder::new(&source)
             .size_limit(PATTERN_SIZE)
@@ -172,11 +172,11 @@ mod tests {
     ];
 
     fn text(t: &str) -> Finder {
-        Finder::new(&Needle::Text(t.into())).unwrap()
+        Finder::new(&Words::Text(t.into())).unwrap()
     }
 
     fn pattern(p: &str) -> Finder {
-        Finder::new(&Needle::Pattern(p.into())).unwrap()
+        Finder::new(&Words::Pattern(p.into())).unwrap()
     }
 
     /// Every match (start, end), with all the time in the world.
@@ -225,7 +225,7 @@ mod tests {
 
     #[test]
     fn the_size_of_a_pattern_is_bounded_and_the_longest_text_fits() {
-        let e = Finder::new(&Needle::Pattern(".{2000}".into()))
+        let e = Finder::new(&Words::Pattern(".{2000}".into()))
             .err()
             .unwrap();
         assert!(e.starts_with("pattern:"), "{e}");
@@ -248,9 +248,9 @@ mod tests {
 
     #[test]
     fn patterns_are_regular_expressions_and_bad_ones_say_why() {
-        let f = Finder::new(&Needle::Pattern(r"\d{3}-\d{4}".into())).unwrap();
+        let f = Finder::new(&Words::Pattern(r"\d{3}-\d{4}".into())).unwrap();
         assert_eq!(hits(&f, "call 555-1234 or 5551234").len(), 1);
-        let e = Finder::new(&Needle::Pattern("(unclosed".into()))
+        let e = Finder::new(&Words::Pattern("(unclosed".into()))
             .err()
             .unwrap();
         assert!(e.starts_with("pattern:"), "{e}");
@@ -288,7 +288,7 @@ mod tests {
         /// the text, and every match's context holds it.
         #[test]
         fn any_pattern_is_safe(pattern in ".{0,40}", hay in "[a-zé\\n .*()]{0,200}") {
-            if let Ok(f) = Finder::new(&Needle::Pattern(pattern)) {
+            if let Ok(f) = Finder::new(&Words::Pattern(pattern)) {
                 for (start, end) in hits(&f, &hay) {
                     let at = start..end;
                     prop_assert!(at.end <= hay.len());

@@ -222,6 +222,8 @@ impl ServerHandler for Claudezilla {
                 ));
             }
         }
+        // Named before the call changes the page (a click may remove what it clicked).
+        let replay = self.replay_before(&tool, &args).await;
         let call = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
         let mut response = self.tool_router.call(call).await?;
         if let rmcp::model::CallToolResponse::Complete(result) = &mut response {
@@ -240,7 +242,7 @@ impl ServerHandler for Claudezilla {
         if let rmcp::model::CallToolResponse::Complete(result) = &mut response {
             self.hide_secrets(result);
             if tool != "firefox_trace" {
-                self.trace_action(&tool, &args, result).await;
+                self.trace_action(&tool, &args, result, replay).await;
             }
         }
         Ok(response)

@@ -3,7 +3,8 @@
 //! nothing else) and the same as JSON. Typed text and secrets never enter its words: arguments
 //! are kept only where they name a place (tab, element, URL, key), other text as its length,
 //! and what was typed is replaced in every answer recorded after (pictures show the page).
-//! On request its pictures also make one animated PNG ([`movie`]).
+//! On request its pictures also make one animated PNG ([`movie`]), and its actions one
+//! Playwright test ([`playwright`]), each element named before the action ([`replay`]).
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -102,6 +103,9 @@ pub struct Entry {
     /// A small JPEG after an action that changes the page, base64.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub picture: Option<String>,
+    /// What a test does for it. Not in the trace's data: it holds what was typed.
+    #[serde(skip)]
+    pub replay: Option<Replay>,
 }
 
 /// A trace being recorded.
@@ -150,6 +154,7 @@ pub struct Action<'a> {
     pub title: String,
     pub errors: Vec<String>,
     pub picture: Option<String>,
+    pub replay: Option<Replay>,
 }
 
 impl Trace {
@@ -191,6 +196,7 @@ impl Trace {
             title: cap(&self.untyped(&action.title), 200),
             errors,
             picture,
+            replay: action.replay,
         });
     }
 
@@ -344,6 +350,11 @@ pub fn target_of(args: &Map<String, Value>) -> String {
 
 mod glyphs;
 mod movie;
+mod playwright;
+pub mod replay;
+
+pub use playwright::spec;
+use replay::Replay;
 
 /// A trace's pictures as one animated PNG ([`movie`]), with its frames and how long it plays
 /// once; None when no picture decoded.

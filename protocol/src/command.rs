@@ -83,6 +83,8 @@ commands! {
     Drag(DragArgs) = "drag" => Acted,
     HandleDialog(HandleDialogArgs) = "handleDialog" => DialogReport,
     GetElement(TargetArgs) = "getElement" => Box<ElementInfo>,
+    /// Where the element is, as a Playwright locator names it (for a trace's test file).
+    Locate(TargetArgs) = "locate" => Box<Locator>,
     WaitFor(WaitForArgs) = "waitFor" => Waited,
     GetPageState(PageStateArgs) = "getPageState" => Box<PageState>,
     Snapshot(SnapshotArgs) = "snapshot" => crate::reply::Snapshot,
@@ -188,6 +190,7 @@ mod tests {
             ),
             with("handleDialog", json!({"accept": true, "promptText": "yes"})),
             with("getElement", json!({"selector": "h1"})),
+            with("locate", json!({"ref": "f2e7", "tabId": 4})),
             with("waitFor", json!({"url": "**/done"})),
             with("getPageState", json!({"maxLinks": 3})),
             with("snapshot", json!({"interactiveOnly": true})),

@@ -383,6 +383,10 @@ pub enum PageOp {
     GetElement {
         target: FrameTarget,
     },
+    /// An element, or the iframe of a child frame, as a Playwright locator names it.
+    Locate {
+        target: Locatable,
+    },
     WaitFor {
         selector: Option<Selector>,
         text: Option<String>,
@@ -464,6 +468,7 @@ impl PageOp {
             | Self::Upload { .. }
             | Self::Drag { .. }
             | Self::GetElement { .. }
+            | Self::Locate { .. }
             | Self::WaitFor { .. }
             | Self::PageState { .. }
             | Self::Performance
@@ -509,6 +514,7 @@ impl PageOp {
             | Self::Upload { .. }
             | Self::Drag { .. }
             | Self::GetElement { .. }
+            | Self::Locate { .. }
             | Self::WaitFor { .. }
             | Self::PageState { .. }
             | Self::Performance
@@ -524,6 +530,15 @@ impl PageOp {
             | Self::Release => Vec::new(),
         }
     }
+}
+
+/// What a frame is asked to name (`PageOp::Locate`): one of its elements, or the iframe that
+/// holds a child frame (by the browser's frame id).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Locatable {
+    Element(FrameTarget),
+    Frame(u64),
 }
 
 /// How many of each kind a page state lists.
@@ -709,7 +724,7 @@ mod tests {
     #[test]
     fn only_reads_of_every_frame_have_a_frame_limit() {
         let mut find = PageOp::Find {
-            needle: crate::args::Needle::Text("x".into()),
+            needle: crate::args::Needle::Words(crate::args::Words::Text("x".into())),
             limit: 20,
         };
         assert_eq!(find.frame_limit_mut().copied(), Some(20));

@@ -3,6 +3,7 @@
 //! each element.
 
 pub mod generated;
+pub mod locator;
 pub mod name;
 
 /// What the walker knows about one element.

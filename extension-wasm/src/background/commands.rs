@@ -85,6 +85,7 @@ async fn on_tab(agent: &AgentId, tab: AuthorizedTab, work: TabWork, b: Budget) -
                 op @ PageOp::Audit { per_rule, .. } => {
                     content::audit(tab, until, op, per_rule, b.ms).await
                 }
+                op @ PageOp::Locate { .. } => content::locate(tab, frame, until, op, b.ms).await,
                 op @ (PageOp::Click { .. } | PageOp::ClickAt { .. }) => {
                     tabs::click(agent, tab, frame, until, op, b.ms).await
                 }

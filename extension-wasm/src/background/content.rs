@@ -3,9 +3,9 @@
 
 use claudezilla_protocol::args::FilledSecret;
 use claudezilla_protocol::envelope::{
-    ContentReply, ContentRequest, PageOp, PageReply, SnapshotPart,
+    ContentReply, ContentRequest, Locatable, PageOp, PageReply, SnapshotPart,
 };
-use claudezilla_protocol::reply::{Audit, Found, PageContent, PageMetrics};
+use claudezilla_protocol::reply::{Audit, Found, Locator, PageContent, PageMetrics};
 use claudezilla_protocol::{Answer, ErrorBody, ErrorCode, Outcome, Reply, TabId};
 use serde::Serialize;
 use wasm_bindgen::JsValue;
@@ -381,6 +381,69 @@ pub async fn find(
     Ok(Reply::Found(
         stitch::find(&frames, top, limit as usize).await,
     ))
+}
+
+/// Most frames nested around an element that a locator names (deeper ones are a page's trap).
+const MAX_FRAME_DEPTH: usize = 10;
+
+/// Where an element is, as a Playwright locator names it: the frame that holds it names the
+/// element, then each frame above names the iframe of the one below, up to the top.
+pub async fn locate(
+    tab: AuthorizedTab,
+    alias: u32,
+    until: u64,
+    op: PageOp,
+    budget_ms: u32,
+) -> Outcome {
+    let frames = TabFrames::new(tab, until, op.clone(), budget_ms);
+    let element: Box<Locator> = frames.answer(alias, op).await?;
+    let mut chain = Vec::new();
+    let mut child = frame_id(tab.id(), alias)?;
+    while child != 0 {
+        if chain.len() == MAX_FRAME_DEPTH {
+            return Err(ErrorBody::new(
+                ErrorCode::PageError,
+                format!("the element is inside more than {MAX_FRAME_DEPTH} nested frames"),
+            ));
+        }
+        let parent = parent_frame(tab.id(), child).await?;
+        let op = PageOp::Locate {
+            target: Locatable::Frame(child),
+        };
+        let iframe: Box<Locator> = frames.answer(alias_for(tab.id(), parent), op).await?;
+        chain.push(iframe.element);
+        child = parent;
+    }
+    chain.reverse();
+    Ok(Reply::Located(Box::new(Locator {
+        frames: chain,
+        element: element.element,
+    })))
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FrameOfTab {
+    tab_id: u32,
+    frame_id: u64,
+}
+
+/// The frame that holds `frame`'s iframe.
+async fn parent_frame(tab: TabId, frame: u64) -> Result<u64, ErrorBody> {
+    let details = web::to_js(&FrameOfTab {
+        tab_id: tab.0,
+        frame_id: frame,
+    });
+    let found = web::call(web::web_navigation_get_frame(&details)).await?;
+    let parent = web::get(&found, "parentFrameId").as_f64().unwrap_or(-1.0);
+    if parent < 0.0 {
+        return Err(ErrorBody::new(
+            ErrorCode::ElementNotFound,
+            format!("tab {tab}: the frame is gone"),
+        )
+        .with_hint("call firefox_snapshot again"));
+    }
+    Ok(parent as u64)
 }
 
 /// axe-core as npm ships it (pinned; `cargo xtask build` copies it into the extension). It

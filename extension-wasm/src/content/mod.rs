@@ -12,6 +12,7 @@ mod drag;
 mod evaluate;
 mod find;
 mod focus;
+mod locate;
 mod names;
 mod page_world;
 mod performance;
@@ -23,8 +24,8 @@ mod states;
 mod storage;
 
 use base64::Engine;
-use claudezilla_protocol::args::DropTarget;
-use claudezilla_protocol::envelope::{ContentReply, ContentRequest, PageOp, PageReply};
+use claudezilla_protocol::args::{DropTarget, Needle};
+use claudezilla_protocol::envelope::{ContentReply, ContentRequest, Locatable, PageOp, PageReply};
 use claudezilla_protocol::reply;
 use claudezilla_protocol::reply::ConsoleLevel;
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
@@ -278,11 +279,24 @@ async fn run(
             drag::drag(&from, to).await
         }
         PageOp::GetElement { target } => read::get_element(&resolve(&target, frame)?, frame),
+        PageOp::Locate {
+            target: Locatable::Element(target),
+        } => locate::element(&resolve(&target, frame)?),
+        PageOp::Locate {
+            target: Locatable::Frame(child),
+        } => locate::frame(child),
         PageOp::WaitFor { selector, text } => {
             read::wait_for(selector.as_deref(), text.as_deref(), until).await
         }
         PageOp::PageState { limits } => read::page_state(frame, limits),
-        PageOp::Find { needle, limit } => search::find(&needle, limit, frame, until),
+        PageOp::Find {
+            needle: Needle::Words(words),
+            limit,
+        } => search::find(&words, limit, frame, until),
+        PageOp::Find {
+            needle: Needle::Role { role, name },
+            limit,
+        } => locate::find(&role, name.as_deref(), limit, frame),
         PageOp::Performance => performance::measure(until).await,
         PageOp::Audit { rules, per_rule } => audit::run(&rules, per_rule, frame, until).await,
         PageOp::Snapshot {

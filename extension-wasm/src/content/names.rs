@@ -258,6 +258,15 @@ pub fn name(el: &Element, tag: &str, labels: &mut Labels) -> String {
     name_as(el, tag, labels, Named::Shown)
 }
 
+/// Most characters of a name a locator matches whole (longer ones are cut, and not matched).
+pub const MAX_LOCATOR_NAME: usize = 300;
+
+/// The accessible name of `el` as a locator matches it: as [`name`], cut much later.
+pub fn full_name(el: &Element, tag: &str, labels: &mut Labels) -> String {
+    let name = a11y::name::accessible_name(&mut Dom { labels }, el.as_ref(), tag, Named::Shown);
+    a11y::clean(&name, MAX_LOCATOR_NAME)
+}
+
 /// The name of an element met as `how` says (hidden, or a script's clickable element).
 pub fn name_as(el: &Element, tag: &str, labels: &mut Labels, how: Named) -> String {
     let name = a11y::name::accessible_name(&mut Dom { labels }, el.as_ref(), tag, how);

@@ -2,7 +2,7 @@
 //! elements left out) joined into one text, searched ([`crate::search`]), each match named by
 //! the nearest element an agent can act on.
 
-use claudezilla_protocol::args::Needle;
+use claudezilla_protocol::args::Words;
 use claudezilla_protocol::reply::{Found, FoundMatch, Searched};
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
 use wasm_bindgen::JsCast;
@@ -46,7 +46,7 @@ impl Stop {
 /// The frame's matches of `needle`, `limit` listed, searched until `until` (ms since the
 /// epoch) or for [`search::SEARCH_MS`], whichever ends first, in at most [`MAX_TEXT`] bytes
 /// of text; the answer says how much was searched.
-pub fn find(needle: &Needle, limit: u32, frame: u32, until: u64) -> Outcome {
+pub fn find(needle: &Words, limit: u32, frame: u32, until: u64) -> Outcome {
     let finder = Finder::new(needle).map_err(|e| ErrorBody::new(ErrorCode::InvalidArgument, e))?;
     let started = web::now_ms();
     let deadline = (started + search::SEARCH_MS).min(until as f64);

@@ -29,6 +29,9 @@ extern "C" {
     pub fn tabs_send_message(tab_id: u32, message: &JsValue, options: &JsValue) -> Promise;
     #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = executeScript)]
     pub fn tabs_execute_script(tab_id: u32, details: &JsValue) -> Promise;
+    /// A frame's details, among them its parent's frame id (-1 for the top frame).
+    #[wasm_bindgen(js_namespace = ["browser", "webNavigation"], js_name = getFrame)]
+    pub fn web_navigation_get_frame(details: &JsValue) -> Promise;
     /// Captures a tab without activating it (Firefox 59+), whole or a document rectangle.
     #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = captureTab)]
     pub fn tabs_capture_tab(tab_id: u32, options: &JsValue) -> Promise;

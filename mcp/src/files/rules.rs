@@ -8,7 +8,7 @@
 //!   `CLAUDE.md`, …); a download with such a name is kept inert as `NAME.download`;
 //! * a screenshot is a picture file, a saved state a `.json` file, an answer a `.txt` or `.log`
 //!   (a network log also a `.har`, which only network panels import) in the output folder ([`OUTPUT_FOLDER`]), a trace an `.html` with its data beside it
-//!   (`firefox_trace` names it `NAME.trace.json`);
+//!   (`firefox_trace` names it `NAME.trace.json`), its test a `.ts` no runner collects;
 //! * downloads land only under the downloads folder (never in the project's own folders);
 //! * nothing is replaced without `overwrite: true` (decided where the file is written).
 
@@ -40,6 +40,9 @@ pub enum Written {
     TraceData,
     /// A trace's pictures as one animated PNG.
     TraceMovie,
+    /// A trace's actions as a Playwright test (`.ts`), under a name no runner collects: the
+    /// user runs it by naming it `*.spec.ts`, after reading it.
+    TraceTest,
 }
 
 impl Written {
@@ -51,6 +54,7 @@ impl Written {
             Self::TracePage => &["html"],
             Self::TraceData => &["json"],
             Self::TraceMovie => &["png"],
+            Self::TraceTest => &["ts"],
         }
     }
 
@@ -62,6 +66,7 @@ impl Written {
             Self::TracePage => "a trace",
             Self::TraceData => "a trace's data",
             Self::TraceMovie => "a trace's moving picture",
+            Self::TraceTest => "a trace's test",
         }
     }
 
@@ -75,7 +80,8 @@ impl Written {
             | Self::State
             | Self::TracePage
             | Self::TraceData
-            | Self::TraceMovie => None,
+            | Self::TraceMovie
+            | Self::TraceTest => None,
         }
     }
 }

@@ -25,7 +25,7 @@ browser_tools! { reading_router;
     get_content "firefox_get_content" (ToFile<GetContentArgs>) => with read_content, "Read your tab as text (default), markdown (headings, links, lists, tables) or html, whole or under a selector. Cut at maxLength.";
     snapshot "firefox_snapshot" (SnapshotArgs) => whole asks::Snapshot, "Compact accessibility tree of your tab (all frames, shadow DOM) where every interactive element has a ref (e12) that any action tool takes instead of a selector.";
         s => text(render_snapshot(s));
-    find "firefox_find" (FindArgs) => asks::Find, "Where a text (or regex) shows on your tab, frames and shadow DOM too: each match's line, and the ref, role and name of the element to act on.";
+    find "firefox_find" (FindArgs) => asks::Find, "Where a text (or regex) shows on your tab, frames and shadow DOM too: each match's line, and the ref, role and name of the element to act on; or every element of a role (and name).";
         f => text(render_found(&f));
     performance "firefox_performance" (PerformanceArgs) => with measure, "Your tab's load and responsiveness: TTFB, DOMContentLoaded, load, LCP, CLS, INP, long tasks, resources by type and the largest.";
     accessibility_snapshot "firefox_get_accessibility_snapshot" (AccessibilitySnapshotArgs) => asks::AccessibilitySnapshot, "Accessibility tree limited by depth and node count (Claudezilla's); firefox_snapshot is usually better.";
@@ -168,10 +168,12 @@ fn render_performance(p: &PagePerformance) -> String {
 
 /// What a search read, and why it stopped early if it did.
 fn render_searched(s: &Searched) -> String {
-    let mut read = format!(
-        "[searched {} characters in {} frame(s), {} ms]",
-        s.chars, s.frames, s.ms
-    );
+    // A search by role reads elements, not characters.
+    let chars = match s.chars {
+        0 => String::new(),
+        n => format!("{n} characters in "),
+    };
+    let mut read = format!("[searched {chars}{} frame(s), {} ms]", s.frames, s.ms);
     if let Some(why) = &s.stopped {
         read.push_str(&format!(
             "\n[stopped early: {why}; matches past that point are not counted]"
@@ -183,7 +185,9 @@ fn render_searched(s: &Searched) -> String {
 fn render_found(f: &Found) -> String {
     let read = render_searched(&f.searched);
     if f.total == 0 {
-        return format!("Not found on the page (hidden text is not searched).\n{read}");
+        return format!(
+            "Not found on the page (hidden text and elements are not searched).\n{read}"
+        );
     }
     let mut out = format!("{} of {} match(es):\n", f.matches.len(), f.total);
     for m in &f.matches {
@@ -192,10 +196,11 @@ fn render_found(f: &Found) -> String {
         } else {
             format!(" {:?}", m.name)
         };
-        out.push_str(&format!(
-            "{} {}{name}: {}\n",
-            m.element_ref, m.role, m.context
-        ));
+        let context = match m.context.is_empty() {
+            true => String::new(),
+            false => format!(": {}", m.context),
+        };
+        out.push_str(&format!("{} {}{name}{context}\n", m.element_ref, m.role));
     }
     let rest = (f.total as usize).saturating_sub(f.matches.len());
     if rest > 0 {

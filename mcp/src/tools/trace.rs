@@ -2,7 +2,7 @@
 //! user opens ([`crate::trace`]). The recording itself is done in `call_tool`, after each
 //! action's answer is final.
 
-use claudezilla_protocol::args::{ConsoleArgs, ConsoleLevel, ScreenshotArgs};
+use claudezilla_protocol::args::{ConsoleArgs, ConsoleLevel, ScreenshotArgs, TargetArgs};
 use claudezilla_protocol::reply;
 use claudezilla_protocol::{ErrorBody, ErrorCode, TabId, asks};
 use rmcp::model::CallToolResult;
@@ -13,13 +13,14 @@ use serde_json::{Map, Value, json};
 use super::{Context, Given, failed, text, text_of};
 use crate::files::Written;
 use crate::session::Claudezilla;
+use crate::trace::replay::{self, Replay};
 use crate::trace::{self, Action, Trace};
 
 /// How long each lookup for the trace may take (the shortest timeout a call has).
 const LOOKUP_MS: u64 = 5_000;
 
 browser_tools! { trace_router;
-    trace "firefox_trace" (TraceArgs) => with trace_tool, "start records your actions (tool, target, answer, page, errors, a picture after each change); stop writes them as an HTML page for the user, and JSON (movie: also an animated PNG).";
+    trace "firefox_trace" (TraceArgs) => with trace_tool, "start records your actions (tool, target, answer, page, errors, a picture after each change); stop writes them as an HTML page for the user, and JSON (movie: also an animated PNG; test: also a Playwright test).";
 }
 
 /// Arguments of `firefox_trace`.
@@ -33,6 +34,9 @@ pub struct TraceArgs {
     /// stop: also play the pictures as an animated PNG, written here (.png).
     #[serde(default)]
     movie: Option<String>,
+    /// stop: also write the actions as a Playwright test here (.ts; secrets as process.env.NAME).
+    #[serde(default)]
+    test: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
@@ -86,6 +90,16 @@ impl Claudezilla {
                     Some(Ok(target)) => Some(target),
                     None => None,
                 };
+                let test_target = match a.args.test.as_deref().map(|path| {
+                    Ok::<_, ErrorBody>((
+                        path,
+                        allowed.prepare_save(path, false, Written::TraceTest)?,
+                    ))
+                }) {
+                    Some(Err(e)) => return failed(e),
+                    Some(Ok(target)) => Some(target),
+                    None => None,
+                };
                 // Its words were redacted as they were recorded; its pictures are base64 that a
                 // short value could match by chance, so the page is not redacted again.
                 let html = t.html();
@@ -103,8 +117,12 @@ impl Claudezilla {
                             Some(target) => write_movie(t.entries().to_vec(), target).await,
                             None => String::new(),
                         };
+                        let test = match test_target {
+                            Some((path, target)) => write_test(t.entries(), path, target),
+                            None => String::new(),
+                        };
                         let answer = format!(
-                            "Wrote {} action(s) to {} (open it in Firefox to step through them) and {}.{movie}{limits}",
+                            "Wrote {} action(s) to {} (open it in Firefox to step through them) and {}.{movie}{test}{limits}",
                             t.len(),
                             p.display(),
                             d.display()
@@ -118,6 +136,47 @@ impl Claudezilla {
         }
     }
 
+    /// While a trace records: what a test does for this call, its elements named by the
+    /// browser now, before the call changes the page. None when no trace records or a test
+    /// does not replay the call.
+    pub(crate) async fn replay_before(
+        &self,
+        tool: &str,
+        args: &Map<String, Value>,
+    ) -> Option<Replay> {
+        if self.trace.lock().await.as_ref().is_none_or(Trace::full) {
+            return None;
+        }
+        let (tab, step) = replay::step_of(tool, args)?;
+        let mut located = Vec::new();
+        for target in step.targets() {
+            let args = TargetArgs {
+                target,
+                tab_id: tab,
+            };
+            let answer = self.ask::<asks::Locate>(args, Some(LOOKUP_MS)).await;
+            located.push(answer.map(|l| *l).map_err(|e| e.message));
+        }
+        let mut located = located.into_iter();
+        let step = step.map(&mut |_| {
+            located
+                .next()
+                .unwrap_or_else(|| Err("the element was not named".to_owned()))
+        });
+        let url = self.tab_url(tab).await.unwrap_or_default();
+        Some(Replay { tab, url, step })
+    }
+
+    /// The address of the tab (`tabId`, else the agent's latest), secrets by name.
+    async fn tab_url(&self, tab: Option<TabId>) -> Option<String> {
+        let reply::Tabs { tabs } = self.ask::<asks::GetTabs>((), Some(LOOKUP_MS)).await.ok()?;
+        let tab = tabs
+            .iter()
+            .filter(|t| t.mine)
+            .rfind(|t| tab.is_none_or(|id| t.tab_id == id))?;
+        Some(self.secrets.redact(&tab.url).into_owned())
+    }
+
     /// Records one action while a trace is on: its answer, the page it left, console errors
     /// raised meanwhile and, after an action that changes the page, a small picture. The
     /// browser is asked without holding the trace, so other calls do not wait on it.
@@ -126,6 +185,7 @@ impl Claudezilla {
         tool: &str,
         args: &Map<String, Value>,
         result: &CallToolResult,
+        replay: Option<Replay>,
     ) {
         let full = match self.trace.lock().await.as_ref() {
             None => return,
@@ -154,8 +214,18 @@ impl Claudezilla {
             title: String::new(),
             errors: Vec::new(),
             picture: None,
+            replay,
         };
         if !full && let Some(tab) = self.traced_tab(&args, &mut action).await {
+            // A new window's tab is known only now.
+            if let Some(Replay {
+                tab: at @ None,
+                step: replay::Step::Open(_),
+                ..
+            }) = &mut action.replay
+            {
+                *at = Some(tab);
+            }
             action.errors = self.console_errors(tab).await;
             if trace::pictured(tool, &args) && !failed {
                 action.picture = self.small_picture(tab).await;
@@ -209,6 +279,21 @@ impl Claudezilla {
         .ok()?;
         let shot = self.ask::<asks::Screenshot>(args, Some(LOOKUP_MS)).await;
         shot.ok().map(|s| s.data)
+    }
+}
+
+/// Writes the trace's actions as a Playwright test; says where, or why not.
+fn write_test(entries: &[trace::Entry], path: &str, target: crate::files::SaveTarget) -> String {
+    let title = std::path::Path::new(path)
+        .file_stem()
+        .map_or_else(|| "recorded".into(), |s| s.to_string_lossy().into_owned());
+    let replayed = entries.iter().filter(|e| e.replay.is_some()).count();
+    match target.write(trace::spec(entries, &title).as_bytes()) {
+        Ok(path) => format!(
+            " Its {replayed} replayable action(s) are a Playwright test in {} (read it, then name it *.spec.ts to run it).",
+            path.display()
+        ),
+        Err(e) => format!(" The test was not written: {}.", e.message),
     }
 }
 

@@ -17,6 +17,7 @@ fn action<'a>(tool: &'a str, args: &'a Map<String, Value>, answer: &'a str) -> A
         title: "A".into(),
         errors: vec![],
         picture: None,
+        replay: None,
     }
 }
 

@@ -82,6 +82,10 @@ tab_args! {
         pub text: Option<String>,
         /// Or a regular expression (Rust regex syntax; (?i) for any case).
         pub pattern: Option<String>,
+        /// Or elements by ARIA role (button, link, heading, row…), as Playwright's getByRole.
+        pub role: Option<String>,
+        /// With role: only this accessible name (whole).
+        pub name: Option<String>,
         /// Most matches listed (default 20); the rest are counted.
         #[serde(default = "d20")]
         pub limit: u32,
@@ -152,34 +156,62 @@ impl Validate for AuditArgs {
     }
 }
 
-/// What `firefox_find` looks for.
+/// Longest role name `firefox_find` takes (ARIA's longest is 16 characters).
+const MAX_ROLE: usize = 40;
+
+/// What `firefox_find` looks for: words in the page's text, or elements by role.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum Needle {
+    Words(Words),
+    /// An ARIA role (lower case, as written; the page's frame knows which roles exist), and
+    /// the accessible name matched whole.
+    Role {
+        role: String,
+        name: Option<String>,
+    },
+}
+
+/// Words to find in the page's text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub enum Needle {
+pub enum Words {
     Text(String),
     Pattern(String),
 }
 
 impl FindArgs {
-    /// The text or the pattern, exactly one.
+    /// The text, the pattern or the role, exactly one (a name only with a role).
     pub fn needle(&self) -> Result<Needle, Invalid> {
-        let needle = match (&self.text, &self.pattern) {
-            (Some(t), None) => Needle::Text(t.clone()),
-            (None, Some(p)) => Needle::Pattern(p.clone()),
-            (Some(_), Some(_)) => {
-                return Err(Invalid::new("pattern", "give text or pattern, not both"));
+        match (&self.text, &self.pattern, &self.role) {
+            (Some(t), None, None) => Ok(Needle::Words(Words::Text(self.words("text", t)?))),
+            (None, Some(p), None) => Ok(Needle::Words(Words::Pattern(self.words("pattern", p)?))),
+            (None, None, Some(role)) => {
+                let role = role.trim().to_ascii_lowercase();
+                refuse_if(role.is_empty(), "role", "is empty")?;
+                check_len("role", &role, MAX_ROLE)?;
+                if let Some(name) = &self.name {
+                    check_len("name", name, MAX_FIND_NEEDLE)?;
+                }
+                Ok(Needle::Role {
+                    role,
+                    name: self.name.clone(),
+                })
             }
-            (None, None) => {
-                return Err(Invalid::new("text", "give the text (or a pattern) to find"));
-            }
-        };
-        let (field, words) = match &needle {
-            Needle::Text(t) => ("text", t),
-            Needle::Pattern(p) => ("pattern", p),
-        };
+            (None, None, None) => Err(Invalid::new(
+                "text",
+                "give the text (or a pattern, or a role) to find",
+            )),
+            _ => Err(Invalid::new("pattern", "give one of text, pattern or role")),
+        }
+    }
+
+    /// Words to find, checked: not empty, not too long, and no name (it goes with a role).
+    fn words(&self, field: &'static str, words: &str) -> Result<String, Invalid> {
+        refuse_if(self.name.is_some(), "name", "goes with role")?;
         refuse_if(words.trim().is_empty(), field, "is empty")?;
         check_len(field, words, MAX_FIND_NEEDLE)?;
-        Ok(needle)
+        Ok(words.to_owned())
     }
 }
 

@@ -250,3 +250,33 @@ fn each_check_runs_as_the_arguments_are_parsed_and_names_its_field() {
     let form = json!({"fields": [{"ref": "e1", "value": long}]});
     field(refused::<FillFormArgs>(form), "value");
 }
+
+#[test]
+fn a_search_is_words_or_a_role_with_its_name() {
+    let needle = |v: serde_json::Value| {
+        serde_json::from_value::<FindArgs>(v)
+            .map_err(|e| e.to_string())
+            .and_then(|a| a.needle().map_err(|e| e.to_string()))
+    };
+    assert_eq!(
+        needle(json!({"role": " Button ", "name": "Edit"})),
+        Ok(Needle::Role {
+            role: "button".into(),
+            name: Some("Edit".into())
+        })
+    );
+    assert_eq!(
+        needle(json!({"text": "Total"})),
+        Ok(Needle::Words(Words::Text("Total".into())))
+    );
+    for (refused, says) in [
+        (json!({"text": "a", "role": "button"}), "one of text, pattern or role"),
+        (json!({"text": "a", "name": "Edit"}), "goes with role"),
+        (json!({"role": " "}), "is empty"),
+        (json!({"role": "x".repeat(41)}), "41 characters"),
+        (json!({}), "or a role"),
+    ] {
+        let e = needle(refused.clone()).unwrap_err();
+        assert!(e.contains(says), "{refused}: {e}");
+    }
+}

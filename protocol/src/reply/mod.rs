@@ -20,11 +20,13 @@ macro_rules! camel_structs {
 }
 
 mod answers;
+mod locator;
 mod payloads;
 
 pub use crate::args::ConsoleLevel;
 pub use crate::error::{ErrorBody, ErrorCode};
 pub use answers::*;
+pub use locator::*;
 pub use payloads::*;
 
 /// The result of one command, as it travels back through every hop.
@@ -83,6 +85,7 @@ replies! {
     Audit(Box<Audit>),
     Performance(Box<PagePerformance>),
     Element(Box<ElementInfo>),
+    Located(Box<Locator>),
     PageState(Box<PageState>),
     Dialogs(DialogReport),
     WindowClosed(WindowClosed),

@@ -1,0 +1,333 @@
+//! Naming one element of this frame as a Playwright test names it (`firefox_trace`'s test
+//! file): by role and accessible name, matched whole, where Playwright's `getByRole` finds it
+//! so; narrowed to an enclosing row or dialog, or to its position, when others share them
+//! ([`a11y::locator`] decides); else by a CSS selector. A frame's iframe is named by CSS.
+//!
+//! The matches are counted as Playwright's engine walks: the document's elements in tree
+//! order, then each open shadow root's, hidden elements (not rendered, or `aria-hidden`) left
+//! out.
+
+use claudezilla_protocol::reply::{Found, FoundMatch, Locator, Pick, Query, Searched};
+use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
+use wasm_bindgen::JsCast;
+use web_sys::{Element, ShadowRoot};
+
+use super::dom::{box_less, document, is_visible};
+use super::find::{open_roots, query_all_in, ref_for};
+use super::names::{self, Labels};
+use super::snapshot::{css_path, frame_id_of, role_of};
+use crate::a11y::locator::{self, Narrowed, Scope};
+use crate::{a11y, suggest, web};
+
+/// Ancestors climbed looking for a scope to narrow to.
+const MAX_SCOPE_CLIMB: usize = 12;
+
+/// The element's locator within this frame.
+pub fn element(el: &Element) -> Outcome {
+    let all = shown_elements()?;
+    let mut labels = Labels::default();
+    let pick = match role_query(el, &mut labels) {
+        Some(query) => by_role(el, query, &all, &mut labels),
+        None => by_css(el, &all),
+    };
+    Ok(located(pick))
+}
+
+/// The iframe (or frame) of the child frame `child` (the browser's frame id), by CSS.
+pub fn frame(child: u64) -> Outcome {
+    let doc = document()?;
+    let frames: Vec<Element> = open_roots(&doc)
+        .iter()
+        .flat_map(|root| query_all_in(root, "iframe, frame"))
+        .collect();
+    let iframe = frames
+        .iter()
+        .find(|f| frame_id_of(f) == Some(child))
+        .ok_or_else(|| {
+            ErrorBody::new(
+                ErrorCode::ElementNotFound,
+                "the frame's iframe left the page",
+            )
+            .with_hint("call firefox_snapshot again")
+        })?;
+    let selector = iframe_selector(iframe);
+    let same: Vec<&Element> = frames
+        .iter()
+        .filter(|f| f.matches(&selector).unwrap_or(false))
+        .collect();
+    Ok(located(Pick {
+        scope: None,
+        nth: nth_of(iframe, &same),
+        matches: same.len() as u32,
+        query: Query::Css(selector),
+    }))
+}
+
+/// `firefox_find {role, name?}` in this frame: the elements Playwright's `getByRole` finds
+/// (the same ones a locator is counted among), in its order, `limit` listed with their refs;
+/// and the child frames, for the background to search next.
+pub fn find(role: &str, name: Option<&str>, limit: u32, frame: u32) -> Outcome {
+    known_role(role)?;
+    let started = web::now_ms();
+    let doc = document()?;
+    let all = shown_elements()?;
+    let wanted = name.map(|n| a11y::clean(n, names::MAX_LOCATOR_NAME));
+    let mut labels = Labels::default();
+    let mut matches = Vec::new();
+    let mut total = 0u32;
+    for el in all
+        .iter()
+        .filter(|el| playwright_role(el).is_some_and(|(r, _)| r == role))
+    {
+        let found = names::full_name(el, &el.local_name(), &mut labels);
+        if wanted.as_ref().is_some_and(|w| *w != found) {
+            continue;
+        }
+        total = total.saturating_add(1);
+        if matches.len() < limit as usize {
+            matches.push(FoundMatch {
+                element_ref: ref_for(el, frame),
+                role: role.to_owned(),
+                name: a11y::clean(&found, 80),
+                context: String::new(),
+            });
+        }
+    }
+    let frames = open_roots(&doc)
+        .iter()
+        .flat_map(|root| query_all_in(root, "iframe, frame"))
+        .filter_map(|f| frame_id_of(&f))
+        .collect();
+    Ok(Reply::Found(Found {
+        matches,
+        total,
+        frames,
+        searched: Searched {
+            chars: 0,
+            frames: 1,
+            ms: (web::now_ms() - started) as u32,
+            stopped: None,
+        },
+    }))
+}
+
+/// A role `getByRole` knows, or what the agent may have meant.
+fn known_role(role: &str) -> Result<(), ErrorBody> {
+    if a11y::name::ARIA_ROLES.contains(&role) {
+        return Ok(());
+    }
+    let roles: Vec<String> = a11y::name::ARIA_ROLES
+        .iter()
+        .map(|r| (*r).to_owned())
+        .collect();
+    let near = suggest::closest(role, &roles, 3);
+    Err(ErrorBody::new(
+        ErrorCode::InvalidArgument,
+        format!("role {role:?} is not an ARIA role"),
+    )
+    .with_hint(format!(
+        "did you mean {}? (heading, not h1: every heading level is one role)",
+        near.join(", ")
+    )))
+}
+
+fn located(element: Pick) -> Reply {
+    Reply::Located(Box::new(Locator {
+        frames: Vec::new(),
+        element,
+    }))
+}
+
+/// Every element Playwright's role engine may match, in its order.
+fn shown_elements() -> Result<Vec<Element>, ErrorBody> {
+    let doc = document()?;
+    Ok(open_roots(&doc)
+        .iter()
+        .flat_map(|root| query_all_in(root, "*"))
+        .filter(|el| (is_visible(el) || box_less(el)) && !aria_hidden(el))
+        .collect())
+}
+
+/// Inside `aria-hidden="true"` (in its own tree): out of the accessibility tree.
+fn aria_hidden(el: &Element) -> bool {
+    el.closest("[aria-hidden=true]").ok().flatten().is_some()
+}
+
+/// The role and name Playwright finds `el` by, if it does and the name is not empty.
+fn role_query(el: &Element, labels: &mut Labels) -> Option<Query> {
+    let (role, level) = playwright_role(el)?;
+    let name = names::full_name(el, &el.local_name(), labels);
+    // A name cut short cannot be matched whole.
+    (!name.is_empty() && !name.ends_with('…')).then(|| Query::Role {
+        role: role.to_owned(),
+        name,
+        level,
+    })
+}
+
+/// Does `el` match `query` (its role asked first: names cost far more)?
+fn matches_role(el: &Element, query: &Query, labels: &mut Labels) -> bool {
+    let Query::Role { role, level, .. } = query else {
+        return false;
+    };
+    playwright_role(el) == Some((role.as_str(), *level))
+        && role_query(el, labels).as_ref() == Some(query)
+}
+
+/// The role Playwright's `getByRole` finds `el` by, with a heading's level.
+fn playwright_role(el: &Element) -> Option<(&'static str, Option<u8>)> {
+    let tag = el.local_name();
+    let (role, _) = role_of(el, &tag, true);
+    match (role?, tag.as_str()) {
+        // A select showing several options is a list box to Playwright.
+        ("combobox", "select") if el.has_attribute("multiple") || size_over_one(el) => {
+            Some(("listbox", None))
+        }
+        (role, _) => locator::playwright_role(role, &tag, el.has_attribute("role")),
+    }
+}
+
+fn size_over_one(el: &Element) -> bool {
+    el.get_attribute("size")
+        .and_then(|s| s.trim().parse::<u32>().ok())
+        .is_some_and(|s| s > 1)
+}
+
+fn by_role(el: &Element, query: Query, all: &[Element], labels: &mut Labels) -> Pick {
+    let matches: Vec<&Element> = all
+        .iter()
+        .filter(|c| *c == el || matches_role(c, &query, labels))
+        .collect();
+    let position = matches.iter().position(|c| *c == el).unwrap_or(0);
+    let scopes = scopes_of(el, all, labels);
+    let measured: Vec<Scope> = scopes
+        .iter()
+        .map(|(scope, _, matches_of_scope)| Scope {
+            holds: matches.iter().filter(|m| holds(scope, m)).count(),
+            matches: *matches_of_scope,
+        })
+        .collect();
+    match locator::narrow(position, matches.len(), &measured) {
+        Narrowed::Alone => Pick {
+            scope: None,
+            query,
+            nth: None,
+            matches: matches.len() as u32,
+        },
+        Narrowed::Scoped(i) => Pick {
+            scope: Some(scopes[i].1.clone()),
+            query,
+            nth: None,
+            matches: 1,
+        },
+        Narrowed::Nth(n) => Pick {
+            scope: None,
+            query,
+            nth: Some(n),
+            matches: matches.len() as u32,
+        },
+    }
+}
+
+/// The ancestors a person could narrow to, nearest first: each with its query and how many
+/// elements of the frame that query matches.
+fn scopes_of(el: &Element, all: &[Element], labels: &mut Labels) -> Vec<(Element, Query, usize)> {
+    let mut scopes = Vec::new();
+    let mut at = parent(el);
+    for _ in 0..MAX_SCOPE_CLIMB {
+        let Some(ancestor) = at else { break };
+        if let Some(query @ Query::Role { .. }) = role_query(&ancestor, labels)
+            && let Query::Role { role, .. } = &query
+            && locator::is_scope(role)
+        {
+            let count = all
+                .iter()
+                .filter(|c| matches_role(c, &query, labels))
+                .count();
+            scopes.push((ancestor.clone(), query, count));
+        }
+        at = parent(&ancestor);
+    }
+    scopes
+}
+
+/// The parent element, crossing out of a shadow root to its host.
+fn parent(el: &Element) -> Option<Element> {
+    el.parent_element().or_else(|| {
+        el.parent_node()
+            .and_then(|n| n.dyn_into::<ShadowRoot>().ok())
+            .map(|root| root.host())
+    })
+}
+
+/// Is `inner` inside `scope` (shadow roots included)?
+fn holds(scope: &Element, inner: &Element) -> bool {
+    let mut at = parent(inner);
+    while let Some(el) = at {
+        if &el == scope {
+            return true;
+        }
+        at = parent(&el);
+    }
+    false
+}
+
+fn by_css(el: &Element, all: &[Element]) -> Pick {
+    let selector = css_path(el);
+    let same: Vec<&Element> = all
+        .iter()
+        .filter(|c| c.matches(&selector).unwrap_or(false))
+        .collect();
+    let same = if same.contains(&el) { same } else { vec![el] };
+    Pick {
+        scope: None,
+        nth: nth_of(el, &same),
+        matches: same.len() as u32,
+        query: Query::Css(selector),
+    }
+}
+
+fn nth_of(el: &Element, matches: &[&Element]) -> Option<u32> {
+    (matches.len() > 1)
+        .then(|| matches.iter().position(|m| *m == el))
+        .flatten()
+        .map(|i| i as u32)
+}
+
+/// An iframe's selector as a person writes it: its id, name or title, else its tag.
+fn iframe_selector(iframe: &Element) -> String {
+    let tag = iframe.local_name();
+    let id = iframe.id();
+    if !id.is_empty() && css_ident(&id) {
+        return format!("#{id}");
+    }
+    ["name", "title"]
+        .iter()
+        .find_map(|attribute| {
+            let value = iframe.get_attribute(attribute)?;
+            (!value.trim().is_empty())
+                .then(|| format!("{tag}[{attribute}=\"{}\"]", css_string(&value)))
+        })
+        .unwrap_or(tag)
+}
+
+/// A CSS identifier as written, with no escaping needed.
+fn css_ident(text: &str) -> bool {
+    text.chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// Text inside a double-quoted CSS string.
+fn css_string(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| match c {
+            '"' | '\\' => vec!['\\', c],
+            '\n' | '\r' => vec![' '],
+            c => vec![c],
+        })
+        .collect()
+}
