@@ -52,6 +52,7 @@ const PLACES: &[&str] = &[
     "width",
     "height",
     "clickCount",
+    "role",
 ];
 
 /// Tools that change the page, after which a picture is taken.

@@ -137,6 +137,7 @@ fn shared() -> anyhow::Result<Arc<Shared>> {
         all.extend(crate::secrets::pages());
         all.extend(crate::answers::pages());
         all.extend(crate::audit::pages());
+        all.extend(crate::codegen::pages());
         all.extend(crate::input::pages(&format!(
             "http://127.0.0.1:{}",
             other.port

@@ -11,6 +11,7 @@ mod answers;
 mod attacks;
 mod audit;
 mod beyond;
+mod codegen;
 mod common;
 mod composite;
 mod consent;
@@ -65,6 +66,10 @@ fn main() {
         with_shared(
             "audit::audits_stay_in_the_agents_tabs_and_go_to_files",
             audit::audits_stay_in_the_agents_tabs_and_go_to_files,
+        ),
+        with_shared(
+            "codegen::a_trace_becomes_a_playwright_test",
+            codegen::a_trace_becomes_a_playwright_test,
         ),
         with_shared(
             "answers::a_trace_is_a_page_the_user_opens",

@@ -53,10 +53,10 @@ pub async fn lists_the_tools() -> anyhow::Result<()> {
     // The whole list is read by the model on every session: it stays lean. It was 29,963
     // characters before secrets, outputFile, find, trace and performance, which were given
     // 3,000 between them; hover's point (x, y, as click has) and the upload's ways, 440 more;
-    // firefox_audit 930 more and the trace's movie 140 (of the 1,783 issue 37 gives its tools):
-    // 34,271 measured.
+    // firefox_audit 930 more and the trace's movie 140, its test and find's role and name 414
+    // (of the 1,783 issue 37 gives its tools): 34,685 measured.
     let size = serde_json::to_string(&tools)?.len();
-    ensure!(size < 34_300, "tools/list is {size} characters");
+    ensure!(size < 34_700, "tools/list is {size} characters");
     for tool in &tools {
         let timeout = &tool.input_schema["properties"]["timeout"];
         ensure!(

@@ -24,13 +24,47 @@ const MAX_SCOPE_CLIMB: usize = 12;
 
 /// The element's locator within this frame.
 pub fn element(el: &Element) -> Outcome {
-    let all = shown_elements()?;
-    let mut labels = Labels::default();
-    let pick = match role_query(el, &mut labels) {
-        Some(query) => by_role(el, query, &all, &mut labels),
-        None => by_css(el, &all),
+    let mut shown = Shown::read()?;
+    let pick = match role_query(el, &mut shown.labels) {
+        Some(query) => by_role(el, query, &mut shown),
+        None => None,
     };
-    Ok(located(pick))
+    Ok(located(pick.map_or_else(|| by_css(el), Ok)?))
+}
+
+/// The frame's shown elements in Playwright's order, each with the role `getByRole` finds it
+/// by (read once: a locator counts matches for itself and for each scope it tries).
+struct Shown {
+    elements: Vec<Element>,
+    roles: Vec<Option<(&'static str, Option<u8>)>>,
+    labels: Labels,
+}
+
+impl Shown {
+    fn read() -> Result<Self, ErrorBody> {
+        let elements = shown_elements()?;
+        let roles = elements.iter().map(playwright_role).collect();
+        Ok(Self {
+            elements,
+            roles,
+            labels: Labels::default(),
+        })
+    }
+
+    /// The elements `query` matches, in order (roles compared first: names cost far more).
+    fn matching(&mut self, query: &Query) -> Vec<Element> {
+        let Query::Role { role, level, .. } = query else {
+            return Vec::new();
+        };
+        let wanted = Some((role.as_str(), *level));
+        let mut out = Vec::new();
+        for (el, r) in self.elements.iter().zip(&self.roles) {
+            if *r == wanted && role_query(el, &mut self.labels).as_ref() == Some(query) {
+                out.push(el.clone());
+            }
+        }
+        out
+    }
 }
 
 /// The iframe (or frame) of the child frame `child` (the browser's frame id), by CSS.
@@ -165,15 +199,6 @@ fn role_query(el: &Element, labels: &mut Labels) -> Option<Query> {
     })
 }
 
-/// Does `el` match `query` (its role asked first: names cost far more)?
-fn matches_role(el: &Element, query: &Query, labels: &mut Labels) -> bool {
-    let Query::Role { role, level, .. } = query else {
-        return false;
-    };
-    playwright_role(el) == Some((role.as_str(), *level))
-        && role_query(el, labels).as_ref() == Some(query)
-}
-
 /// The role Playwright's `getByRole` finds `el` by, with a heading's level.
 fn playwright_role(el: &Element) -> Option<(&'static str, Option<u8>)> {
     let tag = el.local_name();
@@ -193,26 +218,26 @@ fn size_over_one(el: &Element) -> bool {
         .is_some_and(|s| s > 1)
 }
 
-fn by_role(el: &Element, query: Query, all: &[Element], labels: &mut Labels) -> Pick {
-    let matches: Vec<&Element> = all
-        .iter()
-        .filter(|c| *c == el || matches_role(c, &query, labels))
-        .collect();
-    let position = matches.iter().position(|c| *c == el).unwrap_or(0);
-    let scopes = scopes_of(el, all, labels);
+/// The role locator of `el`, narrowed as [`locator::narrow`] says; None when `getByRole`
+/// would not find it (it is hidden).
+fn by_role(el: &Element, query: Query, shown: &mut Shown) -> Option<Pick> {
+    let matches = shown.matching(&query);
+    let position = matches.iter().position(|m| m == el)?;
+    let scopes = scopes_of(el, shown);
     let measured: Vec<Scope> = scopes
         .iter()
-        .map(|(scope, _, matches_of_scope)| Scope {
+        .map(|(scope, _, count)| Scope {
             holds: matches.iter().filter(|m| holds(scope, m)).count(),
-            matches: *matches_of_scope,
+            matches: *count,
         })
         .collect();
-    match locator::narrow(position, matches.len(), &measured) {
+    let count = matches.len() as u32;
+    Some(match locator::narrow(position, matches.len(), &measured) {
         Narrowed::Alone => Pick {
             scope: None,
             query,
             nth: None,
-            matches: matches.len() as u32,
+            matches: count,
         },
         Narrowed::Scoped(i) => Pick {
             scope: Some(scopes[i].1.clone()),
@@ -224,26 +249,22 @@ fn by_role(el: &Element, query: Query, all: &[Element], labels: &mut Labels) -> 
             scope: None,
             query,
             nth: Some(n),
-            matches: matches.len() as u32,
+            matches: count,
         },
-    }
+    })
 }
 
-/// The ancestors a person could narrow to, nearest first: each with its query and how many
-/// elements of the frame that query matches.
-fn scopes_of(el: &Element, all: &[Element], labels: &mut Labels) -> Vec<(Element, Query, usize)> {
+/// The ancestors a person could narrow to, nearest first, once `getByRole` finds them: each
+/// with its query and how many elements of the frame that query matches.
+fn scopes_of(el: &Element, shown: &mut Shown) -> Vec<(Element, Query, usize)> {
     let mut scopes = Vec::new();
     let mut at = parent(el);
     for _ in 0..MAX_SCOPE_CLIMB {
         let Some(ancestor) = at else { break };
-        if let Some(query @ Query::Role { .. }) = role_query(&ancestor, labels)
-            && let Query::Role { role, .. } = &query
-            && locator::is_scope(role)
+        if playwright_role(&ancestor).is_some_and(|(role, _)| locator::is_scope(role))
+            && let Some(query) = role_query(&ancestor, &mut shown.labels)
         {
-            let count = all
-                .iter()
-                .filter(|c| matches_role(c, &query, labels))
-                .count();
+            let count = shown.matching(&query).len();
             scopes.push((ancestor.clone(), query, count));
         }
         at = parent(&ancestor);
@@ -272,19 +293,25 @@ fn holds(scope: &Element, inner: &Element) -> bool {
     false
 }
 
-fn by_css(el: &Element, all: &[Element]) -> Pick {
+/// `el` by its CSS path, numbered among everything the path matches in the frame's trees
+/// (CSS finds hidden elements too).
+fn by_css(el: &Element) -> Result<Pick, ErrorBody> {
     let selector = css_path(el);
-    let same: Vec<&Element> = all
+    let doc = document()?;
+    let same: Vec<Element> = open_roots(&doc)
         .iter()
-        .filter(|c| c.matches(&selector).unwrap_or(false))
+        .flat_map(|root| query_all_in(root, &selector))
         .collect();
-    let same = if same.contains(&el) { same } else { vec![el] };
-    Pick {
+    let same: Vec<&Element> = match same.contains(el) {
+        true => same.iter().collect(),
+        false => vec![el],
+    };
+    Ok(Pick {
         scope: None,
         nth: nth_of(el, &same),
         matches: same.len() as u32,
         query: Query::Css(selector),
-    }
+    })
 }
 
 fn nth_of(el: &Element, matches: &[&Element]) -> Option<u32> {

@@ -205,6 +205,13 @@ impl Claudezilla {
             })
             .collect();
         let failed = result.is_error == Some(true);
+        let replay = replay.map(|r| match tool {
+            "firefox_find" => Replay {
+                step: replay::after_find(r.step, &answer),
+                ..r
+            },
+            _ => r,
+        });
         let mut action = Action {
             tool,
             args: &args,

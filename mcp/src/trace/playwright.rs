@@ -56,50 +56,58 @@ struct Pages {
 }
 
 impl Pages {
-    /// The page of `tab`, made with `context.newPage()` when it is not the first.
-    fn of(&mut self, tab: Option<TabId>, lines: &mut Vec<String>) -> String {
-        if tab.is_none()
-            && let Some(last) = &self.last
-        {
-            return last.clone();
+    /// The page of `tab` (None: the agent's latest), and the line that makes it with
+    /// `context.newPage()` when it is new and not the first.
+    fn name_of(&self, tab: Option<TabId>) -> (String, Option<String>) {
+        if let Some(name) = tab.map_or(self.last.as_ref(), |_| self.names.get(&tab)) {
+            return (name.clone(), None);
         }
-        let count = self.names.len();
-        let name = self
-            .names
-            .entry(tab)
-            .or_insert_with(|| match count {
-                0 => "page".to_owned(),
-                n => {
-                    let name = format!("page{}", n + 1);
-                    lines.push(format!("const {name} = await context.newPage();"));
-                    name
-                }
-            })
-            .clone();
-        self.last = Some(name.clone());
-        name
+        match self.names.len() {
+            0 => ("page".to_owned(), None),
+            n => {
+                let name = format!("page{}", n + 1);
+                let made = format!("const {name} = await context.newPage();");
+                (name, Some(made))
+            }
+        }
+    }
+
+    /// `page` stands for `tab` from now on, and has an address.
+    fn used(&mut self, tab: Option<TabId>, page: &str) {
+        self.names.entry(tab).or_insert_with(|| page.to_owned());
+        if !self.started.iter().any(|p| p == page) {
+            self.started.push(page.to_owned());
+        }
+        self.last = Some(page.to_owned());
     }
 }
 
-/// The statements of one step, or why it cannot be replayed.
+/// The statements of one step, or why it cannot be replayed (then nothing is written and
+/// no page is made for it).
 fn lines(replay: &Replay, pages: &mut Pages) -> Result<Vec<String>, String> {
-    let mut out = Vec::new();
-    let page = pages.of(replay.tab, &mut out);
+    let (page, made) = pages.name_of(replay.tab);
+    let body = statements(&replay.step, &page)?;
+    let mut out: Vec<String> = made.into_iter().collect();
     let opens = matches!(replay.step, Step::Open(_) | Step::Goto(_));
-    if !opens && !pages.started.contains(&page) {
-        // The test starts where the agent's tab was.
-        if replay.url.starts_with("http") {
-            out.push(format!("await {page}.goto({});", js(&replay.url)));
-        }
+    // The test starts where the agent's tab was.
+    if !opens && !pages.started.contains(&page) && replay.url.starts_with("http") {
+        out.push(format!("await {page}.goto({});", js(&replay.url)));
     }
-    pages.started.push(page.clone());
-    let at = |l: &Located| l.as_ref().map(|l| locator(&page, l)).map_err(Clone::clone);
-    let statement = match &replay.step {
+    pages.used(replay.tab, &page);
+    out.extend(body);
+    Ok(out)
+}
+
+/// What one step does on `page`.
+fn statements(step: &Step<Located>, page: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let at = |l: &Located| l.as_ref().map(|l| locator(page, l)).map_err(Clone::clone);
+    let statement = match step {
         Step::Open(url) | Step::Goto(url) => format!("await {page}.goto({});", js(url)),
         Step::Back => format!("await {page}.goBack();"),
         Step::Forward => format!("await {page}.goForward();"),
         Step::Reload => format!("await {page}.reload();"),
-        Step::Click { on, button, count } => click(&page, &spot(on, &at)?, *button, *count),
+        Step::Click { on, button, count } => click(page, &spot(on, &at)?, *button, *count),
         Step::Hover(on) => match spot(on, &at)? {
             Spot::Element(l) => format!("await {l}.hover();"),
             Spot::Point(x, y) => format!("await {page}.mouse.move({x}, {y});"),
@@ -156,6 +164,7 @@ fn lines(replay: &Replay, pages: &mut Pages) -> Result<Vec<String>, String> {
                 js(role)
             )
         }
+        Step::Note(why) => return Err(why.clone()),
         Step::SeeUrl(glob) => format!(
             "await expect({page}).toHaveURL(new RegExp({}));",
             js(&glob_regex(glob))

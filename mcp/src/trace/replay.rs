@@ -64,6 +64,8 @@ pub enum Step<E> {
     },
     /// The tab's address matches this glob.
     SeeUrl(String),
+    /// Not replayed, and why.
+    Note(String),
 }
 
 /// Where a pointer action lands: an element, or a viewport point.
@@ -138,6 +140,7 @@ impl<E> Step<E> {
             Self::SeeSelector(s) => Step::SeeSelector(s),
             Self::SeeRole { role, name } => Step::SeeRole { role, name },
             Self::SeeUrl(u) => Step::SeeUrl(u),
+            Self::Note(why) => Step::Note(why),
         }
     }
 }
@@ -259,6 +262,24 @@ pub fn step_of(
         _ => return None,
     };
     Some((tab, step))
+}
+
+/// A `firefox_find` step once its answer is known: an assertion only where it holds in the
+/// page, that is where the agent found something outside frames (a page-level assertion does
+/// not look inside them). The answer lists each match's ref first on its line.
+pub fn after_find(step: Step<Located>, answer: &str) -> Step<Located> {
+    let refs: Vec<&str> = answer
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|w| w.parse::<claudezilla_protocol::args::ElementRef>().is_ok())
+        .collect();
+    if refs.is_empty() {
+        return Step::Note("firefox_find found nothing".into());
+    }
+    if refs.iter().all(|r| r.starts_with('f')) {
+        return Step::Note("firefox_find found it only inside frames".into());
+    }
+    step
 }
 
 fn parse<T: DeserializeOwned>(args: &Map<String, Value>) -> Option<T> {

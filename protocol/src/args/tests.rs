@@ -270,7 +270,10 @@ fn a_search_is_words_or_a_role_with_its_name() {
         Ok(Needle::Words(Words::Text("Total".into())))
     );
     for (refused, says) in [
-        (json!({"text": "a", "role": "button"}), "one of text, pattern or role"),
+        (
+            json!({"text": "a", "role": "button"}),
+            "one of text, pattern or role",
+        ),
         (json!({"text": "a", "name": "Edit"}), "goes with role"),
         (json!({"role": " "}), "is empty"),
         (json!({"role": "x".repeat(41)}), "41 characters"),

@@ -1,0 +1,447 @@
+//! `firefox_trace {action: "stop", test}`: the actions an agent took, as a Playwright test.
+//! The file type-checks against the pinned `@playwright/test` types (`tsc --noEmit`), and each
+//! of its locators resolves, through our own role-and-name engine (`firefox_find {role,
+//! name}`) on the page as it was at that step, to the very element the agent acted on.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use anyhow::{Context, ensure};
+use claudezilla_e2e::agent::Agent;
+use claudezilla_e2e::pages::Page;
+use serde_json::{Value, json};
+
+use crate::common::{Shared, call, said};
+
+/// The card number typed from the secrets file: it must never be in the test file.
+const CARD: &str = "4242-4242-7f3e-9c1d";
+
+pub fn pages() -> HashMap<&'static str, Page> {
+    HashMap::from([
+        (
+            "/codegen/shop.html",
+            Page::html(
+                "<!doctype html><html lang=en><title>Shop</title><main><h1>Shop</h1>\
+                 <table><tr><td>Ford F-Series</td><td>33850</td><td><button id=edit-ford onclick=\"note('ford')\">Edit</button></td></tr>\
+                 <tr><td>Toyota RAV4</td><td>29000</td><td><button id=edit-rav4 onclick=\"note('rav4')\">Edit</button></td></tr></table>\
+                 <ul><li><a href=#a onclick=\"note('more1');return false\">More</a></li>\
+                 <li><a id=more2 href=#b onclick=\"note('more2');return false\">More</a></li>\
+                 <li><a href=#c onclick=\"note('more3');return false\">More</a></li></ul>\
+                 <label>Email <input id=email></label>\
+                 <label>Size <select id=size><option>S</option><option>M</option></select></label>\
+                 <label><input type=checkbox id=gift> Gift wrap</label>\
+                 <div class=chip onclick=\"note('chip')\" style='cursor:pointer'>Chip</div>\
+                 <div role=dialog aria-label=Confirm><p>Sure?</p><button id=ok-dialog onclick=\"note('ok-dialog')\">OK</button></div>\
+                 <button id=ok-page onclick=\"note('ok-page')\">OK</button>\
+                 <div id=host></div>\
+                 <iframe id=card-frame title=Card width=400 height=120></iframe>\
+                 <p id=log></p></main>\
+                 <script>\
+                 function note(w) { document.getElementById('log').textContent += w + ' '; }\
+                 const root = document.getElementById('host').attachShadow({mode: 'open'});\
+                 root.innerHTML = '<button>Subscribe</button>';\
+                 root.querySelector('button').onclick = () => note('subscribed');\
+                 document.getElementById('card-frame').src = 'http://localhost:' + location.port + '/codegen/card.html';\
+                 </script>",
+            ),
+        ),
+        (
+            "/codegen/card.html",
+            Page::html(
+                "<!doctype html><html lang=en><title>Card</title>\
+                 <label>Card number <input id=card></label>\
+                 <button onclick=\"document.body.append('Paid')\">Pay</button>",
+            ),
+        ),
+    ])
+}
+
+/// A locator the test file must hold: by role and name, in a scope or by position.
+struct Expected {
+    role: &'static str,
+    name: &'static str,
+    scope: Option<(&'static str, &'static str)>,
+    nth: Option<usize>,
+    /// The frame's selector, for an element in the card frame.
+    frame: Option<&'static str>,
+}
+
+impl Expected {
+    const fn role(role: &'static str, name: &'static str) -> Self {
+        Self {
+            role,
+            name,
+            scope: None,
+            nth: None,
+            frame: None,
+        }
+    }
+
+    /// As the test file writes it, after `page`.
+    fn written(&self) -> String {
+        let by = |role: &str, name: &str| {
+            format!(".getByRole(\"{role}\", {{ name: \"{name}\", exact: true }})")
+        };
+        let mut out = String::new();
+        if let Some(frame) = self.frame {
+            out.push_str(&format!(
+                ".frameLocator({})",
+                serde_json::to_string(frame).unwrap()
+            ));
+        }
+        if let Some((role, name)) = self.scope {
+            out.push_str(&by(role, name));
+        }
+        out.push_str(&by(self.role, self.name));
+        if let Some(n) = self.nth {
+            out.push_str(&format!(".nth({n})"));
+        }
+        out
+    }
+
+    /// The element the locator finds, through `firefox_find {role, name}` now: its matches in
+    /// the frame the locator names, narrowed to the scope (the one match of its own role and
+    /// name, by the boxes) and then to the position.
+    async fn resolve(&self, a: &Agent, tab: u32) -> anyhow::Result<String> {
+        let in_frame = |r: &String| r.starts_with('f') == self.frame.is_some();
+        let mut refs: Vec<String> = found(a, tab, self.role, self.name)
+            .await?
+            .into_iter()
+            .filter(in_frame)
+            .collect();
+        if let Some((role, name)) = self.scope {
+            let scopes: Vec<String> = found(a, tab, role, name)
+                .await?
+                .into_iter()
+                .filter(in_frame)
+                .collect();
+            ensure!(scopes.len() == 1, "scope {role} {name:?}: {scopes:?}");
+            let outer = rect(a, tab, &scopes[0]).await?;
+            let mut inside = Vec::new();
+            for r in refs {
+                let [x, y, w, h] = rect(a, tab, &r).await?;
+                let (cx, cy) = (x + w / 2.0, y + h / 2.0);
+                if cx >= outer[0]
+                    && cx <= outer[0] + outer[2]
+                    && cy >= outer[1]
+                    && cy <= outer[1] + outer[3]
+                {
+                    inside.push(r);
+                }
+            }
+            refs = inside;
+        }
+        match self.nth {
+            Some(n) => refs
+                .get(n)
+                .cloned()
+                .with_context(|| format!("no match {n} in {refs:?}")),
+            None => {
+                ensure!(
+                    refs.len() == 1,
+                    "{} {:?} is not unique: {refs:?}",
+                    self.role,
+                    self.name
+                );
+                Ok(refs.remove(0))
+            }
+        }
+    }
+}
+
+/// The refs `firefox_find {role, name}` lists, in its order.
+async fn found(a: &Agent, tab: u32, role: &str, name: &str) -> anyhow::Result<Vec<String>> {
+    let answer = said(
+        a,
+        "firefox_find",
+        json!({"tabId": tab, "role": role, "name": name, "limit": 200}),
+    )
+    .await?;
+    Ok(answer
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|r| is_ref(r))
+        .map(str::to_owned)
+        .collect())
+}
+
+fn is_ref(text: &str) -> bool {
+    let index = match text.strip_prefix('f') {
+        Some(rest) => rest
+            .split_once('e')
+            .filter(|(f, _)| f.parse::<u32>().is_ok())
+            .map(|(_, i)| i),
+        None => text.strip_prefix('e'),
+    };
+    index.is_some_and(|i| i.parse::<u32>().is_ok())
+}
+
+/// The element's box, from `firefox_get_element`.
+async fn rect(a: &Agent, tab: u32, r: &str) -> anyhow::Result<[f64; 4]> {
+    let info = element(a, json!({"tabId": tab, "ref": r})).await?;
+    let rect: Vec<f64> = serde_json::from_value(info["rect"].clone())
+        .with_context(|| format!("no rect in {info}"))?;
+    ensure!(rect.len() == 4, "{info}");
+    Ok([rect[0], rect[1], rect[2], rect[3]])
+}
+
+async fn element(a: &Agent, args: Value) -> anyhow::Result<Value> {
+    let answer = said(a, "firefox_get_element", args).await?;
+    serde_json::from_str(&answer).with_context(|| format!("not JSON: {answer}"))
+}
+
+/// The ref of the element a selector names (`firefox_get_element` says it).
+async fn ref_of(a: &Agent, tab: u32, selector: &str) -> anyhow::Result<String> {
+    let info = element(a, json!({"tabId": tab, "selector": selector})).await?;
+    let described = info["element"].as_str().unwrap_or_default();
+    described
+        .rsplit('(')
+        .next()
+        .and_then(|r| r.strip_suffix(')'))
+        .filter(|r| is_ref(r))
+        .map(str::to_owned)
+        .with_context(|| format!("no ref in {info}"))
+}
+
+/// The ref on the snapshot's line holding `words`.
+fn ref_on_line(snapshot: &str, words: &str) -> anyhow::Result<String> {
+    let line = snapshot
+        .lines()
+        .find(|l| l.contains(words))
+        .with_context(|| format!("{words:?} not in {snapshot}"))?;
+    line.split_whitespace()
+        .find(|w| is_ref(w))
+        .map(str::to_owned)
+        .with_context(|| format!("no ref on {line:?}"))
+}
+
+/// An agent's actions on a shop page (rows, a list, a form, a dialog, a shadow root, a card
+/// form in a frame of another origin) become a test file that names every element by role
+/// and name, scoped or numbered where a person would; each locator resolves to the element
+/// acted on; the file type-checks; its secret is an environment variable; a name that a test
+/// runner collects is refused.
+pub async fn a_trace_becomes_a_playwright_test(s: Arc<Shared>) -> anyhow::Result<()> {
+    let project = tempfile::tempdir_in(s.browser.path())?;
+    std::fs::write(
+        project.path().join("agent.secrets"),
+        format!("CARD=\"{CARD}\" @localhost:any-field\n"),
+    )?;
+    let secrets = project
+        .path()
+        .join("agent.secrets")
+        .to_string_lossy()
+        .into_owned();
+    let a = Agent::spawn_with(
+        s.browser.runtime.path(),
+        &project.path().join("mcp-codegen.log"),
+        &[("CLAUDEZILLA_SECRETS_FILE", &secrets)],
+    )
+    .await?;
+    call(&a, "firefox_trace", json!({"action": "start"})).await?;
+    let url = s.pages.url("/codegen/shop.html");
+    let tab = a.open(&url).await?;
+    let snapshot = said(&a, "firefox_snapshot", json!({"tabId": tab})).await?;
+    ensure!(
+        snapshot.contains("Pay"),
+        "the card frame is in the snapshot: {snapshot}"
+    );
+
+    // Each step: the locator expected, the element acted on, and the call.
+    let steps: Vec<(Expected, String, &str, Value)> = vec![
+        (
+            Expected::role("textbox", "Email"),
+            ref_of(&a, tab, "#email").await?,
+            "firefox_type",
+            json!({"selector": "#email", "text": "kim@shop.example"}),
+        ),
+        (
+            Expected {
+                scope: Some(("row", "Toyota RAV4 29000 Edit")),
+                ..Expected::role("button", "Edit")
+            },
+            ref_of(&a, tab, "#edit-rav4").await?,
+            "firefox_click",
+            json!({"selector": "#edit-rav4"}),
+        ),
+        (
+            Expected {
+                nth: Some(1),
+                ..Expected::role("link", "More")
+            },
+            ref_of(&a, tab, "#more2").await?,
+            "firefox_click",
+            json!({"ref": ref_of(&a, tab, "#more2").await?}),
+        ),
+        (
+            Expected::role("combobox", "Size"),
+            ref_of(&a, tab, "#size").await?,
+            "firefox_select_option",
+            json!({"selector": "#size", "values": ["M"]}),
+        ),
+        (
+            Expected::role("checkbox", "Gift wrap"),
+            ref_of(&a, tab, "#gift").await?,
+            "firefox_fill_form",
+            json!({"fields": [{"selector": "#gift", "value": true}]}),
+        ),
+        (
+            Expected {
+                scope: Some(("dialog", "Confirm")),
+                ..Expected::role("button", "OK")
+            },
+            ref_of(&a, tab, "#ok-dialog").await?,
+            "firefox_click",
+            json!({"selector": "#ok-dialog"}),
+        ),
+        (
+            Expected::role("button", "Subscribe"),
+            ref_on_line(&snapshot, "button \"Subscribe\"")?,
+            "firefox_click",
+            json!({"ref": ref_on_line(&snapshot, "button \"Subscribe\"")?}),
+        ),
+        (
+            Expected {
+                frame: Some("#card-frame"),
+                ..Expected::role("textbox", "Card number")
+            },
+            ref_on_line(&snapshot, "textbox \"Card number\"")?,
+            "firefox_type",
+            json!({"ref": ref_on_line(&snapshot, "textbox \"Card number\"")?, "secret": "CARD"}),
+        ),
+        (
+            Expected {
+                frame: Some("#card-frame"),
+                ..Expected::role("button", "Pay")
+            },
+            ref_on_line(&snapshot, "button \"Pay\"")?,
+            "firefox_click",
+            json!({"ref": ref_on_line(&snapshot, "button \"Pay\"")?}),
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (expected, acted, tool, mut args) in steps {
+        // Resolved on the page as it is now, before the action changes it.
+        match expected.resolve(&a, tab).await {
+            Ok(r) if r == acted => {}
+            Ok(r) => failures.push(format!("{} finds {r}, not {acted}", expected.written())),
+            Err(e) => failures.push(format!("{}: {e:#}", expected.written())),
+        }
+        args["tabId"] = json!(tab);
+        call(&a, tool, args).await?;
+    }
+    ensure!(failures.is_empty(), "{failures:#?}");
+    // The chip has no role: a CSS selector names it.
+    call(
+        &a,
+        "firefox_click",
+        json!({"tabId": tab, "selector": "div.chip"}),
+    )
+    .await?;
+    call(
+        &a,
+        "firefox_wait_for",
+        json!({"tabId": tab, "text": "ok-dialog"}),
+    )
+    .await?;
+    call(
+        &a,
+        "firefox_press_key",
+        json!({"tabId": tab, "selector": "#email", "key": "Enter"}),
+    )
+    .await?;
+    ensure!(
+        a.call("firefox_click", json!({"tabId": tab, "ref": "e999"}))
+            .await?
+            .is_error,
+        "an unknown ref fails"
+    );
+    call(
+        &a,
+        "firefox_navigate",
+        json!({"tabId": tab, "url": format!("{url}?again")}),
+    )
+    .await?;
+
+    let refused = a
+        .call(
+            "firefox_trace",
+            json!({"action": "stop", "path": "run.html", "test": "checkout.spec.ts"}),
+        )
+        .await?;
+    refused.expect_error("NOT_ALLOWED")?;
+    let stopped = call(
+        &a,
+        "firefox_trace",
+        json!({"action": "stop", "path": "run.html", "test": "checkout.ts"}),
+    )
+    .await?;
+    ensure!(
+        stopped.text.contains("a Playwright test in checkout.ts"),
+        "{stopped:?}"
+    );
+    let spec = std::fs::read_to_string(project.path().join("checkout.ts"))?;
+    let written = [
+        "import { test, expect } from '@playwright/test';".to_owned(),
+        "test(\"checkout\", async ({ page, context }) => {".to_owned(),
+        format!("await page.goto({});", serde_json::to_string(&url)?),
+        "await page.getByRole(\"textbox\", { name: \"Email\", exact: true }).pressSequentially(\"kim@shop.example\");".to_owned(),
+        "await page.getByRole(\"row\", { name: \"Toyota RAV4 29000 Edit\", exact: true }).getByRole(\"button\", { name: \"Edit\", exact: true }).click();".to_owned(),
+        "await page.getByRole(\"link\", { name: \"More\", exact: true }).nth(1).click();".to_owned(),
+        "await page.getByRole(\"combobox\", { name: \"Size\", exact: true }).selectOption([\"M\"]);".to_owned(),
+        "await page.getByRole(\"checkbox\", { name: \"Gift wrap\", exact: true }).setChecked(true);".to_owned(),
+        "await page.getByRole(\"dialog\", { name: \"Confirm\", exact: true }).getByRole(\"button\", { name: \"OK\", exact: true }).click();".to_owned(),
+        "await page.getByRole(\"button\", { name: \"Subscribe\", exact: true }).click();".to_owned(),
+        "await page.frameLocator(\"#card-frame\").getByRole(\"textbox\", { name: \"Card number\", exact: true }).fill(process.env.CARD ?? '');".to_owned(),
+        "await page.frameLocator(\"#card-frame\").getByRole(\"button\", { name: \"Pay\", exact: true }).click();".to_owned(),
+        "await expect(page.getByText(\"ok-dialog\").first()).toBeVisible();".to_owned(),
+        "await page.getByRole(\"textbox\", { name: \"Email\", exact: true }).press(\"Enter\");".to_owned(),
+        "// (it failed, so it is not replayed)".to_owned(),
+        format!("await page.goto({});", serde_json::to_string(&format!("{url}?again"))?),
+    ];
+    for line in &written {
+        ensure!(spec.contains(line.as_str()), "{line}\nnot in\n{spec}");
+    }
+    ensure!(
+        spec.contains(".locator(\"body > main:nth-of-type(1) > div:nth-of-type("),
+        "the chip by CSS: {spec}"
+    );
+    ensure!(
+        !spec.contains(CARD) && !spec.contains("7f3e"),
+        "the secret's value: {spec}"
+    );
+    type_checks(&spec)?;
+    a.close().await?;
+    Ok(())
+}
+
+/// `tsc --noEmit --strict` against the pinned `@playwright/test` and `@types/node` types,
+/// with the file named as Playwright runs it.
+fn type_checks(spec: &str) -> anyhow::Result<()> {
+    let modules = claudezilla_e2e::widgets_dir().join("node_modules");
+    let tsc = modules.join(".bin/tsc");
+    ensure!(
+        tsc.exists(),
+        "{} is missing: cargo xtask test installs it",
+        tsc.display()
+    );
+    let dir = tempfile::tempdir()?;
+    std::fs::write(dir.path().join("checkout.spec.ts"), spec)?;
+    std::os::unix::fs::symlink(&modules, dir.path().join("node_modules"))?;
+    std::fs::write(
+        dir.path().join("tsconfig.json"),
+        r#"{"compilerOptions": {"strict": true, "noEmit": true, "target": "es2022",
+            "module": "esnext", "moduleResolution": "bundler", "types": ["node"],
+            "skipLibCheck": true}, "files": ["checkout.spec.ts"]}"#,
+    )?;
+    let out = std::process::Command::new(&tsc)
+        .args(["-p", "tsconfig.json"])
+        .current_dir(dir.path())
+        .output()?;
+    ensure!(
+        out.status.success(),
+        "tsc: {}{}\n{spec}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Ok(())
+}
