@@ -99,17 +99,79 @@ impl Expected {
         out
     }
 
-    /// The element the locator finds, through `firefox_find {role, name}` now: its matches in
-    /// the frame the locator names, narrowed to the scope (the one match of its own role and
-    /// name, by the boxes) and then to the position.
+    /// The locator as a test file line holds it, read back.
+    fn read_back(&self) -> anyhow::Result<Locator> {
+        Locator::read(&format!("await page{}.click();", self.written()))
+            .with_context(|| format!("unreadable: {}", self.written()))
+    }
+}
+
+/// A locator of a test file, read back from its line: what `firefox_find` can resolve.
+#[derive(Debug, Default)]
+struct Locator {
+    /// Inside a frame (`frameLocator`).
+    framed: bool,
+    /// (role, name) of each `getByRole`: a scope, then the element.
+    roles: Vec<(String, String)>,
+    css: Option<String>,
+    nth: Option<usize>,
+}
+
+impl Locator {
+    /// The locator of `await page….action(…);`, or None for any other line.
+    fn read(line: &str) -> Option<Self> {
+        let mut rest = line.trim().strip_prefix("await page")?;
+        let mut out = Self::default();
+        loop {
+            if let Some(r) = rest.strip_prefix(".frameLocator(") {
+                let (_, r) = json_string(r)?;
+                rest = r.strip_prefix(')')?;
+                out.framed = true;
+            } else if let Some(r) = rest.strip_prefix(".getByRole(") {
+                let (role, r) = json_string(r)?;
+                let (name, r) = json_string(r.strip_prefix(", { name: ")?)?;
+                let r = r.strip_prefix(", exact: true")?;
+                let r = match r.strip_prefix(", level: ") {
+                    Some(level) => level.trim_start_matches(|c: char| c.is_ascii_digit()),
+                    None => r,
+                };
+                rest = r.strip_prefix(" })")?;
+                out.roles.push((role, name));
+            } else if let Some(r) = rest.strip_prefix(".locator(") {
+                let (css, r) = json_string(r)?;
+                rest = r.strip_prefix(')')?;
+                out.css = Some(css);
+            } else if let Some(r) = rest.strip_prefix(".nth(") {
+                let (n, r) = r.split_once(')')?;
+                out.nth = Some(n.parse().ok()?);
+                rest = r;
+            } else {
+                break;
+            }
+        }
+        (!out.roles.is_empty() || out.css.is_some()).then_some(out)
+    }
+
+    /// The element it finds now, through `firefox_find {role, name}`: the matches in the frame
+    /// it names, narrowed to its scope (the one match of the scope's role and name, by the
+    /// boxes) and then to its position. A CSS locator is resolved by `firefox_get_element`
+    /// when it names one element of the page.
     async fn resolve(&self, a: &Agent, tab: u32) -> anyhow::Result<String> {
-        let in_frame = |r: &String| r.starts_with('f') == self.frame.is_some();
-        let mut refs: Vec<String> = found(a, tab, self.role, self.name)
+        if let Some(css) = &self.css {
+            ensure!(
+                !self.framed && self.nth.is_none(),
+                "a numbered or framed CSS locator"
+            );
+            return ref_of(a, tab, css).await;
+        }
+        let in_frame = |r: &String| r.starts_with('f') == self.framed;
+        let (role, name) = self.roles.last().context("no role")?;
+        let mut refs: Vec<String> = found(a, tab, role, name)
             .await?
             .into_iter()
             .filter(in_frame)
             .collect();
-        if let Some((role, name)) = self.scope {
+        if let [(role, name), _] = self.roles.as_slice() {
             let scopes: Vec<String> = found(a, tab, role, name)
                 .await?
                 .into_iter()
@@ -137,16 +199,18 @@ impl Expected {
                 .cloned()
                 .with_context(|| format!("no match {n} in {refs:?}")),
             None => {
-                ensure!(
-                    refs.len() == 1,
-                    "{} {:?} is not unique: {refs:?}",
-                    self.role,
-                    self.name
-                );
+                ensure!(refs.len() == 1, "{role} {name:?} is not unique: {refs:?}");
                 Ok(refs.remove(0))
             }
         }
     }
+}
+
+/// The JSON string literal at the start of `text`, and what follows it.
+fn json_string(text: &str) -> Option<(String, &str)> {
+    let mut values = serde_json::Deserializer::from_str(text).into_iter::<String>();
+    let value = values.next()?.ok()?;
+    Some((value, &text[values.byte_offset()..]))
 }
 
 /// The refs `firefox_find {role, name}` lists, in its order.
@@ -321,7 +385,7 @@ pub async fn a_trace_becomes_a_playwright_test(s: Arc<Shared>) -> anyhow::Result
     let mut failures = Vec::new();
     for (expected, acted, tool, mut args) in steps {
         // Resolved on the page as it is now, before the action changes it.
-        match expected.resolve(&a, tab).await {
+        match expected.read_back()?.resolve(&a, tab).await {
             Ok(r) if r == acted => {}
             Ok(r) => failures.push(format!("{} finds {r}, not {acted}", expected.written())),
             Err(e) => failures.push(format!("{}: {e:#}", expected.written())),
@@ -443,5 +507,86 @@ fn type_checks(spec: &str) -> anyhow::Result<()> {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+    Ok(())
+}
+
+/// Widget pages whose controls the real-widgets test names.
+const WIDGETS: [&str; 7] = [
+    "/composite/ag-grid.html",
+    "/composite/data-grid.html",
+    "/composite/leaflet.html",
+    "/composite/ol.html",
+    "/composite/day-picker.html",
+    "/composite/vanilla-calendar.html",
+    "/composite/micromodal.html",
+];
+/// Controls named on each widget page (spread over its snapshot).
+const PER_PAGE: usize = 8;
+
+/// Controls of real widget libraries (two data grids, two maps, two calendars, a modal), each
+/// hovered in a trace of its own: its test file's locator resolves, through `firefox_find`
+/// right after, to the control hovered, and every file type-checks.
+pub async fn real_widgets_get_locators_that_resolve(
+    s: Arc<crate::composite::Site>,
+) -> anyhow::Result<()> {
+    let project = tempfile::tempdir_in(s.browser.path())?;
+    let a = s
+        .browser
+        .agent_in("codegen-widgets", project.path())
+        .await?;
+    let (mut specs, mut failures) = (Vec::new(), Vec::new());
+    let (mut by_role, mut by_css, mut unchecked) = (0, 0, 0);
+    for path in WIDGETS {
+        let tab = a.open(&s.url(path)).await?;
+        let snapshot = said(&a, "firefox_snapshot", json!({"tabId": tab})).await?;
+        let mut refs: Vec<&str> = snapshot.split_whitespace().filter(|w| is_ref(w)).collect();
+        refs.dedup();
+        let step = refs.len().div_ceil(PER_PAGE).max(1);
+        for r in refs.iter().step_by(step) {
+            call(&a, "firefox_trace", json!({"action": "start"})).await?;
+            let hovered = a
+                .call("firefox_hover", json!({"tabId": tab, "ref": r}))
+                .await?;
+            let file = format!("step{}.ts", specs.len() + 1);
+            call(
+                &a,
+                "firefox_trace",
+                json!({"action": "stop", "path": format!("step{}.html", specs.len() + 1), "test": file}),
+            )
+            .await?;
+            let spec = std::fs::read_to_string(project.path().join(&file))?;
+            if hovered.is_error {
+                specs.push(spec);
+                continue;
+            }
+            let locator = spec.lines().find_map(Locator::read);
+            match locator {
+                None => failures.push(format!("{path} {r}: no locator in\n{spec}")),
+                Some(l) => match l.resolve(&a, tab).await {
+                    Ok(found) if found == *r => {
+                        if l.css.is_some() {
+                            by_css += 1;
+                        } else {
+                            by_role += 1;
+                        }
+                    }
+                    Ok(found) => failures.push(format!("{path}: {l:?} finds {found}, not {r}")),
+                    // A CSS path numbered among its matches: firefox_find cannot check it.
+                    Err(_) if l.css.is_some() && l.nth.is_some() => unchecked += 1,
+                    Err(e) => failures.push(format!("{path} {r}: {l:?}: {e:#}")),
+                },
+            }
+            specs.push(spec);
+        }
+    }
+    ensure!(failures.is_empty(), "{failures:#?}");
+    ensure!(
+        by_role >= 30,
+        "most controls are named by role: {by_role} by role, {by_css} by CSS, {unchecked} unchecked"
+    );
+    for spec in &specs {
+        type_checks(spec)?;
+    }
+    a.close().await?;
     Ok(())
 }

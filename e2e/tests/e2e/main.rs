@@ -490,6 +490,10 @@ fn main() {
     // Issue 33: each in a browser of its own (see `composite`'s doc).
     trials.extend([
         composite::on_own_browser(
+            "codegen::real_widgets_get_locators_that_resolve",
+            codegen::real_widgets_get_locators_that_resolve,
+        ),
+        composite::on_own_browser(
             "audit::real_pages_are_audited_with_refs_that_resolve",
             audit::real_pages_are_audited_with_refs_that_resolve,
         ),
