@@ -118,7 +118,9 @@ impl Claudezilla {
                             None => String::new(),
                         };
                         let test = match test_target {
-                            Some((path, target)) => write_test(t.entries(), path, target),
+                            Some((path, target)) => {
+                                write_test(t.entries(), path, target, &self.secrets)
+                            }
                             None => String::new(),
                         };
                         let answer = format!(
@@ -290,12 +292,21 @@ impl Claudezilla {
 }
 
 /// Writes the trace's actions as a Playwright test; says where, or why not.
-fn write_test(entries: &[trace::Entry], path: &str, target: crate::files::SaveTarget) -> String {
+/// A page's words in its locators were named in the page, past the answers' redaction:
+/// the file is redacted as a whole (a secret a page echoed into a name breaks that locator,
+/// and never reaches the file).
+fn write_test(
+    entries: &[trace::Entry],
+    path: &str,
+    target: crate::files::SaveTarget,
+    secrets: &crate::secrets::Secrets,
+) -> String {
     let title = std::path::Path::new(path)
         .file_stem()
         .map_or_else(|| "recorded".into(), |s| s.to_string_lossy().into_owned());
     let replayed = entries.iter().filter(|e| e.replay.is_some()).count();
-    match target.write(trace::spec(entries, &title).as_bytes()) {
+    let spec = trace::spec(entries, &title);
+    match target.write(secrets.redact(&spec).as_bytes()) {
         Ok(path) => format!(
             " Its {replayed} replayable action(s) are a Playwright test in {} (read it, then name it *.spec.ts to run it).",
             path.display()
