@@ -21,6 +21,8 @@ use crate::{a11y, suggest, web};
 
 /// Ancestors climbed looking for a scope to narrow to.
 const MAX_SCOPE_CLIMB: usize = 12;
+/// Classes of an element tried as its selector (a utility-class page gives dozens).
+const MAX_CLASSES: usize = 8;
 
 /// The element's locator within this frame.
 pub fn element(el: &Element) -> Outcome {
@@ -293,15 +295,31 @@ fn holds(scope: &Element, inner: &Element) -> bool {
     false
 }
 
-/// `el` by its CSS path, numbered among everything the path matches in the frame's trees
-/// (CSS finds hidden elements too).
+/// `el` by CSS as a person writes it: the first of its test id, its id, its tag with one of
+/// its classes, that matches it alone in the frame's trees; else its CSS path, numbered among
+/// everything the path matches (CSS finds hidden elements too).
 fn by_css(el: &Element) -> Result<Pick, ErrorBody> {
-    let selector = css_path(el);
     let doc = document()?;
-    let same: Vec<Element> = open_roots(&doc)
-        .iter()
-        .flat_map(|root| query_all_in(root, &selector))
-        .collect();
+    let roots = open_roots(&doc);
+    let matching = |selector: &str| -> Vec<Element> {
+        roots
+            .iter()
+            .flat_map(|root| query_all_in(root, selector))
+            .collect()
+    };
+    let alone = own_selectors(el)
+        .into_iter()
+        .find(|selector| matching(selector).as_slice() == std::slice::from_ref(el));
+    if let Some(selector) = alone {
+        return Ok(Pick {
+            scope: None,
+            nth: None,
+            matches: 1,
+            query: Query::Css(selector),
+        });
+    }
+    let selector = css_path(el);
+    let same = matching(&selector);
     let same: Vec<&Element> = match same.contains(el) {
         true => same.iter().collect(),
         false => vec![el],
@@ -312,6 +330,30 @@ fn by_css(el: &Element) -> Result<Pick, ErrorBody> {
         matches: same.len() as u32,
         query: Query::Css(selector),
     })
+}
+
+/// Selectors made of `el`'s own attributes, the most telling first.
+fn own_selectors(el: &Element) -> Vec<String> {
+    let tag = el.local_name();
+    let mut out = Vec::new();
+    for attribute in ["data-testid", "data-test-id", "data-test"] {
+        if let Some(id) = el.get_attribute(attribute).filter(|v| !v.trim().is_empty()) {
+            out.push(format!("[{attribute}=\"{}\"]", css_string(&id)));
+        }
+    }
+    let id = el.id();
+    if css_ident(&id) {
+        out.push(format!("#{id}"));
+    }
+    let classes = el.get_attribute("class").unwrap_or_default();
+    out.extend(
+        classes
+            .split_whitespace()
+            .filter(|c| css_ident(c))
+            .take(MAX_CLASSES)
+            .map(|c| format!("{tag}.{c}")),
+    );
+    out
 }
 
 fn nth_of(el: &Element, matches: &[&Element]) -> Option<u32> {
