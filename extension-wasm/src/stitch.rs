@@ -199,35 +199,80 @@ fn framed(child: &PageContent, same_site: bool) -> String {
 /// Frames searched for one `firefox_find`, at most.
 pub const MAX_FIND_FRAMES: usize = 100;
 
+/// The frames below the top one for a search or an audit, breadth first (each after the page
+/// that holds it), as deep as [`MAX_NESTING`] and as many as [`MAX_FIND_FRAMES`]; the frames
+/// left out are counted by why.
+struct FrameWalk {
+    queue: std::collections::VecDeque<(u64, u32)>,
+    asked: usize,
+    /// What the bounds are said to allow ("searched", "audited").
+    done: &'static str,
+    left_out: Vec<(String, u32)>,
+}
+
+impl FrameWalk {
+    fn new(top_frames: Vec<u64>, done: &'static str) -> Self {
+        Self {
+            queue: top_frames.into_iter().map(|f| (f, 1)).collect(),
+            asked: 0,
+            done,
+            left_out: Vec::new(),
+        }
+    }
+
+    /// The next frame to read and how deep it is, `stop` (the caller's own bound: its time)
+    /// or the walk's bounds counting the frames they leave out.
+    fn next(&mut self, stop: impl Fn() -> Option<String>) -> Option<(u64, u32)> {
+        while let Some((frame, nesting)) = self.queue.pop_front() {
+            let why = if nesting > MAX_NESTING {
+                format!("nested more than {MAX_NESTING} deep")
+            } else if self.asked == MAX_FIND_FRAMES {
+                format!("only the first {MAX_FIND_FRAMES} frames are {}", self.done)
+            } else if let Some(why) = stop() {
+                why
+            } else {
+                self.asked += 1;
+                return Some((frame, nesting));
+            };
+            self.left_out(why);
+        }
+        None
+    }
+
+    /// A frame read at `nesting` holds these.
+    fn holds(&mut self, frames: Vec<u64>, nesting: u32) {
+        self.queue.extend(frames.into_iter().map(|f| (f, nesting + 1)));
+    }
+
+    fn left_out(&mut self, why: String) {
+        match self.left_out.iter_mut().find(|(w, _)| *w == why) {
+            Some((_, n)) => *n += 1,
+            None => self.left_out.push((why, 1)),
+        }
+    }
+}
+
 /// Every frame's matches of a search: the top frame's first, then its frames' (each after the
 /// page that holds it), listed up to `limit` and all counted, with what was searched. A frame
 /// that cannot be read is left out; frames past the bounds (how many, how deep, how long all
 /// searches together took) are counted as not searched.
 pub async fn find(reader: &impl FrameReader, mut top: Found, limit: usize) -> Found {
-    let mut queue: std::collections::VecDeque<(u64, u32)> = std::mem::take(&mut top.frames)
-        .into_iter()
-        .map(|f| (f, 1))
-        .collect();
-    let (mut asked, mut left_out) = (0, Vec::<(String, u32)>::new());
-    while let Some((frame, nesting)) = queue.pop_front() {
-        if let Some(why) = beyond_bounds(&top.searched, asked, nesting) {
-            match left_out.iter_mut().find(|(w, _)| *w == why) {
-                Some((_, n)) => *n += 1,
-                None => left_out.push((why, 1)),
-            }
-            continue;
-        }
-        asked += 1;
+    let mut walk = FrameWalk::new(std::mem::take(&mut top.frames), "searched");
+    loop {
+        let spent = top.searched.ms;
+        let Some((frame, nesting)) = walk.next(|| out_of_time(spent)) else {
+            break;
+        };
         let left = limit.saturating_sub(top.matches.len());
         let Ok(child) = reader.found(frame, left).await else {
             continue;
         };
         top.total = top.total.saturating_add(child.total);
         top.matches.extend(child.matches.into_iter().take(left));
-        queue.extend(child.frames.into_iter().map(|f| (f, nesting + 1)));
+        walk.holds(child.frames, nesting);
         add_searched(&mut top.searched, child.searched);
     }
-    for (why, n) in left_out {
+    for (why, n) in walk.left_out {
         also_stopped(
             &mut top.searched,
             format!("{n} frame(s) not searched: {why}"),
@@ -236,21 +281,14 @@ pub async fn find(reader: &impl FrameReader, mut top: Found, limit: usize) -> Fo
     top
 }
 
-/// Why a frame is not searched, if it is not.
-fn beyond_bounds(searched: &Searched, asked: usize, nesting: u32) -> Option<String> {
-    let why = if nesting > MAX_NESTING {
-        format!("nested more than {MAX_NESTING} deep")
-    } else if asked == MAX_FIND_FRAMES {
-        format!("only the first {MAX_FIND_FRAMES} frames are searched")
-    } else if f64::from(searched.ms) >= crate::search::SEARCH_MS {
+/// Why no more frames are searched once all searches together took `spent_ms`, if so.
+fn out_of_time(spent_ms: u32) -> Option<String> {
+    (f64::from(spent_ms) >= crate::search::SEARCH_MS).then(|| {
         format!(
             "the search's time ({} ms for all frames) was used up",
             crate::search::SEARCH_MS
         )
-    } else {
-        return None;
-    };
-    Some(why)
+    })
 }
 
 fn add_searched(to: &mut Searched, frame: Searched) {
@@ -278,30 +316,13 @@ const MAX_NOT_AUDITED: usize = 10;
 /// it, as deep and as many as a search goes), each rule's elements together (the top page's
 /// first, then each frame's) and listed up to `per_rule`, most harmful rules first. Frames not audited are counted by why.
 pub async fn audit(reader: &impl FrameReader, mut top: Audit, per_rule: usize) -> Audit {
-    let mut queue: std::collections::VecDeque<(u64, u32)> = std::mem::take(&mut top.frames)
-        .into_iter()
-        .map(|f| (f, 1))
-        .collect();
-    let mut asked = 0;
-    let mut not_audited: Vec<(String, u32)> = Vec::new();
-    while let Some((frame, nesting)) = queue.pop_front() {
-        let child = if nesting > MAX_NESTING {
-            Err(format!("nested more than {MAX_NESTING} deep"))
-        } else if asked == MAX_FIND_FRAMES {
-            Err(format!(
-                "only the first {MAX_FIND_FRAMES} frames are audited"
-            ))
-        } else {
-            asked += 1;
-            reader.audited(frame, per_rule).await
-        };
-        let child = match child {
+    let mut walk = FrameWalk::new(std::mem::take(&mut top.frames), "audited");
+    // An audit has the call's whole time: no bound of its own.
+    while let Some((frame, nesting)) = walk.next(|| None) {
+        let child = match reader.audited(frame, per_rule).await {
             Ok(child) => child,
             Err(why) => {
-                match not_audited.iter_mut().find(|(w, _)| *w == why) {
-                    Some((_, n)) => *n += 1,
-                    None => not_audited.push((why, 1)),
-                }
+                walk.left_out(why);
                 continue;
             }
         };
@@ -309,8 +330,9 @@ pub async fn audit(reader: &impl FrameReader, mut top: Audit, per_rule: usize) -
         top.ms = top.ms.saturating_add(child.ms);
         merge(&mut top.violations, child.violations, per_rule);
         merge(&mut top.review, child.review, per_rule);
-        queue.extend(child.frames.into_iter().map(|f| (f, nesting + 1)));
+        walk.holds(child.frames, nesting);
     }
+    let not_audited = walk.left_out;
     let more = not_audited.len().saturating_sub(MAX_NOT_AUDITED);
     top.not_audited.extend(
         not_audited
