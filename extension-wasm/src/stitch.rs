@@ -241,7 +241,8 @@ impl FrameWalk {
 
     /// A frame read at `nesting` holds these.
     fn holds(&mut self, frames: Vec<u64>, nesting: u32) {
-        self.queue.extend(frames.into_iter().map(|f| (f, nesting + 1)));
+        self.queue
+            .extend(frames.into_iter().map(|f| (f, nesting + 1)));
     }
 
     fn left_out(&mut self, why: String) {

@@ -29,9 +29,11 @@ pub fn pages() -> HashMap<&'static str, Page> {
                  <input id=unlabelled><input type=password value=hunter2-5f1c>\
                  <p id=faint style='color:#ccc;background:#fff'>Barely readable words</p>\
                  <p id=seen>page world sees axe: unknown</p>\
-                 <iframe id=fr title=Embedded></iframe></main>\
+                 <iframe id=fr title=Embedded></iframe><div id=shadowhost></div></main>\
                  <script>\
                  document.getElementById('fr').src = 'http://localhost:' + location.port + '/audit/framed.html';\
+                 document.getElementById('shadowhost').attachShadow({{mode: 'open'}}).innerHTML =\
+                   '<iframe title=Shadowed src=/audit/shadowed.html></iframe>';\
                  setInterval(() => document.getElementById('seen').textContent =\
                    'page world sees axe: ' + typeof window.axe, 50);\
                  </script>"
@@ -42,6 +44,13 @@ pub fn pages() -> HashMap<&'static str, Page> {
             Page::html(
                 "<!doctype html><html lang=en><title>Framed</title><main>\
                  <img id=inner src=/audit/px.svg width=8 height=8><a href=/x id=empty></a></main>",
+            ),
+        ),
+        (
+            "/audit/shadowed.html",
+            Page::html(
+                "<!doctype html><html lang=en><title>Shadowed</title><main>\
+                 <button id=shadowed-btn></button></main>",
             ),
         ),
         (
@@ -89,7 +98,7 @@ pub async fn finds_known_violations_in_every_frame(s: Arc<Shared>) -> anyhow::Re
     ensure!(
         answer.starts_with("Accessibility audit of http://127.0.0.1:")
             && answer.contains("axe-core 4.")
-            && answer.contains("2 frame(s)"),
+            && answer.contains("3 frame(s)"),
         "{answer}"
     );
     for (impact, rule) in [
@@ -149,6 +158,13 @@ pub async fn finds_known_violations_in_every_frame(s: Arc<Shared>) -> anyhow::Re
     .await?;
     ensure!(link.contains("empty"), "{link}");
     let button = refs_of(&answer, "button-name");
+    // The frame inside an open shadow root is audited too.
+    let shadowed = button.iter().find(|r| r.starts_with('f'));
+    let shadowed = match shadowed {
+        Some(r) => said(&a, "firefox_get_element", json!({"tabId": tab, "ref": r})).await?,
+        None => anyhow::bail!("no button-name finding in the shadow root's frame: {answer}"),
+    };
+    ensure!(shadowed.contains("shadowed-btn"), "{shadowed}");
     let clicked = said(&a, "firefox_click", json!({"tabId": tab, "ref": button[0]})).await?;
     ensure!(clicked.contains("button"), "{clicked}");
 

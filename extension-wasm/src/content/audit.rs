@@ -12,7 +12,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{Element, HtmlInputElement};
 
 use super::find::ref_for;
-use super::snapshot::frame_id_of;
+use super::snapshot::child_frames;
 use crate::a11y;
 use crate::web::{self, get};
 
@@ -70,15 +70,8 @@ pub async fn run(rules: &[RuleSet], per_rule: u32, frame: u32, until: u64) -> Ou
             .map(|i| finding(&list.get(i), per_rule, frame))
             .collect()
     };
-    let frames = document
-        .query_selector_all("iframe, frame")
-        .map(|list| {
-            (0..list.length())
-                .filter_map(|i| list.item(i)?.dyn_into::<Element>().ok())
-                .filter_map(|el| frame_id_of(&el))
-                .collect()
-        })
-        .unwrap_or_default();
+    // Frames in open shadow roots too.
+    let frames = child_frames(&document);
     Ok(Reply::Audit(Box::new(Audit {
         url: crate::text::cap(
             &crate::redact::redact_url(&window.location().href().unwrap_or_default()),

@@ -15,7 +15,7 @@ use web_sys::{Element, ShadowRoot};
 use super::dom::{box_less, document, is_visible};
 use super::find::{open_roots, query_all_in, ref_for};
 use super::names::{self, Labels};
-use super::snapshot::{css_path, frame_id_of, role_of};
+use super::snapshot::{child_frames, css_path, frame_id_of, role_of};
 use crate::a11y::locator::{self, Narrowed, Scope};
 use crate::{a11y, suggest, web};
 
@@ -129,11 +129,7 @@ pub fn find(role: &str, name: Option<&str>, limit: u32, frame: u32) -> Outcome {
             });
         }
     }
-    let frames = open_roots(&doc)
-        .iter()
-        .flat_map(|root| query_all_in(root, "iframe, frame"))
-        .filter_map(|f| frame_id_of(&f))
-        .collect();
+    let frames = child_frames(&doc);
     Ok(Reply::Found(Found {
         matches,
         total,

@@ -569,6 +569,16 @@ fn labels_field(el: &Element) -> bool {
             .is_some()
 }
 
+/// The browser frame ids of the frames in `doc` and in its open shadow roots, in order: what
+/// a search, an audit or a role search asks next.
+pub fn child_frames(doc: &web_sys::Document) -> Vec<u64> {
+    find::open_roots(doc)
+        .iter()
+        .flat_map(|root| find::query_all_in(root, "iframe, frame"))
+        .filter_map(|f| frame_id_of(&f))
+        .collect()
+}
+
 /// The browser's frame id of an iframe's document (a large number; the background maps it to a
 /// short alias for refs).
 pub fn frame_id_of(el: &Element) -> Option<u64> {
