@@ -34,6 +34,7 @@ pub fn pages() -> HashMap<&'static str, Page> {
                  <div role=dialog aria-label=Confirm><p>Sure?</p><button id=ok-dialog onclick=\"note('ok-dialog')\">OK</button></div>\
                  <button id=ok-page onclick=\"note('ok-page')\">OK</button>\
                  <div id=host></div>\
+                 <div data-testid=4242-4242-7f3e-9c1d class=receipt onclick=\"note('receipt')\">Receipt</div>\
                  <iframe id=card-frame title=Card width=400 height=120></iframe>\
                  <p id=log></p></main>\
                  <script>\
@@ -401,6 +402,13 @@ pub async fn a_trace_becomes_a_playwright_test(s: Arc<Shared>) -> anyhow::Result
         json!({"tabId": tab, "selector": "div.chip"}),
     )
     .await?;
+    // A test id holding the typed secret (the page wrote it there) is never the selector.
+    call(
+        &a,
+        "firefox_click",
+        json!({"tabId": tab, "selector": "div.receipt"}),
+    )
+    .await?;
     call(
         &a,
         "firefox_wait_for",
@@ -468,6 +476,10 @@ pub async fn a_trace_becomes_a_playwright_test(s: Arc<Shared>) -> anyhow::Result
     ensure!(
         spec.contains("await page.locator(\"div.chip\").click();"),
         "the chip by its class, as a person writes it: {spec}"
+    );
+    ensure!(
+        spec.contains("await page.locator(\"div.receipt\").click();"),
+        "the receipt by its class, not by its test id (the secret): {spec}"
     );
     ensure!(
         !spec.contains(CARD) && !spec.contains("7f3e"),

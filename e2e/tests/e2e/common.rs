@@ -235,7 +235,11 @@ pub fn test_pages() -> HashMap<&'static str, Page> {
         (
             "/hang.html",
             Page::html(
-                "<!doctype html><title>Hanging page</title><p>partial-3b8d</p><img src=/never.png>",
+                // Each load asks for its own never-ending image: Firefox shares one request
+                // for an image among the documents that want it, and a test closing its tab
+                // cancels that request, which ended another test's load early.
+                "<!doctype html><title>Hanging page</title><p>partial-3b8d</p>\
+                 <script>document.write('<img src=/never.png?' + Math.random() + '>')</script>",
             ),
         ),
         (

@@ -410,7 +410,11 @@ pub async fn locate(
         let op = PageOp::Locate {
             target: Locatable::Frame(child),
         };
-        let iframe: Box<Locator> = frames.answer(alias_for(tab.id(), parent), op).await?;
+        let alias = match parent {
+            0 => 0,
+            parent => alias_for(tab.id(), parent),
+        };
+        let iframe: Box<Locator> = frames.answer(alias, op).await?;
         chain.push(iframe.element);
         child = parent;
     }

@@ -10,10 +10,10 @@
 use claudezilla_protocol::reply::{Found, FoundMatch, Locator, Pick, Query, Searched};
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
 use wasm_bindgen::JsCast;
-use web_sys::{Element, ShadowRoot};
+use web_sys::{Element, Node, ShadowRoot};
 
 use super::dom::{box_less, document, is_visible};
-use super::find::{open_roots, query_all_in, ref_for};
+use super::find::{query_all_in, ref_for};
 use super::names::{self, Labels};
 use super::snapshot::{child_frames, css_path, frame_id_of, role_of};
 use crate::a11y::locator::{self, Narrowed, Scope};
@@ -23,6 +23,8 @@ use crate::{a11y, suggest, web};
 const MAX_SCOPE_CLIMB: usize = 12;
 /// Classes of an element tried as its selector (a utility-class page gives dozens).
 const MAX_CLASSES: usize = 8;
+/// Shadow roots visited in one frame (a page can make any number).
+const MAX_ROOTS: usize = 10_000;
 
 /// The element's locator within this frame.
 pub fn element(el: &Element) -> Outcome {
@@ -39,6 +41,8 @@ pub fn element(el: &Element) -> Outcome {
 struct Shown {
     elements: Vec<Element>,
     roles: Vec<Option<(&'static str, Option<u8>)>>,
+    /// Each element's role query once asked (names cost far more than roles).
+    queries: Vec<Option<Option<Query>>>,
     labels: Labels,
 }
 
@@ -47,21 +51,32 @@ impl Shown {
         let elements = shown_elements()?;
         let roles = elements.iter().map(playwright_role).collect();
         Ok(Self {
+            queries: vec![None; elements.len()],
             elements,
             roles,
             labels: Labels::default(),
         })
     }
 
-    /// The elements `query` matches, in order (roles compared first: names cost far more).
+    /// The elements `query` matches, in order (roles compared first, names asked once each).
     fn matching(&mut self, query: &Query) -> Vec<Element> {
-        let Query::Role { role, level, .. } = query else {
+        let Query::Role { role, name, level } = query else {
             return Vec::new();
         };
-        let wanted = Some((role.as_str(), *level));
         let mut out = Vec::new();
-        for (el, r) in self.elements.iter().zip(&self.roles) {
-            if *r == wanted && role_query(el, &mut self.labels).as_ref() == Some(query) {
+        for i in 0..self.elements.len() {
+            // A query without a level matches every level, as `getByRole` does.
+            let Some((r, l)) = self.roles[i] else {
+                continue;
+            };
+            if r != role || level.is_some_and(|level| l != Some(level)) {
+                continue;
+            }
+            let el = &self.elements[i];
+            let labels = &mut self.labels;
+            let asked = self.queries[i].get_or_insert_with(|| role_query(el, labels));
+            // Its role and level were compared above: the name decides.
+            if matches!(asked, Some(Query::Role { name: n, .. }) if n == name) {
                 out.push(el.clone());
             }
         }
@@ -72,7 +87,7 @@ impl Shown {
 /// The iframe (or frame) of the child frame `child` (the browser's frame id), by CSS.
 pub fn frame(child: u64) -> Outcome {
     let doc = document()?;
-    let frames: Vec<Element> = open_roots(&doc)
+    let frames: Vec<Element> = playwright_roots(&doc)
         .iter()
         .flat_map(|root| query_all_in(root, "iframe, frame"))
         .collect();
@@ -86,7 +101,7 @@ pub fn frame(child: u64) -> Outcome {
             )
             .with_hint("call firefox_snapshot again")
         })?;
-    let selector = iframe_selector(iframe);
+    let selector = secret_free(&iframe_selector(iframe));
     let same: Vec<&Element> = frames
         .iter()
         .filter(|f| f.matches(&selector).unwrap_or(false))
@@ -170,19 +185,45 @@ fn located(element: Pick) -> Reply {
     }))
 }
 
+/// The document and its open shadow roots in the order Playwright's engines query them: a
+/// root's own elements, then each shadow root in it (with the ones nested in that) in turn.
+fn playwright_roots(doc: &web_sys::Document) -> Vec<Node> {
+    fn visit(root: Node, out: &mut Vec<Node>) {
+        let hosts = query_all_in(&root, "*");
+        out.push(root);
+        for shadow in hosts.iter().filter_map(Element::shadow_root) {
+            if out.len() < MAX_ROOTS {
+                visit(shadow.into(), out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    visit(doc.clone().into(), &mut out);
+    out
+}
+
 /// Every element Playwright's role engine may match, in its order.
 fn shown_elements() -> Result<Vec<Element>, ErrorBody> {
     let doc = document()?;
-    Ok(open_roots(&doc)
+    Ok(playwright_roots(&doc)
         .iter()
         .flat_map(|root| query_all_in(root, "*"))
         .filter(|el| (is_visible(el) || box_less(el)) && !aria_hidden(el))
         .collect())
 }
 
-/// Inside `aria-hidden="true"` (in its own tree): out of the accessibility tree.
+/// Inside `aria-hidden="true"`, across the shadow roots it is in (as Playwright reads it).
 fn aria_hidden(el: &Element) -> bool {
-    el.closest("[aria-hidden=true]").ok().flatten().is_some()
+    let mut at = el.clone();
+    loop {
+        if at.closest("[aria-hidden=true]").ok().flatten().is_some() {
+            return true;
+        }
+        match at.get_root_node().dyn_into::<ShadowRoot>() {
+            Ok(root) => at = root.host(),
+            Err(_) => return false,
+        }
+    }
 }
 
 /// The role and name Playwright finds `el` by, if it does and the name is not empty.
@@ -206,7 +247,18 @@ fn playwright_role(el: &Element) -> Option<(&'static str, Option<u8>)> {
         ("combobox", "select") if el.has_attribute("multiple") || size_over_one(el) => {
             Some(("listbox", None))
         }
-        (role, _) => locator::playwright_role(role, &tag, el.has_attribute("role")),
+        (role, _) => {
+            let (role, level) = locator::playwright_role(role, &tag, el.has_attribute("role"))?;
+            // `aria-level` sets a heading's level, explicit or native (Playwright reads it).
+            let level = match role {
+                "heading" => el
+                    .get_attribute("aria-level")
+                    .and_then(|l| l.trim().parse::<u8>().ok())
+                    .or(level),
+                _ => level,
+            };
+            Some((role, level))
+        }
     }
 }
 
@@ -296,7 +348,7 @@ fn holds(scope: &Element, inner: &Element) -> bool {
 /// everything the path matches (CSS finds hidden elements too).
 fn by_css(el: &Element) -> Result<Pick, ErrorBody> {
     let doc = document()?;
-    let roots = open_roots(&doc);
+    let roots = playwright_roots(&doc);
     let matching = |selector: &str| -> Vec<Element> {
         roots
             .iter()
@@ -305,6 +357,7 @@ fn by_css(el: &Element) -> Result<Pick, ErrorBody> {
     };
     let alone = own_selectors(el)
         .into_iter()
+        .map(|selector| secret_free(&selector))
         .find(|selector| matching(selector).as_slice() == std::slice::from_ref(el));
     if let Some(selector) = alone {
         return Ok(Pick {
@@ -314,7 +367,14 @@ fn by_css(el: &Element) -> Result<Pick, ErrorBody> {
             query: Query::Css(selector),
         });
     }
-    let selector = css_path(el);
+    let selector = secret_free(&css_path(el));
+    // An id CSS cannot say as written (React's `:r1:`) makes no selector at all.
+    if !el.matches(&selector).unwrap_or(false) {
+        return Err(ErrorBody::new(
+            ErrorCode::ElementNotFound,
+            "no CSS selector names the element (its ids are not CSS identifiers)",
+        ));
+    }
     let same = matching(&selector);
     let same: Vec<&Element> = match same.contains(el) {
         true => same.iter().collect(),
@@ -376,6 +436,12 @@ fn iframe_selector(iframe: &Element) -> String {
         .unwrap_or(tag)
 }
 
+/// A selector with any typed secret that a page put in an attribute hidden (it then matches
+/// nothing, and another selector is tried).
+fn secret_free(selector: &str) -> String {
+    crate::hidden::hide(selector).into_owned()
+}
+
 /// A CSS identifier as written, with no escaping needed.
 fn css_ident(text: &str) -> bool {
     text.chars()
@@ -386,9 +452,11 @@ fn css_ident(text: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
-/// Text inside a double-quoted CSS string.
+/// Text inside a double-quoted CSS string, any typed secret in it hidden first (before it is
+/// escaped, so the hiding sees it as the page wrote it).
 fn css_string(text: &str) -> String {
-    text.chars()
+    crate::hidden::hide(text)
+        .chars()
         .flat_map(|c| match c {
             '"' | '\\' => vec!['\\', c],
             '\n' | '\r' => vec![' '],

@@ -281,7 +281,7 @@ async fn run(
         PageOp::GetElement { target } => read::get_element(&resolve(&target, frame)?, frame),
         PageOp::Locate {
             target: Locatable::Element(target),
-        } => locate::element(&resolve(&target, frame)?),
+        } => locate::element(&wait_for(&target, frame, until).await?),
         PageOp::Locate {
             target: Locatable::Frame(child),
         } => locate::frame(child),

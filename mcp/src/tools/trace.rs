@@ -18,6 +18,8 @@ use crate::trace::{self, Action, Trace};
 
 /// How long each lookup for the trace may take (the shortest timeout a call has).
 const LOOKUP_MS: u64 = 5_000;
+/// Less time than this left, and an element is not asked to be named.
+const MIN_LOOKUP_MS: u128 = 200;
 
 browser_tools! { trace_router;
     trace "firefox_trace" (TraceArgs) => with trace_tool, "start records your actions (tool, target, answer, page, errors, a picture after each change); stop writes them as an HTML page for the user, and JSON (movie: also an animated PNG; test: also a Playwright test).";
@@ -149,15 +151,36 @@ impl Claudezilla {
         if self.trace.lock().await.as_ref().is_none_or(Trace::full) {
             return None;
         }
-        let (tab, step) = replay::step_of(tool, args)?;
+        let (asked, step) = replay::step_of(tool, args)?;
+        // The tab it acts on, named even when the agent left `tabId` out (its latest): a test
+        // has one page per tab. A new window's tab is known only after the call.
+        let (tab, url) = match step {
+            replay::Step::Open(_) => (None, String::new()),
+            _ => match self.tab_of(asked).await {
+                Some((id, url)) => (Some(id), url),
+                None => (asked, String::new()),
+            },
+        };
+        // Naming the elements has one lookup's time in all (a form may name many).
+        let until = std::time::Instant::now() + std::time::Duration::from_millis(LOOKUP_MS);
         let mut located = Vec::new();
         for target in step.targets() {
+            let left = until.saturating_duration_since(std::time::Instant::now());
+            if left.as_millis() < MIN_LOOKUP_MS {
+                located.push(Err("the time to name it ran out".to_owned()));
+                continue;
+            }
             let args = TargetArgs {
                 target,
                 tab_id: tab,
             };
-            let answer = self.ask::<asks::Locate>(args, Some(LOOKUP_MS)).await;
-            located.push(answer.map(|l| *l).map_err(|e| e.message));
+            // A call's timeout is at least 5 s: the rest of the time is kept here.
+            let asked = self.ask::<asks::Locate>(args, Some(LOOKUP_MS));
+            let answer = match tokio::time::timeout(left, asked).await {
+                Ok(answer) => answer.map(|l| *l).map_err(|e| e.message),
+                Err(_) => Err("the time to name it ran out".to_owned()),
+            };
+            located.push(answer);
         }
         let mut located = located.into_iter();
         let step = step.map(&mut |_| {
@@ -165,18 +188,17 @@ impl Claudezilla {
                 .next()
                 .unwrap_or_else(|| Err("the element was not named".to_owned()))
         });
-        let url = self.tab_url(tab).await.unwrap_or_default();
         Some(Replay { tab, url, step })
     }
 
-    /// The address of the tab (`tabId`, else the agent's latest), secrets by name.
-    async fn tab_url(&self, tab: Option<TabId>) -> Option<String> {
+    /// The tab (`tabId`, else the agent's latest) and its address, secrets by name.
+    async fn tab_of(&self, tab: Option<TabId>) -> Option<(TabId, String)> {
         let reply::Tabs { tabs } = self.ask::<asks::GetTabs>((), Some(LOOKUP_MS)).await.ok()?;
         let tab = tabs
             .iter()
             .filter(|t| t.mine)
             .rfind(|t| tab.is_none_or(|id| t.tab_id == id))?;
-        Some(self.secrets.redact(&tab.url).into_owned())
+        Some((tab.tab_id, self.secrets.redact(&tab.url).into_owned()))
     }
 
     /// Records one action while a trace is on: its answer, the page it left, console errors

@@ -498,15 +498,23 @@ mod tests {
         )];
         let spec = spec(&entries, hostile);
         assert!(!spec.contains(['\u{2028}', '\u{2029}']), "{spec}");
-        assert!(
-            spec.contains("  await page.locator(\"x\\u2028require("),
-            "{spec}"
-        );
-        for line in spec.lines().filter(|l| l.contains("require(")) {
+        // The page's text, escaped whole, inside its strings; the comment on one line.
+        let lines: Vec<&str> = spec.lines().collect();
+        let escaped = r#""x\u2028require('child_process').exec('rm -rf ~')\n//\u2029\"+""#;
+        for expected in [
+            format!("  await page.locator({escaped}).click();"),
+            format!("test({escaped}, async ({{ page, context }}) => {{"),
+        ] {
+            assert!(lines.contains(&expected.as_str()), "{expected}\n{spec}");
+        }
+        for line in lines.iter().filter(|l| l.contains("require(")) {
             let code = line.trim_start();
-            let quoted = code.starts_with("test(\"x\\u2028require(")
-                || code.starts_with("await page.locator(\"x\\u2028require(");
-            assert!(code.starts_with("//") || quoted, "{line}");
+            assert!(
+                code.starts_with("// 1. ")
+                    || code.starts_with("await page.locator(")
+                    || code.starts_with("test("),
+                "{line}"
+            );
         }
     }
 }
