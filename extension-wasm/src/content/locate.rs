@@ -3,9 +3,9 @@
 //! so; narrowed to an enclosing row or dialog, or to its position, when others share them
 //! ([`a11y::locator`] decides); else by a CSS selector. A frame's iframe is named by CSS.
 //!
-//! The matches are counted as Playwright's engine walks: the document's elements in tree
-//! order, then each open shadow root's, hidden elements (not rendered, or `aria-hidden`) left
-//! out.
+//! The matches are counted as Playwright's role engine walks: a root's elements in tree order,
+//! then each open shadow root in it, depth first; hidden elements (not rendered, or inside
+//! `aria-hidden`, across shadow roots) left out.
 
 use claudezilla_protocol::reply::{Found, FoundMatch, Locator, Pick, Query, Searched};
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
