@@ -34,6 +34,8 @@ pub fn pages() -> HashMap<&'static str, Page> {
                  <div role=dialog aria-label=Confirm><p>Sure?</p><button id=ok-dialog onclick=\"note('ok-dialog')\">OK</button></div>\
                  <button id=ok-page onclick=\"note('ok-page')\">OK</button>\
                  <div id=host></div>\
+                 <div id=drag-src draggable=true>Drag me</div><div id=drop-zone>Drop here</div>\
+                 <input type=file id=upload>\
                  <div data-testid=4242-4242-7f3e-9c1d class=receipt onclick=\"note('receipt')\">Receipt</div>\
                  <iframe id=card-frame title=Card width=400 height=120></iframe>\
                  <p id=log></p></main>\
@@ -421,6 +423,32 @@ pub async fn a_trace_becomes_a_playwright_test(s: Arc<Shared>) -> anyhow::Result
         json!({"tabId": tab, "selector": "#email", "key": "Enter"}),
     )
     .await?;
+    // Every other kind of step, each with the statement it must become.
+    std::fs::write(project.path().join("receipt.txt"), "paid")?;
+    for (tool, args) in [
+        (
+            "firefox_click",
+            json!({"selector": "#email", "clickCount": 2}),
+        ),
+        (
+            "firefox_click",
+            json!({"selector": "#ok-page", "button": "right"}),
+        ),
+        ("firefox_click", json!({"x": 5, "y": 5})),
+        ("firefox_hover", json!({"x": 10, "y": 10})),
+        (
+            "firefox_drag",
+            json!({"from": "#drag-src", "to": "#drop-zone"}),
+        ),
+        (
+            "firefox_upload_file",
+            json!({"selector": "#upload", "path": "receipt.txt"}),
+        ),
+    ] {
+        let mut args = args;
+        args["tabId"] = json!(tab);
+        call(&a, tool, args).await?;
+    }
     ensure!(
         a.call("firefox_click", json!({"tabId": tab, "ref": "e999"}))
             .await?
@@ -431,6 +459,18 @@ pub async fn a_trace_becomes_a_playwright_test(s: Arc<Shared>) -> anyhow::Result
         &a,
         "firefox_navigate",
         json!({"tabId": tab, "url": format!("{url}?again")}),
+    )
+    .await?;
+    call(
+        &a,
+        "firefox_navigate",
+        json!({"tabId": tab, "action": "back"}),
+    )
+    .await?;
+    call(
+        &a,
+        "firefox_wait_for",
+        json!({"tabId": tab, "url": "**/shop.html"}),
     )
     .await?;
 
@@ -469,6 +509,14 @@ pub async fn a_trace_becomes_a_playwright_test(s: Arc<Shared>) -> anyhow::Result
         "await page.getByRole(\"textbox\", { name: \"Email\", exact: true }).press(\"Enter\");".to_owned(),
         "// (it failed, so it is not replayed)".to_owned(),
         format!("await page.goto({});", serde_json::to_string(&format!("{url}?again"))?),
+        "await page.getByRole(\"textbox\", { name: \"Email\", exact: true }).dblclick();".to_owned(),
+        "await page.getByRole(\"button\", { name: \"OK\", exact: true }).nth(1).click({ button: 'right' });".to_owned(),
+        "await page.mouse.click(5, 5);".to_owned(),
+        "await page.mouse.move(10, 10);".to_owned(),
+        "await page.locator(\"#drag-src\").dragTo(page.locator(\"#drop-zone\"));".to_owned(),
+        "await page.locator(\"#upload\").setInputFiles(\"receipt.txt\");".to_owned(),
+        "await page.goBack();".to_owned(),
+        "await expect(page).toHaveURL(new RegExp(\"^.*\\\\/shop\\\\.html$\"));".to_owned(),
     ];
     for line in &written {
         ensure!(spec.contains(line.as_str()), "{line}\nnot in\n{spec}");
