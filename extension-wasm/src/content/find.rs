@@ -72,15 +72,24 @@ pub fn query(selector: &str) -> Result<Option<Element>, ErrorBody> {
         .find_map(|root| query_all_in(root, selector).into_iter().next()))
 }
 
-/// The document and every open shadow root in it, nested ones too, the document first.
+/// Open shadow roots visited in one frame at most (a page can make any number).
+const MAX_ROOTS: usize = 10_000;
+
+/// The document and every open shadow root in it, nested ones too, the document first, in the
+/// order Playwright's engines query them: a root, then each shadow root in it (with the ones
+/// nested in that) in turn.
 pub fn open_roots(doc: &Document) -> Vec<Node> {
-    let mut roots: Vec<Node> = vec![doc.clone().into()];
-    let mut at = 0;
-    while at < roots.len() {
-        let hosts = query_all_in(&roots[at], "*");
-        roots.extend(hosts.iter().filter_map(|e| e.shadow_root()).map(Node::from));
-        at += 1;
+    fn visit(root: Node, out: &mut Vec<Node>) {
+        let hosts = query_all_in(&root, "*");
+        out.push(root);
+        for shadow in hosts.iter().filter_map(Element::shadow_root) {
+            if out.len() < MAX_ROOTS {
+                visit(shadow.into(), out);
+            }
+        }
     }
+    let mut roots = Vec::new();
+    visit(doc.clone().into(), &mut roots);
     roots
 }
 

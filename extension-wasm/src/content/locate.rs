@@ -10,10 +10,10 @@
 use claudezilla_protocol::reply::{Found, FoundMatch, Locator, Pick, Query, Searched};
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
 use wasm_bindgen::JsCast;
-use web_sys::{Element, Node, ShadowRoot};
+use web_sys::{Element, ShadowRoot};
 
 use super::dom::{box_less, document, is_visible};
-use super::find::{query_all_in, ref_for};
+use super::find::{open_roots, query_all_in, ref_for};
 use super::names::{self, Labels};
 use super::snapshot::{child_frames, css_path, frame_id_of, role_of};
 use crate::a11y::locator::{self, Narrowed, Scope};
@@ -23,8 +23,6 @@ use crate::{a11y, suggest, web};
 const MAX_SCOPE_CLIMB: usize = 12;
 /// Classes of an element tried as its selector (a utility-class page gives dozens).
 const MAX_CLASSES: usize = 8;
-/// Shadow roots visited in one frame (a page can make any number).
-const MAX_ROOTS: usize = 10_000;
 
 /// The element's locator within this frame.
 pub fn element(el: &Element) -> Outcome {
@@ -87,7 +85,7 @@ impl Shown {
 /// The iframe (or frame) of the child frame `child` (the browser's frame id), by CSS.
 pub fn frame(child: u64) -> Outcome {
     let doc = document()?;
-    let frames: Vec<Element> = playwright_roots(&doc)
+    let frames: Vec<Element> = open_roots(&doc)
         .iter()
         .flat_map(|root| query_all_in(root, "iframe, frame"))
         .collect();
@@ -121,16 +119,20 @@ pub fn find(role: &str, name: Option<&str>, limit: u32, frame: u32) -> Outcome {
     known_role(role)?;
     let started = web::now_ms();
     let doc = document()?;
-    let all = shown_elements()?;
+    let mut shown = Shown::read()?;
     let wanted = name.map(|n| a11y::clean(n, names::MAX_LOCATOR_NAME));
-    let mut labels = Labels::default();
     let mut matches = Vec::new();
     let mut total = 0u32;
-    for el in all
+    // Roles were read once for all; names only for this role's elements.
+    let candidates: Vec<Element> = shown
+        .elements
         .iter()
-        .filter(|el| playwright_role(el).is_some_and(|(r, _)| r == role))
-    {
-        let found = names::full_name(el, &el.local_name(), &mut labels);
+        .zip(&shown.roles)
+        .filter(|(_, r)| r.is_some_and(|(r, _)| r == role))
+        .map(|(el, _)| el.clone())
+        .collect();
+    for el in &candidates {
+        let found = names::full_name(el, &el.local_name(), &mut shown.labels);
         if wanted.as_ref().is_some_and(|w| *w != found) {
             continue;
         }
@@ -185,27 +187,10 @@ fn located(element: Pick) -> Reply {
     }))
 }
 
-/// The document and its open shadow roots in the order Playwright's engines query them: a
-/// root's own elements, then each shadow root in it (with the ones nested in that) in turn.
-fn playwright_roots(doc: &web_sys::Document) -> Vec<Node> {
-    fn visit(root: Node, out: &mut Vec<Node>) {
-        let hosts = query_all_in(&root, "*");
-        out.push(root);
-        for shadow in hosts.iter().filter_map(Element::shadow_root) {
-            if out.len() < MAX_ROOTS {
-                visit(shadow.into(), out);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    visit(doc.clone().into(), &mut out);
-    out
-}
-
 /// Every element Playwright's role engine may match, in its order.
 fn shown_elements() -> Result<Vec<Element>, ErrorBody> {
     let doc = document()?;
-    Ok(playwright_roots(&doc)
+    Ok(open_roots(&doc)
         .iter()
         .flat_map(|root| query_all_in(root, "*"))
         .filter(|el| (is_visible(el) || box_less(el)) && !aria_hidden(el))
@@ -348,7 +333,7 @@ fn holds(scope: &Element, inner: &Element) -> bool {
 /// everything the path matches (CSS finds hidden elements too).
 fn by_css(el: &Element) -> Result<Pick, ErrorBody> {
     let doc = document()?;
-    let roots = playwright_roots(&doc);
+    let roots = open_roots(&doc);
     let matching = |selector: &str| -> Vec<Element> {
         roots
             .iter()

@@ -191,13 +191,17 @@ impl Claudezilla {
         Some(Replay { tab, url, step })
     }
 
-    /// The tab (`tabId`, else the agent's latest) and its address, secrets by name.
-    async fn tab_of(&self, tab: Option<TabId>) -> Option<(TabId, String)> {
+    /// The agent's tab named `tabId`, else its latest (what a call without one acts on).
+    async fn my_tab(&self, asked: Option<TabId>) -> Option<reply::TabEntry> {
         let reply::Tabs { tabs } = self.ask::<asks::GetTabs>((), Some(LOOKUP_MS)).await.ok()?;
-        let tab = tabs
-            .iter()
+        tabs.into_iter()
             .filter(|t| t.mine)
-            .rfind(|t| tab.is_none_or(|id| t.tab_id == id))?;
+            .rfind(|t| asked.is_none_or(|id| t.tab_id == id))
+    }
+
+    /// The tab ([`Self::my_tab`]) and its address, secrets by name.
+    async fn tab_of(&self, tab: Option<TabId>) -> Option<(TabId, String)> {
+        let tab = self.my_tab(tab).await?;
         Some((tab.tab_id, self.secrets.redact(&tab.url).into_owned()))
     }
 
@@ -274,14 +278,12 @@ impl Claudezilla {
         args: &Map<String, Value>,
         action: &mut Action<'_>,
     ) -> Option<TabId> {
-        let asked = args.get("tabId").and_then(Value::as_u64);
-        let Ok(reply::Tabs { tabs }) = self.ask::<asks::GetTabs>((), Some(LOOKUP_MS)).await else {
-            return None;
+        // A `tabId` that is not one names no tab (not the latest).
+        let asked = match args.get("tabId") {
+            None => None,
+            Some(id) => Some(TabId(u32::try_from(id.as_u64()?).ok()?)),
         };
-        let tab = tabs
-            .iter()
-            .filter(|t| t.mine)
-            .rfind(|t| asked.is_none_or(|id| u64::from(t.tab_id.0) == id))?;
+        let tab = self.my_tab(asked).await?;
         action.url = self.secrets.redact(&tab.url).into_owned();
         action.title = self.secrets.redact(&tab.title).into_owned();
         Some(tab.tab_id)
