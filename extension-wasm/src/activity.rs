@@ -4,9 +4,7 @@
 
 use std::collections::VecDeque;
 
-use claudezilla_protocol::args::{
-    Aim, DropTarget, ElementTarget, Entry as TypeEntry, NavAction, Selector,
-};
+use claudezilla_protocol::args::{Aim, DropTarget, ElementTarget, NavAction, Selector, Typing};
 use claudezilla_protocol::reply::{ActivityEntry, Reply};
 use claudezilla_protocol::{AgentId, Command, Outcome, TabId};
 
@@ -150,9 +148,9 @@ pub fn note(command: &Command) -> Option<Noted> {
         // The text typed is the user's business, not the log's: only how much, or which secret.
         Command::Type(a) => (
             a.tab_id,
-            match &a.entry {
-                TypeEntry::Secret(secret) => format!("{} (secret {})", a.target, secret.name()),
-                TypeEntry::Text(text) => {
+            match &a.text {
+                Typing::Secret(secret) => format!("{} (secret {})", a.target, secret.name),
+                Typing::Text(text) => {
                     format!("{} ({} characters)", a.target, text.chars().count())
                 }
             },
@@ -162,7 +160,7 @@ pub fn note(command: &Command) -> Option<Noted> {
         Command::GetElement(a) | Command::Locate(a) => (a.tab_id, a.target.to_string()),
         Command::SelectOption(a) => (a.tab_id, a.target.to_string()),
         Command::FillForm(a) => (a.tab_id, format!("{} fields", a.fields.len())),
-        Command::UploadFile(a) => (a.tab_id, a.target.to_string()),
+        Command::UploadFile(u) => (u.args.tab_id, u.args.target.to_string()),
         Command::Drag(a) => (
             a.tab_id,
             match &a.to {
@@ -211,7 +209,7 @@ pub fn note(command: &Command) -> Option<Noted> {
             a.tab_id,
             format!("{:?} {}", a.action, a.key.as_deref().unwrap_or("")).to_lowercase(),
         ),
-        Command::StorageState(a) => (None, format!("{:?}", a.action).to_lowercase()),
+        Command::SaveState | Command::LoadState(_) => (None, String::new()),
         Command::Route(a) => (None, a.pattern.clone().unwrap_or_default()),
         Command::Unroute(a) => (None, a.pattern.clone().unwrap_or_else(|| "all".into())),
         Command::Downloads(_) => (None, String::new()),
@@ -267,7 +265,8 @@ mod tests {
     fn typed(text: &str) -> Command {
         Command::Type(
             serde_json::from_value(
-                serde_json::json!({"selector": "#pw", "text": text, "tabId": 4}),
+                serde_json::json!({"target": {"selector": "#pw"}, "text": {"text": text},
+                                   "clear": false, "tabId": 4}),
             )
             .unwrap(),
         )

@@ -10,13 +10,13 @@
 use std::fmt;
 
 use claudezilla_protocol::args::{
-    ActivityArgs, AttachArgs, ConsoleArgs, CookiesArgs, CreateWindowArgs, DownloadsArgs,
-    DropTarget, ElementTarget, EvaluateArgs, FrameTarget, LoopArgs, LoopCheckArgs, MAX_MAX_LENGTH,
-    NavAction, NetworkArgs, PrivateModeArgs, RouteArgs, ScreenshotArgs, SetConfigArgs, StorageArgs,
-    StorageStateArgs, UnrouteArgs,
+    ActivityArgs, AttachArgs, ConsoleArgs, CookiesArgs, CreateWindowArgs, DropTarget,
+    ElementTarget, EvaluateArgs, FrameTarget, LoopArgs, LoopCheckArgs, MAX_MAX_LENGTH, NavAction,
+    NetworkArgs, PrivateModeArgs, ResolvedDownloads, RouteArgs, SavedState, ScreenshotArgs,
+    SetConfigArgs, StorageArgs, UnrouteArgs,
 };
-use claudezilla_protocol::args::{Aim, Entry, FieldValue, FilledSecret, PageUrl, Secret};
-use claudezilla_protocol::envelope::{FieldEntry, Locatable, PageLimits, PageOp, Typing};
+use claudezilla_protocol::args::{Aim, PageUrl};
+use claudezilla_protocol::envelope::{Locatable, PageLimits, PageOp};
 use claudezilla_protocol::{Command, ErrorBody, ErrorCode, TabId};
 
 /// What an agent does to a tab, for the pool's check and its refusal ("Cannot click in tab 4").
@@ -153,8 +153,9 @@ pub enum AgentWork {
     CloseWindow,
     Route(RouteArgs),
     Unroute(UnrouteArgs),
-    StorageState(StorageStateArgs),
-    Downloads(DownloadsArgs),
+    SaveState,
+    LoadState(SavedState),
+    Downloads(ResolvedDownloads),
     GetActivity(ActivityArgs),
     SetConfig(SetConfigArgs),
     SetPrivateMode(PrivateModeArgs),
@@ -174,26 +175,6 @@ fn in_frame(target: Option<ElementTarget>) -> (u32, Option<FrameTarget>) {
     target.map_or((0, None), |t| {
         let (frame, target) = t.in_frame();
         (frame, Some(target))
-    })
-}
-
-/// A secret with its value: the MCP server fills each in from the user's file before it sends.
-fn filled(secret: Secret) -> Result<FilledSecret, ErrorBody> {
-    match secret {
-        Secret::Filled(filled) => Ok(filled),
-        Secret::Named(name) => Err(ErrorBody::new(
-            ErrorCode::InvalidArgument,
-            format!("secret {name} came without its value: only claudezilla-mcp types secrets"),
-        )),
-    }
-}
-
-/// A form field's value as the content script sets it.
-fn field_entry(value: FieldValue) -> Result<FieldEntry, ErrorBody> {
-    Ok(match value {
-        FieldValue::Checked(checked) => FieldEntry::Checked(checked),
-        FieldValue::Text(text) => FieldEntry::Typed(Typing::Text(text)),
-        FieldValue::Secret { secret } => FieldEntry::Typed(Typing::Secret(filled(secret)?)),
     })
 }
 
@@ -244,14 +225,10 @@ pub fn place(command: Command) -> Result<Placed, ErrorBody> {
             page(a.tab_id, Action::ClickIn, frame, op)
         }
         Command::Type(a) => {
-            let text = match a.entry {
-                Entry::Text(text) => Typing::Text(text),
-                Entry::Secret(secret) => Typing::Secret(filled(secret)?),
-            };
             let (frame, target) = a.target.in_frame();
             let op = PageOp::Type {
                 target,
-                text,
+                text: a.text,
                 clear: a.clear,
             };
             page(a.tab_id, Action::TypeInto, frame, op)
@@ -319,8 +296,8 @@ pub fn place(command: Command) -> Result<Placed, ErrorBody> {
         Command::FillForm(a) => {
             let placed: Vec<_> = a
                 .fields
-                .iter()
-                .map(|f| (f.target.clone().in_frame(), f.value.clone()))
+                .into_iter()
+                .map(|(target, entry)| (target.in_frame(), entry))
                 .collect();
             let frame = placed.first().map_or(0, |((frame, _), _)| *frame);
             if placed.iter().any(|((f, _), _)| *f != frame) {
@@ -329,10 +306,7 @@ pub fn place(command: Command) -> Result<Placed, ErrorBody> {
                     "all fields of one fill must be in the same frame",
                 ));
             }
-            let fields = placed
-                .into_iter()
-                .map(|((_, t), v)| Ok((t, field_entry(v)?)))
-                .collect::<Result<_, ErrorBody>>()?;
+            let fields = placed.into_iter().map(|((_, t), v)| (t, v)).collect();
             page(
                 a.tab_id,
                 Action::FillAFormIn,
@@ -340,20 +314,16 @@ pub fn place(command: Command) -> Result<Placed, ErrorBody> {
                 PageOp::FillForm { fields },
             )
         }
-        Command::UploadFile(a) => {
-            let (frame, target) = a.target.in_frame();
-            let file = a.file.clone().ok_or_else(|| {
-                ErrorBody::new(
-                    ErrorCode::Internal,
-                    "the MCP server did not attach the file's bytes",
-                )
-                .with_hint("update claudezilla-mcp")
-            })?;
+        Command::UploadFile(u) => {
+            let (frame, target) = u.args.target.in_frame();
             page(
-                a.tab_id,
+                u.args.tab_id,
                 Action::UploadInto,
                 frame,
-                PageOp::Upload { target, file },
+                PageOp::Upload {
+                    target,
+                    file: u.file,
+                },
             )
         }
         Command::Drag(a) => {
@@ -485,7 +455,8 @@ pub fn place(command: Command) -> Result<Placed, ErrorBody> {
         Command::CloseWindow => Placed::Agent(AgentWork::CloseWindow),
         Command::Route(a) => Placed::Agent(AgentWork::Route(a)),
         Command::Unroute(a) => Placed::Agent(AgentWork::Unroute(a)),
-        Command::StorageState(a) => Placed::Agent(AgentWork::StorageState(a)),
+        Command::SaveState => Placed::Agent(AgentWork::SaveState),
+        Command::LoadState(state) => Placed::Agent(AgentWork::LoadState(state.into_state())),
         Command::Downloads(a) => Placed::Agent(AgentWork::Downloads(a)),
         Command::GetActivity(a) => Placed::Agent(AgentWork::GetActivity(a)),
         Command::SetConfig(a) => Placed::Agent(AgentWork::SetConfig(a)),
@@ -610,7 +581,8 @@ mod tests {
                 ..
             }
         ));
-        let r = route(json!({"name": "type", "args": {"selector": "#q", "text": "hi"}})).unwrap();
+        let typed = json!({"target": {"selector": "#q"}, "text": {"text": "hi"}, "clear": false, "tabId": null});
+        let r = route(json!({"name": "type", "args": typed})).unwrap();
         assert_eq!((r.tab, r.action, r.frame), (None, Action::TypeInto, 0));
         let r = route(json!({"name": "pressKey", "args": {"key": "Control+a"}})).unwrap();
         let PageOp::PressKey {
@@ -665,14 +637,13 @@ mod tests {
 
     #[test]
     fn a_form_spans_one_frame_and_an_upload_needs_its_bytes() {
+        let text = |t: &str| json!({"typed": {"text": t}});
         let mixed = json!({"name": "fillForm", "args": {"fields": [
-            {"ref": "e1", "value": "a"}, {"ref": "f1e2", "value": "b"}]}});
+            [{"ref": "e1"}, text("a")], [{"ref": "f1e2"}, text("b")]], "tabId": null}});
         let command: Command = serde_json::from_value(mixed).unwrap();
         assert_eq!(place(command).unwrap_err().code, ErrorCode::InvalidArgument);
-        let upload: Command = serde_json::from_value(
-            json!({"name": "uploadFile", "args": {"ref": "e1", "path": "a.txt"}}),
-        )
-        .unwrap();
-        assert_eq!(place(upload).unwrap_err().code, ErrorCode::Internal);
+        // Without its bytes, an upload is not a command at all.
+        let bare = json!({"name": "uploadFile", "args": {"args": {"ref": "e1", "path": "a.txt"}}});
+        assert!(serde_json::from_value::<Command>(bare).is_err());
     }
 }

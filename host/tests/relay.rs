@@ -514,11 +514,12 @@ async fn a_request_over_1_mib_is_refused_not_sent() {
     let mut host = start(Duration::from_secs(5)).await;
     let mut c = hello(&host, 1).await;
     // Valid arguments (each field within its limit) that together pass the 1 MiB frame.
-    let field = serde_json::json!({"selector": "#a", "value": "x".repeat(MAX_TYPE_TEXT)});
+    let text = serde_json::json!({"typed": {"text": "x".repeat(MAX_TYPE_TEXT)}});
+    let field = serde_json::json!([{"selector": "#a"}, text]);
     let fields = vec![field; MAX_TO_EXTENSION / MAX_TYPE_TEXT + 1];
     let cmd: Command = serde_json::from_value(serde_json::json!({
         "name": "fillForm",
-        "args": {"fields": fields},
+        "args": {"fields": fields, "tabId": null},
     }))
     .unwrap();
     c.send(request(3, cmd)).await.unwrap();
@@ -844,12 +845,15 @@ async fn uploads_pass_through_and_the_host_reads_no_file() {
     let mut c = hello(&host, 1).await;
     let upload: Command = serde_json::from_value(serde_json::json!({
         "name": "uploadFile",
-        "args": {"selector": "input", "path": "/etc/passwd"},
+        "args": {
+            "args": {"selector": "input", "path": "/etc/passwd"},
+            "file": {"name": "passwd", "mime": "text/plain", "base64": "eA=="},
+        },
     }))
     .unwrap();
     let req = forwarded(&mut host, &mut c, 1, upload).await;
-    let Command::UploadFile(args) = req.command else {
+    let Command::UploadFile(upload) = req.command else {
         panic!("{:?}", req.command)
     };
-    assert!(args.file.is_none(), "the host attached a file it read");
+    assert_eq!(upload.file.base64, "eA==", "the host put in a file it read");
 }

@@ -21,7 +21,10 @@
 use std::borrow::Cow;
 use std::path::Path;
 
-use claudezilla_protocol::args::{FilledSecret, Secret, SecretName, Site};
+use claudezilla_protocol::args::{
+    Entry, FieldEntry, FieldValue, FillFormArgs, FilledSecret, ResolvedForm, ResolvedType,
+    SecretName, Site, TypeArgs, Typing,
+};
 use claudezilla_protocol::hiding::Hider;
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 
@@ -146,23 +149,22 @@ impl Secrets {
             .map(|e| &e.name)
     }
 
-    /// Fills a named secret in with its value and sites; one the agent wrote out in full is
-    /// refused (only this file says what a secret is and where it goes).
-    pub fn fill(&self, secret: &mut Secret) -> Result<(), ErrorBody> {
-        let name = match secret {
-            Secret::Named(name) => name,
-            Secret::Filled(_) => {
-                return Err(ErrorBody::new(
-                    ErrorCode::InvalidArgument,
-                    "secret: give the secret's name, as a string",
-                ));
-            }
-        };
-        let Some(found) = self.entries.iter().find(|e| e.name == *name) else {
-            return Err(self.unknown(name));
-        };
-        *secret = Secret::Filled(found.clone());
-        Ok(())
+    /// The value and sites of the secret the agent named (only this file says what a secret
+    /// is and where it goes).
+    pub fn fill(&self, name: &SecretName) -> Result<FilledSecret, ErrorBody> {
+        self.entries
+            .iter()
+            .find(|e| e.name == *name)
+            .cloned()
+            .ok_or_else(|| self.unknown(name))
+    }
+
+    /// What is typed for an entry as the agent wrote it.
+    fn typing(&self, entry: Entry) -> Result<Typing, ErrorBody> {
+        Ok(match entry {
+            Entry::Text(text) => Typing::Text(text),
+            Entry::Secret(name) => Typing::Secret(self.fill(&name)?),
+        })
     }
 
     fn unknown(&self, name: &SecretName) -> ErrorBody {
@@ -263,29 +265,36 @@ fn site(word: &str) -> Result<Site, String> {
     Site::try_from(host.to_owned())
 }
 
-/// Fills the secret of a `firefox_type`, if it names one.
-pub fn fill_type(
-    secrets: &Secrets,
-    args: &mut claudezilla_protocol::args::TypeArgs,
-) -> Result<(), ErrorBody> {
-    match &mut args.entry {
-        claudezilla_protocol::args::Entry::Secret(secret) => secrets.fill(secret),
-        claudezilla_protocol::args::Entry::Text(_) => Ok(()),
-    }
+/// A `firefox_type` as it leaves: its secret, if it names one, filled in.
+pub fn resolve_type(secrets: &Secrets, args: TypeArgs) -> Result<ResolvedType, ErrorBody> {
+    Ok(ResolvedType {
+        target: args.target,
+        text: secrets.typing(args.entry)?,
+        clear: args.clear,
+        tab_id: args.tab_id,
+    })
 }
 
-/// Fills the secrets of a `firefox_fill_form`'s fields.
-pub fn fill_form(
-    secrets: &Secrets,
-    args: &mut claudezilla_protocol::args::FillFormArgs,
-) -> Result<(), ErrorBody> {
-    use claudezilla_protocol::args::FieldValue;
-    for field in &mut args.fields {
-        if let FieldValue::Secret { secret } = &mut field.value {
-            secrets.fill(secret)?;
-        }
-    }
-    Ok(())
+/// A `firefox_fill_form` as it leaves: the secrets of its fields filled in.
+pub fn resolve_form(secrets: &Secrets, args: FillFormArgs) -> Result<ResolvedForm, ErrorBody> {
+    let fields = args
+        .fields
+        .into_iter()
+        .map(|f| {
+            let entry = match f.value {
+                FieldValue::Checked(checked) => FieldEntry::Checked(checked),
+                FieldValue::Text(text) => FieldEntry::Typed(Typing::Text(text)),
+                FieldValue::Secret { secret } => {
+                    FieldEntry::Typed(secrets.typing(Entry::Secret(secret))?)
+                }
+            };
+            Ok((f.target, entry))
+        })
+        .collect::<Result<_, ErrorBody>>()?;
+    Ok(ResolvedForm {
+        fields,
+        tab_id: args.tab_id,
+    })
 }
 
 #[cfg(test)]

@@ -72,14 +72,14 @@ commands! {
     Navigate(NavigateArgs) = "navigate" => TabReport,
     GetContent(GetContentArgs) = "getContent" => PageContent,
     Click(ClickArgs) = "click" => Clicked,
-    Type(TypeArgs) = "type" => Typed,
+    Type(ResolvedType) = "type" => Typed,
     PressKey(PressKeyArgs) = "pressKey" => Acted,
     Scroll(ScrollArgs) = "scroll" => Acted,
     Hover(HoverArgs) = "hover" => Acted,
     SelectOption(SelectOptionArgs) = "selectOption" => Acted,
-    FillForm(FillFormArgs) = "fillForm" => Acted,
+    FillForm(ResolvedForm) = "fillForm" => Acted,
     /// The MCP server reads the file at the path and sends its bytes along (`file`).
-    UploadFile(UploadFileArgs) = "uploadFile" => Acted,
+    UploadFile(ResolvedUpload) = "uploadFile" => Acted,
     Drag(DragArgs) = "drag" => Acted,
     HandleDialog(HandleDialogArgs) = "handleDialog" => DialogReport,
     GetElement(TargetArgs) = "getElement" => Box<ElementInfo>,
@@ -112,10 +112,12 @@ commands! {
     Route(RouteArgs) = "route" => Routes,
     Unroute(UnrouteArgs) = "unroute" => Routes,
     Storage(StorageArgs) = "storage" => StorageAnswer,
-    /// The MCP server reads the file for load, and writes the answer for save.
-    StorageState(StorageStateArgs) = "storageState" => StateAnswer,
+    /// `firefox_storage_state` save: the MCP server writes the answer to the agent's file.
+    SaveState = "saveState" => SavedState,
+    /// `firefox_storage_state` load: what the MCP server read from the agent's file.
+    LoadState(StateToLoad) = "loadState" => Acted,
     /// The MCP server moves finished files into the allowed folders, then says so.
-    Downloads(DownloadsArgs) = "downloads" => crate::reply::Downloads,
+    Downloads(ResolvedDownloads) = "downloads" => crate::reply::Downloads,
     GetActivity(ActivityArgs) = "getActivity" => Activity,
     SetConfig(SetConfigArgs) = "setConfig" => Config,
     HandleConsent(TabArgs) = "handleConsent" => Acted,
@@ -170,7 +172,7 @@ mod tests {
             ),
             with(
                 "type",
-                json!({"selector": "#q", "text": "hi", "clear": true}),
+                json!({"target": {"selector": "#q"}, "text": {"text": "hi"}, "clear": true, "tabId": null}),
             ),
             with("pressKey", json!({"key": "Control+a"})),
             with("scroll", json!({"deltaY": 120})),
@@ -181,9 +183,13 @@ mod tests {
             ),
             with(
                 "fillForm",
-                json!({"fields": [{"ref": "e1", "value": true}]}),
+                json!({"fields": [[{"ref": "e1"}, {"checked": true}]], "tabId": null}),
             ),
-            with("uploadFile", json!({"ref": "e2", "path": "a.txt"})),
+            with(
+                "uploadFile",
+                json!({"args": {"ref": "e2", "path": "a.txt"},
+                       "file": {"name": "a.txt", "mime": "text/plain", "base64": "eA=="}}),
+            ),
             with(
                 "drag",
                 json!({"from": "e1", "to": "#bin", "position": "before"}),
@@ -218,11 +224,15 @@ mod tests {
             with("route", json!({"pattern": "**/api/*", "action": "abort"})),
             with("unroute", json!({"pattern": "**/api/*"})),
             with("storage", json!({"action": "get", "area": "session"})),
+            plain("saveState"),
             with(
-                "storageState",
-                json!({"action": "save", "path": "state.json"}),
+                "loadState",
+                json!({"state": {"cookies": [], "origins": []}}),
             ),
-            with("downloads", json!({"wait": true})),
+            with(
+                "downloads",
+                json!({"args": {"wait": true}, "moved": [{"id": 3, "path": "/p/a.csv"}]}),
+            ),
             with("getActivity", json!({"limit": 5})),
             with("setConfig", json!({"handleConsent": true})),
             with("handleConsent", json!({})),

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::args::{ContentFormat, FileData, FilledSecret, FrameTarget, Selector};
+use crate::args::{ContentFormat, FieldEntry, FileData, FrameTarget, Selector, Typing};
 use crate::keys::Modifiers;
 use crate::{AgentId, Command, Outcome, RequestId};
 
@@ -560,23 +560,6 @@ pub struct SnapshotPart {
     pub refs: u32,
     pub cut: Option<String>,
     pub frames: Vec<FramePlace>,
-}
-
-/// What the content script types: text, or a secret the MCP server filled in (checked
-/// against the frame's site before a key goes in).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Typing {
-    Text(String),
-    Secret(FilledSecret),
-}
-
-/// What the content script sets one form field to.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum FieldEntry {
-    Checked(bool),
-    Typed(Typing),
 }
 
 /// Where a child frame's snapshot goes in its parent's.

@@ -152,7 +152,8 @@ async fn for_agent(agent: &AgentId, work: AgentWork, b: Budget) -> Outcome {
         }
         AgentWork::Route(a) => intercept::set(agent, a),
         AgentWork::Unroute(a) => intercept::unset(agent, a),
-        AgentWork::StorageState(a) => storage::state(agent, a, b.until, b.ms).await,
+        AgentWork::SaveState => storage::save_state(agent, b.until, b.ms).await,
+        AgentWork::LoadState(state) => storage::load_state(agent, state, b.until, b.ms).await,
         AgentWork::Downloads(a) => downloads::list(agent, a, b.until).await,
         AgentWork::GetActivity(a) => Ok(Reply::Activity(reply::Activity {
             entries: with_state(|s| s.activity.of(agent, a.limit as usize)),

@@ -3,7 +3,7 @@
 //! downloads, waits for them to finish, and — once the MCP server has copied a finished file
 //! into the allowed folders — deletes the browser's copy, so it lands nowhere else.
 
-use claudezilla_protocol::args::{DownloadsArgs, MAX_DOWNLOADS};
+use claudezilla_protocol::args::{MAX_DOWNLOADS, ResolvedDownloads};
 use claudezilla_protocol::reply;
 use claudezilla_protocol::reply::{DownloadInfo, DownloadState};
 use claudezilla_protocol::{AgentId, Outcome, Reply, TabId};
@@ -154,7 +154,7 @@ async fn owner(item: &Item) -> Option<(AgentId, Option<TabId>)> {
 
 /// `firefox_downloads`: deletes the browser's copies of the files the MCP server moved, then
 /// lists the agent's downloads (waiting, when asked, until none is in progress).
-pub async fn list(agent: &AgentId, a: DownloadsArgs, until: u64) -> Outcome {
+pub async fn list(agent: &AgentId, a: ResolvedDownloads, until: u64) -> Outcome {
     for m in &a.moved {
         if with_state(|s| s.downloads.moved(agent, m.id, &m.path)) {
             // The file was copied out: the browser's copy goes (its entry stays in the
@@ -168,7 +168,7 @@ pub async fn list(agent: &AgentId, a: DownloadsArgs, until: u64) -> Outcome {
             || downloads
                 .iter()
                 .any(|d| d.state == DownloadState::InProgress);
-        if !a.wait || !busy || now() + u64::from(POLL_MS) >= until {
+        if !a.args.wait || !busy || now() + u64::from(POLL_MS) >= until {
             return Ok(Reply::Downloads(reply::Downloads { downloads }));
         }
         web::sleep(POLL_MS).await;

@@ -4,7 +4,7 @@
 
 use claudezilla_protocol::args::{
     CookieAction, CookiesArgs, MAX_SAVED, MAX_STORED_VALUE, SavedCookie, SavedOrigin, SavedState,
-    StateAction, StorageAction, StorageArea, StorageArgs, StorageStateArgs,
+    StorageAction, StorageArea, StorageArgs,
 };
 use claudezilla_protocol::envelope::PageOp;
 use claudezilla_protocol::reply;
@@ -146,19 +146,18 @@ pub async fn storage(tab: AuthorizedTab, a: StorageArgs, until: u64, budget_ms: 
     content::send(tab, 0, until, op, budget_ms).await
 }
 
-/// `firefox_storage_state`: the cookies and local storage of the agent's open sites, or those
-/// put back into its session (its own container's jar, or the user's) — only for sites it has
-/// open and the allowlists allow (`crate::saved_state`).
-pub async fn state(agent: &AgentId, a: StorageStateArgs, until: u64, budget_ms: u32) -> Outcome {
+/// `firefox_storage_state` save: the cookies and local storage of the agent's open sites —
+/// only those the allowlists allow (`crate::saved_state`).
+pub async fn save_state(agent: &AgentId, until: u64, budget_ms: u32) -> Outcome {
     allowed()?;
-    match (a.action, a.state) {
-        (StateAction::Save, _) => Ok(Reply::SavedState(save(agent, until, budget_ms).await?)),
-        (StateAction::Load, Some(state)) => load(agent, state, until, budget_ms).await,
-        (StateAction::Load, None) => Err(ErrorBody::new(
-            ErrorCode::Internal,
-            "the MCP server sent no state to load",
-        )),
-    }
+    Ok(Reply::SavedState(save(agent, until, budget_ms).await?))
+}
+
+/// `firefox_storage_state` load: a saved state put back into the agent's session (its own
+/// container's jar, or the user's), for the sites it has open and the allowlists allow.
+pub async fn load_state(agent: &AgentId, state: SavedState, until: u64, budget_ms: u32) -> Outcome {
+    allowed()?;
+    load(agent, state, until, budget_ms).await
 }
 
 /// The agent's tabs showing web pages: each with its URL and cookie jar.

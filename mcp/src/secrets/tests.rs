@@ -9,16 +9,14 @@ export BANK_PIN="with spaces \"and\" quotes" @bank.example   # a comment
 ANYWHERE='single quoted & <odd>'
 "#;
 
-fn named(name: &str) -> Secret {
-    Secret::Named(SecretName::try_from(name.to_owned()).unwrap())
+fn named(name: &str) -> SecretName {
+    SecretName::try_from(name.to_owned()).unwrap()
 }
 
 #[test]
 fn entries_read_with_their_sites() {
     let s = Secrets::parse(FILE).unwrap();
-    let mut gh = named("GITHUB_PASSWORD");
-    s.fill(&mut gh).unwrap();
-    let Secret::Filled(gh) = gh else { panic!() };
+    let gh = s.fill(&named("GITHUB_PASSWORD")).unwrap();
     assert_eq!(gh.value, "correct-horse");
     let hosts = |f: &FilledSecret| {
         f.sites
@@ -27,9 +25,7 @@ fn entries_read_with_their_sites() {
             .collect::<Vec<_>>()
     };
     assert_eq!(hosts(&gh), ["github.com", "github.com"]);
-    let mut pin = named("BANK_PIN");
-    s.fill(&mut pin).unwrap();
-    let Secret::Filled(pin) = pin else { panic!() };
+    let pin = s.fill(&named("BANK_PIN")).unwrap();
     assert_eq!(pin.value, r#"with spaces "and" quotes"#);
     assert_eq!(hosts(&pin), ["bank.example"]);
     let unbound: Vec<&str> = s.unbound().map(|n| n.as_str()).collect();
@@ -67,7 +63,7 @@ fn bad_lines_say_where_and_never_the_value() {
 #[test]
 fn unknown_names_list_the_names_only() {
     let s = Secrets::parse(FILE).unwrap();
-    let e = s.fill(&mut named("NOPE")).unwrap_err();
+    let e = s.fill(&named("NOPE")).unwrap_err();
     assert_eq!(e.code, ErrorCode::InvalidArgument);
     assert!(
         e.message.contains("GITHUB_PASSWORD, BANK_PIN, ANYWHERE"),
@@ -75,19 +71,47 @@ fn unknown_names_list_the_names_only() {
         e.message
     );
     assert!(!e.message.contains("correct-horse"));
-    let none = Secrets::default().fill(&mut named("NOPE")).unwrap_err();
+    let none = Secrets::default().fill(&named("NOPE")).unwrap_err();
     assert!(none.message.contains("no secrets file"), "{}", none.message);
 }
 
 #[test]
-fn a_value_the_agent_writes_out_is_refused() {
+fn a_typed_secret_and_a_form_leave_with_their_values() {
     let s = Secrets::parse(FILE).unwrap();
-    let mut forged = Secret::Filled(FilledSecret {
-        name: SecretName::try_from("GITHUB_PASSWORD".to_owned()).unwrap(),
-        value: "typed anywhere".into(),
-        sites: vec![],
-    });
-    assert!(s.fill(&mut forged).is_err());
+    let typed: TypeArgs =
+        serde_json::from_value(serde_json::json!({"selector": "#p", "secret": "BANK_PIN"}))
+            .unwrap();
+    let ResolvedType {
+        text: Typing::Secret(pin),
+        ..
+    } = resolve_type(&s, typed).unwrap()
+    else {
+        panic!("not the secret")
+    };
+    assert_eq!(pin.value, r#"with spaces "and" quotes"#);
+    let form: FillFormArgs = serde_json::from_value(serde_json::json!({"fields": [
+        {"selector": "#u", "value": "ada"},
+        {"selector": "#p", "value": {"secret": "ANYWHERE"}},
+        {"selector": "#c", "value": true},
+    ]}))
+    .unwrap();
+    let entries: Vec<_> = resolve_form(&s, form.clone())
+        .unwrap()
+        .fields
+        .into_iter()
+        .map(|(_, e)| e)
+        .collect();
+    let anywhere = s.fill(&named("ANYWHERE")).unwrap();
+    assert_eq!(
+        entries,
+        [
+            FieldEntry::Typed(Typing::Text("ada".into())),
+            FieldEntry::Typed(Typing::Secret(anywhere)),
+            FieldEntry::Checked(true),
+        ]
+    );
+    let e = resolve_form(&Secrets::default(), form).unwrap_err();
+    assert!(e.message.contains("no secrets file"), "{}", e.message);
 }
 
 #[test]
@@ -164,9 +188,7 @@ proptest! {
         prop_assume!(value.chars().filter(|c| !c.is_whitespace()).count() >= MIN_VALUE_CHARS);
         let quoted = value.replace('\\', "\\\\").replace('"', "\\\"");
         let s = Secrets::parse(&format!("S=\"{quoted}\" @a.example")).unwrap();
-        let mut secret = named("S");
-        s.fill(&mut secret).unwrap();
-        let Secret::Filled(filled) = secret else { panic!() };
+        let filled = s.fill(&named("S")).unwrap();
         prop_assert_eq!(&filled.value, &value);
         for form in forms_written_elsewhere(&value) {
             let answer = format!("{around}{form}{around}");

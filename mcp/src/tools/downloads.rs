@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use claudezilla_protocol::args::{DownloadsArgs, MovedDownload};
+use claudezilla_protocol::args::{DownloadsArgs, MovedDownload, ResolvedDownloads};
 use claudezilla_protocol::reply::{DownloadInfo, DownloadState, Downloads as Listed};
 use claudezilla_protocol::{ErrorBody, asks};
 use rmcp::model::CallToolResult;
@@ -16,9 +16,7 @@ browser_tools! { downloads_router;
 }
 
 impl Claudezilla {
-    async fn list_and_move(&self, mut a: Given<DownloadsArgs>, context: Context) -> CallToolResult {
-        // Only this server says what it moved: never the agent.
-        a.args.moved.clear();
+    async fn list_and_move(&self, a: Given<DownloadsArgs>, context: Context) -> CallToolResult {
         let allowed = self.allowed(&context.peer).await;
         // Only under the downloads folder, apart from the project's own files, so a page
         // cannot drop a `build.rs` or a git hook where tools would run it.
@@ -26,7 +24,11 @@ impl Claudezilla {
             Ok(folder) => folder,
             Err(e) => return failed(e),
         };
-        let downloads = match self.ask::<asks::Downloads>(a.args, a.timeout).await {
+        let look = ResolvedDownloads {
+            args: a.args,
+            moved: Vec::new(),
+        };
+        let downloads = match self.ask::<asks::Downloads>(look, a.timeout).await {
             Ok(Listed { downloads }) => downloads,
             Err(e) => return failed(e),
         };
@@ -35,9 +37,9 @@ impl Claudezilla {
             return text(render(&downloads, &notes));
         }
         // The browser deletes its copies of what was moved, and lists where each is now.
-        let told = DownloadsArgs {
+        let told = ResolvedDownloads {
+            args: DownloadsArgs::default(),
             moved,
-            ..DownloadsArgs::default()
         };
         respond(
             self.ask::<asks::Downloads>(told, None).await,

@@ -1,8 +1,8 @@
 //! Acting on pages: click, type, keys, scroll, hover, select, fill forms, upload, drag, dialogs.
 
 use claudezilla_protocol::args::{
-    ClickArgs, DragArgs, FillFormArgs, HandleDialogArgs, HoverArgs, PressKeyArgs, ScrollArgs,
-    SelectOptionArgs, TypeArgs, UploadFileArgs,
+    ClickArgs, DragArgs, FillFormArgs, HandleDialogArgs, HoverArgs, PressKeyArgs, ResolvedUpload,
+    ScrollArgs, SelectOptionArgs, TypeArgs, UploadFileArgs,
 };
 use claudezilla_protocol::asks;
 use claudezilla_protocol::reply;
@@ -16,13 +16,13 @@ use crate::session::Claudezilla;
 browser_tools! { interaction_router;
     click "firefox_click" (ClickArgs) => asks::Click, "Click an element (selector or ref from firefox_snapshot) as a user would; waits up to 5 s for it. No match: suggests close selectors.";
         reply::Clicked { element, new_tab, refused } => text(clicked(&element, new_tab.as_ref(), &refused));
-    type_text "firefox_type" (TypeArgs) => asks::Type, filled by secrets::fill_type, "Type into an input, textarea or contenteditable (selector or ref), firing input/change events as a user would (React/Vue see it). clear: replace the value. secret: types a value from the user's secrets file, only into the sites it is bound to (login fields unless the user widened it).";
+    type_text "firefox_type" (TypeArgs) => asks::Type, resolved by secrets::resolve_type, "Type into an input, textarea or contenteditable (selector or ref), firing input/change events as a user would (React/Vue see it). clear: replace the value. secret: types a value from the user's secrets file, only into the sites it is bound to (login fields unless the user widened it).";
         reply::Typed { element, value_length, note } => text(typed(&element, value_length, note));
     press_key "firefox_press_key" (PressKeyArgs) => asks::PressKey, "Press a key (Enter, Tab, Escape, ArrowDown, a…) on an element or the focused one, with modifiers. Enter submits forms as a browser would; the answer says what happened."; reply::Acted { what } => text(what);
     scroll "firefox_scroll" (ScrollArgs) => asks::Scroll, "Scroll an element into view (selector or ref), or the page to x/y. Says when nothing moved."; reply::Acted { what } => text(what);
     hover "firefox_hover" (HoverArgs) => asks::Hover, "Move the mouse over an element (selector or ref) or a viewport point (x, y): shows menus and tooltips."; reply::Acted { what } => text(what);
     select_option "firefox_select_option" (SelectOptionArgs) => asks::SelectOption, "Choose options of a <select> by value or visible label."; reply::Acted { what } => text(what);
-    fill_form "firefox_fill_form" (FillFormArgs) => asks::FillForm, filled by secrets::fill_form, "Set several fields in one call: text inputs and textareas (text), checkboxes and radios (true/false), selects (value or label).";
+    fill_form "firefox_fill_form" (FillFormArgs) => asks::FillForm, resolved by secrets::resolve_form, "Set several fields in one call: text inputs and textareas (text), checkboxes and radios (true/false), selects (value or label).";
         done => acted(done);
     upload_file "firefox_upload_file" (UploadFileArgs) => with upload, "Attach a file as a person picks one: to an <input type=file>, or the label, button or drop zone that opens its chooser; a path inside your project folder (or another allowed folder), at most 720 KiB.";
     drag "firefox_drag" (DragArgs) => asks::Drag, "Drag an element as a hand does; drop it before, after or onto another (ref or selector), or at x, y."; reply::Acted { what } => text(what);
@@ -33,13 +33,13 @@ browser_tools! { interaction_router;
 impl Claudezilla {
     /// The file is read here, inside the allowed folders, and its bytes travel with the command;
     /// never the secrets file, nor a file holding one of its values.
-    async fn upload(&self, mut a: Given<UploadFileArgs>, context: Context) -> CallToolResult {
+    async fn upload(&self, a: Given<UploadFileArgs>, context: Context) -> CallToolResult {
         let allowed = self.allowed(&context.peer).await;
         let file = allowed.read_upload(&a.args.path, &self.secrets);
         let outcome = match file {
             Ok(file) => {
-                a.args.file = Some(file);
-                self.ask::<asks::UploadFile>(a.args, a.timeout).await
+                let upload = ResolvedUpload { args: a.args, file };
+                self.ask::<asks::UploadFile>(upload, a.timeout).await
             }
             Err(e) => Err(e),
         };

@@ -48,15 +48,14 @@ macro_rules! browser_tools {
         }
     };
     (@munch $router:ident [$($done:tt)*]
-        $fn_name:ident $name:literal ($args:ty) => $ask:ty, filled by $fill:path, $description:literal;
+        $fn_name:ident $name:literal ($args:ty) => $ask:ty, resolved by $resolve:path, $description:literal;
         $($answer:pat => $render:expr),+ ;
         $($rest:tt)*) => {
         browser_tools! {
             @tool $router [$($done)*] $fn_name $name ($args) $description
             (self, a, _context) {
-                let mut args = a.args;
-                let answer = match $fill(&self.secrets, &mut args) {
-                    Ok(()) => self.ask::<$ask>(args, a.timeout).await,
+                let answer = match $resolve(&self.secrets, a.args) {
+                    Ok(args) => self.ask::<$ask>(args, a.timeout).await,
                     Err(e) => Err(e),
                 };
                 #[allow(clippy::match_single_binding)]

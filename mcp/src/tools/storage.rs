@@ -1,9 +1,9 @@
 //! Cookies and web storage of an agent's tab: off until the user allows them in the popup.
 
 use claudezilla_protocol::args::{
-    CookiesArgs, SavedState, StateAction, StorageArea, StorageArgs, StorageStateArgs,
+    CookiesArgs, SavedState, StateAction, StateToLoad, StorageArea, StorageArgs, StorageStateArgs,
 };
-use claudezilla_protocol::reply::{self, CookieInfo, CookiesAnswer, StateAnswer, StorageAnswer};
+use claudezilla_protocol::reply::{self, CookieInfo, CookiesAnswer, StorageAnswer};
 use claudezilla_protocol::{ErrorBody, ErrorCode, asks};
 use rmcp::model::CallToolResult;
 
@@ -26,7 +26,7 @@ impl Claudezilla {
     /// gathers or plants what it holds.
     async fn save_or_load_state(
         &self,
-        mut a: Given<StorageStateArgs>,
+        a: Given<StorageStateArgs>,
         context: Context,
     ) -> CallToolResult {
         let allowed = self.allowed(&context.peer).await;
@@ -37,41 +37,31 @@ impl Claudezilla {
                 Err(e) => return failed(e),
             };
             let saved = self
-                .ask::<asks::StorageState>(a.args, a.timeout)
+                .ask::<asks::SaveState>((), a.timeout)
                 .await
-                .and_then(|answer| match answer {
-                    StateAnswer::SavedState(state) => {
-                        let json = serde_json::to_vec_pretty(&state)
-                            .map_err(|e| ErrorBody::new(ErrorCode::Internal, e.to_string()))?;
-                        let written = target.write(&json)?;
-                        Ok(format!(
-                            "Saved {} cookies and the local storage of {} site(s) to {}.",
-                            state.cookies.len(),
-                            state.origins.len(),
-                            written.display()
-                        ))
-                    }
-                    StateAnswer::Acted(reply::Acted { what }) => Ok(what),
+                .and_then(|state| {
+                    let json = serde_json::to_vec_pretty(&state)
+                        .map_err(|e| ErrorBody::new(ErrorCode::Internal, e.to_string()))?;
+                    let written = target.write(&json)?;
+                    Ok(format!(
+                        "Saved {} cookies and the local storage of {} site(s) to {}.",
+                        state.cookies.len(),
+                        state.origins.len(),
+                        written.display()
+                    ))
                 });
             return respond(saved, text);
         }
         let state = allowed.read(&path).and_then(|(_, bytes)| {
-            serde_json::from_slice::<SavedState>(&bytes).map_err(|e| not_a_state(&path, e))
+            let state =
+                serde_json::from_slice::<SavedState>(&bytes).map_err(|e| not_a_state(&path, e))?;
+            StateToLoad::try_from(state).map_err(ErrorBody::from)
         });
         let outcome = match state {
-            Ok(state) => {
-                a.args.state = Some(state);
-                self.ask::<asks::StorageState>(a.args, a.timeout).await
-            }
+            Ok(state) => self.ask::<asks::LoadState>(state, a.timeout).await,
             Err(e) => Err(e),
         };
-        respond(outcome, |answer| match answer {
-            StateAnswer::Acted(done) => acted(done),
-            StateAnswer::SavedState(_) => failed(ErrorBody::new(
-                ErrorCode::Internal,
-                "the extension answered a load with a saved state",
-            )),
-        })
+        respond(outcome, acted)
     }
 }
 

@@ -191,7 +191,7 @@ pub fn step_of(
             let a = parse::<TypeArgs>(args)?;
             let text = match a.entry {
                 Entry::Text(t) => Text::Plain(t),
-                Entry::Secret(s) => Text::Secret(s.name().to_string()),
+                Entry::Secret(s) => Text::Secret(s.to_string()),
             };
             Step::Type {
                 into: a.target,
@@ -222,7 +222,7 @@ pub fn step_of(
                         FieldValue::Checked(on) => Field::Checked(on),
                         FieldValue::Text(t) => Field::Text(Text::Plain(t)),
                         FieldValue::Secret { secret } => {
-                            Field::Text(Text::Secret(secret.name().to_string()))
+                            Field::Text(Text::Secret(secret.to_string()))
                         }
                     };
                     (f.target, value)

@@ -14,10 +14,6 @@ args_struct! {
         pub wait: bool,
         /// A folder inside the downloads folder (default: downloads/ in your project).
         pub save_to: Option<String>,
-        /// Filled in by the MCP server: the downloads it moved, and where; not an argument.
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        #[cfg_attr(feature = "schema", schemars(skip))]
-        pub moved: Vec<MovedDownload>,
     }
 }
 
@@ -34,7 +30,7 @@ pub struct MovedDownload {
 /// Most downloads one answer lists (and one call moves).
 pub const MAX_DOWNLOADS: usize = 50;
 /// Longest `saveTo` or moved path.
-const MAX_PATH: usize = 4_096;
+pub(super) const MAX_PATH: usize = 4_096;
 
 impl Validate for DownloadsArgs {
     fn validate(&self) -> Result<(), Invalid> {
@@ -42,13 +38,6 @@ impl Validate for DownloadsArgs {
             refuse_if(folder.is_empty(), "saveTo", "is empty")?;
             check_len("saveTo", folder, MAX_PATH)?;
         }
-        refuse_if(
-            self.moved.len() > MAX_DOWNLOADS,
-            "moved",
-            format!("names more than {MAX_DOWNLOADS} downloads"),
-        )?;
-        self.moved
-            .iter()
-            .try_for_each(|m| check_len("moved", &m.path, MAX_PATH))
+        Ok(())
     }
 }

@@ -228,7 +228,7 @@ element_args! {
         pub text: Option<String>,
         /// Instead of text: a secret's name from the user's secrets file (its value stays hidden from you).
         #[cfg_attr(feature = "schema", schemars(with = "Option<String>"))]
-        pub secret: Option<Secret>,
+        pub secret: Option<SecretName>,
         /// Replace the current value instead of appending to it.
         #[serde(default)]
         pub clear: bool,
@@ -246,11 +246,12 @@ pub struct TypeArgs {
     pub tab_id: Option<TabId>,
 }
 
-/// What `firefox_type` enters.
+/// What `firefox_type` enters, as the agent wrote it: text, or a secret's name (its value is
+/// filled in by the MCP server: [`super::ResolvedType`]).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Entry {
     Text(String),
-    Secret(Secret),
+    Secret(SecretName),
 }
 
 /// Checked as a whole: the text or the secret, exactly one.
@@ -417,7 +418,7 @@ pub enum FieldValue {
     Text(String),
     Secret {
         #[cfg_attr(feature = "schema", schemars(with = "String"))]
-        secret: Secret,
+        secret: SecretName,
     },
 }
 
@@ -444,9 +445,6 @@ element_args! {
     pub struct UploadFileArgs("CSS selector of the <input type=file> (or give ref).") {
         /// File in your project folder (relative, or absolute inside it) or another folder the user allowed; ≤ 720 KiB.
         pub path: String,
-        /// Filled in by the MCP server from `path`; not an argument.
-        #[cfg_attr(feature = "schema", schemars(skip))]
-        pub file: Option<FileData>,
     }
 }
 
@@ -613,9 +611,9 @@ impl Validate for SelectOptionArgs {
 impl Validate for FillFormArgs {
     fn validate(&self) -> Result<(), Invalid> {
         refuse_if(
-            self.fields.is_empty() || self.fields.len() > 200,
+            self.fields.is_empty() || self.fields.len() > MAX_FORM_FIELDS,
             "fields",
-            "give between 1 and 200 fields",
+            format!("give between 1 and {MAX_FORM_FIELDS} fields"),
         )
     }
 }

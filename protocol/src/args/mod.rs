@@ -17,7 +17,13 @@ macro_rules! args_struct {
             $(#[$meta])*
             pub struct $name { $($body)* }
         }
+        checked_serde!($name);
+    };
+}
 
+/// Serde for a struct derived with `remote = "Self"`, its [`Validate`] run as it is parsed.
+macro_rules! checked_serde {
+    ($name:ident) => {
         impl Serialize for $name {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 $name::serialize(self, s)
@@ -255,6 +261,7 @@ mod interaction;
 mod loops;
 mod navigation;
 mod reading;
+mod resolved;
 mod screenshot;
 mod secret;
 mod storage;
@@ -271,6 +278,7 @@ pub use interaction::*;
 pub use loops::*;
 pub use navigation::*;
 pub use reading::*;
+pub use resolved::*;
 pub use screenshot::*;
 pub use secret::*;
 pub use storage::*;
@@ -290,6 +298,8 @@ pub const DEFAULT_MAX_LENGTH: u32 = 50_000;
 pub const MAX_MAX_LENGTH: u32 = 1_000_000;
 /// Longest text `firefox_type` accepts (keeps every frame toward the extension far under 1 MiB).
 pub const MAX_TYPE_TEXT: usize = 100_000;
+/// Most fields one `firefox_fill_form` sets.
+pub const MAX_FORM_FIELDS: usize = 200;
 /// Default size cap of a snapshot answer, in characters.
 pub const DEFAULT_SNAPSHOT_CHARS: u32 = 40_000;
 /// Largest file `firefox_upload_file` sends: its base64 must fit one 1 MiB native message.

@@ -66,23 +66,6 @@ impl fmt::Display for SecretName {
     }
 }
 
-/// A secret to type: named by the agent, filled in by the MCP server before it leaves.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum Secret {
-    Named(SecretName),
-    Filled(FilledSecret),
-}
-
-impl Secret {
-    pub fn name(&self) -> &SecretName {
-        match self {
-            Self::Named(name) => name,
-            Self::Filled(filled) => &filled.name,
-        }
-    }
-}
-
 /// A secret's value and the sites it may be typed into (none: any site).
 #[derive(Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -291,7 +274,7 @@ mod tests {
 
     #[test]
     fn debug_never_shows_the_value() {
-        let shown = format!("{:?}", Secret::Filled(bound(&["github.com"])));
+        let shown = format!("{:?}", crate::args::Typing::Secret(bound(&["github.com"])));
         assert!(!shown.contains("hunter2"), "{shown}");
         assert!(shown.contains("12 chars"), "{shown}");
     }

@@ -7,7 +7,7 @@ use super::*;
 /// Longest cookie or storage value accepted or shown whole.
 pub const MAX_STORED_VALUE: usize = 4_096;
 /// Longest cookie name or storage key.
-const MAX_KEY: usize = 256;
+pub(super) const MAX_KEY: usize = 256;
 
 /// What `firefox_cookies` does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -106,9 +106,6 @@ args_struct! {
         /// Replace an existing file.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         pub overwrite: bool,
-        /// Read by the MCP server from `path` for load; not an argument.
-        #[cfg_attr(feature = "schema", schemars(skip))]
-        pub state: Option<SavedState>,
     }
 }
 
@@ -179,32 +176,6 @@ impl Validate for StorageArgs {
 
 impl Validate for StorageStateArgs {
     fn validate(&self) -> Result<(), Invalid> {
-        refuse_if(self.path.is_empty(), "path", "is empty")?;
-        let Some(state) = &self.state else {
-            return Ok(());
-        };
-        refuse_if(
-            state.cookies.len() > MAX_SAVED || state.origins.len() > MAX_SAVED,
-            "path",
-            format!("holds more than {MAX_SAVED} cookies or origins"),
-        )?;
-        for c in &state.cookies {
-            validate::url("path", &c.url)?;
-            check_len("path", &c.name, MAX_KEY)?;
-            check_len("path", &c.value, MAX_STORED_VALUE)?;
-        }
-        for o in &state.origins {
-            validate::url("path", &o.origin)?;
-            refuse_if(
-                o.local_storage.len() > MAX_SAVED,
-                "path",
-                format!("{} holds more than {MAX_SAVED} entries", o.origin),
-            )?;
-            for (k, v) in &o.local_storage {
-                check_len("path", k, MAX_KEY)?;
-                check_len("path", v, MAX_STORED_VALUE)?;
-            }
-        }
-        Ok(())
+        refuse_if(self.path.is_empty(), "path", "is empty")
     }
 }

@@ -44,6 +44,11 @@ fn refs_parse_and_print() {
     assert_eq!(ElementRef { frame: 2, index: 7 }.to_string(), "f2e7");
 }
 
+/// Asserts that a refusal names the field `name`.
+fn field(e: String, name: &str) {
+    assert!(e.contains(&format!("invalid `{name}`")), "{e}");
+}
+
 /// Why `T` refuses `value` as it is parsed.
 fn refused<T: serde::de::DeserializeOwned + std::fmt::Debug>(value: serde_json::Value) -> String {
     serde_json::from_value::<T>(value).unwrap_err().to_string()
@@ -205,7 +210,6 @@ fn field_values_are_text_or_checked() {
 
 #[test]
 fn each_check_runs_as_the_arguments_are_parsed_and_names_its_field() {
-    let field = |e: String, name: &str| assert!(e.contains(&format!("invalid `{name}`")), "{e}");
     field(refused::<NavigateArgs>(json!({})), "url");
     field(
         refused::<NavigateArgs>(json!({"url": "javascript:alert(1)"})),
@@ -282,4 +286,61 @@ fn a_search_is_words_or_a_role_with_its_name() {
         let e = needle(refused.clone()).unwrap_err();
         assert!(e.contains(says), "{refused}: {e}");
     }
+}
+
+/// What only the MCP server fills in has no field in the agent's forms: an agent that writes
+/// one is refused, whatever it writes.
+#[test]
+fn the_agents_forms_cannot_carry_what_the_mcp_server_fills_in() {
+    let forged = json!({"name": "PW", "value": "hunter2", "sites": ["evil.test"]});
+    assert!(
+        refused::<TypeArgs>(json!({"selector": "#p", "secret": forged})).contains("string"),
+        "a filled secret written by the agent"
+    );
+    let form = json!({"fields": [{"selector": "#p", "value": {"secret": forged}}]});
+    refused::<FillFormArgs>(form);
+    let file = json!({"name": "x.sh", "mime": "text/plain", "base64": "eA=="});
+    let upload = json!({"selector": "input", "path": "a.txt", "file": file});
+    assert!(refused::<UploadFileArgs>(upload).contains("unknown field `file`"));
+    let state = json!({"action": "load", "path": "s.json", "state": {"cookies": []}});
+    assert!(refused::<StorageStateArgs>(state).contains("unknown field `state`"));
+    let moved = json!({"moved": [{"id": 1, "path": "/etc/passwd"}]});
+    assert!(refused::<DownloadsArgs>(moved).contains("unknown field `moved`"));
+}
+
+/// The filled forms keep the agents' bounds where they arrive.
+#[test]
+fn the_filled_forms_are_checked_where_they_arrive() {
+    let long = "x".repeat(MAX_TYPE_TEXT + 1);
+    let typed = json!({"target": {"selector": "#p"}, "text": {"text": long}, "clear": false, "tabId": null});
+    field(refused::<ResolvedType>(typed), "text");
+    let ok =
+        json!({"target": {"selector": "#p"}, "text": {"text": "hi"}, "clear": true, "tabId": 3});
+    let parsed: ResolvedType = serde_json::from_value(ok.clone()).unwrap();
+    assert_eq!(serde_json::to_value(&parsed).unwrap(), ok);
+    field(
+        refused::<ResolvedForm>(json!({"fields": [], "tabId": null})),
+        "fields",
+    );
+    let field_too_long = json!([{"selector": "#p"}, {"typed": {"text": long}}]);
+    field(
+        refused::<ResolvedForm>(json!({"fields": [field_too_long], "tabId": null})),
+        "text",
+    );
+    let many: Vec<_> = (0..=MAX_DOWNLOADS)
+        .map(|id| json!({"id": id, "path": "/p"}))
+        .collect();
+    field(
+        refused::<ResolvedDownloads>(json!({"args": {}, "moved": many})),
+        "moved",
+    );
+    let cookie = json!({"url": "https://a.test", "name": "n", "value": "v", "domain": "a.test", "path": "/"});
+    let cookies: Vec<_> = (0..=MAX_SAVED).map(|_| cookie.clone()).collect();
+    field(
+        refused::<StateToLoad>(json!({"state": {"cookies": cookies}})),
+        "path",
+    );
+    let one = json!({"state": {"cookies": [cookie], "origins": []}});
+    let state: StateToLoad = serde_json::from_value(one).unwrap();
+    assert_eq!(state.into_state().cookies.len(), 1);
 }

@@ -169,11 +169,6 @@ listed_or_acted! {
     StorageAnswer { Stored(Stored) }
 }
 
-listed_or_acted! {
-    /// `storageState`: what was gathered (save), or what was planted (load).
-    StateAnswer { SavedState(crate::args::SavedState) }
-}
-
 /// A new tab a clicked link opens. Firefox's popup blocker refuses it to a synthetic click,
 /// so the frame stops the page's own attempt and the background opens it as the agent's tab.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

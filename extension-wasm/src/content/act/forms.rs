@@ -1,6 +1,6 @@
 //! Form controls: choosing options of a select, filling fields by kind, attaching files.
 
-use claudezilla_protocol::envelope::{FieldEntry, Typing};
+use claudezilla_protocol::args::{FieldEntry, Typing};
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome};
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};

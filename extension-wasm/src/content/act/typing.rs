@@ -6,7 +6,7 @@ use claudezilla_protocol::{ErrorBody, Outcome, Reply};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement};
 
-use claudezilla_protocol::envelope::Typing;
+use claudezilla_protocol::args::Typing;
 
 use crate::content::dom::document;
 use crate::content::find::describe;
