@@ -271,11 +271,14 @@ pub struct ContentRequest {
 }
 
 /// Content script → background: an operation's outcome, and what the page did meanwhile that
-/// the agent should hear of in the same answer (a dialog it raised, say).
+/// the agent should hear of in the same answer (a dialog it raised, say). The content script
+/// writes a [`PageReply`]; the background reads the one kind the operation it sent answers
+/// (`T`: a [`crate::Reply`], [`crate::reply::PageMetrics`] or [`SnapshotPart`]), so an answer
+/// of another kind is refused where it is parsed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ContentReply {
-    pub outcome: Result<PageReply, crate::ErrorBody>,
+pub struct ContentReply<T = PageReply> {
+    pub outcome: Result<T, crate::ErrorBody>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
     /// How long the content script worked on it, in µs (for traced requests).
@@ -292,9 +295,10 @@ fn is_zero(n: &u64) -> bool {
 }
 
 /// What a content script answers: a reply for the agent, or a part the background assembles
-/// into one (these never travel further).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+/// into one (these never travel further). Written as its payload alone: the background
+/// reads it as the payload its operation asked for.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
 pub enum PageReply {
     Done(crate::Reply),
     /// Page geometry for a capture.

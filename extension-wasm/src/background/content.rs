@@ -3,11 +3,12 @@
 
 use claudezilla_protocol::args::FilledSecret;
 use claudezilla_protocol::envelope::{
-    ContentReply, ContentRequest, Locatable, PageOp, PageReply, SnapshotPart,
+    ContentReply, ContentRequest, Locatable, PageOp, SnapshotPart,
 };
 use claudezilla_protocol::reply::{Audit, Found, Locator, PageContent, PageMetrics};
 use claudezilla_protocol::{Answer, ErrorBody, ErrorCode, Outcome, Reply, TabId};
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 use wasm_bindgen::JsValue;
 
 use super::with_state;
@@ -54,10 +55,7 @@ pub async fn send(
     op: PageOp,
     budget_ms: u32,
 ) -> Outcome {
-    match exchange_page(authorized, alias, until, op, budget_ms).await? {
-        PageReply::Done(reply) => Ok(reply),
-        other => Err(internal_msg(format!("unexpected page answer {other:?}"))),
-    }
+    exchange_page(authorized, alias, until, op, budget_ms).await
 }
 
 /// The page geometry a capture needs, from the top frame.
@@ -67,20 +65,18 @@ pub async fn metrics(
     op: PageOp,
     budget_ms: u32,
 ) -> Result<PageMetrics, ErrorBody> {
-    match exchange_page(authorized, 0, until, op, budget_ms).await? {
-        PageReply::Metrics(m) => Ok(m),
-        other => Err(internal_msg(format!("unexpected metrics {other:?}"))),
-    }
+    exchange_page(authorized, 0, until, op, budget_ms).await
 }
 
-/// One round trip with a frame's content script, retried once across a navigation.
-async fn exchange_page(
+/// One round trip with a frame's content script, retried once across a navigation; its
+/// answer read as the kind `op` answers.
+async fn exchange_page<T: DeserializeOwned>(
     authorized: AuthorizedTab,
     alias: u32,
     until: u64,
     op: PageOp,
     budget_ms: u32,
-) -> Result<PageReply, ErrorBody> {
+) -> Result<T, ErrorBody> {
     let tab = authorized.id();
     let frame = frame_id(tab, alias)?;
     let console = alias == 0 && with_state(|s| s.console_tabs.contains(&tab));
@@ -112,7 +108,7 @@ async fn exchange_page(
             Some(other) => other.map_err(|f| f.error)?,
             None => return Err(no_answer(tab, try_ms)),
         };
-        let reply: ContentReply = serde_wasm_bindgen::from_value(answer)
+        let reply: ContentReply<T> = serde_wasm_bindgen::from_value(answer)
             .map_err(|e| internal_msg(format!("content script answer: {e}")))?;
         crate::hop_trace::record(|t| {
             t.content_us += ((web::precise_ms() - started) * 1e3) as u64;
@@ -622,12 +618,7 @@ async fn part(
     op: PageOp,
     budget_ms: u32,
 ) -> Result<SnapshotPart, ErrorBody> {
-    match exchange_page(tab, frame, until, op, budget_ms).await? {
-        PageReply::SnapshotPart(p) => Ok(p),
-        other => Err(internal_msg(format!(
-            "unexpected snapshot answer {other:?}"
-        ))),
-    }
+    exchange_page(tab, frame, until, op, budget_ms).await
 }
 
 /// A refused call on a tab's page, for the agent: the tab or frame gone, a page that takes no

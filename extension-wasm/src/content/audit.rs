@@ -5,7 +5,7 @@
 
 use claudezilla_protocol::args::RuleSet;
 use claudezilla_protocol::reply::{Audit, Finding, Flagged, Impact};
-use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
+use claudezilla_protocol::{ErrorBody, ErrorCode};
 use js_sys::{Array, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -36,7 +36,12 @@ fn kept(tag: &str) -> bool {
 
 /// Runs axe over this frame's document, with only the `rules` sets when some are named, and
 /// lists at most `per_rule` elements of each rule.
-pub async fn run(rules: &[RuleSet], per_rule: u32, frame: u32, until: u64) -> Outcome {
+pub async fn run(
+    rules: &[RuleSet],
+    per_rule: u32,
+    frame: u32,
+    until: u64,
+) -> Result<Box<Audit>, ErrorBody> {
     let axe = get(&js_sys::global(), "axe");
     if !get(&axe, "run").is_function() {
         return Err(
@@ -72,7 +77,7 @@ pub async fn run(rules: &[RuleSet], per_rule: u32, frame: u32, until: u64) -> Ou
     };
     // Frames in open shadow roots too.
     let frames = child_frames(&document);
-    Ok(Reply::Audit(Box::new(Audit {
+    Ok(Box::new(Audit {
         url: crate::text::cap(
             &crate::redact::redact_url(&window.location().href().unwrap_or_default()),
             500,
@@ -84,7 +89,7 @@ pub async fn run(rules: &[RuleSet], per_rule: u32, frame: u32, until: u64) -> Ou
         frames_audited: 1,
         not_audited: Vec::new(),
         ms: (web::now_ms() - started).max(0.0) as u32,
-    })))
+    }))
 }
 
 /// axe's options: the rule sets by tag (axe's default set when none is named); elements as

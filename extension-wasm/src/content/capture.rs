@@ -5,7 +5,7 @@ use claudezilla_protocol::args::FrameTarget;
 use claudezilla_protocol::envelope::PageReply;
 use claudezilla_protocol::reply;
 use claudezilla_protocol::reply::PageMetrics;
-use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
+use claudezilla_protocol::{ErrorBody, ErrorCode};
 use js_sys::{Function, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -27,7 +27,7 @@ fn window() -> Result<web_sys::Window, ErrorBody> {
 
 /// Waits for the page's images (optional) and fonts, then two animation frames and an idle
 /// callback, within `until`; says what it waited for.
-pub async fn settle(images: bool, until: u64) -> Outcome {
+pub async fn settle(images: bool, until: u64) -> Result<reply::Waited, ErrorBody> {
     let started = web::now_ms();
     let media_until = (started + f64::from(MEDIA_WAIT_MS)).min(until as f64);
     let mut waited = Vec::new();
@@ -70,20 +70,20 @@ pub async fn settle(images: bool, until: u64) -> Outcome {
         .unwrap_or(false);
     if hidden {
         waited.push("(tab in the background: no frames to wait for)".into());
-        return Ok(Reply::Waited(reply::Waited {
+        return Ok(reply::Waited {
             what: waited.join(", "),
             waited_ms: (web::now_ms() - started) as u32,
-        }));
+        });
     }
     for _ in 0..2 {
         animation_frame().await?;
     }
     idle().await?;
     waited.push("two frames and an idle moment".into());
-    Ok(Reply::Waited(reply::Waited {
+    Ok(reply::Waited {
         what: waited.join(", "),
         waited_ms: (web::now_ms() - started) as u32,
-    }))
+    })
 }
 
 fn pending_images() -> Result<u32, ErrorBody> {

@@ -2,8 +2,8 @@
 //! rejecting or opening settings. Known consent managers first (by their accept buttons), then
 //! any dialog-like banner with an "accept" button, in the document and open shadow roots.
 
+use claudezilla_protocol::ErrorBody;
 use claudezilla_protocol::reply;
-use claudezilla_protocol::{Outcome, Reply};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 
@@ -42,7 +42,7 @@ const CONTAINERS: &str = "[role=dialog],[role=alertdialog],[aria-modal=true],dia
     [class*=gdpr i],[id*=cmp i],[class*=banner i]";
 const BUTTONS: &str = "button,a,[role=button],input[type=button],input[type=submit]";
 
-pub fn dismiss() -> Outcome {
+pub fn dismiss() -> Result<reply::Acted, ErrorBody> {
     for (manager, selector) in KNOWN {
         if let Ok(Some(button)) = find::query(selector)
             && usable(&button)
@@ -55,21 +55,21 @@ pub fn dismiss() -> Outcome {
         .filter_map(|b| rank(&label(&b)).map(|r| (b, r)))
         .min_by_key(|(_, r)| *r)
     else {
-        return Ok(Reply::Acted(reply::Acted {
+        return Ok(reply::Acted {
             what: "No consent banner with an accept button was found.".into(),
-        }));
+        });
     };
     Ok(click(&button, "the banner's accept button"))
 }
 
-fn click(button: &Element, what: &str) -> Reply {
+fn click(button: &Element, what: &str) -> reply::Acted {
     let name = describe(button);
     if let Some(html) = button.dyn_ref::<HtmlElement>() {
         html.click();
     }
-    Reply::Acted(reply::Acted {
+    reply::Acted {
         what: format!("Dismissed the consent banner: clicked {what} {name}."),
-    })
+    }
 }
 
 /// What a container is about: its id, classes and text, lower-case.

@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 
 use claudezilla_protocol::reply::{ConsoleEntry, ConsoleLevel};
-use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
+use claudezilla_protocol::{ErrorBody, ErrorCode};
 use js_sys::{Array, Function, Reflect};
 use wasm_bindgen::prelude::*;
 
@@ -170,7 +170,11 @@ fn own_text(value: &JsValue) -> String {
 }
 
 /// Starts capture if needed and returns the newest entries (of one level, if given).
-pub fn read(level: Option<ConsoleLevel>, clear: bool, limit: u32) -> Outcome {
+pub fn read(
+    level: Option<ConsoleLevel>,
+    clear: bool,
+    limit: u32,
+) -> Result<reply::Console, ErrorBody> {
     start()?;
     CAPTURE.with(|c| {
         let mut c = c.borrow_mut();
@@ -193,6 +197,6 @@ pub fn read(level: Option<ConsoleLevel>, clear: bool, limit: u32) -> Outcome {
         if clear {
             c.entries.clear();
         }
-        Ok(Reply::Console(reply::Console { entries, total }))
+        Ok(reply::Console { entries, total })
     })
 }

@@ -4,8 +4,8 @@
 
 use std::cell::RefCell;
 
+use claudezilla_protocol::ErrorBody;
 use claudezilla_protocol::reply::DialogReport;
-use claudezilla_protocol::{Outcome, Reply};
 use wasm_bindgen::prelude::*;
 
 use crate::a11y::clean;
@@ -132,7 +132,7 @@ pub fn uninstall() {
     });
 }
 
-pub fn handle(accept: bool, prompt_text: Option<String>) -> Outcome {
+pub fn handle(accept: bool, prompt_text: Option<String>) -> Result<DialogReport, ErrorBody> {
     POLICY.with(|p| {
         let mut p = p.borrow_mut();
         p.accept = accept;
@@ -145,9 +145,9 @@ pub fn handle(accept: bool, prompt_text: Option<String>) -> Outcome {
         } else {
             "dismiss".to_owned()
         };
-        Ok(Reply::Dialogs(DialogReport {
+        Ok(DialogReport {
             policy,
             seen: std::mem::take(&mut p.seen),
-        }))
+        })
     })
 }

@@ -7,8 +7,9 @@
 //! drop before or after an element the travel stops as soon as the page has put the dragged
 //! element there (as a person stops when they see it in place).
 
-use claudezilla_protocol::Outcome;
+use claudezilla_protocol::ErrorBody;
 use claudezilla_protocol::args::{DropPosition, Point};
+use claudezilla_protocol::reply::Acted;
 use web_sys::{DataTransfer, Element};
 
 use super::act::{
@@ -81,7 +82,7 @@ fn under(at: (i32, i32), fallback: &Element) -> Element {
     element_at(f64::from(at.0), f64::from(at.1)).unwrap_or_else(|_| fallback.clone())
 }
 
-pub async fn drag(from: &Element, to: Landing) -> Outcome {
+pub async fn drag(from: &Element, to: Landing) -> Result<Acted, ErrorBody> {
     scroll_into_view(from);
     super::states::leave();
     let start = centre(from);

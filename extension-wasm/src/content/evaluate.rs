@@ -5,7 +5,7 @@
 //! page can.
 
 use claudezilla_protocol::reply;
-use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
+use claudezilla_protocol::{ErrorBody, ErrorCode};
 use futures_channel::oneshot;
 use js_sys::{Function, Reflect};
 use wasm_bindgen::prelude::*;
@@ -42,7 +42,7 @@ fn threw(e: &JsValue) -> ErrorBody {
     ErrorBody::new(ErrorCode::PageError, format!("the expression threw {what}"))
 }
 
-pub async fn evaluate(expression: &str, until: u64) -> Outcome {
+pub async fn evaluate(expression: &str, until: u64) -> Result<reply::Evaluated, ErrorBody> {
     let page = page_world()?;
     let eval: Function = Reflect::get(&page, &"eval".into())
         .ok()
@@ -102,7 +102,7 @@ async fn settle(promise: &JsValue, then: &Function) -> Result<JsValue, ErrorBody
 }
 
 /// The value as JSON (via the page's own `JSON.stringify`), or a description when it has none.
-fn render(page: &JsValue, value: &JsValue) -> Reply {
+fn render(page: &JsValue, value: &JsValue) -> reply::Evaluated {
     let js_type = value.js_typeof().as_string().unwrap_or_default();
     let text = match js_type.as_str() {
         "undefined" => "undefined".to_owned(),
@@ -121,7 +121,7 @@ fn render(page: &JsValue, value: &JsValue) -> Reply {
         true => format!("{cut}\n… (cut at {MAX_RESULT} of {total} characters)"),
         false => text,
     };
-    Reply::Evaluated(reply::Evaluated { value, js_type })
+    reply::Evaluated { value, js_type }
 }
 
 fn json(page: &JsValue, value: &JsValue) -> Option<String> {

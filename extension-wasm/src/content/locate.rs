@@ -8,7 +8,7 @@
 //! `aria-hidden`, across shadow roots) left out.
 
 use claudezilla_protocol::reply::{Found, FoundMatch, Locator, Pick, Query, Searched};
-use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
+use claudezilla_protocol::{ErrorBody, ErrorCode};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, ShadowRoot};
 
@@ -25,7 +25,7 @@ const MAX_SCOPE_CLIMB: usize = 12;
 const MAX_CLASSES: usize = 8;
 
 /// The element's locator within this frame.
-pub fn element(el: &Element) -> Outcome {
+pub fn element(el: &Element) -> Result<Box<Locator>, ErrorBody> {
     let mut shown = Shown::read()?;
     let pick = match role_query(el, &mut shown.labels) {
         Some(query) => by_role(el, query, &mut shown),
@@ -83,7 +83,7 @@ impl Shown {
 }
 
 /// The iframe (or frame) of the child frame `child` (the browser's frame id), by CSS.
-pub fn frame(child: u64) -> Outcome {
+pub fn frame(child: u64) -> Result<Box<Locator>, ErrorBody> {
     let doc = document()?;
     let frames: Vec<Element> = open_roots(&doc)
         .iter()
@@ -115,7 +115,7 @@ pub fn frame(child: u64) -> Outcome {
 /// `firefox_find {role, name?}` in this frame: the elements Playwright's `getByRole` finds
 /// (the same ones a locator is counted among), in its order, `limit` listed with their refs;
 /// and the child frames, for the background to search next.
-pub fn find(role: &str, name: Option<&str>, limit: u32, frame: u32) -> Outcome {
+pub fn find(role: &str, name: Option<&str>, limit: u32, frame: u32) -> Result<Found, ErrorBody> {
     known_role(role)?;
     let started = web::now_ms();
     let doc = document()?;
@@ -147,7 +147,7 @@ pub fn find(role: &str, name: Option<&str>, limit: u32, frame: u32) -> Outcome {
         }
     }
     let frames = child_frames(&doc);
-    Ok(Reply::Found(Found {
+    Ok(Found {
         matches,
         total,
         frames,
@@ -157,7 +157,7 @@ pub fn find(role: &str, name: Option<&str>, limit: u32, frame: u32) -> Outcome {
             ms: (web::now_ms() - started) as u32,
             stopped: None,
         },
-    }))
+    })
 }
 
 /// A role `getByRole` knows, or what the agent may have meant.
@@ -180,11 +180,11 @@ fn known_role(role: &str) -> Result<(), ErrorBody> {
     )))
 }
 
-fn located(element: Pick) -> Reply {
-    Reply::Located(Box::new(Locator {
+fn located(element: Pick) -> Box<Locator> {
+    Box::new(Locator {
         frames: Vec::new(),
         element,
-    }))
+    })
 }
 
 /// Every element Playwright's role engine may match, in its order.

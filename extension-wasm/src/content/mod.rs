@@ -193,7 +193,7 @@ async fn run(
             selector,
             max_length,
             format,
-        } => read::get_content(selector.as_deref(), max_length, format),
+        } => read::get_content(selector.as_deref(), max_length, format).map(Reply::Content),
         PageOp::Click {
             target,
             clicks,
@@ -201,7 +201,9 @@ async fn run(
             modifiers,
         } => {
             let element = wait_for(&target, frame, until).await?;
-            act::click_with(&element, clicks, button, modifiers).await
+            act::click_with(&element, clicks, button, modifiers)
+                .await
+                .map(Reply::Clicked)
         }
         PageOp::Type {
             target,
@@ -209,14 +211,16 @@ async fn run(
             clear,
         } => {
             let element = wait_for(&target, frame, until).await?;
-            act::type_typing(&element, &text, clear).await
+            act::type_typing(&element, &text, clear)
+                .await
+                .map(Reply::Typed)
         }
         PageOp::PressKey { target, chord } => {
             let element = match target {
                 Some(t) => Some(wait_for(&t, frame, until).await?),
                 None => None,
             };
-            act::press_key(element, &chord)
+            act::press_key(element, &chord).map(Reply::Acted)
         }
         PageOp::Scroll {
             target,
@@ -225,14 +229,16 @@ async fn run(
             smooth,
         } => {
             let element = target.as_ref().map(|t| resolve(t, frame)).transpose()?;
-            act::scroll(element, x, y, smooth)
+            act::scroll(element, x, y, smooth).map(Reply::Acted)
         }
         PageOp::ClickAt {
             point,
             clicks,
             button,
             modifiers,
-        } => act::click_at(point, clicks, button, modifiers).await,
+        } => act::click_at(point, clicks, button, modifiers)
+            .await
+            .map(Reply::Clicked),
         PageOp::Wheel {
             target,
             point,
@@ -240,12 +246,14 @@ async fn run(
             dy,
         } => {
             let element = target.as_ref().map(|t| resolve(t, frame)).transpose()?;
-            act::wheel(element, point, dx, dy)
+            act::wheel(element, point, dx, dy).map(Reply::Acted)
         }
-        PageOp::Hover { target } => act::hover(&wait_for(&target, frame, until).await?),
-        PageOp::HoverAt { point } => act::hover_at(point),
+        PageOp::Hover { target } => {
+            act::hover(&wait_for(&target, frame, until).await?).map(Reply::Acted)
+        }
+        PageOp::HoverAt { point } => act::hover_at(point).map(Reply::Acted),
         PageOp::SelectOption { target, values } => {
-            act::select_option(&wait_for(&target, frame, until).await?, &values)
+            act::select_option(&wait_for(&target, frame, until).await?, &values).map(Reply::Acted)
         }
         PageOp::FillForm { fields } => {
             let mut done = Vec::new();
@@ -267,6 +275,7 @@ async fn run(
                 &file.mime,
                 &bytes,
             )
+            .map(Reply::Acted)
         }
         PageOp::Drag { from, to } => {
             let from = wait_for(&from, frame, until).await?;
@@ -276,29 +285,35 @@ async fn run(
                 }
                 DropTarget::Point(point) => drag::Landing::At(point),
             };
-            drag::drag(&from, to).await
+            drag::drag(&from, to).await.map(Reply::Acted)
         }
-        PageOp::GetElement { target } => read::get_element(&resolve(&target, frame)?, frame),
+        PageOp::GetElement { target } => {
+            read::get_element(&resolve(&target, frame)?, frame).map(Reply::Element)
+        }
         PageOp::Locate {
             target: Locatable::Element(target),
-        } => locate::element(&wait_for(&target, frame, until).await?),
+        } => locate::element(&wait_for(&target, frame, until).await?).map(Reply::Located),
         PageOp::Locate {
             target: Locatable::Frame(child),
-        } => locate::frame(child),
+        } => locate::frame(child).map(Reply::Located),
         PageOp::WaitFor { selector, text } => {
-            read::wait_for(selector.as_deref(), text.as_deref(), until).await
+            read::wait_for(selector.as_deref(), text.as_deref(), until)
+                .await
+                .map(Reply::Waited)
         }
-        PageOp::PageState { limits } => read::page_state(frame, limits),
+        PageOp::PageState { limits } => read::page_state(frame, limits).map(Reply::PageState),
         PageOp::Find {
             needle: Needle::Words(words),
             limit,
-        } => search::find(&words, limit, frame, until),
+        } => search::find(&words, limit, frame, until).map(Reply::Found),
         PageOp::Find {
             needle: Needle::Role { role, name },
             limit,
-        } => locate::find(&role, name.as_deref(), limit, frame),
-        PageOp::Performance => performance::measure(until).await,
-        PageOp::Audit { rules, per_rule } => audit::run(&rules, per_rule, frame, until).await,
+        } => locate::find(&role, name.as_deref(), limit, frame).map(Reply::Found),
+        PageOp::Performance => performance::measure(until).await.map(Reply::Performance),
+        PageOp::Audit { rules, per_rule } => audit::run(&rules, per_rule, frame, until)
+            .await
+            .map(Reply::Audit),
         PageOp::Snapshot {
             selector,
             interactive_only,
@@ -317,21 +332,23 @@ async fn run(
         PageOp::Dialogs {
             accept,
             prompt_text,
-        } => dialogs::handle(accept, prompt_text),
+        } => dialogs::handle(accept, prompt_text).map(Reply::Dialogs),
         PageOp::Console {
             level,
             clear,
             limit,
-        } => console::read(level, clear, limit),
-        PageOp::Evaluate { expression } => evaluate::evaluate(&expression, until).await,
-        PageOp::Consent => consent::dismiss(),
+        } => console::read(level, clear, limit).map(Reply::Console),
+        PageOp::Evaluate { expression } => evaluate::evaluate(&expression, until)
+            .await
+            .map(Reply::Evaluated),
+        PageOp::Consent => consent::dismiss().map(Reply::Acted),
         PageOp::Storage {
             action,
             area,
             key,
             value,
-        } => storage::run(action, area, key, value),
-        PageOp::Settle { images } => capture::settle(images, until).await,
+        } => storage::run(action, area, key, value).map(Reply::from),
+        PageOp::Settle { images } => capture::settle(images, until).await.map(Reply::Waited),
         PageOp::Metrics { target, marks } => {
             return capture::metrics(target.as_ref(), marks, frame);
         }

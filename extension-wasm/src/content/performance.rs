@@ -4,7 +4,7 @@
 use claudezilla_protocol::reply::{
     LongTasks, NavigationTiming, PagePerformance, Painted, Resource, Shifts,
 };
-use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
+use claudezilla_protocol::{ErrorBody, ErrorCode};
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use web_sys::Element;
@@ -28,7 +28,7 @@ const LCP_WAIT_MS: f64 = 2_000.0;
 /// the paint is presented, which can be frames after it (later still on a busy machine): the
 /// read waits for that entry, frame by frame, at most [`LCP_WAIT_MS`] and never past `until`.
 /// A page with nothing contentful to paint costs that wait.
-pub async fn measure(until: u64) -> Outcome {
+pub async fn measure(until: u64) -> Result<Box<PagePerformance>, ErrorBody> {
     let window = web_sys::window().ok_or_else(|| internal("no window"))?;
     let observer = get(&window, "PerformanceObserver");
     let supported: Vec<String> = Array::from(&get(&observer, "supportedEntryTypes"))
@@ -119,7 +119,7 @@ pub async fn measure(until: u64) -> Outcome {
         count: tasks.len() as u32,
         total_ms: tasks.iter().map(|t| num(t, "duration")).sum::<f64>() as u32,
     });
-    Ok(Reply::Performance(Box::new(report)))
+    Ok(Box::new(report))
 }
 
 fn layout_shifts(shifts: &[JsValue]) -> Shifts {

@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use claudezilla_protocol::args::ContentFormat;
 use claudezilla_protocol::envelope::PageLimits;
 use claudezilla_protocol::reply::{ElementInfo, PageContent, PageCounts, PageState};
-use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
+use claudezilla_protocol::{ErrorBody, ErrorCode};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{
     Element, HtmlAnchorElement, HtmlElement, HtmlInputElement, HtmlSelectElement,
@@ -147,7 +147,11 @@ pub fn record_error(message: String) {
     });
 }
 
-pub fn get_content(selector: Option<&str>, max_length: u32, format: ContentFormat) -> Outcome {
+pub fn get_content(
+    selector: Option<&str>,
+    max_length: u32,
+    format: ContentFormat,
+) -> Result<PageContent, ErrorBody> {
     let doc = document()?;
     let root = match selector {
         Some(selector) => find::query(selector)?.ok_or_else(|| find::not_found(selector, None))?,
@@ -192,14 +196,14 @@ pub fn get_content(selector: Option<&str>, max_length: u32, format: ContentForma
     // Before the cut: no first part of a value may show.
     let full = crate::hidden::hide(&full);
     let (kept, total, truncated) = truncate_chars(&full, max_length as usize);
-    Ok(Reply::Content(PageContent {
+    Ok(PageContent {
         url: crate::hidden::hide(&doc.url().unwrap_or_default()).into_owned(),
         title: crate::hidden::hide(&doc.title()).into_owned(),
         text: kept.to_owned(),
         total_length: total as u32,
         truncated,
         frames,
-    }))
+    })
 }
 
 /// The Markdown walk; with `paths` (the page has shadow roots or frames), shadow roots are read
@@ -331,7 +335,7 @@ const STYLES: &[&str] = &[
     "pointer-events",
 ];
 
-pub fn get_element(el: &Element, frame: u32) -> Outcome {
+pub fn get_element(el: &Element, frame: u32) -> Result<Box<ElementInfo>, ErrorBody> {
     let attrs = el.attributes();
     // A page may give an element thousands of attributes: the first 50 are shown.
     let attributes = (0..attrs.length().min(MAX_ATTRIBUTES))
@@ -363,7 +367,7 @@ pub fn get_element(el: &Element, frame: u32) -> Outcome {
         .dyn_ref::<HtmlElement>()
         .map(HtmlElement::inner_text)
         .unwrap_or_else(|| el.text_content().unwrap_or_default());
-    Ok(Reply::Element(Box::new(ElementInfo {
+    Ok(Box::new(ElementInfo {
         element: format!("{} ({})", describe(el), ref_for(el, frame)),
         tag: el.local_name(),
         attributes,
@@ -372,7 +376,7 @@ pub fn get_element(el: &Element, frame: u32) -> Outcome {
         styles,
         text: clean(&text, 500),
         value: value.map(|v| cap(&super::secrets::shown_value(el, &v), MAX_VALUE_CHARS)),
-    })))
+    }))
 }
 
 fn each(selector: &str, mut f: impl FnMut(&Element)) -> u32 {
@@ -392,7 +396,7 @@ fn each(selector: &str, mut f: impl FnMut(&Element)) -> u32 {
 
 /// Headings, links, buttons, inputs, images, landmarks, counts and recent errors; the actionable
 /// entries carry refs.
-pub fn page_state(frame: u32, limits: PageLimits) -> Outcome {
+pub fn page_state(frame: u32, limits: PageLimits) -> Result<Box<PageState>, ErrorBody> {
     let doc = document()?;
     let [max_headings, max_links, max_buttons, max_inputs, max_images] = [
         limits.headings,
@@ -466,11 +470,15 @@ pub fn page_state(frame: u32, limits: PageLimits) -> Outcome {
     );
     s.counts = c;
     s.errors = ERRORS.with(|e| e.borrow().clone());
-    Ok(Reply::PageState(Box::new(s)))
+    Ok(Box::new(s))
 }
 
 /// Waits until `selector` matches or the page's text contains `text`.
-pub async fn wait_for(selector: Option<&str>, text: Option<&str>, until: u64) -> Outcome {
+pub async fn wait_for(
+    selector: Option<&str>,
+    text: Option<&str>,
+    until: u64,
+) -> Result<reply::Waited, ErrorBody> {
     let started = web::now_ms();
     loop {
         let met = match (selector, text) {
@@ -488,10 +496,10 @@ pub async fn wait_for(selector: Option<&str>, text: Option<&str>, until: u64) ->
             .or(text.map(|t| format!("the text {t:?}")))
             .unwrap_or_default();
         if met {
-            return Ok(Reply::Waited(reply::Waited {
+            return Ok(reply::Waited {
                 what: format!("{what} is there"),
                 waited_ms: waited,
-            }));
+            });
         }
         if web::now_ms() >= until as f64 {
             return Err(ErrorBody::new(

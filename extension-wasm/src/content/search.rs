@@ -4,7 +4,7 @@
 
 use claudezilla_protocol::args::Words;
 use claudezilla_protocol::reply::{Found, FoundMatch, Searched};
-use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
+use claudezilla_protocol::{ErrorBody, ErrorCode};
 use wasm_bindgen::JsCast;
 use web_sys::{CharacterData, Element, Node};
 
@@ -46,7 +46,7 @@ impl Stop {
 /// The frame's matches of `needle`, `limit` listed, searched until `until` (ms since the
 /// epoch) or for [`search::SEARCH_MS`], whichever ends first, in at most [`MAX_TEXT`] bytes
 /// of text; the answer says how much was searched.
-pub fn find(needle: &Words, limit: u32, frame: u32, until: u64) -> Outcome {
+pub fn find(needle: &Words, limit: u32, frame: u32, until: u64) -> Result<Found, ErrorBody> {
     let finder = Finder::new(needle).map_err(|e| ErrorBody::new(ErrorCode::InvalidArgument, e))?;
     let started = web::now_ms();
     let deadline = (started + search::SEARCH_MS).min(until as f64);
@@ -98,7 +98,7 @@ pub fn find(needle: &Words, limit: u32, frame: u32, until: u64) -> Outcome {
         true => Some(Stop::Time),
         false => page.stopped,
     };
-    Ok(Reply::Found(Found {
+    Ok(Found {
         matches,
         total,
         frames: page.frames,
@@ -108,7 +108,7 @@ pub fn find(needle: &Words, limit: u32, frame: u32, until: u64) -> Outcome {
             ms: (web::now_ms() - started) as u32,
             stopped: stopped.map(Stop::words),
         },
-    }))
+    })
 }
 
 /// A frame's shown text as one string (at most [`MAX_TEXT`] bytes, read until `deadline`),

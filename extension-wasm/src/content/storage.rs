@@ -2,8 +2,8 @@
 //! the page's own), read or changed in one call. The background has checked the user's switch.
 
 use claudezilla_protocol::args::{MAX_STORED_VALUE, StorageAction, StorageArea};
-use claudezilla_protocol::reply;
-use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
+use claudezilla_protocol::reply::{self, StorageAnswer};
+use claudezilla_protocol::{ErrorBody, ErrorCode};
 
 use crate::web::js_error_message;
 
@@ -22,7 +22,7 @@ pub fn run(
     area: StorageArea,
     key: Option<String>,
     value: Option<String>,
-) -> Outcome {
+) -> Result<StorageAnswer, ErrorBody> {
     let window =
         web_sys::window().ok_or_else(|| ErrorBody::new(ErrorCode::PageError, "no window"))?;
     let origin = window.location().origin().unwrap_or_default();
@@ -43,7 +43,7 @@ pub fn run(
                 .get_item(&key)
                 .map_err(|e| page_error("cannot read", &e))?;
             let entries: Vec<_> = found.map(|v| (key, cut(v))).into_iter().collect();
-            Ok(Reply::Stored(reply::Stored {
+            Ok(StorageAnswer::Stored(reply::Stored {
                 origin,
                 area,
                 total: entries.len() as u32,
@@ -59,7 +59,7 @@ pub fn run(
                     (crate::text::cap(&k, 256), cut(v))
                 })
                 .collect();
-            Ok(Reply::Stored(reply::Stored {
+            Ok(StorageAnswer::Stored(reply::Stored {
                 origin,
                 area,
                 entries,
@@ -70,7 +70,7 @@ pub fn run(
             store
                 .set_item(&key, value.as_deref().unwrap_or_default())
                 .map_err(|e| page_error(&format!("cannot write {name}"), &e))?;
-            Ok(Reply::Acted(reply::Acted {
+            Ok(StorageAnswer::Acted(reply::Acted {
                 what: format!("Stored {key:?} in the {name} of {origin}."),
             }))
         }
@@ -78,7 +78,7 @@ pub fn run(
             store
                 .remove_item(&key)
                 .map_err(|e| page_error(&format!("cannot change {name}"), &e))?;
-            Ok(Reply::Acted(reply::Acted {
+            Ok(StorageAnswer::Acted(reply::Acted {
                 what: format!("Removed {key:?} from the {name} of {origin}."),
             }))
         }
@@ -86,7 +86,7 @@ pub fn run(
             store
                 .clear()
                 .map_err(|e| page_error(&format!("cannot clear {name}"), &e))?;
-            Ok(Reply::Acted(reply::Acted {
+            Ok(StorageAnswer::Acted(reply::Acted {
                 what: format!("Cleared the {name} of {origin}."),
             }))
         }

@@ -156,6 +156,15 @@ macro_rules! listed_or_acted {
                 }
             }
         }
+
+        impl From<$name> for Reply {
+            fn from(answer: $name) -> Self {
+                match answer {
+                    $name::$listed(listed) => Reply::$listed(listed),
+                    $name::Acted(acted) => Reply::Acted(acted),
+                }
+            }
+        }
     };
 }
 

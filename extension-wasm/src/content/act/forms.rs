@@ -1,7 +1,7 @@
 //! Form controls: choosing options of a select, filling fields by kind, attaching files.
 
 use claudezilla_protocol::args::{FieldEntry, Typing};
-use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome};
+use claudezilla_protocol::{ErrorBody, ErrorCode};
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{DataTransfer, Element, HtmlInputElement, HtmlSelectElement};
@@ -11,7 +11,7 @@ use crate::content::secrets;
 
 use super::*;
 
-pub fn select_option(element: &Element, values: &[String]) -> Outcome {
+pub fn select_option(element: &Element, values: &[String]) -> Result<reply::Acted, ErrorBody> {
     let name = describe(element);
     let select = element
         .dyn_ref::<HtmlSelectElement>()
@@ -111,7 +111,12 @@ pub fn fill(element: &Element, value: &FieldEntry) -> Result<String, ErrorBody> 
     }
 }
 
-pub fn upload(element: &Element, name: &str, mime: &str, bytes: &[u8]) -> Outcome {
+pub fn upload(
+    element: &Element,
+    name: &str,
+    mime: &str,
+    bytes: &[u8],
+) -> Result<reply::Acted, ErrorBody> {
     let described = describe(element);
     let size = bytes.len();
     let Some((input, way)) = file_field(element) else {
@@ -144,7 +149,12 @@ pub fn upload(element: &Element, name: &str, mime: &str, bytes: &[u8]) -> Outcom
 /// (`dragenter`, `dragover`, `drop` at its centre with a `DataTransfer` holding the file), for
 /// a zone that only takes drops. A zone says it takes a drop by cancelling `dragover`; one
 /// that does not is told, and nothing is dropped.
-fn drop_file(element: &Element, name: &str, mime: &str, bytes: &[u8]) -> Outcome {
+fn drop_file(
+    element: &Element,
+    name: &str,
+    mime: &str,
+    bytes: &[u8],
+) -> Result<reply::Acted, ErrorBody> {
     let what = format!("{name} ({} bytes)", bytes.len());
     let transfer = page_transfer(name, mime, bytes).map_err(|e| {
         page_error(format!(
@@ -251,7 +261,7 @@ fn chooser_of(element: &Element) -> Option<HtmlInputElement> {
 const CLICK: &str = "click";
 
 /// Nowhere to put the file: no file field, and no drop zone either.
-fn no_field(element: &Element, what: &str) -> Outcome {
+fn no_field(element: &Element, what: &str) -> Result<reply::Acted, ErrorBody> {
     Err(page_error(format!(
         "{} is no file field, holds none, its click opened no file chooser and it takes no drop (it did not accept dragover): {what} was not attached",
         describe(element)

@@ -1,8 +1,8 @@
 //! Key presses: keyboard events as real keystrokes carry them, and what the browser does for
 //! a real press that synthetic events do not trigger (Enter submits, Tab moves focus, …).
 
+use claudezilla_protocol::ErrorBody;
 use claudezilla_protocol::keys::{Chord, Key, Modifier, Modifiers};
-use claudezilla_protocol::{ErrorBody, Outcome};
 use wasm_bindgen::JsCast;
 use web_sys::{
     Element, HtmlElement, HtmlFormElement, HtmlInputElement, HtmlTextAreaElement, KeyboardEvent,
@@ -47,7 +47,7 @@ pub(super) fn key_event(element: &Element, kind: KeyKind, key: &Key, m: Modifier
     element.dispatch_event(&event).unwrap_or(true)
 }
 
-pub fn press_key(target: Option<Element>, chord: &Chord) -> Outcome {
+pub fn press_key(target: Option<Element>, chord: &Chord) -> Result<reply::Acted, ErrorBody> {
     let doc = document()?;
     let element = target
         .or_else(crate::content::focus::active)

@@ -3,7 +3,7 @@
 //! user's action (submit a form on Enter, follow a link), we do it ourselves and say so.
 
 use claudezilla_protocol::reply;
-use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
+use claudezilla_protocol::{ErrorBody, ErrorCode};
 use web_sys::{
     Element, Event, EventInit, InputEvent, InputEventInit, ScrollBehavior, ScrollIntoViewOptions,
     ScrollLogicalPosition,
@@ -27,8 +27,8 @@ pub(in crate::content) fn page_error(message: String) -> ErrorBody {
     ErrorBody::new(ErrorCode::PageError, message)
 }
 
-pub(in crate::content) fn acted(what: String) -> Outcome {
-    Ok(Reply::Acted(reply::Acted { what }))
+pub(in crate::content) fn acted(what: String) -> Result<reply::Acted, ErrorBody> {
+    Ok(reply::Acted { what })
 }
 
 pub(in crate::content) fn scroll_into_view(element: &Element) {

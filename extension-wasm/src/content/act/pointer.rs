@@ -1,10 +1,10 @@
 //! The pointer: pointer and mouse events as a hand makes them, clicks (on elements and at
 //! points), the focus and caret a press gives, hovering.
 
+use claudezilla_protocol::ErrorBody;
 use claudezilla_protocol::args::{MouseButton, Point};
 use claudezilla_protocol::keys::Modifiers;
 use claudezilla_protocol::reply;
-use claudezilla_protocol::{ErrorBody, Outcome, Reply};
 use wasm_bindgen::JsCast;
 use web_sys::{
     DataTransfer, DragEvent, DragEventInit, Element, HtmlElement, HtmlInputElement,
@@ -113,13 +113,13 @@ fn take(element: &Element, step: ClickStep, p: Press) -> bool {
 }
 
 /// A plain left click, part of another action (a form's submit button, Enter on a link).
-pub fn click(element: &Element) -> Outcome {
+pub fn click(element: &Element) -> Result<reply::Clicked, ErrorBody> {
     let (element, _) = click_now(element, 1, MouseButton::Left, Modifiers::default())?;
-    Ok(Reply::Clicked(reply::Clicked {
+    Ok(reply::Clicked {
         element,
         new_tab: None,
         refused: Vec::new(),
-    }))
+    })
 }
 
 /// Clicks as a user does: the pointer arrives, then for each press pointerdown, mousedown,
@@ -131,7 +131,7 @@ pub async fn click_with(
     clicks: u8,
     button: MouseButton,
     modifiers: Modifiers,
-) -> Outcome {
+) -> Result<reply::Clicked, ErrorBody> {
     let watch = Watch::arm();
     let (element, catch) = click_now(element, clicks, button, modifiers)?;
     Ok(clicked(element, catch, watch).await)
@@ -157,7 +157,7 @@ fn click_now(
 
 /// The click's answer: the new tab its link asks for (its default stopped, see
 /// [`NewTabCatch`]) or the popup the page's own `window.open` opened, and what was refused.
-async fn clicked(element: String, catch: Option<NewTabCatch>, watch: Watch) -> Reply {
+async fn clicked(element: String, catch: Option<NewTabCatch>, watch: Watch) -> reply::Clicked {
     let asked = catch.as_ref().and_then(NewTabCatch::taken);
     drop(catch);
     let (refused, popped) = watch.heard().await;
@@ -166,11 +166,11 @@ async fn clicked(element: String, catch: Option<NewTabCatch>, watch: Watch) -> R
         (None, Some(url)) => Some(reply::NewTab::Popped { url }),
         (None, None) => None,
     };
-    Reply::Clicked(reply::Clicked {
+    reply::Clicked {
         element,
         new_tab,
         refused,
-    })
+    }
 }
 
 /// The centre of the part of the element inside the viewport: where a person's pointer goes.
@@ -263,7 +263,7 @@ pub async fn click_at(
     clicks: u8,
     button: MouseButton,
     modifiers: Modifiers,
-) -> Outcome {
+) -> Result<reply::Clicked, ErrorBody> {
     let (x, y) = (point.x(), point.y());
     let element = element_at(x, y)?;
     enabled(&element)?;
@@ -394,7 +394,7 @@ pub(super) fn caret_at(field: &Element, at: (i32, i32)) {
 
 /// The pointer over an element: its events, and its `:hover` styles applied (to it and its
 /// ancestors) until the pointer moves elsewhere.
-pub fn hover(element: &Element) -> Outcome {
+pub fn hover(element: &Element) -> Result<reply::Acted, ErrorBody> {
     crate::content::states::leave();
     scroll_into_view(element);
     let at = visible_centre(element);
@@ -417,7 +417,7 @@ fn point_over(target: &Element, at: (i32, i32)) -> String {
 
 /// The pointer over whatever is at a point of the viewport (CSS pixels): a canvas chart shows
 /// its tooltip only under the pointer, where no element stands for the bar.
-pub fn hover_at(point: Point) -> Outcome {
+pub fn hover_at(point: Point) -> Result<reply::Acted, ErrorBody> {
     let (x, y) = (point.x(), point.y());
     let element = element_at(x, y)?;
     crate::content::states::leave();

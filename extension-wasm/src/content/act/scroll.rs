@@ -1,6 +1,6 @@
 //! Scrolling an element into view or the page to a point, and turning the wheel.
 
-use claudezilla_protocol::Outcome;
+use claudezilla_protocol::ErrorBody;
 use claudezilla_protocol::args::Point;
 use wasm_bindgen::JsCast;
 use web_sys::{
@@ -13,7 +13,12 @@ use crate::content::find::describe;
 
 use super::*;
 
-pub fn scroll(target: Option<Element>, x: Option<i32>, y: Option<i32>, smooth: bool) -> Outcome {
+pub fn scroll(
+    target: Option<Element>,
+    x: Option<i32>,
+    y: Option<i32>,
+    smooth: bool,
+) -> Result<reply::Acted, ErrorBody> {
     let window = web_sys::window().ok_or_else(|| page_error("no window".into()))?;
     let before = (
         window.scroll_x().unwrap_or(0.0),
@@ -65,7 +70,12 @@ pub fn scroll(target: Option<Element>, x: Option<i32>, y: Option<i32>, smooth: b
 /// centre). The page sees the `wheel` event first, as maps and canvases expect; when it does
 /// not take the turn (no `preventDefault`), the nearest scrollable box under the point moves,
 /// as the browser would move it.
-pub fn wheel(target: Option<Element>, point: Option<Point>, dx: f64, dy: f64) -> Outcome {
+pub fn wheel(
+    target: Option<Element>,
+    point: Option<Point>,
+    dx: f64,
+    dy: f64,
+) -> Result<reply::Acted, ErrorBody> {
     let window = web_sys::window().ok_or_else(|| page_error("no window".into()))?;
     let (element, at) = match target {
         Some(element) => {

@@ -1,8 +1,8 @@
 //! Typing text into fields and editors as the editor would take it, and the `change` a
 //! committed edit fires.
 
+use claudezilla_protocol::ErrorBody;
 use claudezilla_protocol::reply;
-use claudezilla_protocol::{ErrorBody, Outcome, Reply};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement};
 
@@ -298,7 +298,11 @@ pub(super) fn editable(disabled: bool, read_only: bool, name: &str) -> Result<()
 }
 
 /// Types text, or a secret once its site is checked (remembered so that answers show its name).
-pub async fn type_typing(element: &Element, typing: &Typing, clear: bool) -> Outcome {
+pub async fn type_typing(
+    element: &Element,
+    typing: &Typing,
+    clear: bool,
+) -> Result<reply::Typed, ErrorBody> {
     match typing {
         Typing::Text(text) => type_into(element, text, clear).await,
         Typing::Secret(secret) => {
@@ -314,7 +318,7 @@ const SETTLE_MS: f64 = 400.0;
 /// A value unchanged this long has settled.
 const QUIET_MS: f64 = 40.0;
 
-async fn type_into(element: &Element, text: &str, clear: bool) -> Outcome {
+async fn type_into(element: &Element, text: &str, clear: bool) -> Result<reply::Typed, ErrorBody> {
     let before = field_value(element).unwrap_or_default().chars().count();
     let (mut length, entry) = set_text(element, text, clear)?;
     let wanted = text.chars().count() + if clear { 0 } else { before };
@@ -337,9 +341,9 @@ async fn type_into(element: &Element, text: &str, clear: bool) -> Outcome {
             "The field kept {length} of {wanted} characters{limit}, as it would from a keyboard."
         ));
     }
-    Ok(Reply::Typed(reply::Typed {
+    Ok(reply::Typed {
         element: describe(element),
         value_length: length as u32,
         note: (!notes.is_empty()).then(|| notes.join(" ")),
-    }))
+    })
 }
