@@ -7,7 +7,10 @@ use std::time::Duration;
 use claudezilla_protocol::framing::{FrameDecoder, MAX_SOCKET_FRAME, encode_frame};
 use claudezilla_protocol::handshake::{self, Checked, ConnectError};
 use claudezilla_protocol::paths::{PathError, RuntimeDir};
-use claudezilla_protocol::{AgentId, Ask, ClientMessage, Command, HostMessage, Outcome, Response};
+use claudezilla_protocol::reply::Answer;
+use claudezilla_protocol::{
+    AgentId, Ask, Asking, ClientMessage, Command, ErrorBody, HostMessage, Outcome, Response,
+};
 
 /// Why a call failed.
 #[derive(Debug, thiserror::Error)]
@@ -29,10 +32,26 @@ const TIMEOUT: Duration = Duration::from_secs(5);
 /// The host's own limit for the command: shorter, so its timeout answer arrives in time.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(4);
 
-/// Authenticates as `client`, runs `command`, and returns the host's version and the outcome.
-/// The runtime folder is checked first (ours and private), and the other end after
-/// connecting (this user): the token and the command go to our own host or nowhere.
-pub fn call(
+/// Authenticates as `client`, asks `A` with `args`, and returns the host's version and `A`'s
+/// answer (the browser's refusal as its `ErrorBody`). The runtime folder is checked first
+/// (ours and private), and the other end after connecting (this user): the token and the
+/// command go to our own host or nowhere.
+pub fn ask<A: Asking>(
+    runtime: &RuntimeDir,
+    client: &str,
+    args: A::Args,
+) -> Result<(String, Result<A::Answer, ErrorBody>), CallError> {
+    let (version, outcome) = call(runtime, client, A::command(args))?;
+    let answer = match outcome {
+        Ok(reply) => Ok(A::Answer::from_reply(reply)
+            .map_err(|other| CallError::Failed(format!("unexpected answer {other:?}")))?),
+        Err(e) => Err(e),
+    };
+    Ok((version, answer))
+}
+
+/// One command and its untyped outcome, within the deadline.
+fn call(
     runtime: &RuntimeDir,
     client: &str,
     command: Command,

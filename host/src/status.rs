@@ -9,7 +9,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use claudezilla_protocol::paths::RuntimeDir;
-use claudezilla_protocol::{Command, EXTENSION_ID, Reply};
+use claudezilla_protocol::{EXTENSION_ID, asks};
 
 use crate::client::CallError;
 use crate::{client, manifest};
@@ -164,11 +164,10 @@ fn check_connection(runtime: &RuntimeDir) -> Vec<Check> {
 /// Says hello and pings the extension through the host.
 fn ping(runtime: &RuntimeDir) -> Result<(String, String, Duration), CallError> {
     let started = Instant::now();
-    match client::call(runtime, "claudezilla-host status", Command::Ping)? {
-        (host_version, Ok(Reply::Pong(reply::Pong { version }))) => {
+    match client::ask::<asks::Ping>(runtime, "claudezilla-host status", ())? {
+        (host_version, Ok(reply::Pong { version })) => {
             Ok((host_version, version, started.elapsed()))
         }
         (_, Err(e)) => Err(CallError::Failed(e.to_string())),
-        (_, Ok(other)) => Err(CallError::Failed(format!("unexpected answer {other:?}"))),
     }
 }

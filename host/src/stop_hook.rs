@@ -15,7 +15,7 @@ use std::path::Path;
 
 use claudezilla_protocol::args::LoopCheckArgs;
 use claudezilla_protocol::paths::RuntimeDir;
-use claudezilla_protocol::{Command, Reply, process};
+use claudezilla_protocol::{asks, process};
 use serde::{Deserialize, Serialize};
 
 use crate::client;
@@ -53,18 +53,18 @@ pub fn run(stdin: &str, runtime: &RuntimeDir) -> Result<Option<String>, String> 
             .map(|t| last_assistant_text(&t))
             .unwrap_or_default(),
     };
-    let check = Command::LoopCheck(LoopCheckArgs {
+    let check = LoopCheckArgs {
         ancestors: process::ancestors(std::process::id()),
         last_message,
-    });
-    let (_, outcome) =
-        client::call(runtime, "claudezilla-host stop-hook", check).map_err(|e| e.to_string())?;
-    match outcome.map_err(|e| e.to_string())? {
-        Reply::LoopDecision(reply::LoopDecision { block: false, .. }) => Ok(None),
-        Reply::LoopDecision(reply::LoopDecision {
+    };
+    let (_, answer) = client::ask::<asks::LoopCheck>(runtime, "claudezilla-host stop-hook", check)
+        .map_err(|e| e.to_string())?;
+    match answer.map_err(|e| e.to_string())? {
+        reply::LoopDecision { block: false, .. } => Ok(None),
+        reply::LoopDecision {
             block: true,
             reason,
-        }) => {
+        } => {
             let block = Block {
                 decision: "block",
                 reason,
@@ -73,7 +73,6 @@ pub fn run(stdin: &str, runtime: &RuntimeDir) -> Result<Option<String>, String> 
                 .map(Some)
                 .map_err(|e| e.to_string())
         }
-        other => Err(format!("unexpected answer {other:?}")),
     }
 }
 

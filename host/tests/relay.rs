@@ -18,7 +18,7 @@ use claudezilla_protocol::paths::RuntimeDir;
 use claudezilla_protocol::reply::Reply;
 use claudezilla_protocol::{
     AgentId, Ask, ClientMessage, Command, ErrorBody, ErrorCode, FromExtension, HostMessage,
-    Request, Response, ToExtension,
+    Request, Response, ToExtension, asks,
 };
 use futures_util::{SinkExt, StreamExt};
 use tokio::io::{AsyncWriteExt, DuplexStream};
@@ -752,26 +752,23 @@ async fn the_one_shot_client_checks_the_host_and_gets_its_answer() {
     let mut host = start(Duration::from_secs(5)).await;
     let rt = host.rt.clone();
     let call = tokio::task::spawn_blocking(move || {
-        claudezilla_host::client::call(&rt, "relay test", Command::Ping)
+        claudezilla_host::client::ask::<asks::Ping>(&rt, "relay test", ())
     });
     let ToExtension::Request(req) = ext_next(&mut host).await else {
         panic!("not a request")
     };
     assert!(matches!(req.command, Command::Ping));
     ext_pong(&mut host, req.id).await;
-    let (version, outcome) = call.await.unwrap().unwrap();
+    let (version, answer) = call.await.unwrap().unwrap();
     assert_eq!(version, claudezilla_protocol::VERSION);
-    assert!(
-        matches!(outcome, Ok(Reply::Pong(reply::Pong { ref version })) if version == "up"),
-        "{outcome:?}"
-    );
+    assert_eq!(answer.unwrap().version, "up");
     // A folder others could have written to: nothing is sent, and the caller knows why.
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
         let loose = std::fs::Permissions::from_mode(0o755);
         std::fs::set_permissions(host.rt.path(), loose).unwrap();
-        let refused = claudezilla_host::client::call(&host.rt, "relay test", Command::Ping);
+        let refused = claudezilla_host::client::ask::<asks::Ping>(&host.rt, "relay test", ());
         assert!(
             matches!(
                 refused,
