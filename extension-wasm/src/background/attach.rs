@@ -4,7 +4,7 @@
 
 use claudezilla_protocol::reply;
 use claudezilla_protocol::reply::{BrowserTab, LoadState, TabReport};
-use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Outcome, Reply, TabId};
+use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, TabId};
 use serde::Serialize;
 
 use super::{config, content, now, with_state};
@@ -13,7 +13,7 @@ use crate::web::{self, Tab};
 #[derive(Serialize)]
 struct AnyTab {}
 
-pub async fn list_all(agent: &AgentId) -> Outcome {
+pub async fn list_all(agent: &AgentId) -> Result<reply::AllTabs, ErrorBody> {
     let tabs: Vec<Tab> = web::call_as(web::tabs_query(&web::to_js(&AnyTab {}))).await?;
     let tabs = with_state(|s| {
         tabs.into_iter()
@@ -46,7 +46,7 @@ pub async fn list_all(agent: &AgentId) -> Outcome {
             })
             .collect()
     });
-    Ok(Reply::AllTabs(reply::AllTabs { tabs }))
+    Ok(reply::AllTabs { tabs })
 }
 
 /// The longest an agent waits for the user's answer.
@@ -54,7 +54,7 @@ const APPROVAL_WAIT_MS: u32 = 120_000;
 
 /// Drives one of the user's tabs — once the user has allowed it in the toolbar popup. A tab
 /// of a private window is not even asked for unless the user allowed that in the popup.
-pub async fn attach(agent: &AgentId, tab: TabId, budget_ms: u32) -> Outcome {
+pub async fn attach(agent: &AgentId, tab: TabId, budget_ms: u32) -> Result<TabReport, ErrorBody> {
     let now_tab: Tab = web::call_as(web::tabs_get(tab.0)).await.map_err(|e| {
         ErrorBody::new(
             ErrorCode::NoSuchTab,
@@ -93,7 +93,7 @@ pub async fn attach(agent: &AgentId, tab: TabId, budget_ms: u32) -> Outcome {
     }) {
         content::preload(attached).await;
     }
-    Ok(Reply::Tab(TabReport {
+    Ok(TabReport {
         tab_id: tab,
         url: crate::text::cap(&now_tab.url, crate::text::MAX_URL_CHARS),
         title: now_tab.title,
@@ -104,7 +104,7 @@ pub async fn attach(agent: &AgentId, tab: TabId, budget_ms: u32) -> Outcome {
         waited_ms: 0,
         note: None,
         container: None,
-    }))
+    })
 }
 
 /// The tab as it is now, if it still shows the site (origin) the user was asked about.
@@ -204,12 +204,12 @@ pub fn decide(request: u32, allow: bool) {
     }
 }
 
-pub fn detach(agent: &AgentId, tab: TabId) -> Outcome {
+pub fn detach(agent: &AgentId, tab: TabId) -> Result<reply::Acted, ErrorBody> {
     with_state(|s| s.pool.detach(agent, tab))?;
     forget(tab);
-    Ok(Reply::Acted(reply::Acted {
+    Ok(reply::Acted {
         what: format!("Gave tab {tab} back to the user; it stays open."),
-    }))
+    })
 }
 
 /// The popup's "give back": the user ends an attachment.

@@ -11,7 +11,7 @@ use claudezilla_protocol::args::ScreenshotArgs;
 use claudezilla_protocol::envelope::PageOp;
 use claudezilla_protocol::reply;
 use claudezilla_protocol::reply::{ImageMime, Screenshot};
-use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Outcome, Reply, TabId};
+use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, TabId};
 use futures_channel::oneshot;
 use serde::Serialize;
 
@@ -51,7 +51,7 @@ pub async fn screenshot(
     authorized: AuthorizedTab,
     args: ScreenshotArgs,
     budget_ms: u32,
-) -> Outcome {
+) -> Result<Screenshot, ErrorBody> {
     let tab = authorized.id();
     if args.browser_encoder {
         return browser_jpeg(tab, &args).await;
@@ -106,7 +106,7 @@ pub async fn screenshot(
     let encoded = plan::encode(&image, args.format, quality, budget, &mut notes)
         .map_err(|e| ErrorBody::new(ErrorCode::Internal, e.to_string()))?;
     let shrink = encoded.shrink;
-    Ok(Reply::Screenshot(Screenshot {
+    Ok(Screenshot {
         tab_id: tab,
         mime: encoded.mime,
         data: base64::engine::general_purpose::STANDARD.encode(&encoded.bytes),
@@ -117,11 +117,11 @@ pub async fn screenshot(
         origin: [region[0] - metrics.scroll[0], region[1] - metrics.scroll[1]],
         notes,
         marks,
-    }))
+    })
 }
 
 /// The browser's own JPEG of the viewport, for comparison with our pipeline.
-async fn browser_jpeg(tab: TabId, args: &ScreenshotArgs) -> Outcome {
+async fn browser_jpeg(tab: TabId, args: &ScreenshotArgs) -> Result<Screenshot, ErrorBody> {
     #[derive(Serialize)]
     struct Jpeg {
         format: &'static str,
@@ -148,7 +148,7 @@ async fn browser_jpeg(tab: TabId, args: &ScreenshotArgs) -> Outcome {
         .decode(&data)
         .unwrap_or_default();
     let (width, height) = crate::jpeg::dimensions(&bytes).unwrap_or_default();
-    Ok(Reply::Screenshot(Screenshot {
+    Ok(Screenshot {
         tab_id: tab,
         mime: ImageMime::Jpeg,
         data,
@@ -159,7 +159,7 @@ async fn browser_jpeg(tab: TabId, args: &ScreenshotArgs) -> Outcome {
         origin: [0.0, 0.0],
         notes: vec!["encoded by the browser".into()],
         marks: Vec::new(),
-    }))
+    })
 }
 
 #[derive(Serialize)]
@@ -263,7 +263,7 @@ async fn settle(
     } else {
         "network still busy (gave up)".to_owned()
     };
-    let rest = match content::send(
+    let rest = match content::answer::<reply::Waited>(
         authorized,
         0,
         until.max(now() + 500),
@@ -272,8 +272,7 @@ async fn settle(
     )
     .await
     {
-        Ok(Reply::Waited(reply::Waited { what, .. })) => what,
-        Ok(_) => String::new(),
+        Ok(reply::Waited { what, .. }) => what,
         // A page we cannot script (about:blank) is still captured.
         Err(e) if e.code == ErrorCode::PageError => "page not scriptable".into(),
         Err(e) => return Err(e),

@@ -5,8 +5,8 @@
 #![deny(clippy::wildcard_enum_match_arm)]
 
 use claudezilla_protocol::envelope::PageOp;
-use claudezilla_protocol::reply;
-use claudezilla_protocol::{AgentId, Outcome, Reply, Request, VERSION};
+use claudezilla_protocol::reply::{self, Answer, ExtensionDiagnosis};
+use claudezilla_protocol::{AgentId, Asking, ErrorBody, Outcome, Request, VERSION, asks};
 
 use super::{
     attach, capture, config, containers, content, devtools, downloads, intercept, now, performance,
@@ -75,19 +75,23 @@ async fn on_tab(agent: &AgentId, tab: AuthorizedTab, work: TabWork, b: Budget) -
             };
             // Reads that span frames are stitched from each; a click may open a tab.
             match op {
-                op @ PageOp::Snapshot { max_chars, .. } => {
-                    content::snapshot(tab, until, op, max_chars, b.ms).await
+                op @ PageOp::Snapshot { max_chars, .. } => answered::<asks::Snapshot>(
+                    content::snapshot(tab, until, op, max_chars, b.ms).await,
+                ),
+                op @ PageOp::GetContent { max_length, .. } => answered::<asks::GetContent>(
+                    content::page_content(tab, until, op, max_length, b.ms).await,
+                ),
+                op @ PageOp::Find { limit, .. } => {
+                    answered::<asks::Find>(content::find(tab, until, op, limit, b.ms).await)
                 }
-                op @ PageOp::GetContent { max_length, .. } => {
-                    content::page_content(tab, until, op, max_length, b.ms).await
-                }
-                op @ PageOp::Find { limit, .. } => content::find(tab, until, op, limit, b.ms).await,
                 op @ PageOp::Audit { per_rule, .. } => {
-                    content::audit(tab, until, op, per_rule, b.ms).await
+                    answered::<asks::Audit>(content::audit(tab, until, op, per_rule, b.ms).await)
                 }
-                op @ PageOp::Locate { .. } => content::locate(tab, frame, until, op, b.ms).await,
+                op @ PageOp::Locate { .. } => {
+                    answered::<asks::Locate>(content::locate(tab, frame, until, op, b.ms).await)
+                }
                 op @ (PageOp::Click { .. } | PageOp::ClickAt { .. }) => {
-                    tabs::click(agent, tab, frame, until, op, b.ms).await
+                    answered::<asks::Click>(tabs::click(agent, tab, frame, until, op, b.ms).await)
                 }
                 op @ (PageOp::Type { .. }
                 | PageOp::PressKey { .. }
@@ -117,25 +121,39 @@ async fn on_tab(agent: &AgentId, tab: AuthorizedTab, work: TabWork, b: Budget) -
             if let Some(url) = &url {
                 config::check(agent, url)?;
             }
-            tabs::navigate(tab, url.as_deref(), action, b.ms).await
+            answered::<asks::Navigate>(tabs::navigate(tab, url.as_deref(), action, b.ms).await)
         }
-        TabWork::Console(a) => devtools::console(tab, a, b.until, b.ms).await,
-        TabWork::Network(a) => devtools::network(tab, &a).await,
+        TabWork::Console(a) => {
+            answered::<asks::GetConsole>(devtools::console(tab, a, b.until, b.ms).await)
+        }
+        TabWork::Network(a) => answered::<asks::GetNetwork>(devtools::network(tab, &a).await),
         TabWork::Evaluate(a) => {
             with_state(|s| s.downloads.acted(tab.id(), web::now_ms()));
-            devtools::evaluate(tab, a, b.until, b.ms).await
+            answered::<asks::Evaluate>(devtools::evaluate(tab, a, b.until, b.ms).await)
         }
-        TabWork::Cookies(a) => storage::cookies(tab, a).await,
-        TabWork::Storage(a) => storage::storage(tab, a, b.until, b.ms).await,
-        TabWork::Viewport(size) => window_size::set_viewport(agent, tab, size).await,
-        TabWork::ResizeWindow { width, height } => window_size::resize(tab, width, height).await,
-        TabWork::WaitForUrl(glob) => tabs::wait_for_url(tab, &glob, b.until).await,
-        TabWork::Screenshot(a) => capture::screenshot(agent, tab, a, b.ms).await,
-        TabWork::Performance { reload } => performance::measure(tab, reload, b.until, b.ms).await,
+        TabWork::Cookies(a) => answered::<asks::Cookies>(storage::cookies(tab, a).await),
+        TabWork::Storage(a) => {
+            answered::<asks::Storage>(storage::storage(tab, a, b.until, b.ms).await)
+        }
+        TabWork::Viewport(size) => {
+            answered::<asks::SetViewport>(window_size::set_viewport(agent, tab, size).await)
+        }
+        TabWork::ResizeWindow { width, height } => {
+            answered::<asks::ResizeWindow>(window_size::resize(tab, width, height).await)
+        }
+        TabWork::WaitForUrl(glob) => {
+            answered::<asks::WaitFor>(tabs::wait_for_url(tab, &glob, b.until).await)
+        }
+        TabWork::Screenshot(a) => {
+            answered::<asks::Screenshot>(capture::screenshot(agent, tab, a, b.ms).await)
+        }
+        TabWork::Performance { reload } => {
+            answered::<asks::Performance>(performance::measure(tab, reload, b.until, b.ms).await)
+        }
         TabWork::Close => {
             let closed = tabs::close(tab).await;
             containers::release(agent, false).await;
-            closed
+            answered::<asks::CloseTab>(closed)
         }
     }
 }
@@ -148,67 +166,91 @@ async fn for_agent(agent: &AgentId, work: AgentWork, b: Budget) -> Outcome {
             if a.keep_container {
                 containers::keep(agent);
             }
-            opened
+            answered::<asks::CreateWindow>(opened)
         }
-        AgentWork::Route(a) => intercept::set(agent, a),
-        AgentWork::Unroute(a) => intercept::unset(agent, a),
-        AgentWork::SaveState => storage::save_state(agent, b.until, b.ms).await,
-        AgentWork::LoadState(state) => storage::load_state(agent, state, b.until, b.ms).await,
-        AgentWork::Downloads(a) => downloads::list(agent, a, b.until).await,
-        AgentWork::GetActivity(a) => Ok(Reply::Activity(reply::Activity {
+        AgentWork::Route(a) => answered::<asks::Route>(intercept::set(agent, a)),
+        AgentWork::Unroute(a) => answered::<asks::Unroute>(intercept::unset(agent, a)),
+        AgentWork::SaveState => {
+            answered::<asks::SaveState>(storage::save_state(agent, b.until, b.ms).await)
+        }
+        AgentWork::LoadState(state) => {
+            answered::<asks::LoadState>(storage::load_state(agent, state, b.until, b.ms).await)
+        }
+        AgentWork::Downloads(a) => {
+            answered::<asks::Downloads>(downloads::list(agent, a, b.until).await)
+        }
+        AgentWork::GetActivity(a) => answered::<asks::GetActivity>(Ok(reply::Activity {
             entries: with_state(|s| s.activity.of(agent, a.limit as usize)),
         })),
-        AgentWork::SetConfig(a) => config::set(agent, a),
-        AgentWork::SetPrivateMode(a) => window_size::set_private(a.enabled).await,
-        AgentWork::ListAllTabs => attach::list_all(agent).await,
-        AgentWork::AttachTab(a) => attach::attach(agent, a.tab_id, b.ms).await,
-        AgentWork::DetachTab(a) => attach::detach(agent, a.tab_id),
-        AgentWork::StartLoop(a) => with_state(|s| s.loops.start(agent, a, now())).map(Reply::Loop),
-        AgentWork::StopLoop => with_state(|s| s.loops.stop(agent, now())).map(Reply::Loop),
-        AgentWork::LoopStatus => Ok(Reply::Loop(with_state(|s| s.loops.status(agent, now())))),
+        AgentWork::SetConfig(a) => answered::<asks::SetConfig>(config::set(agent, a)),
+        AgentWork::SetPrivateMode(a) => {
+            answered::<asks::SetPrivateMode>(window_size::set_private(a.enabled).await)
+        }
+        AgentWork::ListAllTabs => answered::<asks::ListAllTabs>(attach::list_all(agent).await),
+        AgentWork::AttachTab(a) => {
+            answered::<asks::AttachTab>(attach::attach(agent, a.tab_id, b.ms).await)
+        }
+        AgentWork::DetachTab(a) => answered::<asks::DetachTab>(attach::detach(agent, a.tab_id)),
+        AgentWork::StartLoop(a) => {
+            answered::<asks::StartLoop>(with_state(|s| s.loops.start(agent, a, now())))
+        }
+        AgentWork::StopLoop => {
+            answered::<asks::StopLoop>(with_state(|s| s.loops.stop(agent, now())))
+        }
+        AgentWork::LoopStatus => {
+            answered::<asks::LoopStatus>(Ok(with_state(|s| s.loops.status(agent, now()))))
+        }
         AgentWork::LoopCheck(a) => {
             let reason = with_state(|s| s.loops.check(&a.ancestors, &a.last_message, now()));
-            Ok(Reply::LoopDecision(reply::LoopDecision {
+            answered::<asks::LoopCheck>(Ok(reply::LoopDecision {
                 block: reason.is_some(),
                 reason: reason.unwrap_or_default(),
             }))
         }
-        AgentWork::GetTabs => Ok(Reply::Tabs(reply::Tabs {
+        AgentWork::GetTabs => answered::<asks::GetTabs>(Ok(reply::Tabs {
             tabs: with_state(|s| s.pool.entries(agent)),
         })),
-        AgentWork::Ping => Ok(Reply::Pong(reply::Pong {
+        AgentWork::Ping => answered::<asks::Ping>(Ok(reply::Pong {
             version: VERSION.into(),
         })),
-        AgentWork::Diagnose => {
-            let mut d = with_state(|s| s.pool.diagnosis(agent, VERSION));
-            let windows: Vec<web::Window> =
-                web::call_as(web::windows_get_all(&wasm_bindgen::JsValue::UNDEFINED)).await?;
-            d.browser_windows = windows.len() as u32;
-            d.intercepting = super::intercept::active();
-            Ok(Reply::Diagnosis(d))
-        }
-        AgentWork::Goodbye => Ok(Reply::Bye(reply::Bye {
+        AgentWork::Diagnose => answered::<asks::Diagnose>(diagnose(agent).await),
+        AgentWork::Goodbye => answered::<asks::Goodbye>(Ok(reply::Bye {
             tabs_closed: release_agent(agent).await,
         })),
-        AgentWork::RequestTabSpace => Ok(request_space(agent)),
-        AgentWork::GrantTabSpace => grant(agent).await,
-        AgentWork::GetSlotRequests => Ok(Reply::SlotRequests(with_state(|s| {
+        AgentWork::RequestTabSpace => answered::<asks::RequestTabSpace>(Ok(request_space(agent))),
+        AgentWork::GrantTabSpace => answered::<asks::GrantTabSpace>(grant(agent).await),
+        AgentWork::GetSlotRequests => answered::<asks::GetSlotRequests>(Ok(with_state(|s| {
             s.pool.slot_requests(agent, now())
         }))),
-        AgentWork::CloseWindow => tabs::close_window(agent).await,
-        AgentWork::Heartbeat => Ok(Reply::Ack),
+        AgentWork::CloseWindow => answered::<asks::CloseWindow>(tabs::close_window(agent).await),
+        AgentWork::Heartbeat => answered::<asks::Heartbeat>(Ok(())),
         AgentWork::ReloadExtension => {
             // Answer first; the reload tears down this page.
             wasm_bindgen_futures::spawn_local(async {
                 web::sleep(100).await;
                 web::runtime_reload();
             });
-            Ok(Reply::Ack)
+            answered::<asks::ReloadExtension>(Ok(()))
         }
     }
 }
 
-fn request_space(agent: &AgentId) -> Reply {
+/// A handler's answer as the reply it travels in. The command names its answer type
+/// (`asks::X::Answer`), so a handler that answers another kind does not compile.
+fn answered<A: Asking>(answer: Result<A::Answer, ErrorBody>) -> Outcome {
+    answer.map(Answer::into_reply)
+}
+
+async fn diagnose(agent: &AgentId) -> Result<ExtensionDiagnosis, ErrorBody> {
+    let mut d = with_state(|s| s.pool.diagnosis(agent, VERSION));
+    let windows: Vec<web::Window> =
+        web::call_as(web::windows_get_all(&wasm_bindgen::JsValue::UNDEFINED)).await?;
+    d.browser_windows = windows.len() as u32;
+    d.intercepting = super::intercept::active();
+    Ok(d)
+}
+
+fn request_space(agent: &AgentId) -> reply::SlotRequested {
     let (position, room) = with_state(|s| {
         let now = now();
         s.pool.expire(now);
@@ -220,23 +262,23 @@ fn request_space(agent: &AgentId) -> Reply {
         };
         (position as u32, room)
     });
-    Reply::SlotRequested(reply::SlotRequested {
+    reply::SlotRequested {
         position,
         room_now: room,
-    })
+    }
 }
 
-async fn grant(agent: &AgentId) -> Outcome {
+async fn grant(agent: &AgentId) -> Result<reply::Granted, ErrorBody> {
     let (grant, reserved_ms) = with_state(|s| {
         let reserved = s.tuning.reservation_ms;
         s.pool.grant(agent, now(), reserved).map(|g| (g, reserved))
     })?;
     tabs::remove_all(&[grant.released]).await;
-    Ok(Reply::Granted(reply::Granted {
+    Ok(reply::Granted {
         released_tab: grant.released,
         to: grant.to.short().to_owned(),
         reserved_ms: reserved_ms.min(u64::from(u32::MAX)) as u32,
-    }))
+    })
 }
 
 /// Closes and forgets every tab of an agent that said goodbye, whose connection dropped, or

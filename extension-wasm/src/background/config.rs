@@ -7,7 +7,7 @@
 
 use claudezilla_protocol::args::SetConfigArgs;
 use claudezilla_protocol::reply;
-use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Outcome, Reply, TabId};
+use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, TabId};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
@@ -37,7 +37,7 @@ pub fn user_allows(s: &State, url: &str) -> bool {
     allowlist::allows(user_list(s), url)
 }
 
-pub fn set(agent: &AgentId, a: SetConfigArgs) -> Outcome {
+pub fn set(agent: &AgentId, a: SetConfigArgs) -> Result<reply::Config, ErrorBody> {
     with_state(|s| {
         let user = user_list(s).to_vec();
         if let Some(domains) = &a.allowed_domains {
@@ -68,11 +68,11 @@ pub fn set(agent: &AgentId, a: SetConfigArgs) -> Outcome {
         if let Some(on) = a.handle_consent {
             c.handle_consent = on;
         }
-        Ok(Reply::Config(reply::Config {
+        Ok(reply::Config {
             allowed_domains: c.allowed_domains.clone(),
             handle_consent: c.handle_consent,
             user_domains: user,
-        }))
+        })
     })
 }
 

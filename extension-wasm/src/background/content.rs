@@ -5,8 +5,8 @@ use claudezilla_protocol::args::FilledSecret;
 use claudezilla_protocol::envelope::{
     ContentReply, ContentRequest, Locatable, PageOp, SnapshotPart,
 };
-use claudezilla_protocol::reply::{Audit, Found, Locator, PageContent, PageMetrics};
-use claudezilla_protocol::{Answer, ErrorBody, ErrorCode, Outcome, Reply, TabId};
+use claudezilla_protocol::reply::{Audit, Found, Locator, PageContent, PageMetrics, Snapshot};
+use claudezilla_protocol::{Answer, ErrorBody, ErrorCode, Outcome, TabId};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use wasm_bindgen::JsValue;
@@ -56,6 +56,19 @@ pub async fn send(
     budget_ms: u32,
 ) -> Outcome {
     exchange_page(authorized, alias, until, op, budget_ms).await
+}
+
+/// `op`'s answer from one frame, as the kind it answers: a reply of another kind is a bug,
+/// said here.
+pub async fn answer<A: Answer>(
+    authorized: AuthorizedTab,
+    alias: u32,
+    until: u64,
+    op: PageOp,
+    budget_ms: u32,
+) -> Result<A, ErrorBody> {
+    let reply = send(authorized, alias, until, op, budget_ms).await?;
+    A::from_reply(reply).map_err(|other| internal_msg(format!("unexpected answer {other:?}")))
 }
 
 /// The page geometry a capture needs, from the top frame.
@@ -340,12 +353,10 @@ pub async fn snapshot(
     op: PageOp,
     max_chars: u32,
     budget_ms: u32,
-) -> Outcome {
+) -> Result<Snapshot, ErrorBody> {
     let top = part(tab, 0, until, op.clone(), budget_ms).await?;
     let frames = TabFrames::new(tab, until, op, budget_ms);
-    Ok(Reply::Snapshot(
-        stitch::snapshot(&frames, top, max_chars as usize).await,
-    ))
+    Ok(stitch::snapshot(&frames, top, max_chars as usize).await)
 }
 
 /// A page's content with each frame's spliced in where its iframe is, all within the one
@@ -356,12 +367,10 @@ pub async fn page_content(
     op: PageOp,
     max_length: u32,
     budget_ms: u32,
-) -> Outcome {
+) -> Result<PageContent, ErrorBody> {
     let frames = TabFrames::new(tab, until, op, budget_ms);
     let top = frames.top().await?;
-    Ok(Reply::Content(
-        stitch::content(&frames, top, max_length as usize).await,
-    ))
+    Ok(stitch::content(&frames, top, max_length as usize).await)
 }
 
 /// Every frame's matches of a search ([`stitch::find`]).
@@ -371,12 +380,10 @@ pub async fn find(
     op: PageOp,
     limit: u32,
     budget_ms: u32,
-) -> Outcome {
+) -> Result<Found, ErrorBody> {
     let frames = TabFrames::new(tab, until, op, budget_ms);
     let top = frames.top().await?;
-    Ok(Reply::Found(
-        stitch::find(&frames, top, limit as usize).await,
-    ))
+    Ok(stitch::find(&frames, top, limit as usize).await)
 }
 
 /// Most frames nested around an element that a locator names (deeper ones are a page's trap).
@@ -390,7 +397,7 @@ pub async fn locate(
     until: u64,
     op: PageOp,
     budget_ms: u32,
-) -> Outcome {
+) -> Result<Box<Locator>, ErrorBody> {
     let frames = TabFrames::new(tab, until, op.clone(), budget_ms);
     let element: Box<Locator> = frames.answer(alias, op).await?;
     let mut chain = Vec::new();
@@ -415,10 +422,10 @@ pub async fn locate(
         child = parent;
     }
     chain.reverse();
-    Ok(Reply::Located(Box::new(Locator {
+    Ok(Box::new(Locator {
         frames: chain,
         element: element.element,
-    })))
+    }))
 }
 
 #[derive(Serialize)]
@@ -465,13 +472,13 @@ pub async fn audit(
     op: PageOp,
     per_rule: u32,
     budget_ms: u32,
-) -> Outcome {
+) -> Result<Box<Audit>, ErrorBody> {
     with_axe(tab.id(), 0, until).await?;
     let frames = TabFrames::new(tab, until, op, budget_ms);
     let top: Box<Audit> = frames.top().await?;
-    Ok(Reply::Audit(Box::new(
+    Ok(Box::new(
         stitch::audit(&frames, *top, per_rule as usize).await,
-    )))
+    ))
 }
 
 /// Puts axe-core into one frame of the tab (into the content scripts' world, never the
@@ -567,8 +574,7 @@ impl TabFrames {
 
     /// `op`'s answer from the frame `alias`: a reply of another kind is a bug, said here.
     async fn answer<A: Answer>(&self, alias: u32, op: PageOp) -> Result<A, ErrorBody> {
-        let reply = send(self.tab, alias, self.until, op, self.budget_ms).await?;
-        A::from_reply(reply).map_err(|other| internal_msg(format!("unexpected answer {other:?}")))
+        answer(self.tab, alias, self.until, op, self.budget_ms).await
     }
 }
 

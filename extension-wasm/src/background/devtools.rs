@@ -3,7 +3,7 @@
 use claudezilla_protocol::args::{ConsoleArgs, EvaluateArgs, NetworkArgs};
 use claudezilla_protocol::envelope::PageOp;
 use claudezilla_protocol::reply;
-use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
+use claudezilla_protocol::{ErrorBody, ErrorCode};
 
 use super::{content, with_state};
 use crate::pool::AuthorizedTab;
@@ -11,14 +11,19 @@ use crate::request_log::Filter;
 use crate::web;
 
 /// Starts (or keeps) console capture in `tab` and reads it.
-pub async fn console(tab: AuthorizedTab, a: ConsoleArgs, until: u64, budget_ms: u32) -> Outcome {
+pub async fn console(
+    tab: AuthorizedTab,
+    a: ConsoleArgs,
+    until: u64,
+    budget_ms: u32,
+) -> Result<reply::Console, ErrorBody> {
     with_state(|s| s.console_tabs.insert(tab.id()));
     let op = PageOp::Console {
         level: a.level,
         clear: a.clear,
         limit: a.limit,
     };
-    content::send(tab, 0, until, op, budget_ms).await
+    content::answer(tab, 0, until, op, budget_ms).await
 }
 
 /// Restarts capture in a page the tab just loaded, if its agent asked for the console before.
@@ -37,7 +42,7 @@ pub async fn restart_console(tab: AuthorizedTab, until: u64) {
 /// How long a read of the network log waits for the word on the tab's newest page load.
 const MAIN_FRAME_WAIT_MS: f64 = 1_000.0;
 
-pub async fn network(tab: AuthorizedTab, a: &NetworkArgs) -> Outcome {
+pub async fn network(tab: AuthorizedTab, a: &NetworkArgs) -> Result<reply::Network, ErrorBody> {
     // A navigation answers at the page's load, often before Firefox has told us of its main
     // request's end: the log waits for that word (a second at most) so it holds the page.
     super::tabs::main_frame_settled(tab.id(), MAIN_FRAME_WAIT_MS).await;
@@ -55,10 +60,15 @@ pub async fn network(tab: AuthorizedTab, a: &NetworkArgs) -> Outcome {
         super::intercept::sync();
     }
     let (entries, total) = with_state(|s| s.requests.query(tab.id(), &filter, web::now_ms()));
-    Ok(Reply::Network(reply::Network { entries, total }))
+    Ok(reply::Network { entries, total })
 }
 
-pub async fn evaluate(tab: AuthorizedTab, a: EvaluateArgs, until: u64, budget_ms: u32) -> Outcome {
+pub async fn evaluate(
+    tab: AuthorizedTab,
+    a: EvaluateArgs,
+    until: u64,
+    budget_ms: u32,
+) -> Result<reply::Evaluated, ErrorBody> {
     if !with_state(|s| s.code_allowed()) {
         return Err(ErrorBody::new(
             ErrorCode::Disabled,
@@ -72,5 +82,5 @@ pub async fn evaluate(tab: AuthorizedTab, a: EvaluateArgs, until: u64, budget_ms
     let op = PageOp::Evaluate {
         expression: a.expression,
     };
-    content::send(tab, 0, until, op, budget_ms).await
+    content::answer(tab, 0, until, op, budget_ms).await
 }

@@ -6,7 +6,7 @@
 use claudezilla_protocol::args::{MAX_DOWNLOADS, ResolvedDownloads};
 use claudezilla_protocol::reply;
 use claudezilla_protocol::reply::{DownloadInfo, DownloadState};
-use claudezilla_protocol::{AgentId, Outcome, Reply, TabId};
+use claudezilla_protocol::{AgentId, ErrorBody, TabId};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
@@ -154,7 +154,11 @@ async fn owner(item: &Item) -> Option<(AgentId, Option<TabId>)> {
 
 /// `firefox_downloads`: deletes the browser's copies of the files the MCP server moved, then
 /// lists the agent's downloads (waiting, when asked, until none is in progress).
-pub async fn list(agent: &AgentId, a: ResolvedDownloads, until: u64) -> Outcome {
+pub async fn list(
+    agent: &AgentId,
+    a: ResolvedDownloads,
+    until: u64,
+) -> Result<reply::Downloads, ErrorBody> {
     for m in &a.moved {
         if with_state(|s| s.downloads.moved(agent, m.id, &m.path)) {
             // The file was copied out: the browser's copy goes (its entry stays in the
@@ -169,7 +173,7 @@ pub async fn list(agent: &AgentId, a: ResolvedDownloads, until: u64) -> Outcome 
                 .iter()
                 .any(|d| d.state == DownloadState::InProgress);
         if !a.args.wait || !busy || now() + u64::from(POLL_MS) >= until {
-            return Ok(Reply::Downloads(reply::Downloads { downloads }));
+            return Ok(reply::Downloads { downloads });
         }
         web::sleep(POLL_MS).await;
     }

@@ -12,7 +12,7 @@ use claudezilla_protocol::reply;
 use std::collections::HashMap;
 
 use claudezilla_protocol::args::{RouteAction, RouteArgs, UnrouteArgs};
-use claudezilla_protocol::{AgentId, Outcome, Reply, TabId};
+use claudezilla_protocol::{AgentId, ErrorBody, TabId};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -37,7 +37,7 @@ thread_local! {
         std::cell::RefCell::new(HashMap::new());
 }
 
-pub fn set(agent: &AgentId, a: RouteArgs) -> Outcome {
+pub fn set(agent: &AgentId, a: RouteArgs) -> Result<reply::Routes, ErrorBody> {
     let (Some(pattern), Some(action)) = (a.pattern, a.action) else {
         return list(agent);
     };
@@ -58,7 +58,7 @@ pub fn set(agent: &AgentId, a: RouteArgs) -> Outcome {
     list(agent)
 }
 
-pub fn unset(agent: &AgentId, a: UnrouteArgs) -> Outcome {
+pub fn unset(agent: &AgentId, a: UnrouteArgs) -> Result<reply::Routes, ErrorBody> {
     with_state(|s| s.routes.remove(agent, a.pattern.as_deref()));
     sync();
     list(agent)
@@ -69,10 +69,10 @@ pub fn release(agent: &AgentId) {
     sync();
 }
 
-fn list(agent: &AgentId) -> Outcome {
-    Ok(Reply::Routes(reply::Routes {
+fn list(agent: &AgentId) -> Result<reply::Routes, ErrorBody> {
+    Ok(reply::Routes {
         routes: with_state(|s| s.routes.list(agent)),
-    }))
+    })
 }
 
 #[derive(Deserialize)]

@@ -4,8 +4,9 @@
 
 use claudezilla_protocol::args::NavAction;
 use claudezilla_protocol::envelope::PageOp;
+use claudezilla_protocol::reply::PagePerformance;
 use claudezilla_protocol::reply::Showing;
-use claudezilla_protocol::{Outcome, Reply, TabId};
+use claudezilla_protocol::{ErrorBody, TabId};
 use futures_util::lock::Mutex;
 use serde::Serialize;
 
@@ -31,9 +32,14 @@ struct ActiveIn {
     active: bool,
 }
 
-pub async fn measure(tab: AuthorizedTab, reload: bool, until: u64, budget_ms: u32) -> Outcome {
+pub async fn measure(
+    tab: AuthorizedTab,
+    reload: bool,
+    until: u64,
+    budget_ms: u32,
+) -> Result<Box<PagePerformance>, ErrorBody> {
     if !reload {
-        return content::send(tab, 0, until, PageOp::Performance, budget_ms).await;
+        return content::answer(tab, 0, until, PageOp::Performance, budget_ms).await;
     }
     let lock = SHOWING.with(|l| l.clone());
     let _turn = lock.lock().await;
@@ -45,20 +51,20 @@ pub async fn measure(tab: AuthorizedTab, reload: bool, until: u64, budget_ms: u3
         },
         Err(left) => left,
     };
-    match measured? {
-        Reply::Performance(mut report) => {
-            report.showing = showing;
-            Ok(Reply::Performance(report))
-        }
-        other => Ok(other),
-    }
+    let mut report = measured?;
+    report.showing = showing;
+    Ok(report)
 }
 
-async fn reload_and_read(tab: AuthorizedTab, until: u64, budget_ms: u32) -> Outcome {
+async fn reload_and_read(
+    tab: AuthorizedTab,
+    until: u64,
+    budget_ms: u32,
+) -> Result<Box<PagePerformance>, ErrorBody> {
     let started = web::now_ms();
     tabs::navigate(tab, None, Some(NavAction::Reload), budget_ms).await?;
     let left = (f64::from(budget_ms) - (web::now_ms() - started)).max(1_000.0) as u32;
-    content::send(tab, 0, until, PageOp::Performance, left).await
+    content::answer(tab, 0, until, PageOp::Performance, left).await
 }
 
 /// Shows the tab if the plan allows: the window's earlier active tab, to give back after.

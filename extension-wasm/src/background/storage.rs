@@ -8,8 +8,8 @@ use claudezilla_protocol::args::{
 };
 use claudezilla_protocol::envelope::PageOp;
 use claudezilla_protocol::reply;
-use claudezilla_protocol::reply::CookieInfo;
-use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Outcome, Reply};
+use claudezilla_protocol::reply::{CookieInfo, CookiesAnswer, StorageAnswer};
+use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode};
 use serde::{Deserialize, Serialize};
 
 use super::{content, with_state};
@@ -78,7 +78,7 @@ struct Cookie {
     host_only: bool,
 }
 
-pub async fn cookies(tab: AuthorizedTab, a: CookiesArgs) -> Outcome {
+pub async fn cookies(tab: AuthorizedTab, a: CookiesArgs) -> Result<CookiesAnswer, ErrorBody> {
     allowed()?;
     let (url, store) = page_of(tab).await?;
     let query = CookieQuery {
@@ -104,11 +104,14 @@ pub async fn cookies(tab: AuthorizedTab, a: CookiesArgs) -> Outcome {
                     expires: c.expiration_date,
                 })
                 .collect();
-            Ok(Reply::Cookies(reply::Cookies { url: site, cookies }))
+            Ok(CookiesAnswer::Cookies(reply::Cookies {
+                url: site,
+                cookies,
+            }))
         }
         CookieAction::Set => {
             web::call(web::cookies_set(&web::to_js(&query))).await?;
-            Ok(Reply::Acted(reply::Acted {
+            Ok(CookiesAnswer::Acted(reply::Acted {
                 what: format!("Set cookie {:?} for {site}.", a.name.unwrap_or_default()),
             }))
         }
@@ -129,12 +132,17 @@ pub async fn cookies(tab: AuthorizedTab, a: CookiesArgs) -> Outcome {
                     a.name.unwrap_or_default()
                 )
             };
-            Ok(Reply::Acted(reply::Acted { what }))
+            Ok(CookiesAnswer::Acted(reply::Acted { what }))
         }
     }
 }
 
-pub async fn storage(tab: AuthorizedTab, a: StorageArgs, until: u64, budget_ms: u32) -> Outcome {
+pub async fn storage(
+    tab: AuthorizedTab,
+    a: StorageArgs,
+    until: u64,
+    budget_ms: u32,
+) -> Result<StorageAnswer, ErrorBody> {
     allowed()?;
     page_of(tab).await?;
     let op = PageOp::Storage {
@@ -143,19 +151,28 @@ pub async fn storage(tab: AuthorizedTab, a: StorageArgs, until: u64, budget_ms: 
         key: a.key,
         value: a.value,
     };
-    content::send(tab, 0, until, op, budget_ms).await
+    content::answer(tab, 0, until, op, budget_ms).await
 }
 
 /// `firefox_storage_state` save: the cookies and local storage of the agent's open sites —
 /// only those the allowlists allow (`crate::saved_state`).
-pub async fn save_state(agent: &AgentId, until: u64, budget_ms: u32) -> Outcome {
+pub async fn save_state(
+    agent: &AgentId,
+    until: u64,
+    budget_ms: u32,
+) -> Result<SavedState, ErrorBody> {
     allowed()?;
-    Ok(Reply::SavedState(save(agent, until, budget_ms).await?))
+    save(agent, until, budget_ms).await
 }
 
 /// `firefox_storage_state` load: a saved state put back into the agent's session (its own
 /// container's jar, or the user's), for the sites it has open and the allowlists allow.
-pub async fn load_state(agent: &AgentId, state: SavedState, until: u64, budget_ms: u32) -> Outcome {
+pub async fn load_state(
+    agent: &AgentId,
+    state: SavedState,
+    until: u64,
+    budget_ms: u32,
+) -> Result<reply::Acted, ErrorBody> {
     allowed()?;
     load(agent, state, until, budget_ms).await
 }
@@ -214,9 +231,9 @@ async fn save(agent: &AgentId, until: u64, budget_ms: u32) -> Result<SavedState,
             key: None,
             value: None,
         };
-        if let Ok(Reply::Stored(reply::Stored {
+        if let Ok(StorageAnswer::Stored(reply::Stored {
             origin, entries, ..
-        })) = content::send(tab, 0, until, op, budget_ms).await
+        })) = content::answer(tab, 0, until, op, budget_ms).await
             && state.origins.len() < MAX_SAVED
             && !state.origins.iter().any(|o| o.origin == origin)
         {
@@ -246,7 +263,12 @@ struct SetCookie<'a> {
     store_id: Option<&'a str>,
 }
 
-async fn load(agent: &AgentId, state: SavedState, until: u64, budget_ms: u32) -> Outcome {
+async fn load(
+    agent: &AgentId,
+    state: SavedState,
+    until: u64,
+    budget_ms: u32,
+) -> Result<reply::Acted, ErrorBody> {
     let jar = super::containers::jar_for(agent, None).await?;
     let store = jar.as_ref().map(|j| j.cookie_store_id.as_str());
     let pages = agent_pages(agent).await;
@@ -327,5 +349,5 @@ async fn load(agent: &AgentId, state: SavedState, until: u64, budget_ms: u32) ->
             missing.join(", ")
         ));
     }
-    Ok(Reply::Acted(reply::Acted { what }))
+    Ok(reply::Acted { what })
 }

@@ -3,7 +3,7 @@
 
 use claudezilla_protocol::envelope::PageOp;
 use claudezilla_protocol::reply;
-use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Outcome, Reply, TabId};
+use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, TabId};
 use serde::Serialize;
 
 use super::{content, now, with_state};
@@ -72,7 +72,7 @@ pub async fn set_viewport(
     agent: &AgentId,
     tab: AuthorizedTab,
     (width, height): (u32, u32),
-) -> Outcome {
+) -> Result<reply::Acted, ErrorBody> {
     in_agent_window(tab.id())?;
     let (w, h) = (f64::from(width), f64::from(height));
     let mut seen = viewport(tab).await?;
@@ -98,18 +98,22 @@ pub async fn set_viewport(
             " (the window is shared: {shared} tab(s) of other agents were resized too)"
         ));
     }
-    Ok(Reply::Acted(reply::Acted {
+    Ok(reply::Acted {
         what: format!(
             "Viewport of tab {} is now {:.0}×{:.0}{note}.",
             tab.id(),
             seen.0,
             seen.1
         ),
-    }))
+    })
 }
 
 /// Sets the outer size of the window holding the agent's tab.
-pub async fn resize(tab: AuthorizedTab, width: u32, height: u32) -> Outcome {
+pub async fn resize(
+    tab: AuthorizedTab,
+    width: u32,
+    height: u32,
+) -> Result<reply::Acted, ErrorBody> {
     in_agent_window(tab.id())?;
     let before = viewport(tab).await?;
     let now: Tab = web::call_as(web::tabs_get(tab.id().0)).await?;
@@ -119,17 +123,17 @@ pub async fn resize(tab: AuthorizedTab, width: u32, height: u32) -> Outcome {
     ))
     .await?;
     let (w, h) = changed_viewport(tab, before).await?;
-    Ok(Reply::Acted(reply::Acted {
+    Ok(reply::Acted {
         what: format!(
             "Window {} is now {}×{} (viewport {w:.0}×{h:.0}).",
             window.id, window.width, window.height
         ),
-    }))
+    })
 }
 
 /// Private windows for the agents' window from now on; needs the user's "Run in Private
 /// Windows" permission for the extension.
-pub async fn set_private(enabled: bool) -> Outcome {
+pub async fn set_private(enabled: bool) -> Result<reply::Acted, ErrorBody> {
     if enabled {
         let allowed = web::call(web::is_allowed_incognito_access()).await?;
         if allowed.as_bool() != Some(true) {
@@ -148,9 +152,9 @@ pub async fn set_private(enabled: bool) -> Outcome {
     });
     let mode = if enabled { "private" } else { "normal" };
     let Some(window) = window else {
-        return Ok(Reply::Acted(reply::Acted {
+        return Ok(reply::Acted {
             what: format!("The agents' window will open as a {mode} window."),
-        }));
+        });
     };
     let open: Window = web::call_as(web::windows_get(window)).await?;
     let what = match open.incognito == enabled {
@@ -161,5 +165,5 @@ pub async fn set_private(enabled: bool) -> Outcome {
              once no other agent has tabs in it)."
         ),
     };
-    Ok(Reply::Acted(reply::Acted { what }))
+    Ok(reply::Acted { what })
 }

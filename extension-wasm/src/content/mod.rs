@@ -27,7 +27,7 @@ use base64::Engine;
 use claudezilla_protocol::args::{DropTarget, Needle};
 use claudezilla_protocol::envelope::{ContentReply, ContentRequest, Locatable, PageOp, PageReply};
 use claudezilla_protocol::reply;
-use claudezilla_protocol::reply::ConsoleLevel;
+use claudezilla_protocol::reply::{Answer, ConsoleLevel};
 use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
 use wasm_bindgen::prelude::*;
 
@@ -347,7 +347,7 @@ async fn run(
             area,
             key,
             value,
-        } => storage::run(action, area, key, value).map(Reply::from),
+        } => storage::run(action, area, key, value).map(Answer::into_reply),
         PageOp::Settle { images } => capture::settle(images, until).await.map(Reply::Waited),
         PageOp::Metrics { target, marks } => {
             return capture::metrics(target.as_ref(), marks, frame);

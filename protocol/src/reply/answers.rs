@@ -155,13 +155,11 @@ macro_rules! listed_or_acted {
                     other => Err(other),
                 }
             }
-        }
 
-        impl From<$name> for Reply {
-            fn from(answer: $name) -> Self {
-                match answer {
-                    $name::$listed(listed) => Reply::$listed(listed),
-                    $name::Acted(acted) => Reply::Acted(acted),
+            fn into_reply(self) -> Reply {
+                match self {
+                    Self::$listed(listed) => Reply::$listed(listed),
+                    Self::Acted(acted) => Reply::Acted(acted),
                 }
             }
         }

@@ -32,10 +32,13 @@ pub use payloads::*;
 /// The result of one command, as it travels back through every hop.
 pub type Outcome = Result<Reply, ErrorBody>;
 
-/// One command's answer, taken out of the [`Reply`] that crossed the wire. A reply of another
-/// kind is given back: the caller has one place to call that a bug.
+/// One command's answer, taken out of the [`Reply`] that crossed the wire (a reply of another
+/// kind is given back: the caller has one place to call that a bug), or put into it by the
+/// handler that made it.
 pub trait Answer: Sized {
     fn from_reply(reply: Reply) -> Result<Self, Reply>;
+
+    fn into_reply(self) -> Reply;
 }
 
 /// The reply enum, and each payload's [`Answer`], from one list.
@@ -57,6 +60,10 @@ macro_rules! replies {
                         Reply::$variant(answer) => Ok(answer),
                         other => Err(other),
                     }
+                }
+
+                fn into_reply(self) -> Reply {
+                    Reply::$variant(self)
                 }
             }
         )*
@@ -111,6 +118,10 @@ impl Answer for () {
             Reply::Ack => Ok(()),
             other => Err(other),
         }
+    }
+
+    fn into_reply(self) -> Reply {
+        Reply::Ack
     }
 }
 

@@ -2,7 +2,8 @@
 
 use claudezilla_protocol::args::Container;
 use claudezilla_protocol::reply;
-use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Outcome, Reply, TabId};
+use claudezilla_protocol::reply::TabReport;
+use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, TabId};
 use futures_util::lock::Mutex;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -51,13 +52,16 @@ pub(super) struct SetUrl<'a> {
     url: &'a str,
 }
 
+/// A tab's page as a navigation or a new tab answers it.
+pub(super) type Loaded = Result<TabReport, ErrorBody>;
+
 /// Opens `url` in a new tab owned by `agent`, in the agents' window (opening it if needed).
 pub async fn create(
     agent: &AgentId,
     url: &str,
     container: Option<&Container>,
     budget_ms: u32,
-) -> Outcome {
+) -> Loaded {
     super::config::check(agent, url)?;
     let jar = super::containers::jar_for(agent, container).await?;
     let opened = open(
@@ -67,17 +71,15 @@ pub async fn create(
         budget_ms,
     )
     .await;
-    match (opened, jar) {
-        (Ok(Reply::Tab(mut report)), Some(jar)) => {
-            report.container = Some(jar.name);
-            Ok(Reply::Tab(report))
-        }
-        (opened, _) => opened,
+    let mut report = opened?;
+    if let Some(jar) = jar {
+        report.container = Some(jar.name);
     }
+    Ok(report)
 }
 
 /// Opens an agent tab on `url` in cookie store `jar` (None: the user's) and waits for it.
-pub(super) async fn open(agent: &AgentId, url: &str, jar: Option<&str>, budget_ms: u32) -> Outcome {
+pub(super) async fn open(agent: &AgentId, url: &str, jar: Option<&str>, budget_ms: u32) -> Loaded {
     // The tab joins the pool before it loads anything: the allowlist's blocking listener sees
     // (and can cancel) a redirect of its very first load, and its first page is marked as an
     // agent's from the start (load-time console and dialogs kept).
@@ -221,7 +223,7 @@ pub(super) async fn open_tab(url: &str, jar: Option<&str>) -> Result<Tab, ErrorB
 }
 
 /// Closes an agent tab; an attached tab is the user's and is refused.
-pub async fn close(tab: AuthorizedTab) -> Outcome {
+pub async fn close(tab: AuthorizedTab) -> Result<reply::Closed, ErrorBody> {
     let tab = tab.id();
     if with_state(|s| s.pool.is_attached(tab)) {
         return Err(ErrorBody::new(
@@ -234,23 +236,23 @@ pub async fn close(tab: AuthorizedTab) -> Outcome {
     web::call(web::tabs_remove(&JsValue::from(tab.0)))
         .await
         .map_err(|e| gone(tab, e))?;
-    Ok(Reply::Closed(reply::Closed { tab_id: tab }))
+    Ok(reply::Closed { tab_id: tab })
 }
 
 /// Closes the agents' window, if only `agent`'s tabs are in it.
-pub async fn close_window(agent: &AgentId) -> Outcome {
+pub async fn close_window(agent: &AgentId) -> Result<reply::WindowClosed, ErrorBody> {
     let (window, others) = with_state(|s| (s.pool.window, s.pool.others_tabs(agent)));
     if others > 0 {
         return Err(window_in_use(others));
     }
     let Some(window) = window else {
-        return Ok(Reply::WindowClosed(reply::WindowClosed { tabs_closed: 0 }));
+        return Ok(reply::WindowClosed { tabs_closed: 0 });
     };
     let closed = with_state(|s| s.pool.window_closed(window)).len() as u32;
     let _ = web::call(web::windows_remove(window)).await;
-    Ok(Reply::WindowClosed(reply::WindowClosed {
+    Ok(reply::WindowClosed {
         tabs_closed: closed,
-    }))
+    })
 }
 
 /// The refusal for closing the window while others work in it.

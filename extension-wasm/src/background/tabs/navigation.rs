@@ -4,7 +4,7 @@
 use claudezilla_protocol::args::NavAction;
 use claudezilla_protocol::reply;
 use claudezilla_protocol::reply::LoadState;
-use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply, TabId};
+use claudezilla_protocol::{ErrorBody, ErrorCode, TabId};
 use futures_channel::oneshot;
 use serde::Serialize;
 
@@ -22,7 +22,7 @@ pub async fn navigate(
     url: Option<&str>,
     action: Option<NavAction>,
     budget_ms: u32,
-) -> Outcome {
+) -> Loaded {
     let load = LoadWatch::navigation();
     let trip = Trip {
         tab: tab.id(),
@@ -55,14 +55,14 @@ impl Trip<'_> {
 }
 
 /// Starts the navigation, then waits until `load` is satisfied or the allowlist refuses it.
-pub(super) async fn go_and_wait(trip: Trip<'_>) -> Outcome {
+pub(super) async fn go_and_wait(trip: Trip<'_>) -> Loaded {
     let Trip { tab, url, .. } = trip;
     let mut tries = 0;
     loop {
         let (mark, loaded) = go_once(trip).await?;
         // The page's own navigation cancelled or replaced ours: ask again (twice at most, and
         // only while there is time).
-        let replaced = matches!(&loaded, Ok(Reply::Tab(r))
+        let replaced = matches!(&loaded, Ok(r)
         if matches!(
             with_state(|s| s.main_frames.reached(tab, mark, url, &r.url)),
             Reached::Superseded | Reached::Elsewhere
@@ -75,7 +75,7 @@ pub(super) async fn go_and_wait(trip: Trip<'_>) -> Outcome {
 }
 
 /// One navigation and the wait for it: the mark its loads are counted from, and the outcome.
-pub(super) async fn go_once(trip: Trip<'_>) -> Result<(u64, Outcome), ErrorBody> {
+pub(super) async fn go_once(trip: Trip<'_>) -> Result<(u64, Loaded), ErrorBody> {
     let Trip {
         tab,
         url,
@@ -123,9 +123,9 @@ pub(super) async fn go_once(trip: Trip<'_>) -> Result<(u64, Outcome), ErrorBody>
     Ok((mark, loaded))
 }
 
-pub(super) fn still_coming(tab: TabId, mark: u64, url: Option<&str>, loaded: &Outcome) -> bool {
+pub(super) fn still_coming(tab: TabId, mark: u64, url: Option<&str>, loaded: &Loaded) -> bool {
     match loaded {
-        Ok(Reply::Tab(r)) if r.load_state == LoadState::Complete => {
+        Ok(r) if r.load_state == LoadState::Complete => {
             with_state(|s| s.main_frames.reached(tab, mark, url, &r.url)) == Reached::Pending
         }
         _ => false,
@@ -155,13 +155,11 @@ pub(super) async fn while_unheard(tab: TabId, ms: f64, pending: impl Fn() -> boo
 /// Checks a finished load against what was asked: a failed load (connection refused, unknown
 /// host) is an error, not Firefox's error page reported as loaded; a page that moved on by
 /// itself is said so, with where the tab is now; a wait that ran out says what it waited for.
-pub(super) async fn arrived(trip: Trip<'_>, mark: u64, loaded: Outcome) -> Outcome {
+pub(super) async fn arrived(trip: Trip<'_>, mark: u64, loaded: Loaded) -> Loaded {
     let Trip {
         tab, url: asked, ..
     } = trip;
-    let Ok(Reply::Tab(mut report)) = loaded else {
-        return loaded;
-    };
+    let mut report = loaded?;
     // Judged by the tab's whole URL (a capped one is another page); answered capped.
     let full = std::mem::take(&mut report.url);
     report.url = crate::text::cap(&full, crate::text::MAX_URL_CHARS);
@@ -171,7 +169,7 @@ pub(super) async fn arrived(trip: Trip<'_>, mark: u64, loaded: Outcome) -> Outco
     let reached = || with_state(|s| s.main_frames.reached(tab, mark, asked, &full));
     if report.load_state != LoadState::Complete {
         report.note = Some(waited_for(&asked_text, &reached(), &report.url));
-        return Ok(Reply::Tab(report));
+        return Ok(report);
     }
     // The tab's "complete" may come before the network's word on the load: woken by that
     // word (an event, not a poll), for a second at most.
@@ -229,7 +227,7 @@ pub(super) async fn arrived(trip: Trip<'_>, mark: u64, loaded: Outcome) -> Outco
             ));
         }
     }
-    Ok(Reply::Tab(report))
+    Ok(report)
 }
 
 /// What a navigation that ran out of time waited for, and where the tab is instead.
@@ -289,7 +287,11 @@ pub(super) fn no_history(e: ErrorBody, way: &str) -> ErrorBody {
 
 /// Waits until the tab's URL matches `glob`, or `until` (ms since the epoch): checked at each
 /// change of the tab's address, not polled.
-pub async fn wait_for_url(tab: AuthorizedTab, glob: &str, until: u64) -> Outcome {
+pub async fn wait_for_url(
+    tab: AuthorizedTab,
+    glob: &str,
+    until: u64,
+) -> Result<reply::Waited, ErrorBody> {
     let tab = tab.id();
     let started = web::now_ms();
     loop {
@@ -300,10 +302,10 @@ pub async fn wait_for_url(tab: AuthorizedTab, glob: &str, until: u64) -> Outcome
             .map_err(|e| gone(tab, e))?;
         let waited = (web::now_ms() - started) as u32;
         if crate::glob::matches(glob, &now.url) {
-            return Ok(Reply::Waited(reply::Waited {
+            return Ok(reply::Waited {
                 what: format!("the URL {} matches {glob:?}", now.url),
                 waited_ms: waited,
-            }));
+            });
         }
         if web::now_ms() >= until as f64 {
             return Err(ErrorBody::new(ErrorCode::Timeout, format!("the URL is still {} after {waited} ms, not {glob:?}", now.url))

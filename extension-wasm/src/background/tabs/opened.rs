@@ -4,8 +4,8 @@
 //! tab through [`super::adopt_opened`], which tells the click waiting for it.
 
 use claudezilla_protocol::envelope::PageOp;
-use claudezilla_protocol::reply::NewTab;
-use claudezilla_protocol::{AgentId, Outcome, Reply, TabId};
+use claudezilla_protocol::reply::{Clicked, NewTab};
+use claudezilla_protocol::{AgentId, ErrorBody, TabId};
 use serde::Serialize;
 
 use super::super::{State, now, with_state};
@@ -28,7 +28,7 @@ pub async fn click(
     until: u64,
     op: PageOp,
     budget_ms: u32,
-) -> Outcome {
+) -> Result<Clicked, ErrorBody> {
     let from = tab.id();
     // Only an agent's own tab waits for what it opens: a tab opened from an attached user tab
     // stays the user's (see `pool::Opened`), so no answer can name it as the agent's.
@@ -37,17 +37,17 @@ pub async fn click(
             s.clicking.entry(from).or_default();
         }
     });
-    let clicked = super::super::content::send(tab, frame, until, op, budget_ms).await;
+    let clicked = super::super::content::answer::<Clicked>(tab, frame, until, op, budget_ms).await;
     let answered = match clicked {
-        Ok(Reply::Clicked(mut clicked)) => {
+        Ok(mut clicked) => {
             clicked.new_tab = match clicked.new_tab.take() {
                 Some(NewTab::Asked { url }) => Some(open_linked(agent, from, url).await),
                 Some(NewTab::Popped { url }) => Some(popped(from, url, until).await),
                 other => other,
             };
-            Ok(Reply::Clicked(clicked))
+            Ok(clicked)
         }
-        other => other,
+        Err(e) => Err(e),
     };
     // More tabs than the answer names (a page opening several): each in a note with it.
     let rest = with_state(|s| s.clicking.remove(&from)).unwrap_or_default();

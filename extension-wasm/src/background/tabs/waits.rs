@@ -2,7 +2,7 @@
 //! (and the page's own word that it loaded), ended when their watch is satisfied.
 
 use claudezilla_protocol::reply::{LoadState, TabReport};
-use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply, TabId};
+use claudezilla_protocol::{ErrorBody, ErrorCode, TabId};
 use futures_channel::oneshot;
 
 use crate::background::{Heard, LoadWaiter, Shown, with_state};
@@ -28,7 +28,7 @@ pub(super) async fn wait_loaded(
     load: LoadWatch,
     started: f64,
     budget_ms: u32,
-) -> Outcome {
+) -> Loaded {
     let done = watch(tab, load);
     let asked_at = web::precise_ms();
     // The load may have finished before the waiter existed.
@@ -49,7 +49,7 @@ pub(super) async fn finish_wait(
     started: f64,
     asked_at: f64,
     budget_ms: u32,
-) -> Outcome {
+) -> Loaded {
     let left = (budget_ms as f64 - (web::now_ms() - started)).max(0.0) as u32;
     let waited = web::with_deadline(left, done).await;
     if let Some(refused) = with_state(|s| s.blocked.remove(&tab)) {
@@ -73,7 +73,7 @@ pub(super) async fn finish_wait(
 /// Longest the page's own title is waited for when its tab does not show it yet.
 const TITLE_WAIT_MS: u32 = 500;
 
-pub(super) async fn report(tab: TabId, started: f64, load_state: LoadState) -> Outcome {
+pub(super) async fn report(tab: TabId, started: f64, load_state: LoadState) -> Loaded {
     report_seen(tab, started, load_state, None).await
 }
 
@@ -83,7 +83,7 @@ pub(super) async fn report_seen(
     started: f64,
     load_state: LoadState,
     seen: Option<Shown>,
-) -> Outcome {
+) -> Loaded {
     let now = match seen {
         // Firefox may say "complete" before the page's title has reached the tab (a cold
         // start, or a busy browser): the page itself is asked, once.
@@ -100,7 +100,7 @@ pub(super) async fn report_seen(
         s.pool
             .update_page(tab, Some(now.url.clone()), Some(now.title.clone()))
     });
-    Ok(Reply::Tab(TabReport {
+    Ok(TabReport {
         tab_id: tab,
         // Whole until `arrived` has judged it.
         url: now.url,
@@ -109,7 +109,7 @@ pub(super) async fn report_seen(
         waited_ms: (web::now_ms() - started) as u32,
         note: None,
         container: None,
-    }))
+    })
 }
 
 /// The tab's page as the browser shows it now.
