@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use claudezilla_protocol::{ErrorBody, ErrorCode};
 use rmcp::model::{Implementation, ServerCapabilities, ServerConfig, Tool};
 use rmcp::service::NotificationContext;
 use rmcp::{RoleServer, ServerHandler, tool_handler};
@@ -157,34 +156,6 @@ fn not_null(map: &mut serde_json::Map<String, serde_json::Value>) {
     }
 }
 
-/// rmcp answers arguments that do not deserialize (an unknown field, a value outside an enum)
-/// with its own text; they get our code and a hint like every other argument error.
-fn argument_error_with_code(result: &mut rmcp::model::CallToolResult) {
-    const PREFIX: &str = "failed to deserialize parameters:";
-    if result.is_error != Some(true) {
-        return;
-    }
-    let Some(rmcp::model::ContentBlock::Text(first)) = result.content.first_mut() else {
-        return;
-    };
-    let Some(what) = first.text.strip_prefix(PREFIX) else {
-        return;
-    };
-    // `Args` writes its refusals as the error the agent reads; anything else gets a code.
-    let what = what.trim();
-    let coded = ErrorCode::ALL.iter().any(|c| {
-        what.strip_prefix(c.as_str())
-            .is_some_and(|r| r.starts_with(": "))
-    });
-    first.text = if coded {
-        what.to_owned()
-    } else {
-        ErrorBody::new(ErrorCode::InvalidArgument, what)
-            .with_hint("check the field names and allowed values in the tool's input schema")
-            .to_string()
-    };
-}
-
 impl Claudezilla {
     /// Every text of an answer with the secrets' values replaced by `<redacted:NAME>`: the
     /// last pass, after the frames hid what their pages showed as `<secret:NAME>` (pictures
@@ -226,9 +197,6 @@ impl ServerHandler for Claudezilla {
         let replay = self.replay_before(&tool, &args).await;
         let call = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
         let mut response = self.tool_router.call(call).await?;
-        if let rmcp::model::CallToolResponse::Complete(result) = &mut response {
-            argument_error_with_code(result);
-        }
         let notes = self.link.take_notes();
         if let (rmcp::model::CallToolResponse::Complete(result), false) =
             (&mut response, notes.is_empty())

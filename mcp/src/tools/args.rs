@@ -7,9 +7,9 @@ use claudezilla_protocol::validate::{MAX_TIMEOUT_MS, MIN_TIMEOUT_MS};
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 
 use rmcp::schemars::{self, JsonSchema, Schema, SchemaGenerator};
-use serde::de::{DeserializeOwned, Error as _};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 /// `T`'s fields (unknown ones refused, so a misspelt `tabid` is an error, not a silent default)
 /// and an optional `timeout` in ms.
@@ -19,21 +19,25 @@ pub struct Args<T> {
     pub timeout: Option<u64>,
 }
 
-impl<'de, T: DeserializeOwned> Deserialize<'de> for Args<T> {
-    /// A refusal reads as the tool error the agent gets (`CODE: message`, `Hint:`), naming
-    /// the field; `call_tool` passes it on as it is.
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let mut map = Map::<String, Value>::deserialize(d)
-            .map_err(|e| D::Error::custom(refused(ErrorCode::InvalidArgument, e.to_string())))?;
+impl<T: DeserializeOwned> Args<T> {
+    /// Reads a call's arguments; a refusal names the field and carries its code
+    /// (`BAD_URL` for `url`, else `INVALID_ARGUMENT`) and a hint.
+    pub fn parse(arguments: Value) -> Result<Self, ErrorBody> {
+        let Value::Object(mut map) = arguments else {
+            return Err(refused(
+                ErrorCode::InvalidArgument,
+                format!("the arguments are an object of named fields, not {arguments}"),
+            ));
+        };
         let timeout = match map.remove("timeout") {
             None | Some(Value::Null) => None,
             Some(v) => Some(v.as_u64().ok_or_else(|| {
-                D::Error::custom(refused(
+                refused(
                     ErrorCode::InvalidArgument,
                     format!(
                         "`timeout` must be a whole number of milliseconds between {MIN_TIMEOUT_MS} and {MAX_TIMEOUT_MS}, got {v}"
                     ),
-                ))
+                )
             })?),
         };
         // Name the field in errors ("tabId: invalid type …"), not just the type.
@@ -46,9 +50,30 @@ impl<'de, T: DeserializeOwned> Deserialize<'de> for Args<T> {
             } else {
                 format!("{path}: {inner}")
             };
-            D::Error::custom(refused(code, message))
+            refused(code, message)
         })?;
         Ok(Self { args, timeout })
+    }
+}
+
+/// A tool's arguments as rmcp hands them over: read by [`Args::parse`], whose refusal stays an
+/// `ErrorBody` the tool answers with (rmcp's own words for a failed read never reach the
+/// agent, and nothing reads them back).
+pub struct Checked<T>(pub Result<Args<T>, ErrorBody>);
+
+impl<'de, T: DeserializeOwned> Deserialize<'de> for Checked<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(Self(Args::parse(Value::deserialize(d)?)))
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for Checked<T> {
+    fn schema_name() -> Cow<'static, str> {
+        Args::<T>::schema_name()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        Args::<T>::json_schema(generator)
     }
 }
 
@@ -108,15 +133,13 @@ mod tests {
 
     /// The error refused arguments read as.
     fn refusal<T: serde::de::DeserializeOwned + std::fmt::Debug>(args: Value) -> String {
-        serde_json::from_value::<Args<T>>(args)
-            .unwrap_err()
-            .to_string()
+        Args::<T>::parse(args).unwrap_err().to_string()
     }
 
     #[test]
     fn timeout_is_split_off_and_unknown_fields_refused() {
-        let a: Args<NavigateArgs> =
-            serde_json::from_value(json!({"url": "about:blank", "tabId": 3, "timeout": 9000}))
+        let a =
+            Args::<NavigateArgs>::parse(json!({"url": "about:blank", "tabId": 3, "timeout": 9000}))
                 .unwrap();
         assert_eq!(
             (a.args.tab_id.map(|t| t.0), a.timeout),
@@ -145,7 +168,12 @@ mod tests {
         );
         let err = refusal::<NoArgs>(json!({"timeout": "soon"}));
         assert!(err.contains("`timeout` must be a whole number"), "{err}");
-        assert!(serde_json::from_value::<Args<NoArgs>>(json!({"timeout": -5})).is_err());
+        assert!(Args::<NoArgs>::parse(json!({"timeout": -5})).is_err());
+        // Whatever the read refuses is the tool's answer, never a failed read.
+        let checked: Checked<NoArgs> = serde_json::from_value(json!([1, 2])).unwrap();
+        let e = checked.0.unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidArgument);
+        assert!(e.to_string().contains("an object of named fields"), "{e}");
     }
 
     #[test]

@@ -89,10 +89,16 @@ macro_rules! browser_tools {
             #[rmcp::tool(name = $name, description = $description)]
             async fn $fn_name(
                 &$this,
-                rmcp::handler::server::wrapper::Parameters($a):
-                    rmcp::handler::server::wrapper::Parameters<crate::tools::Given<$args>>,
+                rmcp::handler::server::wrapper::Parameters(checked):
+                    rmcp::handler::server::wrapper::Parameters<crate::tools::args::Checked<$args>>,
                 $context: crate::tools::Context,
-            ) -> rmcp::model::CallToolResult $body
+            ) -> rmcp::model::CallToolResult {
+                let $a = match checked.0 {
+                    Ok(args) => args,
+                    Err(refused) => return crate::tools::failed(refused),
+                };
+                $body
+            }
         ] $($rest)* }
     };
     (@munch $router:ident [$($done:tt)*]) => {
