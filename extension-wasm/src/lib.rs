@@ -14,7 +14,7 @@
 //! * [`text`], [`a11y`], [`markdown`], [`suggest`]: answers' text, roles and names (their
 //!   order of sources, what a field's value shows), Markdown, "did you mean".
 //! * [`input_plan`]: the events of a click and of a key press, in order, and what the browser
-//!   does for a key a page did not handle.
+//!   does for a key a page did not handle; [`drag_plan`]: a drag's drop point, path and end.
 //! * [`request_log`]: each tab's network log; [`redact`]: credentials out of what is shown.
 //! * [`request_routes`]: each agent's routes, and what of them needs the evaluate switch.
 //! * [`allowlist`], [`glob`]: the user's and the agents' domain lists; URL globs.
@@ -43,6 +43,7 @@ pub mod capture_lock;
 pub mod capture_plan;
 pub mod consent_words;
 pub mod downloads;
+pub mod drag_plan;
 pub mod focus_loop;
 pub mod glob;
 pub mod hidden;

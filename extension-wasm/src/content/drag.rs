@@ -17,6 +17,7 @@ use super::act::{
     scroll_into_view,
 };
 use super::find::describe;
+use crate::drag_plan;
 use crate::web;
 
 /// Where a drag ends.
@@ -25,47 +26,35 @@ pub enum Landing {
     At(Point),
 }
 
-/// Steps of the pointer's travel, a frame apart.
-const STEPS: u32 = 10;
-const FRAME_MS: f64 = 16.0;
-/// How long the pointer rests at the drop point at most, still moving a little, for the page
-/// to put the dragged element where it was asked (a library may ignore moves for a while after
-/// each change it made: SortableJS for 30 ms, which a background tab's timers make a second).
-const REST_MS: f64 = 1_500.0;
-/// The wait for a library that starts its drag on the tick after `dragstart` (a timer of the
-/// page's: up to a second in a background tab, which ours waits out too).
-const START_MS: u32 = 32;
-
-/// The point to drop at for `position` on `target`: its centre, or inside its first or last
-/// quarter along the way its list runs (down a column, or along a row).
+/// The drop point for `position` on `target` ([`drag_plan::drop_point`]).
 fn drop_point(target: &Element, position: DropPosition) -> (i32, i32) {
-    let r = target.get_bounding_client_rect();
-    let along_row = [
+    let sibling_tops = [
         target.previous_element_sibling(),
         target.next_element_sibling(),
     ]
     .into_iter()
     .flatten()
-    .any(|s| (s.get_bounding_client_rect().top() - r.top()).abs() < r.height() / 2.0);
-    let share = match position {
-        DropPosition::Before => 0.25,
-        DropPosition::After => 0.75,
-        DropPosition::Onto => 0.5,
-    };
-    let (x, y) = match along_row {
-        true => (r.left() + r.width() * share, r.top() + r.height() / 2.0),
-        false => (r.left() + r.width() / 2.0, r.top() + r.height() * share),
-    };
-    (x as i32, y as i32)
+    .map(|s| s.get_bounding_client_rect().top());
+    drag_plan::drop_point(rect(target), sibling_tops, position)
+}
+
+fn rect(el: &Element) -> drag_plan::Rect {
+    let r = el.get_bounding_client_rect();
+    drag_plan::Rect {
+        left: r.left(),
+        top: r.top(),
+        width: r.width(),
+        height: r.height(),
+    }
 }
 
 /// Has the page put `dragged` where it was asked to go?
 fn placed(dragged: &Element, target: &Element, position: DropPosition) -> bool {
-    match position {
-        DropPosition::Before => dragged.next_element_sibling().as_ref() == Some(target),
-        DropPosition::After => target.next_element_sibling().as_ref() == Some(dragged),
-        DropPosition::Onto => false,
-    }
+    drag_plan::placed(
+        position,
+        dragged.next_element_sibling().as_ref() == Some(target),
+        target.next_element_sibling().as_ref() == Some(dragged),
+    )
 }
 
 /// Lets `ms` of real time pass, the page's queued work running meanwhile (a timer would wait
@@ -104,14 +93,14 @@ pub async fn drag(from: &Element, to: Landing) -> Result<Acted, ErrorBody> {
     pointer_then_mouse(from, "down", held(start));
     web::tick().await;
     // A few pixels first: libraries start dragging only once the pointer has moved.
-    for d in [2, 5] {
+    for d in drag_plan::NUDGES {
         let at = (start.0 + d, start.1 + d);
         pointer_then_mouse(from, "move", held(at));
         web::tick().await;
     }
     let html5 = drag_event(from, "dragstart", start, &transfer);
     // SortableJS begins its drag on the tick after dragstart.
-    web::sleep(START_MS).await;
+    web::sleep(drag_plan::START_MS).await;
     let mut over = from.clone();
     let mut at = start;
     let mut stopped_early = false;
@@ -119,13 +108,7 @@ pub async fn drag(from: &Element, to: Landing) -> Result<Acted, ErrorBody> {
     // The travel, then the rest at the drop point: a hand resting there still sends dragover
     // (the browser repeats it), and moves a pixel now and then.
     for step in 1.. {
-        at = match step.cmp(&STEPS) {
-            std::cmp::Ordering::Greater => (end.0, end.1 + (step % 2) as i32),
-            _ => (
-                start.0 + (end.0 - start.0) * step as i32 / STEPS as i32,
-                start.1 + (end.1 - start.1) * step as i32 / STEPS as i32,
-            ),
-        };
+        at = drag_plan::travel(start, end, step);
         let now = under(at, &over);
         pointer_then_mouse(&now, "move", held(at));
         if html5 {
@@ -136,23 +119,19 @@ pub async fn drag(from: &Element, to: Landing) -> Result<Acted, ErrorBody> {
             drag_event(&now, "dragover", at, &transfer);
         }
         over = now;
-        pause(FRAME_MS).await;
-        let Some((target, position)) = aim else {
-            if step >= STEPS {
+        pause(drag_plan::FRAME_MS).await;
+        let placed_now = aim.is_some_and(|(target, position)| placed(from, target, position));
+        let rested = match step >= drag_plan::STEPS {
+            true => web::precise_ms() - *resting_since.get_or_insert_with(web::precise_ms),
+            false => 0.0,
+        };
+        match drag_plan::next(step, aim.map(|(_, p)| p), placed_now, rested) {
+            drag_plan::Next::Move => continue,
+            drag_plan::Next::Placed => {
+                stopped_early = true;
                 break;
             }
-            continue;
-        };
-        if placed(from, target, position) {
-            stopped_early = true;
-            break;
-        }
-        if step < STEPS {
-            continue;
-        }
-        let rested = web::precise_ms() - *resting_since.get_or_insert_with(web::precise_ms);
-        if position == DropPosition::Onto || rested > REST_MS {
-            break;
+            drag_plan::Next::Drop => break,
         }
     }
     let last = under(at, &over);
@@ -171,28 +150,19 @@ pub async fn drag(from: &Element, to: Landing) -> Result<Acted, ErrorBody> {
     );
     web::tick().await;
     let what = describe(from);
-    let answer = match aim {
-        Some((target, DropPosition::Onto)) => format!("Dragged {what} onto {}.", describe(target)),
-        Some((target, position)) => {
-            let way = if position == DropPosition::Before {
-                "before"
-            } else {
-                "after"
-            };
-            let here = stopped_early || placed(from, target, position);
-            let note = if here {
-                String::new()
-            } else {
-                " The page did not put it there: check the order (firefox_snapshot), or drop onto the item next to it.".to_owned()
-            };
-            format!("Dragged {what} {way} {}.{note}", describe(target))
-        }
-        None => format!(
-            "Dragged {what} to the point {}, {} ({}).",
-            end.0,
-            end.1,
-            describe(&last)
-        ),
+    let (target, over) = (aim.map(|(t, _)| describe(t)), describe(&last));
+    let dropped = match (aim, &target) {
+        (Some((_, DropPosition::Onto)), Some(target)) => drag_plan::Dropped::Onto(target),
+        (Some((t, position)), Some(target)) => drag_plan::Dropped::Beside {
+            target,
+            position,
+            placed: stopped_early || placed(from, t, position),
+        },
+        _ => drag_plan::Dropped::At {
+            point: end,
+            over: &over,
+        },
     };
+    let answer = drag_plan::answer(&what, dropped);
     acted(answer)
 }
