@@ -88,7 +88,9 @@ pub async fn screenshot(
         marks: args.annotate,
     };
     let metrics_budget = CAPTURE_DEADLINE_MS.min(budget_ms);
-    let metrics = content::metrics(authorized, deadline, op, metrics_budget).await?;
+    let metrics =
+        content::round_trip::<reply::PageMetrics>(authorized, 0, deadline, op, metrics_budget)
+            .await?;
     let (quality, scale) = args.quality_and_scale();
     let plan = plan::plan(&metrics, args.full_page, scale);
     notes.extend(plan.notes);

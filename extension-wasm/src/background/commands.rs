@@ -114,7 +114,7 @@ async fn on_tab(agent: &AgentId, tab: AuthorizedTab, work: TabWork, b: Budget) -
                 | PageOp::Consent
                 | PageOp::Settle { .. }
                 | PageOp::Metrics { .. }
-                | PageOp::Release) => content::send(tab, frame, until, op, b.ms).await,
+                | PageOp::Release) => content::round_trip(tab, frame, until, op, b.ms).await,
             }
         }
         TabWork::Navigate { url, action } => {

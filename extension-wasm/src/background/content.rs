@@ -5,8 +5,8 @@ use claudezilla_protocol::args::FilledSecret;
 use claudezilla_protocol::envelope::{
     ContentReply, ContentRequest, Locatable, PageOp, SnapshotPart,
 };
-use claudezilla_protocol::reply::{Audit, Found, Locator, PageContent, PageMetrics, Snapshot};
-use claudezilla_protocol::{Answer, ErrorBody, ErrorCode, Outcome, TabId};
+use claudezilla_protocol::reply::{Audit, Found, Locator, PageContent, Snapshot};
+use claudezilla_protocol::{Answer, ErrorBody, ErrorCode, Reply, TabId};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use wasm_bindgen::JsValue;
@@ -46,18 +46,6 @@ fn to_content(request: &ContentRequest) -> JsValue {
     web::to_js(&ToContent { content: request })
 }
 
-/// Sends one operation to one frame (by its alias, 0 for the top frame) and returns the
-/// agent's reply, bounded by `budget_ms`.
-pub async fn send(
-    authorized: AuthorizedTab,
-    alias: u32,
-    until: u64,
-    op: PageOp,
-    budget_ms: u32,
-) -> Outcome {
-    exchange_page(authorized, alias, until, op, budget_ms).await
-}
-
 /// `op`'s answer from one frame, as the kind it answers: a reply of another kind is a bug,
 /// said here.
 pub async fn answer<A: Answer>(
@@ -67,23 +55,14 @@ pub async fn answer<A: Answer>(
     op: PageOp,
     budget_ms: u32,
 ) -> Result<A, ErrorBody> {
-    let reply = send(authorized, alias, until, op, budget_ms).await?;
+    let reply: Reply = round_trip(authorized, alias, until, op, budget_ms).await?;
     A::from_reply(reply).map_err(|other| internal_msg(format!("unexpected answer {other:?}")))
 }
 
-/// The page geometry a capture needs, from the top frame.
-pub async fn metrics(
-    authorized: AuthorizedTab,
-    until: u64,
-    op: PageOp,
-    budget_ms: u32,
-) -> Result<PageMetrics, ErrorBody> {
-    exchange_page(authorized, 0, until, op, budget_ms).await
-}
-
-/// One round trip with a frame's content script, retried once across a navigation; its
-/// answer read as the kind `op` answers.
-async fn exchange_page<T: DeserializeOwned>(
+/// Sends one operation to one frame (by its alias, 0 for the top frame) and reads its answer
+/// as the kind `op` answers (`T`: a `Reply`, the page's `PageMetrics` or a `SnapshotPart`),
+/// bounded by `budget_ms`; retried once across a navigation.
+pub async fn round_trip<T: DeserializeOwned>(
     authorized: AuthorizedTab,
     alias: u32,
     until: u64,
@@ -354,7 +333,7 @@ pub async fn snapshot(
     max_chars: u32,
     budget_ms: u32,
 ) -> Result<Snapshot, ErrorBody> {
-    let top = part(tab, 0, until, op.clone(), budget_ms).await?;
+    let top: SnapshotPart = round_trip(tab, 0, until, op.clone(), budget_ms).await?;
     let frames = TabFrames::new(tab, until, op, budget_ms);
     Ok(stitch::snapshot(&frames, top, max_chars as usize).await)
 }
@@ -581,7 +560,7 @@ impl TabFrames {
 impl stitch::FrameReader for TabFrames {
     async fn snapshot_part(&self, frame: u64, limit: usize) -> Result<SnapshotPart, String> {
         let alias = alias_for(self.tab.id(), frame);
-        part(
+        round_trip(
             self.tab,
             alias,
             self.until,
@@ -615,16 +594,6 @@ impl stitch::FrameReader for TabFrames {
             .map(|a| *a)
             .map_err(|e| e.message)
     }
-}
-
-async fn part(
-    tab: AuthorizedTab,
-    frame: u32,
-    until: u64,
-    op: PageOp,
-    budget_ms: u32,
-) -> Result<SnapshotPart, ErrorBody> {
-    exchange_page(tab, frame, until, op, budget_ms).await
 }
 
 /// A refused call on a tab's page, for the agent: the tab or frame gone, a page that takes no

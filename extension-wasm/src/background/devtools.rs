@@ -3,7 +3,7 @@
 use claudezilla_protocol::args::{ConsoleArgs, EvaluateArgs, NetworkArgs};
 use claudezilla_protocol::envelope::PageOp;
 use claudezilla_protocol::reply;
-use claudezilla_protocol::{ErrorBody, ErrorCode};
+use claudezilla_protocol::{ErrorBody, ErrorCode, Reply};
 
 use super::{content, with_state};
 use crate::pool::AuthorizedTab;
@@ -36,7 +36,7 @@ pub async fn restart_console(tab: AuthorizedTab, until: u64) {
         clear: false,
         limit: 0,
     };
-    let _ = content::send(tab, 0, until, op, 5_000).await;
+    let _ = content::round_trip::<Reply>(tab, 0, until, op, 5_000).await;
 }
 
 /// How long a read of the network log waits for the word on the tab's newest page load.

@@ -38,8 +38,22 @@ async fn after_load(tab: TabId) {
     let until = now() + 5_000;
     super::devtools::restart_console(tab, until).await;
     if super::config::handles_consent(tab.id()) {
-        let _ = super::content::send(tab, 0, until, PageOp::Consent, 5_000).await;
+        let _ = super::content::round_trip::<claudezilla_protocol::Reply>(
+            tab,
+            0,
+            until,
+            PageOp::Consent,
+            5_000,
+        )
+        .await;
         web::sleep(CONSENT_AGAIN_MS).await;
-        let _ = super::content::send(tab, 0, now() + 5_000, PageOp::Consent, 5_000).await;
+        let _ = super::content::round_trip::<claudezilla_protocol::Reply>(
+            tab,
+            0,
+            now() + 5_000,
+            PageOp::Consent,
+            5_000,
+        )
+        .await;
     }
 }

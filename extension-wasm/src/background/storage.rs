@@ -9,7 +9,7 @@ use claudezilla_protocol::args::{
 use claudezilla_protocol::envelope::PageOp;
 use claudezilla_protocol::reply;
 use claudezilla_protocol::reply::{CookieInfo, CookiesAnswer, StorageAnswer};
-use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode};
+use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Reply};
 use serde::{Deserialize, Serialize};
 
 use super::{content, with_state};
@@ -320,7 +320,7 @@ async fn load(
                 key: Some(key.clone()),
                 value: Some(value.clone()),
             };
-            content::send(*tab, 0, until, op, budget_ms).await?;
+            content::round_trip::<Reply>(*tab, 0, until, op, budget_ms).await?;
         }
         filled.push(o.origin.as_str());
     }

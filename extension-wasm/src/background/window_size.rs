@@ -37,7 +37,7 @@ async fn viewport(tab: AuthorizedTab) -> Result<(f64, f64), ErrorBody> {
         target: None,
         marks: false,
     };
-    let m = content::metrics(tab, now() + 5_000, op, 5_000).await?;
+    let m = content::round_trip::<reply::PageMetrics>(tab, 0, now() + 5_000, op, 5_000).await?;
     Ok((m.viewport[0], m.viewport[1]))
 }
 
