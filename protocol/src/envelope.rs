@@ -556,9 +556,10 @@ pub struct PageLimits {
     pub images: u32,
 }
 
-/// One frame's snapshot, with where its child frames go.
+/// One frame's snapshot, with where its child frames go. Nothing else: a content script's
+/// answer read as one cannot be a `Reply::Snapshot` (its `kind` is refused).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SnapshotPart {
     pub text: String,
     pub refs: u32,
@@ -706,6 +707,51 @@ mod tests {
 
     fn agent() -> AgentId {
         AgentId::new([1; 16], 7)
+    }
+
+    /// A content script writes its answer untagged; the background reads the kind it asked
+    /// for, and an answer of another kind is refused there, never mistaken for it.
+    #[test]
+    fn a_page_answer_reads_only_as_the_kind_it_is() {
+        let snapshot = Reply::Snapshot(reply::Snapshot {
+            text: "- button \"Go\" [ref=e1]\n".into(),
+            refs: 1,
+            cut: None,
+        });
+        let part = SnapshotPart {
+            text: "- link \"Home\" [ref=e2]\n".into(),
+            refs: 1,
+            cut: None,
+            frames: Vec::new(),
+        };
+        let metrics = reply::PageMetrics {
+            viewport: [800.0, 600.0],
+            scroll: [0.0, 0.0],
+            page: [800.0, 2000.0],
+            element: None,
+            marks: Vec::new(),
+        };
+        let written = |r: PageReply| {
+            let reply = ContentReply {
+                outcome: Ok(r),
+                notes: Vec::new(),
+                page_us: 0,
+                startup_us: 0,
+            };
+            serde_json::to_value(reply).unwrap()
+        };
+        let as_reply = written(PageReply::Done(snapshot.clone()));
+        let read: ContentReply<Reply> = serde_json::from_value(as_reply.clone()).unwrap();
+        assert_eq!(read.outcome, Ok(snapshot));
+        assert!(serde_json::from_value::<ContentReply<SnapshotPart>>(as_reply.clone()).is_err());
+        assert!(serde_json::from_value::<ContentReply<reply::PageMetrics>>(as_reply).is_err());
+        let as_part = written(PageReply::SnapshotPart(part.clone()));
+        let read: ContentReply<SnapshotPart> = serde_json::from_value(as_part.clone()).unwrap();
+        assert_eq!(read.outcome, Ok(part));
+        assert!(serde_json::from_value::<ContentReply<Reply>>(as_part).is_err());
+        let as_metrics = written(PageReply::Metrics(metrics.clone()));
+        let read: ContentReply<reply::PageMetrics> = serde_json::from_value(as_metrics).unwrap();
+        assert_eq!(read.outcome, Ok(metrics));
     }
 
     #[test]

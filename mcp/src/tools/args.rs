@@ -26,7 +26,10 @@ impl<T: DeserializeOwned> Args<T> {
         let Value::Object(mut map) = arguments else {
             return Err(refused(
                 ErrorCode::InvalidArgument,
-                format!("the arguments are an object of named fields, not {arguments}"),
+                format!(
+                    "the arguments are an object of named fields, not {}",
+                    arguments.to_string().chars().take(80).collect::<String>()
+                ),
             ));
         };
         let timeout = match map.remove("timeout") {

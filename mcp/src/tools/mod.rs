@@ -1,5 +1,5 @@
 //! The tools, one module per group. Each tool turns its arguments into a protocol
-//! [`claudezilla_protocol::Command`], runs it through [`crate::session::Claudezilla::run`], and
+//! [`claudezilla_protocol::Command`], runs it through [`crate::session::Claudezilla::ask`], and
 //! renders the typed reply as text (or an image) for the model.
 
 /// Declares a group's tools, one entry each, as a table: its name, argument type, what it runs
@@ -10,11 +10,12 @@
 /// `with method`.
 ///
 /// A tool whose answer may go to a file instead (`outputFile`, [`output`]) says `whole`; one
-/// whose arguments may name a secret says how the secret's value is filled in (`filled by`).
+/// whose arguments may name a secret says how they become the command's, the secret's value
+/// filled in (`resolved by`).
 ///
 /// ```text
 /// fn_name "tool_name" (ArgsType) => asks::Command, "description"; Pattern => result;
-/// fn_name "tool_name" (ArgsType) => asks::Command, filled by fill_fn, "description"; Pattern => result;
+/// fn_name "tool_name" (ArgsType) => asks::Command, resolved by resolve_fn, "description"; Pattern => result;
 /// fn_name "tool_name" (ArgsType) => whole asks::Command, "description"; Pattern => result;
 /// fn_name "tool_name" (ArgsType) => with method, "description";
 /// ```

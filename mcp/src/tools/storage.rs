@@ -1,7 +1,8 @@
 //! Cookies and web storage of an agent's tab: off until the user allows them in the popup.
 
 use claudezilla_protocol::args::{
-    CookiesArgs, SavedState, StateAction, StateToLoad, StorageArea, StorageArgs, StorageStateArgs,
+    CookiesArgs, MAX_SAVED, MAX_STORED_VALUE, SavedState, StateAction, StateToLoad, StorageArea,
+    StorageArgs, StorageStateArgs,
 };
 use claudezilla_protocol::reply::{self, CookieInfo, CookiesAnswer, StorageAnswer};
 use claudezilla_protocol::{ErrorBody, ErrorCode, asks};
@@ -55,7 +56,11 @@ impl Claudezilla {
         let state = allowed.read(&path).and_then(|(_, bytes)| {
             let state =
                 serde_json::from_slice::<SavedState>(&bytes).map_err(|e| not_a_state(&path, e))?;
-            StateToLoad::try_from(state).map_err(ErrorBody::from)
+            StateToLoad::try_from(state).map_err(|e| {
+                ErrorBody::from(e).with_hint(format!(
+                    "a saved state holds at most {MAX_SAVED} cookies and {MAX_SAVED} sites, each value at most {MAX_STORED_VALUE} characters"
+                ))
+            })
         });
         let outcome = match state {
             Ok(state) => self.ask::<asks::LoadState>(state, a.timeout).await,

@@ -117,18 +117,6 @@ camel_structs! {
         pub intercepting: bool,
     }
 
-    /// Page geometry for a capture, in CSS pixels.
-    PageMetrics {
-        pub viewport: [f64; 2],
-        pub scroll: [f64; 2],
-        /// The whole document's size.
-        pub page: [f64; 2],
-        /// The target element's box in document coordinates, if one was asked for.
-        pub element: Option<[f64; 4]>,
-        /// Interactive elements in view (document coordinates), for badges: (ref and name, box).
-        pub marks: Vec<(String, [f64; 4])>,
-    }
-
     /// A compact accessibility tree in which every interactive element carries a ref.
     Snapshot {
         pub text: String,
@@ -541,4 +529,19 @@ camel_structs! {
         pub mine: bool,
         pub waited_ms: u64,
     }
+}
+
+/// Page geometry for a capture, in CSS pixels. Nothing else: a content script's answer read
+/// as one cannot be a `Reply` (its `kind` is refused).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PageMetrics {
+    pub viewport: [f64; 2],
+    pub scroll: [f64; 2],
+    /// The whole document's size.
+    pub page: [f64; 2],
+    /// The target element's box in document coordinates, if one was asked for.
+    pub element: Option<[f64; 4]>,
+    /// Interactive elements in view (document coordinates), for badges: (ref and name, box).
+    pub marks: Vec<(String, [f64; 4])>,
 }
