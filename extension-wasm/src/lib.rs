@@ -25,7 +25,9 @@
 //! * [`downloads`]: which agent a download belongs to.
 //! * [`activity`]: what agents did, for the user and for each agent (no secrets).
 //! * [`consent_words`]: which banner buttons accept and which reject.
-//! * [`refusal`]: what a rejected browser call means, read once from Firefox's words.
+//! * [`refusal`]: what a rejected browser call means, read once from Firefox's words;
+//!   [`retry_plan`]: when a message to a frame or a navigation is tried again, and how long
+//!   a try lasts.
 //! * [`perf`]: what a page's performance entries add up to (INP, CLS, resources).
 //! * [`search`]: where a text or pattern shows in a frame's text, and the line around it.
 //! * [`stitch`]: one snapshot or page text from every frame of a tab, under one size limit.
@@ -60,6 +62,7 @@ pub mod redact;
 pub mod refusal;
 pub mod request_log;
 pub mod request_routes;
+pub mod retry_plan;
 pub mod route;
 pub mod saved_state;
 pub mod search;

@@ -14,6 +14,7 @@ use wasm_bindgen::JsValue;
 use super::with_state;
 use crate::pool::AuthorizedTab;
 use crate::refusal::Refusal;
+use crate::retry_plan::{self, AfterFirst, FirstTry};
 use crate::stitch;
 use crate::web;
 
@@ -86,19 +87,23 @@ pub async fn round_trip<T: DeserializeOwned>(
         let mark = with_state(|s| s.main_frames.mark());
         // A message to a document that is going away may never be answered: a try lasts as
         // long as the page's own wait, and a little more.
-        let try_ms =
-            (until.saturating_sub(super::now()) + TRY_SLACK_MS).min(u64::from(budget_ms)) as u32;
+        let try_ms = retry_plan::try_ms(until, super::now(), budget_ms);
         let first = web::with_deadline(try_ms, exchange(tab, frame, &message)).await;
-        let navigated = || with_state(|s| s.main_frames.started_since(tab, mark));
-        let answer = match first {
+        let navigated = with_state(|s| s.main_frames.started_since(tab, mark));
+        let tried = match &first {
+            Some(Ok(_)) => FirstTry::Answered,
+            Some(Err(f)) if f.interrupted() => FirstTry::Interrupted,
+            Some(Err(_)) => FirstTry::Refused,
+            None => FirstTry::Silent,
+        };
+        let answer = match retry_plan::after_first(tried, navigated) {
             // The document went away under us (the page navigated; between two documents the
             // tab is not even scriptable): once more, in the new one.
-            Some(Err(f)) if f.interrupted() || navigated() => {
-                retry(tab, frame, &message, navigated()).await?
-            }
-            None if navigated() => retry(tab, frame, &message, true).await?,
-            Some(other) => other.map_err(|f| f.error)?,
-            None => return Err(no_answer(tab, try_ms)),
+            AfterFirst::Retry { navigated } => retry(tab, frame, &message, navigated).await?,
+            AfterFirst::Take => first
+                .ok_or_else(|| no_answer(tab, try_ms))?
+                .map_err(|f| f.error)?,
+            AfterFirst::NoAnswer => return Err(no_answer(tab, try_ms)),
         };
         let reply: ContentReply<T> = serde_wasm_bindgen::from_value(answer)
             .map_err(|e| internal_msg(format!("content script answer: {e}")))?;
@@ -144,9 +149,6 @@ fn typed_secrets(tab: TabId, op: &PageOp) -> Vec<FilledSecret> {
     })
 }
 
-/// How much longer than the page's own wait one try may take.
-const TRY_SLACK_MS: u64 = 3_000;
-
 fn no_answer(tab: TabId, ms: u32) -> ErrorBody {
     ErrorBody::new(
         ErrorCode::Timeout,
@@ -163,7 +165,7 @@ async fn retry(
     message: &JsValue,
     navigated: bool,
 ) -> Result<JsValue, ErrorBody> {
-    web::sleep(100).await;
+    web::sleep(retry_plan::RETRY_PAUSE_MS).await;
     exchange(tab, frame, message)
         .await
         .map_err(|e| navigated_away(tab, e, navigated))
@@ -219,9 +221,9 @@ fn navigated_away(tab: TabId, f: Failed, navigated: bool) -> ErrorBody {
 /// Injects the content script, then asks again; once more after a moment if the frame was
 /// between documents (a navigation committing) and nothing listened yet.
 async fn inject_and_ask(tab: TabId, frame: u64, message: &JsValue) -> Result<JsValue, Failed> {
-    for attempt in 0..2 {
+    for attempt in 0..retry_plan::INJECTIONS {
         if attempt > 0 {
-            web::sleep(150).await;
+            web::sleep(retry_plan::INJECT_PAUSE_MS).await;
         }
         inject(tab, Some(frame))
             .await

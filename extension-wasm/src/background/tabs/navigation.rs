@@ -12,6 +12,7 @@ use crate::background::with_state;
 use crate::load::{LoadWatch, Reached};
 use crate::pool::AuthorizedTab;
 use crate::refusal::Refusal;
+use crate::retry_plan;
 use crate::web::{self, Tab};
 
 use super::*;
@@ -68,7 +69,7 @@ pub(super) async fn go_and_wait(trip: Trip<'_>) -> Loaded {
             Reached::Superseded | Reached::Elsewhere
         ));
         tries += 1;
-        if !(replaced && url.is_some() && tries < 3 && trip.left_ms() > 0.0) {
+        if !retry_plan::navigate_again(replaced, url.is_some(), tries, trip.left_ms()) {
             return arrived(trip, mark, loaded).await;
         }
     }

@@ -1,0 +1,106 @@
+//! When the background tries again, and for how long each try may last: a message to a frame
+//! whose document went away, a content script that did not start yet, a navigation the page's
+//! own replaced. Decided here, apart from the browser; `background/content.rs` and
+//! `background/tabs/navigation.rs` carry it out.
+
+/// How much longer than the page's own wait one try of a message to a frame may take.
+pub const TRY_SLACK_MS: u64 = 3_000;
+/// The pause before the second and last try, in the document that replaced the first one.
+pub const RETRY_PAUSE_MS: u32 = 100;
+/// Injections of the content script into a frame where nothing listens, and the pause between
+/// two (a navigation committing leaves the frame between documents for a moment).
+pub const INJECTIONS: u32 = 2;
+pub const INJECT_PAUSE_MS: u32 = 150;
+/// Navigations asked at most when the page's own navigation replaces ours.
+pub const NAVIGATIONS: u32 = 3;
+
+/// How long one try of a message may last: the page's own wait (until `until`, ms since the
+/// epoch) and [`TRY_SLACK_MS`] more, within the call's budget.
+pub fn try_ms(until: u64, now: u64, budget_ms: u32) -> u32 {
+    (until.saturating_sub(now) + TRY_SLACK_MS).min(u64::from(budget_ms)) as u32
+}
+
+/// How the first try of a message ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FirstTry {
+    Answered,
+    /// The document was replaced while we talked to it.
+    Interrupted,
+    /// The browser refused the call for another reason.
+    Refused,
+    /// No answer within the try's time.
+    Silent,
+}
+
+/// What follows the first try.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AfterFirst {
+    /// Its answer (or its refusal) is the call's.
+    Take,
+    /// Once more, in the new document; `navigated`: the tab is known to have started another
+    /// load (the refusal then says the page navigated away twice).
+    Retry { navigated: bool },
+    /// The page did not answer in time.
+    NoAnswer,
+}
+
+/// A document that went away, or a tab that has started another load since the message
+/// left (`navigated`), gets one more try; anything else is the call's answer.
+pub fn after_first(first: FirstTry, navigated: bool) -> AfterFirst {
+    match (first, navigated) {
+        (FirstTry::Interrupted, _) | (FirstTry::Refused | FirstTry::Silent, true) => {
+            AfterFirst::Retry { navigated }
+        }
+        (FirstTry::Answered | FirstTry::Refused, false) | (FirstTry::Answered, true) => {
+            AfterFirst::Take
+        }
+        (FirstTry::Silent, false) => AfterFirst::NoAnswer,
+    }
+}
+
+/// Whether a navigation is asked again: the page's own navigation cancelled or replaced ours
+/// (`replaced`), we asked for an address (not back, forward or reload), this was not the
+/// last of [`NAVIGATIONS`], and time is left.
+pub fn navigate_again(replaced: bool, to_address: bool, tries: u32, left_ms: f64) -> bool {
+    replaced && to_address && tries < NAVIGATIONS && left_ms > 0.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_try_lasts_the_pages_wait_and_a_little_more_within_the_budget() {
+        assert_eq!(try_ms(10_000, 9_000, 30_000), 4_000);
+        assert_eq!(try_ms(10_000, 9_000, 2_500), 2_500);
+        // A wait already over still gets the slack.
+        assert_eq!(try_ms(5_000, 9_000, 30_000), 3_000);
+    }
+
+    #[test]
+    fn only_a_document_that_went_away_gets_a_second_try() {
+        use AfterFirst::*;
+        use FirstTry::*;
+        assert_eq!(after_first(Answered, false), Take);
+        assert_eq!(after_first(Answered, true), Take);
+        assert_eq!(after_first(Interrupted, false), Retry { navigated: false });
+        assert_eq!(after_first(Interrupted, true), Retry { navigated: true });
+        assert_eq!(after_first(Refused, false), Take);
+        assert_eq!(after_first(Refused, true), Retry { navigated: true });
+        assert_eq!(after_first(Silent, false), NoAnswer);
+        assert_eq!(after_first(Silent, true), Retry { navigated: true });
+    }
+
+    #[test]
+    fn a_replaced_navigation_is_asked_again_at_most_twice_while_time_is_left() {
+        assert!(navigate_again(true, true, 1, 500.0));
+        assert!(navigate_again(true, true, 2, 500.0));
+        assert!(!navigate_again(true, true, NAVIGATIONS, 500.0));
+        assert!(
+            !navigate_again(true, false, 1, 500.0),
+            "back/forward/reload"
+        );
+        assert!(!navigate_again(false, true, 1, 500.0));
+        assert!(!navigate_again(true, true, 1, 0.0));
+    }
+}
