@@ -31,6 +31,7 @@
 //! * [`perf`]: what a page's performance entries add up to (INP, CLS, resources).
 //! * [`search`]: where a text or pattern shows in a frame's text, and the line around it.
 //! * [`stitch`]: one snapshot or page text from every frame of a tab, under one size limit.
+//! * [`composed`]: walks over the composed tree (shadow roots, slots) as the page shows it.
 //!
 //! The browser glue is wasm-only:
 //! * `web`: bindings to `browser.*` APIs and timers.
@@ -43,6 +44,7 @@ pub mod allowlist;
 pub mod approvals;
 pub mod capture_lock;
 pub mod capture_plan;
+pub mod composed;
 pub mod consent_words;
 pub mod downloads;
 pub mod drag_plan;

@@ -8,7 +8,9 @@ use claudezilla_protocol::{ErrorBody, ErrorCode};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Document, Element, HtmlElement, Node};
 
-use super::dom::document;
+pub use super::dom::query_all_in;
+use super::dom::{Dom, document};
+use crate::composed;
 
 use crate::suggest;
 use crate::web;
@@ -76,41 +78,9 @@ pub fn query(selector: &str) -> Result<Option<Element>, ErrorBody> {
 const MAX_ROOTS: usize = 10_000;
 
 /// The document and every open shadow root in it, nested ones too, the document first, in the
-/// order Playwright's engines query them: a root, then each shadow root in it (with the ones
-/// nested in that) in turn.
+/// order Playwright's engines query them ([`composed::open_roots`]).
 pub fn open_roots(doc: &Document) -> Vec<Node> {
-    fn visit(root: Node, out: &mut Vec<Node>) {
-        let hosts = query_all_in(&root, "*");
-        out.push(root);
-        for shadow in hosts.iter().filter_map(Element::shadow_root) {
-            if out.len() < MAX_ROOTS {
-                visit(shadow.into(), out);
-            }
-        }
-    }
-    let mut roots = Vec::new();
-    visit(doc.clone().into(), &mut roots);
-    roots
-}
-
-/// The elements matching `selector` under a document, shadow root or element (none when the
-/// selector is invalid: callers validate selectors first).
-pub fn query_all_in(root: &Node, selector: &str) -> Vec<Element> {
-    let list = if let Some(d) = root.dyn_ref::<Document>() {
-        d.query_selector_all(selector)
-    } else if let Some(s) = root.dyn_ref::<web_sys::ShadowRoot>() {
-        s.query_selector_all(selector)
-    } else if let Some(e) = root.dyn_ref::<Element>() {
-        e.query_selector_all(selector)
-    } else {
-        return Vec::new();
-    };
-    let Ok(list) = list else {
-        return Vec::new();
-    };
-    (0..list.length())
-        .filter_map(|i| list.item(i)?.dyn_into::<Element>().ok())
-        .collect()
+    composed::open_roots(&Dom, doc.clone().into(), MAX_ROOTS)
 }
 
 fn invalid(selector: &str, e: &JsValue) -> ErrorBody {

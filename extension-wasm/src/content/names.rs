@@ -6,8 +6,10 @@
 use wasm_bindgen::prelude::*;
 use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, Node};
 
+use super::dom::Dom as Page;
 use crate::a11y;
 use crate::a11y::name::{Generated, NameSources, Named, Shown};
+use crate::composed;
 
 /// Most style rules read to learn which elements may show generated words (beyond: any may).
 const MAX_RULES: u32 = 2_000;
@@ -31,31 +33,9 @@ thread_local! {
     );
 }
 
-/// The nodes the page shows under `node`: a host's shadow tree (its light children appear
-/// where its slots are), a slot's assigned nodes (its fallback content when none), otherwise
-/// its children.
+/// The nodes the page shows under `node` ([`composed::shown_children`]).
 pub fn rendered_children(node: &Node) -> Vec<Node> {
-    let el = node.dyn_ref::<Element>();
-    if let Some(shadow) = el.and_then(Element::shadow_root) {
-        return children(&shadow);
-    }
-    if let Some(slot) = el.filter(|e| e.local_name() == "slot") {
-        let assigned = slotted(slot);
-        if assigned.length() > 0 {
-            return assigned.iter().map(JsCast::unchecked_into).collect();
-        }
-    }
-    children(node)
-}
-
-fn children(node: &Node) -> Vec<Node> {
-    let mut out = Vec::new();
-    let mut child = node.first_child();
-    while let Some(n) = child {
-        child = n.next_sibling();
-        out.push(n);
-    }
-    out
+    composed::shown_children(&Page, node)
 }
 
 /// What a `<slot>` shows: the nodes assigned to it, nested slots flattened.

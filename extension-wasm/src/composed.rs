@@ -1,0 +1,159 @@
+//! The page as a person sees it is the composed tree: a shadow host shows its shadow tree, its
+//! light children appear where its slots place them, and a slot with nothing assigned shows its
+//! own content. The walks over it are written once here, over [`Tree`]; the content script
+//! gives them the DOM (`content/dom.rs`), the tests a tree of their own.
+
+/// What a walk asks of the tree.
+pub trait Tree {
+    type Node: Clone;
+
+    /// The node's children in the document (not the composed tree).
+    fn children(&self, node: &Self::Node) -> Vec<Self::Node>;
+    /// An element's open shadow root.
+    fn shadow_root(&self, node: &Self::Node) -> Option<Self::Node>;
+    /// Whether the node is a `<slot>`.
+    fn is_slot(&self, node: &Self::Node) -> bool;
+    /// The nodes assigned to a slot, nested slots flattened.
+    fn assigned(&self, slot: &Self::Node) -> Vec<Self::Node>;
+    /// Every element under a root (a document or a shadow root), in document order, not
+    /// entering shadow roots.
+    fn elements(&self, root: &Self::Node) -> Vec<Self::Node>;
+}
+
+/// The nodes the page shows under `node`: a host's shadow tree (its light children appear
+/// where its slots are), a slot's assigned nodes (its fallback content when none), otherwise
+/// its children.
+pub fn shown_children<T: Tree>(tree: &T, node: &T::Node) -> Vec<T::Node> {
+    if let Some(shadow) = tree.shadow_root(node) {
+        return tree.children(&shadow);
+    }
+    if tree.is_slot(node) {
+        let assigned = tree.assigned(node);
+        if !assigned.is_empty() {
+            return assigned;
+        }
+    }
+    tree.children(node)
+}
+
+/// `root` (a document) and every open shadow root in it, nested ones too, at most `max`, in
+/// the order Playwright's engines query them: a root, then each shadow root in it (with the
+/// ones nested in that) in turn.
+pub fn open_roots<T: Tree>(tree: &T, root: T::Node, max: usize) -> Vec<T::Node> {
+    fn visit<T: Tree>(tree: &T, root: T::Node, max: usize, out: &mut Vec<T::Node>) {
+        let hosts = tree.elements(&root);
+        out.push(root);
+        for shadow in hosts.iter().filter_map(|h| tree.shadow_root(h)) {
+            if out.len() < max {
+                visit(tree, shadow, max, out);
+            }
+        }
+    }
+    let mut roots = Vec::new();
+    visit(tree, root, max, &mut roots);
+    roots
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    /// A tree of named nodes: children, shadow roots, slots and what they are assigned.
+    #[derive(Default)]
+    struct Fake {
+        children: HashMap<&'static str, Vec<&'static str>>,
+        shadows: HashMap<&'static str, &'static str>,
+        assigned: HashMap<&'static str, Vec<&'static str>>,
+    }
+
+    impl Fake {
+        fn node(mut self, name: &'static str, children: &[&'static str]) -> Self {
+            self.children.insert(name, children.to_vec());
+            self
+        }
+
+        fn shadow(mut self, host: &'static str, root: &'static str) -> Self {
+            self.shadows.insert(host, root);
+            self
+        }
+
+        fn slot(mut self, slot: &'static str, nodes: &[&'static str]) -> Self {
+            self.assigned.insert(slot, nodes.to_vec());
+            self
+        }
+    }
+
+    impl Tree for Fake {
+        type Node = &'static str;
+
+        fn children(&self, node: &&'static str) -> Vec<&'static str> {
+            self.children.get(node).cloned().unwrap_or_default()
+        }
+
+        fn shadow_root(&self, node: &&'static str) -> Option<&'static str> {
+            self.shadows.get(node).copied()
+        }
+
+        fn is_slot(&self, node: &&'static str) -> bool {
+            node.starts_with("slot")
+        }
+
+        fn assigned(&self, slot: &&'static str) -> Vec<&'static str> {
+            self.assigned.get(slot).cloned().unwrap_or_default()
+        }
+
+        fn elements(&self, root: &&'static str) -> Vec<&'static str> {
+            let mut out = Vec::new();
+            let mut stack: Vec<&'static str> = self.children(root).into_iter().rev().collect();
+            while let Some(n) = stack.pop() {
+                out.push(n);
+                stack.extend(self.children(&n).into_iter().rev());
+            }
+            out
+        }
+    }
+
+    /// A card component: its shadow tree holds a heading and a slot, the light button is
+    /// assigned to the slot; an empty slot shows its fallback.
+    fn card() -> Fake {
+        Fake::default()
+            .node("doc", &["main"])
+            .node("main", &["card", "footer"])
+            .node("card", &["button"])
+            .shadow("card", "card#shadow")
+            .node("card#shadow", &["h2", "slot-actions", "slot-empty"])
+            .slot("slot-actions", &["button"])
+            .node("slot-empty", &["fallback"])
+            .node("footer", &["widget"])
+            .shadow("widget", "widget#shadow")
+            .node("widget#shadow", &["inner"])
+            .shadow("inner", "inner#shadow")
+            .node("inner#shadow", &["deep"])
+    }
+
+    #[test]
+    fn a_host_shows_its_shadow_tree_and_a_slot_what_is_assigned_to_it() {
+        let t = card();
+        assert_eq!(shown_children(&t, &"main"), ["card", "footer"]);
+        // The light button is not shown under the host: its slot shows it.
+        assert_eq!(
+            shown_children(&t, &"card"),
+            ["h2", "slot-actions", "slot-empty"]
+        );
+        assert_eq!(shown_children(&t, &"slot-actions"), ["button"]);
+        assert_eq!(shown_children(&t, &"slot-empty"), ["fallback"]);
+        assert!(shown_children(&t, &"button").is_empty());
+    }
+
+    #[test]
+    fn roots_come_a_root_then_each_shadow_root_in_it_depth_first_within_the_bound() {
+        let t = card();
+        assert_eq!(
+            open_roots(&t, "doc", 100),
+            ["doc", "card#shadow", "widget#shadow", "inner#shadow"]
+        );
+        assert_eq!(open_roots(&t, "doc", 2), ["doc", "card#shadow"]);
+        assert_eq!(open_roots(&Fake::default(), "doc", 100), ["doc"]);
+    }
+}
