@@ -83,7 +83,18 @@ impl Agent {
         env: &[(&str, &str)],
         project: &Path,
     ) -> anyhow::Result<Self> {
-        let mut cmd = tokio::process::Command::new(binary("claudezilla-mcp"));
+        Self::spawn_from(&binary("claudezilla-mcp"), runtime_dir, log, env, project).await
+    }
+
+    /// [`spawn_in`](Self::spawn_in) of the MCP server at `mcp` (another build's).
+    pub async fn spawn_from(
+        mcp: &Path,
+        runtime_dir: &Path,
+        log: &Path,
+        env: &[(&str, &str)],
+        project: &Path,
+    ) -> anyhow::Result<Self> {
+        let mut cmd = tokio::process::Command::new(mcp);
         cmd.current_dir(project)
             .env("CLAUDEZILLA_RUNTIME_DIR", runtime_dir)
             .envs(env.iter().copied());

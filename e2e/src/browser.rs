@@ -69,6 +69,9 @@ pub struct Options {
     /// Another build of the extension (a folder like `extension-shell`, with its `wasm/`), for
     /// comparing builds in one run; else this repository's.
     pub extension: Option<PathBuf>,
+    /// That build's `claudezilla-host` and `claudezilla-mcp` (its `target/release` folder), for
+    /// a build whose MCP server and extension speak another wire; else this repository's.
+    pub binaries: Option<PathBuf>,
 }
 
 pub struct Browser {
@@ -114,7 +117,7 @@ impl Browser {
             profile.join("extensions").join(EXTENSION_ID),
             extension.to_string_lossy().as_bytes(),
         )?;
-        let out = Command::new(binary("claudezilla-host"))
+        let out = Command::new(binary_of(&options, "claudezilla-host"))
             .arg("install")
             .env("HOME", dir.path().join("home"))
             .output()?;
@@ -164,7 +167,8 @@ impl Browser {
     /// A new MCP server on this browser's host, logging to `mcp-NAME.log` in its folder.
     pub async fn agent(&self, name: &str) -> anyhow::Result<crate::agent::Agent> {
         let log = self.path().join(format!("mcp-{name}.log"));
-        crate::agent::Agent::spawn(self.runtime.path(), &log).await
+        let project = log.parent().context("the log has no folder")?.to_owned();
+        self.agent_in(name, &project).await
     }
 
     /// [`Browser::agent`] whose project folder (where files may be read and written) is
@@ -175,7 +179,8 @@ impl Browser {
         project: &Path,
     ) -> anyhow::Result<crate::agent::Agent> {
         let log = self.path().join(format!("mcp-{name}.log"));
-        crate::agent::Agent::spawn_in(self.runtime.path(), &log, &[], project).await
+        let mcp = binary_of(&self.options, "claudezilla-mcp");
+        crate::agent::Agent::spawn_from(&mcp, self.runtime.path(), &log, &[], project).await
     }
 
     /// The address of one of the extension's own pages (`popup/popup.html`).
@@ -239,7 +244,7 @@ impl Browser {
     }
 
     pub fn status(&self) -> (bool, String) {
-        let out = Command::new(binary("claudezilla-host"))
+        let out = Command::new(binary_of(&self.options, "claudezilla-host"))
             .arg("status")
             .env("HOME", self.home())
             .env("CLAUDEZILLA_RUNTIME_DIR", self.runtime.path())
@@ -355,4 +360,12 @@ pub fn processes() -> Vec<Process> {
             Some(Process { pid, pgid, cmdline })
         })
         .collect()
+}
+
+/// `name` from the build the options name, else this repository's.
+fn binary_of(options: &Options, name: &str) -> PathBuf {
+    match &options.binaries {
+        Some(folder) => folder.join(name),
+        None => binary(name),
+    }
 }

@@ -50,9 +50,13 @@ async fn pages() -> anyhow::Result<PageServer> {
 /// switched on so it can be timed and the navigation rows can read the page's own timing;
 /// timers at 5 µs instead of Firefox's default 1 ms, for those timings and the hop-by-hop
 /// breakdown; everything else is as a user has it.
-fn options(extension: Option<std::path::PathBuf>) -> claudezilla_e2e::browser::Options {
+fn options(
+    extension: Option<std::path::PathBuf>,
+    binaries: Option<std::path::PathBuf>,
+) -> claudezilla_e2e::browser::Options {
     claudezilla_e2e::browser::Options {
         extension,
+        binaries,
         env: vec![("CLAUDEZILLA_ALLOW_EVALUATE".into(), "1".into())],
         prefs: vec![(TIMER_PRECISION.into(), "5".into())],
         ..Default::default()
@@ -93,7 +97,7 @@ struct Bench {
 
 async fn bench() -> anyhow::Result<(Rows, Vec<Breakdown>)> {
     let pages = pages().await?;
-    let browser = Browser::start_with_options(options(None)).await?;
+    let browser = Browser::start_with_options(options(None, None)).await?;
     let log = browser.path().join("mcp.log");
     let baseline = idle_cpu(&browser).await;
     let agent = Agent::spawn(browser.runtime.path(), &log).await?;
@@ -361,6 +365,9 @@ async fn round(b: &mut Bench, rows: &mut Rows) -> anyhow::Result<()> {
 
 /// The environment variable naming another build of the extension to compare with.
 const BASELINE: &str = "CLAUDEZILLA_BENCH_BASELINE";
+/// With it, that build's `target/release` folder, for a build whose MCP server speaks another
+/// wire to its extension: its host and MCP server then run its side.
+const BASELINE_BIN: &str = "CLAUDEZILLA_BENCH_BASELINE_BIN";
 /// With a baseline: only the calls whose row names hold these words (`snapshot`), in as many
 /// rounds as `CLAUDEZILLA_BENCH_ROUNDS` says, to see a small change in one call.
 const ONLY: &str = "CLAUDEZILLA_BENCH_ONLY";
@@ -376,8 +383,9 @@ async fn compare(baseline: std::path::PathBuf) -> anyhow::Result<()> {
         module_size(&claudezilla_e2e::root().join("extension-shell")),
         module_size(&baseline),
     ];
-    for extension in [None, Some(baseline)] {
-        let browser = Browser::start_with_options(options(extension)).await?;
+    let binaries = std::env::var_os(BASELINE_BIN).map(std::path::PathBuf::from);
+    for (extension, binaries) in [(None, None), (Some(baseline), binaries)] {
+        let browser = Browser::start_with_options(options(extension, binaries)).await?;
         let agent = browser.agent("compare").await?;
         // The raw client is an agent of its own, with a tab of its own.
         let mut raw = RawClient::connect(&browser.runtime).await?;
