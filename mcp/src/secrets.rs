@@ -285,7 +285,7 @@ pub fn resolve_form(secrets: &Secrets, args: FillFormArgs) -> Result<ResolvedFor
                 FieldValue::Checked(checked) => FieldEntry::Checked(checked),
                 FieldValue::Text(text) => FieldEntry::Typed(Typing::Text(text)),
                 FieldValue::Secret { secret } => {
-                    FieldEntry::Typed(secrets.typing(Entry::Secret(secret))?)
+                    FieldEntry::Typed(Typing::Secret(secrets.fill(&secret)?))
                 }
             };
             Ok((f.target, entry))

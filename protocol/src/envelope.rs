@@ -747,8 +747,15 @@ mod tests {
         assert!(serde_json::from_value::<ContentReply<reply::PageMetrics>>(as_reply).is_err());
         let as_part = written(PageReply::SnapshotPart(part.clone()));
         let read: ContentReply<SnapshotPart> = serde_json::from_value(as_part.clone()).unwrap();
-        assert_eq!(read.outcome, Ok(part));
+        assert_eq!(read.outcome, Ok(part.clone()));
         assert!(serde_json::from_value::<ContentReply<Reply>>(as_part).is_err());
+        // A part or metrics carrying a reply's `kind` is not one: refused, not read past.
+        let mut tagged = serde_json::to_value(&part).unwrap();
+        tagged["kind"] = json!("snapshot");
+        assert!(serde_json::from_value::<SnapshotPart>(tagged).is_err());
+        let mut tagged = serde_json::to_value(&metrics).unwrap();
+        tagged["kind"] = json!("acted");
+        assert!(serde_json::from_value::<reply::PageMetrics>(tagged).is_err());
         let as_metrics = written(PageReply::Metrics(metrics.clone()));
         let read: ContentReply<reply::PageMetrics> = serde_json::from_value(as_metrics).unwrap();
         assert_eq!(read.outcome, Ok(metrics));

@@ -63,6 +63,14 @@ pub fn query_all_in(root: &Node, selector: &str) -> Vec<Element> {
         .collect()
 }
 
+/// What a `<slot>` shows: the nodes assigned to it, nested slots flattened.
+pub fn slotted(slot: &Element) -> js_sys::Array {
+    let options = web_sys::AssignedNodesOptions::new();
+    options.set_flatten(true);
+    slot.unchecked_ref::<web_sys::HtmlSlotElement>()
+        .assigned_nodes_with_options(&options)
+}
+
 /// The page's DOM, as the composed tree's walks ([`crate::composed`]) read it.
 pub struct Dom;
 
@@ -91,10 +99,7 @@ impl crate::composed::Tree for Dom {
     }
 
     fn assigned(&self, slot: &Node) -> Vec<Node> {
-        let options = web_sys::AssignedNodesOptions::new();
-        options.set_flatten(true);
-        slot.unchecked_ref::<web_sys::HtmlSlotElement>()
-            .assigned_nodes_with_options(&options)
+        slotted(slot.unchecked_ref())
             .iter()
             .map(JsCast::unchecked_into)
             .collect()

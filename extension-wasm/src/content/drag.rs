@@ -150,19 +150,24 @@ pub async fn drag(from: &Element, to: Landing) -> Result<Acted, ErrorBody> {
     );
     web::tick().await;
     let what = describe(from);
-    let (target, over) = (aim.map(|(t, _)| describe(t)), describe(&last));
-    let dropped = match (aim, &target) {
-        (Some((_, DropPosition::Onto)), Some(target)) => drag_plan::Dropped::Onto(target),
-        (Some((t, position)), Some(target)) => drag_plan::Dropped::Beside {
-            target,
+    let Some((t, position)) = aim else {
+        let over = describe(&last);
+        return acted(drag_plan::answer(
+            &what,
+            drag_plan::Dropped::At {
+                point: end,
+                over: &over,
+            },
+        ));
+    };
+    let target = describe(t);
+    let dropped = match position {
+        DropPosition::Onto => drag_plan::Dropped::Onto(&target),
+        DropPosition::Before | DropPosition::After => drag_plan::Dropped::Beside {
+            target: &target,
             position,
             placed: stopped_early || placed(from, t, position),
         },
-        _ => drag_plan::Dropped::At {
-            point: end,
-            over: &over,
-        },
     };
-    let answer = drag_plan::answer(&what, dropped);
-    acted(answer)
+    acted(drag_plan::answer(&what, dropped))
 }

@@ -7,6 +7,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, Node};
 
 use super::dom::Dom as Page;
+pub use super::dom::slotted;
 use crate::a11y;
 use crate::a11y::name::{Generated, NameSources, Named, Shown};
 use crate::composed;
@@ -36,14 +37,6 @@ thread_local! {
 /// The nodes the page shows under `node` ([`composed::shown_children`]).
 pub fn rendered_children(node: &Node) -> Vec<Node> {
     composed::shown_children(&Page, node)
-}
-
-/// What a `<slot>` shows: the nodes assigned to it, nested slots flattened.
-pub fn slotted(slot: &Element) -> js_sys::Array {
-    let options = web_sys::AssignedNodesOptions::new();
-    options.set_flatten(true);
-    slot.unchecked_ref::<web_sys::HtmlSlotElement>()
-        .assigned_nodes_with_options(&options)
 }
 
 /// The element's words as the page shows them (through shadow roots and slots, without what
