@@ -1,6 +1,41 @@
 // Thin shim, injected on demand into every frame of an agent's tab after the wasm glue (the
 // build wraps both in one block, so injecting twice cannot clash): load the Rust content module
 // once per frame and hand it each request from the background. The page cannot see any of this.
+// The walks' reader (content/dom.rs `Facts`, whose layout this is): a node's children, each
+// with what the walk asks of it first, in one call from wasm where each fact was a call of its
+// own. Declared in the bundle's block, where the wasm glue finds them by name.
+const claudezillaTagNumbers = new Map();
+const claudezillaTagNames = [];
+// Tags numbered at most (a page could make endlessly many): beyond, an element's tag is
+// asked by itself.
+const claudezillaMaxTags = 1024;
+function claudezillaFacts(node, marked) {
+  const type = node.nodeType;
+  if (type !== 1) return type === 3 ? 2 : 0;
+  const tag = node.localName;
+  let number = claudezillaTagNumbers.get(tag);
+  if (number === undefined && claudezillaTagNames.length < claudezillaMaxTags) {
+    claudezillaTagNames.push(tag);
+    number = claudezillaTagNames.length;
+    claudezillaTagNumbers.set(tag, number);
+  }
+  const isMarked = typeof marked === "string" ? node.hasAttributes() && node.matches(marked) : marked.has(node);
+  return 1 | (isMarked ? 4 : 0) | (node.shadowRoot ? 8 : 0) | ((number || 0) << 8);
+}
+function claudezillaChildren(parent, after, marked, facts) {
+  const nodes = [];
+  for (let at = after ? after.nextSibling : parent.firstChild; at && nodes.length < facts.length; at = at.nextSibling) {
+    facts[nodes.length] = claudezillaFacts(at, marked);
+    nodes.push(at);
+  }
+  return nodes;
+}
+function claudezillaMarkedIn(root, selectors) {
+  return new Set(root.querySelectorAll(selectors));
+}
+function claudezillaTag(number) {
+  return claudezillaTagNames[number - 1];
+}
 if (!window.claudezillaContent) {
   const bindgen = wasm_bindgen;
   // Console capture needs a variadic function installed in the page's own world, which Rust

@@ -43,6 +43,25 @@ pub fn pages() -> HashMap<&'static str, Page> {
             ),
         ),
         (
+            "/attack/odd-tree.html",
+            Page::html(
+                "<!doctype html><title>Odd tree</title><main id=m></main><script>\
+                 const m = document.getElementById('m');\
+                 for (let i = 0; i < 1100; i++) { const e = document.createElement('x-odd-' + i); e.textContent = 'odd ' + i; m.append(e); }\
+                 const late = document.createElement('h6'); late.textContent = 'Late heading'; m.append(late);\
+                 const link = document.createElement('a'); link.href = '#late'; link.textContent = 'late link'; m.append(link);\
+                 m.append(document.createProcessingInstruction('input', 'not an element'), document.createComment('input'));\
+                 const row = document.createElement('div'); m.append(row);\
+                 for (let i = 0; i < 150; i++) { const b = document.createElement('button'); b.textContent = 'wide ' + i; row.append(b); }\
+                 const host = document.createElement('div'); m.append(host);\
+                 const root = host.attachShadow({mode: 'open'});\
+                 root.innerHTML = '<div role=button aria-label=\"shadow marked\">x</div><slot></slot><section></section>';\
+                 root.querySelector('section').attachShadow({mode: 'open'}).innerHTML = '<span role=switch aria-label=\"deep marked\" aria-checked=true></span>';\
+                 host.innerHTML = '<span role=link tabindex=0>slotted marked</span>';\
+                 </script>",
+            ),
+        ),
+        (
             "/attack/huge-net.html",
             Page::html(
                 "<!doctype html><title>Huge network</title><p id=done>waiting</p><script>\
@@ -197,6 +216,48 @@ pub async fn files_stay_inside_the_allowed_folders(s: Arc<Shared>) -> anyhow::Re
     ensure!(std::fs::read(project.path().join("shot.jpg"))?.starts_with(&[0xFF, 0xD8]));
     a.close().await?;
     link_up(&s, &host).await
+}
+
+/// The snapshot reads a node's children in batches, numbers the tags it meets, and asks which
+/// elements are marked of each tree once: a page of more tags than it numbers, of more children
+/// than a batch, of nodes that are neither elements nor text, and of marked elements in a
+/// shadow root, a nested one and a slot, is read whole and right.
+pub async fn odd_trees_are_read_whole(s: Arc<Shared>) -> anyhow::Result<()> {
+    let (a, tab) = s.agent_at("odd", "/attack/odd-tree.html").await?;
+    let snap = a
+        .call(
+            "firefox_snapshot",
+            json!({"tabId": tab, "maxChars": 200_000}),
+        )
+        .await?
+        .ok()?
+        .text;
+    for line in [
+        "\"odd 0\"",
+        "\"odd 1099\"",
+        "h6 \"Late heading\"",
+        "link \"late link\"",
+        "button \"wide 0\"",
+        "button \"wide 149\"",
+        "button \"shadow marked\"",
+        "link \"slotted marked\"",
+        "switch \"deep marked\"",
+    ] {
+        ensure!(
+            snap.contains(line),
+            "no {line} in:\n{}",
+            &snap[snap.len().saturating_sub(3000)..]
+        );
+    }
+    ensure!(
+        snap.matches("button \"wide ").count() == 150,
+        "every child of a wide parent"
+    );
+    ensure!(
+        !snap.contains("not an element"),
+        "a processing instruction is no text"
+    );
+    Ok(())
 }
 
 pub async fn huge_answers_are_bounded(s: Arc<Shared>) -> anyhow::Result<()> {

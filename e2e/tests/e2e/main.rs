@@ -282,6 +282,10 @@ fn main() {
             attacks::files_stay_inside_the_allowed_folders,
         ),
         with_shared(
+            "attacks::odd_trees_are_read_whole",
+            attacks::odd_trees_are_read_whole,
+        ),
+        with_shared(
             "attacks::huge_answers_are_bounded",
             attacks::huge_answers_are_bounded,
         ),

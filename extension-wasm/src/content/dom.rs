@@ -15,6 +15,167 @@ extern "C" {
     /// `matches` with a selector kept as a JS string (no re-encoding per call).
     #[wasm_bindgen(method, js_name = matches)]
     pub fn matches_value(this: &Checkable, selectors: &JsValue) -> bool;
+
+    /// Any node, asked what only elements have (the others have none): one read, where
+    /// asking first whether it is an element is a second.
+    #[wasm_bindgen(extends = Node)]
+    type AnyNode;
+    #[wasm_bindgen(method, getter = shadowRoot)]
+    fn shadow_root_if_any(this: &AnyNode) -> Option<web_sys::ShadowRoot>;
+    #[wasm_bindgen(method, getter = localName)]
+    fn local_name_if_any(this: &AnyNode) -> Option<String>;
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// The shim's reader of a node's children (`content-shim.js`): the children after `after`
+    /// (from the first when `None`), at most `facts.len()`, each with its [`Facts`] written
+    /// into `facts`. One call for all of them where each fact was a call of its own.
+    #[wasm_bindgen(js_name = claudezillaChildren)]
+    fn children_after(
+        parent: &Node,
+        after: Option<&Node>,
+        marked: &JsValue,
+        facts: &mut [u32],
+    ) -> js_sys::Array;
+    /// One node's [`Facts`], as the reader gives them.
+    #[wasm_bindgen(js_name = claudezillaFacts)]
+    fn facts_of(node: &Node, marked: &JsValue) -> u32;
+    /// The tag the reader numbered `index` (numbers start at 1).
+    #[wasm_bindgen(js_name = claudezillaTag)]
+    fn tag_numbered(index: u32) -> String;
+    /// The elements under `root` matching `selectors`, as a set the reader looks an element up
+    /// in (one query for a whole tree, where `matches` is a read of each element).
+    #[wasm_bindgen(js_name = claudezillaMarkedIn)]
+    pub fn marked_in(root: &Node, selectors: &JsValue) -> JsValue;
+}
+
+/// What the walks ask of a node first, read in the same call as the node itself: element,
+/// text or other; for an element, whether it is marked, whether it hosts a shadow root, and its
+/// tag's number (0 when the reader numbers no more tags). The layout is the shim's
+/// (`claudezillaFacts`). What is marked is given to the reader as `marked`: selectors, or the
+/// set [`marked_in`] made of the node's tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Facts(u32);
+
+impl Facts {
+    const ELEMENT: u32 = 1;
+    const TEXT: u32 = 2;
+    const MARKED: u32 = 4;
+    const SHADOWED: u32 = 8;
+    const TAG_SHIFT: u32 = 8;
+
+    pub fn of(node: &Node, marked: &JsValue) -> Self {
+        Self(facts_of(node, marked))
+    }
+
+    pub fn is_element(self) -> bool {
+        self.0 & 3 == Self::ELEMENT
+    }
+
+    pub fn is_text(self) -> bool {
+        self.0 & 3 == Self::TEXT
+    }
+
+    /// It matches the selectors the walk gave.
+    pub fn marked(self) -> bool {
+        self.0 & Self::MARKED != 0
+    }
+
+    /// It hosts an open shadow root.
+    pub fn shadowed(self) -> bool {
+        self.0 & Self::SHADOWED != 0
+    }
+
+    /// The element's tag (`localName`): from the numbers already learnt, else asked once.
+    pub fn tag(self, el: &Element) -> String {
+        let index = self.0 >> Self::TAG_SHIFT;
+        if index == 0 {
+            return el.local_name();
+        }
+        TAGS.with_borrow_mut(|tags| {
+            let at = index as usize - 1;
+            while tags.len() <= at {
+                tags.push(tag_numbered(tags.len() as u32 + 1));
+            }
+            tags[at].clone()
+        })
+    }
+}
+
+/// An element as a walk met it: its tag and [`Facts`] already read.
+#[derive(Clone, Copy)]
+pub struct Seen<'a> {
+    pub el: &'a Element,
+    pub tag: &'a str,
+    pub facts: Facts,
+}
+
+thread_local! {
+    /// The tags the reader numbered, in order (number 1 first).
+    static TAGS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A node's children (open shadow roots not entered) with their [`Facts`], read in batches as
+/// the walk goes (a walk cut short reads no further); `marked` names the selectors an
+/// element's `marked` fact tests.
+pub struct Children<'a> {
+    parent: &'a Node,
+    marked: &'a JsValue,
+    batch: js_sys::Array,
+    facts: [u32; BATCH],
+    got: usize,
+    next: usize,
+    last: Option<Node>,
+}
+
+/// Children read in one call at most.
+const BATCH: usize = 64;
+
+impl<'a> Children<'a> {
+    pub fn of(parent: &'a Node, marked: &'a JsValue) -> Self {
+        let mut facts = [0; BATCH];
+        let batch = children_after(parent, None, marked, &mut facts);
+        Self {
+            parent,
+            marked,
+            got: batch.length() as usize,
+            batch,
+            facts,
+            next: 0,
+            last: None,
+        }
+    }
+}
+
+impl Iterator for Children<'_> {
+    type Item = (Node, Facts);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.next == self.got {
+            if self.got < BATCH {
+                return None;
+            }
+            self.batch = children_after(
+                self.parent,
+                self.last.as_ref(),
+                self.marked,
+                &mut self.facts,
+            );
+            self.got = self.batch.length() as usize;
+            self.next = 0;
+            if self.got == 0 {
+                return None;
+            }
+        }
+        let node: Node = self.batch.get(self.next as u32).unchecked_into();
+        let facts = Facts(self.facts[self.next]);
+        self.next += 1;
+        if self.next == BATCH {
+            self.last = Some(node.clone());
+        }
+        Some((node, facts))
+    }
 }
 
 pub fn document() -> Result<Document, ErrorBody> {
@@ -88,14 +249,16 @@ impl crate::composed::Tree for Dom {
     }
 
     fn shadow_root(&self, node: &Node) -> Option<Node> {
-        node.dyn_ref::<Element>()
-            .and_then(Element::shadow_root)
+        node.unchecked_ref::<AnyNode>()
+            .shadow_root_if_any()
             .map(Node::from)
     }
 
     fn is_slot(&self, node: &Node) -> bool {
-        node.dyn_ref::<Element>()
-            .is_some_and(|e| e.local_name() == "slot")
+        node.unchecked_ref::<AnyNode>()
+            .local_name_if_any()
+            .as_deref()
+            == Some("slot")
     }
 
     fn assigned(&self, slot: &Node) -> Vec<Node> {

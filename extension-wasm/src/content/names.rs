@@ -6,8 +6,8 @@
 use wasm_bindgen::prelude::*;
 use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, Node};
 
-use super::dom::Dom as Page;
 pub use super::dom::slotted;
+use super::dom::{Dom as Page, Facts, Seen};
 use crate::a11y;
 use crate::a11y::name::{Generated, NameSources, Named, Shown};
 use crate::composed;
@@ -236,19 +236,41 @@ pub const MAX_LOCATOR_NAME: usize = 300;
 
 /// The accessible name of `el` as a locator matches it: as [`name`], cut much later.
 pub fn full_name(el: &Element, tag: &str, labels: &mut Labels) -> String {
-    let name = a11y::name::accessible_name(&mut Dom { labels }, el.as_ref(), tag, Named::Shown);
+    let mut dom = Dom { labels, root: None };
+    let name = a11y::name::accessible_name(&mut dom, el.as_ref(), tag, Named::Shown);
     a11y::clean(&name, MAX_LOCATOR_NAME)
 }
 
 /// The name of an element met as `how` says (hidden, or a script's clickable element).
 pub fn name_as(el: &Element, tag: &str, labels: &mut Labels, how: Named) -> String {
-    let name = a11y::name::accessible_name(&mut Dom { labels }, el.as_ref(), tag, how);
+    let name = a11y::name::accessible_name(&mut Dom { labels, root: None }, el.as_ref(), tag, how);
+    a11y::clean(&name, 80)
+}
+
+/// [`name_as`] of an element a walk met, whose facts spare the name's first questions. Its
+/// `marked` fact must cover [`a11y::name::NAMING`] (the snapshot's does).
+pub fn name_seen(seen: Seen, labels: &mut Labels, how: Named) -> String {
+    let root = Some((Node::from(seen.el.clone()), seen.facts));
+    let name =
+        a11y::name::accessible_name(&mut Dom { labels, root }, seen.el.as_ref(), seen.tag, how);
     a11y::clean(&name, 80)
 }
 
 /// The page's tree, as the name computation reads it.
 struct Dom<'a> {
     labels: &'a mut Labels,
+    /// The element named, with what the caller already read of it.
+    root: Option<(Node, Facts)>,
+}
+
+impl Dom<'_> {
+    /// What is known of `n` without asking: the facts of the element named.
+    fn known(&self, n: &Node) -> Option<Facts> {
+        self.root
+            .as_ref()
+            .filter(|(root, _)| root == n)
+            .map(|(_, f)| *f)
+    }
 }
 
 #[wasm_bindgen]
@@ -285,13 +307,20 @@ impl NameSources for Dom<'_> {
     }
 
     fn marked(&mut self, n: &Node) -> bool {
-        super::dom::has_any(n.unchecked_ref(), &NAMING)
+        match self.known(n) {
+            Some(facts) => facts.marked(),
+            None => super::dom::has_any(n.unchecked_ref(), &NAMING),
+        }
     }
 
     fn only_text(&mut self, n: &Node, tag: &str) -> Option<String> {
         let el = n.unchecked_ref::<Element>();
+        let shadowed = |el: &Element| match self.known(n) {
+            Some(facts) => facts.shadowed(),
+            None => el.shadow_root().is_some(),
+        };
         // A slot shows its assigned nodes, not its own text.
-        let plain = tag != "slot" && el.child_element_count() == 0 && el.shadow_root().is_none();
+        let plain = tag != "slot" && el.child_element_count() == 0 && !shadowed(el);
         plain.then(|| n.text_content().unwrap_or_default())
     }
 

@@ -7,7 +7,7 @@ use claudezilla_protocol::envelope::{FramePlace, PageReply, SnapshotPart};
 use wasm_bindgen::prelude::*;
 use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, Node};
 
-use super::dom::{Checkable, box_less, document, has_any, is_visible};
+use super::dom::{self, Children, Facts, Seen, box_less, document, has_any, is_visible};
 use super::find;
 use super::names::{self, Labels};
 use super::secrets;
@@ -22,25 +22,36 @@ extern "C" {
 
 thread_local! {
     /// Attributes that make an element more than its tag says; most elements have none, and
-    /// one `matches` call lets the walk skip every attribute read for them.
-    static MARKED: JsValue = JsValue::from_str("[hidden],[aria-hidden],[role],[tabindex],[onclick],[contenteditable],[draggable=true],[aria-label],[aria-labelledby],[aria-labeledby],[title]");
+    /// knowing which are marked lets the walk skip every attribute read for the others. They
+    /// include the ones a name is computed from (`a11y::name::NAMING`) and a control's states
+    /// ([`STATE_ATTRIBUTES`]), so neither asks again of an element the walk met.
+    static MARKED: JsValue = {
+        let own = ["hidden", "tabindex", "onclick", "contenteditable", "draggable=true"];
+        let all = own.iter().chain(a11y::name::NAMING).chain(&STATE_ATTRIBUTES);
+        JsValue::from_str(&all.map(|a| format!("[{a}]")).collect::<Vec<_>>().join(","))
+    };
+    /// The attributes a control's states come from: one `matches` call spares the reads of
+    /// all of them for the marked controls that have none.
+    static STATEFUL: JsValue = JsValue::from_str(
+        &STATE_ATTRIBUTES.map(|a| format!("[{a}]")).join(","),
+    );
 }
 
-fn is_marked(el: &Element) -> bool {
-    MARKED.with(|m| el.unchecked_ref::<Checkable>().matches_value(m))
-}
+/// The attributes [`states`] reads.
+const STATE_ATTRIBUTES: [&str; 5] = [
+    "disabled",
+    "aria-disabled",
+    "aria-expanded",
+    "required",
+    "aria-checked",
+];
 
 thread_local! {
-    /// The elements whose cursor is asked: what cards, items and chips are made of (the tags
-    /// of `element`'s generic branch). Asking every paragraph and table cell costs a style
-    /// lookup each, on every snapshot.
+    /// [`is_carrier`]'s tags, for an element met without its tag (a slot's parent).
     static CARRIERS: JsValue = JsValue::from_str("div,span,li");
     /// Class names a date picker may mark a day of another month with; `a11y::outside_month`
     /// decides (one `matches` call spares the class read of every other control).
     static MAYBE_OUTSIDE: JsValue = JsValue::from_str("[class*=onth],[class*=ay]");
-    /// The attributes a control's states come from: one `matches` call spares the reads of
-    /// all of them for the many controls that have none.
-    static STATEFUL: JsValue = JsValue::from_str("[disabled],[aria-disabled],[aria-expanded],[required],[aria-checked]");
 }
 
 thread_local! {
@@ -69,6 +80,9 @@ struct Walker {
     cut: Option<String>,
     /// Inside a label that names a field: its words are on the field's line already.
     in_label: bool,
+    /// What tells the reader which elements are marked, for the tree being walked: the set
+    /// of its marked elements (a shadow root's on top while inside it), or the selectors.
+    marked: Vec<JsValue>,
 }
 
 pub fn snapshot(
@@ -97,10 +111,19 @@ pub fn snapshot(
         frames: Vec::new(),
         cut: None,
         in_label: false,
+        marked: vec![MARKED.with(|m| dom::marked_in(&root, m))],
     };
-    match root.dyn_ref::<Element>() {
-        Some(el) if selector.is_some() => w.root(el),
-        _ => w.children(&root, 0),
+    let facts = MARKED.with(|m| Facts::of(&root, m));
+    let el: &Element = root.unchecked_ref();
+    let tag = facts.tag(el);
+    let seen = Seen {
+        el,
+        tag: &tag,
+        facts,
+    };
+    match selector {
+        Some(_) => w.root(seen),
+        None => w.children(seen, 0),
     }
     Ok(PageReply::SnapshotPart(SnapshotPart {
         text: w.out,
@@ -111,40 +134,46 @@ pub fn snapshot(
 }
 
 impl Walker {
-    fn children(&mut self, parent: &Node, depth: usize) {
-        self.children_of(parent, depth, None);
+    fn children(&mut self, parent: Seen, depth: usize) {
+        self.children_of(parent, depth, Some(is_carrier(parent.tag)));
     }
 
     /// A label's own words name its field; the field's line carries them (also the words of
     /// elements inside the label, and what its slots show).
-    fn label(&mut self, el: &Element, depth: usize) {
+    fn label(&mut self, label: Seen, depth: usize) {
         let was = self.in_label;
         self.in_label = true;
-        self.children(el, depth);
+        self.children(label, depth);
         self.in_label = was;
     }
 
     /// What a slot shows: its assigned nodes (its own children when none are).
-    fn slot(&mut self, slot: &Element, depth: usize) {
-        let assigned = names::slotted(slot);
+    fn slot(&mut self, slot: Seen, depth: usize) {
+        let assigned = names::slotted(slot.el);
         if assigned.length() == 0 {
             return self.children(slot, depth);
         }
         // A slot has no box of its own: its text shows when what holds it does.
         let with_text = !self.limits.interactive_only && !self.in_label;
         let mut holder = Holding::default();
-        let shown_by = slot.parent_element();
+        let shown_by = slot.el.parent_element();
         for node in assigned.iter() {
             if self.cut.is_some() {
                 return;
             }
+            let node: Node = node.unchecked_into();
+            let facts = MARKED.with(|m| Facts::of(&node, m));
+            // Assigned nodes may come from several trees: asked by selector.
+            self.marked.push(MARKED.with(JsValue::clone));
             self.child(
-                node.unchecked_ref(),
+                &node,
+                facts,
                 depth,
                 with_text,
                 &mut holder,
                 shown_by.as_ref(),
             );
+            self.marked.pop();
         }
     }
 
@@ -152,25 +181,48 @@ impl Walker {
     /// light children.
     /// `carrier`: whether the parent is an element cards and items are made of, when the
     /// caller knows its tag (a style question spared).
-    fn children_of(&mut self, parent: &Node, depth: usize, carrier: Option<bool>) {
+    fn children_of(&mut self, parent: Seen, depth: usize, carrier: Option<bool>) {
+        let Some(shadow) = parent
+            .facts
+            .shadowed()
+            .then(|| parent.el.shadow_root())
+            .flatten()
+        else {
+            return self.nodes_under(parent.el, Some(parent.el), depth, carrier);
+        };
+        self.marked
+            .push(MARKED.with(|m| dom::marked_in(&shadow, m)));
+        self.nodes_under(&shadow, None, depth, None);
+        self.marked.pop();
+    }
+
+    /// The children of `parent` (an element, whose text shows when it is visible, or a shadow
+    /// root).
+    fn nodes_under(
+        &mut self,
+        parent: &Node,
+        shown_by: Option<&Element>,
+        depth: usize,
+        carrier: Option<bool>,
+    ) {
         let with_text = !self.limits.interactive_only && !self.in_label;
-        let parent_el = parent.dyn_ref::<Element>();
-        if let Some(shadow) = parent_el.and_then(Element::shadow_root) {
-            return self.children_of(&shadow, depth, None);
-        }
         // Generic elements are not checked for visibility on the way down (too costly); their
         // text is shown only if they are visible, checked once, at their first words.
         let mut holder = Holding {
             carrier,
             held: None,
+            parent_shows: true,
         };
-        let mut child = parent.first_child();
-        while let Some(node) = child {
+        let marked = self
+            .marked
+            .last()
+            .cloned()
+            .unwrap_or_else(|| MARKED.with(JsValue::clone));
+        for (node, facts) in Children::of(parent, &marked) {
             if self.cut.is_some() {
                 return;
             }
-            self.child(&node, depth, with_text, &mut holder, parent_el);
-            child = node.next_sibling();
+            self.child(&node, facts, depth, with_text, &mut holder, shown_by);
         }
     }
 
@@ -178,34 +230,45 @@ impl Walker {
     fn child(
         &mut self,
         node: &Node,
+        facts: Facts,
         depth: usize,
         with_text: bool,
         holder: &mut Holding,
         shown_by: Option<&Element>,
     ) {
-        match node.node_type() {
-            Node::ELEMENT_NODE => self.element(node.unchecked_ref(), depth),
-            Node::TEXT_NODE => {
-                // Without text wanted, words matter only where they may make a control.
-                let carrier = *holder
-                    .carrier
-                    .get_or_insert_with(|| shown_by.is_some_and(|el| has_any(el, &CARRIERS)));
-                if !with_text && !carrier {
-                    return;
-                }
-                let text = node.text_content().unwrap_or_default();
-                if !text.chars().any(char::is_alphanumeric) {
-                    return;
-                }
-                let held = match holder.held {
-                    Some(held) => held,
-                    None => *holder.held.insert(self.holder(shown_by, carrier, depth)),
-                };
-                if held == Holder::Shown && with_text {
-                    self.text(node, &text, depth);
-                }
-            }
-            _ => {}
+        if facts.is_element() {
+            let el: &Element = node.unchecked_ref();
+            let tag = facts.tag(el);
+            return self.element(
+                Seen {
+                    el,
+                    tag: &tag,
+                    facts,
+                },
+                depth,
+            );
+        }
+        if !facts.is_text() {
+            return;
+        }
+        // Without text wanted, words matter only where they may make a control.
+        let carrier = *holder
+            .carrier
+            .get_or_insert_with(|| shown_by.is_some_and(|el| has_any(el, &CARRIERS)));
+        if !with_text && !carrier {
+            return;
+        }
+        let text = node.text_content().unwrap_or_default();
+        if !text.chars().any(char::is_alphanumeric) {
+            return;
+        }
+        let held = match holder.held {
+            Some(held) => held,
+            None => *holder.held.insert(self.holder(shown_by, carrier, depth)),
+        };
+        if held == Holder::Shown && with_text {
+            let parent = shown_by.filter(|_| holder.parent_shows);
+            self.text(node, parent, &text, depth);
         }
     }
 
@@ -222,7 +285,17 @@ impl Walker {
         if self.in_label || !carrier || !pointer_cursor(el) {
             return Holder::Shown;
         }
-        self.control(el, &el.local_name(), "clickable", depth);
+        let facts = MARKED.with(|m| Facts::of(el, m));
+        let tag = facts.tag(el);
+        self.control(
+            Seen {
+                el,
+                tag: &tag,
+                facts,
+            },
+            "clickable",
+            depth,
+        );
         Holder::Control
     }
 
@@ -246,19 +319,24 @@ impl Walker {
         true
     }
 
-    fn text(&mut self, node: &Node, raw: &str, depth: usize) {
-        let text = a11y::clean(raw, 120);
-        if self.within_depth(depth) {
-            let line = a11y::text_line(depth, &text);
-            // Text slotted into a shadow root, or directly in one, has a host to point at.
-            let parent = node.parent_element().or_else(|| {
-                js_sys::Reflect::get(&node.get_root_node(), &"host".into())
-                    .ok()
-                    .and_then(|h| h.dyn_into::<Element>().ok())
-            });
-            if let Some(parent) = parent {
-                self.push(line, &parent);
-            }
+    /// A text's line; `parent`: its parent element, when the caller knows it.
+    fn text(&mut self, node: &Node, parent: Option<&Element>, raw: &str, depth: usize) {
+        if !self.within_depth(depth) {
+            return;
+        }
+        let line = a11y::text_line(depth, &a11y::clean(raw, 120));
+        if let Some(parent) = parent {
+            self.push(line, parent);
+            return;
+        }
+        // Text slotted into a shadow root, or directly in one, has a host to point at.
+        let parent = node.parent_element().or_else(|| {
+            js_sys::Reflect::get(&node.get_root_node(), &"host".into())
+                .ok()
+                .and_then(|h| h.dyn_into::<Element>().ok())
+        });
+        if let Some(parent) = parent {
+            self.push(line, &parent);
         }
     }
 
@@ -268,21 +346,21 @@ impl Walker {
 
     /// The element a selector asked for: listed as any other, and also when it is hidden or
     /// an option (which the walk leaves to their field), so the answer says what it is.
-    fn root(&mut self, el: &Element) {
-        let tag = el.local_name();
+    fn root(&mut self, seen: Seen) {
+        let (el, tag) = (seen.el, seen.tag);
         let hidden = el.has_attribute("hidden")
             || el.get_attribute("aria-hidden").as_deref() == Some("true")
             || !(is_visible(el) || box_less(el));
         if !hidden && tag != "option" {
-            return self.element(el, 0);
+            return self.element(seen, 0);
         }
-        let (role, _) = role_of(el, &tag, true);
+        let (role, _) = role_of(el, tag, true);
         let role = role.unwrap_or(if tag == "option" { "option" } else { "generic" });
         let how = match hidden {
             true => Named::Hidden,
             false => Named::Shown,
         };
-        let name = names::name_as(el, &tag, &mut self.labels, how);
+        let name = names::name_seen(seen, &mut self.labels, how);
         let states = States {
             hidden,
             ..States::default()
@@ -290,22 +368,20 @@ impl Walker {
         self.push(a11y::line(0, role, &name, None, &states), el);
     }
 
-    fn element(&mut self, el: &Element, depth: usize) {
-        let tag = el.local_name();
-        if a11y::is_skipped(&tag) {
+    fn element(&mut self, seen: Seen, depth: usize) {
+        let (el, tag, marked) = (seen.el, seen.tag, seen.facts.marked());
+        if a11y::is_skipped(tag) {
             return;
         }
-        let marked = is_marked(el);
         if tag == "tr" && !marked {
-            return self.row(el, depth, false);
+            return self.row(seen, depth);
         }
         if tag == "slot" {
-            return self.slot(el, depth);
+            return self.slot(seen, depth);
         }
-        if !marked && a11y::is_plain(&tag) {
+        if !marked && a11y::is_plain(tag) {
             // The common case: a generic element, only its content matters.
-            let carrier = matches!(tag.as_str(), "div" | "span" | "li");
-            return self.children_of(el, depth, Some(carrier));
+            return self.children_of(seen, depth, Some(is_carrier(tag)));
         }
         let hidden = marked
             && (el.has_attribute("hidden")
@@ -313,34 +389,34 @@ impl Walker {
         if hidden || !(is_visible(el) || box_less(el)) {
             return;
         }
-        let (role, interactive) = role_of(el, &tag, marked);
+        let (role, interactive) = role_of(el, tag, marked);
         if role == Some("row") {
             // A grid's row: its cells on one line, each with its ref, as a table's row.
-            return self.row(el, depth, marked);
+            return self.row(seen, depth);
         }
         if interactive && holds_controls(el, role) {
-            return self.composite(el, &tag, role, depth);
+            return self.composite(seen, role, depth);
         }
         if interactive || (role == Some("label") && !labels_field(el)) {
             let role = role.unwrap_or("clickable");
-            let listed = self.control(el, &tag, role, depth);
+            let listed = self.control(seen, role, depth);
             // A listbox's options, a grid's cells, a menu's items: clicked one by one.
             if listed && a11y::has_items(role) {
-                self.children(el, depth + 1);
+                self.children(seen, depth + 1);
             }
             return;
         }
         match role {
             Some(h @ ("h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "heading")) => {
-                let name = names::name(el, &tag, &mut self.labels);
+                let name = names::name_seen(seen, &mut self.labels, Named::Shown);
                 let line = a11y::line(depth, h, &name, None, &States::default());
                 if self.within_depth(depth) {
                     self.push(line, el);
                 }
             }
-            Some("img") if tag == "svg" => self.named(el, &tag, "img", depth),
+            Some("img") if tag == "svg" => self.named(seen, "img", depth),
             Some("img") if !self.limits.interactive_only => {
-                let name = names::name(el, &tag, &mut self.labels);
+                let name = names::name_seen(seen, &mut self.labels, Named::Shown);
                 if !name.is_empty() && self.within_depth(depth) {
                     self.push(
                         a11y::line(depth, "img", &name, None, &States::default()),
@@ -349,60 +425,63 @@ impl Walker {
                 }
             }
             Some("iframe") => self.iframe(el, depth),
-            Some("label") => self.label(el, depth),
+            Some("label") => self.label(seen, depth),
             Some(r) if a11y::is_container(Some(r)) => {
-                let name = names::name(el, &tag, &mut self.labels);
+                let name = names::name_seen(seen, &mut self.labels, Named::Shown);
                 if self.within_depth(depth)
                     && !self.push(a11y::line(depth, r, &name, None, &States::default()), el)
                 {
                     return;
                 }
-                self.children(el, depth + 1);
+                self.children(seen, depth + 1);
             }
-            Some("none" | "presentation") => self.children(el, depth),
+            Some("none" | "presentation") => self.children(seen, depth),
             // An element of no role that an author named or titled: by its tag, or the role a
             // name gives it (a named section is a region).
             Some("generic") | None if marked && has_any(el, &AUTHOR_NAMED_OR_TITLED) => {
-                let role = match tag.as_str() {
+                let role = match tag {
                     "section" => "region",
                     "dl" => "list",
-                    _ => tag.as_str(),
+                    _ => tag,
                 };
-                let role = role.to_owned();
-                self.named(el, &tag, &role, depth)
+                self.named(seen, role, depth)
             }
-            Some("generic") | None => self.children(el, depth),
+            Some("generic") | None => self.children(seen, depth),
             // Other roles (an alert, a figure, a status) are printed when named, else only
             // their content shows.
-            Some(r) => self.named(el, &tag, r, depth),
+            Some(r) => self.named(seen, r, depth),
         }
     }
 
     /// An element whose role is worth saying when it has a name (an alert, a figure, a named
     /// svg): its line, then its content under it; unnamed, only its content.
-    fn named(&mut self, el: &Element, tag: &str, role: &str, depth: usize) {
-        let name = names::name(el, tag, &mut self.labels);
+    fn named(&mut self, seen: Seen, role: &str, depth: usize) {
+        let name = names::name_seen(seen, &mut self.labels, Named::Shown);
         if name.is_empty() {
-            return self.children(el, depth);
+            return self.children(seen, depth);
         }
         if self.within_depth(depth)
-            && !self.push(a11y::line(depth, role, &name, None, &States::default()), el)
+            && !self.push(
+                a11y::line(depth, role, &name, None, &States::default()),
+                seen.el,
+            )
         {
             return;
         }
-        self.children(el, depth + 1);
+        self.children(seen, depth + 1);
     }
 
     /// A control's line, with its ref; false when it did not fit.
-    fn control(&mut self, el: &Element, tag: &str, role: &str, depth: usize) -> bool {
+    fn control(&mut self, seen: Seen, role: &str, depth: usize) -> bool {
+        let el = seen.el;
         let reference = find::ref_for(el, self.frame).to_string();
         // What a script made clickable has no role to name it; its words do.
         let how = match role {
             "clickable" => Named::Clickable,
             _ => Named::Shown,
         };
-        let name = names::name_as(el, tag, &mut self.labels, how);
-        let mut states = states(el, tag, role);
+        let name = names::name_seen(seen, &mut self.labels, how);
+        let mut states = states(seen, role);
         if name.is_empty() {
             states.context = context_of(el);
         }
@@ -422,24 +501,24 @@ impl Walker {
     /// A part of a composite widget holding controls of its own (a calendar day's button, a
     /// map's markers and zoom buttons): those controls are what a person clicks. A cell gives
     /// way to them; a script's focusable container keeps its ref, with them listed under it.
-    fn composite(&mut self, el: &Element, tag: &str, role: Option<&'static str>, depth: usize) {
+    fn composite(&mut self, seen: Seen, role: Option<&'static str>, depth: usize) {
         if role.is_some_and(a11y::gives_way) {
-            return self.children(el, depth);
+            return self.children(seen, depth);
         }
-        if self.control(el, tag, role.unwrap_or("clickable"), depth) {
-            self.children(el, depth + 1);
+        if self.control(seen, role.unwrap_or("clickable"), depth) {
+            self.children(seen, depth + 1);
         }
     }
 
     /// A table row: its content, folded onto one line where it is a few lines.
-    fn row(&mut self, el: &Element, depth: usize, marked: bool) {
+    fn row(&mut self, row: Seen, depth: usize) {
         let (start, lines, frames) = (self.out.len(), self.lines, self.frames.len());
         // A row's name is its cells' words, which its line shows; an author's name is said.
-        let name = match marked && has_any(el, &AUTHOR_NAMED) {
-            true => names::name(el, "tr", &mut self.labels),
+        let name = match row.facts.marked() && has_any(row.el, &AUTHOR_NAMED) {
+            true => names::name_seen(row, &mut self.labels, Named::Shown),
             false => String::new(),
         };
-        self.children(el, depth);
+        self.children(row, depth);
         if self.cut.is_some() || self.frames.len() != frames {
             return;
         }
@@ -536,9 +615,18 @@ pub(super) fn role_of(el: &Element, tag: &str, marked: bool) -> (Option<&'static
 /// What is known of the element holding a run of text nodes, found out once.
 #[derive(Default)]
 struct Holding {
-    /// It is an element cards and items are made of (`CARRIERS`).
+    /// It is an element cards and items are made of ([`is_carrier`]).
     carrier: Option<bool>,
     held: Option<Holder>,
+    /// It is the texts' parent (not the element showing a slot's nodes).
+    parent_shows: bool,
+}
+
+/// The tags whose cursor is asked: what cards, items and chips are made of (the tags of
+/// `element`'s generic branch). Asking every paragraph and table cell costs a style lookup
+/// each, on every snapshot.
+fn is_carrier(tag: &str) -> bool {
+    matches!(tag, "div" | "span" | "li")
 }
 
 /// What the element holding some words turned out to be.
@@ -610,8 +698,9 @@ fn context_of(el: &Element) -> Option<String> {
 /// The most words a row holds: more, and it is a page, not a row.
 const MAX_CONTEXT: usize = 200;
 
-fn states(el: &Element, tag: &str, role: &str) -> States {
-    let stateful = has_any(el, &STATEFUL);
+fn states(seen: Seen, role: &str) -> States {
+    let (el, tag) = (seen.el, seen.tag);
+    let stateful = seen.facts.marked() && has_any(el, &STATEFUL);
     let mut s = if stateful {
         States {
             disabled: el.has_attribute("disabled")
