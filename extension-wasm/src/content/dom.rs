@@ -43,7 +43,7 @@ extern "C" {
     fn facts_of(node: &Node, marked: &JsValue) -> u32;
     /// The tag the reader numbered `index` (numbers start at 1).
     #[wasm_bindgen(js_name = claudezillaTag)]
-    fn tag_numbered(index: u32) -> String;
+    fn tag_numbered(index: u32) -> Option<String>;
     /// The elements under `root` matching `selectors`, as a set the reader looks an element up
     /// in (one query for a whole tree, where `matches` is a read of each element).
     #[wasm_bindgen(js_name = claudezillaMarkedIn)]
@@ -93,13 +93,14 @@ impl Facts {
         if index == 0 {
             return el.local_name();
         }
-        TAGS.with_borrow_mut(|tags| {
-            let at = index as usize - 1;
+        let at = index as usize - 1;
+        let known = TAGS.with_borrow_mut(|tags| {
             while tags.len() <= at {
-                tags.push(tag_numbered(tags.len() as u32 + 1));
+                tags.push(tag_numbered(tags.len() as u32 + 1)?);
             }
-            tags[at].clone()
-        })
+            Some(tags[at].clone())
+        });
+        known.unwrap_or_else(|| el.local_name())
     }
 }
 
@@ -117,8 +118,8 @@ thread_local! {
 }
 
 /// A node's children (open shadow roots not entered) with their [`Facts`], read in batches as
-/// the walk goes (a walk cut short reads no further); `marked` names the selectors an
-/// element's `marked` fact tests.
+/// the walk goes (a walk cut short reads no further); `marked` says which elements are marked
+/// (selectors, or the set [`marked_in`] made of the parent's tree).
 pub struct Children<'a> {
     parent: &'a Node,
     marked: &'a JsValue,
