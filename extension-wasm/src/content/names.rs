@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, Node};
 
 pub use super::dom::slotted;
-use super::dom::{Dom as Page, Facts, Seen};
+use super::dom::{Dom, Facts, Seen};
 use crate::a11y;
 use crate::a11y::name::{Generated, NameSources, Named, Shown};
 use crate::composed;
@@ -36,7 +36,7 @@ thread_local! {
 
 /// The nodes the page shows under `node` ([`composed::shown_children`]).
 pub fn rendered_children(node: &Node) -> Vec<Node> {
-    composed::shown_children(&Page, node)
+    composed::shown_children(&Dom, node)
 }
 
 /// The element's words as the page shows them (through shadow roots and slots, without what
@@ -236,14 +236,15 @@ pub const MAX_LOCATOR_NAME: usize = 300;
 
 /// The accessible name of `el` as a locator matches it: as [`name`], cut much later.
 pub fn full_name(el: &Element, tag: &str, labels: &mut Labels) -> String {
-    let mut dom = Dom { labels, root: None };
+    let mut dom = Sources { labels, root: None };
     let name = a11y::name::accessible_name(&mut dom, el.as_ref(), tag, Named::Shown);
     a11y::clean(&name, MAX_LOCATOR_NAME)
 }
 
 /// The name of an element met as `how` says (hidden, or a script's clickable element).
 pub fn name_as(el: &Element, tag: &str, labels: &mut Labels, how: Named) -> String {
-    let name = a11y::name::accessible_name(&mut Dom { labels, root: None }, el.as_ref(), tag, how);
+    let name =
+        a11y::name::accessible_name(&mut Sources { labels, root: None }, el.as_ref(), tag, how);
     a11y::clean(&name, 80)
 }
 
@@ -251,19 +252,23 @@ pub fn name_as(el: &Element, tag: &str, labels: &mut Labels, how: Named) -> Stri
 /// `marked` fact must cover [`a11y::name::NAMING`] (the snapshot's does).
 pub fn name_seen(seen: Seen, labels: &mut Labels, how: Named) -> String {
     let root = Some((Node::from(seen.el.clone()), seen.facts));
-    let name =
-        a11y::name::accessible_name(&mut Dom { labels, root }, seen.el.as_ref(), seen.tag, how);
+    let name = a11y::name::accessible_name(
+        &mut Sources { labels, root },
+        seen.el.as_ref(),
+        seen.tag,
+        how,
+    );
     a11y::clean(&name, 80)
 }
 
 /// The page's tree, as the name computation reads it.
-struct Dom<'a> {
+struct Sources<'a> {
     labels: &'a mut Labels,
     /// The element named, with what the caller already read of it.
     root: Option<(Node, Facts)>,
 }
 
-impl Dom<'_> {
+impl Sources<'_> {
     /// What is known of `n` without asking: the facts of the element named.
     fn known(&self, n: &Node) -> Option<Facts> {
         self.root
@@ -291,7 +296,7 @@ thread_local! {
     };
 }
 
-impl NameSources for Dom<'_> {
+impl NameSources for Sources<'_> {
     type Node = Node;
 
     fn tag(&mut self, n: &Node) -> Option<String> {
