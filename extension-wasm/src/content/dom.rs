@@ -1,5 +1,7 @@
-//! The leaf every content module reads the page through: the document, and the element checks
-//! web-sys lacks (`checkVisibility`, `matches` with a selector kept as a JS string).
+//! The leaf every content module reads the page through: the document; the hot reads of the
+//! walks through the page's native getters (`checkVisibility`, which web-sys lacks, and
+//! `matches` with a selector kept as a JS string among them); the snapshot's reader of a
+//! node's children and their facts.
 
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 use wasm_bindgen::prelude::*;
@@ -7,23 +9,37 @@ use web_sys::{Document, Element, Node};
 
 #[wasm_bindgen]
 extern "C" {
-    /// An element seen through `checkVisibility()` (not in web-sys yet).
-    #[wasm_bindgen(extends = Element)]
-    pub type Checkable;
-    #[wasm_bindgen(method, js_name = checkVisibility)]
-    fn check_visibility(this: &Checkable) -> bool;
-    /// `matches` with a selector kept as a JS string (no re-encoding per call).
-    #[wasm_bindgen(method, js_name = matches)]
-    pub fn matches_value(this: &Checkable, selectors: &JsValue) -> bool;
-
-    /// Any node, asked what only elements have (the others have none): one read, where
-    /// asking first whether it is an element is a second.
-    #[wasm_bindgen(extends = Node)]
-    type AnyNode;
-    #[wasm_bindgen(method, getter = shadowRoot)]
-    fn shadow_root_if_any(this: &AnyNode) -> Option<web_sys::ShadowRoot>;
-    #[wasm_bindgen(method, getter = localName)]
-    fn local_name_if_any(this: &AnyNode) -> Option<String>;
+    // The walks' hot reads, through the page's native getters and methods called directly
+    // (the shim's `claudezillaNative`): the same answers as web-sys's property reads, which go
+    // through the content script's Xray view at about twenty times the cost.
+    #[wasm_bindgen(js_namespace = claudezillaNative, js_name = visible)]
+    fn native_visible(el: &Element, options: &JsValue) -> bool;
+    #[wasm_bindgen(js_namespace = claudezillaNative, js_name = matches)]
+    fn native_matches(el: &Element, selectors: &JsValue) -> bool;
+    /// The element's attribute `name`, as `getAttribute` reads it.
+    #[wasm_bindgen(js_namespace = claudezillaNative, js_name = attribute)]
+    pub fn attribute(el: &Element, name: &str) -> Option<String>;
+    #[wasm_bindgen(js_namespace = claudezillaNative, js_name = hasAttribute)]
+    pub fn has_attribute(el: &Element, name: &str) -> bool;
+    /// The node's `textContent`.
+    #[wasm_bindgen(js_namespace = claudezillaNative, js_name = text)]
+    pub fn text(node: &Node) -> Option<String>;
+    #[wasm_bindgen(js_namespace = claudezillaNative, js_name = childElementCount)]
+    pub fn child_element_count(el: &Element) -> u32;
+    #[wasm_bindgen(js_namespace = claudezillaNative, js_name = nodeType)]
+    pub fn node_type(node: &Node) -> u16;
+    #[wasm_bindgen(js_namespace = claudezillaNative, js_name = localName)]
+    pub fn local_name(el: &Element) -> String;
+    /// The node's tree: its document, or the shadow root it is in.
+    #[wasm_bindgen(js_namespace = claudezillaNative, js_name = rootNode)]
+    pub fn root_node(node: &Node) -> Node;
+    #[wasm_bindgen(js_namespace = claudezillaNative, js_name = firstChild)]
+    fn first_child(node: &Node) -> Option<Node>;
+    #[wasm_bindgen(js_namespace = claudezillaNative, js_name = nextSibling)]
+    fn next_sibling(node: &Node) -> Option<Node>;
+    /// An element's open shadow root; none for other nodes.
+    #[wasm_bindgen(js_namespace = claudezillaNative, js_name = shadowRootOf)]
+    fn shadow_root_of(node: &Node) -> Option<web_sys::ShadowRoot>;
 }
 
 #[wasm_bindgen]
@@ -187,12 +203,17 @@ pub fn document() -> Result<Document, ErrorBody> {
 
 /// Does `el` match any of the selectors kept in `selectors`?
 pub fn has_any(el: &Element, selectors: &'static std::thread::LocalKey<JsValue>) -> bool {
-    selectors.with(|s| el.unchecked_ref::<Checkable>().matches_value(s))
+    selectors.with(|s| native_matches(el, s))
 }
 
 /// False for elements not rendered (display: none, content-visibility hidden, …).
 pub fn is_visible(el: &Element) -> bool {
-    el.unchecked_ref::<Checkable>().check_visibility()
+    native_visible(el, &JsValue::UNDEFINED)
+}
+
+/// [`is_visible`] with `checkVisibility`'s options.
+pub fn is_visible_with(el: &Element, options: &JsValue) -> bool {
+    native_visible(el, options)
 }
 
 /// `display: contents` (a grid's header row laid out by its cells): no box of its own, so
@@ -241,25 +262,20 @@ impl crate::composed::Tree for Dom {
 
     fn children(&self, node: &Node) -> Vec<Node> {
         let mut out = Vec::new();
-        let mut child = node.first_child();
+        let mut child = first_child(node);
         while let Some(n) = child {
-            child = n.next_sibling();
+            child = next_sibling(&n);
             out.push(n);
         }
         out
     }
 
     fn shadow_root(&self, node: &Node) -> Option<Node> {
-        node.unchecked_ref::<AnyNode>()
-            .shadow_root_if_any()
-            .map(Node::from)
+        shadow_root_of(node).map(Node::from)
     }
 
     fn is_slot(&self, node: &Node) -> bool {
-        node.unchecked_ref::<AnyNode>()
-            .local_name_if_any()
-            .as_deref()
-            == Some("slot")
+        node_type(node) == Node::ELEMENT_NODE && local_name(node.unchecked_ref()) == "slot"
     }
 
     fn assigned(&self, slot: &Node) -> Vec<Node> {

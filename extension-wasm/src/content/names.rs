@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, Node};
 
 pub use super::dom::slotted;
-use super::dom::{Dom, Facts, Seen};
+use super::dom::{self, Dom, Facts, Seen};
 use crate::a11y;
 use crate::a11y::name::{Generated, NameSources, Named, Shown};
 use crate::composed;
@@ -60,9 +60,9 @@ fn words_under(
         if *read > MAX_WORDS {
             return;
         }
-        match n.node_type() {
+        match dom::node_type(&n) {
             Node::TEXT_NODE => {
-                let text = n.text_content().unwrap_or_default();
+                let text = dom::text(&n).unwrap_or_default();
                 *read += text.len();
                 out.push_str(&text);
             }
@@ -81,8 +81,8 @@ fn words_under(
 /// Are an element's words for people: not a script or style, not `hidden` or `aria-hidden`?
 fn shows_words(el: &Element) -> bool {
     !a11y::is_skipped(&el.local_name())
-        && !el.has_attribute("hidden")
-        && el.get_attribute("aria-hidden").as_deref() != Some("true")
+        && !dom::has_attribute(el, "hidden")
+        && dom::attribute(el, "aria-hidden").as_deref() != Some("true")
 }
 
 /// The element of `root` (a document or a shadow root) with this id.
@@ -108,7 +108,7 @@ pub struct Labels {
 impl Labels {
     /// The `labels` of `field`, in tree order, as the browser would answer them.
     pub fn of(&mut self, field: &Element) -> Vec<Node> {
-        let root = field.get_root_node();
+        let root = dom::root_node(field);
         if !self.indexed.contains(&root) {
             let labels = root.unchecked_ref::<Tree>().query_all("label");
             for i in 0..labels.length() {
@@ -278,15 +278,6 @@ impl Sources<'_> {
     }
 }
 
-#[wasm_bindgen]
-extern "C" {
-    /// An element seen through `checkVisibility()` with options (not in web-sys yet).
-    #[wasm_bindgen(extends = Element)]
-    type Visible;
-    #[wasm_bindgen(method, js_name = checkVisibility)]
-    fn check_visibility_with(this: &Visible, options: &JsValue) -> bool;
-}
-
 thread_local! {
     /// `checkVisibility`'s options that count `visibility: hidden` as hidden.
     static VISIBILITY_TOO: JsValue = {
@@ -300,15 +291,15 @@ impl NameSources for Sources<'_> {
     type Node = Node;
 
     fn tag(&mut self, n: &Node) -> Option<String> {
-        (n.node_type() == Node::ELEMENT_NODE).then(|| n.unchecked_ref::<Element>().local_name())
+        (dom::node_type(n) == Node::ELEMENT_NODE).then(|| dom::local_name(n.unchecked_ref()))
     }
 
     fn text(&mut self, n: &Node) -> Option<String> {
-        (n.node_type() == Node::TEXT_NODE).then(|| n.text_content().unwrap_or_default())
+        (dom::node_type(n) == Node::TEXT_NODE).then(|| dom::text(n).unwrap_or_default())
     }
 
     fn attribute(&mut self, n: &Node, name: &str) -> Option<String> {
-        n.unchecked_ref::<Element>().get_attribute(name)
+        dom::attribute(n.unchecked_ref(), name)
     }
 
     fn marked(&mut self, n: &Node) -> bool {
@@ -325,8 +316,8 @@ impl NameSources for Sources<'_> {
             None => el.shadow_root().is_some(),
         };
         // A slot shows its assigned nodes, not its own text.
-        let plain = tag != "slot" && el.child_element_count() == 0 && !shadowed(el);
-        plain.then(|| n.text_content().unwrap_or_default())
+        let plain = tag != "slot" && dom::child_element_count(el) == 0 && !shadowed(el);
+        plain.then(|| dom::text(n).unwrap_or_default())
     }
 
     fn children(&mut self, n: &Node) -> Vec<Node> {
@@ -334,14 +325,14 @@ impl NameSources for Sources<'_> {
     }
 
     fn by_id(&mut self, n: &Node, id: &str) -> Option<Node> {
-        by_id(&n.get_root_node(), id).map(Node::from)
+        by_id(&dom::root_node(n), id).map(Node::from)
     }
 
     fn shown(&mut self, n: &Node) -> Shown {
         let el = n.unchecked_ref::<Element>();
         // The stricter question first: its options only add conditions, so a yes (the common
         // case) answers alone, one crossing where there were two.
-        if VISIBILITY_TOO.with(|o| el.unchecked_ref::<Visible>().check_visibility_with(o)) {
+        if VISIBILITY_TOO.with(|o| dom::is_visible_with(el, o)) {
             return Shown::Rendered;
         }
         if super::dom::is_visible(el) {
@@ -420,7 +411,7 @@ fn marker(li: &Element) -> Option<String> {
     let content = style_of(li, "::marker", "content")?;
     if !matches!(content.as_str(), "normal" | "none" | "") {
         return Some(a11y::generated::generated_text(&content, &mut |a| {
-            li.get_attribute(a)
+            dom::attribute(&li, a)
         }));
     }
     let kind = style_of(li, "", "list-style-type")?;
@@ -446,7 +437,7 @@ fn ordinal(li: &Element) -> i64 {
     let start = li
         .parent_element()
         .filter(|p| p.local_name() == "ol")
-        .and_then(|ol| ol.get_attribute("start"))
+        .and_then(|ol| dom::attribute(&ol, "start"))
         .and_then(|s| s.trim().parse().ok())
         .unwrap_or(1);
     let mut before = 0;

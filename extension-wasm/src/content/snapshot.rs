@@ -258,7 +258,7 @@ impl Walker {
         if !with_text && !carrier {
             return;
         }
-        let text = node.text_content().unwrap_or_default();
+        let text = dom::text(node).unwrap_or_default();
         if !text.chars().any(char::is_alphanumeric) {
             return;
         }
@@ -348,8 +348,8 @@ impl Walker {
     /// an option (which the walk leaves to their field), so the answer says what it is.
     fn root(&mut self, seen: Seen) {
         let (el, tag) = (seen.el, seen.tag);
-        let hidden = el.has_attribute("hidden")
-            || el.get_attribute("aria-hidden").as_deref() == Some("true")
+        let hidden = dom::has_attribute(el, "hidden")
+            || dom::attribute(el, "aria-hidden").as_deref() == Some("true")
             || !(is_visible(el) || box_less(el));
         if !hidden && tag != "option" {
             return self.element(seen, 0);
@@ -384,8 +384,8 @@ impl Walker {
             return self.children_of(seen, depth, Some(is_carrier(tag)));
         }
         let hidden = marked
-            && (el.has_attribute("hidden")
-                || el.get_attribute("aria-hidden").as_deref() == Some("true"));
+            && (dom::has_attribute(el, "hidden")
+                || dom::attribute(el, "aria-hidden").as_deref() == Some("true"));
         if hidden || !(is_visible(el) || box_less(el)) {
             return;
         }
@@ -489,7 +489,7 @@ impl Walker {
         // fields: those are spared the class question.
         states.outside_month = matches!(role, "clickable" | "gridcell" | "option" | "button")
             && has_any(el, &MAYBE_OUTSIDE)
-            && a11y::outside_month(&el.get_attribute("class").unwrap_or_default());
+            && a11y::outside_month(&dom::attribute(el, "class").unwrap_or_default());
         let line = a11y::line(depth, role, &name, Some(&reference), &states);
         let listed = self.within_depth(depth) && self.push(line, el);
         if listed {
@@ -538,7 +538,7 @@ impl Walker {
         }
         let title = el
             .get_attribute("title")
-            .or_else(|| el.get_attribute("name"))
+            .or_else(|| dom::attribute(el, "name"))
             .unwrap_or_default();
         if self.push(
             a11y::line(
@@ -569,7 +569,7 @@ fn holds_controls(el: &Element, role: Option<&str>) -> bool {
         None => true,
         Some(r) => a11y::gives_way(r),
     };
-    part && el.child_element_count() > 0 && el.query_selector(CONTROLS).ok().flatten().is_some()
+    part && dom::child_element_count(el) > 0 && el.query_selector(CONTROLS).ok().flatten().is_some()
 }
 
 /// Is this a control a script made: focusable by the keyboard (tabindex ≥ 0), clicked
@@ -577,12 +577,12 @@ fn holds_controls(el: &Element, role: Option<&str>) -> bool {
 /// day)? A container with tabindex -1 only keeps focus for its items (they are listed
 /// instead), and an empty one is a backdrop.
 fn scripted_control(el: &Element) -> bool {
-    let clicked =
-        el.has_attribute("onclick") || el.get_attribute("draggable").as_deref() == Some("true");
+    let clicked = dom::has_attribute(el, "onclick")
+        || dom::attribute(el, "draggable").as_deref() == Some("true");
     clicked
-        || el.get_attribute("tabindex").is_some_and(|t| {
+        || dom::attribute(el, "tabindex").is_some_and(|t| {
             t.trim().parse::<i32>().map_or(true, |t| t >= 0)
-                || (el.child_element_count() == 0
+                || (dom::child_element_count(el) == 0
                     && el
                         .text_content()
                         .is_some_and(|t| t.chars().any(char::is_alphanumeric)))
@@ -592,21 +592,21 @@ fn scripted_control(el: &Element) -> bool {
 /// An element's role, and whether an agent acts on it. `marked`: it may carry ARIA or script
 /// attributes (asking an unmarked one for them is a call to JS spared).
 pub(super) fn role_of(el: &Element, tag: &str, marked: bool) -> (Option<&'static str>, bool) {
-    let role_attr = marked.then(|| el.get_attribute("role")).flatten();
+    let role_attr = marked.then(|| dom::attribute(el, "role")).flatten();
     let input_type = (tag == "input" || tag == "button")
-        .then(|| el.get_attribute("type"))
+        .then(|| dom::attribute(el, "type"))
         .flatten();
     let facts = ElementFacts {
         tag,
         role_attr: role_attr.as_deref(),
         input_type: input_type.as_deref(),
-        has_href: tag == "a" && el.has_attribute("href"),
+        has_href: tag == "a" && dom::has_attribute(el, "href"),
         contenteditable: marked
             && el
                 .get_attribute("contenteditable")
                 .is_some_and(|v| v != "false"),
         focusable: marked && scripted_control(el),
-        disabled: marked && el.has_attribute("disabled"),
+        disabled: marked && dom::has_attribute(el, "disabled"),
     };
     let role = a11y::role(&facts);
     (role, a11y::is_interactive(role, &facts))
@@ -649,7 +649,7 @@ fn pointer_cursor(el: &Element) -> bool {
 /// Does this label name a field? One that names none is text a script made clickable (a
 /// TodoMVC todo, double-clicked to edit).
 fn labels_field(el: &Element) -> bool {
-    el.has_attribute("for")
+    dom::has_attribute(el, "for")
         || el
             .query_selector("input, select, textarea")
             .ok()
@@ -703,10 +703,10 @@ fn states(seen: Seen, role: &str) -> States {
     let stateful = seen.facts.marked() && has_any(el, &STATEFUL);
     let mut s = if stateful {
         States {
-            disabled: el.has_attribute("disabled")
-                || el.get_attribute("aria-disabled").as_deref() == Some("true"),
-            expanded: el.get_attribute("aria-expanded").map(|e| e == "true"),
-            required: el.has_attribute("required"),
+            disabled: dom::has_attribute(el, "disabled")
+                || dom::attribute(el, "aria-disabled").as_deref() == Some("true"),
+            expanded: dom::attribute(el, "aria-expanded").map(|e| e == "true"),
+            required: dom::has_attribute(el, "required"),
             ..States::default()
         }
     } else {
@@ -739,8 +739,8 @@ fn states(seen: Seen, role: &str) -> States {
         s.value = (idx >= 0)
             .then(|| select.options().get_with_index(idx as u32))
             .flatten()
-            .map(|o| a11y::clean(&o.text_content().unwrap_or_default(), 40));
-    } else if stateful && el.get_attribute("aria-checked").as_deref() == Some("true") {
+            .map(|o| a11y::clean(&dom::text(&o).unwrap_or_default(), 40));
+    } else if stateful && dom::attribute(el, "aria-checked").as_deref() == Some("true") {
         s.checked = true;
     }
     s

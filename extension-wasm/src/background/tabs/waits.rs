@@ -84,18 +84,19 @@ pub(super) async fn report_seen(
     load_state: LoadState,
     seen: Option<Shown>,
 ) -> Loaded {
-    let now = match seen {
-        // Firefox may say "complete" before the page's title has reached the tab (a cold
-        // start, or a busy browser): the page itself is asked, once.
-        Some(mut seen) if crate::load::placeholder_title(&seen.title, &seen.url) => {
-            if let Some(title) = page_title(tab).await {
-                seen.title = title;
-            }
-            seen
-        }
+    let mut now = match seen {
         Some(seen) => seen,
         None => shown_now(tab).await?,
     };
+    // Firefox may say "complete" before the page's title has reached the tab (a cold start,
+    // or a busy browser), whichever way the load's end was heard: the page itself is asked,
+    // once.
+    if load_state == LoadState::Complete
+        && crate::load::placeholder_title(&now.title, &now.url)
+        && let Some(title) = page_title(tab).await
+    {
+        now.title = title;
+    }
     with_state(|s| {
         s.pool
             .update_page(tab, Some(now.url.clone()), Some(now.title.clone()))
