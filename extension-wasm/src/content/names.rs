@@ -411,7 +411,7 @@ fn marker(li: &Element) -> Option<String> {
     let content = style_of(li, "::marker", "content")?;
     if !matches!(content.as_str(), "normal" | "none" | "") {
         return Some(a11y::generated::generated_text(&content, &mut |a| {
-            dom::attribute(&li, a)
+            dom::attribute(li, a)
         }));
     }
     let kind = style_of(li, "", "list-style-type")?;
