@@ -36,6 +36,7 @@ pub fn test(tally: &mut sh::Tally) -> Result {
     ]
     .concat();
     sh::run(cmd("cargo", &build))?;
+    let _server = Server::start(&wine, &prefix);
     let args = [
         &["test", "--target", TARGET][..],
         &setup::desktop_packages(),
@@ -54,6 +55,42 @@ pub fn test(tally: &mut sh::Tally) -> Result {
         .env("CLAUDEZILLA_WINDOWS_BIN", &bin)
         .env("WINEPREFIX", &prefix);
     sh::run_tests(together, tally)
+}
+
+/// The Wine server of the run, kept up from the first test program to the last. Left to
+/// itself it exits a few seconds after its last program, and a program that connects as it
+/// goes fails before running a test ("wine client error:0: recvmsg: Connection reset by
+/// peer", seen between two test programs of a full run).
+struct Server {
+    path: PathBuf,
+    prefix: PathBuf,
+}
+
+impl Server {
+    fn start(wine: &Path, prefix: &Path) -> Self {
+        let server = Self {
+            path: wine.with_file_name("wineserver"),
+            prefix: prefix.to_owned(),
+        };
+        // `-p`: persistent until killed. Should it not start, each program starts its own.
+        if let Err(e) = server.run("-p") {
+            eprintln!("the Wine server did not start ({e}); each test program starts its own");
+        }
+        server
+    }
+
+    fn run(&self, flag: &str) -> std::io::Result<std::process::ExitStatus> {
+        std::process::Command::new(&self.path)
+            .arg(flag)
+            .env("WINEPREFIX", &self.prefix)
+            .status()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.run("-k");
+    }
 }
 
 /// `e2e/tests/windows.rs` as the workspace's release tests built it. Asking cargo for it by
