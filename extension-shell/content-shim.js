@@ -1,9 +1,8 @@
 // Thin shim, injected on demand into every frame of an agent's tab after the wasm glue (the
 // build wraps both in one block, so injecting twice cannot clash): load the Rust content module
 // once per frame and hand it each request from the background. The page cannot see any of this.
-// The walks' reader (content/dom.rs `Facts`, whose layout this is): a node's children, each
-// with what the walk asks of it first, in one call from wasm where each fact was a call of its
-// own. Declared in the bundle's block, where the wasm glue finds them by name.
+// What content/dom.rs imports by name (declared in the bundle's block, where the wasm glue
+// finds them).
 //
 // A read of the page asked as a property (`node.firstChild`) goes through the content script's
 // Xray view of it and costs about a microsecond here; the same native getter, taken once from
@@ -37,6 +36,9 @@ const claudezillaNative = (() => {
     shadowRootOf: (node) => (nodeType.call(node) === 1 ? shadowRoot.call(node) : null),
   };
 })();
+// The walks' reader (content/dom.rs `Facts`, whose layout this is): a node's children, each
+// with what the walk asks of it first, in one call from wasm where each fact was a call of its
+// own.
 const claudezillaTagNumbers = new Map();
 const claudezillaTagNames = [];
 // Tags numbered at most (a page could make endlessly many): beyond, an element's tag is

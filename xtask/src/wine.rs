@@ -72,9 +72,13 @@ impl Server {
             path: wine.with_file_name("wineserver"),
             prefix: prefix.to_owned(),
         };
-        // `-p`: persistent until killed. Should it not start, each program starts its own.
-        if let Err(e) = server.run("-p") {
-            eprintln!("the Wine server did not start ({e}); each test program starts its own");
+        // Kept a minute after its last program (killed at the end; a run stopped before that
+        // leaves it a minute, not for good). Should it not start, each program starts its own.
+        match server.run("-p60") {
+            Ok(status) if status.success() => {}
+            other => eprintln!(
+                "the Wine server did not start ({other:?}); each test program starts its own"
+            ),
         }
         server
     }

@@ -110,13 +110,21 @@ impl Facts {
             return el.local_name();
         }
         let at = index as usize - 1;
-        let known = TAGS.with_borrow_mut(|tags| {
-            while tags.len() <= at {
-                tags.push(tag_numbered(tags.len() as u32 + 1)?);
+        if let Some(tag) = TAGS.with_borrow(|tags| tags.get(at).cloned()) {
+            return tag;
+        }
+        // Asked with no borrow held: a call into JS may throw.
+        let learnt = TAGS.with_borrow(Vec::len);
+        let new: Vec<String> = (learnt..=at)
+            .map_while(|i| tag_numbered(i as u32 + 1))
+            .collect();
+        TAGS.with_borrow_mut(|tags| {
+            if tags.len() == learnt {
+                tags.extend(new);
             }
-            Some(tags[at].clone())
-        });
-        known.unwrap_or_else(|| el.local_name())
+            tags.get(at).cloned()
+        })
+        .unwrap_or_else(|| el.local_name())
     }
 }
 

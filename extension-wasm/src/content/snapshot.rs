@@ -26,16 +26,35 @@ thread_local! {
     /// include the ones a name is computed from (`a11y::name::NAMING`) and a control's states
     /// ([`STATE_ATTRIBUTES`]), so neither asks again of an element the walk met.
     static MARKED: JsValue = {
-        let own = ["hidden", "tabindex", "onclick", "contenteditable", "draggable=true"];
-        let all = own.iter().chain(a11y::name::NAMING).chain(&STATE_ATTRIBUTES);
+        let all = SHAPING.iter().chain(a11y::name::NAMING).chain(&STATE_ATTRIBUTES);
         JsValue::from_str(&all.map(|a| format!("[{a}]")).collect::<Vec<_>>().join(","))
     };
+    /// [`SHAPING`], as one selector.
+    static SHAPED: JsValue = JsValue::from_str(
+        &SHAPING.map(|a| format!("[{a}]")).join(","),
+    );
     /// The attributes a control's states come from: one `matches` call spares the reads of
     /// all of them for the marked controls that have none.
     static STATEFUL: JsValue = JsValue::from_str(
         &STATE_ATTRIBUTES.map(|a| format!("[{a}]")).join(","),
     );
 }
+
+/// The attributes that make a row or a plain element more than its tag, so the walk looks at
+/// it; a name's or a state's attributes alone leave it as it is.
+const SHAPING: [&str; 11] = [
+    "hidden",
+    "aria-hidden",
+    "role",
+    "tabindex",
+    "onclick",
+    "contenteditable",
+    "draggable=true",
+    "aria-label",
+    "aria-labelledby",
+    "aria-labeledby",
+    "title",
+];
 
 /// The attributes [`states`] reads.
 const STATE_ATTRIBUTES: [&str; 5] = [
@@ -83,7 +102,13 @@ struct Walker {
     /// What tells the reader which elements are marked, for the tree being walked: the set
     /// of its marked elements (a shadow root's on top while inside it), or the selectors.
     marked: Vec<JsValue>,
+    /// The page's levels the walk is inside (each a call deeper in the walk's own stack).
+    nesting: usize,
 }
+
+/// The page's levels the walk descends at most: a page can nest elements without end, and each
+/// level costs the walk stack. Deeper, the walk stops as at its size limit, saying where.
+const MAX_NESTING: usize = 512;
 
 pub fn snapshot(
     frame: u32,
@@ -112,6 +137,7 @@ pub fn snapshot(
         cut: None,
         in_label: false,
         marked: vec![MARKED.with(|m| dom::marked_in(&root, m))],
+        nesting: 0,
     };
     let facts = MARKED.with(|m| Facts::of(&root, m));
     let el: &Element = root.unchecked_ref();
@@ -157,14 +183,14 @@ impl Walker {
         let with_text = !self.limits.interactive_only && !self.in_label;
         let mut holder = Holding::default();
         let shown_by = slot.el.parent_element();
+        // Assigned nodes may come from several trees: asked by selector.
+        self.marked.push(MARKED.with(JsValue::clone));
         for node in assigned.iter() {
             if self.cut.is_some() {
-                return;
+                break;
             }
             let node: Node = node.unchecked_into();
             let facts = MARKED.with(|m| Facts::of(&node, m));
-            // Assigned nodes may come from several trees: asked by selector.
-            self.marked.push(MARKED.with(JsValue::clone));
             self.child(
                 &node,
                 facts,
@@ -173,8 +199,8 @@ impl Walker {
                 &mut holder,
                 shown_by.as_ref(),
             );
-            self.marked.pop();
         }
+        self.marked.pop();
     }
 
     /// The nodes the page shows under `parent`: a host's shadow tree, where slots place its
@@ -182,6 +208,20 @@ impl Walker {
     /// `carrier`: whether the parent is an element cards and items are made of, when the
     /// caller knows its tag (a style question spared).
     fn children_of(&mut self, parent: Seen, depth: usize, carrier: Option<bool>) {
+        if self.nesting == MAX_NESTING {
+            let path = css_path(parent.el);
+            self.cut = Some(format!(
+                "cut at {MAX_NESTING} nested levels ({} refs so far); what is inside {path} is left out: call firefox_snapshot with selector {path:?} to see it",
+                self.refs
+            ));
+            return;
+        }
+        self.nesting += 1;
+        self.children_in(parent, depth, carrier);
+        self.nesting -= 1;
+    }
+
+    fn children_in(&mut self, parent: Seen, depth: usize, carrier: Option<bool>) {
         let Some(shadow) = parent
             .facts
             .shadowed()
@@ -373,13 +413,16 @@ impl Walker {
         if a11y::is_skipped(tag) {
             return;
         }
-        if tag == "tr" && !marked {
+        // Marked may be by a name's or a state's attribute only (`aria-disabled` on a cell):
+        // that leaves a row or a plain element as it is.
+        let shaped = || marked && has_any(el, &SHAPED);
+        if tag == "tr" && !shaped() {
             return self.row(seen, depth);
         }
         if tag == "slot" {
             return self.slot(seen, depth);
         }
-        if !marked && a11y::is_plain(tag) {
+        if a11y::is_plain(tag) && !shaped() {
             // The common case: a generic element, only its content matters.
             return self.children_of(seen, depth, Some(is_carrier(tag)));
         }
