@@ -107,7 +107,7 @@ impl Facts {
     pub fn tag(self, el: &Element) -> String {
         let index = self.0 >> Self::TAG_SHIFT;
         if index == 0 {
-            return el.local_name();
+            return local_name(el);
         }
         let at = index as usize - 1;
         if let Some(tag) = TAGS.with_borrow(|tags| tags.get(at).cloned()) {
@@ -124,7 +124,7 @@ impl Facts {
             }
             tags.get(at).cloned()
         })
-        .unwrap_or_else(|| el.local_name())
+        .unwrap_or_else(|| local_name(el))
     }
 }
 

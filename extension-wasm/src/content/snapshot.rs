@@ -66,8 +66,6 @@ const STATE_ATTRIBUTES: [&str; 5] = [
 ];
 
 thread_local! {
-    /// [`is_carrier`]'s tags, for an element met without its tag (a slot's parent).
-    static CARRIERS: JsValue = JsValue::from_str("div,span,li");
     /// Class names a date picker may mark a day of another month with; `a11y::outside_month`
     /// decides (one `matches` call spares the class read of every other control).
     static MAYBE_OUTSIDE: JsValue = JsValue::from_str("[class*=onth],[class*=ay]");
@@ -160,10 +158,6 @@ pub fn snapshot(
 }
 
 impl Walker {
-    fn children(&mut self, parent: Seen, depth: usize) {
-        self.children_of(parent, depth, Some(is_carrier(parent.tag)));
-    }
-
     /// A label's own words name its field; the field's line carries them (also the words of
     /// elements inside the label, and what its slots show).
     fn label(&mut self, label: Seen, depth: usize) {
@@ -181,8 +175,14 @@ impl Walker {
         }
         // A slot has no box of its own: its text shows when what holds it does.
         let with_text = !self.limits.interactive_only && !self.in_label;
-        let mut holder = Holding::default();
         let shown_by = slot.el.parent_element();
+        let mut holder = Holding {
+            carrier: shown_by
+                .as_ref()
+                .is_some_and(|p| is_carrier(&dom::local_name(p))),
+            held: None,
+            parent_shows: false,
+        };
         // Assigned nodes may come from several trees: asked by selector.
         self.marked.push(MARKED.with(JsValue::clone));
         for node in assigned.iter() {
@@ -205,9 +205,7 @@ impl Walker {
 
     /// The nodes the page shows under `parent`: a host's shadow tree, where slots place its
     /// light children.
-    /// `carrier`: whether the parent is an element cards and items are made of, when the
-    /// caller knows its tag (a style question spared).
-    fn children_of(&mut self, parent: Seen, depth: usize, carrier: Option<bool>) {
+    fn children(&mut self, parent: Seen, depth: usize) {
         if self.nesting == MAX_NESTING {
             let path = css_path(parent.el);
             self.cut = Some(format!(
@@ -217,22 +215,23 @@ impl Walker {
             return;
         }
         self.nesting += 1;
-        self.children_in(parent, depth, carrier);
+        self.children_in(parent, depth);
         self.nesting -= 1;
     }
 
-    fn children_in(&mut self, parent: Seen, depth: usize, carrier: Option<bool>) {
+    fn children_in(&mut self, parent: Seen, depth: usize) {
         let Some(shadow) = parent
             .facts
             .shadowed()
             .then(|| parent.el.shadow_root())
             .flatten()
         else {
+            let carrier = is_carrier(parent.tag);
             return self.nodes_under(parent.el, Some(parent.el), depth, carrier);
         };
         self.marked
             .push(MARKED.with(|m| dom::marked_in(&shadow, m)));
-        self.nodes_under(&shadow, None, depth, None);
+        self.nodes_under(&shadow, None, depth, false);
         self.marked.pop();
     }
 
@@ -243,7 +242,7 @@ impl Walker {
         parent: &Node,
         shown_by: Option<&Element>,
         depth: usize,
-        carrier: Option<bool>,
+        carrier: bool,
     ) {
         let with_text = !self.limits.interactive_only && !self.in_label;
         // Generic elements are not checked for visibility on the way down (too costly); their
@@ -292,9 +291,7 @@ impl Walker {
             return;
         }
         // Without text wanted, words matter only where they may make a control.
-        let carrier = *holder
-            .carrier
-            .get_or_insert_with(|| shown_by.is_some_and(|el| has_any(el, &CARRIERS)));
+        let carrier = holder.carrier;
         if !with_text && !carrier {
             return;
         }
@@ -424,7 +421,7 @@ impl Walker {
         }
         if a11y::is_plain(tag) && !shaped() {
             // The common case: a generic element, only its content matters.
-            return self.children_of(seen, depth, Some(is_carrier(tag)));
+            return self.children(seen, depth);
         }
         let hidden = marked
             && (dom::has_attribute(el, "hidden")
@@ -656,10 +653,9 @@ pub(super) fn role_of(el: &Element, tag: &str, marked: bool) -> (Option<&'static
 }
 
 /// What is known of the element holding a run of text nodes, found out once.
-#[derive(Default)]
 struct Holding {
     /// It is an element cards and items are made of ([`is_carrier`]).
-    carrier: Option<bool>,
+    carrier: bool,
     held: Option<Holder>,
     /// It is the texts' parent (not the element showing a slot's nodes).
     parent_shows: bool,
