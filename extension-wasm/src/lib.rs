@@ -23,8 +23,11 @@
 //! * [`hop_trace`]: one traced request's hop times, kept apart from the requests interleaved
 //!   with it.
 //! * [`downloads`]: which agent a download belongs to.
+//! * [`secret_fields`]: which fields of which frames a secret may be typed into.
 //! * [`activity`]: what agents did, for the user and for each agent (no secrets).
 //! * [`consent_words`]: which banner buttons accept and which reject.
+//! * [`console_ring`]: a page's console as it is kept and read; [`dialog_policy`]: how a
+//!   page's dialogs are answered and told.
 //! * [`refusal`]: what a rejected browser call means, read once from Firefox's words;
 //!   [`retry_plan`]: when a message to a frame or a navigation is tried again, and how long
 //!   a try lasts.
@@ -46,6 +49,8 @@ pub mod capture_lock;
 pub mod capture_plan;
 pub mod composed;
 pub mod consent_words;
+pub mod console_ring;
+pub mod dialog_policy;
 pub mod downloads;
 pub mod drag_plan;
 pub mod focus_loop;
@@ -68,6 +73,7 @@ pub mod retry_plan;
 pub mod route;
 pub mod saved_state;
 pub mod search;
+pub mod secret_fields;
 pub mod stitch;
 pub mod suggest;
 pub mod text;

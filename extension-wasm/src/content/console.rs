@@ -4,33 +4,19 @@
 //! Capture is opt-in: it starts on the first call for a tab and, from then on, in every page
 //! the tab loads (the background asks each new page to start it).
 
-use claudezilla_protocol::reply;
 use std::cell::RefCell;
-use std::collections::VecDeque;
 
+use claudezilla_protocol::reply;
 use claudezilla_protocol::reply::{ConsoleEntry, ConsoleLevel};
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 use js_sys::{Array, Function, Reflect};
 use wasm_bindgen::prelude::*;
 
+use crate::console_ring::ConsoleRing;
 use crate::web;
 
-/// Entries kept; the oldest go first.
-pub const RING: usize = 500;
-/// Characters of one message in an answer.
-const MAX_MESSAGE: usize = 2_000;
-/// Characters of one message kept: more than an answer shows, so that a secret the frame
-/// learns of only later (this document never had it typed) is hidden before the answer cuts.
-const MAX_KEPT: usize = 2 * MAX_MESSAGE;
-
-#[derive(Default)]
-struct Capture {
-    on: bool,
-    entries: VecDeque<ConsoleEntry>,
-}
-
 thread_local! {
-    static CAPTURE: RefCell<Capture> = RefCell::new(Capture::default());
+    static CAPTURE: RefCell<ConsoleRing> = RefCell::new(ConsoleRing::default());
     /// The shim's `hookConsole(record)`: wraps the page's console methods.
     static HOOK: RefCell<Option<Function>> = const { RefCell::new(None) };
     /// What the page logged while it loaded (kept by `early.js`), for a capture started later.
@@ -44,28 +30,13 @@ pub fn set_hook(hook: Function) {
     HOOK.with(|h| *h.borrow_mut() = Some(hook));
 }
 
-fn record(level: ConsoleLevel, message: String) {
-    CAPTURE.with(|c| {
-        let mut c = c.borrow_mut();
-        if !c.on {
-            return;
-        }
-        if c.entries.len() == RING {
-            c.entries.pop_front();
-        }
-        c.entries.push_back(ConsoleEntry {
-            level,
-            message: crate::text::truncate_chars(&crate::hidden::hide(&message), MAX_KEPT)
-                .0
-                .to_owned(),
-            time: web::now_ms(),
-        });
-    });
+fn record(level: ConsoleLevel, message: &str) {
+    CAPTURE.with(|c| c.borrow_mut().record(level, message, web::now_ms()));
 }
 
 /// An uncaught error or unhandled rejection (recorded only while capture is on).
 pub fn uncaught(message: &str) {
-    record(ConsoleLevel::Error, format!("Uncaught {message}"));
+    record(ConsoleLevel::Error, &format!("Uncaught {message}"));
 }
 
 /// Keeps the messages logged before this module started, for the capture.
@@ -75,7 +46,7 @@ pub fn early(entries: Vec<ConsoleEntry>) {
 
 /// Starts capture in this page (once).
 pub fn start() -> Result<(), ErrorBody> {
-    if CAPTURE.with(|c| c.borrow().on) {
+    if CAPTURE.with(|c| c.borrow().is_on()) {
         return Ok(());
     }
     let hook = HOOK
@@ -85,7 +56,7 @@ pub fn start() -> Result<(), ErrorBody> {
         let parts: Vec<String> = args.iter().map(|a| describe(&a)).collect();
         // The shim hooks exactly the five levels.
         let level = ConsoleLevel::try_from(level).unwrap_or(ConsoleLevel::Log);
-        record(level, parts.join(" "));
+        record(level, &parts.join(" "));
     });
     let unhook = hook.call1(&JsValue::NULL, recorder.as_ref()).map_err(|e| {
         ErrorBody::new(
@@ -100,11 +71,7 @@ pub fn start() -> Result<(), ErrorBody> {
     recorder.forget();
     UNHOOK.with(|u| *u.borrow_mut() = unhook.dyn_into::<Function>().ok());
     let early = EARLY.with(|e| std::mem::take(&mut *e.borrow_mut()));
-    CAPTURE.with(|c| {
-        let mut c = c.borrow_mut();
-        c.on = true;
-        c.entries.extend(early);
-    });
+    CAPTURE.with(|c| c.borrow_mut().start(early));
     Ok(())
 }
 
@@ -113,7 +80,7 @@ pub fn stop() {
     if let Some(unhook) = UNHOOK.with(|u| u.borrow_mut().take()) {
         let _ = unhook.call0(&JsValue::NULL);
     }
-    CAPTURE.with(|c| *c.borrow_mut() = Capture::default());
+    CAPTURE.with(|c| *c.borrow_mut() = ConsoleRing::default());
 }
 
 /// A page value as text: strings as they are, errors as `Name: message`, other objects as
@@ -176,27 +143,5 @@ pub fn read(
     limit: u32,
 ) -> Result<reply::Console, ErrorBody> {
     start()?;
-    CAPTURE.with(|c| {
-        let mut c = c.borrow_mut();
-        let passing: Vec<&ConsoleEntry> = c
-            .entries
-            .iter()
-            .filter(|e| level.is_none_or(|l| e.level == l))
-            .collect();
-        let total = passing.len() as u32;
-        let skip = passing.len().saturating_sub(limit as usize);
-        let entries = passing[skip..]
-            .iter()
-            .map(|e| ConsoleEntry {
-                message: crate::text::truncate_chars(&crate::hidden::hide(&e.message), MAX_MESSAGE)
-                    .0
-                    .to_owned(),
-                ..(*e).clone()
-            })
-            .collect();
-        if clear {
-            c.entries.clear();
-        }
-        Ok(reply::Console { entries, total })
-    })
+    Ok(CAPTURE.with(|c| c.borrow_mut().read(level, clear, limit)))
 }

@@ -8,53 +8,29 @@ use claudezilla_protocol::ErrorBody;
 use claudezilla_protocol::reply::DialogReport;
 use wasm_bindgen::prelude::*;
 
-use crate::a11y::clean;
 use crate::content::page_world;
-
-struct Policy {
-    accept: bool,
-    prompt_text: Option<String>,
-    seen: Vec<String>,
-    /// Dialogs not yet told to the agent in an answer.
-    untold: Vec<String>,
-}
+use crate::dialog_policy::{Dialog, DialogPolicy};
 
 thread_local! {
-    static POLICY: RefCell<Policy> = const { RefCell::new(Policy { accept: false, prompt_text: None, seen: Vec::new(), untold: Vec::new() }) };
+    static POLICY: RefCell<DialogPolicy> = RefCell::new(DialogPolicy::default());
     /// The page's own alert, confirm and prompt while ours stand in for them.
     static ORIGINALS: RefCell<Option<Vec<(&'static str, JsValue)>>> = const { RefCell::new(None) };
 }
 
-const NAMES: [&str; 3] = ["alert", "confirm", "prompt"];
-
-pub fn note(kind: &str, message: &JsValue, answer: &str) {
-    let message = clean(&message.as_string().unwrap_or_default(), 200);
-    POLICY.with(|p| {
-        let mut p = p.borrow_mut();
-        p.seen.push(format!("{kind}({message:?}) → {answer}"));
-        let len = p.seen.len();
-        if len > 20 {
-            p.seen.drain(..len - 20);
-        }
-        let how = if kind == "alert" {
-            String::new()
-        } else {
-            let other = if p.accept { "false" } else { "true" };
-            format!(
-                "; to answer otherwise, call firefox_handle_dialog {{accept: {other}}} (and promptText for a prompt), then act again"
-            )
-        };
-        if p.untold.len() < 10 {
-            p.untold.push(format!(
-                "the page showed {kind}({message:?}), answered {answer} by the dialog policy{how}"
-            ));
-        }
-    });
+fn with_policy<T>(f: impl FnOnce(&mut DialogPolicy) -> T) -> T {
+    POLICY.with(|p| f(&mut p.borrow_mut()))
 }
 
 /// The dialogs the agent has not heard of yet, to add to the current answer.
 pub fn untold() -> Vec<String> {
-    POLICY.with(|p| std::mem::take(&mut p.borrow_mut().untold))
+    with_policy(DialogPolicy::untold)
+}
+
+/// A dialog `early.js` answered while the page loaded (its kind as the page named it).
+pub fn answered_early(kind: &str, message: &str) {
+    if let Some(kind) = Dialog::named(kind) {
+        with_policy(|p| p.answered_early(kind, message));
+    }
 }
 
 /// Replaces the page's dialog functions (when the content script starts, and again if the tab
@@ -66,46 +42,34 @@ pub fn install() {
     let Some(page) = page_world::global() else {
         return;
     };
-    let originals = NAMES
+    let originals = Dialog::ALL
         .iter()
-        .map(|name| {
+        .map(|d| {
+            let name = d.name();
             (
-                *name,
-                js_sys::Reflect::get(&page, &(*name).into()).unwrap_or_default(),
+                name,
+                js_sys::Reflect::get(&page, &name.into()).unwrap_or_default(),
             )
         })
         .collect();
     ORIGINALS.with(|o| *o.borrow_mut() = Some(originals));
-    let alert = Closure::<dyn Fn(JsValue)>::new(|m: JsValue| note("alert", &m, "ok"));
-    let confirm = Closure::<dyn Fn(JsValue) -> bool>::new(|m: JsValue| {
-        let accept = POLICY.with(|p| p.borrow().accept);
-        note("confirm", &m, if accept { "ok" } else { "cancel" });
-        accept
+    let text = |m: &JsValue| m.as_string().unwrap_or_default();
+    let alert =
+        Closure::<dyn Fn(JsValue)>::new(move |m: JsValue| with_policy(|p| p.alert(&text(&m))));
+    let confirm = Closure::<dyn Fn(JsValue) -> bool>::new(move |m: JsValue| {
+        with_policy(|p| p.confirm(&text(&m)))
     });
     let prompt =
-        Closure::<dyn Fn(JsValue, JsValue) -> JsValue>::new(|m: JsValue, default: JsValue| {
-            let (accept, text) =
-                POLICY.with(|p| (p.borrow().accept, p.borrow().prompt_text.clone()));
-            let answer = if accept {
-                text.map(JsValue::from).unwrap_or(default)
-            } else {
-                JsValue::NULL
-            };
-            note(
-                "prompt",
-                &m,
-                &answer
-                    .as_string()
-                    .map_or("cancel".into(), |a| format!("{a:?}")),
-            );
-            answer
+        Closure::<dyn Fn(JsValue, JsValue) -> JsValue>::new(move |m: JsValue, default: JsValue| {
+            with_policy(|p| p.prompt(&text(&m), default.as_string()))
+                .map_or(JsValue::NULL, JsValue::from)
         });
-    for (name, f) in [
-        ("alert", alert.as_ref()),
-        ("confirm", confirm.as_ref()),
-        ("prompt", prompt.as_ref()),
+    for (dialog, f) in [
+        (Dialog::Alert, alert.as_ref()),
+        (Dialog::Confirm, confirm.as_ref()),
+        (Dialog::Prompt, prompt.as_ref()),
     ] {
-        let _ = page_world::export_as(f.unchecked_ref(), &page, name);
+        let _ = page_world::export_as(f.unchecked_ref(), &page, dialog.name());
     }
     alert.forget();
     confirm.forget();
@@ -123,31 +87,9 @@ pub fn uninstall() {
             let _ = js_sys::Reflect::set(&page, &name.into(), &original);
         }
     }
-    POLICY.with(|p| {
-        let mut p = p.borrow_mut();
-        p.accept = false;
-        p.prompt_text = None;
-        p.seen.clear();
-        p.untold.clear();
-    });
+    with_policy(|p| *p = DialogPolicy::default());
 }
 
 pub fn handle(accept: bool, prompt_text: Option<String>) -> Result<DialogReport, ErrorBody> {
-    POLICY.with(|p| {
-        let mut p = p.borrow_mut();
-        p.accept = accept;
-        p.prompt_text = prompt_text;
-        let policy = if accept {
-            format!(
-                "accept (prompt answers {:?})",
-                p.prompt_text.clone().unwrap_or_default()
-            )
-        } else {
-            "dismiss".to_owned()
-        };
-        Ok(DialogReport {
-            policy,
-            seen: std::mem::take(&mut p.seen),
-        })
-    })
+    Ok(with_policy(|p| p.set(accept, prompt_text)))
 }

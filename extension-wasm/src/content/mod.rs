@@ -128,9 +128,7 @@ fn take_over_early() {
             .unwrap_or_default()
     };
     for d in list("dialogs") {
-        let kind = field(&d, "kind");
-        let answer = if kind == "alert" { "ok" } else { "cancel" };
-        dialogs::note(&kind, &JsValue::from_str(&field(&d, "message")), answer);
+        dialogs::answered_early(&field(&d, "kind"), &field(&d, "message"));
     }
     let entries = list("console")
         .iter()

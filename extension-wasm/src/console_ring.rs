@@ -1,0 +1,148 @@
+//! A page's console as `firefox_get_console` reads it: a ring of the newest entries, kept only
+//! while capture is on, each message hidden of the agent's secrets and cut when it is kept and
+//! again, shorter, when it is shown.
+
+use std::collections::VecDeque;
+
+use claudezilla_protocol::reply::{Console, ConsoleEntry, ConsoleLevel};
+
+/// Entries kept; the oldest go first.
+pub const RING: usize = 500;
+/// Characters of one message in an answer.
+pub const MAX_MESSAGE: usize = 2_000;
+/// Characters of one message kept: more than an answer shows, so that a secret the frame
+/// learns of only later (this document never had it typed) is hidden before the answer cuts.
+const MAX_KEPT: usize = 2 * MAX_MESSAGE;
+
+#[derive(Debug, Default)]
+pub struct ConsoleRing {
+    on: bool,
+    entries: VecDeque<ConsoleEntry>,
+}
+
+impl ConsoleRing {
+    pub fn is_on(&self) -> bool {
+        self.on
+    }
+
+    /// Capture starts, with what the page logged before it (kept while the page loaded).
+    pub fn start(&mut self, early: impl IntoIterator<Item = ConsoleEntry>) {
+        if self.on {
+            return;
+        }
+        self.on = true;
+        for entry in early {
+            self.push(entry);
+        }
+    }
+
+    /// Keeps one message, if capture is on.
+    pub fn record(&mut self, level: ConsoleLevel, message: &str, time: f64) {
+        if !self.on {
+            return;
+        }
+        let message = crate::text::truncate_chars(&crate::hidden::hide(message), MAX_KEPT)
+            .0
+            .to_owned();
+        self.push(ConsoleEntry {
+            level,
+            message,
+            time,
+        });
+    }
+
+    fn push(&mut self, entry: ConsoleEntry) {
+        if self.entries.len() == RING {
+            self.entries.pop_front();
+        }
+        self.entries.push_back(entry);
+    }
+
+    /// The newest `limit` entries (of one level, if given), with how many passed the filter;
+    /// `clear` empties the ring after.
+    pub fn read(&mut self, level: Option<ConsoleLevel>, clear: bool, limit: u32) -> Console {
+        let passing: Vec<&ConsoleEntry> = self
+            .entries
+            .iter()
+            .filter(|e| level.is_none_or(|l| e.level == l))
+            .collect();
+        let total = passing.len() as u32;
+        let skip = passing.len().saturating_sub(limit as usize);
+        let entries = passing[skip..]
+            .iter()
+            .map(|e| ConsoleEntry {
+                message: crate::text::truncate_chars(&crate::hidden::hide(&e.message), MAX_MESSAGE)
+                    .0
+                    .to_owned(),
+                ..(*e).clone()
+            })
+            .collect();
+        if clear {
+            self.entries.clear();
+        }
+        Console { entries, total }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(level: ConsoleLevel, message: &str) -> ConsoleEntry {
+        ConsoleEntry {
+            level,
+            message: message.into(),
+            time: 1.0,
+        }
+    }
+
+    #[test]
+    fn nothing_is_kept_before_capture_starts() {
+        let mut ring = ConsoleRing::default();
+        ring.record(ConsoleLevel::Log, "before", 1.0);
+        ring.start([entry(ConsoleLevel::Warn, "early")]);
+        ring.record(ConsoleLevel::Log, "after", 2.0);
+        let read = ring.read(None, false, 10);
+        let messages: Vec<_> = read.entries.iter().map(|e| e.message.as_str()).collect();
+        assert_eq!(messages, ["early", "after"]);
+        // A second start adds the early messages no second time.
+        ring.start([entry(ConsoleLevel::Warn, "early")]);
+        assert_eq!(ring.read(None, false, 10).total, 2);
+    }
+
+    #[test]
+    fn the_ring_keeps_the_newest() {
+        let mut ring = ConsoleRing::default();
+        ring.start([]);
+        for i in 0..RING + 5 {
+            ring.record(ConsoleLevel::Log, &format!("m{i}"), i as f64);
+        }
+        let read = ring.read(None, false, 3);
+        assert_eq!(read.total as usize, RING);
+        let messages: Vec<_> = read.entries.iter().map(|e| e.message.as_str()).collect();
+        assert_eq!(messages, ["m502", "m503", "m504"]);
+    }
+
+    #[test]
+    fn a_level_filters_and_clear_empties() {
+        let mut ring = ConsoleRing::default();
+        ring.start([]);
+        ring.record(ConsoleLevel::Log, "a", 1.0);
+        ring.record(ConsoleLevel::Error, "b", 2.0);
+        ring.record(ConsoleLevel::Error, "c", 3.0);
+        let errors = ring.read(Some(ConsoleLevel::Error), true, 1);
+        assert_eq!(errors.total, 2);
+        assert_eq!(errors.entries[0].message, "c");
+        assert_eq!(ring.read(None, false, 10).total, 0);
+    }
+
+    #[test]
+    fn messages_are_cut_when_kept_and_shorter_when_shown() {
+        let mut ring = ConsoleRing::default();
+        ring.start([]);
+        ring.record(ConsoleLevel::Log, &"x".repeat(3 * MAX_MESSAGE), 1.0);
+        assert_eq!(ring.entries[0].message.chars().count(), MAX_KEPT);
+        let shown = ring.read(None, false, 1);
+        assert_eq!(shown.entries[0].message.chars().count(), MAX_MESSAGE);
+    }
+}
