@@ -1,5 +1,10 @@
 //! Naming an element as a Playwright test names it, without the DOM: which role
-//! `getByRole` finds it by, and how to tell it from others of the same role and name.
+//! `getByRole` finds it by, how to tell it from others of the same role and name, and the
+//! CSS selectors tried where no role names it.
+
+use claudezilla_protocol::{ErrorBody, ErrorCode};
+
+use super::name::ARIA_ROLES;
 
 /// The role Playwright's `getByRole` finds an element by (with a heading's level), from the
 /// role the snapshot gives it; None where Playwright reads the element otherwise (a file
@@ -85,9 +90,233 @@ pub fn is_scope(role: &str) -> bool {
     )
 }
 
+/// Classes of an element tried as its selector (a utility-class page gives dozens).
+const MAX_CLASSES: usize = 8;
+
+/// A role `getByRole` knows, or what the agent may have meant.
+pub fn known_role(role: &str) -> Result<(), ErrorBody> {
+    if ARIA_ROLES.contains(&role) {
+        return Ok(());
+    }
+    let roles: Vec<String> = ARIA_ROLES.iter().map(|r| (*r).to_owned()).collect();
+    let near = crate::suggest::closest(role, &roles, 3);
+    Err(ErrorBody::new(
+        ErrorCode::InvalidArgument,
+        format!("role {role:?} is not an ARIA role"),
+    )
+    .with_hint(format!(
+        "did you mean {}? (heading, not h1: every heading level is one role)",
+        near.join(", ")
+    )))
+}
+
+/// Selectors made of an element's own attributes (`attribute` reads one), the most telling
+/// first: its test id, its id, then its tag with each class.
+pub fn own_selectors(tag: &str, attribute: impl Fn(&str) -> Option<String>) -> Vec<String> {
+    let mut out = Vec::new();
+    for name in ["data-testid", "data-test-id", "data-test"] {
+        if let Some(id) = attribute(name).filter(|v| !v.trim().is_empty()) {
+            out.push(format!("[{name}=\"{}\"]", css_string(&id)));
+        }
+    }
+    let id = attribute("id").unwrap_or_default();
+    if css_ident(&id) {
+        out.push(format!("#{id}"));
+    }
+    let classes = attribute("class").unwrap_or_default();
+    out.extend(
+        classes
+            .split_whitespace()
+            .filter(|c| css_ident(c))
+            .take(MAX_CLASSES)
+            .map(|c| format!("{tag}.{c}")),
+    );
+    out
+}
+
+/// An iframe's selector as a person writes it: its id, name or title, else its tag.
+pub fn iframe_selector(tag: &str, attribute: impl Fn(&str) -> Option<String>) -> String {
+    let id = attribute("id").unwrap_or_default();
+    if css_ident(&id) {
+        return format!("#{id}");
+    }
+    ["name", "title"]
+        .iter()
+        .find_map(|name| {
+            let value = attribute(name)?;
+            (!value.trim().is_empty()).then(|| format!("{tag}[{name}=\"{}\"]", css_string(&value)))
+        })
+        .unwrap_or_else(|| tag.to_owned())
+}
+
+/// An element as a CSS path is built from it.
+pub trait PathStep: Sized {
+    fn id(&self) -> String;
+    fn tag(&self) -> String;
+    /// Earlier siblings with the same tag.
+    fn same_tag_before(&self) -> usize;
+    fn parent(&self) -> Option<Self>;
+}
+
+/// Ancestors a CSS path climbs, at most, before it stops at the one it reached.
+const MAX_PATH_STEPS: usize = 6;
+
+/// A CSS path to `el`: `tag:nth-of-type(n)` steps up to the nearest ancestor with an id (its
+/// `#id`), `body`, or six steps.
+pub fn css_path<E: PathStep>(el: E) -> String {
+    let mut parts = Vec::new();
+    let mut at = Some(el);
+    while let Some(e) = at {
+        let id = e.id();
+        if !id.is_empty() && !id.contains(char::is_whitespace) {
+            parts.push(format!("#{id}"));
+            break;
+        }
+        let tag = e.tag();
+        if tag == "body" || tag == "html" || parts.len() == MAX_PATH_STEPS {
+            parts.push(tag);
+            break;
+        }
+        parts.push(format!("{tag}:nth-of-type({})", e.same_tag_before() + 1));
+        at = e.parent();
+    }
+    parts.reverse();
+    parts.join(" > ")
+}
+
+/// A CSS identifier as written, with no escaping needed.
+fn css_ident(text: &str) -> bool {
+    text.chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// Text inside a CSS string in double quotes; typed secrets hidden.
+fn css_string(text: &str) -> String {
+    crate::hidden::hide(text)
+        .chars()
+        .flat_map(|c| match c {
+            '"' | '\\' => vec!['\\', c],
+            '\n' | '\r' => vec![' '],
+            c => vec![c],
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn attributes<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |name| {
+            pairs
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| (*v).to_owned())
+        }
+    }
+
+    #[test]
+    fn own_selectors_most_telling_first() {
+        let el = [
+            ("class", "btn  btn-primary 2col :hover"),
+            ("id", "pay"),
+            ("data-testid", "pay \"now\"\n"),
+        ];
+        assert_eq!(
+            own_selectors("button", attributes(&el)),
+            [
+                "[data-testid=\"pay \\\"now\\\" \"]",
+                "#pay",
+                "button.btn",
+                "button.btn-primary"
+            ]
+        );
+        // React's `:r1:` is no identifier; blank test ids are skipped; classes are capped.
+        let many = "a b c d e f g h i j".to_owned();
+        let el = [
+            ("id", ":r1:"),
+            ("data-test", "  "),
+            ("class", many.as_str()),
+        ];
+        let got = own_selectors("div", attributes(&el));
+        assert_eq!(got.len(), MAX_CLASSES);
+        assert_eq!(got[0], "div.a");
+    }
+
+    #[test]
+    fn an_iframe_is_named_by_id_name_or_title() {
+        assert_eq!(
+            iframe_selector("iframe", attributes(&[("id", "pay"), ("name", "n")])),
+            "#pay"
+        );
+        assert_eq!(
+            iframe_selector(
+                "iframe",
+                attributes(&[("id", "1x"), ("name", " "), ("title", "Card \"form\"")])
+            ),
+            "iframe[title=\"Card \\\"form\\\"\"]"
+        );
+        assert_eq!(iframe_selector("frame", attributes(&[])), "frame");
+    }
+
+    /// A fake tree: (id, tag, same tag before, parent index).
+    #[derive(Clone, Copy)]
+    struct At<'a>(&'a [(&'a str, &'a str, usize, Option<usize>)], usize);
+
+    impl PathStep for At<'_> {
+        fn id(&self) -> String {
+            self.0[self.1].0.to_owned()
+        }
+        fn tag(&self) -> String {
+            self.0[self.1].1.to_owned()
+        }
+        fn same_tag_before(&self) -> usize {
+            self.0[self.1].2
+        }
+        fn parent(&self) -> Option<Self> {
+            self.0[self.1].3.map(|p| At(self.0, p))
+        }
+    }
+
+    #[test]
+    fn a_css_path_stops_at_an_id_body_or_six_steps() {
+        let tree = [
+            ("", "html", 0, None),
+            ("", "body", 0, Some(0)),
+            ("main app", "div", 0, Some(1)),
+            ("", "ul", 1, Some(2)),
+            ("", "li", 2, Some(3)),
+            ("list", "ol", 0, Some(1)),
+            ("", "li", 0, Some(5)),
+        ];
+        // An id with a space is no selector: the path climbs past it to body.
+        assert_eq!(
+            css_path(At(&tree, 4)),
+            "body > div:nth-of-type(1) > ul:nth-of-type(2) > li:nth-of-type(3)"
+        );
+        assert_eq!(css_path(At(&tree, 6)), "#list > li:nth-of-type(1)");
+        let deep: Vec<_> = (0..10usize)
+            .map(|i| ("", "div", 0, i.checked_sub(1)))
+            .collect();
+        let path = css_path(At(&deep, 9));
+        assert_eq!(path.matches("nth-of-type").count(), MAX_PATH_STEPS);
+        assert!(path.starts_with("div > "), "{path}");
+    }
+
+    #[test]
+    fn an_unknown_role_suggests_near_ones() {
+        assert!(known_role("button").is_ok());
+        let e = known_role("buton").unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidArgument);
+        assert!(
+            e.hint.as_deref().unwrap_or_default().contains("button"),
+            "{e:?}"
+        );
+    }
 
     #[test]
     fn roles_playwright_finds() {

@@ -17,12 +17,10 @@ use super::find::{open_roots, query_all_in, ref_for};
 use super::names::{self, Labels};
 use super::snapshot::{child_frames, css_path, frame_id_of, role_of};
 use crate::a11y::locator::{self, Narrowed, Scope};
-use crate::{a11y, suggest, web};
+use crate::{a11y, web};
 
 /// Ancestors climbed looking for a scope to narrow to.
 const MAX_SCOPE_CLIMB: usize = 12;
-/// Classes of an element tried as its selector (a utility-class page gives dozens).
-const MAX_CLASSES: usize = 8;
 
 /// The element's locator within this frame.
 pub fn element(el: &Element) -> Result<Box<Locator>, ErrorBody> {
@@ -99,7 +97,9 @@ pub fn frame(child: u64) -> Result<Box<Locator>, ErrorBody> {
             )
             .with_hint("call firefox_snapshot again")
         })?;
-    let selector = secret_free(&iframe_selector(iframe));
+    let selector = secret_free(&locator::iframe_selector(&iframe.local_name(), |a| {
+        iframe.get_attribute(a)
+    }));
     let same: Vec<&Element> = frames
         .iter()
         .filter(|f| f.matches(&selector).unwrap_or(false))
@@ -116,7 +116,7 @@ pub fn frame(child: u64) -> Result<Box<Locator>, ErrorBody> {
 /// (the same ones a locator is counted among), in its order, `limit` listed with their refs;
 /// and the child frames, for the background to search next.
 pub fn find(role: &str, name: Option<&str>, limit: u32, frame: u32) -> Result<Found, ErrorBody> {
-    known_role(role)?;
+    locator::known_role(role)?;
     let started = web::now_ms();
     let doc = document()?;
     let mut shown = Shown::read()?;
@@ -158,26 +158,6 @@ pub fn find(role: &str, name: Option<&str>, limit: u32, frame: u32) -> Result<Fo
             stopped: None,
         },
     })
-}
-
-/// A role `getByRole` knows, or what the agent may have meant.
-fn known_role(role: &str) -> Result<(), ErrorBody> {
-    if a11y::name::ARIA_ROLES.contains(&role) {
-        return Ok(());
-    }
-    let roles: Vec<String> = a11y::name::ARIA_ROLES
-        .iter()
-        .map(|r| (*r).to_owned())
-        .collect();
-    let near = suggest::closest(role, &roles, 3);
-    Err(ErrorBody::new(
-        ErrorCode::InvalidArgument,
-        format!("role {role:?} is not an ARIA role"),
-    )
-    .with_hint(format!(
-        "did you mean {}? (heading, not h1: every heading level is one role)",
-        near.join(", ")
-    )))
 }
 
 fn located(element: Pick) -> Box<Locator> {
@@ -340,7 +320,7 @@ fn by_css(el: &Element) -> Result<Pick, ErrorBody> {
             .flat_map(|root| query_all_in(root, selector))
             .collect()
     };
-    let alone = own_selectors(el)
+    let alone = locator::own_selectors(&el.local_name(), |a| el.get_attribute(a))
         .into_iter()
         .map(|selector| secret_free(&selector))
         .find(|selector| matching(selector).as_slice() == std::slice::from_ref(el));
@@ -373,30 +353,6 @@ fn by_css(el: &Element) -> Result<Pick, ErrorBody> {
     })
 }
 
-/// Selectors made of `el`'s own attributes, the most telling first.
-fn own_selectors(el: &Element) -> Vec<String> {
-    let tag = el.local_name();
-    let mut out = Vec::new();
-    for attribute in ["data-testid", "data-test-id", "data-test"] {
-        if let Some(id) = el.get_attribute(attribute).filter(|v| !v.trim().is_empty()) {
-            out.push(format!("[{attribute}=\"{}\"]", css_string(&id)));
-        }
-    }
-    let id = el.id();
-    if css_ident(&id) {
-        out.push(format!("#{id}"));
-    }
-    let classes = el.get_attribute("class").unwrap_or_default();
-    out.extend(
-        classes
-            .split_whitespace()
-            .filter(|c| css_ident(c))
-            .take(MAX_CLASSES)
-            .map(|c| format!("{tag}.{c}")),
-    );
-    out
-}
-
 fn nth_of(el: &Element, matches: &[&Element]) -> Option<u32> {
     (matches.len() > 1)
         .then(|| matches.iter().position(|m| *m == el))
@@ -404,48 +360,8 @@ fn nth_of(el: &Element, matches: &[&Element]) -> Option<u32> {
         .map(|i| i as u32)
 }
 
-/// An iframe's selector as a person writes it: its id, name or title, else its tag.
-fn iframe_selector(iframe: &Element) -> String {
-    let tag = iframe.local_name();
-    let id = iframe.id();
-    if !id.is_empty() && css_ident(&id) {
-        return format!("#{id}");
-    }
-    ["name", "title"]
-        .iter()
-        .find_map(|attribute| {
-            let value = iframe.get_attribute(attribute)?;
-            (!value.trim().is_empty())
-                .then(|| format!("{tag}[{attribute}=\"{}\"]", css_string(&value)))
-        })
-        .unwrap_or(tag)
-}
-
 /// A selector with any typed secret that a page put in an attribute hidden (it then matches
 /// nothing, and another selector is tried).
 fn secret_free(selector: &str) -> String {
     crate::hidden::hide(selector).into_owned()
-}
-
-/// A CSS identifier as written, with no escaping needed.
-fn css_ident(text: &str) -> bool {
-    text.chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-}
-
-/// Text inside a double-quoted CSS string, any typed secret in it hidden first (before it is
-/// escaped, so the hiding sees it as the page wrote it).
-fn css_string(text: &str) -> String {
-    crate::hidden::hide(text)
-        .chars()
-        .flat_map(|c| match c {
-            '"' | '\\' => vec!['\\', c],
-            '\n' | '\r' => vec![' '],
-            c => vec![c],
-        })
-        .collect()
 }

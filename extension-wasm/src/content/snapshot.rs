@@ -785,35 +785,29 @@ fn states(seen: Seen, role: &str) -> States {
     s
 }
 
-/// A selector for `el`: its nearest ancestor-or-self with an id, then tags with positions.
+/// The CSS path of `el` ([`locator::css_path`]).
 pub fn css_path(el: &Element) -> String {
-    let mut parts = Vec::new();
-    let mut cur = Some(el.clone());
-    while let Some(e) = cur {
-        let id = e.id();
-        if !id.is_empty() && !id.contains(char::is_whitespace) {
-            parts.push(format!("#{id}"));
-            break;
-        }
-        let tag = e.local_name();
-        if tag == "body" || tag == "html" || parts.len() == 6 {
-            parts.push(tag);
-            break;
-        }
-        let index = {
-            let mut n = 1;
-            let mut sib = e.previous_element_sibling();
-            while let Some(s) = sib {
-                if s.local_name() == tag {
-                    n += 1;
-                }
-                sib = s.previous_element_sibling();
-            }
-            n
-        };
-        parts.push(format!("{tag}:nth-of-type({index})"));
-        cur = e.parent_element();
+    crate::a11y::locator::css_path(el.clone())
+}
+
+impl crate::a11y::locator::PathStep for Element {
+    fn id(&self) -> String {
+        self.get_attribute("id").unwrap_or_default()
     }
-    parts.reverse();
-    parts.join(" > ")
+    fn tag(&self) -> String {
+        self.local_name()
+    }
+    fn same_tag_before(&self) -> usize {
+        let tag = self.local_name();
+        let mut n = 0;
+        let mut sibling = self.previous_element_sibling();
+        while let Some(s) = sibling {
+            n += usize::from(s.local_name() == tag);
+            sibling = s.previous_element_sibling();
+        }
+        n
+    }
+    fn parent(&self) -> Option<Element> {
+        self.parent_element()
+    }
 }
