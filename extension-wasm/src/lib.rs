@@ -9,7 +9,8 @@
 //! * [`capture_lock`]: the screenshot mutex, granted in arrival order.
 //! * [`capture_plan`]: what a screenshot captures, capped whatever the page measures.
 //! * [`pixels`], [`jpeg`]: decoding, stitching, shrinking and encoding pictures.
-//! * [`load`]: when a navigation counts as finished, and whether it reached what was asked.
+//! * [`load`]: when a navigation counts as finished, and whether it reached what was asked;
+//!   [`arrival`]: what the navigation's answer says of it.
 //! * [`network`]: requests in flight, for "the network is quiet".
 //! * [`text`], [`a11y`], [`markdown`], [`suggest`]: answers' text, roles and names (their
 //!   order of sources, what a field's value shows), Markdown, "did you mean".
@@ -45,6 +46,7 @@ pub mod a11y;
 pub mod activity;
 pub mod allowlist;
 pub mod approvals;
+pub mod arrival;
 pub mod capture_lock;
 pub mod capture_plan;
 pub mod composed;

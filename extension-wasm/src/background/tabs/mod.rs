@@ -93,7 +93,7 @@ pub(super) async fn open(agent: &AgentId, url: &str, jar: Option<&str>, budget_m
         with_state(|s| s.pool.admit(agent, now()))?;
         let tab = open_tab(first, jar)
             .await
-            .map_err(|e| refine_url_error(e, url))?;
+            .map_err(|e| crate::arrival::refine_url_error(e, url))?;
         with_state(|s| {
             s.pool.insert(TabId(tab.id), agent.clone(), url.to_owned());
             s.requests.claim(TabId(tab.id));

@@ -11,7 +11,6 @@ use serde::Serialize;
 use crate::background::with_state;
 use crate::load::{LoadWatch, Reached};
 use crate::pool::AuthorizedTab;
-use crate::refusal::Refusal;
 use crate::retry_plan;
 use crate::web::{self, Tab};
 
@@ -92,13 +91,13 @@ pub(super) async fn go_once(trip: Trip<'_>) -> Result<(u64, Loaded), ErrorBody> 
     let go = match (url, action) {
         (Some(url), _) => web::call(web::tabs_update(tab.0, &web::to_js(&SetUrl { url })))
             .await
-            .map_err(|e| refine_url_error(e, url)),
+            .map_err(|e| crate::arrival::refine_url_error(e, url)),
         (None, Some(NavAction::Back)) => web::call(web::tabs_go_back(tab.0))
             .await
-            .map_err(|e| no_history(e, "back")),
+            .map_err(|e| crate::arrival::no_history(e, "back")),
         (None, Some(NavAction::Forward)) => web::call(web::tabs_go_forward(tab.0))
             .await
-            .map_err(|e| no_history(e, "forward")),
+            .map_err(|e| crate::arrival::no_history(e, "forward")),
         (None, Some(NavAction::Reload)) => web::call(web::tabs_reload(tab.0)).await,
         (None, None) => Err(ErrorBody::new(
             ErrorCode::InvalidArgument,
@@ -169,7 +168,11 @@ pub(super) async fn arrived(trip: Trip<'_>, mark: u64, loaded: Loaded) -> Loaded
     });
     let reached = || with_state(|s| s.main_frames.reached(tab, mark, asked, &full));
     if report.load_state != LoadState::Complete {
-        report.note = Some(waited_for(&asked_text, &reached(), &report.url));
+        report.note = Some(crate::arrival::waited_for(
+            &asked_text,
+            &reached(),
+            &report.url,
+        ));
         return Ok(report);
     }
     // The tab's "complete" may come before the network's word on the load: woken by that
@@ -194,53 +197,10 @@ pub(super) async fn arrived(trip: Trip<'_>, mark: u64, loaded: Loaded) -> Loaded
             None => Reached::Unrequested,
         };
     }
-    match reached {
-        Reached::Asked | Reached::Arriving => {}
-        Reached::Unrequested => {
-            report.note = Some(format!(
-                "no request for {asked_text} was seen and the page did not answer within the timeout: it may be Firefox's error page (firefox_get_content shows what is there)"
-            ));
-        }
-        Reached::Pending => {
-            report.note = Some(format!(
-                "the page keeps loading pages of its own; the load of {asked_text} had not arrived yet"
-            ));
-        }
-        Reached::Failed(why) => {
-            return Err(ErrorBody::new(
-                ErrorCode::LoadFailed,
-                format!("tab {tab} could not load {asked_text}: {why}"),
-            )
-            .with_hint(
-                "check the address and that the server is running; the tab stays open (on Firefox's error page) for another firefox_navigate",
-            ));
-        }
-        Reached::Stayed => {
-            report.note = Some(format!(
-                "{asked_text} did not replace the page, the tab stays at {}: the address is a download (firefox_downloads gets it) or an empty answer (HTTP 204)",
-                report.url
-            ));
-        }
-        Reached::Elsewhere | Reached::Superseded => {
-            report.note = Some(format!(
-                "the tab is at {} now, not at {asked_text}: the page navigated on by itself after the load (or another load replaced it)",
-                report.url
-            ));
-        }
+    if let Some(note) = crate::arrival::verdict(&reached, tab, &asked_text, &report.url)? {
+        report.note = Some(note);
     }
     Ok(report)
-}
-
-/// What a navigation that ran out of time waited for, and where the tab is instead.
-fn waited_for(asked: &str, reached: &Reached, now: &str) -> String {
-    match reached {
-        Reached::Pending => format!(
-            "waited for {asked} to load until the timeout; the tab loaded {now} meanwhile (the page loads pages of its own), and {asked} had not arrived"
-        ),
-        _ => format!(
-            "waited for {asked} to finish loading (the page's load event) until the timeout; the tab is at {now}"
-        ),
-    }
 }
 
 /// Waits, `ms` at most, until the network has told how `tab`'s newest main-frame load
@@ -278,14 +238,6 @@ pub(super) async fn scriptable(tab: TabId) -> bool {
         .is_ok()
 }
 
-pub(super) fn no_history(e: ErrorBody, way: &str) -> ErrorBody {
-    ErrorBody::new(
-        ErrorCode::PageError,
-        format!("cannot go {way}: {}", e.message),
-    )
-    .with_hint("the tab has no page to go to in that direction")
-}
-
 /// Waits until the tab's URL matches `glob`, or `until` (ms since the epoch): checked at each
 /// change of the tab's address, not polled.
 pub async fn wait_for_url(
@@ -320,26 +272,4 @@ pub async fn wait_for_url(
             ));
         }
     }
-}
-
-/// Firefox refuses some URLs that pass our scheme check (e.g. file: from an extension).
-pub(super) fn refine_url_error(e: ErrorBody, url: &str) -> ErrorBody {
-    if Refusal::of(&e.message) != Refusal::UrlRefused {
-        return e;
-    }
-    let refused = ErrorBody::new(
-        ErrorCode::BadUrl,
-        format!("Firefox refused to open {url}: {}", e.message),
-    );
-    if url
-        .get(..5)
-        .is_some_and(|s| s.eq_ignore_ascii_case("file:"))
-    {
-        // Firefox lets no extension open file: pages (tabs.create/update refuse them).
-        return refused.with_hint(
-            "Firefox does not let extensions open file:// pages; serve the folder over http instead, \
-             e.g. `python3 -m http.server 8000` there, then open http://127.0.0.1:8000/…",
-        );
-    }
-    refused
 }
