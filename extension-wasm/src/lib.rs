@@ -34,6 +34,7 @@
 //!   a try lasts.
 //! * [`perf`]: what a page's performance entries add up to (INP, CLS, resources).
 //! * [`search`]: where a text or pattern shows in a frame's text, and the line around it.
+//! * [`frame_alias`]: the short names refs give a tab's frames.
 //! * [`stitch`]: one snapshot or page text from every frame of a tab, under one size limit.
 //! * [`composed`]: walks over the composed tree (shadow roots, slots) as the page shows it.
 //!
@@ -56,6 +57,7 @@ pub mod dialog_policy;
 pub mod downloads;
 pub mod drag_plan;
 pub mod focus_loop;
+pub mod frame_alias;
 pub mod glob;
 pub mod hidden;
 pub mod hop_trace;

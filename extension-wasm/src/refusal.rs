@@ -1,6 +1,8 @@
 //! What a rejected browser call means. Firefox rejects `browser.*` promises with words, not
 //! codes: they are read here, once, into a [`Refusal`], and the glue matches on that.
 
+use claudezilla_protocol::{ErrorBody, ErrorCode, TabId};
+
 /// Why the browser refused a call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Refusal {
@@ -50,6 +52,33 @@ impl Refusal {
             .find(|(_, words)| words.iter().any(|w| message.contains(w)))
             .map_or(Self::Other, |(refusal, _)| *refusal)
     }
+
+    /// A refused call on `tab`'s page, for the agent: the tab or frame gone, a page that takes
+    /// no script, or the browser's words (`e`).
+    pub fn on_page(self, tab: TabId, e: ErrorBody) -> ErrorBody {
+        match self {
+            Refusal::TabGone => ErrorBody::new(ErrorCode::NoSuchTab, format!("tab {tab} is gone")),
+            Refusal::NotScriptable => ErrorBody::new(
+                ErrorCode::PageError,
+                format!("the page in tab {tab} cannot be scripted ({})", e.message),
+            )
+            .with_hint(
+                "about:blank, about: and addons pages cannot be read; navigate to an http(s) page",
+            ),
+            Refusal::FrameGone => ErrorBody::new(
+                ErrorCode::ElementNotFound,
+                format!("tab {tab}: {}", e.message),
+            )
+            .with_hint("the frame is gone; call firefox_snapshot again"),
+            Refusal::WindowGone
+            | Refusal::NobodyListens
+            | Refusal::DocumentGone
+            | Refusal::UrlRefused
+            | Refusal::Other => {
+                ErrorBody::new(ErrorCode::PageError, format!("tab {tab}: {}", e.message))
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -85,5 +114,31 @@ mod tests {
         ] {
             assert_eq!(Refusal::of(message), refusal, "{message}");
         }
+    }
+
+    #[test]
+    fn a_refusal_on_a_page_is_said_in_the_agents_terms() {
+        let e = || ErrorBody::new(ErrorCode::Browser, "Missing host permission for the tab");
+        let tab = TabId(7);
+        assert_eq!(Refusal::TabGone.on_page(tab, e()).message, "tab 7 is gone");
+        assert_eq!(
+            Refusal::TabGone.on_page(tab, e()).code,
+            ErrorCode::NoSuchTab
+        );
+        let blank = Refusal::NotScriptable.on_page(tab, e());
+        assert!(
+            blank
+                .message
+                .starts_with("the page in tab 7 cannot be scripted")
+        );
+        assert!(blank.hint.unwrap().contains("http(s)"));
+        assert_eq!(
+            Refusal::FrameGone.on_page(tab, e()).code,
+            ErrorCode::ElementNotFound
+        );
+        assert_eq!(
+            Refusal::Other.on_page(tab, e()).message,
+            "tab 7: Missing host permission for the tab"
+        );
     }
 }

@@ -3,6 +3,10 @@
 //! own replaced. Decided here, apart from the browser; `background/content.rs` and
 //! `background/tabs/navigation.rs` carry it out.
 
+use claudezilla_protocol::{ErrorBody, ErrorCode, TabId};
+
+use crate::refusal::Refusal;
+
 /// How much longer than the page's own wait one try of a message to a frame may take.
 pub const TRY_SLACK_MS: u64 = 3_000;
 /// The pause before the second and last try, in the document that replaced the first one.
@@ -65,6 +69,47 @@ pub fn navigate_again(replaced: bool, to_address: bool, tries: u32, left_ms: f64
     replaced && to_address && tries < NAVIGATIONS && left_ms > 0.0
 }
 
+/// No answer from the page in `tab` within the call's `ms`.
+pub fn no_answer(tab: TabId, ms: u32) -> ErrorBody {
+    ErrorBody::new(
+        ErrorCode::Timeout,
+        format!("the page in tab {tab} did not answer within {ms} ms"),
+    )
+    .with_hint("the page may be frozen; take a screenshot, or retry with a larger timeout")
+}
+
+/// Nothing listened after every injection: the document went before the script started.
+pub fn not_started() -> ErrorBody {
+    ErrorBody::new(
+        ErrorCode::PageError,
+        "the content script did not start in this page",
+    )
+    .with_hint("the page may be navigating; retry, or take a screenshot to see it")
+}
+
+/// What the agent hears when the second try failed too: that the page navigated away twice
+/// if its document went again (or, while the tab navigates, a page between documents took no
+/// script), else the second try's own error.
+pub fn second_failure(
+    tab: TabId,
+    error: ErrorBody,
+    refusal: Refusal,
+    navigated: bool,
+) -> ErrorBody {
+    let between = navigated && refusal == Refusal::NotScriptable;
+    if refusal != Refusal::DocumentGone && !between {
+        return error;
+    }
+    ErrorBody::new(
+        ErrorCode::PageError,
+        format!(
+            "the page in tab {tab} navigated away twice while we acted on it ({})",
+            error.message
+        ),
+    )
+    .with_hint("the page keeps navigating by itself; firefox_get_tabs shows where it is, firefox_wait_for {url} waits for it to settle")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,6 +134,30 @@ mod tests {
         assert_eq!(after_first(Refused, true), Retry { navigated: true });
         assert_eq!(after_first(Silent, false), NoAnswer);
         assert_eq!(after_first(Silent, true), Retry { navigated: true });
+    }
+
+    #[test]
+    fn a_second_failure_says_the_page_navigated_away_only_when_it_did() {
+        let own = || ErrorBody::new(ErrorCode::PageError, "tab 2: boom");
+        let gone = second_failure(TabId(2), own(), Refusal::DocumentGone, false);
+        assert!(
+            gone.message
+                .starts_with("the page in tab 2 navigated away twice")
+        );
+        assert!(gone.message.ends_with("(tab 2: boom)"));
+        let between = second_failure(TabId(2), own(), Refusal::NotScriptable, true);
+        assert!(between.message.contains("navigated away twice"));
+        // Unscriptable with no navigation is about:blank and the like: its own error.
+        assert_eq!(
+            second_failure(TabId(2), own(), Refusal::NotScriptable, false).message,
+            "tab 2: boom"
+        );
+        assert_eq!(
+            second_failure(TabId(2), own(), Refusal::Other, true).message,
+            "tab 2: boom"
+        );
+        assert_eq!(no_answer(TabId(2), 900).code, ErrorCode::Timeout);
+        assert!(no_answer(TabId(2), 900).message.contains("900 ms"));
     }
 
     #[test]

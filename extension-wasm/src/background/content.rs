@@ -101,9 +101,9 @@ pub async fn round_trip<T: DeserializeOwned>(
             // tab is not even scriptable): once more, in the new one.
             AfterFirst::Retry { navigated } => retry(tab, frame, &message, navigated).await?,
             AfterFirst::Take => first
-                .ok_or_else(|| no_answer(tab, try_ms))?
+                .ok_or_else(|| retry_plan::no_answer(tab, try_ms))?
                 .map_err(|f| f.error)?,
-            AfterFirst::NoAnswer => return Err(no_answer(tab, try_ms)),
+            AfterFirst::NoAnswer => return Err(retry_plan::no_answer(tab, try_ms)),
         };
         let reply: ContentReply<T> = serde_wasm_bindgen::from_value(answer)
             .map_err(|e| internal_msg(format!("content script answer: {e}")))?;
@@ -123,7 +123,7 @@ pub async fn round_trip<T: DeserializeOwned>(
     };
     web::with_deadline(budget_ms, exchange)
         .await
-        .unwrap_or_else(|| Err(no_answer(tab, budget_ms)))
+        .unwrap_or_else(|| Err(retry_plan::no_answer(tab, budget_ms)))
 }
 
 /// Remembers the secrets `op` types for the tab's agent (and hides them in what the
@@ -149,14 +149,6 @@ fn typed_secrets(tab: TabId, op: &PageOp) -> Vec<FilledSecret> {
     })
 }
 
-fn no_answer(tab: TabId, ms: u32) -> ErrorBody {
-    ErrorBody::new(
-        ErrorCode::Timeout,
-        format!("the page in tab {tab} did not answer within {ms} ms"),
-    )
-    .with_hint("the page may be frozen; take a screenshot, or retry with a larger timeout")
-}
-
 /// The second and last try, in the document that replaced the first one (`navigated`: the
 /// tab is known to have started another load since the first try).
 async fn retry(
@@ -168,7 +160,7 @@ async fn retry(
     web::sleep(retry_plan::RETRY_PAUSE_MS).await;
     exchange(tab, frame, message)
         .await
-        .map_err(|e| navigated_away(tab, e, navigated))
+        .map_err(|f| retry_plan::second_failure(tab, f.error, f.refusal, navigated))
 }
 
 /// One try: ask; where nothing listens yet (a new document), inject the script and ask again.
@@ -191,7 +183,7 @@ impl Failed {
     fn refused(tab: TabId, e: ErrorBody) -> Self {
         let refusal = Refusal::of(&e.message);
         Self {
-            error: page_error(tab, e, refusal),
+            error: refusal.on_page(tab, e),
             refusal,
         }
     }
@@ -200,22 +192,6 @@ impl Failed {
     fn interrupted(&self) -> bool {
         self.refusal == Refusal::DocumentGone
     }
-}
-
-fn navigated_away(tab: TabId, f: Failed, navigated: bool) -> ErrorBody {
-    // Unscriptable while the tab navigates is a page between documents, not about:blank.
-    let between = navigated && f.refusal == Refusal::NotScriptable;
-    if !f.interrupted() && !between {
-        return f.error;
-    }
-    ErrorBody::new(
-        ErrorCode::PageError,
-        format!(
-            "the page in tab {tab} navigated away twice while we acted on it ({})",
-            f.error.message
-        ),
-    )
-    .with_hint("the page keeps navigating by itself; firefox_get_tabs shows where it is, firefox_wait_for {url} waits for it to settle")
 }
 
 /// Injects the content script, then asks again; once more after a moment if the frame was
@@ -234,11 +210,7 @@ async fn inject_and_ask(tab: TabId, frame: u64, message: &JsValue) -> Result<JsV
     }
     // Nothing listened after two injections: the document went before the script started.
     Err(Failed {
-        error: ErrorBody::new(
-            ErrorCode::PageError,
-            "the content script did not start in this page",
-        )
-        .with_hint("the page may be navigating; retry, or take a screenshot to see it"),
+        error: retry_plan::not_started(),
         refusal: Refusal::DocumentGone,
     })
 }
@@ -295,35 +267,12 @@ pub async fn preload(tab: AuthorizedTab) {
     let _ = inject(tab.id(), None).await;
 }
 
-/// Frame ids are large numbers; refs name frames by a short per-tab alias instead (`f1e3`).
 fn alias_for(tab: TabId, frame: u64) -> u32 {
-    with_state(|s| {
-        let known = s.frames.entry(tab).or_default();
-        let at = known.iter().position(|f| *f == frame).unwrap_or_else(|| {
-            known.push(frame);
-            known.len() - 1
-        });
-        at as u32 + 1
-    })
+    with_state(|s| s.frames.alias(tab, frame))
 }
 
 fn frame_id(tab: TabId, alias: u32) -> Result<u64, ErrorBody> {
-    if alias == 0 {
-        return Ok(0);
-    }
-    with_state(|s| {
-        s.frames
-            .get(&tab)
-            .and_then(|f| f.get(alias as usize - 1))
-            .copied()
-    })
-    .ok_or_else(|| {
-        ErrorBody::new(
-            ErrorCode::ElementNotFound,
-            format!("frame f{alias} is unknown in tab {tab}"),
-        )
-        .with_hint("call firefox_snapshot again and use the new refs")
-    })
+    with_state(|s| s.frames.frame(tab, alias))
 }
 
 /// A snapshot of the whole tab: every frame's part spliced in where its iframe is, its refs
@@ -469,7 +418,7 @@ async fn with_axe(tab: TabId, frame: u64, until: u64) -> Result<(), ErrorBody> {
     let left = until.saturating_sub(super::now()) as u32;
     web::with_deadline(left, inject_axe(tab, frame))
         .await
-        .unwrap_or_else(|| Err(no_answer(tab, left)))
+        .unwrap_or_else(|| Err(retry_plan::no_answer(tab, left)))
 }
 
 async fn inject_axe(tab: TabId, frame: u64) -> Result<(), ErrorBody> {
@@ -595,33 +544,6 @@ impl stitch::FrameReader for TabFrames {
             .await
             .map(|a| *a)
             .map_err(|e| e.message)
-    }
-}
-
-/// A refused call on a tab's page, for the agent: the tab or frame gone, a page that takes no
-/// script, or the browser's words.
-fn page_error(tab: TabId, e: ErrorBody, refusal: Refusal) -> ErrorBody {
-    match refusal {
-        Refusal::TabGone => ErrorBody::new(ErrorCode::NoSuchTab, format!("tab {tab} is gone")),
-        Refusal::NotScriptable => ErrorBody::new(
-            ErrorCode::PageError,
-            format!("the page in tab {tab} cannot be scripted ({})", e.message),
-        )
-        .with_hint(
-            "about:blank, about: and addons pages cannot be read; navigate to an http(s) page",
-        ),
-        Refusal::FrameGone => ErrorBody::new(
-            ErrorCode::ElementNotFound,
-            format!("tab {tab}: {}", e.message),
-        )
-        .with_hint("the frame is gone; call firefox_snapshot again"),
-        Refusal::WindowGone
-        | Refusal::NobodyListens
-        | Refusal::DocumentGone
-        | Refusal::UrlRefused
-        | Refusal::Other => {
-            ErrorBody::new(ErrorCode::PageError, format!("tab {tab}: {}", e.message))
-        }
     }
 }
 

@@ -73,8 +73,8 @@ struct State {
     capture: CaptureLock,
     /// Critical requests in flight per agent tab (readiness before screenshots).
     network: crate::network::Network,
-    /// Per tab, the browser frame ids behind the frame aliases of refs (alias n is index n-1).
-    frames: HashMap<TabId, Vec<u64>>,
+    /// Per tab, the browser frame ids behind the frame aliases of refs.
+    frames: crate::frame_alias::FrameAliases,
     /// Wakes a queued screenshot when its ticket is granted.
     capture_wakers: HashMap<Ticket, oneshot::Sender<()>>,
     tuning: Tuning,

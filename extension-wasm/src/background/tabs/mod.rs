@@ -299,7 +299,7 @@ pub fn listen() {
             s.waiters.remove(&TabId(tab));
             s.main_frame_waiters.remove(&TabId(tab));
             s.refused_frames.remove(&TabId(tab));
-            s.frames.remove(&TabId(tab));
+            s.frames.forget(TabId(tab));
             s.network.forget(TabId(tab));
             s.requests.forget(TabId(tab));
             s.console_tabs.remove(&TabId(tab));
