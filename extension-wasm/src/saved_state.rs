@@ -4,9 +4,139 @@
 //! plant an attacker's session on any site (session fixation), or — with a past expiry —
 //! delete the user's own login.
 
-use claudezilla_protocol::args::SavedCookie;
+use std::collections::BTreeMap;
+
+use claudezilla_protocol::args::{
+    MAX_SAVED, MAX_STORED_VALUE, SavedCookie, SavedOrigin, SavedState,
+};
+use claudezilla_protocol::reply::CookieInfo;
+use serde::Deserialize;
 
 use crate::allowlist;
+
+/// A `cookies.Cookie` as the browser gives it, the fields we keep.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BrowserCookie {
+    pub name: String,
+    pub value: String,
+    pub domain: String,
+    pub path: String,
+    pub secure: bool,
+    pub http_only: bool,
+    pub expiration_date: Option<f64>,
+    #[serde(default)]
+    pub host_only: bool,
+}
+
+impl BrowserCookie {
+    /// As `firefox_cookies` shows it: name and value capped.
+    pub fn shown(self) -> CookieInfo {
+        CookieInfo {
+            value: crate::text::cap(&self.value, MAX_STORED_VALUE),
+            name: crate::text::cap(&self.name, 256),
+            domain: self.domain,
+            path: self.path,
+            secure: self.secure,
+            http_only: self.http_only,
+            expires: self.expiration_date,
+        }
+    }
+}
+
+/// Adds the cookies a page (at `origin`) has to a state being saved: each (name, domain,
+/// path) once, at most [`MAX_SAVED`].
+pub fn save_cookies(state: &mut SavedState, origin: &str, cookies: Vec<BrowserCookie>) {
+    for c in cookies {
+        let known = state
+            .cookies
+            .iter()
+            .any(|k| (&k.name, &k.domain, &k.path) == (&c.name, &c.domain, &c.path));
+        if known || state.cookies.len() >= MAX_SAVED {
+            continue;
+        }
+        state.cookies.push(SavedCookie {
+            url: format!("{origin}{}", c.path),
+            name: c.name,
+            value: c.value,
+            domain: c.domain,
+            path: c.path,
+            secure: c.secure,
+            http_only: c.http_only,
+            expires: c.expiration_date,
+            host_only: c.host_only,
+        });
+    }
+}
+
+/// Adds an origin's local storage to a state being saved: each origin once, at most
+/// [`MAX_SAVED`].
+pub fn save_origin(state: &mut SavedState, origin: String, entries: Vec<(String, String)>) {
+    if state.origins.len() < MAX_SAVED && !state.origins.iter().any(|o| o.origin == origin) {
+        state.origins.push(SavedOrigin {
+            origin,
+            local_storage: entries,
+        });
+    }
+}
+
+/// What loading a state did, for its answer.
+#[derive(Debug, Default)]
+pub struct LoadReport {
+    pub set: usize,
+    skipped: BTreeMap<Skip, Vec<String>>,
+    filled: Vec<String>,
+    missing: Vec<String>,
+}
+
+impl LoadReport {
+    /// A cookie not set, and why (each site named once per reason).
+    pub fn skip(&mut self, why: Skip, c: &SavedCookie) {
+        let sites = self.skipped.entry(why).or_default();
+        let site = c.domain.trim_start_matches('.').to_owned();
+        if !sites.contains(&site) {
+            sites.push(site);
+        }
+    }
+
+    /// An origin's local storage was loaded (`true`) or had no tab of the agent's to go into.
+    pub fn origin(&mut self, origin: &str, loaded: bool) {
+        let list = if loaded {
+            &mut self.filled
+        } else {
+            &mut self.missing
+        };
+        list.push(origin.to_owned());
+    }
+
+    /// The answer: of `total` cookies, how many went into `jar`, what was left out and why,
+    /// and what to do about it.
+    pub fn words(&self, total: usize, jar: &str) -> String {
+        let mut what = format!(
+            "Loaded {} of {total} cookies into {jar}; local storage of {} site(s): {}.",
+            self.set,
+            self.filled.len(),
+            self.filled.join(", ")
+        );
+        for (why, sites) in &self.skipped {
+            what.push_str(&format!(
+                " Not loaded, {}: cookies of {}.",
+                why.reason(),
+                crate::text::cap(&sites.join(", "), 500)
+            ));
+        }
+        if self.skipped.contains_key(&Skip::NoTab) || !self.missing.is_empty() {
+            what.push_str(" Open a tab on a site (within the allowed domains) and load again for its cookies and storage.");
+        }
+        if !self.missing.is_empty() {
+            what.push_str(&format!(
+                " Local storage not loaded (no tab of yours there): {}.",
+                self.missing.join(", ")
+            ));
+        }
+        what
+    }
+}
 
 /// Why a cookie was not set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -77,6 +207,83 @@ pub fn admit(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn browser_cookie(name: &str, domain: &str) -> BrowserCookie {
+        BrowserCookie {
+            name: name.into(),
+            value: "v".into(),
+            domain: domain.into(),
+            path: "/".into(),
+            secure: true,
+            http_only: false,
+            expiration_date: None,
+            host_only: !domain.starts_with('.'),
+        }
+    }
+
+    #[test]
+    fn a_saved_state_keeps_each_cookie_and_origin_once_within_bounds() {
+        let mut state = SavedState::default();
+        let page = vec![
+            browser_cookie("sid", "a.test"),
+            browser_cookie("t", ".a.test"),
+        ];
+        save_cookies(&mut state, "https://a.test", page.clone());
+        save_cookies(&mut state, "https://a.test", page);
+        assert_eq!(state.cookies.len(), 2);
+        assert_eq!(state.cookies[0].url, "https://a.test/");
+        assert!(state.cookies[0].host_only && !state.cookies[1].host_only);
+        let many = (0..MAX_SAVED + 3)
+            .map(|i| browser_cookie(&format!("c{i}"), "b.test"))
+            .collect();
+        save_cookies(&mut state, "https://b.test", many);
+        assert_eq!(state.cookies.len(), MAX_SAVED);
+        save_origin(
+            &mut state,
+            "https://a.test".into(),
+            vec![("k".into(), "v".into())],
+        );
+        save_origin(&mut state, "https://a.test".into(), Vec::new());
+        assert_eq!(state.origins.len(), 1);
+        assert_eq!(state.origins[0].local_storage.len(), 1);
+    }
+
+    #[test]
+    fn a_load_report_says_what_was_left_out_and_what_to_do() {
+        let mut report = LoadReport {
+            set: 1,
+            ..LoadReport::default()
+        };
+        let c = |domain: &str| SavedCookie {
+            url: format!("https://{}/", domain.trim_start_matches('.')),
+            name: "n".into(),
+            value: "v".into(),
+            domain: domain.into(),
+            path: "/".into(),
+            secure: true,
+            http_only: false,
+            expires: None,
+            host_only: false,
+        };
+        report.skip(Skip::NoTab, &c(".b.test"));
+        report.skip(Skip::NoTab, &c("b.test"));
+        report.skip(Skip::Expired, &c("c.test"));
+        report.origin("https://a.test", true);
+        report.origin("https://d.test", false);
+        assert_eq!(
+            report.words(4, "your container Work"),
+            "Loaded 1 of 4 cookies into your container Work; local storage of 1 site(s): https://a.test. \
+             Not loaded, no tab of yours on their site: cookies of b.test. \
+             Not loaded, expired (loading them would delete the browser's): cookies of c.test. \
+             Open a tab on a site (within the allowed domains) and load again for its cookies and storage. \
+             Local storage not loaded (no tab of yours there): https://d.test."
+        );
+        let clean = LoadReport::default();
+        assert_eq!(
+            clean.words(0, "the user's session"),
+            "Loaded 0 of 0 cookies into the user's session; local storage of 0 site(s): ."
+        );
+    }
 
     fn cookie(url: &str, domain: &str, host_only: bool, expires: Option<f64>) -> SavedCookie {
         SavedCookie {

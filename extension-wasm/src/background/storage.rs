@@ -3,19 +3,18 @@
 //! started with `CLAUDEZILLA_ALLOW_STORAGE=1`), checked here on every call.
 
 use claudezilla_protocol::args::{
-    CookieAction, CookiesArgs, MAX_SAVED, MAX_STORED_VALUE, SavedCookie, SavedOrigin, SavedState,
-    StorageAction, StorageArea, StorageArgs,
+    CookieAction, CookiesArgs, SavedState, StorageAction, StorageArea, StorageArgs,
 };
 use claudezilla_protocol::envelope::PageOp;
 use claudezilla_protocol::reply;
-use claudezilla_protocol::reply::{CookieInfo, CookiesAnswer, StorageAnswer};
+use claudezilla_protocol::reply::{CookiesAnswer, StorageAnswer};
 use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, Reply};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::{content, with_state};
 use crate::allowlist::origin;
 use crate::pool::AuthorizedTab;
-use crate::saved_state::{Skip, admit};
+use crate::saved_state::{BrowserCookie, LoadReport, admit, save_cookies, save_origin};
 use crate::web::{self, Tab};
 
 /// Most cookies one answer lists.
@@ -63,21 +62,6 @@ struct CookieQuery<'a> {
     store_id: Option<&'a str>,
 }
 
-/// A `cookies.Cookie`, the fields we show.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Cookie {
-    name: String,
-    value: String,
-    domain: String,
-    path: String,
-    secure: bool,
-    http_only: bool,
-    expiration_date: Option<f64>,
-    #[serde(default)]
-    host_only: bool,
-}
-
 pub async fn cookies(tab: AuthorizedTab, a: CookiesArgs) -> Result<CookiesAnswer, ErrorBody> {
     allowed()?;
     let (url, store) = page_of(tab).await?;
@@ -90,19 +74,12 @@ pub async fn cookies(tab: AuthorizedTab, a: CookiesArgs) -> Result<CookiesAnswer
     let site = crate::text::cap(&url, 200);
     match a.action {
         CookieAction::Get => {
-            let all: Vec<Cookie> = web::call_as(web::cookies_get_all(&web::to_js(&query))).await?;
+            let all: Vec<BrowserCookie> =
+                web::call_as(web::cookies_get_all(&web::to_js(&query))).await?;
             let cookies = all
                 .into_iter()
                 .take(MAX_COOKIES)
-                .map(|c| CookieInfo {
-                    value: crate::text::cap(&c.value, MAX_STORED_VALUE),
-                    name: crate::text::cap(&c.name, 256),
-                    domain: c.domain,
-                    path: c.path,
-                    secure: c.secure,
-                    http_only: c.http_only,
-                    expires: c.expiration_date,
-                })
+                .map(BrowserCookie::shown)
                 .collect();
             Ok(CookiesAnswer::Cookies(reply::Cookies {
                 url: site,
@@ -204,27 +181,9 @@ async fn save(agent: &AgentId, until: u64, budget_ms: u32) -> Result<SavedState,
             value: None,
             store_id: store.as_deref(),
         };
-        let all: Vec<Cookie> = web::call_as(web::cookies_get_all(&web::to_js(&query))).await?;
-        for c in all {
-            let known = state
-                .cookies
-                .iter()
-                .any(|k| (&k.name, &k.domain, &k.path) == (&c.name, &c.domain, &c.path));
-            if known || state.cookies.len() >= MAX_SAVED {
-                continue;
-            }
-            state.cookies.push(SavedCookie {
-                url: format!("{}{}", origin(&url), c.path),
-                name: c.name,
-                value: c.value,
-                domain: c.domain,
-                path: c.path,
-                secure: c.secure,
-                http_only: c.http_only,
-                expires: c.expiration_date,
-                host_only: c.host_only,
-            });
-        }
+        let all: Vec<BrowserCookie> =
+            web::call_as(web::cookies_get_all(&web::to_js(&query))).await?;
+        save_cookies(&mut state, &origin(&url), all);
         let op = PageOp::Storage {
             action: StorageAction::Get,
             area: StorageArea::Local,
@@ -234,13 +193,8 @@ async fn save(agent: &AgentId, until: u64, budget_ms: u32) -> Result<SavedState,
         if let Ok(StorageAnswer::Stored(reply::Stored {
             origin, entries, ..
         })) = content::answer(tab, 0, until, op, budget_ms).await
-            && state.origins.len() < MAX_SAVED
-            && !state.origins.iter().any(|o| o.origin == origin)
         {
-            state.origins.push(SavedOrigin {
-                origin,
-                local_storage: entries,
-            });
+            save_origin(&mut state, origin, entries);
         }
     }
     Ok(state)
@@ -278,15 +232,10 @@ async fn load(
         .collect();
     let now_s = web::now_ms() / 1_000.0;
     let allowed = |url: &str| super::config::check(agent, url).is_ok();
-    let mut set = 0;
-    let mut skipped: std::collections::BTreeMap<Skip, Vec<String>> = Default::default();
+    let mut report = LoadReport::default();
     for c in &state.cookies {
         if let Err(why) = admit(c, &open_hosts, allowed, now_s) {
-            let sites = skipped.entry(why).or_default();
-            let site = c.domain.trim_start_matches('.').to_owned();
-            if !sites.contains(&site) {
-                sites.push(site);
-            }
+            report.skip(why, c);
             continue;
         }
         let details = SetCookie {
@@ -304,13 +253,12 @@ async fn load(
             .await
             .is_ok()
         {
-            set += 1;
+            report.set += 1;
         }
     }
-    let (mut filled, mut missing) = (Vec::new(), Vec::new());
     for o in &state.origins {
         let Some((tab, ..)) = pages.iter().find(|(_, url, _)| origin(url) == o.origin) else {
-            missing.push(o.origin.as_str());
+            report.origin(&o.origin, false);
             continue;
         };
         for (key, value) in &o.local_storage {
@@ -322,32 +270,11 @@ async fn load(
             };
             content::round_trip::<Reply>(*tab, 0, until, op, budget_ms).await?;
         }
-        filled.push(o.origin.as_str());
+        report.origin(&o.origin, true);
     }
     let jar = jar.map_or("the user's session".to_owned(), |j| {
         format!("your container {}", j.name)
     });
-    let mut what = format!(
-        "Loaded {set} of {} cookies into {jar}; local storage of {} site(s): {}.",
-        state.cookies.len(),
-        filled.len(),
-        filled.join(", ")
-    );
-    for (why, sites) in &skipped {
-        what.push_str(&format!(
-            " Not loaded, {}: cookies of {}.",
-            why.reason(),
-            crate::text::cap(&sites.join(", "), 500)
-        ));
-    }
-    if skipped.contains_key(&Skip::NoTab) || !missing.is_empty() {
-        what.push_str(" Open a tab on a site (within the allowed domains) and load again for its cookies and storage.");
-    }
-    if !missing.is_empty() {
-        what.push_str(&format!(
-            " Local storage not loaded (no tab of yours there): {}.",
-            missing.join(", ")
-        ));
-    }
+    let what = report.words(state.cookies.len(), &jar);
     Ok(reply::Acted { what })
 }
