@@ -15,7 +15,8 @@
 //! * [`text`], [`a11y`], [`markdown`], [`suggest`]: answers' text, roles and names (their
 //!   order of sources, what a field's value shows), Markdown, "did you mean".
 //! * [`input_plan`]: the events of a click and of a key press, in order, and what the browser
-//!   does for a key a page did not handle; [`drag_plan`]: a drag's drop point, path and end.
+//!   does for a key a page did not handle; [`drag_plan`]: a drag's drop point, path and end;
+//!   [`field_kind`]: which fields take typed text.
 //! * [`request_log`]: each tab's network log; [`redact`]: credentials out of what is shown.
 //! * [`request_routes`]: each agent's routes, and what of them needs the evaluate switch.
 //! * [`allowlist`], [`glob`]: the user's and the agents' domain lists; URL globs.
@@ -56,6 +57,7 @@ pub mod console_ring;
 pub mod dialog_policy;
 pub mod downloads;
 pub mod drag_plan;
+pub mod field_kind;
 pub mod focus_loop;
 pub mod frame_alias;
 pub mod glob;

@@ -182,13 +182,7 @@ pub(super) fn default_action(
 }
 
 pub(super) fn is_text_field(element: &Element) -> bool {
-    element
-        .dyn_ref::<HtmlInputElement>()
-        .is_some_and(|i| TEXT_INPUTS.contains(&i.type_().to_ascii_lowercase().as_str()))
-        || element.dyn_ref::<HtmlTextAreaElement>().is_some()
-        || element
-            .dyn_ref::<HtmlElement>()
-            .is_some_and(HtmlElement::is_content_editable)
+    super::typing::field_of(element).takes_text()
 }
 
 pub(super) fn is_button_like(element: &Element) -> bool {

@@ -11,25 +11,9 @@ use claudezilla_protocol::args::Typing;
 use crate::content::dom::document;
 use crate::content::find::describe;
 use crate::content::secrets;
+use crate::field_kind::Field;
 
 use super::*;
-
-/// Input types that take typed text.
-pub(super) const TEXT_INPUTS: &[&str] = &[
-    "text",
-    "search",
-    "email",
-    "url",
-    "tel",
-    "password",
-    "number",
-    "date",
-    "time",
-    "datetime-local",
-    "month",
-    "week",
-    "",
-];
 
 /// How typed text went into a field.
 pub(super) enum Entry {
@@ -57,28 +41,33 @@ pub(super) fn field_value(element: &Element) -> Option<String> {
         .map(|h| h.inner_text().replace(['\u{feff}', '\u{200b}'], ""))
 }
 
-/// Checks that `element` takes typed text; its description otherwise says why not.
-pub(super) fn check_editable(element: &Element) -> Result<(), ErrorBody> {
-    let name = describe(element);
+/// What kind of field `element` is, as typing sees it.
+pub(super) fn field_of(element: &Element) -> Field {
     if let Some(input) = element.dyn_ref::<HtmlInputElement>() {
-        let kind = input.type_().to_ascii_lowercase();
-        if !TEXT_INPUTS.contains(&kind.as_str()) {
-            return Err(page_error(format!("{name} is an input of type {kind:?}, which takes no typed text"))
-                .with_hint("use firefox_click for checkboxes, radios and buttons, firefox_upload_file for files"));
-        }
-        return editable(input.disabled(), input.read_only(), &name);
+        return Field::Input {
+            kind: input.type_(),
+            disabled: input.disabled(),
+            read_only: input.read_only(),
+        };
     }
     if let Some(area) = element.dyn_ref::<HtmlTextAreaElement>() {
-        return editable(area.disabled(), area.read_only(), &name);
+        return Field::TextArea {
+            disabled: area.disabled(),
+            read_only: area.read_only(),
+        };
     }
-    if element
+    match element
         .dyn_ref::<HtmlElement>()
         .is_some_and(HtmlElement::is_content_editable)
     {
-        return Ok(());
+        true => Field::ContentEditable,
+        false => Field::Other,
     }
-    Err(page_error(format!("{name} is not editable"))
-        .with_hint("select an input, a textarea or a contenteditable element"))
+}
+
+/// Checks that `element` takes typed text; its description otherwise says why not.
+pub(super) fn check_editable(element: &Element) -> Result<(), ErrorBody> {
+    field_of(element).check_typing(&describe(element))
 }
 
 /// Puts the caret at the end of the field, or selects all of it (to be replaced).
@@ -287,14 +276,6 @@ async fn settled_length(element: &Element, mut length: usize) -> usize {
         }
     }
     length
-}
-
-pub(super) fn editable(disabled: bool, read_only: bool, name: &str) -> Result<(), ErrorBody> {
-    if disabled || read_only {
-        let why = if disabled { "disabled" } else { "read-only" };
-        return Err(page_error(format!("{name} is {why}")));
-    }
-    Ok(())
 }
 
 /// Types text, or a secret once its site is checked (remembered so that answers show its name).
