@@ -1,5 +1,5 @@
 //! What kind of field an element is, as typing sees it: which take typed text, and why one
-//! refuses it (its type, disabled, read-only).
+//! refuses it (its type, disabled, read-only); which options of a `<select>` a choice picks.
 
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 
@@ -86,6 +86,62 @@ fn is_text_input(kind: &str) -> bool {
     TEXT_INPUTS.contains(&kind.to_ascii_lowercase().as_str())
 }
 
+/// A `<select>` as `firefox_select_option` reads it: each option's value and label.
+pub struct Select<'a> {
+    pub name: &'a str,
+    pub disabled: bool,
+    pub multiple: bool,
+    pub options: &'a [(String, String)],
+}
+
+/// What a choice picks: for each option, whether it is to be selected (a single select: only
+/// the first match), and the labels picked.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Picked {
+    pub selected: Vec<bool>,
+    pub labels: Vec<String>,
+}
+
+impl Select<'_> {
+    /// The options `values` (each a value or a label) pick, or why none is picked: nothing
+    /// changes in the page unless every value names an option.
+    pub fn pick(&self, values: &[String]) -> Result<Picked, ErrorBody> {
+        let name = self.name;
+        let refused = |message: String| ErrorBody::new(ErrorCode::PageError, message);
+        if self.disabled {
+            return Err(refused(format!("{name} is disabled")));
+        }
+        if values.len() > 1 && !self.multiple {
+            return Err(refused(format!(
+                "{name} takes one option, got {}",
+                values.len()
+            )));
+        }
+        let mut picked = Picked {
+            selected: Vec::with_capacity(self.options.len()),
+            labels: Vec::new(),
+        };
+        for (value, label) in self.options {
+            let wanted = values.iter().any(|v| v == value || v == label);
+            // A single select takes the first match only.
+            let select = wanted && (self.multiple || picked.labels.is_empty());
+            picked.selected.push(select);
+            if wanted {
+                picked.labels.push(label.clone());
+            }
+        }
+        if picked.labels.len() < values.len() {
+            let all: Vec<&str> = self.options.iter().map(|(_, l)| l.as_str()).collect();
+            return Err(ErrorBody::new(
+                ErrorCode::ElementNotFound,
+                format!("{name} has no option {values:?}"),
+            )
+            .with_hint(format!("its options: {}", all.join(", "))));
+        }
+        Ok(picked)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,6 +208,66 @@ mod tests {
         assert_eq!(
             locked.check_typing("q").unwrap_err().code,
             ErrorCode::PageError
+        );
+    }
+
+    fn options() -> Vec<(String, String)> {
+        [("us", "United States"), ("fr", "France"), ("fr2", "France")]
+            .iter()
+            .map(|(v, l)| ((*v).into(), (*l).into()))
+            .collect()
+    }
+
+    fn strings(values: &[&str]) -> Vec<String> {
+        values.iter().map(|v| (*v).into()).collect()
+    }
+
+    #[test]
+    fn a_choice_picks_by_value_or_label_and_a_single_select_the_first_match() {
+        let options = options();
+        let single = Select {
+            name: "the country",
+            disabled: false,
+            multiple: false,
+            options: &options,
+        };
+        let by_value = single.pick(&strings(&["us"])).unwrap();
+        assert_eq!(by_value.selected, [true, false, false]);
+        assert_eq!(by_value.labels, ["United States"]);
+        let by_label = single.pick(&strings(&["France"])).unwrap();
+        assert_eq!(by_label.selected, [false, true, false]);
+        let e = single.pick(&strings(&["us", "fr"])).unwrap_err();
+        assert_eq!(e.message, "the country takes one option, got 2");
+        let multiple = Select {
+            multiple: true,
+            ..single
+        };
+        let both = multiple.pick(&strings(&["us", "fr2"])).unwrap();
+        assert_eq!(both.selected, [true, false, true]);
+    }
+
+    #[test]
+    fn an_unknown_option_changes_nothing_and_lists_the_options() {
+        let options = options();
+        let select = Select {
+            name: "the country",
+            disabled: false,
+            multiple: true,
+            options: &options,
+        };
+        let e = select.pick(&strings(&["us", "Spain"])).unwrap_err();
+        assert_eq!(e.code, ErrorCode::ElementNotFound);
+        assert_eq!(
+            e.hint.as_deref(),
+            Some("its options: United States, France, France")
+        );
+        let disabled = Select {
+            disabled: true,
+            ..select
+        };
+        assert_eq!(
+            disabled.pick(&strings(&["us"])).unwrap_err().message,
+            "the country is disabled"
         );
     }
 }

@@ -1,13 +1,14 @@
 //! Form controls: choosing options of a select, filling fields by kind, attaching files.
 
 use claudezilla_protocol::args::{FieldEntry, Typing};
-use claudezilla_protocol::{ErrorBody, ErrorCode};
+use claudezilla_protocol::ErrorBody;
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{DataTransfer, Element, HtmlInputElement, HtmlSelectElement};
+use web_sys::{DataTransfer, Element, HtmlInputElement, HtmlOptionElement, HtmlSelectElement};
 
 use crate::content::find::describe;
 use crate::content::secrets;
+use crate::field_kind::Select;
 
 use super::*;
 
@@ -16,48 +17,34 @@ pub fn select_option(element: &Element, values: &[String]) -> Result<reply::Acte
     let select = element
         .dyn_ref::<HtmlSelectElement>()
         .ok_or_else(|| page_error(format!("{name} is not a <select>")))?;
-    if select.disabled() {
-        return Err(page_error(format!("{name} is disabled")));
+    let options: Vec<HtmlOptionElement> = {
+        let all = select.options();
+        (0..all.length())
+            .filter_map(|i| all.get_with_index(i)?.dyn_into().ok())
+            .collect()
+    };
+    let read: Vec<(String, String)> = options
+        .iter()
+        .map(|o| (o.value(), o.text().trim().to_owned()))
+        .collect();
+    let picked = Select {
+        name: &name,
+        disabled: select.disabled(),
+        multiple: select.multiple(),
+        options: &read,
     }
-    if values.len() > 1 && !select.multiple() {
-        return Err(page_error(format!(
-            "{name} takes one option, got {}",
-            values.len()
-        )));
-    }
-    let options = select.options();
-    let mut picked = Vec::new();
-    let mut all = Vec::new();
-    for i in 0..options.length() {
-        let Some(option) = options
-            .get_with_index(i)
-            .and_then(|o| o.dyn_into::<web_sys::HtmlOptionElement>().ok())
-        else {
-            continue;
-        };
-        let (value, label) = (option.value(), option.text().trim().to_owned());
-        let wanted = values.iter().any(|v| *v == value || *v == label);
+    .pick(values)?;
+    for (i, (option, wanted)) in options.iter().zip(&picked.selected).enumerate() {
         if select.multiple() {
-            option.set_selected(wanted);
-        } else if wanted && picked.is_empty() {
+            option.set_selected(*wanted);
+        } else if *wanted {
             // Unselecting the others one by one would reset a single select to its first option.
             select.set_selected_index(i as i32);
         }
-        if wanted {
-            picked.push(label.clone());
-        }
-        all.push(label);
-    }
-    if picked.len() < values.len() {
-        return Err(ErrorBody::new(
-            ErrorCode::ElementNotFound,
-            format!("{name} has no option {values:?}"),
-        )
-        .with_hint(format!("its options: {}", all.join(", "))));
     }
     input_event(element, None);
     event(element, "change");
-    acted(format!("Selected {} in {name}.", picked.join(", ")))
+    acted(format!("Selected {} in {name}.", picked.labels.join(", ")))
 }
 
 /// Sets one form field by its kind; returns what it did.
