@@ -2,6 +2,8 @@
 //! every agent, and each agent's own (`firefox_set_config{allowedDomains}`), which may only
 //! narrow the user's. A URL loads when both allow it. Pure, so the rules are tested natively.
 
+use claudezilla_protocol::{ErrorBody, ErrorCode};
+
 /// True when `url` may load under `patterns` (no patterns: everything may).
 ///
 /// `example.com` allows the domain and its subdomains, `*.example.com` only the subdomains.
@@ -115,6 +117,65 @@ pub fn origin(url: &str) -> String {
     crate::text::cap(&format!("{scheme}://{host}"), 300)
 }
 
+/// An agent's own list, checked to lie within the user's and kept in lower case; the
+/// domains that would widen it refused by name.
+pub fn narrow(user: &[String], domains: Vec<String>) -> Result<Vec<String>, ErrorBody> {
+    let wider: Vec<&str> = domains
+        .iter()
+        .map(String::as_str)
+        .filter(|d| !within(user, d))
+        .collect();
+    if !wider.is_empty() {
+        return Err(ErrorBody::new(
+            ErrorCode::NotAllowed,
+            format!(
+                "{} lies outside the user's allowed domains ({}): an agent may narrow that list, never widen it",
+                wider.join(", "),
+                user.join(", ")
+            ),
+        )
+        .with_hint("name domains within the user's list; only the user can change it, in the Claudezilla toolbar popup"));
+    }
+    Ok(domains
+        .into_iter()
+        .map(|d| d.to_ascii_lowercase())
+        .collect())
+}
+
+/// Why a tab whose agent has `own` list (if any) may not load `url` under the `user`'s, if it
+/// may not: whose list refuses it, the address shown without credentials.
+pub fn refusal(user: &[String], own: Option<&[String]>, url: &str) -> Option<ErrorBody> {
+    let shown = crate::text::cap(&crate::redact::redact_url(url), 300);
+    if !allows(user, url) {
+        return Some(
+            ErrorBody::new(
+                ErrorCode::NotAllowed,
+                format!(
+                    "{shown} is outside the user's allowed domains ({}); the load was not allowed",
+                    user.join(", ")
+                ),
+            )
+            .with_hint("stay on those domains; only the user can widen the list, in the Claudezilla toolbar popup"),
+        );
+    }
+    let own = own?;
+    if allows(own, url) {
+        return None;
+    }
+    Some(
+        ErrorBody::new(
+            ErrorCode::NotAllowed,
+            format!(
+                "{shown} is outside your allowed domains ({}); the load was not allowed",
+                own.join(", ")
+            ),
+        )
+        .with_hint(
+            "stay on those domains, or change your list with firefox_set_config{allowedDomains}",
+        ),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -198,5 +259,43 @@ mod tests {
             assert!(!within(&user, wider), "{wider}");
         }
         assert!(within(&[], "anything.net"), "no user list: anything");
+    }
+
+    #[test]
+    fn an_agent_narrows_the_users_list_never_widens_it() {
+        let user = list(&["example.com"]);
+        assert_eq!(
+            narrow(&user, list(&["API.Example.com", "*.example.com"])).unwrap(),
+            ["api.example.com", "*.example.com"]
+        );
+        let e = narrow(&user, list(&["shop.example.com", "evil.net"])).unwrap_err();
+        assert_eq!(e.code, ErrorCode::NotAllowed);
+        assert!(
+            e.message
+                .starts_with("evil.net lies outside the user's allowed domains (example.com)")
+        );
+        assert_eq!(narrow(&[], list(&["any.org"])).unwrap(), ["any.org"]);
+    }
+
+    #[test]
+    fn a_refusal_says_whose_list_and_hides_credentials() {
+        let user = list(&["example.com"]);
+        let own = list(&["api.example.com"]);
+        assert!(refusal(&user, Some(&own), "https://api.example.com/x").is_none());
+        assert!(refusal(&user, None, "https://www.example.com/").is_none());
+        let users = refusal(&user, Some(&own), "https://bob:hunter2@evil.net/").unwrap();
+        assert!(
+            users.message.contains("outside the user's allowed domains"),
+            "{}",
+            users.message
+        );
+        assert!(!users.message.contains("hunter2"), "{}", users.message);
+        let agents = refusal(&user, Some(&own), "https://www.example.com/").unwrap();
+        assert!(
+            agents
+                .message
+                .contains("outside your allowed domains (api.example.com)")
+        );
+        assert!(agents.hint.unwrap().contains("firefox_set_config"));
     }
 }

@@ -7,7 +7,7 @@
 
 use claudezilla_protocol::args::SetConfigArgs;
 use claudezilla_protocol::reply;
-use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, TabId};
+use claudezilla_protocol::{AgentId, ErrorBody, TabId};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
@@ -40,30 +40,13 @@ pub fn user_allows(s: &State, url: &str) -> bool {
 pub fn set(agent: &AgentId, a: SetConfigArgs) -> Result<reply::Config, ErrorBody> {
     with_state(|s| {
         let user = user_list(s).to_vec();
-        if let Some(domains) = &a.allowed_domains {
-            let wider: Vec<&str> = domains
-                .iter()
-                .map(String::as_str)
-                .filter(|d| !allowlist::within(&user, d))
-                .collect();
-            if !wider.is_empty() {
-                return Err(ErrorBody::new(
-                    ErrorCode::NotAllowed,
-                    format!(
-                        "{} lies outside the user's allowed domains ({}): an agent may narrow that list, never widen it",
-                        wider.join(", "),
-                        user.join(", ")
-                    ),
-                )
-                .with_hint("name domains within the user's list; only the user can change it, in the Claudezilla toolbar popup"));
-            }
-        }
+        let narrowed = a
+            .allowed_domains
+            .map(|d| allowlist::narrow(&user, d))
+            .transpose()?;
         let c = s.configs.entry(agent.clone()).or_default();
-        if let Some(domains) = a.allowed_domains {
-            c.allowed_domains = domains
-                .into_iter()
-                .map(|d| d.to_ascii_lowercase())
-                .collect();
+        if let Some(domains) = narrowed {
+            c.allowed_domains = domains;
         }
         if let Some(on) = a.handle_consent {
             c.handle_consent = on;
@@ -84,38 +67,10 @@ pub fn check(agent: &AgentId, url: &str) -> Result<(), ErrorBody> {
     })
 }
 
-/// Why `agent`'s tab may not load `url`, if it may not.
+/// Why `agent`'s tab may not load `url`, if it may not ([`allowlist::refusal`]).
 fn refusal(s: &State, agent: &AgentId, url: &str) -> Option<ErrorBody> {
-    let shown = crate::text::cap(&crate::redact::redact_url(url), 300);
-    let user = user_list(s);
-    if !allowlist::allows(user, url) {
-        return Some(
-            ErrorBody::new(
-                ErrorCode::NotAllowed,
-                format!(
-                    "{shown} is outside the user's allowed domains ({}); the load was not allowed",
-                    user.join(", ")
-                ),
-            )
-            .with_hint("stay on those domains; only the user can widen the list, in the Claudezilla toolbar popup"),
-        );
-    }
-    let own = &s.configs.get(agent)?.allowed_domains;
-    if allowlist::allows(own, url) {
-        return None;
-    }
-    Some(
-        ErrorBody::new(
-            ErrorCode::NotAllowed,
-            format!(
-                "{shown} is outside your allowed domains ({}); the load was not allowed",
-                own.join(", ")
-            ),
-        )
-        .with_hint(
-            "stay on those domains, or change your list with firefox_set_config{allowedDomains}",
-        ),
-    )
+    let own = s.configs.get(agent).map(|c| c.allowed_domains.as_slice());
+    allowlist::refusal(user_list(s), own, url)
 }
 
 pub fn handles_consent(tab: TabId) -> bool {

@@ -1,7 +1,7 @@
 //! Form controls: choosing options of a select, filling fields by kind, attaching files.
 
-use claudezilla_protocol::args::{FieldEntry, Typing};
 use claudezilla_protocol::ErrorBody;
+use claudezilla_protocol::args::{FieldEntry, Typing};
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{DataTransfer, Element, HtmlInputElement, HtmlOptionElement, HtmlSelectElement};
