@@ -9,9 +9,93 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use claudezilla_protocol::args::MAX_DOWNLOADS;
+use claudezilla_protocol::reply::{DownloadInfo, DownloadState};
 use claudezilla_protocol::{AgentId, TabId};
+use serde::Deserialize;
 
 use crate::allowlist;
+use crate::redact::redact_url;
+use crate::text::{MAX_URL_CHARS, cap};
+
+/// A `DownloadItem` as far as we read it.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DownloadItem {
+    pub id: u32,
+    #[serde(default)]
+    pub url: String,
+    #[serde(default)]
+    pub referrer: Option<String>,
+    #[serde(default)]
+    pub filename: String,
+    #[serde(default)]
+    mime: Option<String>,
+    #[serde(default)]
+    state: String,
+    #[serde(default)]
+    error: Option<String>,
+    #[serde(default)]
+    bytes_received: f64,
+    #[serde(default)]
+    total_bytes: f64,
+    #[serde(default)]
+    file_size: f64,
+    #[serde(default)]
+    pub cookie_store_id: Option<String>,
+}
+
+impl DownloadItem {
+    /// As `firefox_downloads` lists it (`moved_to`: where the MCP server put the file).
+    pub fn info(self, moved_to: Option<String>) -> DownloadInfo {
+        let state = match self.state.as_str() {
+            "complete" => DownloadState::Complete,
+            "interrupted" => DownloadState::Interrupted,
+            _ => DownloadState::InProgress,
+        };
+        DownloadInfo {
+            id: self.id,
+            url: cap(&redact_url(&self.url), MAX_URL_CHARS),
+            mime: cap(self.mime.as_deref().unwrap_or(""), 200),
+            state,
+            error: self.error.map(|e| cap(&e, 200)),
+            // A finished file's size on disk (what the MCP server checks); else bytes so far.
+            bytes: match state {
+                DownloadState::Complete if self.file_size > 0.0 => self.file_size as u64,
+                _ => self.bytes_received.max(0.0) as u64,
+            },
+            total: (self.total_bytes > 0.0).then_some(self.total_bytes as u64),
+            file: cap(&self.filename, 4_000),
+            moved_to,
+        }
+    }
+
+    /// The file's name, without its folder.
+    pub fn file_name(&self) -> String {
+        let path = &self.filename;
+        cap(path.rsplit(['/', '\\']).next().unwrap_or(path), 200)
+    }
+
+    /// The address the allowlists judge the download by, if any: a file the page made
+    /// (`blob:`) comes from the page's origin; a `data:` one from the page that made it, which
+    /// the lists let load already.
+    pub fn source(&self) -> Option<&str> {
+        let source = self.url.strip_prefix("blob:").unwrap_or(&self.url);
+        (!source.starts_with("data:")).then_some(source)
+    }
+
+    /// A file the page made itself: no request fetched it.
+    pub fn page_made(&self) -> bool {
+        self.url.starts_with("blob:") || self.url.starts_with("data:")
+    }
+}
+
+/// Whether a wait for downloads goes on: none listed yet, or one still in progress.
+pub fn busy(downloads: &[DownloadInfo]) -> bool {
+    downloads.is_empty()
+        || downloads
+            .iter()
+            .any(|d| d.state == DownloadState::InProgress)
+}
 
 /// Document requests remembered (every tab's: the user's as a fingerprint of the address
 /// only), and for how long.
@@ -332,5 +416,54 @@ mod tests {
         assert_eq!(d.acted.len(), ACTED_KEPT);
         assert_eq!(d.acted_at(TabId(99)), Some(500.0));
         assert_eq!(d.acted_at(TabId(0)), None);
+    }
+
+    fn item(json: serde_json::Value) -> DownloadItem {
+        serde_json::from_value(json).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn a_download_is_listed_with_its_size_on_disk_once_complete() {
+        let done = item(serde_json::json!({
+            "id": 4, "url": "https://u:pw@a.test/r.pdf", "filename": "/home/u/Downloads/r.pdf",
+            "mime": "application/pdf", "state": "complete", "bytesReceived": 10.0,
+            "totalBytes": -1.0, "fileSize": 2048.0, "cookieStoreId": "firefox-container-2",
+        }));
+        assert_eq!(done.file_name(), "r.pdf");
+        assert_eq!(done.cookie_store_id.as_deref(), Some("firefox-container-2"));
+        let info = done.info(Some("out/r.pdf".into()));
+        assert_eq!(info.state, DownloadState::Complete);
+        assert_eq!(info.bytes, 2048);
+        assert_eq!(info.total, None);
+        assert!(!info.url.contains("pw"), "{}", info.url);
+        assert_eq!(info.moved_to.as_deref(), Some("out/r.pdf"));
+        let going = item(
+            serde_json::json!({"id": 5, "state": "in_progress", "bytesReceived": 7.0, "totalBytes": 9.0}),
+        );
+        let going = going.info(None);
+        assert_eq!(
+            (going.state, going.bytes, going.total),
+            (DownloadState::InProgress, 7, Some(9))
+        );
+        assert!(busy(&[going]));
+        assert!(busy(&[]), "nothing listed yet: the wait goes on");
+        let windows = item(
+            serde_json::json!({"id": 6, "filename": "C:\\Users\\u\\a.zip", "state": "interrupted"}),
+        );
+        assert_eq!(windows.file_name(), "a.zip");
+        assert!(!busy(&[windows.info(None)]));
+    }
+
+    #[test]
+    fn a_page_made_file_is_judged_by_the_page_it_came_from() {
+        let blob = item(serde_json::json!({"id": 1, "url": "blob:https://a.test/0f3c"}));
+        assert!(blob.page_made());
+        assert_eq!(blob.source(), Some("https://a.test/0f3c"));
+        let data = item(serde_json::json!({"id": 2, "url": "data:text/csv,a,b"}));
+        assert!(data.page_made());
+        assert_eq!(data.source(), None);
+        let fetched = item(serde_json::json!({"id": 3, "url": "https://b.test/f.zip"}));
+        assert!(!fetched.page_made());
+        assert_eq!(fetched.source(), Some("https://b.test/f.zip"));
     }
 }

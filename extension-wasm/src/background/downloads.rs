@@ -5,46 +5,17 @@
 
 use claudezilla_protocol::args::{MAX_DOWNLOADS, ResolvedDownloads};
 use claudezilla_protocol::reply;
-use claudezilla_protocol::reply::{DownloadInfo, DownloadState};
+use claudezilla_protocol::reply::DownloadInfo;
 use claudezilla_protocol::{AgentId, ErrorBody, TabId};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::{now, outbox, tabs, with_state};
-use crate::downloads::{OpenPage, page_made_owner};
-use crate::redact::redact_url;
-use crate::text::{MAX_URL_CHARS, cap};
+use crate::downloads::{DownloadItem, OpenPage, busy, page_made_owner};
 use crate::web::{self, Tab};
 
 /// How often a waiting call looks again.
 const POLL_MS: u32 = 200;
-
-/// A `DownloadItem` as far as we read it.
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Item {
-    id: u32,
-    #[serde(default)]
-    url: String,
-    #[serde(default)]
-    referrer: Option<String>,
-    #[serde(default)]
-    filename: String,
-    #[serde(default)]
-    mime: Option<String>,
-    #[serde(default)]
-    state: String,
-    #[serde(default)]
-    error: Option<String>,
-    #[serde(default)]
-    bytes_received: f64,
-    #[serde(default)]
-    total_bytes: f64,
-    #[serde(default)]
-    file_size: f64,
-    #[serde(default)]
-    cookie_store_id: Option<String>,
-}
 
 #[derive(Serialize)]
 struct ById {
@@ -57,7 +28,7 @@ struct AnyTab {}
 /// Watches new downloads for the agents'.
 pub fn listen() {
     let created = Closure::<dyn FnMut(JsValue)>::new(|item: JsValue| {
-        if let Ok(item) = serde_wasm_bindgen::from_value::<Item>(item) {
+        if let Ok(item) = serde_wasm_bindgen::from_value::<DownloadItem>(item) {
             wasm_bindgen_futures::spawn_local(claim(item));
         }
     });
@@ -65,7 +36,7 @@ pub fn listen() {
     created.forget();
 }
 
-async fn claim(item: Item) {
+async fn claim(item: DownloadItem) {
     let Some((agent, tab)) = owner(&item).await else {
         return;
     };
@@ -87,30 +58,25 @@ async fn claim(item: Item) {
         &agent,
         format!(
             "Your page started a download ({}): firefox_downloads waits for it and moves it into your project.",
-            file_name(&item.filename)
+            item.file_name()
         ),
     );
 }
 
 /// Why `agent` may not have this download: it comes from outside the user's or the agent's
-/// allowlist. A file the page made (`blob:`) comes from the page's origin; a `data:` one from
-/// the page that made it, which the lists let load.
-fn outside_allowlist(agent: &AgentId, item: &Item) -> Option<String> {
-    let source = item.url.strip_prefix("blob:").unwrap_or(&item.url);
-    if source.starts_with("data:") {
-        return None;
-    }
-    let refused = super::config::check(agent, source).err()?;
+/// allowlist ([`DownloadItem::source`]).
+fn outside_allowlist(agent: &AgentId, item: &DownloadItem) -> Option<String> {
+    let refused = super::config::check(agent, item.source()?).err()?;
     Some(format!(
         "A download was cancelled ({}): {}",
-        file_name(&item.filename),
+        item.file_name(),
         refused.message
     ))
 }
 
 /// The agent whose tab fetched the file (and that tab), whose own container it was downloaded
 /// in, or whose page made it.
-async fn owner(item: &Item) -> Option<(AgentId, Option<TabId>)> {
+async fn owner(item: &DownloadItem) -> Option<(AgentId, Option<TabId>)> {
     // No agent tab, no agent's download: the user's own downloads cost nothing more.
     if with_state(|s| s.pool.is_empty()) {
         return None;
@@ -132,7 +98,7 @@ async fn owner(item: &Item) -> Option<(AgentId, Option<TabId>)> {
     if by_container.is_some() {
         return by_container;
     }
-    if !(item.url.starts_with("blob:") || item.url.starts_with("data:")) {
+    if !item.page_made() {
         return None;
     }
     let tabs: Vec<Tab> = web::call_as(web::tabs_query(&web::to_js(&AnyTab {})))
@@ -168,11 +134,7 @@ pub async fn list(
     }
     loop {
         let downloads = current(agent).await;
-        let busy = downloads.is_empty()
-            || downloads
-                .iter()
-                .any(|d| d.state == DownloadState::InProgress);
-        if !a.args.wait || !busy || now() + u64::from(POLL_MS) >= until {
+        if !a.args.wait || !busy(&downloads) || now() + u64::from(POLL_MS) >= until {
             return Ok(reply::Downloads { downloads });
         }
         web::sleep(POLL_MS).await;
@@ -185,42 +147,16 @@ async fn current(agent: &AgentId) -> Vec<DownloadInfo> {
     let mut out = Vec::with_capacity(ids.len().min(MAX_DOWNLOADS));
     for id in ids.into_iter().take(MAX_DOWNLOADS) {
         let moved_to = with_state(|s| s.downloads.get(id).and_then(|o| o.moved_to.clone()));
-        let found: Vec<Item> = web::call_as(web::downloads_search(&web::to_js(&ById { id })))
-            .await
-            .unwrap_or_default();
+        let found: Vec<DownloadItem> =
+            web::call_as(web::downloads_search(&web::to_js(&ById { id })))
+                .await
+                .unwrap_or_default();
         // None: the user removed it from the browser's list.
         if let Some(item) = found.into_iter().next() {
-            out.push(info(item, moved_to));
+            out.push(item.info(moved_to));
         }
     }
     out
-}
-
-fn info(item: Item, moved_to: Option<String>) -> DownloadInfo {
-    let state = match item.state.as_str() {
-        "complete" => DownloadState::Complete,
-        "interrupted" => DownloadState::Interrupted,
-        _ => DownloadState::InProgress,
-    };
-    DownloadInfo {
-        id: item.id,
-        url: cap(&redact_url(&item.url), MAX_URL_CHARS),
-        mime: cap(item.mime.as_deref().unwrap_or(""), 200),
-        state,
-        error: item.error.map(|e| cap(&e, 200)),
-        // A finished file's size on disk (what the MCP server checks); else bytes so far.
-        bytes: match state {
-            DownloadState::Complete if item.file_size > 0.0 => item.file_size as u64,
-            _ => item.bytes_received.max(0.0) as u64,
-        },
-        total: (item.total_bytes > 0.0).then_some(item.total_bytes as u64),
-        file: cap(&item.filename, 4_000),
-        moved_to,
-    }
-}
-
-fn file_name(path: &str) -> String {
-    cap(path.rsplit(['/', '\\']).next().unwrap_or(path), 200)
 }
 
 /// The agent left: its downloads are no longer listed (the files stay where they are).
