@@ -4,7 +4,7 @@
 //! whether a handler cancelled one, and does the actions.
 
 use claudezilla_protocol::args::MouseButton;
-use claudezilla_protocol::keys::{Chord, Key, Modifiers};
+use claudezilla_protocol::keys::{Chord, Key, Modifier, Modifiers};
 
 /// One pointer or mouse event of a click, as `MouseEvent` carries it (position and modifiers
 /// are the click's own).
@@ -144,6 +144,28 @@ pub struct KeyPlan {
     pub modifiers_down: Vec<(Key, Modifiers)>,
     pub keypress: bool,
     pub modifiers_up: Vec<(Key, Modifiers)>,
+}
+
+/// "Control+Shift+a", as the agent would write it (Shift left out where the key's character
+/// implies it: a capital, a shifted symbol).
+pub fn chord_name(chord: &Chord) -> String {
+    let implied = claudezilla_protocol::keys::key(&chord.key.key).is_some_and(|(_, shift)| shift);
+    let mut parts: Vec<&str> = chord
+        .modifiers
+        .held()
+        .filter(|m| *m != Modifier::Shift)
+        .map(Modifier::name)
+        .collect();
+    if chord.modifiers.shift && !implied {
+        parts.push(Modifier::Shift.name());
+    }
+    let key = if chord.key.key == " " {
+        "Space"
+    } else {
+        &chord.key.key
+    };
+    parts.push(key);
+    parts.join("+")
 }
 
 pub fn key_plan(chord: &Chord) -> KeyPlan {
@@ -345,6 +367,17 @@ mod tests {
     use super::*;
     use claudezilla_protocol::keys::parse;
     use proptest::prelude::*;
+
+    #[test]
+    fn a_chord_is_named_as_the_agent_writes_it() {
+        let name = |text: &str| chord_name(&parse(text).unwrap());
+        assert_eq!(name("Control+Shift+a"), "Control+Shift+a");
+        assert_eq!(name("Shift+A"), "A", "a capital implies Shift");
+        assert_eq!(name("Space"), "Space");
+        assert_eq!(name("Control+!"), "Control+!");
+        assert_eq!(name("Control+Enter"), "Control+Enter");
+        assert_eq!(name("Shift+Tab"), "Shift+Tab");
+    }
 
     #[test]
     fn links_open_new_tabs_as_a_persons_click_would() {

@@ -2,7 +2,7 @@
 //! a real press that synthetic events do not trigger (Enter submits, Tab moves focus, …).
 
 use claudezilla_protocol::ErrorBody;
-use claudezilla_protocol::keys::{Chord, Key, Modifier, Modifiers};
+use claudezilla_protocol::keys::{Chord, Key, Modifiers};
 use wasm_bindgen::JsCast;
 use web_sys::{
     Element, HtmlElement, HtmlFormElement, HtmlInputElement, HtmlTextAreaElement, KeyboardEvent,
@@ -73,33 +73,11 @@ pub fn press_key(target: Option<Element>, chord: &Chord) -> Result<reply::Acted,
     for (modifier, held) in &plan.modifiers_up {
         key_event(&element, KeyKind::Up, modifier, *held);
     }
-    let name = chord_name(chord);
+    let name = input_plan::chord_name(chord);
     acted(format!(
         "Pressed {name} on {}: {effect}.",
         describe(&element)
     ))
-}
-
-/// "Control+Shift+a", as the agent would write it.
-pub(super) fn chord_name(chord: &Chord) -> String {
-    // Shift is implied by a capital or a shifted symbol.
-    let implied = chord.key.key.chars().count() == 1 && chord.key.char_code != 0;
-    let mut parts: Vec<&str> = chord
-        .modifiers
-        .held()
-        .filter(|m| *m != Modifier::Shift)
-        .map(Modifier::name)
-        .collect();
-    if chord.modifiers.shift && !implied {
-        parts.push(Modifier::Shift.name());
-    }
-    let key = if chord.key.key == " " {
-        "Space"
-    } else {
-        &chord.key.key
-    };
-    parts.push(key);
-    parts.join("+")
 }
 
 /// What the browser does for a real key press, which synthetic events do not trigger
