@@ -2,7 +2,7 @@
 //! Interaction to Next Paint and Cumulative Layout Shift as the web-vitals definitions give
 //! them. The content script reads the entries; what they add up to is decided here.
 
-use claudezilla_protocol::reply::{Resource, ResourceKind};
+use claudezilla_protocol::reply::{Resource, ResourceKind, Shifts};
 
 /// Where the tab to measure is, as the background finds it before a fresh load.
 #[derive(Debug, Clone, Copy)]
@@ -113,11 +113,69 @@ pub fn cls(shifts: &[(f64, f64, bool)]) -> f64 {
     best
 }
 
+/// One layout-shift entry as the page reports it: when, how much, whether input caused it,
+/// and the elements it moved (named; None where the node is gone).
+#[derive(Debug, Clone, Default)]
+pub struct LayoutShift {
+    pub start: f64,
+    pub value: f64,
+    pub had_input: bool,
+    pub moved: Vec<Option<String>>,
+}
+
+/// Elements named in a CLS answer, at most.
+const SHIFTED: usize = 5;
+
+/// CLS and the elements that moved, those of the largest shifts first, each once.
+pub fn layout_shifts(shifts: &[LayoutShift]) -> Shifts {
+    let timed: Vec<(f64, f64, bool)> = shifts
+        .iter()
+        .map(|s| (s.start, s.value, s.had_input))
+        .collect();
+    let mut by_size: Vec<&LayoutShift> = shifts.iter().collect();
+    by_size.sort_by(|a, b| b.value.total_cmp(&a.value));
+    let mut elements: Vec<String> = Vec::new();
+    for named in by_size.iter().flat_map(|s| s.moved.iter().flatten()) {
+        if elements.len() == SHIFTED {
+            break;
+        }
+        if !elements.contains(named) {
+            elements.push(named.clone());
+        }
+    }
+    Shifts {
+        score: cls(&timed),
+        elements,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
 
     use super::*;
+
+    #[test]
+    fn the_largest_shifts_name_their_elements_first_each_once() {
+        let shift = |start, value, moved: &[&str]| LayoutShift {
+            start,
+            value,
+            had_input: false,
+            moved: moved.iter().map(|m| Some((*m).to_owned())).collect(),
+        };
+        let mut shifts = vec![
+            shift(100.0, 0.01, &["p#small"]),
+            shift(200.0, 0.2, &["div#ad", "img#hero"]),
+            shift(300.0, 0.05, &["img#hero", "footer"]),
+        ];
+        shifts.push(LayoutShift {
+            moved: vec![None, Some("a".into()), Some("b".into()), Some("c".into())],
+            ..shift(400.0, 0.001, &[])
+        });
+        let s = layout_shifts(&shifts);
+        assert!((s.score - 0.261).abs() < 1e-9, "{}", s.score);
+        assert_eq!(s.elements, ["div#ad", "img#hero", "footer", "p#small", "a"]);
+    }
 
     #[test]
     fn only_the_agents_window_is_switched() {

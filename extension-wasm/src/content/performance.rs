@@ -18,9 +18,6 @@ thread_local! {
     static IGNORE: Closure<dyn FnMut()> = Closure::new(|| {});
 }
 
-/// Elements named for the layout shifts, at most.
-const SHIFTED: usize = 5;
-
 /// Longest wait for a just-loaded page's Largest Contentful Paint to be reported.
 const LCP_WAIT_MS: f64 = 2_000.0;
 
@@ -122,32 +119,21 @@ pub async fn measure(until: u64) -> Result<Box<PagePerformance>, ErrorBody> {
     Ok(Box::new(report))
 }
 
+/// The layout-shift entries as [`perf::layout_shifts`] reads them.
 fn layout_shifts(shifts: &[JsValue]) -> Shifts {
-    let timed: Vec<(f64, f64, bool)> = shifts
+    let read: Vec<perf::LayoutShift> = shifts
         .iter()
-        .map(|s| {
-            let input = get(s, "hadRecentInput").as_bool().unwrap_or(false);
-            (num(s, "startTime"), num(s, "value"), input)
+        .map(|s| perf::LayoutShift {
+            start: num(s, "startTime"),
+            value: num(s, "value"),
+            had_input: get(s, "hadRecentInput").as_bool().unwrap_or(false),
+            moved: Array::from(&get(s, "sources"))
+                .iter()
+                .map(|source| element_of(&get(&source, "node")))
+                .collect(),
         })
         .collect();
-    // The elements of the largest shifts first.
-    let mut by_size: Vec<&JsValue> = shifts.iter().collect();
-    by_size.sort_by(|a, b| num(b, "value").total_cmp(&num(a, "value")));
-    let mut elements: Vec<String> = Vec::new();
-    for shift in by_size {
-        for source in Array::from(&get(shift, "sources")).iter() {
-            if let Some(named) = element_of(&get(&source, "node"))
-                && !elements.contains(&named)
-                && elements.len() < SHIFTED
-            {
-                elements.push(named);
-            }
-        }
-    }
-    Shifts {
-        score: perf::cls(&timed),
-        elements,
-    }
+    perf::layout_shifts(&read)
 }
 
 /// The buffered entries of one kind, taken at once.
