@@ -20,7 +20,8 @@
 //! * [`request_log`]: each tab's network log; [`redact`]: credentials out of what is shown.
 //! * [`request_routes`]: each agent's routes, and what of them needs the evaluate switch.
 //! * [`allowlist`], [`glob`]: the user's and the agents' domain lists; URL globs.
-//! * [`saved_state`]: which cookies of a saved state may be loaded.
+//! * [`saved_state`]: which cookies of a saved state may be loaded; [`page_storage`]: what
+//!   one `firefox_storage` call does to a page's storage.
 //! * [`focus_loop`]: focus loops and the Stop hook's verdict.
 //! * [`hop_trace`]: one traced request's hop times, kept apart from the requests interleaved
 //!   with it.
@@ -68,6 +69,7 @@ pub mod jpeg;
 pub mod load;
 pub mod markdown;
 pub mod network;
+pub mod page_storage;
 pub mod perf;
 pub mod pixels;
 pub mod pool;
