@@ -14,7 +14,7 @@ const MAX_KEY: usize = 256;
 /// A page's storage area; a failure is the page's own words.
 pub trait Store {
     fn get(&self, key: &str) -> Result<Option<String>, String>;
-    fn len(&self) -> Result<u32, String>;
+    fn count(&self) -> Result<u32, String>;
     fn key(&self, index: u32) -> Option<String>;
     fn set(&self, key: &str, value: &str) -> Result<(), String>;
     fn remove(&self, key: &str) -> Result<(), String>;
@@ -55,7 +55,7 @@ pub fn run(
             }))
         }
         (StorageAction::Get, None) => {
-            let total = store.len().map_err(|e| failed("cannot read", e))?;
+            let total = store.count().map_err(|e| failed("cannot read", e))?;
             let entries = (0..total.min(MAX_ENTRIES))
                 .filter_map(|i| store.key(i))
                 .map(|k| {
@@ -116,7 +116,7 @@ mod tests {
                 .find(|(k, _)| k == key)
                 .map(|(_, v)| v.clone()))
         }
-        fn len(&self) -> Result<u32, String> {
+        fn count(&self) -> Result<u32, String> {
             Ok(self.entries.borrow().len() as u32)
         }
         fn key(&self, index: u32) -> Option<String> {
@@ -199,7 +199,7 @@ mod tests {
             said(act(&store, StorageAction::Clear, None, None)),
             "Cleared the local storage of https://a.test."
         );
-        assert_eq!(store.len().unwrap(), 0);
+        assert_eq!(store.count().unwrap(), 0);
         let e = act(&store, StorageAction::Set, None, Some("v")).unwrap_err();
         assert_eq!(e.code, ErrorCode::InvalidArgument);
     }

@@ -13,7 +13,7 @@ impl Store for Storage {
     fn get(&self, key: &str) -> Result<Option<String>, String> {
         self.get_item(key).map_err(|e| js_error_message(&e))
     }
-    fn len(&self) -> Result<u32, String> {
+    fn count(&self) -> Result<u32, String> {
         self.length().map_err(|e| js_error_message(&e))
     }
     fn key(&self, index: u32) -> Option<String> {
