@@ -158,6 +158,103 @@ pub fn piece_at(starts: &[usize], offset: usize) -> usize {
     starts.partition_point(|&s| s <= offset).saturating_sub(1)
 }
 
+/// Bytes of one frame's text searched (a page's worth many times over).
+pub const MAX_TEXT: usize = 4_000_000;
+
+/// Why a frame's search ended before the end of its text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    Size,
+    Time,
+}
+
+impl Stop {
+    /// In words that are the same for every frame (the answer says each once).
+    pub fn words(self) -> String {
+        match self {
+            Self::Size => format!(
+                "a frame's text is longer than {MAX_TEXT} bytes: the rest of it was not searched"
+            ),
+            Self::Time => format!(
+                "the time ran out ({SEARCH_MS} ms a search, or the call's timeout) before the end of a frame's text"
+            ),
+        }
+    }
+}
+
+/// A frame's shown text joined into one string as the walk hands it its pieces: the words of
+/// each text run with single spaces, blocks on lines of their own, at most `max` bytes; and
+/// which owner (`O`, the element) holds each piece.
+#[derive(Debug)]
+pub struct Joined<O> {
+    pub text: String,
+    pub starts: Vec<usize>,
+    pub owners: Vec<O>,
+    /// Why the text ends before the page's does, if it does.
+    pub stopped: Option<Stop>,
+    max: usize,
+}
+
+impl<O> Joined<O> {
+    pub fn new(max: usize) -> Self {
+        Self {
+            text: String::new(),
+            starts: Vec::new(),
+            owners: Vec::new(),
+            stopped: None,
+            max,
+        }
+    }
+
+    /// Bytes of a text run worth reading: as much as could still fit (a UTF-16 unit is at
+    /// least one byte of UTF-8), so a huge node is not copied whole.
+    pub fn room(&self) -> usize {
+        self.max.saturating_sub(self.text.len())
+    }
+
+    /// One text run, held by `owner`.
+    pub fn run(&mut self, raw: &str, owner: O) {
+        let words: Vec<&str> = raw.split_whitespace().collect();
+        let spaced = self.text.is_empty() || self.text.ends_with([' ', '\n']);
+        if words.is_empty() {
+            if !raw.is_empty() && !spaced {
+                self.push(" ");
+            }
+            return;
+        }
+        if raw.starts_with(char::is_whitespace) && !spaced {
+            self.push(" ");
+        }
+        self.starts.push(self.text.len());
+        self.owners.push(owner);
+        self.push(&words.join(" "));
+        if raw.ends_with(char::is_whitespace) {
+            self.push(" ");
+        }
+    }
+
+    /// Adds `piece`, as much of it as fits: the text never grows past its bound.
+    fn push(&mut self, piece: &str) {
+        let mut fits = piece.len().min(self.room());
+        while !piece.is_char_boundary(fits) {
+            fits -= 1;
+        }
+        if fits < piece.len() {
+            self.stopped = Some(Stop::Size);
+        }
+        self.text.push_str(&piece[..fits]);
+    }
+
+    /// A block starts or ends: what follows goes on a line of its own.
+    pub fn line_break(&mut self) {
+        let trimmed = self.text.trim_end_matches(' ').len();
+        self.text.truncate(trimmed);
+        if !self.text.is_empty() && !self.text.ends_with('\n') {
+            self.push("\n");
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use claudezilla_protocol::args::MAX_FIND_NEEDLE;

@@ -13,36 +13,11 @@ use super::find::ref_for;
 use super::names::{self, Labels};
 use super::snapshot::{frame_id_of, role_of};
 use crate::a11y;
-use crate::search::{self, Finder};
+use crate::search::{self, Finder, Joined, MAX_TEXT, Stop};
 use crate::web;
 
 /// Elements climbed from a match to find one to act on.
 const MAX_CLIMB: usize = 8;
-/// Bytes of one frame's text searched (a page's worth many times over).
-const MAX_TEXT: usize = 4_000_000;
-
-/// Why a frame's search ended before the end of its text.
-#[derive(Clone, Copy)]
-enum Stop {
-    Size,
-    Time,
-}
-
-impl Stop {
-    /// In words that are the same for every frame (the answer says each once).
-    fn words(self) -> String {
-        match self {
-            Self::Size => format!(
-                "a frame's text is longer than {MAX_TEXT} bytes: the rest of it was not searched"
-            ),
-            Self::Time => format!(
-                "the time ran out ({} ms a search, or the call's timeout) before the end of a frame's text",
-                search::SEARCH_MS
-            ),
-        }
-    }
-}
-
 /// The frame's matches of `needle`, `limit` listed, searched until `until` (ms since the
 /// epoch) or for [`search::SEARCH_MS`], whichever ends first, in at most [`MAX_TEXT`] bytes
 /// of text; the answer says how much was searched.
@@ -51,9 +26,10 @@ pub fn find(needle: &Words, limit: u32, frame: u32, until: u64) -> Result<Found,
     let started = web::now_ms();
     let deadline = (started + search::SEARCH_MS).min(until as f64);
     let doc = document()?;
-    let mut page = Joined {
+    let mut page = Walk {
+        joined: Joined::new(MAX_TEXT),
+        frames: Vec::new(),
         deadline,
-        ..Joined::default()
     };
     if let Some(root) = doc
         .body()
@@ -63,7 +39,7 @@ pub fn find(needle: &Words, limit: u32, frame: u32, until: u64) -> Result<Found,
         page.element(&root);
     }
     // Searched hidden: a pattern never matches part of a typed secret's value.
-    let (text, shifts) = crate::hidden::hide_mapped(&page.text);
+    let (text, shifts) = crate::hidden::hide_mapped(&page.joined.text);
     let mut labels = Labels::default();
     let mut matches = Vec::new();
     let mut total = 0u32;
@@ -73,7 +49,8 @@ pub fn find(needle: &Words, limit: u32, frame: u32, until: u64) -> Result<Found,
         if matches.len() >= limit as usize {
             return;
         }
-        let owner = &page.owners[search::piece_at(&page.starts, shifts.original(at.start))];
+        let joined = &page.joined;
+        let owner = &joined.owners[search::piece_at(&joined.starts, shifts.original(at.start))];
         let (element, role) = actionable(owner);
         // Plain text has no name but its words, which the context shows.
         let name = match role {
@@ -96,7 +73,7 @@ pub fn find(needle: &Words, limit: u32, frame: u32, until: u64) -> Result<Found,
     });
     let stopped = match upto < text.len() {
         true => Some(Stop::Time),
-        false => page.stopped,
+        false => page.joined.stopped,
     };
     Ok(Found {
         matches,
@@ -111,26 +88,20 @@ pub fn find(needle: &Words, limit: u32, frame: u32, until: u64) -> Result<Found,
     })
 }
 
-/// A frame's shown text as one string (at most [`MAX_TEXT`] bytes, read until `deadline`),
-/// and which element holds each piece.
-#[derive(Default)]
-struct Joined {
-    text: String,
-    starts: Vec<usize>,
-    owners: Vec<Element>,
+/// The walk over a frame's shown text, handing its runs to [`Joined`], until `deadline`.
+struct Walk {
+    joined: Joined<Element>,
     frames: Vec<u64>,
     deadline: f64,
-    /// Why the text ends before the page's does, if it does.
-    stopped: Option<Stop>,
 }
 
-impl Joined {
+impl Walk {
     fn element(&mut self, el: &Element) {
-        if self.stopped.is_none() && web::now_ms() >= self.deadline {
-            self.stopped = Some(Stop::Time);
+        if self.joined.stopped.is_none() && web::now_ms() >= self.deadline {
+            self.joined.stopped = Some(Stop::Time);
         }
         let tag = el.local_name();
-        if a11y::is_skipped(&tag) || self.stopped.is_some() {
+        if a11y::is_skipped(&tag) || self.joined.stopped.is_some() {
             return;
         }
         if tag == "iframe" || tag == "frame" {
@@ -143,7 +114,7 @@ impl Joined {
             return;
         }
         if !inline {
-            self.line_break();
+            self.joined.line_break();
         }
         if tag == "slot" {
             let assigned = names::slotted(el);
@@ -154,20 +125,12 @@ impl Joined {
                 return;
             }
         }
-        let parent: &Node = match el.shadow_root() {
-            Some(ref shadow) => {
-                self.children(shadow, el);
-                return self.end(inline);
-            }
-            None => el,
-        };
-        self.children(parent, el);
-        self.end(inline);
-    }
-
-    fn end(&mut self, inline: bool) {
+        match el.shadow_root() {
+            Some(shadow) => self.children(&shadow, el),
+            None => self.children(el, el),
+        }
         if !inline {
-            self.line_break();
+            self.joined.line_break();
         }
     }
 
@@ -183,64 +146,22 @@ impl Joined {
         if let Some(el) = node.dyn_ref::<Element>() {
             return self.element(el);
         }
-        if node.node_type() != Node::TEXT_NODE || self.stopped.is_some() {
+        if node.node_type() != Node::TEXT_NODE || self.joined.stopped.is_some() {
             return;
         }
         let Some(data) = node.dyn_ref::<CharacterData>() else {
             return;
         };
-        let raw = self.read(data);
-        let words: Vec<&str> = raw.split_whitespace().collect();
-        if words.is_empty() {
-            if raw.is_empty() || self.text.ends_with([' ', '\n']) || self.text.is_empty() {
-                return;
+        let room = self.joined.room() as u32;
+        let raw = match data.length() <= room {
+            true => data.data(),
+            false => {
+                self.joined.stopped = Some(Stop::Size);
+                data.substring_data(0, room).unwrap_or_default()
             }
-            return self.push(" ");
-        }
-        if raw.starts_with(char::is_whitespace)
-            && !self.text.ends_with([' ', '\n'])
-            && !self.text.is_empty()
-        {
-            self.push(" ");
-        }
-        self.starts.push(self.text.len());
-        self.owners
-            .push(node.parent_element().unwrap_or_else(|| owner.clone()));
-        self.push(&words.join(" "));
-        if raw.ends_with(char::is_whitespace) {
-            self.push(" ");
-        }
-    }
-
-    /// A text node's text, only as much as could still fit: a huge node is not copied whole.
-    fn read(&mut self, data: &CharacterData) -> String {
-        // A UTF-16 unit is at least one byte of UTF-8.
-        let room = MAX_TEXT.saturating_sub(self.text.len()) as u32;
-        if data.length() <= room {
-            return data.data();
-        }
-        self.stopped = Some(Stop::Size);
-        data.substring_data(0, room).unwrap_or_default()
-    }
-
-    /// Adds `piece`, as much of it as fits in [`MAX_TEXT`]: the text never grows past it.
-    fn push(&mut self, piece: &str) {
-        let mut fits = piece.len().min(MAX_TEXT.saturating_sub(self.text.len()));
-        while !piece.is_char_boundary(fits) {
-            fits -= 1;
-        }
-        if fits < piece.len() {
-            self.stopped = Some(Stop::Size);
-        }
-        self.text.push_str(&piece[..fits]);
-    }
-
-    fn line_break(&mut self) {
-        let trimmed = self.text.trim_end_matches(' ').len();
-        self.text.truncate(trimmed);
-        if !self.text.is_empty() && !self.text.ends_with('\n') {
-            self.push("\n");
-        }
+        };
+        let holder = node.parent_element().unwrap_or_else(|| owner.clone());
+        self.joined.run(&raw, holder);
     }
 }
 
