@@ -114,6 +114,158 @@ fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// A node as the Markdown walk sees it.
+pub enum Shown<E> {
+    Text(String),
+    Element(E),
+    /// Comments and the like: nothing to write.
+    Other,
+}
+
+/// What the Markdown walk asks of the page; the content script answers from the DOM, the tests
+/// from a tree of their own.
+pub trait Source {
+    type Element: Clone;
+
+    fn tag(&self, el: &Self::Element) -> String;
+    fn has_attribute(&self, el: &Self::Element, name: &str) -> bool;
+    fn attribute(&self, el: &Self::Element, name: &str) -> Option<String>;
+    /// The element's text, hidden parts included (`textContent`).
+    fn text(&self, el: &Self::Element) -> String;
+    /// A link's resolved address.
+    fn href(&self, el: &Self::Element) -> Option<String>;
+    /// Rendered and not hidden by style.
+    fn visible(&self, el: &Self::Element) -> bool;
+    /// The nodes to walk under `el`: its shadow tree's if the page's shadow roots are read in
+    /// place (`read_shadow`), else its children.
+    fn children(&self, el: &Self::Element, read_shadow: bool) -> Vec<Shown<Self::Element>>;
+    fn child_elements(&self, el: &Self::Element) -> Vec<Self::Element>;
+    /// The nodes assigned to a slot.
+    fn slotted(&self, slot: &Self::Element) -> Vec<Shown<Self::Element>>;
+    /// A table's rows, each its cells' text.
+    fn rows(&self, table: &Self::Element) -> Vec<Vec<String>>;
+    /// The browser's id of the frame an iframe shows, if it shows one.
+    fn frame_id(&self, iframe: &Self::Element) -> Option<u64>;
+}
+
+/// Tags written as a paragraph of their own.
+const BLOCKS: &[&str] = &[
+    "p",
+    "div",
+    "section",
+    "article",
+    "main",
+    "header",
+    "footer",
+    "nav",
+    "aside",
+    "blockquote",
+    "form",
+    "fieldset",
+    "figure",
+    "dl",
+    "dt",
+    "dd",
+    "details",
+    "summary",
+    "tr",
+];
+
+/// The Markdown of a page's part. With `composed` (the page has shadow roots or frames to
+/// read), a shadow root is read in place of its host's children when `in_place` says so,
+/// slots show what is assigned to them, and frames are left as markers (the frames' ids in
+/// their order).
+pub struct Walk<'a, S: Source> {
+    pub source: &'a S,
+    pub composed: Option<&'a dyn Fn(&S::Element) -> bool>,
+    pub frames: Vec<u64>,
+}
+
+impl<S: Source> Walk<'_, S> {
+    pub fn children(&mut self, el: &S::Element, md: &mut Markdown) {
+        let in_place = self.composed.is_some_and(|in_place| in_place(el));
+        for node in self.source.children(el, in_place) {
+            self.node(node, md);
+        }
+    }
+
+    fn node(&mut self, node: Shown<S::Element>, md: &mut Markdown) {
+        match node {
+            Shown::Text(text) => md.text(&text),
+            Shown::Element(el) => self.element(&el, md),
+            Shown::Other => {}
+        }
+    }
+
+    fn element(&mut self, el: &S::Element, md: &mut Markdown) {
+        let source = self.source;
+        let tag = source.tag(el);
+        if crate::a11y::is_skipped(&tag)
+            || source.has_attribute(el, "hidden")
+            || !source.visible(el)
+        {
+            return;
+        }
+        if self.composed.is_some() {
+            if tag == "iframe" || tag == "frame" {
+                if let Some(frame) = source.frame_id(el) {
+                    md.paragraph();
+                    md.text(&claudezilla_protocol::reply::frame_marker(
+                        self.frames.len(),
+                    ));
+                    md.paragraph();
+                    self.frames.push(frame);
+                }
+                return;
+            }
+            if tag == "slot" {
+                let assigned = source.slotted(el);
+                if assigned.is_empty() {
+                    return self.children(el, md);
+                }
+                for node in assigned {
+                    self.node(node, md);
+                }
+                return;
+            }
+        }
+        match tag.as_str() {
+            "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
+                md.heading(tag[1..].parse().unwrap_or(1), &source.text(el))
+            }
+            "a" => match source.href(el) {
+                Some(href) if source.has_attribute(el, "href") => md.link(&source.text(el), &href),
+                _ => self.children(el, md),
+            },
+            "img" => md.image(&source.attribute(el, "alt").unwrap_or_default()),
+            "br" => md.paragraph(),
+            "pre" => md.code_block(&source.text(el)),
+            "ul" | "ol" => {
+                md.list_start();
+                let ordered = tag == "ol";
+                for (n, li) in source.child_elements(el).iter().enumerate() {
+                    md.item(ordered.then_some(n + 1));
+                    self.children(li, md);
+                }
+                md.list_end();
+            }
+            "table" => {
+                md.paragraph();
+                for (i, cells) in source.rows(el).iter().enumerate() {
+                    md.row(cells, i == 0);
+                }
+                md.paragraph();
+            }
+            block if BLOCKS.contains(&block) => {
+                md.paragraph();
+                self.children(el, md);
+                md.paragraph();
+            }
+            _ => self.children(el, md),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,5 +294,193 @@ mod tests {
             md.finish(),
             "# Title\n\nHello [world](https://x/) .\n\n- one\n- two\n  1. nested\n\n| a | b\\|c |\n|---|---|\n| 1 | 2 |"
         );
+    }
+
+    /// A page of the tests' own: each element its tag, attributes and children; a text node
+    /// is its text; `#shadow` children are a host's shadow tree.
+    #[derive(Default)]
+    struct Page {
+        nodes: Vec<(String, Vec<(String, String)>, Vec<usize>)>,
+        shadows: Vec<(usize, Vec<usize>)>,
+    }
+
+    impl Page {
+        fn add(&mut self, tag: &str, attrs: &[(&str, &str)], children: &[usize]) -> usize {
+            let attrs = attrs
+                .iter()
+                .map(|(k, v)| ((*k).into(), (*v).into()))
+                .collect();
+            self.nodes.push((tag.into(), attrs, children.to_vec()));
+            self.nodes.len() - 1
+        }
+        fn words(&mut self, text: &str) -> usize {
+            self.add("#text", &[("data", text)], &[])
+        }
+        fn shown(&self, i: usize) -> Shown<usize> {
+            match self.nodes[i].0.as_str() {
+                "#text" => Shown::Text(self.attribute(&i, "data").unwrap_or_default()),
+                "#comment" => Shown::Other,
+                _ => Shown::Element(i),
+            }
+        }
+    }
+
+    impl Source for Page {
+        type Element = usize;
+        fn tag(&self, el: &usize) -> String {
+            self.nodes[*el].0.clone()
+        }
+        fn has_attribute(&self, el: &usize, name: &str) -> bool {
+            self.attribute(el, name).is_some()
+        }
+        fn attribute(&self, el: &usize, name: &str) -> Option<String> {
+            let attrs = &self.nodes[*el].1;
+            attrs
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.clone())
+        }
+        fn text(&self, el: &usize) -> String {
+            match self.nodes[*el].0.as_str() {
+                "#text" => self.attribute(el, "data").unwrap_or_default(),
+                _ => self.nodes[*el].2.iter().map(|c| self.text(c)).collect(),
+            }
+        }
+        fn href(&self, el: &usize) -> Option<String> {
+            (self.tag(el) == "a").then(|| self.attribute(el, "href"))?
+        }
+        fn visible(&self, el: &usize) -> bool {
+            self.attribute(el, "style").as_deref() != Some("display:none")
+        }
+        fn children(&self, el: &usize, read_shadow: bool) -> Vec<Shown<usize>> {
+            let shadow = self.shadows.iter().find(|(host, _)| host == el);
+            let list = match shadow {
+                Some((_, inner)) if read_shadow => inner,
+                _ => &self.nodes[*el].2,
+            };
+            list.iter().map(|c| self.shown(*c)).collect()
+        }
+        fn child_elements(&self, el: &usize) -> Vec<usize> {
+            let kids = &self.nodes[*el].2;
+            kids.iter()
+                .copied()
+                .filter(|c| self.nodes[*c].0 != "#text")
+                .collect()
+        }
+        fn slotted(&self, slot: &usize) -> Vec<Shown<usize>> {
+            let named = self.attribute(slot, "assigned").unwrap_or_default();
+            named
+                .split(',')
+                .filter_map(|i| i.parse().ok())
+                .map(|i| self.shown(i))
+                .collect()
+        }
+        fn rows(&self, table: &usize) -> Vec<Vec<String>> {
+            let rows = self.child_elements(table);
+            rows.iter()
+                .map(|r| {
+                    self.child_elements(r)
+                        .iter()
+                        .map(|c| self.text(c))
+                        .collect()
+                })
+                .collect()
+        }
+        fn frame_id(&self, iframe: &usize) -> Option<u64> {
+            self.attribute(iframe, "frame")?.parse().ok()
+        }
+    }
+
+    fn markdown(
+        page: &Page,
+        root: usize,
+        composed: Option<&dyn Fn(&usize) -> bool>,
+    ) -> (String, Vec<u64>) {
+        let mut md = Markdown::new();
+        let mut walk = Walk {
+            source: page,
+            composed,
+            frames: Vec::new(),
+        };
+        walk.children(&root, &mut md);
+        (md.finish(), walk.frames)
+    }
+
+    #[test]
+    fn a_page_walked_into_markdown() {
+        let mut p = Page::default();
+        let title = p.words("Shop");
+        let h = p.add("h2", &[], &[title]);
+        let intro = p.words("Read ");
+        let terms = p.words("the terms");
+        let a = p.add("a", &[("href", "https://a.test/terms")], &[terms]);
+        let dot = p.words(".");
+        let para = p.add("p", &[], &[intro, a, dot]);
+        let (one, two) = (p.words("one"), p.words("two"));
+        let (li1, li2) = (p.add("li", &[], &[one]), p.add("li", &[], &[two]));
+        let ol = p.add("ol", &[], &[li1, li2]);
+        let secret = p.words("not shown");
+        let hidden = p.add("div", &[("style", "display:none")], &[secret]);
+        let gone = p.words("gone");
+        let hidden_attr = p.add("p", &[("hidden", "")], &[gone]);
+        let script_text = p.words("var x;");
+        let script = p.add("script", &[], &[script_text]);
+        let img = p.add("img", &[("alt", "Logo")], &[]);
+        let (c1, c2, c3, c4) = (
+            p.words("Item"),
+            p.words("Price"),
+            p.words("Tea"),
+            p.words("3"),
+        );
+        let (d1, d2, d3, d4) = (
+            p.add("th", &[], &[c1]),
+            p.add("th", &[], &[c2]),
+            p.add("td", &[], &[c3]),
+            p.add("td", &[], &[c4]),
+        );
+        let (r1, r2) = (p.add("tr", &[], &[d1, d2]), p.add("tr", &[], &[d3, d4]));
+        let table = p.add("table", &[], &[r1, r2]);
+        let body = p.add(
+            "body",
+            &[],
+            &[h, para, ol, hidden, hidden_attr, script, img, table],
+        );
+        let (md, frames) = markdown(&p, body, None);
+        assert_eq!(
+            md,
+            "## Shop\n\nRead [the terms](https://a.test/terms) .\n\n1. one\n2. two\n\n ![Logo]\n\n| Item | Price |\n|---|---|\n| Tea | 3 |"
+        );
+        assert!(frames.is_empty());
+    }
+
+    #[test]
+    fn shadow_roots_slots_and_frames_are_read_in_place_when_composed() {
+        let mut p = Page::default();
+        let light = p.words("light child");
+        let fallback_text = p.words("fallback");
+        let slot = p.add(
+            "slot",
+            &[("assigned", &light.to_string())],
+            &[fallback_text],
+        );
+        let empty_slot = p.add("slot", &[], &[fallback_text]);
+        let inner = p.words("in the shadow ");
+        let host = p.add("my-card", &[], &[light]);
+        p.shadows.push((host, vec![inner, slot, empty_slot]));
+        let frame = p.add("iframe", &[("frame", "42")], &[]);
+        let body = p.add("body", &[], &[host, frame]);
+        let (flat, frames) = markdown(&p, body, None);
+        assert_eq!(flat, "light child");
+        assert!(frames.is_empty(), "frames are markers only when composed");
+        let in_place = |el: &usize| *el == host;
+        let (md, frames) = markdown(&p, body, Some(&in_place));
+        assert_eq!(
+            md,
+            format!(
+                "in the shadow light childfallback\n\n{}",
+                claudezilla_protocol::reply::frame_marker(0)
+            )
+        );
+        assert_eq!(frames, [42]);
     }
 }

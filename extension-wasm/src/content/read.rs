@@ -17,7 +17,7 @@ use web_sys::{
 use super::dom::{document, is_visible as check_visibility};
 use super::find::{self, describe, ref_for};
 use crate::a11y::clean;
-use crate::markdown::Markdown;
+use crate::markdown::{self, Markdown, Shown};
 use crate::text::{MAX_TITLE_CHARS, MAX_URL_CHARS, cap, tidy, truncate_chars};
 
 /// Attributes shown of one element.
@@ -183,8 +183,10 @@ pub fn get_content(
         }
         ContentFormat::Markdown => {
             let mut md = Markdown::new();
-            let mut walk = MarkdownWalk {
-                paths: (paths.size() > 0).then_some(&paths),
+            let in_place = |el: &Element| paths.has(el);
+            let mut walk = markdown::Walk {
+                source: &Page,
+                composed: (paths.size() > 0).then_some(&in_place as &dyn Fn(&Element) -> bool),
                 frames: Vec::new(),
             };
             walk.children(&root, &mut md);
@@ -206,118 +208,82 @@ pub fn get_content(
     })
 }
 
-/// The Markdown walk; with `paths` (the page has shadow roots or frames), shadow roots are read
-/// in place of their hosts' children and frames left as markers.
-struct MarkdownWalk<'a> {
-    paths: Option<&'a js_sys::Set>,
-    frames: Vec<u64>,
+/// The page as the Markdown walk ([`markdown::Walk`]) reads it.
+struct Page;
+
+fn shown(node: Node) -> Shown<Element> {
+    match node.node_type() {
+        Node::TEXT_NODE => Shown::Text(node.text_content().unwrap_or_default()),
+        Node::ELEMENT_NODE => Shown::Element(node.unchecked_into()),
+        _ => Shown::Other,
+    }
 }
 
-impl MarkdownWalk<'_> {
-    fn children(&mut self, node: &Node, md: &mut Markdown) {
-        let shadow = match self.paths {
-            Some(paths) if paths.has(node) => node
-                .dyn_ref::<Element>()
-                .and_then(Element::shadow_root)
-                .map(Node::from),
-            _ => None,
+impl markdown::Source for Page {
+    type Element = Element;
+
+    fn tag(&self, el: &Element) -> String {
+        el.local_name()
+    }
+    fn has_attribute(&self, el: &Element, name: &str) -> bool {
+        el.has_attribute(name)
+    }
+    fn attribute(&self, el: &Element, name: &str) -> Option<String> {
+        el.get_attribute(name)
+    }
+    fn text(&self, el: &Element) -> String {
+        el.text_content().unwrap_or_default()
+    }
+    fn href(&self, el: &Element) -> Option<String> {
+        el.dyn_ref::<HtmlAnchorElement>()
+            .map(HtmlAnchorElement::href)
+    }
+    fn visible(&self, el: &Element) -> bool {
+        check_visibility(el)
+    }
+    fn children(&self, el: &Element, read_shadow: bool) -> Vec<Shown<Element>> {
+        let shadow = read_shadow.then(|| el.shadow_root()).flatten();
+        let parent: &Node = match &shadow {
+            Some(root) => root,
+            None => el,
         };
-        let mut child = shadow.as_ref().unwrap_or(node).first_child();
-        while let Some(n) = child {
-            self.node(&n, md);
-            child = n.next_sibling();
+        let mut out = Vec::new();
+        let mut child = parent.first_child();
+        while let Some(node) = child {
+            child = node.next_sibling();
+            out.push(shown(node));
         }
+        out
     }
-
-    fn node(&mut self, n: &Node, md: &mut Markdown) {
-        match n.node_type() {
-            Node::TEXT_NODE => md.text(&n.text_content().unwrap_or_default()),
-            Node::ELEMENT_NODE => self.element(n.unchecked_ref(), md),
-            _ => {}
+    fn child_elements(&self, el: &Element) -> Vec<Element> {
+        let mut out = Vec::new();
+        let mut child = el.first_element_child();
+        while let Some(c) = child {
+            child = c.next_element_sibling();
+            out.push(c);
         }
+        out
     }
-
-    fn element(&mut self, el: &Element, md: &mut Markdown) {
-        let tag = el.local_name();
-        if crate::a11y::is_skipped(&tag) || el.has_attribute("hidden") || !check_visibility(el) {
-            return;
-        }
-        if self.paths.is_some() {
-            if tag == "iframe" || tag == "frame" {
-                if let Some(frame) = super::snapshot::frame_id_of(el) {
-                    md.paragraph();
-                    md.text(&claudezilla_protocol::reply::frame_marker(
-                        self.frames.len(),
-                    ));
-                    md.paragraph();
-                    self.frames.push(frame);
-                }
-                return;
-            }
-            if tag == "slot" {
-                let assigned = super::names::slotted(el);
-                for n in assigned.iter() {
-                    self.node(n.unchecked_ref(), md);
-                }
-                if assigned.length() == 0 {
-                    self.children(el, md);
-                }
-                return;
-            }
-        }
-        let text = || el.text_content().unwrap_or_default();
-        match tag.as_str() {
-            "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
-                md.heading(tag[1..].parse().unwrap_or(1), &text())
-            }
-            "a" => match el.dyn_ref::<HtmlAnchorElement>() {
-                Some(a) if el.has_attribute("href") => md.link(&text(), &a.href()),
-                _ => self.children(el, md),
-            },
-            "img" => md.image(&el.get_attribute("alt").unwrap_or_default()),
-            "br" => md.paragraph(),
-            "pre" => md.code_block(&text()),
-            "ul" | "ol" => {
-                md.list_start();
-                let ordered = tag == "ol";
-                let mut n = 0;
-                let mut item = el.first_element_child();
-                while let Some(li) = item {
-                    n += 1;
-                    md.item(ordered.then_some(n));
-                    self.children(&li, md);
-                    item = li.next_element_sibling();
-                }
-                md.list_end();
-            }
-            "table" => {
-                md.paragraph();
-                if let Ok(rows) = el.query_selector_all("tr") {
-                    for i in 0..rows.length() {
-                        let Some(row) = rows.item(i).and_then(|r| r.dyn_into::<Element>().ok())
-                        else {
-                            continue;
-                        };
-                        let mut cells = Vec::new();
-                        let mut cell = row.first_element_child();
-                        while let Some(c) = cell {
-                            cells.push(c.text_content().unwrap_or_default());
-                            cell = c.next_element_sibling();
-                        }
-                        md.row(&cells, i == 0);
-                    }
-                }
-                md.paragraph();
-            }
-            "p" | "div" | "section" | "article" | "main" | "header" | "footer" | "nav"
-            | "aside" | "blockquote" | "form" | "fieldset" | "figure" | "dl" | "dt" | "dd"
-            | "details" | "summary" | "tr" => {
-                md.paragraph();
-                self.children(el, md);
-                md.paragraph();
-            }
-            _ => self.children(el, md),
-        }
+    fn slotted(&self, slot: &Element) -> Vec<Shown<Element>> {
+        let assigned = super::names::slotted(slot);
+        assigned.iter().map(|n| shown(n.unchecked_into())).collect()
+    }
+    fn rows(&self, table: &Element) -> Vec<Vec<String>> {
+        let Ok(rows) = table.query_selector_all("tr") else {
+            return Vec::new();
+        };
+        (0..rows.length())
+            .filter_map(|i| rows.item(i)?.dyn_into::<Element>().ok())
+            .map(|row| {
+                self.child_elements(&row)
+                    .iter()
+                    .map(|c| c.text_content().unwrap_or_default())
+                    .collect()
+            })
+            .collect()
+    }
+    fn frame_id(&self, iframe: &Element) -> Option<u64> {
+        super::snapshot::frame_id_of(iframe)
     }
 }
 
