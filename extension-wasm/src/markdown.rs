@@ -148,6 +148,9 @@ pub trait Source {
     fn frame_id(&self, iframe: &Self::Element) -> Option<u64>;
 }
 
+/// Whether a shadow root is read in place of this host's children.
+pub type InPlace<'a, E> = &'a dyn Fn(&E) -> bool;
+
 /// Tags written as a paragraph of their own.
 const BLOCKS: &[&str] = &[
     "p",
@@ -177,7 +180,7 @@ const BLOCKS: &[&str] = &[
 /// their order).
 pub struct Walk<'a, S: Source> {
     pub source: &'a S,
-    pub composed: Option<&'a dyn Fn(&S::Element) -> bool>,
+    pub composed: Option<InPlace<'a, S::Element>>,
     pub frames: Vec<u64>,
 }
 
