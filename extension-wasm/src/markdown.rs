@@ -301,9 +301,11 @@ mod tests {
 
     /// A page of the tests' own: each element its tag, attributes and children; a text node
     /// is its text; `#shadow` children are a host's shadow tree.
+    type Attributes = Vec<(String, String)>;
+
     #[derive(Default)]
     struct Page {
-        nodes: Vec<(String, Vec<(String, String)>, Vec<usize>)>,
+        nodes: Vec<(String, Attributes, Vec<usize>)>,
         shadows: Vec<(usize, Vec<usize>)>,
     }
 
