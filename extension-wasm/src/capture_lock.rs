@@ -8,7 +8,7 @@
 
 use std::collections::VecDeque;
 
-use claudezilla_protocol::AgentId;
+use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode};
 
 pub type Ticket = u64;
 
@@ -129,6 +129,25 @@ pub enum Verdict {
     Gone,
 }
 
+impl Verdict {
+    /// How long to wait before asking again, or the error a screenshot ends with.
+    pub fn wait_ms(self) -> Result<Option<u64>, ErrorBody> {
+        match self {
+            Verdict::Go => Ok(None),
+            Verdict::Wait { ms } => Ok(Some(ms)),
+            Verdict::Busy { holder, held_ms } => Err(ErrorBody::new(
+                ErrorCode::MutexBusy,
+                format!("another screenshot ({holder}) has held the capture lock for {held_ms} ms"),
+            )
+            .with_hint("retry in a second or two")),
+            Verdict::TimedOut | Verdict::Gone => Err(ErrorBody::new(
+                ErrorCode::Timeout,
+                "waited too long for the capture lock",
+            )),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -197,5 +216,26 @@ mod tests {
         let b = lock.request(&agent(2), 2);
         assert_eq!(lock.release(a, 3), None);
         assert!(lock.is_granted(b));
+    }
+
+    #[test]
+    fn a_verdict_is_a_wait_or_the_error_a_screenshot_ends_with() {
+        assert_eq!(Verdict::Go.wait_ms().unwrap(), None);
+        assert_eq!(Verdict::Wait { ms: 40 }.wait_ms().unwrap(), Some(40));
+        let busy = Verdict::Busy {
+            holder: agent(2),
+            held_ms: 9_000,
+        };
+        let e = busy.wait_ms().unwrap_err();
+        assert_eq!(e.code, ErrorCode::MutexBusy);
+        assert!(
+            e.message.ends_with("held the capture lock for 9000 ms"),
+            "{}",
+            e.message
+        );
+        assert_eq!(
+            Verdict::Gone.wait_ms().unwrap_err().code,
+            ErrorCode::Timeout
+        );
     }
 }

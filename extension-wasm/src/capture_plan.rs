@@ -9,6 +9,7 @@
 
 use claudezilla_protocol::args::ImageFormat;
 use claudezilla_protocol::reply::{ImageMime, PageMetrics};
+use claudezilla_protocol::{ErrorBody, ErrorCode};
 
 use crate::pixels::{self, Image, PixelError};
 
@@ -158,6 +159,37 @@ pub fn encode(
     })
 }
 
+/// Full pages are captured in strips of at most this height (CSS pixels) and stitched.
+const PIECE_HEIGHT: f64 = 4_000.0;
+
+/// The strips a region of `height` CSS pixels is captured in: each its top and height.
+pub fn strips(height: f64) -> Vec<(f64, f64)> {
+    let mut out = Vec::new();
+    let mut top = 0.0;
+    while top < height {
+        let piece = PIECE_HEIGHT.min(height - top);
+        out.push((top, piece));
+        top += piece;
+    }
+    out
+}
+
+/// The PNG bytes of a capture the browser gave as a data URL.
+pub fn png_of(data_url: &str) -> Result<Vec<u8>, ErrorBody> {
+    use base64::Engine;
+    let data = data_url
+        .strip_prefix("data:image/png;base64,")
+        .ok_or_else(|| ErrorBody::new(ErrorCode::Browser, "the capture is not a PNG data URL"))?;
+    base64::engine::general_purpose::STANDARD
+        .decode(data)
+        .map_err(|e| {
+            ErrorBody::new(
+                ErrorCode::Browser,
+                format!("the capture is not valid base64: {e}"),
+            )
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -277,5 +309,31 @@ mod tests {
                 assert!(pixels(&p) <= MAX_PIXELS * 1.0001);
             }
         }
+    }
+
+    #[test]
+    fn a_tall_region_is_captured_in_strips() {
+        assert_eq!(strips(900.0), [(0.0, 900.0)]);
+        assert_eq!(
+            strips(9_000.0),
+            [(0.0, 4_000.0), (4_000.0, 4_000.0), (8_000.0, 1_000.0)]
+        );
+        assert!(strips(0.0).is_empty());
+    }
+
+    #[test]
+    fn only_a_png_data_url_is_a_capture() {
+        assert_eq!(
+            png_of("data:image/png;base64,iVBORw==").unwrap(),
+            [0x89, b'P', b'N', b'G']
+        );
+        let jpeg = png_of("data:image/jpeg;base64,/9j/").unwrap_err();
+        assert_eq!(jpeg.message, "the capture is not a PNG data URL");
+        assert!(
+            png_of("data:image/png;base64,@@")
+                .unwrap_err()
+                .message
+                .contains("base64")
+        );
     }
 }

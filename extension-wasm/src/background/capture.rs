@@ -16,7 +16,7 @@ use futures_channel::oneshot;
 use serde::Serialize;
 
 use super::{content, now, with_state};
-use crate::capture_lock::{Ticket, Verdict};
+use crate::capture_lock::Ticket;
 use crate::capture_plan as plan;
 use crate::pixels::{self, Image};
 use crate::pool::AuthorizedTab;
@@ -25,8 +25,6 @@ use crate::web;
 /// Longest a capture may hold the lock: a page whose content process hangs must not keep
 /// every other agent from taking screenshots. Past it the capture is abandoned.
 const CAPTURE_DEADLINE_MS: u32 = 5_000;
-/// Full pages are captured in pieces of at most this height (CSS pixels) and stitched.
-const PIECE_HEIGHT: f64 = 4_000.0;
 /// Default longest wait for the page to settle.
 const DEFAULT_MAX_WAIT: u32 = 10_000;
 
@@ -184,9 +182,7 @@ struct Rect {
 async fn capture(tab: TabId, region: [f64; 4], scale: f64, until: u64) -> Result<Image, ErrorBody> {
     let [x, y, width, height] = region;
     let mut pieces = Vec::new();
-    let mut top = 0.0;
-    while top < height {
-        let piece = PIECE_HEIGHT.min(height - top);
+    for (top, piece) in plan::strips(height) {
         let options = CaptureOptions {
             format: "png",
             scale,
@@ -216,22 +212,11 @@ async fn capture(tab: TabId, region: [f64; 4], scale: f64, until: u64) -> Result
             })?
             .as_string()
             .unwrap_or_default();
-        let data = url.strip_prefix("data:image/png;base64,").ok_or_else(|| {
-            ErrorBody::new(ErrorCode::Browser, "the capture is not a PNG data URL")
-        })?;
-        let png = base64::engine::general_purpose::STANDARD
-            .decode(data)
-            .map_err(|e| {
-                ErrorBody::new(
-                    ErrorCode::Browser,
-                    format!("the capture is not valid base64: {e}"),
-                )
-            })?;
+        let png = plan::png_of(&url)?;
         pieces.push(
             pixels::decode_png(&png)
                 .map_err(|e| ErrorBody::new(ErrorCode::Browser, e.to_string()))?,
         );
-        top += piece;
     }
     Ok(if pieces.len() == 1 {
         pieces.remove(0)
@@ -293,24 +278,8 @@ async fn wait_for_turn(turn: &Turn, deadline: u64) -> Result<(), ErrorBody> {
             s.capture
                 .verdict(turn.0, now(), s.tuning.mutex_busy_ms, deadline)
         });
-        let ms = match verdict {
-            Verdict::Go => return Ok(()),
-            Verdict::Wait { ms } => ms,
-            Verdict::Busy { holder, held_ms } => {
-                return Err(ErrorBody::new(
-                    ErrorCode::MutexBusy,
-                    format!(
-                        "another screenshot ({holder}) has held the capture lock for {held_ms} ms"
-                    ),
-                )
-                .with_hint("retry in a second or two"));
-            }
-            Verdict::TimedOut | Verdict::Gone => {
-                return Err(ErrorBody::new(
-                    ErrorCode::Timeout,
-                    "waited too long for the capture lock",
-                ));
-            }
+        let Some(ms) = verdict.wait_ms()? else {
+            return Ok(());
         };
         let (wake, woken) = oneshot::channel();
         with_state(|s| s.capture_wakers.insert(turn.0, wake));
