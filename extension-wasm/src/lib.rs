@@ -11,6 +11,8 @@
 //! * [`pixels`], [`jpeg`]: decoding, stitching, shrinking and encoding pictures.
 //! * [`load`]: when a navigation counts as finished, and whether it reached what was asked;
 //!   [`arrival`]: what the navigation's answer says of it.
+//! * [`native_link`]: the host link's welcome, reconnect backoff and pings; an answer's last
+//!   size bound.
 //! * [`network`]: requests in flight, for "the network is quiet".
 //! * [`text`], [`a11y`], [`markdown`], [`suggest`]: answers' text, roles and names (their
 //!   order of sources, what a field's value shows), Markdown, "did you mean".
@@ -68,6 +70,7 @@ pub mod input_plan;
 pub mod jpeg;
 pub mod load;
 pub mod markdown;
+pub mod native_link;
 pub mod network;
 pub mod page_storage;
 pub mod perf;

@@ -2,32 +2,20 @@
 
 use std::cell::RefCell;
 
-use claudezilla_protocol::framing::MAX_REPLY;
 use claudezilla_protocol::{
-    ErrorBody, ErrorCode, FromExtension, NATIVE_HOST_NAME, Outcome, Request, RequestId, Response,
-    ToExtension, VERSION,
+    ErrorBody, ErrorCode, FromExtension, NATIVE_HOST_NAME, Request, RequestId, ToExtension, VERSION,
 };
 use wasm_bindgen::prelude::*;
 
 use super::{commands, outbox, with_state};
+use crate::native_link::{Health, Link, bounded};
 use crate::web::{self, Port};
 
-const FIRST_BACKOFF_MS: u32 = 500;
-const MAX_BACKOFF_MS: u32 = 30_000;
 const HEALTH_INTERVAL_MS: u32 = 30_000;
 
-/// The port itself is the outbox's (`super::outbox`), which every part sends through.
-#[derive(Default)]
-struct Link {
-    /// Set when the host welcomed us: the port works end to end.
-    welcomed: bool,
-    backoff_ms: u32,
-    ping_seq: u64,
-    /// A ping still unanswered at the next health check means the host is stuck.
-    awaiting_pong: Option<u64>,
-}
-
 thread_local! {
+    /// The link's state; the port itself is the outbox's (`super::outbox`), which every part
+    /// sends through.
     static LINK: RefCell<Link> = RefCell::new(Link::default());
 }
 
@@ -43,11 +31,7 @@ pub fn connect() {
         .add_listener(on_disconnect.as_ref().unchecked_ref());
     on_disconnect.forget();
     outbox::open(port);
-    LINK.with(|l| {
-        let mut l = l.borrow_mut();
-        l.welcomed = false;
-        l.awaiting_pong = None;
-    });
+    LINK.with(|l| l.borrow_mut().opened());
     outbox::send(&FromExtension::Hello {
         version: VERSION.into(),
     });
@@ -55,7 +39,7 @@ pub fn connect() {
 
 /// True once the host has welcomed the current port.
 pub fn is_connected() -> bool {
-    LINK.with(|l| l.borrow().welcomed)
+    LINK.with(|l| l.borrow().is_welcomed())
 }
 
 fn on_message(value: JsValue) {
@@ -75,23 +59,14 @@ fn on_message(value: JsValue) {
         } => {
             with_state(|s| s.tuning = tuning);
             super::config::sync_frames();
-            LINK.with(|l| {
-                let mut l = l.borrow_mut();
-                l.welcomed = true;
-                l.backoff_ms = 0;
-            });
+            LINK.with(|l| l.borrow_mut().welcome());
             if host_version != VERSION {
                 web::log(&format!(
                     "host {host_version} differs from extension {VERSION}"
                 ));
             }
         }
-        ToExtension::Pong { seq } => LINK.with(|l| {
-            let mut l = l.borrow_mut();
-            if l.awaiting_pong == Some(seq) {
-                l.awaiting_pong = None;
-            }
-        }),
+        ToExtension::Pong { seq } => LINK.with(|l| l.borrow_mut().pong(seq)),
         ToExtension::Request(request) => wasm_bindgen_futures::spawn_local(answer(request)),
         ToExtension::AgentGone { agent_id } => wasm_bindgen_futures::spawn_local(async move {
             commands::release_agent(&agent_id).await;
@@ -141,27 +116,6 @@ async fn answer(request: Request) {
     outbox::post(&bounded(id, outcome));
 }
 
-/// The answer's JSON, or a TOO_LARGE error in its place: every answer is built within a limit
-/// of its own, and this is the last line that keeps one page from ever sending the host a
-/// frame it must refuse.
-fn bounded(id: RequestId, outcome: Outcome) -> String {
-    let json = serde_json::to_string(&FromExtension::Response(Response { id, outcome }))
-        .unwrap_or_default();
-    if json.len() <= MAX_REPLY {
-        return json;
-    }
-    let error = ErrorBody::new(
-        ErrorCode::TooLarge,
-        format!(
-            "the answer would be {} bytes, over the {MAX_REPLY}-byte limit",
-            json.len()
-        ),
-    )
-    .with_hint("ask for less in one call (a selector, a smaller maxLength or limit)");
-    let outcome = Err(error);
-    serde_json::to_string(&FromExtension::Response(Response { id, outcome })).unwrap_or_default()
-}
-
 fn on_disconnect(port: Port) {
     let error = port.error();
     let reason = if error.is_null() || error.is_undefined() {
@@ -170,12 +124,7 @@ fn on_disconnect(port: Port) {
         web::js_error_message(&error)
     };
     outbox::take();
-    let delay = LINK.with(|l| {
-        let mut l = l.borrow_mut();
-        l.welcomed = false;
-        l.backoff_ms = (l.backoff_ms * 2).clamp(FIRST_BACKOFF_MS, MAX_BACKOFF_MS);
-        l.backoff_ms
-    });
+    let delay = LINK.with(|l| l.borrow_mut().closed());
     web::log(&format!(
         "native port closed ({reason}); reconnecting in {delay} ms"
     ));
@@ -190,23 +139,15 @@ fn on_disconnect(port: Port) {
 pub async fn health_checks() {
     loop {
         web::sleep(HEALTH_INTERVAL_MS).await;
-        let open = outbox::is_open();
-        let (stuck, seq) = LINK.with(|l| {
-            let mut l = l.borrow_mut();
-            let stuck = open && l.awaiting_pong.is_some();
-            l.ping_seq += 1;
-            let seq = l.ping_seq;
-            l.awaiting_pong = open.then_some(seq);
-            (stuck, seq)
-        });
-        if stuck {
-            web::log("the host stopped answering pings; reconnecting");
-            if let Some(port) = outbox::take() {
-                port.disconnect();
-                on_disconnect(port);
+        match LINK.with(|l| l.borrow_mut().health_check(outbox::is_open())) {
+            Health::Ping(seq) => outbox::send(&FromExtension::Ping { seq }),
+            Health::Stuck => {
+                web::log("the host stopped answering pings; reconnecting");
+                if let Some(port) = outbox::take() {
+                    port.disconnect();
+                    on_disconnect(port);
+                }
             }
-            continue;
         }
-        outbox::send(&FromExtension::Ping { seq });
     }
 }
