@@ -3,8 +3,10 @@
 //! button shows a badge meanwhile), or until the agent stops waiting. Pure, so the rules are
 //! tested natively; the background holds the wakers.
 
-use claudezilla_protocol::TabId;
 use claudezilla_protocol::envelope::PopupApproval;
+use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, TabId};
+
+use crate::allowlist::origin;
 
 /// Requests waiting at once; more are refused at once (an agent cannot flood the popup).
 pub const MAX_PENDING: usize = 10;
@@ -72,6 +74,41 @@ pub fn from_extension_page(sender_id: Option<&str>, sender_url: Option<&str>, ba
         && sender_url.is_some_and(|url| url.starts_with(base))
 }
 
+/// What `agent` sees of a tab `owner` drives (none: the user's) at `url` with `title`: its
+/// own tabs in full (credentials out of the address), the user's by title and origin (enough
+/// to pick one to attach), another agent's by origin only.
+pub fn seen_by(
+    agent: &AgentId,
+    owner: Option<&AgentId>,
+    title: String,
+    url: &str,
+) -> (String, String) {
+    match owner {
+        Some(o) if o == agent => (
+            title,
+            crate::text::cap(&crate::redact::redact_url(url), crate::text::MAX_URL_CHARS),
+        ),
+        None => (title, origin(url)),
+        Some(_) => (String::new(), origin(url)),
+    }
+}
+
+/// The user allowed the site (origin) they were shown: a tab that moved to another while they
+/// decided is not what they allowed.
+pub fn still_the_site(tab: TabId, asked_url: &str, now_url: &str) -> Result<(), ErrorBody> {
+    let (was, is) = (origin(asked_url), origin(now_url));
+    if was == is {
+        return Ok(());
+    }
+    Err(ErrorBody::new(
+        ErrorCode::Denied,
+        format!(
+            "tab {tab} moved from {was} to {is} while the user decided: they allowed {was}, not {is}"
+        ),
+    )
+    .with_hint("call firefox_attach_tab again if you still need the tab: the user will be asked about the site it shows now"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,5 +169,33 @@ mod tests {
         }
         assert!(a.ask("agent_1", TabId(99), "t", "o", false).is_none());
         assert_eq!(a.pending().len(), MAX_PENDING);
+    }
+
+    #[test]
+    fn an_agent_sees_its_own_tabs_whole_the_users_by_origin_and_others_barely() {
+        let (me, other) = (AgentId::new([1; 16], 1), AgentId::new([2; 16], 2));
+        let url = "https://bob:pw@mail.test/inbox?id=7";
+        let (title, shown) = seen_by(&me, Some(&me), "Inbox".into(), url);
+        assert_eq!(title, "Inbox");
+        assert!(shown.contains("/inbox") && !shown.contains("pw"), "{shown}");
+        assert_eq!(
+            seen_by(&me, None, "Inbox".into(), url),
+            ("Inbox".to_owned(), "https://mail.test".to_owned())
+        );
+        assert_eq!(
+            seen_by(&me, Some(&other), "Inbox".into(), url),
+            (String::new(), "https://mail.test".to_owned())
+        );
+    }
+
+    #[test]
+    fn a_tab_that_moved_to_another_site_is_not_what_the_user_allowed() {
+        assert!(still_the_site(TabId(3), "https://a.test/x", "https://a.test/y#z").is_ok());
+        let e = still_the_site(TabId(3), "https://a.test/x", "https://evil.test/").unwrap_err();
+        assert_eq!(e.code, ErrorCode::Denied);
+        assert!(
+            e.message
+                .contains("they allowed https://a.test, not https://evil.test")
+        );
     }
 }

@@ -21,19 +21,7 @@ pub async fn list_all(agent: &AgentId) -> Result<reply::AllTabs, ErrorBody> {
                 let id = TabId(t.id);
                 let owner = s.pool.owner(id);
                 let mine = owner == Some(agent);
-                // The agent's own tabs in full; the user's by title and origin (enough to pick
-                // one to attach); another agent's by origin only.
-                let (title, url) = match owner {
-                    _ if mine => (
-                        t.title,
-                        crate::text::cap(
-                            &crate::redact::redact_url(&t.url),
-                            crate::text::MAX_URL_CHARS,
-                        ),
-                    ),
-                    None => (t.title, crate::allowlist::origin(&t.url)),
-                    Some(_) => (String::new(), crate::allowlist::origin(&t.url)),
-                };
+                let (title, url) = crate::approvals::seen_by(agent, owner, t.title, &t.url);
                 BrowserTab {
                     tab_id: id,
                     window_id: t.window_id,
@@ -118,20 +106,8 @@ async fn still_the_site_allowed(tab: TabId, asked: &Tab) -> Result<Tab, ErrorBod
             ),
         )
     })?;
-    let (was, is) = (
-        crate::allowlist::origin(&asked.url),
-        crate::allowlist::origin(&now.url),
-    );
-    if was == is {
-        return Ok(now);
-    }
-    Err(ErrorBody::new(
-        ErrorCode::Denied,
-        format!(
-            "tab {tab} moved from {was} to {is} while the user decided: they allowed {was}, not {is}"
-        ),
-    )
-    .with_hint("call firefox_attach_tab again if you still need the tab: the user will be asked about the site it shows now"))
+    crate::approvals::still_the_site(tab, &asked.url, &now.url)?;
+    Ok(now)
 }
 
 /// Waits for the user's answer in the popup (the toolbar button shows how many wait).
