@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::{content, now, with_state};
 use crate::pool::AuthorizedTab;
 use crate::web::{self, Tab, Window};
+use crate::window_plan;
 
 #[derive(Serialize)]
 struct Size {
@@ -53,14 +54,12 @@ async fn changed_viewport(tab: AuthorizedTab, before: (f64, f64)) -> Result<(f64
     }
 }
 
-/// Grows or shrinks the tab's window by `(dw, dh)` device pixels.
-async fn grow(tab: TabId, dw: f64, dh: f64) -> Result<(), ErrorBody> {
+/// Resizes the tab's window so that its viewport, `seen` now, becomes `wanted`.
+async fn grow(tab: TabId, seen: (f64, f64), wanted: (f64, f64)) -> Result<(), ErrorBody> {
     let t: Tab = web::call_as(web::tabs_get(tab.0)).await?;
     let window: Window = web::call_as(web::windows_get(t.window_id)).await?;
-    let size = Size {
-        width: (f64::from(window.width) + dw).round().max(1.0) as u32,
-        height: (f64::from(window.height) + dh).round().max(1.0) as u32,
-    };
+    let (width, height) = window_plan::grown((window.width, window.height), seen, wanted);
+    let size = Size { width, height };
     web::call(web::windows_update(t.window_id, &web::to_js(&size))).await?;
     Ok(())
 }
@@ -80,31 +79,12 @@ pub async fn set_viewport(
         if seen == (w, h) {
             break;
         }
-        grow(tab.id(), w - seen.0, h - seen.1).await?;
+        grow(tab.id(), seen, (w, h)).await?;
         seen = changed_viewport(tab, seen).await?;
     }
-    let mut note = String::new();
-    if seen.0 > w + 1.0 {
-        note = format!(
-            " — Firefox windows cannot be narrower than {:.0} px here, so pages lay out at that width, not {width}",
-            seen.0
-        );
-    } else if (seen.0 - w).abs() > 1.0 || (seen.1 - h).abs() > 1.0 {
-        note = format!(" — asked for {width}×{height}; the screen limits the window");
-    }
     let shared = with_state(|s| s.pool.others_tabs(agent));
-    if shared > 0 {
-        note.push_str(&format!(
-            " (the window is shared: {shared} tab(s) of other agents were resized too)"
-        ));
-    }
     Ok(reply::Acted {
-        what: format!(
-            "Viewport of tab {} is now {:.0}×{:.0}{note}.",
-            tab.id(),
-            seen.0,
-            seen.1
-        ),
+        what: window_plan::viewport_words(tab.id(), (width, height), seen, shared),
     })
 }
 
