@@ -145,4 +145,29 @@ mod tests {
         let shown = ring.read(None, false, 1);
         assert_eq!(shown.entries[0].message.chars().count(), MAX_MESSAGE);
     }
+
+    #[test]
+    fn a_typed_secret_never_shows_in_what_is_kept_or_read() {
+        let secret: claudezilla_protocol::args::FilledSecret = serde_json::from_value(
+            serde_json::json!({"name": "PW", "value": "correct horse battery"}),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let mut ring = ConsoleRing::default();
+        ring.start([]);
+        // Logged before this frame learnt of the secret: kept as it was…
+        ring.record(ConsoleLevel::Log, "before: correct horse battery", 1.0);
+        crate::hidden::learn([&secret]);
+        // …and hidden as it is kept from then on.
+        ring.record(ConsoleLevel::Log, "after: correct horse battery", 2.0);
+        assert!(ring.entries[0].message.contains("correct horse"));
+        assert!(
+            !ring.entries[1].message.contains("correct horse"),
+            "hidden when kept"
+        );
+        // Both are hidden when read.
+        for e in &ring.read(None, false, 10).entries {
+            assert!(!e.message.contains("correct horse"), "{}", e.message);
+            assert!(e.message.contains("<secret:PW>"), "{}", e.message);
+        }
+    }
 }

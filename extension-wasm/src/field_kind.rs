@@ -103,8 +103,8 @@ pub struct Picked {
 }
 
 impl Select<'_> {
-    /// The options `values` (each a value or a label) pick, or why none is picked: nothing
-    /// changes in the page unless every value names an option.
+    /// The options `values` (each a value or a label) pick, or why none is: the page changes
+    /// only when every value names an option.
     pub fn pick(&self, values: &[String]) -> Result<Picked, ErrorBody> {
         let name = self.name;
         let refused = |message: String| ErrorBody::new(ErrorCode::PageError, message);
@@ -130,11 +130,17 @@ impl Select<'_> {
                 picked.labels.push(label.clone());
             }
         }
-        if picked.labels.len() < values.len() {
+        let names_one = |v: &String| {
+            self.options
+                .iter()
+                .any(|(value, label)| v == value || v == label)
+        };
+        let missing: Vec<&String> = values.iter().filter(|v| !names_one(v)).collect();
+        if !missing.is_empty() {
             let all: Vec<&str> = self.options.iter().map(|(_, l)| l.as_str()).collect();
             return Err(ErrorBody::new(
                 ErrorCode::ElementNotFound,
-                format!("{name} has no option {values:?}"),
+                format!("{name} has no option {missing:?}"),
             )
             .with_hint(format!("its options: {}", all.join(", "))));
         }
@@ -257,6 +263,12 @@ mod tests {
         };
         let e = select.pick(&strings(&["us", "Spain"])).unwrap_err();
         assert_eq!(e.code, ErrorCode::ElementNotFound);
+        assert_eq!(e.message, "the country has no option [\"Spain\"]");
+        // One missing value is enough, even when another matched two options.
+        assert!(select.pick(&strings(&["France", "Spain"])).is_err());
+        // A value named twice is still a value that names an option.
+        let twice = select.pick(&strings(&["us", "us"])).unwrap();
+        assert_eq!(twice.selected, [true, false, false]);
         assert_eq!(
             e.hint.as_deref(),
             Some("its options: United States, France, France")

@@ -114,33 +114,38 @@ pub fn cls(shifts: &[(f64, f64, bool)]) -> f64 {
 }
 
 /// One layout-shift entry as the page reports it: when, how much, whether input caused it,
-/// and the elements it moved (named; None where the node is gone).
+/// and the nodes it moved (`N`: the page's, named only when the answer gets to them).
 #[derive(Debug, Clone, Default)]
-pub struct LayoutShift {
+pub struct LayoutShift<N> {
     pub start: f64,
     pub value: f64,
     pub had_input: bool,
-    pub moved: Vec<Option<String>>,
+    pub moved: Vec<N>,
 }
 
 /// Elements named in a CLS answer, at most.
 const SHIFTED: usize = 5;
 
-/// CLS and the elements that moved, those of the largest shifts first, each once.
-pub fn layout_shifts(shifts: &[LayoutShift]) -> Shifts {
+/// CLS and the elements that moved, those of the largest shifts first, each once. `name`
+/// names a moved node (None where it is gone); it is asked of every node, largest shift
+/// first, as naming gives an element its ref.
+pub fn layout_shifts<N>(
+    shifts: &[LayoutShift<N>],
+    mut name: impl FnMut(&N) -> Option<String>,
+) -> Shifts {
     let timed: Vec<(f64, f64, bool)> = shifts
         .iter()
         .map(|s| (s.start, s.value, s.had_input))
         .collect();
-    let mut by_size: Vec<&LayoutShift> = shifts.iter().collect();
+    let mut by_size: Vec<&LayoutShift<N>> = shifts.iter().collect();
     by_size.sort_by(|a, b| b.value.total_cmp(&a.value));
     let mut elements: Vec<String> = Vec::new();
-    for named in by_size.iter().flat_map(|s| s.moved.iter().flatten()) {
-        if elements.len() == SHIFTED {
-            break;
-        }
-        if !elements.contains(named) {
-            elements.push(named.clone());
+    for node in by_size.iter().flat_map(|s| &s.moved) {
+        if let Some(named) = name(node)
+            && !elements.contains(&named)
+            && elements.len() < SHIFTED
+        {
+            elements.push(named);
         }
     }
     Shifts {
@@ -157,24 +162,32 @@ mod tests {
 
     #[test]
     fn the_largest_shifts_name_their_elements_first_each_once() {
-        let shift = |start, value, moved: &[&str]| LayoutShift {
+        let shift = |start, value, moved: &[&'static str]| LayoutShift {
             start,
             value,
             had_input: false,
-            moved: moved.iter().map(|m| Some((*m).to_owned())).collect(),
+            moved: moved.to_vec(),
         };
-        let mut shifts = vec![
+        let shifts = vec![
             shift(100.0, 0.01, &["p#small"]),
             shift(200.0, 0.2, &["div#ad", "img#hero"]),
             shift(300.0, 0.05, &["img#hero", "footer"]),
+            shift(400.0, 0.001, &["gone", "a", "b", "c"]),
         ];
-        shifts.push(LayoutShift {
-            moved: vec![None, Some("a".into()), Some("b".into()), Some("c".into())],
-            ..shift(400.0, 0.001, &[])
+        let mut asked = Vec::new();
+        let s = layout_shifts(&shifts, |node| {
+            asked.push(*node);
+            (*node != "gone").then(|| node.to_string())
         });
-        let s = layout_shifts(&shifts);
         assert!((s.score - 0.261).abs() < 1e-9, "{}", s.score);
         assert_eq!(s.elements, ["div#ad", "img#hero", "footer", "p#small", "a"]);
+        // Every node is named, largest shift first (naming gives refs in that order).
+        assert_eq!(
+            asked,
+            [
+                "div#ad", "img#hero", "img#hero", "footer", "p#small", "gone", "a", "b", "c"
+            ]
+        );
     }
 
     #[test]

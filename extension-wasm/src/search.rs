@@ -262,6 +262,40 @@ mod tests {
 
     use super::*;
 
+    #[test]
+    fn runs_join_with_single_spaces_and_blocks_on_their_own_lines() {
+        let mut j = Joined::new(MAX_TEXT);
+        j.run("  Hello,\n   ", 1);
+        j.run("world ", 2);
+        j.run("   ", 3);
+        j.line_break();
+        j.run("Next", 4);
+        j.run("line", 5);
+        j.line_break();
+        j.line_break();
+        assert_eq!(j.text, "Hello, world\nNextline\n");
+        assert_eq!(j.starts, [0, 7, 13, 17]);
+        assert_eq!(j.owners, [1, 2, 4, 5]);
+        assert_eq!(j.stopped, None);
+        assert_eq!(piece_at(&j.starts, 9), 1, "world's owner");
+    }
+
+    #[test]
+    fn the_text_never_grows_past_its_bound_nor_splits_a_character() {
+        let mut j = Joined::new(10);
+        j.run("ééééé", 0);
+        assert_eq!(j.text.len(), 10);
+        j.run("more", 1);
+        assert_eq!(j.text, "ééééé");
+        assert_eq!(j.stopped, Some(Stop::Size));
+        assert_eq!(j.room(), 0);
+        let mut odd = Joined::new(5);
+        odd.run("aé", 0);
+        odd.run(" é", 1);
+        assert_eq!(odd.text, "aé ", "the space fits, the next é does not");
+        assert!(Stop::Size.words().contains("4000000 bytes"));
+    }
+
     /// Patterns whose matches are at most 8 bytes long, or run on greedily.
     const PATTERNS: &[&str] = &[
         "ab", "a|ab", r"\bab\b", "b$", "^a", "(?m)^b", "(?m)a$", "[ab]+", "a+?", "x*", "(?i)AB",

@@ -33,6 +33,22 @@ pub fn answered_early(kind: &str, message: &str) {
     }
 }
 
+/// A page's default answer as `prompt` takes it (`prompt(message, 5)` defaults to "5"); none
+/// when left out. An object's own `toString` is not run (page code, which may throw): it
+/// counts as no default.
+fn as_dom_string(value: &JsValue) -> Option<String> {
+    if let Some(text) = value.as_string() {
+        return Some(text);
+    }
+    if value.is_null() {
+        return Some("null".into());
+    }
+    if value.as_f64().is_some() || value.as_bool().is_some() {
+        return Some(super::console::describe(value));
+    }
+    None
+}
+
 /// Replaces the page's dialog functions (when the content script starts, and again if the tab
 /// is driven again after being given back).
 pub fn install() {
@@ -61,7 +77,7 @@ pub fn install() {
     });
     let prompt =
         Closure::<dyn Fn(JsValue, JsValue) -> JsValue>::new(move |m: JsValue, default: JsValue| {
-            with_policy(|p| p.prompt(&text(&m), default.as_string()))
+            with_policy(|p| p.prompt(&text(&m), as_dom_string(&default)))
                 .map_or(JsValue::NULL, JsValue::from)
         });
     for (dialog, f) in [

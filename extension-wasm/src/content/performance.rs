@@ -121,7 +121,7 @@ pub async fn measure(until: u64) -> Result<Box<PagePerformance>, ErrorBody> {
 
 /// The layout-shift entries as [`perf::layout_shifts`] reads them.
 fn layout_shifts(shifts: &[JsValue]) -> Shifts {
-    let read: Vec<perf::LayoutShift> = shifts
+    let read: Vec<perf::LayoutShift<JsValue>> = shifts
         .iter()
         .map(|s| perf::LayoutShift {
             start: num(s, "startTime"),
@@ -129,11 +129,11 @@ fn layout_shifts(shifts: &[JsValue]) -> Shifts {
             had_input: get(s, "hadRecentInput").as_bool().unwrap_or(false),
             moved: Array::from(&get(s, "sources"))
                 .iter()
-                .map(|source| element_of(&get(&source, "node")))
+                .map(|source| get(&source, "node"))
                 .collect(),
         })
         .collect();
-    perf::layout_shifts(&read)
+    perf::layout_shifts(&read, element_of)
 }
 
 /// The buffered entries of one kind, taken at once.
