@@ -134,6 +134,98 @@ fn split_top_level(list: &str) -> Vec<&str> {
     parts
 }
 
+/// The number an ordered list gives an item (HTML's ordinal value): its own `value`, else the
+/// nearest earlier item's value and one step for each item since, else the list's first
+/// number and one step for each item before. `earlier`: the earlier items' `value`s, in
+/// order; `first`: the list's `start`, else 1 (or, reversed, its number of items); a reversed
+/// list counts down.
+pub fn ordinal(own: Option<i64>, earlier: &[Option<i64>], first: i64, reversed: bool) -> i64 {
+    if let Some(value) = own {
+        return value;
+    }
+    let step: i64 = if reversed { -1 } else { 1 };
+    let since = earlier.iter().rev().position(Option::is_some);
+    match since {
+        Some(k) => {
+            let value = earlier[earlier.len() - 1 - k].unwrap_or_default();
+            value.saturating_add((k as i64 + 1).saturating_mul(step))
+        }
+        None => first.saturating_add((earlier.len() as i64).saturating_mul(step)),
+    }
+}
+
+/// The marker a `list-style-type` draws before an item numbered `n` (the common types; others
+/// give none).
+pub fn list_marker(style: &str, n: impl FnOnce() -> i64) -> Option<String> {
+    let bullet = match style {
+        "disc" => "•",
+        "circle" => "◦",
+        "square" => "▪",
+        "decimal" => return Some(format!("{}.", n())),
+        "decimal-leading-zero" => {
+            let n = n();
+            let sign = if n < 0 { "-" } else { "" };
+            return Some(format!("{sign}{:02}.", n.unsigned_abs()));
+        }
+        "lower-alpha" | "lower-latin" => return alphabetic(n()).map(|a| format!("{a}.")),
+        "upper-alpha" | "upper-latin" => {
+            return alphabetic(n()).map(|a| format!("{}.", a.to_ascii_uppercase()));
+        }
+        "lower-roman" => return roman(n()).map(|r| format!("{r}.")),
+        "upper-roman" => return roman(n()).map(|r| format!("{}.", r.to_ascii_uppercase())),
+        _ => return None,
+    };
+    Some(bullet.to_owned())
+}
+
+/// `a`, `b`, … `z`, `aa`, …: CSS's alphabetic counter (none below 1, where it falls back to
+/// decimal, which is left out here).
+fn alphabetic(n: i64) -> Option<String> {
+    if n < 1 {
+        return None;
+    }
+    let mut n = n as u64;
+    let mut out = Vec::new();
+    while n > 0 {
+        n -= 1;
+        out.push(b'a' + (n % 26) as u8);
+        n /= 26;
+    }
+    out.reverse();
+    String::from_utf8(out).ok()
+}
+
+/// Roman numerals, 1 to 3999 (CSS's range for them).
+fn roman(n: i64) -> Option<String> {
+    if !(1..=3999).contains(&n) {
+        return None;
+    }
+    const DIGITS: [(i64, &str); 13] = [
+        (1000, "m"),
+        (900, "cm"),
+        (500, "d"),
+        (400, "cd"),
+        (100, "c"),
+        (90, "xc"),
+        (50, "l"),
+        (40, "xl"),
+        (10, "x"),
+        (9, "ix"),
+        (5, "v"),
+        (4, "iv"),
+        (1, "i"),
+    ];
+    let mut n = n;
+    let mut out = String::new();
+    for (value, digits) in DIGITS {
+        while n >= value {
+            out.push_str(digits);
+            n -= value;
+        }
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -206,5 +298,46 @@ mod tests {
         fn any_selector_list_splits_without_panic(list in "\\PC{0,80}") {
             let _ = pseudo_bases(&list);
         }
+    }
+
+    #[test]
+    fn an_items_number_follows_htmls_ordinal_values() {
+        // <ol><li><li value=10><li><li>: 1, 10, 11, 12.
+        let values = [None, Some(10), None, None];
+        let numbers: Vec<i64> = (0..values.len())
+            .map(|i| ordinal(values[i], &values[..i], 1, false))
+            .collect();
+        assert_eq!(numbers, [1, 10, 11, 12]);
+        // <ol start=5>: 5, 6.
+        assert_eq!(ordinal(None, &[None], 5, false), 6);
+        // <ol reversed> of three items (first = 3): 3, 2, 1; a value restarts the count down.
+        let values = [None, None, None];
+        let numbers: Vec<i64> = (0..3)
+            .map(|i| ordinal(values[i], &values[..i], 3, true))
+            .collect();
+        assert_eq!(numbers, [3, 2, 1]);
+        assert_eq!(ordinal(None, &[None, Some(9)], 3, true), 8);
+        assert_eq!(ordinal(Some(-4), &[], 1, false), -4);
+    }
+
+    #[test]
+    fn markers_as_their_list_style_draws_them() {
+        assert_eq!(list_marker("disc", || 1).as_deref(), Some("•"));
+        assert_eq!(list_marker("decimal", || 12).as_deref(), Some("12."));
+        assert_eq!(
+            list_marker("decimal-leading-zero", || 7).as_deref(),
+            Some("07.")
+        );
+        assert_eq!(list_marker("lower-alpha", || 1).as_deref(), Some("a."));
+        assert_eq!(list_marker("upper-latin", || 28).as_deref(), Some("AB."));
+        assert_eq!(
+            list_marker("lower-roman", || 1994).as_deref(),
+            Some("mcmxciv.")
+        );
+        assert_eq!(list_marker("upper-roman", || 4).as_deref(), Some("IV."));
+        assert_eq!(list_marker("lower-roman", || 0), None);
+        assert_eq!(list_marker("lower-alpha", || -1), None);
+        assert_eq!(list_marker("georgian", || 1), None);
+        assert_eq!(list_marker("none", || 1), None);
     }
 }

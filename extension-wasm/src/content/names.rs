@@ -414,39 +414,43 @@ fn marker(li: &Element) -> Option<String> {
             dom::attribute(li, a)
         }));
     }
-    let kind = style_of(li, "", "list-style-type")?;
-    let bullet = match kind.as_str() {
-        "disc" => "•",
-        "circle" => "◦",
-        "square" => "▪",
-        "decimal" => return Some(format!("{}.", ordinal(li))),
-        _ => return None,
-    };
-    Some(bullet.to_owned())
+    let style = style_of(li, "", "list-style-type")?;
+    a11y::generated::list_marker(&style, || ordinal(li))
 }
 
-/// The number an ordered list gives this item: its `value`, else the list's `start` plus the
-/// items before it.
+/// The number an ordered list gives this item ([`a11y::generated::ordinal`] decides): its
+/// own `value`, the earlier items' and the list's `start` and `reversed`.
 fn ordinal(li: &Element) -> i64 {
-    if let Some(value) = li
-        .get_attribute("value")
-        .and_then(|v| v.trim().parse().ok())
-    {
-        return value;
-    }
-    let start = li
-        .parent_element()
-        .filter(|p| p.local_name() == "ol")
-        .and_then(|ol| dom::attribute(&ol, "start"))
-        .and_then(|s| s.trim().parse().ok())
-        .unwrap_or(1);
-    let mut before = 0;
+    let value = |el: &Element| el.get_attribute("value")?.trim().parse().ok();
+    let mut earlier = Vec::new();
     let mut at = li.previous_element_sibling();
     while let Some(sibling) = at {
         if sibling.local_name() == "li" {
-            before += 1;
+            earlier.push(value(&sibling));
         }
         at = sibling.previous_element_sibling();
     }
-    start + before
+    earlier.reverse();
+    let list = li.parent_element().filter(|p| p.local_name() == "ol");
+    let reversed = list.as_ref().is_some_and(|ol| ol.has_attribute("reversed"));
+    let start = list
+        .as_ref()
+        .and_then(|ol| dom::attribute(ol, "start"))
+        .and_then(|s| s.trim().parse().ok());
+    let first = start.unwrap_or_else(|| match (reversed, &list) {
+        (true, Some(ol)) => items_of(ol),
+        _ => 1,
+    });
+    a11y::generated::ordinal(value(li), &earlier, first, reversed)
+}
+
+/// How many items a list has.
+fn items_of(list: &Element) -> i64 {
+    let mut n = 0;
+    let mut at = list.first_element_child();
+    while let Some(child) = at {
+        n += i64::from(child.local_name() == "li");
+        at = child.next_element_sibling();
+    }
+    n
 }
