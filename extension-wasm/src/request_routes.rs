@@ -229,6 +229,29 @@ impl RouteTable {
     }
 }
 
+/// A webRequest `HttpHeaders` entry.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Header {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+}
+
+/// A fulfilled response's headers: the server's, less each the route sets and its length
+/// (the body is the route's now), then the route's.
+pub fn fulfilled_headers(server: Vec<Header>, set: Vec<(String, String)>) -> Vec<Header> {
+    let replaced = |name: &str| {
+        name.eq_ignore_ascii_case("content-length")
+            || set.iter().any(|(n, _)| n.eq_ignore_ascii_case(name))
+    };
+    let mut headers: Vec<Header> = server.into_iter().filter(|h| !replaced(&h.name)).collect();
+    headers.extend(set.into_iter().map(|(name, value)| Header {
+        name,
+        value: Some(value),
+    }));
+    headers
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -395,5 +418,34 @@ mod tests {
             t.hit(&a, "http://site/api", "xmlhttprequest", false),
             Verdict::Held { .. }
         ));
+    }
+
+    #[test]
+    fn a_fulfilled_response_keeps_the_servers_headers_the_route_does_not_set() {
+        let header = |name: &str, value: &str| Header {
+            name: name.into(),
+            value: Some(value.into()),
+        };
+        let server = vec![
+            header("Content-Type", "text/html"),
+            header("Content-Length", "5120"),
+            header("X-Served-By", "cache-1"),
+            Header {
+                name: "Set-Cookie".into(),
+                value: None,
+            },
+        ];
+        let set = vec![("content-type".to_owned(), "application/json".to_owned())];
+        assert_eq!(
+            fulfilled_headers(server, set),
+            [
+                header("X-Served-By", "cache-1"),
+                Header {
+                    name: "Set-Cookie".into(),
+                    value: None,
+                },
+                header("content-type", "application/json"),
+            ]
+        );
     }
 }

@@ -18,8 +18,9 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
 use super::{config, outbox, with_state};
+use crate::request_routes::Header;
 use crate::request_routes::{Rule, Verdict, check_headers};
-use crate::web::{self, AllUrls, Cancel, Header};
+use crate::web::{self, AllUrls, Cancel};
 
 /// Fulfilled responses whose headers are still to come, at most.
 const MAX_PENDING: usize = 256;
@@ -204,19 +205,7 @@ fn on_headers(r: JsValue) -> JsValue {
     let Some(set) = HEADERS.with(|h| h.borrow_mut().remove(&r.request_id)) else {
         return JsValue::UNDEFINED;
     };
-    let replaced = |name: &str| {
-        name.eq_ignore_ascii_case("content-length")
-            || set.iter().any(|(n, _)| n.eq_ignore_ascii_case(name))
-    };
-    let mut headers: Vec<Header> = r
-        .response_headers
-        .into_iter()
-        .filter(|h| !replaced(&h.name))
-        .collect();
-    headers.extend(set.into_iter().map(|(name, value)| Header {
-        name,
-        value: Some(value),
-    }));
+    let headers = crate::request_routes::fulfilled_headers(r.response_headers, set);
     web::to_js(&NewHeaders {
         response_headers: headers,
     })

@@ -8,7 +8,8 @@ use wasm_bindgen::prelude::*;
 
 use super::with_state;
 use crate::request_log::Side;
-use crate::web::{self, Header};
+use crate::request_routes::Header;
+use crate::web;
 
 /// The request types a screenshot waits for (counted in flight for every tab: a page starts
 /// requesting before its tab joins the pool; only counts are kept, no URLs).

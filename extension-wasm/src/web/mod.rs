@@ -230,14 +230,6 @@ impl Default for AllUrls {
     }
 }
 
-/// A webRequest `HttpHeaders` entry.
-#[derive(Debug, serde::Serialize, serde::Deserialize)]
-pub struct Header {
-    pub name: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub value: Option<String>,
-}
-
 /// A `tabs.Tab`, the fields we read.
 #[derive(Debug, Clone, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
