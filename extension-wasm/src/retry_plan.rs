@@ -18,6 +18,36 @@ pub const INJECT_PAUSE_MS: u32 = 150;
 /// Navigations asked at most when the page's own navigation replaces ours.
 pub const NAVIGATIONS: u32 = 3;
 
+/// Answer this long before the caller's own timeout, so a slow page yields a report, not a
+/// timeout error.
+const ANSWER_MARGIN_MS: u32 = 750;
+/// Longest a click or type waits for its element to appear.
+const ELEMENT_WAIT_MS: u32 = 5_000;
+
+/// How long a command may take: the whole (`ms`), and the deadlines of waits inside the page
+/// (ms since the epoch).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    pub ms: u32,
+    /// Waits end early enough to report "not found" within the budget.
+    pub until: u64,
+    /// An element wait's deadline (at most [`ELEMENT_WAIT_MS`]).
+    pub element_until: u64,
+}
+
+impl Budget {
+    /// The budget of a command received at `now` with `left_ms` before its caller gives up.
+    pub fn of(now: u64, left_ms: u32) -> Self {
+        let ms = left_ms.saturating_sub(ANSWER_MARGIN_MS).max(1_000);
+        let room = u64::from(ms.saturating_sub(1_000));
+        Self {
+            ms,
+            until: now + room,
+            element_until: now + room.min(u64::from(ELEMENT_WAIT_MS)),
+        }
+    }
+}
+
 /// How long one try of a message may last: the page's own wait (until `until`, ms since the
 /// epoch) and [`TRY_SLACK_MS`] more, within the call's budget.
 pub fn try_ms(until: u64, now: u64, budget_ms: u32) -> u32 {
@@ -113,6 +143,22 @@ pub fn second_failure(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_commands_budget_leaves_room_to_answer() {
+        let b = Budget::of(1_000, 30_000);
+        assert_eq!(b.ms, 29_250);
+        assert_eq!(b.until, 1_000 + 28_250);
+        assert_eq!(b.element_until, 1_000 + 5_000);
+        // A caller in a hurry still gets a second, and waits that end at once.
+        let hurry = Budget::of(1_000, 300);
+        assert_eq!(
+            (hurry.ms, hurry.until, hurry.element_until),
+            (1_000, 1_000, 1_000)
+        );
+        let short = Budget::of(0, 3_750);
+        assert_eq!((short.until, short.element_until), (2_000, 2_000));
+    }
 
     #[test]
     fn a_try_lasts_the_pages_wait_and_a_little_more_within_the_budget() {

@@ -13,18 +13,13 @@ use super::{
     storage, tabs, window_size, with_state,
 };
 use crate::pool::AuthorizedTab;
+use crate::retry_plan::Budget;
 use crate::route::{AgentWork, Placed, TabWork, Wait, place};
 use crate::web;
 
-/// Answer this long before the caller's own timeout, so a slow page yields a report, not a
-/// timeout error.
-const ANSWER_MARGIN_MS: u32 = 750;
-/// Longest a click or type waits for its element to appear.
-const ELEMENT_WAIT_MS: u32 = 5_000;
-
 pub async fn handle(request: Request) -> Outcome {
     // A busy browser may have kept the request queued: only what is left of the wait is ours.
-    let budget = Budget::of(request.time_left(now()));
+    let budget = Budget::of(now(), request.time_left(now()));
     let Request {
         agent_id: agent,
         command,
@@ -38,28 +33,6 @@ pub async fn handle(request: Request) -> Outcome {
             on_tab(&agent, tab, work, budget).await
         }
         Placed::Agent(work) => for_agent(&agent, work, budget).await,
-    }
-}
-
-/// How long a command may take: the whole (`ms`), and the deadlines of waits inside the page.
-#[derive(Clone, Copy)]
-struct Budget {
-    ms: u32,
-    /// Waits end early enough to report "not found" within the budget.
-    until: u64,
-    /// An element wait's deadline (at most [`ELEMENT_WAIT_MS`]).
-    element_until: u64,
-}
-
-impl Budget {
-    fn of(left_ms: u32) -> Self {
-        let ms = left_ms.saturating_sub(ANSWER_MARGIN_MS).max(1_000);
-        let room = u64::from(ms.saturating_sub(1_000));
-        Self {
-            ms,
-            until: now() + room,
-            element_until: now() + room.min(u64::from(ELEMENT_WAIT_MS)),
-        }
     }
 }
 
