@@ -40,6 +40,7 @@
 //! * [`search`]: where a text or pattern shows in a frame's text, and the line around it.
 //! * [`frame_alias`]: the short names refs give a tab's frames.
 //! * [`stitch`]: one snapshot or page text from every frame of a tab, under one size limit.
+//! * [`tab_mark`]: the owner's mark an agent tab carries across a restart.
 //! * [`window_plan`]: sizing an agent's viewport, and what the answer says of it.
 //! * [`composed`]: walks over the composed tree (shadow roots, slots) as the page shows it.
 //!
@@ -88,6 +89,7 @@ pub mod search;
 pub mod secret_fields;
 pub mod stitch;
 pub mod suggest;
+pub mod tab_mark;
 pub mod text;
 pub mod window_plan;
 

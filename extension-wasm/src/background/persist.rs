@@ -7,7 +7,7 @@ use claudezilla_protocol::{AgentId, TabId};
 use serde::Serialize;
 
 use super::{now, with_state};
-use crate::pool::{Pool, fingerprint};
+use crate::pool::Pool;
 use crate::web::{self, Tab};
 
 const WINDOW_KEY: &str = "claudezilla-window";
@@ -32,22 +32,8 @@ pub async fn mark_window(window: u32) {
 /// Marks a tab with its owner's fingerprint (the id itself is a secret and the session store
 /// is written to disk).
 pub async fn mark_tab(tab: u32, owner: &AgentId) {
-    let mark: String = fingerprint(owner)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let mark = crate::tab_mark::of(owner);
     let _ = web::call(web::sessions_set_tab_value(tab, OWNER_KEY, &mark)).await;
-}
-
-fn parse_mark(mark: &str) -> Option<[u8; 16]> {
-    if mark.len() != 32 || !mark.is_ascii() {
-        return None;
-    }
-    let mut out = [0; 16];
-    for (i, byte) in out.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(&mark[2 * i..2 * i + 2], 16).ok()?;
-    }
-    Some(out)
 }
 
 /// Finds the marked window and re-adopts its marked tabs with their owners.
@@ -70,7 +56,7 @@ pub async fn restore() {
                 .await
                 .ok()
                 .and_then(|v| v.as_string());
-            let Some(owner) = owner.as_deref().and_then(parse_mark) else {
+            let Some(owner) = owner.as_deref().and_then(crate::tab_mark::parse) else {
                 continue;
             };
             group = group.or(tab.group_id.filter(|g| *g >= 0).map(|g| g as u32));
