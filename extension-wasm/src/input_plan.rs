@@ -146,6 +146,19 @@ pub struct KeyPlan {
     pub modifiers_up: Vec<(Key, Modifiers)>,
 }
 
+/// Where a hand clicks an element whose box is `[left, top, right, bottom]` in a viewport of
+/// `width` × `height`: the centre of the part that shows, else (the box is out of view) the
+/// centre of the whole box.
+pub fn visible_centre(rect: [f64; 4], (width, height): (f64, f64)) -> (i32, i32) {
+    let [l, t, r, b] = rect;
+    let (left, right) = (l.max(0.0), r.min(width));
+    let (top, bottom) = (t.max(0.0), b.min(height));
+    if right <= left || bottom <= top {
+        return (((l + r) / 2.0) as i32, ((t + b) / 2.0) as i32);
+    }
+    (((left + right) / 2.0) as i32, ((top + bottom) / 2.0) as i32)
+}
+
 /// "Control+Shift+a", as the agent would write it (Shift left out where the key's character
 /// implies it: a capital, a shifted symbol).
 pub fn chord_name(chord: &Chord) -> String {
@@ -367,6 +380,25 @@ mod tests {
     use super::*;
     use claudezilla_protocol::keys::parse;
     use proptest::prelude::*;
+
+    #[test]
+    fn a_click_lands_on_the_part_of_the_box_that_shows() {
+        let viewport = (1000.0, 800.0);
+        assert_eq!(
+            visible_centre([100.0, 100.0, 200.0, 140.0], viewport),
+            (150, 120)
+        );
+        // A banner wider than the viewport, half above it: the shown part's centre.
+        assert_eq!(
+            visible_centre([-500.0, -40.0, 1500.0, 40.0], viewport),
+            (500, 20)
+        );
+        // Wholly out of view: the centre of the box (the click scrolls it in first).
+        assert_eq!(
+            visible_centre([100.0, 900.0, 200.0, 1000.0], viewport),
+            (150, 950)
+        );
+    }
 
     #[test]
     fn a_chord_is_named_as_the_agent_writes_it() {

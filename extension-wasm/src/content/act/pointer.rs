@@ -176,13 +176,7 @@ async fn clicked(element: String, catch: Option<NewTabCatch>, watch: Watch) -> r
 /// The centre of the part of the element inside the viewport: where a person's pointer goes.
 fn visible_centre(element: &Element) -> (i32, i32) {
     let r = element.get_bounding_client_rect();
-    let (w, h) = viewport();
-    let (left, right) = (r.left().max(0.0), r.right().min(w));
-    let (top, bottom) = (r.top().max(0.0), r.bottom().min(h));
-    if right <= left || bottom <= top {
-        return centre(element);
-    }
-    (((left + right) / 2.0) as i32, ((top + bottom) / 2.0) as i32)
+    input_plan::visible_centre([r.left(), r.top(), r.right(), r.bottom()], viewport())
 }
 
 fn viewport() -> (f64, f64) {
