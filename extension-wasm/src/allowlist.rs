@@ -145,7 +145,7 @@ pub fn narrow(user: &[String], domains: Vec<String>) -> Result<Vec<String>, Erro
 /// Why a tab whose agent has `own` list (if any) may not load `url` under the `user`'s, if it
 /// may not: whose list refuses it, the address shown without credentials.
 pub fn refusal(user: &[String], own: Option<&[String]>, url: &str) -> Option<ErrorBody> {
-    let shown = crate::text::cap(&crate::redact::redact_url(url), 300);
+    let shown = crate::redact::shown_url(url, 300);
     if !allows(user, url) {
         return Some(
             ErrorBody::new(

@@ -86,7 +86,7 @@ pub fn seen_by(
     match owner {
         Some(o) if o == agent => (
             title,
-            crate::text::cap(&crate::redact::redact_url(url), crate::text::MAX_URL_CHARS),
+            crate::redact::shown_url(url, crate::text::MAX_URL_CHARS),
         ),
         None => (title, origin(url)),
         Some(_) => (String::new(), origin(url)),

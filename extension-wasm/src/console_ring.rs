@@ -7,9 +7,9 @@ use std::collections::VecDeque;
 use claudezilla_protocol::reply::{Console, ConsoleEntry, ConsoleLevel};
 
 /// Entries kept; the oldest go first.
-pub const RING: usize = 500;
+const RING: usize = 500;
 /// Characters of one message in an answer.
-pub const MAX_MESSAGE: usize = 2_000;
+const MAX_MESSAGE: usize = 2_000;
 /// Characters of one message kept: more than an answer shows, so that a secret the frame
 /// learns of only later (this document never had it typed) is hidden before the answer cuts.
 const MAX_KEPT: usize = 2 * MAX_MESSAGE;
@@ -41,12 +41,9 @@ impl ConsoleRing {
         if !self.on {
             return;
         }
-        let message = crate::text::truncate_chars(&crate::hidden::hide(message), MAX_KEPT)
-            .0
-            .to_owned();
         self.push(ConsoleEntry {
             level,
-            message,
+            message: hidden_cut(message, MAX_KEPT),
             time,
         });
     }
@@ -71,9 +68,7 @@ impl ConsoleRing {
         let entries = passing[skip..]
             .iter()
             .map(|e| ConsoleEntry {
-                message: crate::text::truncate_chars(&crate::hidden::hide(&e.message), MAX_MESSAGE)
-                    .0
-                    .to_owned(),
+                message: hidden_cut(&e.message, MAX_MESSAGE),
                 ..(*e).clone()
             })
             .collect();
@@ -82,6 +77,13 @@ impl ConsoleRing {
         }
         Console { entries, total }
     }
+}
+
+/// `text` with the agent's typed secrets hidden, then at most `max` characters of it.
+fn hidden_cut(text: &str, max: usize) -> String {
+    crate::text::truncate_chars(&crate::hidden::hide(text), max)
+        .0
+        .to_owned()
 }
 
 #[cfg(test)]

@@ -87,14 +87,14 @@ impl DialogPolicy {
         self.note(kind, message, answer);
     }
 
-    fn note(&mut self, kind: Dialog, message: &str, answer: &str) {
-        let kind = kind.name();
+    fn note(&mut self, dialog: Dialog, message: &str, answer: &str) {
+        let kind = dialog.name();
         let message = crate::a11y::clean(message, MAX_MESSAGE);
         self.seen.push(format!("{kind}({message:?}) → {answer}"));
         if self.seen.len() > MAX_SEEN {
             self.seen.remove(0);
         }
-        let how = if kind == "alert" {
+        let how = if dialog == Dialog::Alert {
             String::new()
         } else {
             let other = !self.accept;

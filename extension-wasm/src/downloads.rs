@@ -14,7 +14,7 @@ use claudezilla_protocol::{AgentId, TabId};
 use serde::Deserialize;
 
 use crate::allowlist;
-use crate::redact::redact_url;
+use crate::redact::shown_url;
 use crate::text::{MAX_URL_CHARS, cap};
 
 /// A `DownloadItem` as far as we read it.
@@ -54,7 +54,7 @@ impl DownloadItem {
         };
         DownloadInfo {
             id: self.id,
-            url: cap(&redact_url(&self.url), MAX_URL_CHARS),
+            url: shown_url(&self.url, MAX_URL_CHARS),
             mime: cap(self.mime.as_deref().unwrap_or(""), 200),
             state,
             error: self.error.map(|e| cap(&e, 200)),

@@ -1,5 +1,6 @@
-//! What kind of field an element is, as typing sees it: which take typed text, and why one
-//! refuses it (its type, disabled, read-only); which options of a `<select>` a choice picks.
+//! What kind of field an element is, as typing and secrets see it (one reading of the element,
+//! `content/dom.rs` `field_of`): which take typed text, and why one refuses it (its type,
+//! disabled, read-only); which options of a `<select>` a choice picks.
 
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 
@@ -20,7 +21,8 @@ const TEXT_INPUTS: &[&str] = &[
     "",
 ];
 
-/// An element as typing sees it, read by the glue.
+/// An element as typing sees it, read by the glue; `autocomplete` is the field's attribute
+/// (what a login form's fields are marked with, [`crate::secret_fields`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Field {
     /// An `<input>` with its `type` as the DOM reports it.
@@ -28,10 +30,12 @@ pub enum Field {
         kind: String,
         disabled: bool,
         read_only: bool,
+        autocomplete: Option<String>,
     },
     TextArea {
         disabled: bool,
         read_only: bool,
+        autocomplete: Option<String>,
     },
     /// An element the page made editable (`contenteditable`, inherited or its own).
     ContentEditable,
@@ -67,6 +71,7 @@ impl Field {
             | Field::TextArea {
                 disabled,
                 read_only,
+                ..
             } => (*disabled, *read_only),
             Field::ContentEditable => return Ok(()),
             Field::Other => {
@@ -157,6 +162,7 @@ mod tests {
             kind: kind.into(),
             disabled: false,
             read_only: false,
+            autocomplete: None,
         }
     }
 
@@ -190,6 +196,7 @@ mod tests {
         let area = |disabled, read_only| Field::TextArea {
             disabled,
             read_only,
+            autocomplete: None,
         };
         assert_eq!(
             area(true, true)
@@ -210,6 +217,7 @@ mod tests {
             kind: "text".into(),
             disabled: false,
             read_only: true,
+            autocomplete: None,
         };
         assert_eq!(
             locked.check_typing("q").unwrap_err().code,

@@ -47,6 +47,12 @@ pub fn sensitive(name: &str) -> bool {
     SENSITIVE.iter().any(|s| name.contains(s)) || SENSITIVE_EXACT.contains(&name.as_str())
 }
 
+/// A URL as an answer shows it: credentials out ([`redact_url`]), typed secrets hidden, at
+/// most `max` characters.
+pub fn shown_url(url: &str, max: usize) -> String {
+    crate::text::cap(&redact_url(url), max)
+}
+
 /// The URL with credentials in its user info, query and fragment parameters replaced.
 pub fn redact_url(url: &str) -> String {
     let (before_fragment, fragment) = match url.split_once('#') {

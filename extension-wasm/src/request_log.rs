@@ -6,7 +6,7 @@ use std::collections::{HashMap, VecDeque};
 use claudezilla_protocol::TabId;
 use claudezilla_protocol::reply::NetworkEntry;
 
-use crate::redact::{redact_body, redact_header, redact_url};
+use crate::redact::{redact_body, redact_header, shown_url};
 
 /// Entries kept per tab; the oldest go first.
 pub const RING: usize = 200;
@@ -83,7 +83,7 @@ impl RequestLog {
             .retain(|t, log| log.claimed || *t == tab || now - log.touched < UNCLAIMED_MS);
         let entry = NetworkEntry {
             method: method.to_owned(),
-            url: crate::text::cap(&redact_url(url), crate::text::MAX_URL_CHARS),
+            url: shown_url(url, crate::text::MAX_URL_CHARS),
             kind: kind.to_owned(),
             status: None,
             error: None,

@@ -5,6 +5,8 @@
 use claudezilla_protocol::args::{Fields, FilledSecret};
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 
+use crate::field_kind::Field;
+
 /// Input types a secret may be typed into with the user's `:any-field` (text a person types
 /// and nothing shows as a label).
 const TEXT_TYPES: &[&str] = &["", "text", "password", "email", "tel", "url", "search"];
@@ -17,40 +19,25 @@ const LOGIN_TOKENS: &[&str] = &[
     "one-time-code",
 ];
 
-/// What the frame says of a field, read by the glue.
-#[derive(Debug, Clone, Copy)]
-pub enum Field<'a> {
-    /// An `<input>`: its `type` as the DOM reports it, and its `autocomplete` attribute.
-    Input {
-        kind: &'a str,
-        autocomplete: Option<&'a str>,
-    },
-    TextArea {
-        autocomplete: Option<&'a str>,
-    },
-    /// Anything else (a contenteditable, a button).
-    Other,
-}
-
 /// May `secret` go into `field` in a frame at `scheme`//`host`?
 pub fn check(
     secret: &FilledSecret,
     scheme: &str,
     host: &str,
-    field: Field<'_>,
+    field: &Field,
 ) -> Result<(), ErrorBody> {
     let fields = secret.may_go_to(scheme, host).map_err(|why| {
         ErrorBody::new(ErrorCode::NotAllowed, why)
             .with_hint("a secret goes only to the sites the user bound it to in the secrets file")
     })?;
     let (password, autocomplete) = match field {
-        Field::Input { kind, autocomplete }
-            if TEXT_TYPES.contains(&kind.to_ascii_lowercase().as_str()) =>
-        {
+        Field::Input {
+            kind, autocomplete, ..
+        } if TEXT_TYPES.contains(&kind.to_ascii_lowercase().as_str()) => {
             (kind.eq_ignore_ascii_case("password"), autocomplete)
         }
-        Field::TextArea { autocomplete } => (false, autocomplete),
-        Field::Input { .. } | Field::Other => {
+        Field::TextArea { autocomplete, .. } => (false, autocomplete),
+        Field::Input { .. } | Field::ContentEditable | Field::Other => {
             return Err(ErrorBody::new(
                 ErrorCode::InvalidArgument,
                 format!(
@@ -60,7 +47,7 @@ pub fn check(
             ));
         }
     };
-    let login = password || autocomplete.is_some_and(marks_login);
+    let login = password || autocomplete.as_deref().is_some_and(marks_login);
     match (fields, login) {
         (Fields::Any, _) | (Fields::Login, true) => Ok(()),
         (Fields::Login, false) => Err(ErrorBody::new(
@@ -97,59 +84,64 @@ mod tests {
         .unwrap_or_else(|e| panic!("{e}"))
     }
 
-    fn input<'a>(kind: &'a str, autocomplete: Option<&'a str>) -> Field<'a> {
-        Field::Input { kind, autocomplete }
+    fn input(kind: &str, autocomplete: Option<&str>) -> Field {
+        Field::Input {
+            kind: kind.into(),
+            disabled: false,
+            read_only: false,
+            autocomplete: autocomplete.map(Into::into),
+        }
+    }
+
+    fn area(autocomplete: Option<&str>) -> Field {
+        Field::TextArea {
+            disabled: false,
+            read_only: false,
+            autocomplete: autocomplete.map(Into::into),
+        }
     }
 
     #[test]
     fn a_login_field_of_a_bound_site_takes_it() {
         let s = secret("shop.example");
-        assert!(check(&s, "https:", "shop.example", input("password", None)).is_ok());
-        assert!(check(&s, "https:", "www.shop.example", input("PASSWORD", None)).is_ok());
+        assert!(check(&s, "https:", "shop.example", &input("password", None)).is_ok());
+        assert!(check(&s, "https:", "www.shop.example", &input("PASSWORD", None)).is_ok());
         let marked = input("email", Some("section-a shipping username webauthn"));
-        assert!(check(&s, "https:", "shop.example", marked).is_ok());
-        let area = Field::TextArea {
-            autocomplete: Some("one-time-code"),
-        };
-        assert!(check(&s, "https:", "shop.example", area).is_ok());
+        assert!(check(&s, "https:", "shop.example", &marked).is_ok());
+        let area = area(Some("one-time-code"));
+        assert!(check(&s, "https:", "shop.example", &area).is_ok());
     }
 
     #[test]
     fn another_site_or_plain_http_is_refused() {
         let s = secret("shop.example");
-        let e = check(&s, "https:", "evil.example", input("password", None)).unwrap_err();
+        let e = check(&s, "https:", "evil.example", &input("password", None)).unwrap_err();
         assert_eq!(e.code, ErrorCode::NotAllowed);
-        let e = check(&s, "http:", "shop.example", input("password", None)).unwrap_err();
+        let e = check(&s, "http:", "shop.example", &input("password", None)).unwrap_err();
         assert_eq!(e.code, ErrorCode::NotAllowed);
     }
 
     #[test]
     fn a_field_that_could_publish_it_is_refused_unless_any_field() {
         let s = secret("shop.example");
-        let e = check(&s, "https:", "shop.example", input("text", Some("off"))).unwrap_err();
+        let e = check(&s, "https:", "shop.example", &input("text", Some("off"))).unwrap_err();
         assert_eq!(e.code, ErrorCode::NotAllowed);
         assert!(e.message.contains("could be published"), "{}", e.message);
         let any = secret("shop.example:any-field");
-        assert!(check(&any, "https:", "shop.example", input("search", None)).is_ok());
-        assert!(
-            check(
-                &any,
-                "https:",
-                "shop.example",
-                Field::TextArea { autocomplete: None }
-            )
-            .is_ok()
-        );
+        assert!(check(&any, "https:", "shop.example", &input("search", None)).is_ok());
+        assert!(check(&any, "https:", "shop.example", &area(None)).is_ok());
     }
 
     #[test]
     fn only_text_a_person_types() {
         let any = secret("shop.example:any-field");
         for kind in ["hidden", "checkbox", "submit", "date", "file"] {
-            let e = check(&any, "https:", "shop.example", input(kind, None)).unwrap_err();
+            let e = check(&any, "https:", "shop.example", &input(kind, None)).unwrap_err();
             assert_eq!(e.code, ErrorCode::InvalidArgument, "{kind}");
         }
-        let e = check(&any, "https:", "shop.example", Field::Other).unwrap_err();
+        let e = check(&any, "https:", "shop.example", &Field::ContentEditable).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidArgument);
+        let e = check(&any, "https:", "shop.example", &Field::Other).unwrap_err();
         assert_eq!(e.code, ErrorCode::InvalidArgument);
     }
 }

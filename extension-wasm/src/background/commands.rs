@@ -19,7 +19,8 @@ use crate::web;
 
 pub async fn handle(request: Request) -> Outcome {
     // A busy browser may have kept the request queued: only what is left of the wait is ours.
-    let budget = Budget::of(now(), request.time_left(now()));
+    let at = now();
+    let budget = Budget::of(at, request.time_left(at));
     let Request {
         agent_id: agent,
         command,

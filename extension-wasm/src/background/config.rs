@@ -202,7 +202,7 @@ pub fn sync_frames() {
                     }
                     let message = format!(
                         "a frame of {} was not loaded: outside the user's allowed domains",
-                        crate::text::cap(&crate::redact::redact_url(&url), 300)
+                        crate::redact::shown_url(&url, 300)
                     );
                     // Reading that frame later says why it is empty.
                     with_state(|s| s.refuse_frame(tab, frame, message.clone()));

@@ -18,8 +18,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
 use super::{config, outbox, with_state};
-use crate::request_routes::Header;
-use crate::request_routes::{Rule, Verdict, check_headers};
+use crate::request_routes::{Header, Rule, Verdict, check_headers, fulfilled_headers};
 use crate::web::{self, AllUrls, Cancel};
 
 /// Fulfilled responses whose headers are still to come, at most.
@@ -131,7 +130,7 @@ fn on_request(d: JsValue) -> JsValue {
                 // Reading that frame later says why it is empty.
                 let why = format!(
                     "a frame of {} was not loaded: a route of yours aborts it (firefox_route {{}} lists them)",
-                    crate::text::cap(&crate::redact::redact_url(&d.url), 300)
+                    crate::redact::shown_url(&d.url, 300)
                 );
                 with_state(|s| s.refuse_frame(tab, d.frame_id, why));
             }
@@ -167,7 +166,7 @@ fn on_request(d: JsValue) -> JsValue {
                     format!(
                         "Your route {pattern} left a {} response ({}) alone: fulfilling what the browser runs or shows as a page, or setting headers that plant cookies or change the site's security, runs your content in the site, which needs the user's evaluate switch (the Claudezilla popup). Data requests (fetch, XHR, images, fonts, media) are fulfilled.",
                         d.kind,
-                        crate::text::cap(&crate::redact::redact_url(&d.url), 200)
+                        crate::redact::shown_url(&d.url, 200)
                     ),
                 );
             }
@@ -205,7 +204,7 @@ fn on_headers(r: JsValue) -> JsValue {
     let Some(set) = HEADERS.with(|h| h.borrow_mut().remove(&r.request_id)) else {
         return JsValue::UNDEFINED;
     };
-    let headers = crate::request_routes::fulfilled_headers(r.response_headers, set);
+    let headers = fulfilled_headers(r.response_headers, set);
     web::to_js(&NewHeaders {
         response_headers: headers,
     })

@@ -5,7 +5,9 @@
 
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 use wasm_bindgen::prelude::*;
-use web_sys::{Document, Element, Node};
+use web_sys::{Document, Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement, Node};
+
+use crate::field_kind::Field;
 
 #[wasm_bindgen]
 extern "C" {
@@ -207,6 +209,34 @@ pub fn document() -> Result<Document, ErrorBody> {
     web_sys::window()
         .and_then(|w| w.document())
         .ok_or_else(|| ErrorBody::new(ErrorCode::PageError, "this page has no document"))
+}
+
+/// What kind of field `element` is, as typing and a secret's check see it
+/// ([`crate::field_kind::Field`]).
+pub fn field_of(element: &Element) -> Field {
+    let autocomplete = || attribute(element, "autocomplete");
+    if let Some(input) = element.dyn_ref::<HtmlInputElement>() {
+        return Field::Input {
+            kind: input.type_(),
+            disabled: input.disabled(),
+            read_only: input.read_only(),
+            autocomplete: autocomplete(),
+        };
+    }
+    if let Some(area) = element.dyn_ref::<HtmlTextAreaElement>() {
+        return Field::TextArea {
+            disabled: area.disabled(),
+            read_only: area.read_only(),
+            autocomplete: autocomplete(),
+        };
+    }
+    match element
+        .dyn_ref::<HtmlElement>()
+        .is_some_and(HtmlElement::is_content_editable)
+    {
+        true => Field::ContentEditable,
+        false => Field::Other,
+    }
 }
 
 /// Does `el` match any of the selectors kept in `selectors`?

@@ -421,36 +421,28 @@ fn marker(li: &Element) -> Option<String> {
 /// The number an ordered list gives this item ([`a11y::generated::ordinal`] decides): its
 /// own `value`, the earlier items' and the list's `start` and `reversed`.
 fn ordinal(li: &Element) -> i64 {
-    let value = |el: &Element| el.get_attribute("value")?.trim().parse().ok();
-    let mut earlier = Vec::new();
-    let mut at = li.previous_element_sibling();
-    while let Some(sibling) = at {
-        if sibling.local_name() == "li" {
-            earlier.push(value(&sibling));
+    let value = |el: &Element| dom::attribute(el, "value")?.trim().parse().ok();
+    let list = li.parent_element();
+    // The list's items' values, in order, read in one pass: those before `li`, and how many.
+    let (mut earlier, mut items, mut before) = (Vec::new(), 0, true);
+    let mut at = list.as_ref().and_then(Element::first_element_child);
+    while let Some(child) = at {
+        if child == *li {
+            before = false;
+        } else if before && dom::local_name(&child) == "li" {
+            earlier.push(value(&child));
         }
-        at = sibling.previous_element_sibling();
+        items += i64::from(dom::local_name(&child) == "li");
+        at = child.next_element_sibling();
     }
-    earlier.reverse();
-    let list = li.parent_element().filter(|p| p.local_name() == "ol");
-    let reversed = list.as_ref().is_some_and(|ol| ol.has_attribute("reversed"));
+    let list = list.filter(|p| dom::local_name(p) == "ol");
+    let reversed = list
+        .as_ref()
+        .is_some_and(|ol| dom::has_attribute(ol, "reversed"));
     let start = list
         .as_ref()
         .and_then(|ol| dom::attribute(ol, "start"))
         .and_then(|s| s.trim().parse().ok());
-    let first = start.unwrap_or_else(|| match (reversed, &list) {
-        (true, Some(ol)) => items_of(ol),
-        _ => 1,
-    });
+    let first = start.unwrap_or(if reversed { items } else { 1 });
     a11y::generated::ordinal(value(li), &earlier, first, reversed)
-}
-
-/// How many items a list has.
-fn items_of(list: &Element) -> i64 {
-    let mut n = 0;
-    let mut at = list.first_element_child();
-    while let Some(child) = at {
-        n += i64::from(child.local_name() == "li");
-        at = child.next_element_sibling();
-    }
-    n
 }

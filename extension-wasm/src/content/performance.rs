@@ -70,7 +70,7 @@ pub async fn measure(until: u64) -> Result<Box<PagePerformance>, ErrorBody> {
         .map(|r| {
             let name = get(r, "name").as_string().unwrap_or_default();
             Resource {
-                url: crate::text::cap(&crate::redact::redact_url(&name), 200),
+                url: crate::redact::shown_url(&name, 200),
                 kind: get(r, "initiatorType").as_string().unwrap_or_default(),
                 bytes: num(r, "transferSize").max(num(r, "encodedBodySize")) as u64,
             }

@@ -14,9 +14,10 @@ use web_sys::{
     HtmlTextAreaElement, Node,
 };
 
-use super::dom::{document, is_visible as check_visibility};
+use super::dom::{self, Dom, document, is_visible as check_visibility};
 use super::find::{self, describe, ref_for};
 use crate::a11y::clean;
+use crate::composed::Tree;
 use crate::markdown::{self, Markdown, Shown};
 use crate::text::{MAX_TITLE_CHARS, MAX_URL_CHARS, cap, tidy, truncate_chars};
 
@@ -212,8 +213,8 @@ pub fn get_content(
 struct Page;
 
 fn shown(node: Node) -> Shown<Element> {
-    match node.node_type() {
-        Node::TEXT_NODE => Shown::Text(node.text_content().unwrap_or_default()),
+    match dom::node_type(&node) {
+        Node::TEXT_NODE => Shown::Text(dom::text(&node).unwrap_or_default()),
         Node::ELEMENT_NODE => Shown::Element(node.unchecked_into()),
         _ => Shown::Other,
     }
@@ -226,13 +227,13 @@ impl markdown::Source for Page {
         el.local_name()
     }
     fn has_attribute(&self, el: &Element, name: &str) -> bool {
-        el.has_attribute(name)
+        dom::has_attribute(el, name)
     }
     fn attribute(&self, el: &Element, name: &str) -> Option<String> {
-        el.get_attribute(name)
+        dom::attribute(el, name)
     }
     fn text(&self, el: &Element) -> String {
-        el.text_content().unwrap_or_default()
+        dom::text(el).unwrap_or_default()
     }
     fn href(&self, el: &Element) -> Option<String> {
         el.dyn_ref::<HtmlAnchorElement>()
@@ -242,18 +243,9 @@ impl markdown::Source for Page {
         check_visibility(el)
     }
     fn children(&self, el: &Element, read_shadow: bool) -> Vec<Shown<Element>> {
-        let shadow = read_shadow.then(|| el.shadow_root()).flatten();
-        let parent: &Node = match &shadow {
-            Some(root) => root,
-            None => el,
-        };
-        let mut out = Vec::new();
-        let mut child = parent.first_child();
-        while let Some(node) = child {
-            child = node.next_sibling();
-            out.push(shown(node));
-        }
-        out
+        let shadow = read_shadow.then(|| Dom.shadow_root(el)).flatten();
+        let children = Dom.children(shadow.as_ref().unwrap_or(el));
+        children.into_iter().map(shown).collect()
     }
     fn child_elements(&self, el: &Element) -> Vec<Element> {
         let mut out = Vec::new();

@@ -6,38 +6,37 @@
 use claudezilla_protocol::ErrorBody;
 use claudezilla_protocol::args::FilledSecret;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{Element, HtmlInputElement, HtmlTextAreaElement};
+use web_sys::Element;
 
-use crate::secret_fields::{self, Field};
+use crate::secret_fields;
 
 thread_local! {
     /// Fields a secret was typed into → the placeholder they show.
     static HOLDERS: js_sys::WeakMap = js_sys::WeakMap::new();
 }
 
-/// May `secret` go into `element` here ([`crate::secret_fields`] decides).
-pub fn check(secret: &FilledSecret, element: &Element) -> Result<(), ErrorBody> {
+/// Lets `secret` go into `element` if it may here ([`crate::secret_fields`] decides), and
+/// remembers it there (answers show the field's value as the secret's name).
+pub fn admit(secret: &FilledSecret, element: &Element) -> Result<(), ErrorBody> {
+    check(secret, element)?;
+    remember(secret, element);
+    Ok(())
+}
+
+fn check(secret: &FilledSecret, element: &Element) -> Result<(), ErrorBody> {
     let location = web_sys::window().map(|w| w.location());
     let scheme = location.as_ref().and_then(|l| l.protocol().ok());
     let host = location.as_ref().and_then(|l| l.hostname().ok());
-    let autocomplete = element.get_attribute("autocomplete");
-    let autocomplete = autocomplete.as_deref();
-    let kind = element.dyn_ref::<HtmlInputElement>().map(|i| i.type_());
-    let field = match kind.as_deref() {
-        Some(kind) => Field::Input { kind, autocomplete },
-        None if element.has_type::<HtmlTextAreaElement>() => Field::TextArea { autocomplete },
-        None => Field::Other,
-    };
     secret_fields::check(
         secret,
         scheme.as_deref().unwrap_or(""),
         host.as_deref().unwrap_or(""),
-        field,
+        &super::dom::field_of(element),
     )
 }
 
 /// Remembers a secret typed into `field`.
-pub fn remember(secret: &FilledSecret, field: &Element) {
+fn remember(secret: &FilledSecret, field: &Element) {
     crate::hidden::learn([secret]);
     let placeholder = JsValue::from(secret.name.placeholder());
     HOLDERS.with(|h| h.set(field.unchecked_ref(), &placeholder));

@@ -8,6 +8,7 @@ use claudezilla_protocol::{ErrorBody, ErrorCode, TabId};
 use futures_channel::oneshot;
 use serde::Serialize;
 
+use crate::arrival;
 use crate::background::with_state;
 use crate::load::{LoadWatch, Reached};
 use crate::pool::AuthorizedTab;
@@ -91,13 +92,13 @@ pub(super) async fn go_once(trip: Trip<'_>) -> Result<(u64, Loaded), ErrorBody> 
     let go = match (url, action) {
         (Some(url), _) => web::call(web::tabs_update(tab.0, &web::to_js(&SetUrl { url })))
             .await
-            .map_err(|e| crate::arrival::refine_url_error(e, url)),
+            .map_err(|e| arrival::refine_url_error(e, url)),
         (None, Some(NavAction::Back)) => web::call(web::tabs_go_back(tab.0))
             .await
-            .map_err(|e| crate::arrival::no_history(e, "back")),
+            .map_err(|e| arrival::no_history(e, "back")),
         (None, Some(NavAction::Forward)) => web::call(web::tabs_go_forward(tab.0))
             .await
-            .map_err(|e| crate::arrival::no_history(e, "forward")),
+            .map_err(|e| arrival::no_history(e, "forward")),
         (None, Some(NavAction::Reload)) => web::call(web::tabs_reload(tab.0)).await,
         (None, None) => Err(ErrorBody::new(
             ErrorCode::InvalidArgument,
@@ -168,11 +169,7 @@ pub(super) async fn arrived(trip: Trip<'_>, mark: u64, loaded: Loaded) -> Loaded
     });
     let reached = || with_state(|s| s.main_frames.reached(tab, mark, asked, &full));
     if report.load_state != LoadState::Complete {
-        report.note = Some(crate::arrival::waited_for(
-            &asked_text,
-            &reached(),
-            &report.url,
-        ));
+        report.note = Some(arrival::waited_for(&asked_text, &reached(), &report.url));
         return Ok(report);
     }
     // The tab's "complete" may come before the network's word on the load: woken by that
@@ -197,7 +194,7 @@ pub(super) async fn arrived(trip: Trip<'_>, mark: u64, loaded: Loaded) -> Loaded
             None => Reached::Unrequested,
         };
     }
-    if let Some(note) = crate::arrival::verdict(&reached, tab, &asked_text, &report.url)? {
+    if let Some(note) = arrival::verdict(&reached, tab, &asked_text, &report.url)? {
         report.note = Some(note);
     }
     Ok(report)

@@ -90,8 +90,7 @@ pub fn fill(element: &Element, value: &FieldEntry) -> Result<String, ErrorBody> 
             set_text(element, t, true).map(|_| format!("{name} = {t:?}"))
         }
         (_, FieldEntry::Typed(Typing::Secret(s))) => {
-            secrets::check(s, element)?;
-            secrets::remember(s, element);
+            secrets::admit(s, element)?;
             set_text(element, &s.value, true).map(|_| format!("{name} = {}", s.name.placeholder()))
         }
         (_, FieldEntry::Checked(b)) => Err(page_error(format!("{name} takes text, got {b}"))),

@@ -162,7 +162,7 @@ pub(super) fn default_action(
 /// A field that takes text, or any element inside an editor (`isContentEditable` is
 /// inherited: a checkbox in a contenteditable host counts, as the editor handles its keys).
 pub(super) fn is_text_field(element: &Element) -> bool {
-    super::typing::field_of(element).takes_text()
+    crate::content::dom::field_of(element).takes_text()
         || element
             .dyn_ref::<HtmlElement>()
             .is_some_and(HtmlElement::is_content_editable)

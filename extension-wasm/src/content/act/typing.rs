@@ -8,10 +8,9 @@ use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement};
 
 use claudezilla_protocol::args::Typing;
 
-use crate::content::dom::document;
+use crate::content::dom::{document, field_of};
 use crate::content::find::describe;
 use crate::content::secrets;
-use crate::field_kind::Field;
 
 use super::*;
 
@@ -39,30 +38,6 @@ pub(super) fn field_value(element: &Element) -> Option<String> {
         .dyn_ref::<HtmlElement>()
         .filter(|h| h.is_content_editable())
         .map(|h| h.inner_text().replace(['\u{feff}', '\u{200b}'], ""))
-}
-
-/// What kind of field `element` is, as typing sees it.
-pub(super) fn field_of(element: &Element) -> Field {
-    if let Some(input) = element.dyn_ref::<HtmlInputElement>() {
-        return Field::Input {
-            kind: input.type_(),
-            disabled: input.disabled(),
-            read_only: input.read_only(),
-        };
-    }
-    if let Some(area) = element.dyn_ref::<HtmlTextAreaElement>() {
-        return Field::TextArea {
-            disabled: area.disabled(),
-            read_only: area.read_only(),
-        };
-    }
-    match element
-        .dyn_ref::<HtmlElement>()
-        .is_some_and(HtmlElement::is_content_editable)
-    {
-        true => Field::ContentEditable,
-        false => Field::Other,
-    }
 }
 
 /// Checks that `element` takes typed text; its description otherwise says why not.
@@ -287,8 +262,7 @@ pub async fn type_typing(
     match typing {
         Typing::Text(text) => type_into(element, text, clear).await,
         Typing::Secret(secret) => {
-            secrets::check(secret, element)?;
-            secrets::remember(secret, element);
+            secrets::admit(secret, element)?;
             type_into(element, &secret.value, clear).await
         }
     }
