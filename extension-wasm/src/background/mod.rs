@@ -113,6 +113,9 @@ struct State {
     main_frames: crate::load::MainFrames,
     /// Who waits for the network's word on a tab's main-frame load (`tabs::arrived`).
     main_frame_waiters: HashMap<TabId, Vec<oneshot::Sender<()>>>,
+    /// Waiting for a tab's title: Firefox may report a load complete before the page's title
+    /// reached the tab, and tell of the title in a later update.
+    title_waiters: HashMap<TabId, Vec<oneshot::Sender<String>>>,
     /// Agents asking for the user's tabs, and who waits for each answer.
     approvals: crate::approvals::Approvals,
     approval_wakers: HashMap<u32, oneshot::Sender<bool>>,

@@ -298,6 +298,7 @@ pub fn listen() {
             // Dropping the senders tells waiters the tab is gone.
             s.waiters.remove(&TabId(tab));
             s.main_frame_waiters.remove(&TabId(tab));
+            s.title_waiters.remove(&TabId(tab));
             s.refused_frames.remove(&TabId(tab));
             s.frames.forget(TabId(tab));
             s.network.forget(TabId(tab));
@@ -442,6 +443,9 @@ pub(super) fn on_updated(tab: u32, change: JsValue, state: JsValue) {
         s.pool
             .update_page(tab, change.url.clone(), change.title.clone())
     });
+    if let Some(title) = &change.title {
+        waits::titled(tab, title, &state.url);
+    }
     let now = (state.status.as_str(), state.url.as_str());
     let shown = Shown {
         url: state.url.clone(),

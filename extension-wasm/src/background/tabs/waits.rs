@@ -93,7 +93,7 @@ pub(super) async fn report_seen(
     // once.
     if load_state == LoadState::Complete
         && crate::load::placeholder_title(&now.title, &now.url)
-        && let Some(title) = page_title(tab).await
+        && let Some(title) = real_title(tab).await
     {
         now.title = title;
     }
@@ -180,15 +180,69 @@ pub(super) fn wake(
     });
 }
 
-/// The top page's `document.title` as the page has it now; None if it has none or cannot be
-/// scripted (an error page).
-async fn page_title(tab: TabId) -> Option<String> {
+/// The page's own title when its tab shows a placeholder: the page is asked; where it cannot
+/// answer (its document is still being replaced), the tab's next title update is waited for,
+/// [`TITLE_WAIT_MS`] in all. None for a page with no title.
+async fn real_title(tab: TabId) -> Option<String> {
+    let until = web::now_ms() + f64::from(TITLE_WAIT_MS);
+    // Registered before the page is asked, so an update in between is not missed.
+    let update = title_update(tab);
+    match page_title(tab).await {
+        Asked::Title(title) => return Some(title),
+        Asked::Untitled => return None,
+        Asked::NoAnswer => {}
+    }
+    let left = (until - web::now_ms()).max(0.0) as u32;
+    let title = web::with_deadline(left, update).await?.ok()?;
+    Some(crate::a11y::clean(&title, crate::text::MAX_TITLE_CHARS))
+}
+
+/// What the page said of its title.
+enum Asked {
+    Title(String),
+    Untitled,
+    /// It could not be asked in time (between documents, or busy).
+    NoAnswer,
+}
+
+/// The top page's `document.title` as the page has it now.
+async fn page_title(tab: TabId) -> Asked {
     let script = web::to_js(&Probe {
         code: "document.title",
     });
     let asked = web::call(web::tabs_execute_script(tab.0, &script));
-    let results = web::with_deadline(TITLE_WAIT_MS, asked).await?.ok()?;
-    let title = js_sys::Array::from(&results).get(0).as_string()?;
+    let Some(Ok(results)) = web::with_deadline(TITLE_WAIT_MS, asked).await else {
+        return Asked::NoAnswer;
+    };
+    let title = js_sys::Array::from(&results)
+        .get(0)
+        .as_string()
+        .unwrap_or_default();
     let title = crate::a11y::clean(&title, crate::text::MAX_TITLE_CHARS);
-    (!title.is_empty()).then_some(title)
+    match title.is_empty() {
+        true => Asked::Untitled,
+        false => Asked::Title(title),
+    }
+}
+
+/// Completes at `tab`'s next title that is not a placeholder (or when the tab goes).
+fn title_update(tab: TabId) -> oneshot::Receiver<String> {
+    let (told, update) = oneshot::channel();
+    with_state(|s| {
+        let waiting = s.title_waiters.entry(tab).or_default();
+        // Those whose wait ended another way go.
+        waiting.retain(|w| !w.is_canceled());
+        waiting.push(told);
+    });
+    update
+}
+
+/// Firefox updated `tab`'s title (at `url`): a real one ends the waits for it.
+pub(super) fn titled(tab: TabId, title: &str, url: &str) {
+    if crate::load::placeholder_title(title, url) {
+        return;
+    }
+    for told in with_state(|s| s.title_waiters.remove(&tab)).unwrap_or_default() {
+        let _ = told.send(title.to_owned());
+    }
 }
