@@ -185,8 +185,17 @@ pub(super) fn wake(
 /// [`TITLE_WAIT_MS`] in all. None for a page with no title.
 async fn real_title(tab: TabId) -> Option<String> {
     let until = web::now_ms() + f64::from(TITLE_WAIT_MS);
-    // Registered before the page is asked, so an update in between is not missed.
+    // Registered before the tab and the page are asked, so an update in between is not
+    // missed; one that came before is in the tab already.
     let update = title_update(tab);
+    if let Ok(shown) = shown_now(tab).await
+        && !crate::load::placeholder_title(&shown.title, &shown.url)
+    {
+        return Some(crate::a11y::clean(
+            &shown.title,
+            crate::text::MAX_TITLE_CHARS,
+        ));
+    }
     match page_title(tab).await {
         Asked::Title(title) => return Some(title),
         Asked::Untitled => return None,
