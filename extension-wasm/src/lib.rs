@@ -37,6 +37,7 @@
 //!   [`retry_plan`]: when a message to a frame or a navigation is tried again, and how long
 //!   a try lasts.
 //! * [`perf`]: what a page's performance entries add up to (INP, CLS, resources).
+//! * [`sorting`]: the one stable sort the crate's short lists share (one copy in the wasm).
 //! * [`search`]: where a text or pattern shows in a frame's text, and the line around it.
 //! * [`frame_alias`]: the short names refs give a tab's frames.
 //! * [`stitch`]: one snapshot or page text from every frame of a tab, under one size limit.
@@ -87,6 +88,7 @@ pub mod route;
 pub mod saved_state;
 pub mod search;
 pub mod secret_fields;
+pub mod sorting;
 pub mod stitch;
 pub mod suggest;
 pub mod tab_mark;

@@ -4,6 +4,8 @@
 
 use claudezilla_protocol::reply::{Resource, ResourceKind, Shifts};
 
+use crate::sorting::sort_by;
+
 /// Where the tab to measure is, as the background finds it before a fresh load.
 #[derive(Debug, Clone, Copy)]
 pub struct TabPlace {
@@ -63,9 +65,11 @@ pub fn resources(entries: &[Resource]) -> (Vec<ResourceKind>, Vec<Resource>) {
             }),
         }
     }
-    by_type.sort_by(|a, b| b.bytes.cmp(&a.bytes).then(a.kind.cmp(&b.kind)));
+    sort_by(&mut by_type, |a, b| {
+        b.bytes.cmp(&a.bytes).then(a.kind.cmp(&b.kind))
+    });
     let mut largest = entries.to_vec();
-    largest.sort_by_key(|r| std::cmp::Reverse(r.bytes));
+    sort_by(&mut largest, |a, b| b.bytes.cmp(&a.bytes));
     largest.truncate(LARGEST);
     (by_type, largest)
 }
@@ -85,7 +89,7 @@ pub fn inp(events: &[(u64, f64)]) -> Option<(f64, usize)> {
             None => worst.push((id, duration, i)),
         }
     }
-    worst.sort_by(|a, b| b.1.total_cmp(&a.1));
+    sort_by(&mut worst, |a, b| b.1.total_cmp(&a.1));
     let skip = (worst.len() / 50).min(worst.len().saturating_sub(1));
     worst.get(skip).map(|&(_, d, i)| (d, i))
 }
@@ -138,7 +142,7 @@ pub fn layout_shifts<N>(
         .map(|s| (s.start, s.value, s.had_input))
         .collect();
     let mut by_size: Vec<&LayoutShift<N>> = shifts.iter().collect();
-    by_size.sort_by(|a, b| b.value.total_cmp(&a.value));
+    sort_by(&mut by_size, |a, b| b.value.total_cmp(&a.value));
     let mut elements: Vec<String> = Vec::new();
     for node in by_size.iter().flat_map(|s| &s.moved) {
         if let Some(named) = name(node)

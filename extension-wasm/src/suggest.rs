@@ -8,7 +8,7 @@ pub fn closest(wanted: &str, candidates: &[String], n: usize) -> Vec<String> {
         .filter(|(_, c)| c.as_str() != wanted)
         .map(|(i, c)| (distance(&wanted.to_lowercase(), &c.to_lowercase()), i, c))
         .collect();
-    scored.sort();
+    crate::sorting::sort_by(&mut scored, Ord::cmp);
     let mut out: Vec<String> = Vec::new();
     for (_, _, c) in scored {
         if !out.contains(c) {

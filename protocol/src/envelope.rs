@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::args::{ContentFormat, FieldEntry, FileData, FrameTarget, Selector, Typing};
 use crate::keys::Modifiers;
+use crate::reply;
 use crate::{AgentId, Command, Outcome, RequestId};
 
 /// One command as a client asks it (MCP server → host): the agent is the connection's.
@@ -300,11 +301,64 @@ fn is_zero(n: &u64) -> bool {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum PageReply {
-    Done(crate::Reply),
+    Done(PageDone),
     /// Page geometry for a capture.
     Metrics(crate::reply::PageMetrics),
     /// One frame's part of a snapshot.
     SnapshotPart(SnapshotPart),
+}
+
+/// The answers a page gives, and `From` each into the [`crate::Reply`] it stands for.
+macro_rules! page_done {
+    ($( $variant:ident($payload:ty), )*) => {
+        /// What a content script's operation answers: the kinds of [`crate::Reply`] a page
+        /// gives, written as the same `kind`-tagged object, so the background reads it as that
+        /// reply. An enum of its own so that the content module, compiled in every agent
+        /// document before its first answer, carries the writers of these kinds only: the
+        /// whole reply's made up a tenth of its code.
+        #[derive(Debug, Clone, PartialEq, Serialize)]
+        #[serde(tag = "kind", rename_all = "camelCase")]
+        pub enum PageDone {
+            $( $variant($payload), )*
+            Ack,
+        }
+
+        impl From<PageDone> for crate::Reply {
+            fn from(done: PageDone) -> Self {
+                match done {
+                    $( PageDone::$variant(payload) => Self::$variant(payload), )*
+                    PageDone::Ack => Self::Ack,
+                }
+            }
+        }
+    };
+}
+
+page_done! {
+    Content(reply::PageContent),
+    Clicked(reply::Clicked),
+    Typed(reply::Typed),
+    Acted(reply::Acted),
+    Waited(reply::Waited),
+    Found(reply::Found),
+    Audit(Box<reply::Audit>),
+    Performance(Box<reply::PagePerformance>),
+    Element(Box<reply::ElementInfo>),
+    Located(Box<reply::Locator>),
+    PageState(Box<reply::PageState>),
+    Dialogs(reply::DialogReport),
+    Console(reply::Console),
+    Evaluated(reply::Evaluated),
+    Stored(reply::Stored),
+}
+
+impl From<reply::StorageAnswer> for PageDone {
+    fn from(answer: reply::StorageAnswer) -> Self {
+        match answer {
+            reply::StorageAnswer::Stored(stored) => Self::Stored(stored),
+            reply::StorageAnswer::Acted(acted) => Self::Acted(acted),
+        }
+    }
 }
 
 /// What the content script does, one coarse wasm call each.
@@ -713,10 +767,8 @@ mod tests {
     /// for, and an answer of another kind is refused there, never mistaken for it.
     #[test]
     fn a_page_answer_reads_only_as_the_kind_it_is() {
-        let snapshot = Reply::Snapshot(reply::Snapshot {
-            text: "- button \"Go\" [ref=e1]\n".into(),
-            refs: 1,
-            cut: None,
+        let acted = PageDone::Acted(reply::Acted {
+            what: "Clicked.".into(),
         });
         let part = SnapshotPart {
             text: "- link \"Home\" [ref=e2]\n".into(),
@@ -740,9 +792,9 @@ mod tests {
             };
             serde_json::to_value(reply).unwrap()
         };
-        let as_reply = written(PageReply::Done(snapshot.clone()));
+        let as_reply = written(PageReply::Done(acted.clone()));
         let read: ContentReply<Reply> = serde_json::from_value(as_reply.clone()).unwrap();
-        assert_eq!(read.outcome, Ok(snapshot));
+        assert_eq!(read.outcome, Ok(acted.into()));
         assert!(serde_json::from_value::<ContentReply<SnapshotPart>>(as_reply.clone()).is_err());
         assert!(serde_json::from_value::<ContentReply<reply::PageMetrics>>(as_reply).is_err());
         let as_part = written(PageReply::SnapshotPart(part.clone()));
@@ -759,6 +811,36 @@ mod tests {
         let as_metrics = written(PageReply::Metrics(metrics.clone()));
         let read: ContentReply<reply::PageMetrics> = serde_json::from_value(as_metrics).unwrap();
         assert_eq!(read.outcome, Ok(metrics));
+    }
+
+    #[test]
+    fn a_page_answer_is_written_as_the_reply_it_stands_for() {
+        let answers = [
+            PageDone::Ack,
+            PageDone::Acted(reply::Acted {
+                what: "Set.".into(),
+            }),
+            PageDone::Stored(reply::Stored {
+                origin: "https://a.test".into(),
+                area: crate::args::StorageArea::Session,
+                entries: vec![("k".into(), "v".into())],
+                total: 1,
+            }),
+            PageDone::Evaluated(reply::Evaluated {
+                value: "1".into(),
+                js_type: "number".into(),
+            }),
+            PageDone::Dialogs(reply::DialogReport {
+                policy: "accept".into(),
+                seen: vec!["alert: hi".into()],
+            }),
+        ];
+        for done in answers {
+            let written = serde_json::to_value(&done).unwrap();
+            let reply = Reply::from(done);
+            assert_eq!(written, serde_json::to_value(&reply).unwrap());
+            assert_eq!(serde_json::from_value::<Reply>(written).unwrap(), reply);
+        }
     }
 
     #[test]

@@ -39,6 +39,15 @@ async fn pages() -> anyhow::Result<PageServer> {
             Page::html("<!doctype html><title>Form</title><input id=f>"),
         ),
         (
+            "/slow.html",
+            Page::html("<!doctype html><title>Slow</title><h1>Hello</h1><img src=/slow.svg>"),
+        ),
+        (
+            "/slow.svg",
+            Page::svg("<svg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/>")
+                .delayed(std::time::Duration::from_millis(150)),
+        ),
+        (
             "/px.svg",
             Page::svg("<svg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/>"),
         ),
@@ -368,8 +377,9 @@ const BASELINE: &str = "CLAUDEZILLA_BENCH_BASELINE";
 /// With it, that build's `target/release` folder, for a build whose MCP server speaks another
 /// wire to its extension: its host and MCP server then run its side.
 const BASELINE_BIN: &str = "CLAUDEZILLA_BENCH_BASELINE_BIN";
-/// With a baseline: only the calls whose row names hold these words (`snapshot`), in as many
-/// rounds as `CLAUDEZILLA_BENCH_ROUNDS` says, to see a small change in one call.
+/// With a baseline: only the calls whose row names hold these words (`snapshot`; `navigation`
+/// for the navigation rows and the content script's startup), in as many rounds as
+/// `CLAUDEZILLA_BENCH_ROUNDS` says, to see a small change in one call.
 const ONLY: &str = "CLAUDEZILLA_BENCH_ONLY";
 const ROUNDS_ASKED: &str = "CLAUDEZILLA_BENCH_ROUNDS";
 
@@ -454,9 +464,11 @@ async fn compare(baseline: std::path::PathBuf) -> anyhow::Result<()> {
                 .await?;
                 rows.add(what, samples, String::new());
             }
-            if only.is_none() {
+            if wanted("navigation") {
                 navigation(agent, &pages, *small, rows).await?;
                 content_startup(raw, *raw_tab, &pages.url("/small.html"), rows).await?;
+            }
+            if only.is_none() {
                 waits(agent, *late, moves, rows).await?;
             }
         }

@@ -25,10 +25,12 @@ mod storage;
 
 use base64::Engine;
 use claudezilla_protocol::args::{DropTarget, Needle};
-use claudezilla_protocol::envelope::{ContentReply, ContentRequest, Locatable, PageOp, PageReply};
+use claudezilla_protocol::envelope::{
+    ContentReply, ContentRequest, Locatable, PageDone, PageOp, PageReply,
+};
 use claudezilla_protocol::reply;
-use claudezilla_protocol::reply::{Answer, ConsoleLevel};
-use claudezilla_protocol::{ErrorBody, ErrorCode, Outcome, Reply};
+use claudezilla_protocol::reply::ConsoleLevel;
+use claudezilla_protocol::{ErrorBody, ErrorCode};
 use wasm_bindgen::prelude::*;
 
 /// Called once per frame by the shim after the wasm has loaded, with the shim's console and
@@ -186,12 +188,12 @@ async fn run(
             let _ = console::start();
         }
     }
-    let done: Outcome = match op {
+    let done: Result<PageDone, ErrorBody> = match op {
         PageOp::GetContent {
             selector,
             max_length,
             format,
-        } => read::get_content(selector.as_deref(), max_length, format).map(Reply::Content),
+        } => read::get_content(selector.as_deref(), max_length, format).map(PageDone::Content),
         PageOp::Click {
             target,
             clicks,
@@ -201,7 +203,7 @@ async fn run(
             let element = wait_for(&target, frame, until).await?;
             act::click_with(&element, clicks, button, modifiers)
                 .await
-                .map(Reply::Clicked)
+                .map(PageDone::Clicked)
         }
         PageOp::Type {
             target,
@@ -211,14 +213,14 @@ async fn run(
             let element = wait_for(&target, frame, until).await?;
             act::type_typing(&element, &text, clear)
                 .await
-                .map(Reply::Typed)
+                .map(PageDone::Typed)
         }
         PageOp::PressKey { target, chord } => {
             let element = match target {
                 Some(t) => Some(wait_for(&t, frame, until).await?),
                 None => None,
             };
-            act::press_key(element, &chord).map(Reply::Acted)
+            act::press_key(element, &chord).map(PageDone::Acted)
         }
         PageOp::Scroll {
             target,
@@ -227,7 +229,7 @@ async fn run(
             smooth,
         } => {
             let element = target.as_ref().map(|t| resolve(t, frame)).transpose()?;
-            act::scroll(element, x, y, smooth).map(Reply::Acted)
+            act::scroll(element, x, y, smooth).map(PageDone::Acted)
         }
         PageOp::ClickAt {
             point,
@@ -236,7 +238,7 @@ async fn run(
             modifiers,
         } => act::click_at(point, clicks, button, modifiers)
             .await
-            .map(Reply::Clicked),
+            .map(PageDone::Clicked),
         PageOp::Wheel {
             target,
             point,
@@ -244,14 +246,15 @@ async fn run(
             dy,
         } => {
             let element = target.as_ref().map(|t| resolve(t, frame)).transpose()?;
-            act::wheel(element, point, dx, dy).map(Reply::Acted)
+            act::wheel(element, point, dx, dy).map(PageDone::Acted)
         }
         PageOp::Hover { target } => {
-            act::hover(&wait_for(&target, frame, until).await?).map(Reply::Acted)
+            act::hover(&wait_for(&target, frame, until).await?).map(PageDone::Acted)
         }
-        PageOp::HoverAt { point } => act::hover_at(point).map(Reply::Acted),
+        PageOp::HoverAt { point } => act::hover_at(point).map(PageDone::Acted),
         PageOp::SelectOption { target, values } => {
-            act::select_option(&wait_for(&target, frame, until).await?, &values).map(Reply::Acted)
+            act::select_option(&wait_for(&target, frame, until).await?, &values)
+                .map(PageDone::Acted)
         }
         PageOp::FillForm { fields } => {
             let mut done = Vec::new();
@@ -259,7 +262,7 @@ async fn run(
                 let element = resolve(target, frame).map_err(|e| partial(e, &done))?;
                 done.push(act::fill(&element, value).map_err(|e| partial(e, &done))?);
             }
-            Ok(Reply::Acted(reply::Acted {
+            Ok(PageDone::Acted(reply::Acted {
                 what: format!("Filled {} field(s): {}.", done.len(), done.join("; ")),
             }))
         }
@@ -273,7 +276,7 @@ async fn run(
                 &file.mime,
                 &bytes,
             )
-            .map(Reply::Acted)
+            .map(PageDone::Acted)
         }
         PageOp::Drag { from, to } => {
             let from = wait_for(&from, frame, until).await?;
@@ -283,35 +286,35 @@ async fn run(
                 }
                 DropTarget::Point(point) => drag::Landing::At(point),
             };
-            drag::drag(&from, to).await.map(Reply::Acted)
+            drag::drag(&from, to).await.map(PageDone::Acted)
         }
         PageOp::GetElement { target } => {
-            read::get_element(&resolve(&target, frame)?, frame).map(Reply::Element)
+            read::get_element(&resolve(&target, frame)?, frame).map(PageDone::Element)
         }
         PageOp::Locate {
             target: Locatable::Element(target),
-        } => locate::element(&wait_for(&target, frame, until).await?).map(Reply::Located),
+        } => locate::element(&wait_for(&target, frame, until).await?).map(PageDone::Located),
         PageOp::Locate {
             target: Locatable::Frame(child),
-        } => locate::frame(child).map(Reply::Located),
+        } => locate::frame(child).map(PageDone::Located),
         PageOp::WaitFor { selector, text } => {
             read::wait_for(selector.as_deref(), text.as_deref(), until)
                 .await
-                .map(Reply::Waited)
+                .map(PageDone::Waited)
         }
-        PageOp::PageState { limits } => read::page_state(frame, limits).map(Reply::PageState),
+        PageOp::PageState { limits } => read::page_state(frame, limits).map(PageDone::PageState),
         PageOp::Find {
             needle: Needle::Words(words),
             limit,
-        } => search::find(&words, limit, frame, until).map(Reply::Found),
+        } => search::find(&words, limit, frame, until).map(PageDone::Found),
         PageOp::Find {
             needle: Needle::Role { role, name },
             limit,
-        } => locate::find(&role, name.as_deref(), limit, frame).map(Reply::Found),
-        PageOp::Performance => performance::measure(until).await.map(Reply::Performance),
+        } => locate::find(&role, name.as_deref(), limit, frame).map(PageDone::Found),
+        PageOp::Performance => performance::measure(until).await.map(PageDone::Performance),
         PageOp::Audit { rules, per_rule } => audit::run(&rules, per_rule, frame, until)
             .await
-            .map(Reply::Audit),
+            .map(PageDone::Audit),
         PageOp::Snapshot {
             selector,
             interactive_only,
@@ -330,23 +333,23 @@ async fn run(
         PageOp::Dialogs {
             accept,
             prompt_text,
-        } => dialogs::handle(accept, prompt_text).map(Reply::Dialogs),
+        } => dialogs::handle(accept, prompt_text).map(PageDone::Dialogs),
         PageOp::Console {
             level,
             clear,
             limit,
-        } => console::read(level, clear, limit).map(Reply::Console),
+        } => console::read(level, clear, limit).map(PageDone::Console),
         PageOp::Evaluate { expression } => evaluate::evaluate(&expression, until)
             .await
-            .map(Reply::Evaluated),
-        PageOp::Consent => consent::dismiss().map(Reply::Acted),
+            .map(PageDone::Evaluated),
+        PageOp::Consent => consent::dismiss().map(PageDone::Acted),
         PageOp::Storage {
             action,
             area,
             key,
             value,
-        } => storage::run(action, area, key, value).map(Answer::into_reply),
-        PageOp::Settle { images } => capture::settle(images, until).await.map(Reply::Waited),
+        } => storage::run(action, area, key, value).map(PageDone::from),
+        PageOp::Settle { images } => capture::settle(images, until).await.map(PageDone::Waited),
         PageOp::Metrics { target, marks } => {
             return capture::metrics(target.as_ref(), marks, frame);
         }
@@ -354,7 +357,7 @@ async fn run(
             dialogs::uninstall();
             focus::uninstall();
             console::stop();
-            Ok(Reply::Ack)
+            Ok(PageDone::Ack)
         }
     };
     done.map(PageReply::Done)
