@@ -131,7 +131,7 @@ impl Select<'_> {
             // A single select takes the first match only.
             let select = wanted && (self.multiple || picked.labels.is_empty());
             picked.selected.push(select);
-            if wanted {
+            if select {
                 picked.labels.push(label.clone());
             }
         }
@@ -250,6 +250,7 @@ mod tests {
         assert_eq!(by_value.labels, ["United States"]);
         let by_label = single.pick(&strings(&["France"])).unwrap();
         assert_eq!(by_label.selected, [false, true, false]);
+        assert_eq!(by_label.labels, ["France"], "the one it selects");
         let e = single.pick(&strings(&["us", "fr"])).unwrap_err();
         assert_eq!(e.message, "the country takes one option, got 2");
         let multiple = Select {

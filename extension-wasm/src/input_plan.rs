@@ -159,8 +159,8 @@ pub fn visible_centre(rect: [f64; 4], (width, height): (f64, f64)) -> (i32, i32)
     (((left + right) / 2.0) as i32, ((top + bottom) / 2.0) as i32)
 }
 
-/// "Control+Shift+a", as the agent would write it (Shift left out where the key's character
-/// implies it: a capital, a shifted symbol).
+/// "Control+Shift+A", as the agent would write it (Shift left out where it is the only
+/// modifier and the key's character implies it: a capital, a shifted symbol).
 pub fn chord_name(chord: &Chord) -> String {
     let implied = claudezilla_protocol::keys::key(&chord.key.key).is_some_and(|(_, shift)| shift);
     let mut parts: Vec<&str> = chord
@@ -169,7 +169,7 @@ pub fn chord_name(chord: &Chord) -> String {
         .filter(|m| *m != Modifier::Shift)
         .map(Modifier::name)
         .collect();
-    if chord.modifiers.shift && !implied {
+    if chord.modifiers.shift && (!implied || !parts.is_empty()) {
         parts.push(Modifier::Shift.name());
     }
     let key = if chord.key.key == " " {
@@ -403,10 +403,11 @@ mod tests {
     #[test]
     fn a_chord_is_named_as_the_agent_writes_it() {
         let name = |text: &str| chord_name(&parse(text).unwrap());
-        assert_eq!(name("Control+Shift+a"), "Control+Shift+a");
+        assert_eq!(name("Control+Shift+a"), "Control+Shift+A");
         assert_eq!(name("Shift+A"), "A", "a capital implies Shift");
+        assert_eq!(name("Shift+a"), "A", "as the page gets it");
         assert_eq!(name("Space"), "Space");
-        assert_eq!(name("Control+!"), "Control+!");
+        assert_eq!(name("Control+!"), "Control+Shift+!");
         assert_eq!(name("Control+Enter"), "Control+Enter");
         assert_eq!(name("Shift+Tab"), "Shift+Tab");
     }

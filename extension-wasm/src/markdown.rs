@@ -6,6 +6,8 @@ pub struct Markdown {
     out: String,
     /// Text of the block being written (flushed at the next block boundary).
     line: String,
+    /// What the block's line starts with: a list item's indent and marker.
+    marker: String,
     list_depth: usize,
 }
 
@@ -15,14 +17,13 @@ impl Markdown {
     }
 
     fn flush(&mut self) {
-        let indent = self.line.len() - self.line.trim_start().len();
-        let text = self.line.split_whitespace().collect::<Vec<_>>().join(" ");
-        let indent = self.line[..indent].to_owned();
+        let text = one_line(&self.line);
         self.line.clear();
+        let marker = std::mem::take(&mut self.marker);
         if text.is_empty() {
             return;
         }
-        self.out.push_str(&indent);
+        self.out.push_str(&marker);
         self.out.push_str(&text);
         self.out.push('\n');
     }
@@ -53,13 +54,13 @@ impl Markdown {
         if href.is_empty() || href.starts_with("javascript:") {
             self.line.push_str(&text);
         } else {
-            self.line.push_str(&format!(" [{text}]({href}) "));
+            self.line.push_str(&format!("[{text}]({href})"));
         }
     }
 
     pub fn image(&mut self, alt: &str) {
         if !alt.trim().is_empty() {
-            self.line.push_str(&format!(" ![{}] ", one_line(alt)));
+            self.line.push_str(&format!("![{}]", one_line(alt)));
         }
     }
 
@@ -77,11 +78,11 @@ impl Markdown {
     }
 
     /// Starts a list item; its text follows through `text`/`link`.
-    pub fn item(&mut self, ordinal: Option<usize>) {
+    pub fn item(&mut self, ordinal: Option<i64>) {
         self.flush();
         let indent = "  ".repeat(self.list_depth.saturating_sub(1));
         let marker = ordinal.map_or("-".to_owned(), |n| format!("{n}."));
-        self.line.push_str(&format!("{indent}{marker} "));
+        self.marker = format!("{indent}{marker} ");
     }
 
     /// A table row; the first row is followed by the header rule.
@@ -246,8 +247,24 @@ impl<S: Source> Walk<'_, S> {
             "ul" | "ol" => {
                 md.list_start();
                 let ordered = tag == "ol";
-                for (n, li) in source.child_elements(el).iter().enumerate() {
-                    md.item(ordered.then_some(n + 1));
+                let number = |of: &S::Element, name: &str| {
+                    crate::a11y::generated::html_integer(&source.attribute(of, name)?)
+                };
+                let items = source.child_elements(el);
+                // HTML's ordinal values: `start`, `reversed`, an item's own `value`.
+                let reversed = ordered && source.has_attribute(el, "reversed");
+                let counted = items.iter().filter(|li| source.tag(li) == "li").count();
+                let first =
+                    number(el, "start").unwrap_or(if reversed { counted as i64 } else { 1 });
+                let mut earlier = Vec::new();
+                for li in &items {
+                    let own = number(li, "value");
+                    md.item(
+                        ordered.then(|| {
+                            crate::a11y::generated::ordinal(own, &earlier, first, reversed)
+                        }),
+                    );
+                    earlier.push(own);
                     self.children(li, md);
                 }
                 md.list_end();
@@ -295,7 +312,7 @@ mod tests {
         md.row(&["1".into(), "2".into()], false);
         assert_eq!(
             md.finish(),
-            "# Title\n\nHello [world](https://x/) .\n\n- one\n- two\n  1. nested\n\n| a | b\\|c |\n|---|---|\n| 1 | 2 |"
+            "# Title\n\nHello [world](https://x/).\n\n- one\n- two\n  1. nested\n\n| a | b\\|c |\n|---|---|\n| 1 | 2 |"
         );
     }
 
@@ -412,6 +429,38 @@ mod tests {
     }
 
     #[test]
+    fn an_ordered_list_numbers_its_items_as_html_does() {
+        let mut p = Page::default();
+        let list = |p: &mut Page,
+                    attrs: &[(&'static str, &'static str)],
+                    values: &[&'static str]| {
+            let items: Vec<_> = values
+                .iter()
+                .map(|v| {
+                    let words = p.words("item");
+                    let attrs: &[(&str, &str)] = if v.is_empty() { &[] } else { &[("value", v)] };
+                    p.add("li", attrs, &[words])
+                })
+                .collect();
+            let ol = p.add("ol", attrs, &items);
+            let body = p.add("body", &[], &[ol]);
+            markdown(p, body, None).0
+        };
+        assert_eq!(
+            list(&mut p, &[("start", "3")], &["", ""]),
+            "3. item\n4. item"
+        );
+        assert_eq!(
+            list(&mut p, &[], &["", "10", ""]),
+            "1. item\n10. item\n11. item"
+        );
+        assert_eq!(
+            list(&mut p, &[("reversed", "")], &["", "", ""]),
+            "3. item\n2. item\n1. item"
+        );
+    }
+
+    #[test]
     fn a_page_walked_into_markdown() {
         let mut p = Page::default();
         let title = p.words("Shop");
@@ -453,7 +502,7 @@ mod tests {
         let (md, frames) = markdown(&p, body, None);
         assert_eq!(
             md,
-            "## Shop\n\nRead [the terms](https://a.test/terms) .\n\n1. one\n2. two\n\n ![Logo]\n\n| Item | Price |\n|---|---|\n| Tea | 3 |"
+            "## Shop\n\nRead [the terms](https://a.test/terms).\n\n1. one\n2. two\n\n![Logo]\n\n| Item | Price |\n|---|---|\n| Tea | 3 |"
         );
         assert!(frames.is_empty());
     }

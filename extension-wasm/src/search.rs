@@ -212,8 +212,9 @@ impl<O> Joined<O> {
         self.max.saturating_sub(self.text.len())
     }
 
-    /// One text run, held by `owner`.
-    pub fn run(&mut self, raw: &str, owner: O) {
+    /// One text run, held by `owner` (asked only of a run with words: finding a text's
+    /// element is a read of the page, and most runs between elements are blank).
+    pub fn run(&mut self, raw: &str, owner: impl FnOnce() -> O) {
         let words: Vec<&str> = raw.split_whitespace().collect();
         let spaced = self.text.is_empty() || self.text.ends_with([' ', '\n']);
         if words.is_empty() {
@@ -226,7 +227,7 @@ impl<O> Joined<O> {
             self.push(" ");
         }
         self.starts.push(self.text.len());
-        self.owners.push(owner);
+        self.owners.push(owner());
         self.push(&words.join(" "));
         if raw.ends_with(char::is_whitespace) {
             self.push(" ");
@@ -265,12 +266,12 @@ mod tests {
     #[test]
     fn runs_join_with_single_spaces_and_blocks_on_their_own_lines() {
         let mut j = Joined::new(MAX_TEXT);
-        j.run("  Hello,\n   ", 1);
-        j.run("world ", 2);
-        j.run("   ", 3);
+        j.run("  Hello,\n   ", || 1);
+        j.run("world ", || 2);
+        j.run("   ", || unreachable!("a blank run has no owner to read"));
         j.line_break();
-        j.run("Next", 4);
-        j.run("line", 5);
+        j.run("Next", || 4);
+        j.run("line", || 5);
         j.line_break();
         j.line_break();
         assert_eq!(j.text, "Hello, world\nNextline\n");
@@ -283,15 +284,15 @@ mod tests {
     #[test]
     fn the_text_never_grows_past_its_bound_nor_splits_a_character() {
         let mut j = Joined::new(10);
-        j.run("ééééé", 0);
+        j.run("ééééé", || 0);
         assert_eq!(j.text.len(), 10);
-        j.run("more", 1);
+        j.run("more", || 1);
         assert_eq!(j.text, "ééééé");
         assert_eq!(j.stopped, Some(Stop::Size));
         assert_eq!(j.room(), 0);
         let mut odd = Joined::new(5);
-        odd.run("aé", 0);
-        odd.run(" é", 1);
+        odd.run("aé", || 0);
+        odd.run(" é", || 1);
         assert_eq!(odd.text, "aé ", "the space fits, the next é does not");
         assert!(Stop::Size.words().contains("4000000 bytes"));
     }

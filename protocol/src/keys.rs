@@ -271,9 +271,36 @@ pub fn parse(text: &str) -> Result<Chord, String> {
         };
         modifiers.set(held, true);
     }
+    // Shift held over a character gives its shifted character, as on a keyboard: "Shift+a"
+    // is "A", "Shift+1" is "!".
+    let shifted = modifiers
+        .shift
+        .then(|| single(last).and_then(shifted))
+        .flatten()
+        .map(String::from);
+    let last = shifted.as_deref().unwrap_or(last);
     let (key, needs_shift) = key(last).ok_or_else(|| format!("unknown key {last:?}; {hint}"))?;
     modifiers.shift |= needs_shift;
     Ok(Chord { key, modifiers })
+}
+
+fn single(text: &str) -> Option<char> {
+    let mut chars = text.chars();
+    chars.next().filter(|_| chars.next().is_none())
+}
+
+/// What a character's key gives with Shift on a US layout (none: Shift changes nothing).
+fn shifted(c: char) -> Option<char> {
+    if c.is_ascii_lowercase() {
+        return Some(c.to_ascii_uppercase());
+    }
+    if let Some(d) = c.to_digit(10) {
+        return Some(SHIFTED_DIGITS[d as usize]);
+    }
+    PUNCTUATION
+        .iter()
+        .find(|(plain, _, _, _)| *plain == c)
+        .map(|(_, shifted, _, _)| *shifted)
 }
 
 #[cfg(test)]
@@ -318,6 +345,23 @@ mod tests {
         let c = parse("Control+a").unwrap();
         assert!(c.modifiers.ctrl && !c.modifiers.shift);
         assert_eq!(c.key.key, "a");
+        // Shift over a character gives the shifted one, as a keyboard does.
+        for (written, key, code) in [
+            ("Shift+a", "A", "KeyA"),
+            ("shift+1", "!", "Digit1"),
+            ("Control+Shift+/", "?", "Slash"),
+            ("Shift+A", "A", "KeyA"),
+            ("Shift+!", "!", "Digit1"),
+        ] {
+            let chord = parse(written).unwrap();
+            assert_eq!(
+                (chord.key.key.as_str(), chord.key.code.as_str()),
+                (key, code)
+            );
+            assert!(chord.modifiers.shift, "{written}");
+        }
+        assert_eq!(parse("Shift+Space").unwrap().key.key, " ");
+        assert_eq!(parse("Shift+é").unwrap().key.key, "é");
         let st = parse("Shift+Tab").unwrap();
         assert!(st.modifiers.shift && st.key.key == "Tab");
         let me = parse("Meta+Enter").unwrap();

@@ -400,6 +400,9 @@ pub async fn keys_scroll_hover_and_drag(s: Arc<Shared>) -> anyhow::Result<()> {
     );
     ensure!(content(&a, tab, "#out").await?.contains("searched rust"));
     press_on(&a, tab, "#one", "x").await?;
+    // Shift over a character types the shifted one, as a keyboard does.
+    let shifted = press_on(&a, tab, "#one", "Shift+y").await?;
+    ensure!(shifted.text.contains("Pressed Y"), "{}", shifted.text);
     let tabbed = press(&a, tab, "Tab").await?;
     ensure!(
         tabbed.text.contains("moved focus to input#two"),
@@ -413,7 +416,7 @@ pub async fn keys_scroll_hover_and_drag(s: Arc<Shared>) -> anyhow::Result<()> {
     )
     .await?;
     ensure!(
-        el.text.contains("\"value\": \"x\""),
+        el.text.contains("\"value\": \"xY\""),
         "typed a key: {}",
         el.text
     );

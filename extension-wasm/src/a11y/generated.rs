@@ -154,6 +154,21 @@ pub fn ordinal(own: Option<i64>, earlier: &[Option<i64>], first: i64, reversed: 
     }
 }
 
+/// A `value` or `start` attribute as HTML reads it (its rules for parsing integers): spaces,
+/// a sign, then the digits up to the first other character (`"3rd"` is 3); none without a
+/// digit, or beyond an `i64`.
+pub fn html_integer(text: &str) -> Option<i64> {
+    let text = text.trim_start_matches([' ', '\t', '\n', '\x0c', '\r']);
+    let (negative, rest) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let magnitude: i64 = rest[..digits].parse().ok()?;
+    Some(if negative { -magnitude } else { magnitude })
+}
+
 /// The marker a `list-style-type` draws before an item numbered `n` (the common types; others
 /// give none).
 pub fn list_marker(style: &str, n: impl FnOnce() -> i64) -> Option<String> {
@@ -318,6 +333,19 @@ mod tests {
         assert_eq!(numbers, [3, 2, 1]);
         assert_eq!(ordinal(None, &[None, Some(9)], 3, true), 8);
         assert_eq!(ordinal(Some(-4), &[], 1, false), -4);
+    }
+
+    #[test]
+    fn list_numbers_are_read_as_html_reads_integers() {
+        assert_eq!(html_integer("3"), Some(3));
+        assert_eq!(html_integer("  -2"), Some(-2));
+        assert_eq!(html_integer("+7"), Some(7));
+        assert_eq!(html_integer("3rd"), Some(3));
+        assert_eq!(html_integer("10.5"), Some(10));
+        assert_eq!(html_integer(""), None);
+        assert_eq!(html_integer("x1"), None);
+        assert_eq!(html_integer("-"), None);
+        assert_eq!(html_integer("99999999999999999999"), None);
     }
 
     #[test]

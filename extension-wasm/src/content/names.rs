@@ -421,7 +421,7 @@ fn marker(li: &Element) -> Option<String> {
 /// The number an ordered list gives this item ([`a11y::generated::ordinal`] decides): its
 /// own `value`, the earlier items' and the list's `start` and `reversed`.
 fn ordinal(li: &Element) -> i64 {
-    let value = |el: &Element| dom::attribute(el, "value")?.trim().parse().ok();
+    let value = |el: &Element| a11y::generated::html_integer(&dom::attribute(el, "value")?);
     let list = li.parent_element();
     // The list's items' values, in order, read in one pass: those before `li`, and how many.
     let (mut earlier, mut items, mut before) = (Vec::new(), 0, true);
@@ -442,7 +442,7 @@ fn ordinal(li: &Element) -> i64 {
     let start = list
         .as_ref()
         .and_then(|ol| dom::attribute(ol, "start"))
-        .and_then(|s| s.trim().parse().ok());
+        .and_then(|s| a11y::generated::html_integer(&s));
     let first = start.unwrap_or(if reversed { items } else { 1 });
     a11y::generated::ordinal(value(li), &earlier, first, reversed)
 }

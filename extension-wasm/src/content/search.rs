@@ -160,7 +160,7 @@ impl Walk {
                 data.substring_data(0, room).unwrap_or_default()
             }
         };
-        let holder = node.parent_element().unwrap_or_else(|| owner.clone());
+        let holder = || node.parent_element().unwrap_or_else(|| owner.clone());
         self.joined.run(&raw, holder);
     }
 }

@@ -34,12 +34,11 @@ pub fn select_option(element: &Element, values: &[String]) -> Result<reply::Acte
         options: &read,
     }
     .pick(values)?;
-    for (i, (option, wanted)) in options.iter().zip(&picked.selected).enumerate() {
-        if select.multiple() {
+    for (option, wanted) in options.iter().zip(&picked.selected) {
+        // A single select's chosen option unselects the others itself (unselecting them one
+        // by one would reset it to its first option).
+        if select.multiple() || *wanted {
             option.set_selected(*wanted);
-        } else if *wanted {
-            // Unselecting the others one by one would reset a single select to its first option.
-            select.set_selected_index(i as i32);
         }
     }
     input_event(element, None);
