@@ -159,7 +159,7 @@ pub fn visible_centre(rect: [f64; 4], (width, height): (f64, f64)) -> (i32, i32)
     (((left + right) / 2.0) as i32, ((top + bottom) / 2.0) as i32)
 }
 
-/// "Control+Shift+A", as the agent would write it (Shift left out where it is the only
+/// "Control+Shift+A": the chord as the page gets it (Shift left out where it is the only
 /// modifier and the key's character implies it: a capital, a shifted symbol).
 pub fn chord_name(chord: &Chord) -> String {
     let implied = claudezilla_protocol::keys::key(&chord.key.key).is_some_and(|(_, shift)| shift);

@@ -37,7 +37,8 @@
 //!   [`retry_plan`]: when a message to a frame or a navigation is tried again, and how long
 //!   a try lasts.
 //! * [`perf`]: what a page's performance entries add up to (INP, CLS, resources).
-//! * [`sorting`]: the one stable sort the crate's short lists share (one copy in the wasm).
+//! * [`sorting`]: a stable sort the content module's lists share (one copy of the standard
+//!   sort in its wasm, where each list's own was one more).
 //! * [`search`]: where a text or pattern shows in a frame's text, and the line around it.
 //! * [`frame_alias`]: the short names refs give a tab's frames.
 //! * [`stitch`]: one snapshot or page text from every frame of a tab, under one size limit.

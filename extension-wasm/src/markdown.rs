@@ -6,8 +6,11 @@ pub struct Markdown {
     out: String,
     /// Text of the block being written (flushed at the next block boundary).
     line: String,
-    /// What the block's line starts with: a list item's indent and marker.
+    /// What the block's line starts with: a list item's indent and marker (kept for the
+    /// item's first words, should a block inside the item come before them).
     marker: String,
+    /// A link or image ended the line: words that follow get a space before them.
+    after_inline: bool,
     list_depth: usize,
 }
 
@@ -19,10 +22,11 @@ impl Markdown {
     fn flush(&mut self) {
         let text = one_line(&self.line);
         self.line.clear();
-        let marker = std::mem::take(&mut self.marker);
+        self.after_inline = false;
         if text.is_empty() {
             return;
         }
+        let marker = std::mem::take(&mut self.marker);
         self.out.push_str(&marker);
         self.out.push_str(&text);
         self.out.push('\n');
@@ -37,7 +41,23 @@ impl Markdown {
     }
 
     pub fn text(&mut self, text: &str) {
+        if std::mem::take(&mut self.after_inline) && text.starts_with(char::is_alphanumeric) {
+            self.line.push(' ');
+        }
         self.line.push_str(text);
+    }
+
+    /// Before a link or an image: a space where it would run into the words before it (and
+    /// `!` before a link would make it an image); none after an opening bracket or a quote.
+    fn space_before_inline(&mut self) {
+        let glued = self
+            .line
+            .chars()
+            .next_back()
+            .is_some_and(|c| !c.is_whitespace() && !"([{\"'".contains(c));
+        if glued {
+            self.line.push(' ');
+        }
     }
 
     pub fn heading(&mut self, level: usize, text: &str) {
@@ -54,13 +74,17 @@ impl Markdown {
         if href.is_empty() || href.starts_with("javascript:") {
             self.line.push_str(&text);
         } else {
+            self.space_before_inline();
             self.line.push_str(&format!("[{text}]({href})"));
+            self.after_inline = true;
         }
     }
 
     pub fn image(&mut self, alt: &str) {
         if !alt.trim().is_empty() {
+            self.space_before_inline();
             self.line.push_str(&format!("![{}]", one_line(alt)));
+            self.after_inline = true;
         }
     }
 
@@ -71,6 +95,7 @@ impl Markdown {
 
     pub fn list_end(&mut self) {
         self.flush();
+        self.marker.clear();
         self.list_depth = self.list_depth.saturating_sub(1);
         if self.list_depth == 0 {
             self.paragraph();
@@ -250,22 +275,27 @@ impl<S: Source> Walk<'_, S> {
                 let number = |of: &S::Element, name: &str| {
                     crate::a11y::generated::html_integer(&source.attribute(of, name)?)
                 };
-                let items = source.child_elements(el);
+                let children = source.child_elements(el);
+                // Items are the list's `li`s; anything else in it is written as it is.
+                let items: Vec<bool> = children.iter().map(|c| source.tag(c) == "li").collect();
                 // HTML's ordinal values: `start`, `reversed`, an item's own `value`.
                 let reversed = ordered && source.has_attribute(el, "reversed");
-                let counted = items.iter().filter(|li| source.tag(li) == "li").count();
-                let first =
-                    number(el, "start").unwrap_or(if reversed { counted as i64 } else { 1 });
-                let mut earlier = Vec::new();
-                for li in &items {
-                    let own = number(li, "value");
-                    md.item(
-                        ordered.then(|| {
-                            crate::a11y::generated::ordinal(own, &earlier, first, reversed)
-                        }),
-                    );
-                    earlier.push(own);
-                    self.children(li, md);
+                let counted = items.iter().filter(|&&li| li).count() as i64;
+                let first = match ordered {
+                    true => number(el, "start").unwrap_or(if reversed { counted } else { 1 }),
+                    false => 1,
+                };
+                let mut previous = None;
+                for (child, li) in children.iter().zip(items) {
+                    if !li {
+                        self.element(child, md);
+                        continue;
+                    }
+                    let own = ordered.then(|| number(child, "value")).flatten();
+                    let n = crate::a11y::generated::following(own, previous, first, reversed);
+                    previous = Some(n);
+                    md.item(ordered.then_some(n));
+                    self.children(child, md);
                 }
                 md.list_end();
             }
@@ -457,6 +487,39 @@ mod tests {
         assert_eq!(
             list(&mut p, &[("reversed", "")], &["", "", ""]),
             "3. item\n2. item\n1. item"
+        );
+        // Only its items are numbered: anything else in the list is written as it is.
+        let one = p.words("one");
+        let li = p.add("li", &[], &[one]);
+        let note = p.words("a note");
+        let div = p.add("div", &[], &[note]);
+        let two = p.words("two");
+        let li2 = p.add("li", &[], &[two]);
+        let ol = p.add("ol", &[], &[li, div, li2]);
+        let body = p.add("body", &[], &[ol]);
+        assert_eq!(markdown(&p, body, None).0, "1. one\n\na note\n\n2. two");
+    }
+
+    #[test]
+    fn links_and_images_keep_apart_from_the_words_around_them() {
+        let mut md = Markdown::new();
+        md.text("Wow!");
+        md.link("x", "https://x/");
+        md.link("y", "https://y/");
+        md.text("next (");
+        md.image("star");
+        md.text("), done");
+        md.paragraph();
+        md.list_start();
+        md.item(None);
+        // An item whose first words come after a block keeps its marker.
+        md.paragraph();
+        md.text("after a block");
+        md.item(None);
+        md.list_end();
+        assert_eq!(
+            md.finish(),
+            "Wow! [x](https://x/) [y](https://y/) next (![star]), done\n\n- after a block"
         );
     }
 

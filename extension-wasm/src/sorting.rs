@@ -1,7 +1,8 @@
-//! One stable sort for the crate's short lists. Each `sort_by` over a type of its own
-//! instantiates the standard library's whole sort, about 7 KB of wasm, and the content module
-//! is compiled in every agent document before its first answer: here every list shares one
-//! sort, of indices, with the comparison behind a `dyn`.
+//! One stable sort for the lists the content module sorts. Each `sort_by` over a type of its
+//! own instantiates the standard library's whole sort, about 7 KB of wasm, and the content
+//! module is compiled in every agent document before its first answer: here those lists share
+//! one sort, of indices, with the comparison behind a `dyn`. (The background's own sorts are
+//! left as they are: its module is compiled once.)
 
 use std::cmp::Ordering;
 

@@ -314,8 +314,8 @@ macro_rules! page_done {
         /// What a content script's operation answers: the kinds of [`crate::Reply`] a page
         /// gives, written as the same `kind`-tagged object, so the background reads it as that
         /// reply. An enum of its own so that the content module, compiled in every agent
-        /// document before its first answer, carries the writers of these kinds only: the
-        /// whole reply's made up a tenth of its code.
+        /// document before its first answer, carries the writers of these kinds only (the
+        /// others' were 17 KB of it).
         #[derive(Debug, Clone, PartialEq, Serialize)]
         #[serde(tag = "kind", rename_all = "camelCase")]
         pub enum PageDone {
@@ -767,8 +767,14 @@ mod tests {
     /// for, and an answer of another kind is refused there, never mistaken for it.
     #[test]
     fn a_page_answer_reads_only_as_the_kind_it_is() {
-        let acted = PageDone::Acted(reply::Acted {
-            what: "Clicked.".into(),
+        // Page text, whose fields a snapshot part shares (`text`, `frames`).
+        let content = PageDone::Content(reply::PageContent {
+            url: "https://a.test/".into(),
+            title: "A".into(),
+            text: "Hello".into(),
+            total_length: 5,
+            truncated: false,
+            frames: vec![3],
         });
         let part = SnapshotPart {
             text: "- link \"Home\" [ref=e2]\n".into(),
@@ -792,9 +798,9 @@ mod tests {
             };
             serde_json::to_value(reply).unwrap()
         };
-        let as_reply = written(PageReply::Done(acted.clone()));
+        let as_reply = written(PageReply::Done(content.clone()));
         let read: ContentReply<Reply> = serde_json::from_value(as_reply.clone()).unwrap();
-        assert_eq!(read.outcome, Ok(acted.into()));
+        assert_eq!(read.outcome, Ok(content.into()));
         assert!(serde_json::from_value::<ContentReply<SnapshotPart>>(as_reply.clone()).is_err());
         assert!(serde_json::from_value::<ContentReply<reply::PageMetrics>>(as_reply).is_err());
         let as_part = written(PageReply::SnapshotPart(part.clone()));

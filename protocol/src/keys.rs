@@ -271,17 +271,28 @@ pub fn parse(text: &str) -> Result<Chord, String> {
         };
         modifiers.set(held, true);
     }
-    // Shift held over a character gives its shifted character, as on a keyboard: "Shift+a"
-    // is "A", "Shift+1" is "!".
-    let shifted = modifiers
-        .shift
-        .then(|| single(last).and_then(shifted))
-        .flatten()
-        .map(String::from);
-    let last = shifted.as_deref().unwrap_or(last);
     let (key, needs_shift) = key(last).ok_or_else(|| format!("unknown key {last:?}; {hint}"))?;
     modifiers.shift |= needs_shift;
-    Ok(Chord { key, modifiers })
+    Ok(Chord { key, modifiers }.shifted())
+}
+
+impl Chord {
+    /// Shift held over a character gives its shifted character, as on a keyboard: "Shift+a"
+    /// is "A", "Shift+1" is "!" (however Shift came to be held: the chord or a flag).
+    pub fn shifted(self) -> Self {
+        let Some(up) = self
+            .modifiers
+            .shift
+            .then(|| single(&self.key.key).and_then(shifted))
+            .flatten()
+        else {
+            return self;
+        };
+        Self {
+            key: character(up).0,
+            ..self
+        }
+    }
 }
 
 fn single(text: &str) -> Option<char> {

@@ -377,9 +377,9 @@ const BASELINE: &str = "CLAUDEZILLA_BENCH_BASELINE";
 /// With it, that build's `target/release` folder, for a build whose MCP server speaks another
 /// wire to its extension: its host and MCP server then run its side.
 const BASELINE_BIN: &str = "CLAUDEZILLA_BENCH_BASELINE_BIN";
-/// With a baseline: only the calls whose row names hold these words (`snapshot`; `navigation`
-/// for the navigation rows and the content script's startup), in as many rounds as
-/// `CLAUDEZILLA_BENCH_ROUNDS` says, to see a small change in one call.
+/// With a baseline: only the calls whose row names hold these words (`snapshot`; the word
+/// `navigation` alone: the navigation rows and the content script's startup), in as many
+/// rounds as `CLAUDEZILLA_BENCH_ROUNDS` says, to see a small change in one call.
 const ONLY: &str = "CLAUDEZILLA_BENCH_ONLY";
 const ROUNDS_ASKED: &str = "CLAUDEZILLA_BENCH_ROUNDS";
 
@@ -464,7 +464,7 @@ async fn compare(baseline: std::path::PathBuf) -> anyhow::Result<()> {
                 .await?;
                 rows.add(what, samples, String::new());
             }
-            if wanted("navigation") {
+            if only.as_deref().is_none_or(|o| o == "navigation") {
                 navigation(agent, &pages, *small, rows).await?;
                 content_startup(raw, *raw_tab, &pages.url("/small.html"), rows).await?;
             }

@@ -211,6 +211,9 @@ pub(crate) async fn navigation(
             ),
         );
     }
+    // Back to the small page: later rows read this tab's request log.
+    let back = json!({"tabId": tab, "url": pages.url("/small.html")});
+    agent.call("firefox_navigate", back).await?.ok()?;
     Ok(())
 }
 

@@ -140,33 +140,34 @@ fn split_top_level(list: &str) -> Vec<&str> {
 /// order; `first`: the list's `start`, else 1 (or, reversed, its number of items); a reversed
 /// list counts down.
 pub fn ordinal(own: Option<i64>, earlier: &[Option<i64>], first: i64, reversed: bool) -> i64 {
-    if let Some(value) = own {
-        return value;
-    }
+    let previous = earlier.iter().fold(None, |previous, &value| {
+        Some(following(value, previous, first, reversed))
+    });
+    following(own, previous, first, reversed)
+}
+
+/// An item's number from the one before it (`previous`, none for the first item): its own
+/// `value`, else one step on from the item before, else the list's first number.
+pub fn following(own: Option<i64>, previous: Option<i64>, first: i64, reversed: bool) -> i64 {
     let step: i64 = if reversed { -1 } else { 1 };
-    let since = earlier.iter().rev().position(Option::is_some);
-    match since {
-        Some(k) => {
-            let value = earlier[earlier.len() - 1 - k].unwrap_or_default();
-            value.saturating_add((k as i64 + 1).saturating_mul(step))
-        }
-        None => first.saturating_add((earlier.len() as i64).saturating_mul(step)),
-    }
+    own.unwrap_or_else(|| previous.map_or(first, |p| p.saturating_add(step)))
 }
 
 /// A `value` or `start` attribute as HTML reads it (its rules for parsing integers): spaces,
 /// a sign, then the digits up to the first other character (`"3rd"` is 3); none without a
-/// digit, or beyond an `i64`.
+/// digit, or outside 32 bits, where Firefox ignores the attribute.
 pub fn html_integer(text: &str) -> Option<i64> {
     let text = text.trim_start_matches([' ', '\t', '\n', '\x0c', '\r']);
-    let (negative, rest) = match text.as_bytes().first() {
-        Some(b'-') => (true, &text[1..]),
-        Some(b'+') => (false, &text[1..]),
-        _ => (false, text),
+    let (sign, rest) = match text.as_bytes().first() {
+        Some(b'-') => ("-", &text[1..]),
+        Some(b'+') => ("", &text[1..]),
+        _ => ("", text),
     };
     let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-    let magnitude: i64 = rest[..digits].parse().ok()?;
-    Some(if negative { -magnitude } else { magnitude })
+    format!("{sign}{}", &rest[..digits])
+        .parse::<i32>()
+        .ok()
+        .map(i64::from)
 }
 
 /// The marker a `list-style-type` draws before an item numbered `n` (the common types; others
@@ -346,6 +347,9 @@ mod tests {
         assert_eq!(html_integer("x1"), None);
         assert_eq!(html_integer("-"), None);
         assert_eq!(html_integer("99999999999999999999"), None);
+        assert_eq!(html_integer("2147483647"), Some(2_147_483_647));
+        assert_eq!(html_integer("2147483648"), None, "Firefox ignores it");
+        assert_eq!(html_integer("-2147483648"), Some(-2_147_483_648));
     }
 
     #[test]

@@ -317,7 +317,8 @@ element_args! {
 }
 
 impl PressKeyArgs {
-    /// The key with every modifier held: the chord's and the ctrlKey… flags.
+    /// The key with every modifier held: the chord's and the ctrlKey… flags (`shiftKey` over
+    /// `a` presses `A`, as `Shift+a` does).
     pub fn chord(&self) -> Chord {
         let mut chord = self.key.chord.clone();
         let m = &mut chord.modifiers;
@@ -325,7 +326,7 @@ impl PressKeyArgs {
         m.shift |= self.shift_key;
         m.alt |= self.alt_key;
         m.meta |= self.meta_key;
-        chord
+        chord.shifted()
     }
 }
 

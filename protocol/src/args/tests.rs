@@ -344,3 +344,16 @@ fn the_filled_forms_are_checked_where_they_arrive() {
     let state: StateToLoad = serde_json::from_value(one).unwrap();
     assert_eq!(state.into_state().cookies.len(), 1);
 }
+
+#[test]
+fn shift_as_a_flag_presses_the_shifted_character_as_the_chord_does() {
+    let chord = |v: serde_json::Value| serde_json::from_value::<PressKeyArgs>(v).unwrap().chord();
+    let flagged = chord(json!({"tabId": 1, "key": "a", "shiftKey": true}));
+    assert_eq!(flagged, chord(json!({"tabId": 1, "key": "Shift+a"})));
+    assert_eq!(
+        (flagged.key.key.as_str(), flagged.modifiers.shift),
+        ("A", true)
+    );
+    let tab = chord(json!({"tabId": 1, "key": "Tab", "shiftKey": true}));
+    assert_eq!(tab.key.key, "Tab");
+}
