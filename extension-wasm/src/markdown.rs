@@ -32,9 +32,13 @@ impl Markdown {
         self.out.push('\n');
     }
 
-    /// Ends the current paragraph and leaves a blank line.
+    /// Ends the current paragraph and leaves a blank line (inside a list, only ends it: its
+    /// items stay one to a line).
     pub fn paragraph(&mut self) {
         self.flush();
+        if self.list_depth > 0 {
+            return;
+        }
         if !self.out.is_empty() && !self.out.ends_with("\n\n") {
             self.out.push('\n');
         }
@@ -497,7 +501,7 @@ mod tests {
         let li2 = p.add("li", &[], &[two]);
         let ol = p.add("ol", &[], &[li, div, li2]);
         let body = p.add("body", &[], &[ol]);
-        assert_eq!(markdown(&p, body, None).0, "1. one\n\na note\n\n2. two");
+        assert_eq!(markdown(&p, body, None).0, "1. one\na note\n2. two");
     }
 
     #[test]
@@ -512,14 +516,16 @@ mod tests {
         md.paragraph();
         md.list_start();
         md.item(None);
-        // An item whose first words come after a block keeps its marker.
+        md.text("first");
+        md.item(None);
+        // An item whose first words come after a block keeps its marker, on the next line.
         md.paragraph();
         md.text("after a block");
         md.item(None);
         md.list_end();
         assert_eq!(
             md.finish(),
-            "Wow! [x](https://x/) [y](https://y/) next (![star]), done\n\n- after a block"
+            "Wow! [x](https://x/) [y](https://y/) next (![star]), done\n\n- first\n- after a block"
         );
     }
 
