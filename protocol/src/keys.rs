@@ -196,11 +196,7 @@ pub fn key(name: &str) -> Option<(Key, bool)> {
     {
         return Some((named(&format!("F{n}"), &format!("F{n}"), 111 + n, 0), false));
     }
-    let mut chars = name.chars();
-    let (Some(c), None) = (chars.next(), chars.next()) else {
-        return None;
-    };
-    Some(character(c))
+    single(name).map(character)
 }
 
 fn named(key: &str, code: &str, key_code: u32, char_code: u32) -> Key {

@@ -158,16 +158,11 @@ pub fn following(own: Option<i64>, previous: Option<i64>, first: i64, reversed: 
 /// digit, or outside 32 bits, where Firefox ignores the attribute.
 pub fn html_integer(text: &str) -> Option<i64> {
     let text = text.trim_start_matches([' ', '\t', '\n', '\x0c', '\r']);
-    let (sign, rest) = match text.as_bytes().first() {
-        Some(b'-') => ("-", &text[1..]),
-        Some(b'+') => ("", &text[1..]),
-        _ => ("", text),
-    };
+    // Rust's integer parse takes the same sign and digits, so the number is that prefix.
+    let sign = usize::from(text.starts_with(['-', '+']));
+    let rest = &text[sign..];
     let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-    format!("{sign}{}", &rest[..digits])
-        .parse::<i32>()
-        .ok()
-        .map(i64::from)
+    text[..sign + digits].parse::<i32>().ok().map(i64::from)
 }
 
 /// The marker a `list-style-type` draws before an item numbered `n` (the common types; others
