@@ -39,8 +39,10 @@
 //! * [`perf`]: what a page's performance entries add up to (INP, CLS, resources).
 //! * [`sorting`]: a stable sort the content module's lists share (one copy of the standard
 //!   sort in its wasm, where each list's own was one more).
+//! * [`page_text`]: a page's text with its shadow roots read in place and its frames marked.
 //! * [`search`]: where a text or pattern shows in a frame's text, and the line around it.
 //! * [`frame_alias`]: the short names refs give a tab's frames.
+//! * [`snapshot`]: what a frame's snapshot lists, and where it stops.
 //! * [`stitch`]: one snapshot or page text from every frame of a tab, under one size limit.
 //! * [`tab_mark`]: the owner's mark an agent tab carries across a restart.
 //! * [`window_plan`]: sizing an agent's viewport, and what the answer says of it.
@@ -77,6 +79,7 @@ pub mod markdown;
 pub mod native_link;
 pub mod network;
 pub mod page_storage;
+pub mod page_text;
 pub mod perf;
 pub mod pixels;
 pub mod pool;
@@ -89,6 +92,7 @@ pub mod route;
 pub mod saved_state;
 pub mod search;
 pub mod secret_fields;
+pub mod snapshot;
 pub mod sorting;
 pub mod stitch;
 pub mod suggest;

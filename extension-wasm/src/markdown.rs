@@ -321,7 +321,7 @@ impl<S: Source> Walk<'_, S> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -354,14 +354,20 @@ mod tests {
     /// is its text; `#shadow` children are a host's shadow tree.
     type Attributes = Vec<(String, String)>;
 
+    /// A page of the tests' own (the page text's tests read it too).
     #[derive(Default)]
-    struct Page {
+    pub(crate) struct Page {
         nodes: Vec<(String, Attributes, Vec<usize>)>,
-        shadows: Vec<(usize, Vec<usize>)>,
+        pub(crate) shadows: Vec<(usize, Vec<usize>)>,
     }
 
     impl Page {
-        fn add(&mut self, tag: &str, attrs: &[(&str, &str)], children: &[usize]) -> usize {
+        pub(crate) fn add(
+            &mut self,
+            tag: &str,
+            attrs: &[(&str, &str)],
+            children: &[usize],
+        ) -> usize {
             let attrs = attrs
                 .iter()
                 .map(|(k, v)| ((*k).into(), (*v).into()))
@@ -369,7 +375,7 @@ mod tests {
             self.nodes.push((tag.into(), attrs, children.to_vec()));
             self.nodes.len() - 1
         }
-        fn words(&mut self, text: &str) -> usize {
+        pub(crate) fn words(&mut self, text: &str) -> usize {
             self.add("#text", &[("data", text)], &[])
         }
         fn shown(&self, i: usize) -> Shown<usize> {

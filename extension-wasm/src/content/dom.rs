@@ -8,6 +8,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement, Node};
 
 use crate::field_kind::Field;
+use crate::snapshot::Facts;
 
 #[wasm_bindgen]
 extern "C" {
@@ -68,74 +69,33 @@ extern "C" {
     pub fn marked_in(root: &Node, selectors: &JsValue) -> JsValue;
 }
 
-/// What the walks ask of a node first, read in the same call as the node itself: element,
-/// text or other; for an element, whether it is marked, whether it hosts a shadow root, and its
-/// tag's number (0 when the reader numbers no more tags). The layout is the shim's
-/// (`claudezillaFacts`). What is marked is given to the reader as `marked`: selectors, or the
-/// set [`marked_in`] made of the node's tree.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Facts(u32);
-
-impl Facts {
-    const ELEMENT: u32 = 1;
-    const TEXT: u32 = 2;
-    const MARKED: u32 = 4;
-    const SHADOWED: u32 = 8;
-    const TAG_SHIFT: u32 = 8;
-
-    pub fn of(node: &Node, marked: &JsValue) -> Self {
-        Self(facts_of(node, marked))
-    }
-
-    pub fn is_element(self) -> bool {
-        self.0 & 3 == Self::ELEMENT
-    }
-
-    pub fn is_text(self) -> bool {
-        self.0 & 3 == Self::TEXT
-    }
-
-    /// It matches the selectors the walk gave.
-    pub fn marked(self) -> bool {
-        self.0 & Self::MARKED != 0
-    }
-
-    /// It hosts an open shadow root.
-    pub fn shadowed(self) -> bool {
-        self.0 & Self::SHADOWED != 0
-    }
-
-    /// The element's tag (`localName`): from the numbers already learnt, else asked once.
-    pub fn tag(self, el: &Element) -> String {
-        let index = self.0 >> Self::TAG_SHIFT;
-        if index == 0 {
-            return local_name(el);
-        }
-        let at = index as usize - 1;
-        if let Some(tag) = TAGS.with_borrow(|tags| tags.get(at).cloned()) {
-            return tag;
-        }
-        // Asked with no borrow held: a call into JS may throw.
-        let learnt = TAGS.with_borrow(Vec::len);
-        let new: Vec<String> = (learnt..=at)
-            .map_while(|i| tag_numbered(i as u32 + 1))
-            .collect();
-        TAGS.with_borrow_mut(|tags| {
-            if tags.len() == learnt {
-                tags.extend(new);
-            }
-            tags.get(at).cloned()
-        })
-        .unwrap_or_else(|| local_name(el))
-    }
+/// A node's [`Facts`], as the reader gives them. What is marked is given to the reader as
+/// `marked`: selectors, or the set [`marked_in`] made of the node's tree.
+pub fn facts(node: &Node, marked: &JsValue) -> Facts {
+    Facts::from_bits(facts_of(node, marked))
 }
 
-/// An element as a walk met it: its tag and [`Facts`] already read.
-#[derive(Clone, Copy)]
-pub struct Seen<'a> {
-    pub el: &'a Element,
-    pub tag: &'a str,
-    pub facts: Facts,
+/// The element's tag (`localName`): from the numbers already learnt, else asked once.
+pub fn tag(el: &Element, facts: Facts) -> String {
+    let Some(index) = facts.tag_number() else {
+        return local_name(el);
+    };
+    let at = index as usize - 1;
+    if let Some(tag) = TAGS.with_borrow(|tags| tags.get(at).cloned()) {
+        return tag;
+    }
+    // Asked with no borrow held: a call into JS may throw.
+    let learnt = TAGS.with_borrow(Vec::len);
+    let new: Vec<String> = (learnt..=at)
+        .map_while(|i| tag_numbered(i as u32 + 1))
+        .collect();
+    TAGS.with_borrow_mut(|tags| {
+        if tags.len() == learnt {
+            tags.extend(new);
+        }
+        tags.get(at).cloned()
+    })
+    .unwrap_or_else(|| local_name(el))
 }
 
 thread_local! {
@@ -196,7 +156,7 @@ impl Iterator for Children<'_> {
             }
         }
         let node: Node = self.batch.get(self.next as u32).unchecked_into();
-        let facts = Facts(self.facts[self.next]);
+        let facts = Facts::from_bits(self.facts[self.next]);
         self.next += 1;
         if self.next == BATCH {
             self.last = Some(node.clone());
@@ -241,7 +201,12 @@ pub fn field_of(element: &Element) -> Field {
 
 /// Does `el` match any of the selectors kept in `selectors`?
 pub fn has_any(el: &Element, selectors: &'static std::thread::LocalKey<JsValue>) -> bool {
-    selectors.with(|s| native_matches(el, s))
+    selectors.with(|s| matches(el, s))
+}
+
+/// Does `el` match any of `selectors` (a selector list as a JS string)?
+pub fn matches(el: &Element, selectors: &JsValue) -> bool {
+    native_matches(el, selectors)
 }
 
 /// False for elements not rendered (display: none, content-visibility hidden, …).

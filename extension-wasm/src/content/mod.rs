@@ -322,7 +322,7 @@ async fn run(
             max_depth,
             max_nodes,
         } => {
-            let limits = snapshot::Limits {
+            let limits = crate::snapshot::Limits {
                 interactive_only,
                 max_chars: max_chars as usize,
                 max_depth: max_depth.map(|d| d as usize),

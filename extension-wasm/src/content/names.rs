@@ -7,10 +7,11 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, Node};
 
 pub use super::dom::slotted;
-use super::dom::{self, Dom, Facts, Seen};
+use super::dom::{self, Dom};
 use crate::a11y;
 use crate::a11y::name::{Generated, NameSources, Named, Shown};
 use crate::composed;
+use crate::snapshot::{Facts, Seen};
 
 /// Most style rules read to learn which elements may show generated words (beyond: any may).
 const MAX_RULES: u32 = 2_000;
@@ -250,7 +251,7 @@ pub fn name_as(el: &Element, tag: &str, labels: &mut Labels, how: Named) -> Stri
 
 /// [`name_as`] of an element a walk met, whose facts spare the name's first questions. Its
 /// `marked` fact must cover [`a11y::name::NAMING`] (the snapshot's does).
-pub fn name_seen(seen: Seen, labels: &mut Labels, how: Named) -> String {
+pub fn name_seen(seen: Seen<Element>, labels: &mut Labels, how: Named) -> String {
     let root = Some((Node::from(seen.el.clone()), seen.facts));
     let name = a11y::name::accessible_name(
         &mut Sources { labels, root },

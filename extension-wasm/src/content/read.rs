@@ -19,6 +19,7 @@ use super::find::{self, describe, ref_for};
 use crate::a11y::clean;
 use crate::composed::Tree;
 use crate::markdown::{self, Markdown, Shown};
+use crate::page_text;
 use crate::text::{MAX_TITLE_CHARS, MAX_URL_CHARS, cap, tidy, truncate_chars};
 
 /// Attributes shown of one element.
@@ -48,93 +49,6 @@ fn hidden_paths(root: &Element) -> js_sys::Set {
         .and_then(|f| f.call1(&JsValue::NULL, root).ok())
         .and_then(|s| s.dyn_into::<js_sys::Set>().ok())
         .unwrap_or_else(|| js_sys::Set::new(&JsValue::UNDEFINED))
-}
-
-/// The text of a page whose content is partly in open shadow roots or frames, in document
-/// order: `innerText` for every subtree with neither, shadow roots read in place of their
-/// host's children (slots filled), frames left as markers for the background.
-struct Reader<'a> {
-    paths: &'a js_sys::Set,
-    out: String,
-    frames: Vec<u64>,
-}
-
-impl Reader<'_> {
-    fn children(&mut self, parent: &Node) {
-        let shadow = parent
-            .dyn_ref::<Element>()
-            .and_then(Element::shadow_root)
-            .map(Node::from);
-        let from = shadow.as_ref().unwrap_or(parent);
-        let mut child = from.first_child();
-        while let Some(node) = child {
-            self.node(&node);
-            child = node.next_sibling();
-        }
-    }
-
-    fn node(&mut self, node: &Node) {
-        match node.node_type() {
-            // Raw text (a component's template keeps its indentation) as `innerText` shows
-            // it: runs of white space collapsed.
-            Node::TEXT_NODE => {
-                let text = node.text_content().unwrap_or_default();
-                let words: Vec<&str> = text.split_whitespace().collect();
-                if text.starts_with(char::is_whitespace) {
-                    self.out.push(' ');
-                }
-                self.out.push_str(&words.join(" "));
-                if !words.is_empty() && text.ends_with(char::is_whitespace) {
-                    self.out.push(' ');
-                }
-            }
-            Node::ELEMENT_NODE => self.element(node.unchecked_ref()),
-            _ => {}
-        }
-    }
-
-    fn element(&mut self, el: &Element) {
-        let tag = el.local_name();
-        if crate::a11y::is_skipped(&tag) {
-            return;
-        }
-        if tag == "iframe" || tag == "frame" {
-            if let Some(frame) = super::snapshot::frame_id_of(el) {
-                self.out.push('\n');
-                self.out
-                    .push_str(&claudezilla_protocol::reply::frame_marker(
-                        self.frames.len(),
-                    ));
-                self.out.push('\n');
-                self.frames.push(frame);
-            }
-            return;
-        }
-        if tag == "slot" {
-            let assigned = super::names::slotted(el);
-            if assigned.length() == 0 {
-                return self.children(el);
-            }
-            for n in assigned.iter() {
-                self.node(n.unchecked_ref());
-            }
-            return;
-        }
-        if self.paths.has(el) {
-            self.out.push('\n');
-            self.children(el);
-            self.out.push('\n');
-            return;
-        }
-        if !check_visibility(el) {
-            return;
-        }
-        if let Some(html) = el.dyn_ref::<HtmlElement>() {
-            self.out.push('\n');
-            self.out.push_str(&html.inner_text());
-            self.out.push('\n');
-        }
-    }
 }
 
 pub fn record_error(message: String) {
@@ -173,14 +87,9 @@ pub fn get_content(
             None => root.text_content().unwrap_or_default(),
         }),
         ContentFormat::Text => {
-            let mut reader = Reader {
-                paths: &paths,
-                out: String::new(),
-                frames: Vec::new(),
-            };
-            reader.children(&root);
-            frames = reader.frames;
-            tidy(&reader.out)
+            let read = page_text::composed_text(&Page, &root, &|el| paths.has(el));
+            frames = read.frames;
+            tidy(&read.text)
         }
         ContentFormat::Markdown => {
             let mut md = Markdown::new();
@@ -276,6 +185,12 @@ impl markdown::Source for Page {
     }
     fn frame_id(&self, iframe: &Element) -> Option<u64> {
         super::snapshot::frame_id_of(iframe)
+    }
+}
+
+impl page_text::Rendered for Page {
+    fn inner_text(&self, el: &Element) -> Option<String> {
+        el.dyn_ref::<HtmlElement>().map(HtmlElement::inner_text)
     }
 }
 

@@ -1,0 +1,175 @@
+//! The text of a page whose content is partly in open shadow roots or frames, in document
+//! order: `innerText` for every subtree with neither, shadow roots read in place of their
+//! host's children (slots filled), frames left as markers for the background to fill.
+//!
+//! Read over [`markdown::Source`] (the Markdown walk's questions) and `innerText`; the content
+//! script answers from the DOM (`content/read.rs`), the tests from a page of their own.
+
+use claudezilla_protocol::reply::frame_marker;
+
+use crate::markdown::{self, InPlace, Shown};
+
+/// What the text walk asks beyond the Markdown walk's questions.
+pub trait Rendered: markdown::Source {
+    /// The element's `innerText`; none for an element that is not HTML's (an `<svg>`).
+    fn inner_text(&self, el: &Self::Element) -> Option<String>;
+}
+
+/// A page's text, and the frames its markers stand for, in order.
+pub struct Composed {
+    pub text: String,
+    pub frames: Vec<u64>,
+}
+
+/// The text under `root`; `in_place` says which elements are on a path to a shadow host or a
+/// frame (read node by node: `innerText` would leave those out).
+pub fn composed_text<S: Rendered>(
+    source: &S,
+    root: &S::Element,
+    in_place: InPlace<S::Element>,
+) -> Composed {
+    let mut reader = Reader {
+        source,
+        in_place,
+        out: String::new(),
+        frames: Vec::new(),
+    };
+    reader.children(root);
+    Composed {
+        text: reader.out,
+        frames: reader.frames,
+    }
+}
+
+struct Reader<'a, S: Rendered> {
+    source: &'a S,
+    in_place: InPlace<'a, S::Element>,
+    out: String,
+    frames: Vec<u64>,
+}
+
+impl<S: Rendered> Reader<'_, S> {
+    fn children(&mut self, parent: &S::Element) {
+        for node in self.source.children(parent, true) {
+            self.node(node);
+        }
+    }
+
+    fn node(&mut self, node: Shown<S::Element>) {
+        match node {
+            // Raw text (a component's template keeps its indentation) as `innerText` shows
+            // it: runs of white space collapsed.
+            Shown::Text(text) => {
+                let words: Vec<&str> = text.split_whitespace().collect();
+                if text.starts_with(char::is_whitespace) {
+                    self.out.push(' ');
+                }
+                self.out.push_str(&words.join(" "));
+                if !words.is_empty() && text.ends_with(char::is_whitespace) {
+                    self.out.push(' ');
+                }
+            }
+            Shown::Element(el) => self.element(&el),
+            Shown::Other => {}
+        }
+    }
+
+    fn element(&mut self, el: &S::Element) {
+        let source = self.source;
+        let tag = source.tag(el);
+        if crate::a11y::is_skipped(&tag) {
+            return;
+        }
+        if tag == "iframe" || tag == "frame" {
+            if let Some(frame) = source.frame_id(el) {
+                self.line(&frame_marker(self.frames.len()));
+                self.frames.push(frame);
+            }
+            return;
+        }
+        if tag == "slot" {
+            let assigned = source.slotted(el);
+            if assigned.is_empty() {
+                return self.children(el);
+            }
+            return assigned.into_iter().for_each(|n| self.node(n));
+        }
+        if (self.in_place)(el) {
+            self.out.push('\n');
+            self.children(el);
+            self.out.push('\n');
+            return;
+        }
+        if !source.visible(el) {
+            return;
+        }
+        if let Some(text) = source.inner_text(el) {
+            self.line(&text);
+        }
+    }
+
+    /// `text` on lines of its own.
+    fn line(&mut self, text: &str) {
+        self.out.push('\n');
+        self.out.push_str(text);
+        self.out.push('\n');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::markdown::tests::Page;
+
+    impl Rendered for Page {
+        fn inner_text(&self, el: &usize) -> Option<String> {
+            use markdown::Source;
+            (self.tag(el) != "svg").then(|| self.text(el))
+        }
+    }
+
+    fn read(page: &Page, root: usize, paths: &[usize]) -> (String, Vec<u64>) {
+        let in_place = |el: &usize| paths.contains(el);
+        let read = composed_text(page, &root, &in_place);
+        (read.text, read.frames)
+    }
+
+    #[test]
+    fn a_shadow_root_is_read_in_place_of_its_hosts_children_and_slots_are_filled() {
+        let mut page = Page::default();
+        let light = page.words("light ");
+        let slotted = page.add("span", &[], &[light]);
+        let fallback = page.words("fallback");
+        let slot = page.add("slot", &[("assigned", &slotted.to_string())], &[fallback]);
+        let loose = page.words("  inside\n  the   card ");
+        let host = page.add("x-card", &[], &[slotted]);
+        page.shadows.push((host, vec![loose, slot]));
+        let skipped_words = page.words("var x");
+        let script = page.add("script", &[], &[skipped_words]);
+        let root = page.add("body", &[], &[host, script]);
+        let (text, frames) = read(&page, root, &[root, host]);
+        // Text on the host's path is collapsed as `innerText` would; what holds no host is
+        // its `innerText`, whole; the fallback of a filled slot and a script say nothing.
+        assert_eq!(text, "\n inside the card \nlight \n\n");
+        assert!(frames.is_empty());
+    }
+
+    #[test]
+    fn frames_are_markers_in_order_and_hidden_elements_say_nothing() {
+        let mut page = Page::default();
+        let first = page.add("iframe", &[("frame", "7")], &[]);
+        let none = page.add("iframe", &[], &[]);
+        let words = page.words("gone");
+        let hidden = page.add("div", &[("style", "display:none")], &[words]);
+        let svg_words = page.words("chart");
+        let svg = page.add("svg", &[], &[svg_words]);
+        let second = page.add("frame", &[("frame", "9")], &[]);
+        let root = page.add("body", &[], &[first, none, hidden, svg, second]);
+        let (text, frames) = read(&page, root, &[root]);
+        assert_eq!(
+            text,
+            format!("\n{}\n\n{}\n", frame_marker(0), frame_marker(1))
+        );
+        assert_eq!(frames, vec![7, 9]);
+    }
+}

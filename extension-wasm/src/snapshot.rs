@@ -1,0 +1,950 @@
+//! The snapshot: one walk of a frame's composed tree (open shadow roots and slots in place)
+//! producing a compact tree of roles and names in which every interactive element carries a
+//! ref. Child frames are left as placeholders that the background fills with their own
+//! snapshots ([`crate::stitch`]).
+//!
+//! What is listed, how and where the walk stops is decided here, over [`Page`]; the content
+//! script gives it the DOM (`content/snapshot.rs`), the tests a page of their own.
+
+use claudezilla_protocol::envelope::{FramePlace, SnapshotPart};
+
+use crate::a11y::name::Named;
+use crate::a11y::{self, ElementFacts, States};
+
+/// What a walk reads of a node with the node itself: element, text or other; for an element,
+/// whether it is marked ([`Selectors::Marked`]), whether it hosts an open shadow root, and the
+/// number the reader gave its tag (0 when it numbers no more tags). The layout is the
+/// content shim's (`claudezillaFacts`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Facts(u32);
+
+impl Facts {
+    const ELEMENT: u32 = 1;
+    const TEXT: u32 = 2;
+    const MARKED: u32 = 4;
+    const SHADOWED: u32 = 8;
+    const TAG_SHIFT: u32 = 8;
+
+    /// The facts as the shim wrote them.
+    pub fn from_bits(bits: u32) -> Self {
+        Self(bits)
+    }
+
+    /// An element's facts, its tag not numbered.
+    pub fn element(marked: bool, shadowed: bool) -> Self {
+        let marked = if marked { Self::MARKED } else { 0 };
+        let shadowed = if shadowed { Self::SHADOWED } else { 0 };
+        Self(Self::ELEMENT | marked | shadowed)
+    }
+
+    /// A text node's facts.
+    pub fn text() -> Self {
+        Self(Self::TEXT)
+    }
+
+    /// A node neither element nor text (a comment).
+    pub fn other() -> Self {
+        Self(0)
+    }
+
+    pub fn is_element(self) -> bool {
+        self.0 & 3 == Self::ELEMENT
+    }
+
+    pub fn is_text(self) -> bool {
+        self.0 & 3 == Self::TEXT
+    }
+
+    /// It matches the selectors the walk gave.
+    pub fn marked(self) -> bool {
+        self.0 & Self::MARKED != 0
+    }
+
+    /// It hosts an open shadow root.
+    pub fn shadowed(self) -> bool {
+        self.0 & Self::SHADOWED != 0
+    }
+
+    /// The number the reader gave the element's tag, if it gave one.
+    pub fn tag_number(self) -> Option<u32> {
+        Some(self.0 >> Self::TAG_SHIFT).filter(|n| *n > 0)
+    }
+}
+
+/// An element as a walk met it: its tag and [`Facts`] already read.
+pub struct Seen<'a, E> {
+    pub el: &'a E,
+    pub tag: &'a str,
+    pub facts: Facts,
+}
+
+impl<E> Clone for Seen<'_, E> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<E> Copy for Seen<'_, E> {}
+
+/// The attributes that make a row or a plain element more than its tag, so the walk looks at
+/// it; a name's or a state's attributes alone leave it as it is.
+const SHAPING: [&str; 11] = [
+    "hidden",
+    "aria-hidden",
+    "role",
+    "tabindex",
+    "onclick",
+    "contenteditable",
+    "draggable=true",
+    "aria-label",
+    "aria-labelledby",
+    "aria-labeledby",
+    "title",
+];
+
+/// The attributes [`states`] reads.
+const STATE_ATTRIBUTES: [&str; 5] = [
+    "disabled",
+    "aria-disabled",
+    "aria-expanded",
+    "required",
+    "aria-checked",
+];
+
+/// The selectors the walk asks an element whether it matches; the reader keeps each as one
+/// string ([`Selectors::text`]), made once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Selectors {
+    /// Attributes that make an element more than its tag says; most elements have none, and
+    /// knowing which are marked lets the walk skip every attribute read for the others. They
+    /// include the ones a name is computed from (`a11y::name::NAMING`) and a control's states,
+    /// so neither asks again of an element the walk met.
+    Marked,
+    /// What makes a row or a plain element more than its tag.
+    Shaping,
+    /// The attributes a control's states come from: one question spares the reads of all of
+    /// them for the marked controls that have none.
+    Stateful,
+    /// Class names a date picker may mark a day of another month with; `a11y::outside_month`
+    /// decides (one question spares the class read of every other control).
+    MaybeOutsideMonth,
+    /// The attributes an author names an element with.
+    AuthorNamed,
+    /// Those, or a tooltip.
+    AuthorNamedOrTitled,
+}
+
+impl Selectors {
+    /// Every one, each at its own number (`as usize`).
+    pub const ALL: [Selectors; 6] = [
+        Selectors::Marked,
+        Selectors::Shaping,
+        Selectors::Stateful,
+        Selectors::MaybeOutsideMonth,
+        Selectors::AuthorNamed,
+        Selectors::AuthorNamedOrTitled,
+    ];
+
+    /// The selector list, as CSS writes it.
+    pub fn text(self) -> String {
+        let of = |attributes: &mut dyn Iterator<Item = &&str>| {
+            attributes
+                .map(|a| format!("[{a}]"))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        match self {
+            Selectors::Marked => of(&mut SHAPING
+                .iter()
+                .chain(a11y::name::NAMING)
+                .chain(&STATE_ATTRIBUTES)),
+            Selectors::Shaping => of(&mut SHAPING.iter()),
+            Selectors::Stateful => of(&mut STATE_ATTRIBUTES.iter()),
+            Selectors::MaybeOutsideMonth => "[class*=onth],[class*=ay]".to_owned(),
+            Selectors::AuthorNamed => of(&mut AUTHOR_NAMES.iter()),
+            Selectors::AuthorNamedOrTitled => of(&mut AUTHOR_NAMES.iter().chain(&["title"])),
+        }
+    }
+}
+
+const AUTHOR_NAMES: [&str; 3] = ["aria-label", "aria-labelledby", "aria-labeledby"];
+
+/// What the walk looks for inside an element.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Inside {
+    /// What a person clicks, types into or focuses inside a widget's part.
+    Controls,
+    /// A field a label may name.
+    Fields,
+}
+
+impl Inside {
+    /// The selector list, as CSS writes it.
+    pub fn text(self) -> &'static str {
+        match self {
+            Inside::Controls => {
+                "a[href], button, input:not([type=hidden]), select, textarea, [role=button], [role=link], [role=checkbox], [role=radio], [role=switch], [role=menuitem], [role=option], [role=tab], [role=slider], [role=textbox], [role=combobox], [role=spinbutton], [tabindex]:not([tabindex='-1']), [contenteditable]:not([contenteditable=false])"
+            }
+            Inside::Fields => "input, select, textarea",
+        }
+    }
+}
+
+/// A field's value as the snapshot shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FieldValue {
+    /// A password field: empty or not, and the secret's name when one was typed into it.
+    Password { empty: bool, secret: Option<String> },
+    /// What the field holds, a typed secret's value shown as its name.
+    Text(String),
+}
+
+/// What the walk reads of an element for the element reads alone (a role, a script's control).
+pub trait Elements {
+    type Element;
+
+    fn attribute(&self, el: &Self::Element, name: &str) -> Option<String>;
+    fn has_attribute(&self, el: &Self::Element, name: &str) -> bool;
+    fn child_element_count(&self, el: &Self::Element) -> u32;
+    /// The element's `textContent`.
+    fn text_content(&self, el: &Self::Element) -> Option<String>;
+}
+
+/// The page as the snapshot reads it.
+pub trait Page: Elements {
+    type Node;
+    /// What tells the reader which elements are [`Selectors::Marked`] in a tree: the
+    /// selectors, or the set of a tree's marked elements.
+    type Marked: Clone;
+    /// What names need kept across one walk (the labels of the fields met).
+    type Labels: Default;
+
+    /// A node's children (shadow roots not entered) with their facts.
+    fn children<'a>(
+        &'a self,
+        parent: &'a Self::Node,
+        marked: &'a Self::Marked,
+    ) -> impl Iterator<Item = (Self::Node, Facts)> + 'a;
+    fn facts(&self, node: &Self::Node, marked: &Self::Marked) -> Facts;
+    /// An element's tag, from its facts where they number it.
+    fn tag(&self, el: &Self::Element, facts: Facts) -> String;
+    /// A node whose facts say it is an element, as one.
+    fn as_element<'n>(&self, node: &'n Self::Node) -> &'n Self::Element;
+    fn as_node(&self, el: &Self::Element) -> Self::Node;
+    /// The marked elements in whatever tree a node is, by selectors.
+    fn marked_by_selectors(&self) -> Self::Marked;
+    /// The marked elements of `root`'s tree, found at once (one query for a whole tree).
+    fn marked_in(&self, root: &Self::Node) -> Self::Marked;
+    fn shadow_root(&self, el: &Self::Element) -> Option<Self::Node>;
+    /// What a slot shows: the nodes assigned to it, nested slots flattened.
+    fn slotted(&self, slot: &Self::Element) -> Vec<Self::Node>;
+    fn parent_element(&self, el: &Self::Element) -> Option<Self::Element>;
+    /// The element a text node shows in: its parent, or the host of the shadow root it is in.
+    fn text_owner(&self, node: &Self::Node) -> Option<Self::Element>;
+    /// A text node's words.
+    fn text(&self, node: &Self::Node) -> Option<String>;
+    fn matches(&self, el: &Self::Element, selectors: Selectors) -> bool;
+    /// Is something under `el` what `inside` looks for?
+    fn holds(&self, el: &Self::Element, inside: Inside) -> bool;
+    /// Is the element rendered (not `display: none`, `content-visibility: hidden`, …)?
+    fn is_visible(&self, el: &Self::Element) -> bool;
+    /// `display: contents` (a grid's header row laid out by its cells): no box of its own,
+    /// but its children show.
+    fn box_less(&self, el: &Self::Element) -> bool;
+    /// The element's computed cursor.
+    fn cursor(&self, el: &Self::Element) -> Option<String>;
+    /// The element's accessible name, as `a11y::name` computes it, cut for a line.
+    fn name(&self, labels: &mut Self::Labels, seen: Seen<Self::Element>, how: Named) -> String;
+    /// The element's ref in the frame numbered `frame`.
+    fn reference(&self, el: &Self::Element, frame: u32) -> String;
+    /// The browser's frame id of an iframe's document.
+    fn frame_id(&self, el: &Self::Element) -> Option<u64>;
+    /// The element's CSS path ([`a11y::locator::css_path`]).
+    fn css_path(&self, el: &Self::Element) -> String;
+    /// The words shown under an element, at most `max` characters read.
+    fn flat_text(&self, el: &Self::Element, max: usize) -> String;
+    /// An `<input>`'s checkedness.
+    fn checked(&self, input: &Self::Element) -> bool;
+    /// An `<input>`'s or `<textarea>`'s value.
+    fn field_value(&self, field: &Self::Element) -> Option<FieldValue>;
+    /// The words of a `<select>`'s selected option.
+    fn selected_text(&self, select: &Self::Element) -> Option<String>;
+}
+
+/// Limits of one snapshot.
+pub struct Limits {
+    pub interactive_only: bool,
+    pub max_chars: usize,
+    pub max_depth: Option<usize>,
+    pub max_nodes: Option<usize>,
+}
+
+/// Where a walk starts.
+pub enum Start<N> {
+    /// The body: its content is listed, not the body itself.
+    Body(N),
+    /// The element a selector asked for: listed as any other, and also when it is hidden or
+    /// an option (which the walk leaves to their field), so the answer says what it is.
+    Element(N),
+}
+
+/// The page's levels the walk descends at most: a page can nest elements without end, and each
+/// level costs the walk stack. Deeper, the walk stops as at its size limit, saying where.
+pub const MAX_NESTING: usize = 512;
+
+/// The frame's snapshot part (its frames left as placeholders).
+pub fn snapshot<P: Page>(
+    page: &P,
+    frame: u32,
+    start: Start<P::Node>,
+    limits: Limits,
+) -> SnapshotPart {
+    let (root, whole) = match start {
+        Start::Body(root) => (root, false),
+        Start::Element(root) => (root, true),
+    };
+    let mut w = Walker {
+        page,
+        frame,
+        limits,
+        labels: P::Labels::default(),
+        out: String::new(),
+        refs: 0,
+        lines: 0,
+        frames: Vec::new(),
+        cut: None,
+        in_label: false,
+        marked: vec![page.marked_in(&root)],
+        nesting: 0,
+    };
+    let facts = page.facts(&root, &page.marked_by_selectors());
+    let el = page.as_element(&root);
+    let tag = page.tag(el, facts);
+    let seen = Seen {
+        el,
+        tag: &tag,
+        facts,
+    };
+    match whole {
+        true => w.root(seen),
+        false => w.children(seen, 0),
+    }
+    SnapshotPart {
+        text: w.out,
+        refs: w.refs,
+        cut: w.cut,
+        frames: w.frames,
+    }
+}
+
+struct Walker<'p, P: Page> {
+    page: &'p P,
+    frame: u32,
+    limits: Limits,
+    labels: P::Labels,
+    out: String,
+    refs: u32,
+    lines: usize,
+    frames: Vec<FramePlace>,
+    cut: Option<String>,
+    /// Inside a label that names a field: its words are on the field's line already.
+    in_label: bool,
+    /// What tells the reader which elements are marked, for the tree being walked (a shadow
+    /// root's on top while inside it).
+    marked: Vec<P::Marked>,
+    /// The page's levels the walk is inside (each a call deeper in the walk's own stack).
+    nesting: usize,
+}
+
+impl<P: Page> Walker<'_, P> {
+    /// A label's own words name its field; the field's line carries them (also the words of
+    /// elements inside the label, and what its slots show).
+    fn label(&mut self, label: Seen<P::Element>, depth: usize) {
+        let was = self.in_label;
+        self.in_label = true;
+        self.children(label, depth);
+        self.in_label = was;
+    }
+
+    /// What a slot shows: its assigned nodes (its own children when none are).
+    fn slot(&mut self, slot: Seen<P::Element>, depth: usize) {
+        let page = self.page;
+        let assigned = page.slotted(slot.el);
+        if assigned.is_empty() {
+            return self.children(slot, depth);
+        }
+        // A slot has no box of its own: its text shows when what holds it does.
+        let with_text = !self.limits.interactive_only && !self.in_label;
+        let shown_by = page.parent_element(slot.el);
+        let mut holder = Holding {
+            carrier: shown_by
+                .as_ref()
+                .is_some_and(|p| is_carrier(&page.tag(p, Facts::other()))),
+            held: None,
+            parent_shows: false,
+        };
+        // Assigned nodes may come from several trees: asked by selector.
+        let marked = page.marked_by_selectors();
+        self.marked.push(marked.clone());
+        for node in &assigned {
+            if self.cut.is_some() {
+                break;
+            }
+            let facts = page.facts(node, &marked);
+            self.child(
+                node,
+                facts,
+                depth,
+                with_text,
+                &mut holder,
+                shown_by.as_ref(),
+            );
+        }
+        self.marked.pop();
+    }
+
+    /// The nodes the page shows under `parent`: a host's shadow tree, where slots place its
+    /// light children.
+    fn children(&mut self, parent: Seen<P::Element>, depth: usize) {
+        if self.nesting == MAX_NESTING {
+            let path = self.page.css_path(parent.el);
+            self.cut = Some(format!(
+                "cut at {MAX_NESTING} nested levels ({} refs so far); what is inside {path} is left out: call firefox_snapshot with selector {path:?} to see it",
+                self.refs
+            ));
+            return;
+        }
+        self.nesting += 1;
+        self.children_in(parent, depth);
+        self.nesting -= 1;
+    }
+
+    fn children_in(&mut self, parent: Seen<P::Element>, depth: usize) {
+        let page = self.page;
+        let shadow = parent
+            .facts
+            .shadowed()
+            .then(|| page.shadow_root(parent.el))
+            .flatten();
+        let Some(shadow) = shadow else {
+            let carrier = is_carrier(parent.tag);
+            let node = page.as_node(parent.el);
+            return self.nodes_under(&node, Some(parent.el), depth, carrier);
+        };
+        self.marked.push(page.marked_in(&shadow));
+        self.nodes_under(&shadow, None, depth, false);
+        self.marked.pop();
+    }
+
+    /// The children of `parent` (an element, whose text shows when it is visible, or a shadow
+    /// root).
+    fn nodes_under(
+        &mut self,
+        parent: &P::Node,
+        shown_by: Option<&P::Element>,
+        depth: usize,
+        carrier: bool,
+    ) {
+        let page = self.page;
+        let with_text = !self.limits.interactive_only && !self.in_label;
+        // Generic elements are not checked for visibility on the way down (too costly); their
+        // text is shown only if they are visible, checked once, at their first words.
+        let mut holder = Holding {
+            carrier,
+            held: None,
+            parent_shows: true,
+        };
+        let marked = match self.marked.last() {
+            Some(marked) => marked.clone(),
+            None => page.marked_by_selectors(),
+        };
+        for (node, facts) in page.children(parent, &marked) {
+            if self.cut.is_some() {
+                return;
+            }
+            self.child(&node, facts, depth, with_text, &mut holder, shown_by);
+        }
+    }
+
+    /// One node of a parent's content; text only where `shown_by` is visible.
+    fn child(
+        &mut self,
+        node: &P::Node,
+        facts: Facts,
+        depth: usize,
+        with_text: bool,
+        holder: &mut Holding,
+        shown_by: Option<&P::Element>,
+    ) {
+        let page = self.page;
+        if facts.is_element() {
+            let el = page.as_element(node);
+            let tag = page.tag(el, facts);
+            return self.element(
+                Seen {
+                    el,
+                    tag: &tag,
+                    facts,
+                },
+                depth,
+            );
+        }
+        if !facts.is_text() {
+            return;
+        }
+        // Without text wanted, words matter only where they may make a control.
+        let carrier = holder.carrier;
+        if !with_text && !carrier {
+            return;
+        }
+        let text = page.text(node).unwrap_or_default();
+        if !text.chars().any(char::is_alphanumeric) {
+            return;
+        }
+        let held = match holder.held {
+            Some(held) => held,
+            None => *holder.held.insert(self.holder(shown_by, carrier, depth)),
+        };
+        if held == Holder::Shown && with_text {
+            let parent = shown_by.filter(|_| holder.parent_shows);
+            self.text(node, parent, &text, depth);
+        }
+    }
+
+    /// What the element holding some words is: hidden, shown, or — its cursor says a person
+    /// clicks or drags it (a kanban card, a sortable item) — a control, listed with a ref in
+    /// place of its words.
+    fn holder(&mut self, el: Option<&P::Element>, carrier: bool, depth: usize) -> Holder {
+        let page = self.page;
+        let Some(el) = el else {
+            return Holder::Shown;
+        };
+        if !page.is_visible(el) {
+            return Holder::Hidden;
+        }
+        if self.in_label || !carrier || !pointer_cursor(page, el) {
+            return Holder::Shown;
+        }
+        let facts = page.facts(&page.as_node(el), &page.marked_by_selectors());
+        let tag = page.tag(el, facts);
+        self.control(
+            Seen {
+                el,
+                tag: &tag,
+                facts,
+            },
+            "clickable",
+            depth,
+        );
+        Holder::Control
+    }
+
+    fn push(&mut self, line: String, at: &P::Element) -> bool {
+        let over_nodes = self.limits.max_nodes.is_some_and(|n| self.lines >= n);
+        if self.out.len() + line.len() > self.limits.max_chars || over_nodes {
+            let path = self.page.css_path(at);
+            let why = if over_nodes {
+                format!("{} nodes", self.lines)
+            } else {
+                format!("{} characters", self.limits.max_chars)
+            };
+            self.cut = Some(format!(
+                "cut at {why} ({} refs so far); the rest starts at {path}: call firefox_snapshot with selector {path:?}, or interactiveOnly: true, to see it",
+                self.refs
+            ));
+            return false;
+        }
+        self.out.push_str(&line);
+        self.lines += 1;
+        true
+    }
+
+    /// A text's line; `parent`: its parent element, when the caller knows it.
+    fn text(&mut self, node: &P::Node, parent: Option<&P::Element>, raw: &str, depth: usize) {
+        if !self.within_depth(depth) {
+            return;
+        }
+        let line = a11y::text_line(depth, &a11y::clean(raw, 120));
+        if let Some(parent) = parent {
+            self.push(line, parent);
+            return;
+        }
+        // Text slotted into a shadow root, or directly in one, has a host to point at.
+        if let Some(parent) = self.page.text_owner(node) {
+            self.push(line, &parent);
+        }
+    }
+
+    fn within_depth(&self, depth: usize) -> bool {
+        self.limits.max_depth.is_none_or(|d| depth < d)
+    }
+
+    /// The element a selector asked for ([`Start::Element`]).
+    fn root(&mut self, seen: Seen<P::Element>) {
+        let (page, el, tag) = (self.page, seen.el, seen.tag);
+        let hidden = page.has_attribute(el, "hidden")
+            || page.attribute(el, "aria-hidden").as_deref() == Some("true")
+            || !(page.is_visible(el) || page.box_less(el));
+        if !hidden && tag != "option" {
+            return self.element(seen, 0);
+        }
+        let (role, _) = role_of(page, el, tag, true);
+        let role = role.unwrap_or(if tag == "option" { "option" } else { "generic" });
+        let how = match hidden {
+            true => Named::Hidden,
+            false => Named::Shown,
+        };
+        let name = page.name(&mut self.labels, seen, how);
+        let states = States {
+            hidden,
+            ..States::default()
+        };
+        self.push(a11y::line(0, role, &name, None, &states), el);
+    }
+
+    fn element(&mut self, seen: Seen<P::Element>, depth: usize) {
+        let (page, el, tag, marked) = (self.page, seen.el, seen.tag, seen.facts.marked());
+        if a11y::is_skipped(tag) {
+            return;
+        }
+        // Marked may be by a name's or a state's attribute only (`aria-disabled` on a cell):
+        // that leaves a row or a plain element as it is.
+        let shaped = || marked && page.matches(el, Selectors::Shaping);
+        if tag == "tr" && !shaped() {
+            return self.row(seen, depth);
+        }
+        if tag == "slot" {
+            return self.slot(seen, depth);
+        }
+        if a11y::is_plain(tag) && !shaped() {
+            // The common case: a generic element, only its content matters.
+            return self.children(seen, depth);
+        }
+        let hidden = marked
+            && (page.has_attribute(el, "hidden")
+                || page.attribute(el, "aria-hidden").as_deref() == Some("true"));
+        if hidden || !(page.is_visible(el) || page.box_less(el)) {
+            return;
+        }
+        let (role, interactive) = role_of(page, el, tag, marked);
+        if role == Some("row") {
+            // A grid's row: its cells on one line, each with its ref, as a table's row.
+            return self.row(seen, depth);
+        }
+        if interactive && holds_controls(page, el, role) {
+            return self.composite(seen, role, depth);
+        }
+        if interactive || (role == Some("label") && !labels_field(page, el)) {
+            let role = role.unwrap_or("clickable");
+            let listed = self.control(seen, role, depth);
+            // A listbox's options, a grid's cells, a menu's items: clicked one by one.
+            if listed && a11y::has_items(role) {
+                self.children(seen, depth + 1);
+            }
+            return;
+        }
+        match role {
+            Some(h @ ("h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "heading")) => {
+                let name = page.name(&mut self.labels, seen, Named::Shown);
+                let line = a11y::line(depth, h, &name, None, &States::default());
+                if self.within_depth(depth) {
+                    self.push(line, el);
+                }
+            }
+            Some("img") if tag == "svg" => self.named(seen, "img", depth),
+            Some("img") if !self.limits.interactive_only => {
+                let name = page.name(&mut self.labels, seen, Named::Shown);
+                if !name.is_empty() && self.within_depth(depth) {
+                    self.push(
+                        a11y::line(depth, "img", &name, None, &States::default()),
+                        el,
+                    );
+                }
+            }
+            Some("iframe") => self.iframe(el, depth),
+            Some("label") => self.label(seen, depth),
+            Some(r) if a11y::is_container(Some(r)) => {
+                let name = page.name(&mut self.labels, seen, Named::Shown);
+                if self.within_depth(depth)
+                    && !self.push(a11y::line(depth, r, &name, None, &States::default()), el)
+                {
+                    return;
+                }
+                self.children(seen, depth + 1);
+            }
+            Some("none" | "presentation") => self.children(seen, depth),
+            // An element of no role that an author named or titled: by its tag, or the role a
+            // name gives it (a named section is a region).
+            Some("generic") | None
+                if marked && page.matches(el, Selectors::AuthorNamedOrTitled) =>
+            {
+                let role = match tag {
+                    "section" => "region",
+                    "dl" => "list",
+                    _ => tag,
+                };
+                self.named(seen, role, depth)
+            }
+            Some("generic") | None => self.children(seen, depth),
+            // Other roles (an alert, a figure, a status) are printed when named, else only
+            // their content shows.
+            Some(r) => self.named(seen, r, depth),
+        }
+    }
+
+    /// An element whose role is worth saying when it has a name (an alert, a figure, a named
+    /// svg): its line, then its content under it; unnamed, only its content.
+    fn named(&mut self, seen: Seen<P::Element>, role: &str, depth: usize) {
+        let name = self.page.name(&mut self.labels, seen, Named::Shown);
+        if name.is_empty() {
+            return self.children(seen, depth);
+        }
+        if self.within_depth(depth)
+            && !self.push(
+                a11y::line(depth, role, &name, None, &States::default()),
+                seen.el,
+            )
+        {
+            return;
+        }
+        self.children(seen, depth + 1);
+    }
+
+    /// A control's line, with its ref; false when it did not fit.
+    fn control(&mut self, seen: Seen<P::Element>, role: &str, depth: usize) -> bool {
+        let (page, el) = (self.page, seen.el);
+        let reference = page.reference(el, self.frame);
+        // What a script made clickable has no role to name it; its words do.
+        let how = match role {
+            "clickable" => Named::Clickable,
+            _ => Named::Shown,
+        };
+        let name = page.name(&mut self.labels, seen, how);
+        let mut states = states(page, seen, role);
+        if name.is_empty() {
+            states.context = context_of(page, el);
+        }
+        // Calendar days are cells, options, buttons or script-made controls, never links or
+        // fields: those are spared the class question.
+        states.outside_month = matches!(role, "clickable" | "gridcell" | "option" | "button")
+            && page.matches(el, Selectors::MaybeOutsideMonth)
+            && a11y::outside_month(&page.attribute(el, "class").unwrap_or_default());
+        let line = a11y::line(depth, role, &name, Some(&reference), &states);
+        let listed = self.within_depth(depth) && self.push(line, el);
+        if listed {
+            self.refs += 1;
+        }
+        listed
+    }
+
+    /// A part of a composite widget holding controls of its own (a calendar day's button, a
+    /// map's markers and zoom buttons): those controls are what a person clicks. A cell gives
+    /// way to them; a script's focusable container keeps its ref, with them listed under it.
+    fn composite(&mut self, seen: Seen<P::Element>, role: Option<&'static str>, depth: usize) {
+        if role.is_some_and(a11y::gives_way) {
+            return self.children(seen, depth);
+        }
+        if self.control(seen, role.unwrap_or("clickable"), depth) {
+            self.children(seen, depth + 1);
+        }
+    }
+
+    /// A table row: its content, folded onto one line where it is a few lines.
+    fn row(&mut self, row: Seen<P::Element>, depth: usize) {
+        let (start, lines, frames) = (self.out.len(), self.lines, self.frames.len());
+        // A row's name is its cells' words, which its line shows; an author's name is said.
+        let authored = row.facts.marked() && self.page.matches(row.el, Selectors::AuthorNamed);
+        let name = match authored {
+            true => self.page.name(&mut self.labels, row, Named::Shown),
+            false => String::new(),
+        };
+        self.children(row, depth);
+        if self.cut.is_some() || self.frames.len() != frames {
+            return;
+        }
+        if let Some(folded) = a11y::fold_row(depth, &self.out[start..], &name) {
+            self.out.truncate(start);
+            self.out.push_str(&folded);
+            self.lines = lines + 1;
+        }
+    }
+
+    fn iframe(&mut self, el: &P::Element, depth: usize) {
+        let page = self.page;
+        let Some(frame) = page.frame_id(el) else {
+            return;
+        };
+        if !self.within_depth(depth) {
+            return;
+        }
+        let title = page
+            .attribute(el, "title")
+            .or_else(|| page.attribute(el, "name"))
+            .unwrap_or_default();
+        let line = a11y::line(
+            depth,
+            "iframe",
+            &a11y::clean(&title, 60),
+            None,
+            &States::default(),
+        );
+        if self.push(line, el) {
+            self.frames.push(FramePlace {
+                frame,
+                offset: self.out.len(),
+                indent: depth + 1,
+            });
+        }
+    }
+}
+
+/// Does a cell or a script's focusable container hold controls of its own? Native controls
+/// and ARIA widgets are leaves: what is inside them is part of them.
+fn holds_controls<P: Page>(page: &P, el: &P::Element, role: Option<&str>) -> bool {
+    let part = match role {
+        None => true,
+        Some(r) => a11y::gives_way(r),
+    };
+    part && page.child_element_count(el) > 0 && page.holds(el, Inside::Controls)
+}
+
+/// Is this a control a script made: focusable by the keyboard (tabindex ≥ 0), clicked
+/// (onclick), dragged (`draggable`), or words that a click focuses (tabindex -1: a calendar's
+/// day)? A container with tabindex -1 only keeps focus for its items (they are listed
+/// instead), and an empty one is a backdrop.
+fn scripted_control<E: Elements>(page: &E, el: &E::Element) -> bool {
+    let clicked = page.has_attribute(el, "onclick")
+        || page.attribute(el, "draggable").as_deref() == Some("true");
+    clicked
+        || page.attribute(el, "tabindex").is_some_and(|t| {
+            t.trim().parse::<i32>().map_or(true, |t| t >= 0)
+                || (page.child_element_count(el) == 0
+                    && page
+                        .text_content(el)
+                        .is_some_and(|t| t.chars().any(char::is_alphanumeric)))
+        })
+}
+
+/// An element's role, and whether an agent acts on it. `marked`: it may carry ARIA or script
+/// attributes (asking an unmarked one for them is a read spared).
+pub fn role_of<E: Elements>(
+    page: &E,
+    el: &E::Element,
+    tag: &str,
+    marked: bool,
+) -> (Option<&'static str>, bool) {
+    let role_attr = marked.then(|| page.attribute(el, "role")).flatten();
+    let input_type = (tag == "input" || tag == "button")
+        .then(|| page.attribute(el, "type"))
+        .flatten();
+    let facts = ElementFacts {
+        tag,
+        role_attr: role_attr.as_deref(),
+        input_type: input_type.as_deref(),
+        has_href: tag == "a" && page.has_attribute(el, "href"),
+        contenteditable: marked
+            && page
+                .attribute(el, "contenteditable")
+                .is_some_and(|v| v != "false"),
+        focusable: marked && scripted_control(page, el),
+        disabled: marked && page.has_attribute(el, "disabled"),
+    };
+    let role = a11y::role(&facts);
+    (role, a11y::is_interactive(role, &facts))
+}
+
+/// What is known of the element holding a run of text nodes, found out once.
+struct Holding {
+    /// It is an element cards and items are made of ([`is_carrier`]).
+    carrier: bool,
+    held: Option<Holder>,
+    /// It is the texts' parent (not the element showing a slot's nodes).
+    parent_shows: bool,
+}
+
+/// The tags whose cursor is asked: what cards, items and chips are made of (the tags of
+/// `element`'s generic branch). Asking every paragraph and table cell costs a style lookup
+/// each, on every snapshot.
+fn is_carrier(tag: &str) -> bool {
+    matches!(tag, "div" | "span" | "li")
+}
+
+/// What the element holding some words turned out to be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Holder {
+    Hidden,
+    Shown,
+    /// Listed as a control (its words are its name).
+    Control,
+}
+
+/// Does the element's own cursor say it is clicked or dragged (`pointer`, `grab`, `move`)?
+fn pointer_cursor<P: Page>(page: &P, el: &P::Element) -> bool {
+    page.cursor(el)
+        .is_some_and(|c| matches!(c.as_str(), "pointer" | "grab" | "move"))
+}
+
+/// Does this label name a field? One that names none is text a script made clickable (a
+/// TodoMVC todo, double-clicked to edit).
+fn labels_field<P: Page>(page: &P, el: &P::Element) -> bool {
+    page.has_attribute(el, "for") || page.holds(el, Inside::Fields)
+}
+
+/// The words of the nearest container (a few levels up) that has some: what a person reads to
+/// tell one row's unnamed checkbox or × button from the next. Words hidden from people
+/// (`aria-hidden`: an editor's line numbers) do not count, and a container with a page's worth
+/// of words is not a row: nothing is said then.
+fn context_of<P: Page>(page: &P, el: &P::Element) -> Option<String> {
+    let mut at = page.parent_element(el);
+    for _ in 0..4 {
+        let container = at?;
+        let words = page.flat_text(&container, MAX_CONTEXT + 1);
+        if words.chars().count() > MAX_CONTEXT {
+            return None;
+        }
+        if words.chars().any(char::is_alphanumeric) {
+            return Some(a11y::clean(&words, 40));
+        }
+        at = page.parent_element(&container);
+    }
+    None
+}
+
+/// The most words a row holds: more, and it is a page, not a row.
+const MAX_CONTEXT: usize = 200;
+
+fn states<P: Page>(page: &P, seen: Seen<P::Element>, role: &str) -> States {
+    let (el, tag) = (seen.el, seen.tag);
+    let stateful = seen.facts.marked() && page.matches(el, Selectors::Stateful);
+    let mut s = match stateful {
+        true => States {
+            disabled: page.has_attribute(el, "disabled")
+                || page.attribute(el, "aria-disabled").as_deref() == Some("true"),
+            expanded: page.attribute(el, "aria-expanded").map(|e| e == "true"),
+            required: page.has_attribute(el, "required"),
+            ..States::default()
+        },
+        false => States::default(),
+    };
+    // The tag first: most controls are none of these, and each field's read is a call to JS.
+    match (tag, role) {
+        ("input", "checkbox" | "radio") => s.checked = page.checked(el),
+        ("input", "button") => {}
+        ("input" | "textarea", _) => {
+            s.value = match page.field_value(el) {
+                Some(FieldValue::Password { empty, secret }) => a11y::password_shown(empty, secret),
+                Some(FieldValue::Text(value)) => Some(a11y::clean(&value, 40)),
+                None => None,
+            };
+        }
+        ("select", _) => s.value = page.selected_text(el).map(|t| a11y::clean(&t, 40)),
+        _ if stateful && page.attribute(el, "aria-checked").as_deref() == Some("true") => {
+            s.checked = true;
+        }
+        _ => {}
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests;
