@@ -5,6 +5,7 @@
 pub mod generated;
 pub mod locator;
 pub mod name;
+pub mod pick;
 
 /// What the walker knows about one element.
 #[derive(Debug, Default, Clone, PartialEq)]

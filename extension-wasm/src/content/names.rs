@@ -232,14 +232,11 @@ pub fn name(el: &Element, tag: &str, labels: &mut Labels) -> String {
     name_as(el, tag, labels, Named::Shown)
 }
 
-/// Most characters of a name a locator matches whole (longer ones are cut, and not matched).
-pub const MAX_LOCATOR_NAME: usize = 300;
-
 /// The accessible name of `el` as a locator matches it: as [`name`], cut much later.
 pub fn full_name(el: &Element, tag: &str, labels: &mut Labels) -> String {
     let mut dom = Sources { labels, root: None };
     let name = a11y::name::accessible_name(&mut dom, el.as_ref(), tag, Named::Shown);
-    a11y::clean(&name, MAX_LOCATOR_NAME)
+    a11y::clean(&name, a11y::pick::MAX_LOCATOR_NAME)
 }
 
 /// The name of an element met as `how` says (hidden, or a script's clickable element).
