@@ -24,6 +24,62 @@ pub struct ElementFacts<'a> {
     pub disabled: bool,
 }
 
+/// What an element's role is read from ([`role_of`]): its attributes, children and text.
+pub trait Elements {
+    type Element;
+
+    fn attribute(&self, el: &Self::Element, name: &str) -> Option<String>;
+    fn has_attribute(&self, el: &Self::Element, name: &str) -> bool;
+    fn child_element_count(&self, el: &Self::Element) -> u32;
+    /// The element's `textContent`.
+    fn text_content(&self, el: &Self::Element) -> Option<String>;
+}
+
+/// Is this a control a script made: focusable by the keyboard (tabindex ≥ 0), clicked
+/// (onclick), dragged (`draggable`), or words that a click focuses (tabindex -1: a calendar's
+/// day)? A container with tabindex -1 only keeps focus for its items (they are listed
+/// instead), and an empty one is a backdrop.
+fn scripted_control<E: Elements>(page: &E, el: &E::Element) -> bool {
+    let clicked = page.has_attribute(el, "onclick")
+        || page.attribute(el, "draggable").as_deref() == Some("true");
+    clicked
+        || page.attribute(el, "tabindex").is_some_and(|t| {
+            t.trim().parse::<i32>().map_or(true, |t| t >= 0)
+                || (page.child_element_count(el) == 0
+                    && page
+                        .text_content(el)
+                        .is_some_and(|t| t.chars().any(char::is_alphanumeric)))
+        })
+}
+
+/// An element's role, and whether an agent acts on it. `marked`: it may carry ARIA or script
+/// attributes (asking an unmarked one for them is a read spared).
+pub fn role_of<E: Elements>(
+    page: &E,
+    el: &E::Element,
+    tag: &str,
+    marked: bool,
+) -> (Option<&'static str>, bool) {
+    let role_attr = marked.then(|| page.attribute(el, "role")).flatten();
+    let input_type = (tag == "input" || tag == "button")
+        .then(|| page.attribute(el, "type"))
+        .flatten();
+    let facts = ElementFacts {
+        tag,
+        role_attr: role_attr.as_deref(),
+        input_type: input_type.as_deref(),
+        has_href: tag == "a" && page.has_attribute(el, "href"),
+        contenteditable: marked
+            && page
+                .attribute(el, "contenteditable")
+                .is_some_and(|v| v != "false"),
+        focusable: marked && scripted_control(page, el),
+        disabled: marked && page.has_attribute(el, "disabled"),
+    };
+    let role = role(&facts);
+    (role, is_interactive(role, &facts))
+}
+
 /// The role an element plays, after ARIA rules (explicit role first, then the tag's).
 pub fn role(f: &ElementFacts) -> Option<&'static str> {
     if let Some(explicit) = f.role_attr.and_then(|r| r.split_whitespace().next()) {

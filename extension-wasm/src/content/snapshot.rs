@@ -10,10 +10,9 @@ use super::dom::{self, Children, Dom, document};
 use super::find;
 use super::names::{self, Labels};
 use super::secrets;
+use crate::a11y::Elements;
 use crate::a11y::name::Named;
-use crate::snapshot::{
-    self, Elements, Facts, FieldValue, Inside, Limits, Page, Seen, Selectors, Start,
-};
+use crate::snapshot::{self, Facts, FieldValue, Inside, Limits, Page, Seen, Selectors, Start};
 
 #[wasm_bindgen]
 extern "C" {
@@ -55,9 +54,9 @@ pub fn snapshot(
     )))
 }
 
-/// An element's role, and whether an agent acts on it ([`snapshot::role_of`]).
+/// An element's role, and whether an agent acts on it ([`crate::a11y::role_of`]).
 pub(super) fn role_of(el: &Element, tag: &str, marked: bool) -> (Option<&'static str>, bool) {
-    snapshot::role_of(&Dom, el, tag, marked)
+    crate::a11y::role_of(&Dom, el, tag, marked)
 }
 
 impl Elements for Dom {

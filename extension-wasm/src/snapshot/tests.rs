@@ -1,6 +1,7 @@
 use std::cell::RefCell;
 
 use super::*;
+use crate::a11y::Elements;
 use crate::a11y::name::{Generated, NameSources, Shown, accessible_name};
 
 /// A page of the tests' own: elements with attributes (`style` says what the layout would:

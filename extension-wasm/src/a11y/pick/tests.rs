@@ -1,5 +1,5 @@
 use super::*;
-use crate::snapshot::{self, Elements};
+use crate::a11y::{Elements, role_of};
 
 /// A frame of the tests' own: elements with a parent, attributes, a name and whether they
 /// are shown. Selectors: `*`, a tag, `#id`, `tag.class`, `[a="v"]`, `tag[a="v"]`, and lists.
@@ -98,7 +98,7 @@ impl Frame for Fake {
         Elements::attribute(self, el, name)
     }
     fn role(&self, el: &usize, tag: &str) -> Option<&'static str> {
-        snapshot::role_of(self, el, tag, true).0
+        role_of(self, el, tag, true).0
     }
     fn full_name(&self, el: &usize) -> String {
         super::super::clean(self.elements[*el].name, MAX_LOCATOR_NAME)
