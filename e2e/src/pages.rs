@@ -50,6 +50,13 @@ impl Page {
         }
     }
 
+    pub fn css(body: impl Into<String>) -> Self {
+        Self {
+            content_type: "text/css",
+            ..Self::html(body)
+        }
+    }
+
     /// A file the browser downloads (not shows) as `name`.
     pub fn download(bytes: Vec<u8>, name: &'static str) -> Self {
         Self {

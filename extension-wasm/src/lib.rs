@@ -40,6 +40,8 @@
 //! * [`sorting`]: a stable sort the content module's lists share (one copy of the standard
 //!   sort in its wasm, where each list's own was one more).
 //! * [`page_text`]: a page's text with its shadow roots read in place and its frames marked.
+//! * [`style_rules`]: which of a page's style rules are mirrored for `:hover` and `:focus`,
+//!   and which give `::before` / `::after` words.
 //! * [`search`]: where a text or pattern shows in a frame's text, and the line around it.
 //! * [`frame_alias`]: the short names refs give a tab's frames.
 //! * [`snapshot`]: what a frame's snapshot lists, and where it stops.
@@ -95,6 +97,7 @@ pub mod secret_fields;
 pub mod snapshot;
 pub mod sorting;
 pub mod stitch;
+pub mod style_rules;
 pub mod suggest;
 pub mod tab_mark;
 pub mod text;

@@ -48,9 +48,12 @@ document.getElementById('f').addEventListener('submit', e => { e.preventDefault(
 document.getElementById('f').addEventListener('invalid', e => { document.getElementById('out').textContent = 'refused: ' + e.target.validationMessage; }, true);
 </script>"#;
 
-/// Rows whose delete button shows only on `:hover`, and double-click to edit.
+/// Rows whose delete button shows only on `:hover`, and double-click to edit; a tip whose
+/// `:hover` rule is in an `@import`ed sheet.
 const ROWS: &str = r#"<!doctype html><title>Rows</title>
+<style>@import url(/input/tip.css);</style>
 <style>.destroy{display:none} li:hover .destroy{display:inline} li.editing label{display:none}</style>
+<p id=tip-host>Help <span id=tip>tip-shown-19</span></p>
 <ul id=list>
 <li><input class=toggle type=checkbox><label>Buy milk</label><button class=destroy></button></li>
 <li><input class=toggle type=checkbox><label>Walk the dog</label><button class=destroy></button></li>
@@ -95,6 +98,10 @@ pub fn pages(other_origin: &str) -> HashMap<&'static str, Page> {
         ("/input/change.html", Page::html(ON_CHANGE)),
         ("/input/limits.html", Page::html(LIMITS)),
         ("/input/rows.html", Page::html(ROWS)),
+        (
+            "/input/tip.css",
+            Page::css("#tip{display:none} #tip-host:hover #tip{display:inline}"),
+        ),
         (
             "/input/components.html",
             Page::html(components(other_origin)),
@@ -234,6 +241,18 @@ pub async fn hover_double_click_and_buttons(s: Arc<Shared>) -> anyhow::Result<()
         text_of(&a, tab, "#out")
             .await?
             .contains("click ctrl=true shift=true")
+    );
+    // A `:hover` rule of an imported sheet shows too.
+    ensure!(
+        !said(&a, "firefox_get_content", json!({"tabId": tab}))
+            .await?
+            .contains("tip-shown-19")
+    );
+    hover(&a, tab, "#tip-host").await?;
+    let tip = said(&a, "firefox_get_content", json!({"tabId": tab})).await?;
+    ensure!(
+        tip.contains("tip-shown-19"),
+        "the imported :hover rule was not applied: {tip}"
     );
     a.close().await?;
     Ok(())

@@ -22,6 +22,7 @@ mod secrets;
 mod snapshot;
 mod states;
 mod storage;
+mod style_sheets;
 
 use base64::Engine;
 use claudezilla_protocol::args::{DropTarget, Needle};

@@ -8,13 +8,12 @@ use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement,
 
 pub use super::dom::slotted;
 use super::dom::{self, Dom};
+use super::style_sheets::PageSheets;
 use crate::a11y;
 use crate::a11y::name::{Generated, NameSources, Named, Shown};
 use crate::composed;
 use crate::snapshot::{Facts, Seen};
-
-/// Most style rules read to learn which elements may show generated words (beyond: any may).
-const MAX_RULES: u32 = 2_000;
+use crate::style_rules;
 
 /// Bytes of text read for one name at most (names are cut far shorter).
 const MAX_WORDS: usize = 400;
@@ -156,75 +155,10 @@ impl Labels {
 struct Generating([Option<String>; 2]);
 
 impl Generating {
-    /// Read from the page's style sheets; a sheet we may not read (another origin's), or more
-    /// rules than are worth reading, may generate anything.
+    /// Read from the page's style sheets ([`style_rules::generating`]).
     fn read() -> Self {
-        let mut bases: [Vec<String>; 2] = Default::default();
-        let mut budget = MAX_RULES;
-        let sheets = web_sys::window()
-            .and_then(|w| w.document())
-            .map(|d| d.style_sheets());
-        let readable = sheets.is_none_or(|sheets| {
-            (0..sheets.length()).all(|i| {
-                let rules = sheets
-                    .item(i)
-                    .and_then(|s| s.unchecked_ref::<web_sys::CssStyleSheet>().css_rules().ok());
-                rules.is_some_and(|r| collect(&r, &mut budget, &mut bases))
-            })
-        });
-        if !readable {
-            return Self([Some("*".into()), Some("*".into())]);
-        }
-        Self(bases.map(|b| (!b.is_empty()).then(|| b.join(", "))))
+        Self(style_rules::generating(&PageSheets))
     }
-}
-
-/// Adds the selectors of `rules` (and of the rules grouped in them: `@media`, `@supports`,
-/// nesting) whose `content` gives words; false when over the budget.
-fn collect(rules: &web_sys::CssRuleList, budget: &mut u32, bases: &mut [Vec<String>; 2]) -> bool {
-    use js_sys::Reflect;
-    for r in 0..rules.length() {
-        let Some(rule) = rules.item(r) else {
-            continue;
-        };
-        *budget = match budget.checked_sub(1) {
-            Some(left) => left,
-            None => return false,
-        };
-        if let Ok(inner) = Reflect::get(&rule, &"cssRules".into())
-            && let Ok(inner) = inner.dyn_into::<web_sys::CssRuleList>()
-            && !collect(&inner, budget, bases)
-        {
-            return false;
-        }
-        // An `@import`ed sheet: read like the others (another origin's is unreadable).
-        if let Ok(sheet) = Reflect::get(&rule, &"styleSheet".into())
-            && sheet.is_object()
-        {
-            let rules = sheet.unchecked_into::<web_sys::CssStyleSheet>().css_rules();
-            if !rules.is_ok_and(|r| collect(&r, budget, bases)) {
-                return false;
-            }
-        }
-        let Some(selectors) = Reflect::get(&rule, &"selectorText".into())
-            .ok()
-            .and_then(|s| s.as_string())
-        else {
-            continue;
-        };
-        let content = Reflect::get(&rule, &"style".into())
-            .ok()
-            .filter(JsValue::is_object)
-            .map(|style| style.unchecked_into::<web_sys::CssStyleDeclaration>())
-            .and_then(|style| style.get_property_value("content").ok())
-            .unwrap_or_default();
-        if a11y::generated::declares_words(&content) {
-            let [before, after] = a11y::generated::pseudo_bases(&selectors);
-            bases[0].extend(before);
-            bases[1].extend(after);
-        }
-    }
-    true
 }
 
 /// The accessible name of `el` (whose tag the caller knows), as `a11y::name` computes it.

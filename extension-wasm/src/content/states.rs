@@ -9,10 +9,12 @@
 use std::cell::RefCell;
 
 use js_sys::Reflect;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsCast;
 use web_sys::{CssStyleSheet, Element, HtmlStyleElement, MouseEvent, MouseEventInit};
 
 use super::dom::document;
+use super::style_sheets::PageSheets;
+use crate::style_rules::{self, MAX_MIRRORED};
 
 /// The attribute standing in for `:hover`.
 const ATTR: &str = "data-claudezilla-hover";
@@ -29,8 +31,6 @@ const STATES: [(&str, &str); 4] = [
 ];
 /// Our stylesheet's id, so it is never mirrored itself.
 const SHEET_ID: &str = "claudezilla-state-rules";
-/// Rules mirrored at most (a page with more has them cut, and is told).
-const MAX_RULES: usize = 2_000;
 
 thread_local! {
     /// The hovered element and its ancestors, innermost first.
@@ -123,23 +123,8 @@ fn mirror() -> String {
     if let Some(old) = doc.get_element_by_id(SHEET_ID) {
         old.remove();
     }
-    let mut rules = Vec::new();
-    let mut unreadable = 0;
-    let sheets = doc.style_sheets();
-    for i in 0..sheets.length() {
-        let Some(sheet) = sheets
-            .item(i)
-            .and_then(|s| s.dyn_into::<CssStyleSheet>().ok())
-        else {
-            continue;
-        };
-        match sheet.css_rules() {
-            Ok(list) => collect(&list.into(), &mut rules),
-            Err(_) => unreadable += 1,
-        }
-    }
-    let cut = rules.len() > MAX_RULES;
-    rules.truncate(MAX_RULES);
+    let read = style_rules::mirrored(&PageSheets, &STATES);
+    let rules = read.rules;
     if !rules.is_empty()
         && let Ok(style) = doc.create_element("style")
     {
@@ -164,14 +149,15 @@ fn mirror() -> String {
         }
     }
     let mut notes = Vec::new();
-    if unreadable > 0 {
+    if read.unreadable > 0 {
         notes.push(format!(
-            "{unreadable} stylesheet(s) could not be read (cross-origin): their :hover styles are not shown"
+            "{} stylesheet(s) could not be read (cross-origin): their :hover styles are not shown",
+            read.unreadable
         ));
     }
-    if cut {
+    if read.cut {
         notes.push(format!(
-            "only the first {MAX_RULES} :hover and :focus rules are applied"
+            "only the first {MAX_MIRRORED} :hover and :focus rules are applied"
         ));
     }
     if notes.is_empty() {
@@ -179,59 +165,4 @@ fn mirror() -> String {
     } else {
         format!("; {}", notes.join("; "))
     }
-}
-
-/// The `:hover` rules of a rule list (nested in `@media`, `@supports`, … that apply now),
-/// rewritten onto the attribute.
-fn collect(list: &JsValue, out: &mut Vec<String>) {
-    let len = Reflect::get(list, &"length".into())
-        .ok()
-        .and_then(|l| l.as_f64())
-        .unwrap_or(0.0) as u32;
-    for i in 0..len {
-        if out.len() > MAX_RULES {
-            return;
-        }
-        let Ok(rule) = Reflect::get(list, &i.into()) else {
-            continue;
-        };
-        let selector = Reflect::get(&rule, &"selectorText".into())
-            .ok()
-            .and_then(|s| s.as_string());
-        match selector {
-            Some(selector) if selector.contains(":hover") || selector.contains(":focus") => {
-                let text = Reflect::get(&rule, &"cssText".into())
-                    .ok()
-                    .and_then(|t| t.as_string())
-                    .unwrap_or_default();
-                if let Some(mirrored) = crate::text::mirror_states(&text, &STATES) {
-                    out.push(mirrored);
-                }
-            }
-            Some(_) => {}
-            None => {
-                // A group rule: an @media one counts when it matches now (@supports, @layer
-                // and the like are taken as they are).
-                let is_media =
-                    Reflect::get(&rule, &"media".into()).is_ok_and(|m| !m.is_undefined());
-                let applies = !is_media
-                    || Reflect::get(&rule, &"conditionText".into())
-                        .ok()
-                        .and_then(|c| c.as_string())
-                        .is_none_or(|c| media_matches(&c));
-                if let Ok(children) = Reflect::get(&rule, &"cssRules".into())
-                    && applies
-                    && !children.is_undefined()
-                {
-                    collect(&children, out);
-                }
-            }
-        }
-    }
-}
-
-fn media_matches(condition: &str) -> bool {
-    web_sys::window()
-        .and_then(|w| w.match_media(condition).ok().flatten())
-        .is_none_or(|m| m.matches())
 }
