@@ -395,7 +395,15 @@ async fn compare(baseline: std::path::PathBuf) -> anyhow::Result<()> {
     ];
     let binaries = std::env::var_os(BASELINE_BIN).map(std::path::PathBuf::from);
     for (extension, binaries) in [(None, None), (Some(baseline), binaries)] {
-        let browser = Browser::start_with_options(options(extension, binaries)).await?;
+        // Marionette drives the user's own tab (a row times the user's loads).
+        let browser = Browser::start_with_options(claudezilla_e2e::browser::Options {
+            marionette: true,
+            ..options(extension, binaries)
+        })
+        .await?;
+        let mut ui = browser.marionette().await?;
+        ui.command("Marionette:SetContext", json!({"value": "content"}))
+            .await?;
         let agent = browser.agent("compare").await?;
         // The raw client is an agent of its own, with a tab of its own.
         let mut raw = RawClient::connect(&browser.runtime).await?;
@@ -417,7 +425,7 @@ async fn compare(baseline: std::path::PathBuf) -> anyhow::Result<()> {
         {
             tabs[k] = agent.open(&pages.url(path)).await?;
         }
-        sides.push((browser, agent, tabs, 0u32, Rows::default(), raw, raw_tab));
+        sides.push((browser, agent, tabs, 0u32, Rows::default(), raw, raw_tab, ui));
     }
     let only = std::env::var(ONLY).ok();
     let rounds = std::env::var(ROUNDS_ASKED)
@@ -427,7 +435,7 @@ async fn compare(baseline: std::path::PathBuf) -> anyhow::Result<()> {
     for round in 0..rounds * 2 {
         for k in 0..2 {
             let side = if round % 2 == 0 { k } else { 1 - k };
-            let (_, agent, [small, large, table, form, late], moves, rows, raw, raw_tab) =
+            let (_, agent, [small, large, table, form, late], moves, rows, raw, raw_tab, ui) =
                 &mut sides[side];
             let calls = [
                 (
@@ -467,6 +475,7 @@ async fn compare(baseline: std::path::PathBuf) -> anyhow::Result<()> {
             if only.as_deref().is_none_or(|o| o == "navigation") {
                 navigation(agent, &pages, *small, rows).await?;
                 content_startup(raw, *raw_tab, &pages.url("/small.html"), rows).await?;
+                user_loads_while_busy(agent, ui, &pages, *large, rows).await?;
             }
             if only.is_none() {
                 waits(agent, *late, moves, rows).await?;

@@ -468,3 +468,50 @@ pub(crate) fn many_resources(n: usize) -> String {
     let images: String = (0..n).map(|i| format!("<img src=/px.svg?n={i}>")).collect();
     format!("<!doctype html><title>Many</title>{images}")
 }
+
+/// The user's own page loads (navigation start → load event, the page's timing), driven in
+/// the user's first tab through Marionette, while an agent's full-page screenshots keep the
+/// background busy: the user's loads must not wait on the background.
+pub(crate) async fn user_loads_while_busy(
+    agent: &Agent,
+    ui: &mut claudezilla_e2e::marionette::Marionette,
+    pages: &PageServer,
+    busy_tab: u32,
+    rows: &mut Rows,
+) -> anyhow::Result<()> {
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let busy = async {
+        let shot = json!({"tabId": busy_tab, "fullPage": true});
+        while !done.load(std::sync::atomic::Ordering::Relaxed) {
+            agent.call("firefox_screenshot", shot.clone()).await?.ok()?;
+        }
+        anyhow::Ok(())
+    };
+    let loads = async {
+        let mut samples = Vec::new();
+        for i in 0..9 {
+            let url = pages.url(&format!("/small.html?user{i}"));
+            ui.command("WebDriver:Navigate", json!({"url": url})).await?;
+            let script = "const n = performance.getEntriesByType('navigation')[0]; return n.loadEventEnd;";
+            let took = ui
+                .command("WebDriver:ExecuteScript", json!({"script": script, "args": []}))
+                .await?["value"]
+                .as_f64()
+                .context("no load timing")?;
+            // The first runs before the screenshots are under way.
+            if i > 0 {
+                samples.push(took);
+            }
+        }
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        anyhow::Ok(samples)
+    };
+    let (busy, samples) = tokio::join!(busy, loads);
+    busy?;
+    rows.add(
+        "a user's page load (their own tab) while an agent's full-page screenshots run",
+        samples?,
+        "navigation start → load event, the page's timing".into(),
+    );
+    Ok(())
+}

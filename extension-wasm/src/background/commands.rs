@@ -18,6 +18,13 @@ use crate::route::{AgentWork, Placed, TabWork, Wait, place};
 use crate::web;
 
 pub async fn handle(request: Request) -> Outcome {
+    let outcome = carry_out(request).await;
+    // Whatever the command did to the pool, the agent tabs' loads are marked, and only theirs.
+    super::early::sync();
+    outcome
+}
+
+async fn carry_out(request: Request) -> Outcome {
     // A busy browser may have kept the request queued: only what is left of the wait is ours.
     let at = now();
     let budget = Budget::of(at, request.time_left(at));

@@ -5,12 +5,23 @@
 //! secret of this run, which the script reads synchronously. There it buffers the console,
 //! answers dialogs by the default policy and keeps `beforeunload` from blocking, until the
 //! content module takes the buffer over. In the user's own tabs it does nothing.
+//!
+//! The marking listener blocks the response until the background answers, so it is added for
+//! each agent tab alone (webRequest's `tabId` filter) as the tab joins the pool, and removed as
+//! it leaves ([`sync`]): the user's own loads never wait on the background, however busy.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use claudezilla_protocol::TabId;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 use super::with_state;
 use crate::web;
+
+/// A listener of one tab's response headers.
+type Marker = Closure<dyn FnMut(JsValue) -> JsValue>;
 
 /// The Server-Timing metric name the script looks for.
 const METRIC: &str = "claudezilla";
@@ -23,6 +34,8 @@ thread_local! {
         let _ = web::fill_random(&mut bytes);
         bytes.iter().map(|b| format!("{b:02x}")).collect()
     };
+    /// The marking listener of each agent tab, by tab.
+    static MARKERS: RefCell<HashMap<TabId, Marker>> = RefCell::new(HashMap::new());
 }
 
 #[derive(Serialize)]
@@ -42,15 +55,16 @@ enum Code {
 }
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct Filter {
     urls: [&'static str; 1],
     types: [&'static str; 2],
+    tab_id: u32,
 }
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Headers {
-    tab_id: i64,
     #[serde(default)]
     response_headers: Vec<serde_json::Value>,
 }
@@ -98,8 +112,7 @@ fn on_message(message: JsValue, sender: JsValue) -> JsValue {
     JsValue::UNDEFINED
 }
 
-/// Registers the script, the listener that marks agent documents and the one that hears
-/// their loads.
+/// Registers the script and the listener that hears agent documents' loads.
 pub fn listen() {
     let loaded = Closure::<dyn FnMut(JsValue, JsValue) -> JsValue>::new(on_message);
     web::RUNTIME_ON_MESSAGE.with(|e| e.add_listener(loaded.as_ref().unchecked_ref()));
@@ -123,13 +136,36 @@ pub fn listen() {
             }
         });
     }
-    let mark = Closure::<dyn FnMut(JsValue) -> JsValue>::new(move |details: JsValue| {
+}
+
+/// Adds the marking listener of each tab that joined the pool since the last call, and removes
+/// those of the tabs that left it. Called wherever the pool gains or loses a tab, before an
+/// agent tab's first load.
+pub fn sync() {
+    let tabs = with_state(|s| s.pool.tab_ids());
+    MARKERS.with_borrow_mut(|markers| {
+        markers.retain(|tab, marker| {
+            let keep = tabs.contains(tab);
+            if !keep {
+                web::WEB_REQUEST_ON_HEADERS_RECEIVED
+                    .with(|e| e.remove_listener(marker.as_ref().unchecked_ref()));
+            }
+            keep
+        });
+        for tab in tabs {
+            markers.entry(tab).or_insert_with(|| marker(tab));
+        }
+    });
+}
+
+/// The listener marking the responses of `tab`'s documents, added for that tab alone.
+fn marker(tab: TabId) -> Marker {
+    let mark = Marker::new(move |details: JsValue| {
         let Ok(h) = serde_wasm_bindgen::from_value::<Headers>(details) else {
             return JsValue::UNDEFINED;
         };
-        let agent_tab = u32::try_from(h.tab_id)
-            .is_ok_and(|t| with_state(|s| s.pool.contains(claudezilla_protocol::TabId(t))));
-        if !agent_tab {
+        // Removed as the tab leaves the pool; until then, a user's tab again is not marked.
+        if !with_state(|s| s.pool.contains(tab)) {
             return JsValue::UNDEFINED;
         }
         let mut headers = h.response_headers;
@@ -142,9 +178,10 @@ pub fn listen() {
     let filter = web::to_js(&Filter {
         urls: ["<all_urls>"],
         types: ["main_frame", "sub_frame"],
+        tab_id: tab.0,
     });
     let extra = web::to_js(&["blocking", "responseHeaders"]);
     web::WEB_REQUEST_ON_HEADERS_RECEIVED
         .with(|e| e.add_listener_with_extra(mark.as_ref().unchecked_ref(), &filter, &extra));
-    mark.forget();
+    mark
 }

@@ -98,6 +98,8 @@ pub(super) async fn open(agent: &AgentId, url: &str, jar: Option<&str>, budget_m
             s.pool.insert(TabId(tab.id), agent.clone(), url.to_owned());
             s.requests.claim(TabId(tab.id));
         });
+        // Before its first page: that page's load is marked as an agent's.
+        super::early::sync();
         persist::mark_tab(tab.id, agent).await;
         tab
     };
@@ -249,6 +251,7 @@ pub async fn close_window(agent: &AgentId) -> Result<reply::WindowClosed, ErrorB
         return Ok(reply::WindowClosed { tabs_closed: 0 });
     };
     let closed = with_state(|s| s.pool.window_closed(window)).len() as u32;
+    super::early::sync();
     let _ = web::call(web::windows_remove(window)).await;
     Ok(reply::WindowClosed {
         tabs_closed: closed,
@@ -311,6 +314,7 @@ pub fn listen() {
             s.pool.remove(TabId(tab));
         });
         super::intercept::sync();
+        super::early::sync();
     });
     web::TABS_ON_REMOVED.with(|e| e.add_listener(on_removed.as_ref().unchecked_ref()));
     on_removed.forget();
@@ -332,6 +336,7 @@ pub fn listen() {
     on_target.forget();
     let on_window_removed = Closure::<dyn FnMut(u32)>::new(|window: u32| {
         with_state(|s| s.pool.window_closed(window));
+        super::early::sync();
     });
     web::WINDOWS_ON_REMOVED.with(|e| e.add_listener(on_window_removed.as_ref().unchecked_ref()));
     on_window_removed.forget();
@@ -404,6 +409,7 @@ pub(super) async fn adopt_opened(tab: Tab, opener: TabId) {
         s.requests.claim(id);
         opened::heard(s, opener, &Ok(id))
     });
+    super::early::sync();
     persist::mark_tab(tab.id, &owner).await;
     // Into the agents' window with the agent's other tabs (a popup window included).
     let window = with_state(|s| s.pool.window);
