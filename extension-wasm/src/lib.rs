@@ -46,6 +46,7 @@
 //! * [`frame_alias`]: the short names refs give a tab's frames.
 //! * [`snapshot`]: what a frame's snapshot lists, and where it stops.
 //! * [`stitch`]: one snapshot or page text from every frame of a tab, under one size limit.
+//! * [`tab_listeners`]: which tabs' blocking listeners to add and take out as the pool changes.
 //! * [`tab_mark`]: the owner's mark an agent tab carries across a restart.
 //! * [`window_plan`]: sizing an agent's viewport, and what the answer says of it.
 //! * [`composed`]: walks over the composed tree (shadow roots, slots) as the page shows it.
@@ -99,6 +100,7 @@ pub mod sorting;
 pub mod stitch;
 pub mod style_rules;
 pub mod suggest;
+pub mod tab_listeners;
 pub mod tab_mark;
 pub mod text;
 pub mod window_plan;

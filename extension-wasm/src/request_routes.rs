@@ -224,8 +224,9 @@ impl RouteTable {
         Verdict::Apply(route.rule.clone())
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.agents.is_empty()
+    /// Has the agent any route?
+    pub fn has_routes(&self, agent: &AgentId) -> bool {
+        self.agents.contains_key(agent)
     }
 }
 
@@ -292,6 +293,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(t.list(&a).len(), 2);
+        assert!(t.has_routes(&a) && !t.has_routes(&b));
         assert!(matches!(
             t.hit(&a, "http://x/api/data", "xmlhttprequest", false),
             Verdict::Apply(Rule::Fulfill { .. })
@@ -299,7 +301,8 @@ mod tests {
         assert_eq!(t.remove(&b, None), 0);
         assert_eq!(t.remove(&a, Some("**/api/*")), 1);
         assert_eq!(t.remove(&a, None), 1);
-        assert!(t.is_empty());
+        // Its last route gone, its tabs' requests need wait on nothing of ours.
+        assert!(!t.has_routes(&a));
     }
 
     #[test]

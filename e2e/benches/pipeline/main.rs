@@ -425,7 +425,16 @@ async fn compare(baseline: std::path::PathBuf) -> anyhow::Result<()> {
         {
             tabs[k] = agent.open(&pages.url(path)).await?;
         }
-        sides.push((browser, agent, tabs, 0u32, Rows::default(), raw, raw_tab, ui));
+        sides.push((
+            browser,
+            agent,
+            tabs,
+            0u32,
+            Rows::default(),
+            raw,
+            raw_tab,
+            ui,
+        ));
     }
     let only = std::env::var(ONLY).ok();
     let rounds = std::env::var(ROUNDS_ASKED)

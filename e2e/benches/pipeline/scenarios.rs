@@ -491,10 +491,15 @@ pub(crate) async fn user_loads_while_busy(
         let mut samples = Vec::new();
         for i in 0..9 {
             let url = pages.url(&format!("/small.html?user{i}"));
-            ui.command("WebDriver:Navigate", json!({"url": url})).await?;
-            let script = "const n = performance.getEntriesByType('navigation')[0]; return n.loadEventEnd;";
+            ui.command("WebDriver:Navigate", json!({"url": url}))
+                .await?;
+            let script =
+                "const n = performance.getEntriesByType('navigation')[0]; return n.loadEventEnd;";
             let took = ui
-                .command("WebDriver:ExecuteScript", json!({"script": script, "args": []}))
+                .command(
+                    "WebDriver:ExecuteScript",
+                    json!({"script": script, "args": []}),
+                )
                 .await?["value"]
                 .as_f64()
                 .context("no load timing")?;

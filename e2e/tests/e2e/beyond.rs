@@ -442,6 +442,10 @@ pub async fn routes_fulfill_abort_and_delay_only_their_agents_requests(
     call(&a, "firefox_navigate", json!({"tabId": tab, "url": api})).await?;
     let mocked = fetched(&a, tab).await?;
     ensure!(mocked.contains("got:200:yes:mocked:"), "{mocked}");
+    // A tab the agent opens after the route meets it from its first page on.
+    let fresh = a.open(&api).await?;
+    let first = fetched(&a, fresh).await?;
+    ensure!(first.contains("got:200:yes:mocked:"), "{first}");
     // The other agent's tab on the same page meets no route.
     let theirs = b.open(&api).await?;
     let real = fetched(&b, theirs).await?;

@@ -219,7 +219,9 @@ pub async fn routes_run_no_code_without_the_switch(s: Arc<Shared>) -> anyhow::Re
     );
     let diagnosed = call(&a, "firefox_diagnose", json!({})).await?;
     ensure!(
-        diagnosed.text.contains("requests wait on Claudezilla"),
+        diagnosed
+            .text
+            .contains("wait on Claudezilla (never the user's tabs)"),
         "{diagnosed:?}"
     );
     call(&a, "firefox_unroute", json!({})).await?;

@@ -75,7 +75,7 @@ pub async fn attach(agent: &AgentId, tab: TabId, budget_ms: u32) -> Result<TabRe
         s.requests.claim(tab);
         Ok::<_, ErrorBody>(())
     })?;
-    super::early::sync();
+    super::tabs_changed();
     if let Some(attached) = with_state(|s| {
         s.pool.update_page(tab, None, Some(now_tab.title.clone()));
         s.pool.pool_tab(tab)
@@ -204,7 +204,6 @@ pub fn forget(tab: TabId) {
         s.body_tabs.remove(&tab);
         s.requests.forget(tab);
     });
-    super::intercept::sync();
-    super::early::sync();
+    super::tabs_changed();
     wasm_bindgen_futures::spawn_local(content::release(tab));
 }

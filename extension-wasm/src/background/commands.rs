@@ -19,8 +19,8 @@ use crate::web;
 
 pub async fn handle(request: Request) -> Outcome {
     let outcome = carry_out(request).await;
-    // Whatever the command did to the pool, the agent tabs' loads are marked, and only theirs.
-    super::early::sync();
+    // Whatever the command did to the pool, the per-tab listeners follow it.
+    super::tabs_changed();
     outcome
 }
 

@@ -11,13 +11,13 @@
 //! it leaves ([`sync`]): the user's own loads never wait on the background, however busy.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use claudezilla_protocol::TabId;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 use super::with_state;
+use crate::tab_listeners::PerTab;
 use crate::web;
 
 /// A listener of one tab's response headers.
@@ -35,7 +35,7 @@ thread_local! {
         bytes.iter().map(|b| format!("{b:02x}")).collect()
     };
     /// The marking listener of each agent tab, by tab.
-    static MARKERS: RefCell<HashMap<TabId, Marker>> = RefCell::new(HashMap::new());
+    static MARKERS: RefCell<PerTab<Marker>> = RefCell::new(PerTab::default());
 }
 
 #[derive(Serialize)]
@@ -143,18 +143,11 @@ pub fn listen() {
 /// agent tab's first load.
 pub fn sync() {
     let tabs = with_state(|s| s.pool.tab_ids());
-    MARKERS.with_borrow_mut(|markers| {
-        markers.retain(|tab, marker| {
-            let keep = tabs.contains(tab);
-            if !keep {
-                web::WEB_REQUEST_ON_HEADERS_RECEIVED
-                    .with(|e| e.remove_listener(marker.as_ref().unchecked_ref()));
-            }
-            keep
-        });
-        for tab in tabs {
-            markers.entry(tab).or_insert_with(|| marker(tab));
-        }
+    MARKERS.with_borrow_mut(|m| {
+        m.follow(&tabs, marker, |mark| {
+            web::WEB_REQUEST_ON_HEADERS_RECEIVED
+                .with(|e| e.remove_listener(mark.as_ref().unchecked_ref()));
+        })
     });
 }
 

@@ -1,6 +1,7 @@
-//! `firefox_route` and body capture in the browser. The blocking webRequest listeners exist
-//! only while some agent has a route or a tab whose bodies it reads: registered with the
-//! first, removed with the last, so at other times no request of any tab waits on us. Routes
+//! `firefox_route` and body capture in the browser. The blocking webRequest listeners are
+//! added for one tab each (webRequest's `tabId` filter), and only for the agent tabs that need
+//! them: the tabs of an agent with a route, and those whose bodies an agent reads. A request
+//! of any other tab, the user's above all, waits on nothing of ours ([`sync`]). Routes
 //! apply to their agent's own tabs (never a tab attached from the user, never an address
 //! outside the user's allowlist). Fulfilling replaces the response's body through
 //! `filterResponseData` (Firefox only) and its headers as they arrive; the request still goes
@@ -19,19 +20,21 @@ use wasm_bindgen::prelude::*;
 
 use super::{config, outbox, with_state};
 use crate::request_routes::{Header, Rule, Verdict, check_headers, fulfilled_headers};
-use crate::web::{self, AllUrls, Cancel};
+use crate::tab_listeners::PerTab;
+use crate::web::{self, Cancel, TabUrls};
 
 /// Fulfilled responses whose headers are still to come, at most.
 const MAX_PENDING: usize = 256;
 
-/// The blocking listeners while registered (kept to remove them again).
+/// One tab's blocking listeners (kept to remove them again).
 struct Listeners {
     request: Closure<dyn FnMut(JsValue) -> JsValue>,
     headers: Closure<dyn FnMut(JsValue) -> JsValue>,
 }
 
 thread_local! {
-    static LISTENERS: std::cell::RefCell<Option<Listeners>> = const { std::cell::RefCell::new(None) };
+    static LISTENERS: std::cell::RefCell<PerTab<Listeners>> =
+        std::cell::RefCell::new(PerTab::default());
     /// Headers to set on responses still to come, by request id.
     static HEADERS: std::cell::RefCell<HashMap<String, Vec<(String, String)>>> =
         std::cell::RefCell::new(HashMap::new());
@@ -295,31 +298,27 @@ fn capture_if_asked(d: &Details) {
     });
 }
 
-/// Registers the blocking listeners while some agent has a route or reads bodies, and
-/// removes them when none does: a request then waits on nothing of ours.
+/// Keeps the blocking listeners on the agent tabs that need them, and only there: the tabs of
+/// an agent with a route, and those whose bodies an agent reads (never a tab attached from the
+/// user). Called as routes, body reading or the pool's tabs change.
 pub fn sync() {
-    let needed = with_state(|s| !s.routes.is_empty() || !s.body_tabs.is_empty());
-    LISTENERS.with(|l| {
-        let mut l = l.borrow_mut();
-        match (needed, l.is_some()) {
-            (true, false) => *l = Some(register()),
-            (false, true) => {
-                if let Some(old) = l.take() {
-                    unregister(&old);
-                }
-            }
-            _ => {}
-        }
+    let wanted: Vec<TabId> = with_state(|s| {
+        let needs = |tab: &TabId| {
+            let routed = s.pool.owner(*tab).is_some_and(|o| s.routes.has_routes(o));
+            !s.pool.is_attached(*tab) && (routed || s.body_tabs.contains(tab))
+        };
+        s.pool.tab_ids().into_iter().filter(needs).collect()
     });
+    LISTENERS.with_borrow_mut(|l| l.follow(&wanted, register, unregister));
 }
 
-/// Do requests wait on us now?
+/// Do some tab's requests wait on us now?
 pub fn active() -> bool {
-    LISTENERS.with(|l| l.borrow().is_some())
+    LISTENERS.with_borrow(|l| !l.is_empty())
 }
 
-fn register() -> Listeners {
-    let filter = web::to_js(&AllUrls::default());
+fn register(tab: TabId) -> Listeners {
+    let filter = web::to_js(&TabUrls::of(tab));
     let request = Closure::<dyn FnMut(JsValue) -> JsValue>::new(on_request);
     let blocking = web::to_js(&["blocking"]);
     web::WEB_REQUEST_ON_BEFORE_REQUEST

@@ -167,6 +167,13 @@ impl State {
 }
 
 /// Runs `f` on the background state (never across an await).
+/// The pool gained or lost a tab: the listeners kept per agent tab follow it (its documents
+/// marked, its routes applied), so that no other tab's request waits on the background.
+fn tabs_changed() {
+    early::sync();
+    intercept::sync();
+}
+
 fn with_state<R>(f: impl FnOnce(&mut State) -> R) -> R {
     STATE.with(|s| f(&mut s.borrow_mut()))
 }

@@ -69,7 +69,7 @@ pub async fn restore() {
             pool.update_page(tab, None, Some(title));
         }
         with_state(|s| s.pool = pool);
-        super::early::sync();
+        super::tabs_changed();
         crate::web::log(&format!(
             "re-adopted window {} with {count} agent tab(s)",
             window.id

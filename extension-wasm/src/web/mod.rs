@@ -230,6 +230,23 @@ impl Default for AllUrls {
     }
 }
 
+/// A webRequest filter: every URL, every type, of one tab.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TabUrls {
+    pub urls: [&'static str; 1],
+    pub tab_id: u32,
+}
+
+impl TabUrls {
+    pub fn of(tab: claudezilla_protocol::TabId) -> Self {
+        Self {
+            urls: ["<all_urls>"],
+            tab_id: tab.0,
+        }
+    }
+}
+
 /// A `tabs.Tab`, the fields we read.
 #[derive(Debug, Clone, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]

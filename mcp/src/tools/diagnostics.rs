@@ -65,8 +65,8 @@ impl Claudezilla {
                 Ok(d) => {
                     report.ok(render_pool(&d));
                     report.ok(match d.intercepting {
-                        true => "requests wait on Claudezilla: an agent has routes or reads response bodies".into(),
-                        false => "no request waits on Claudezilla (no routes, no body capture)".into(),
+                        true => "requests of the agent tabs with routes or body capture wait on Claudezilla (never the user's tabs)".into(),
+                        false => "no request waits on Claudezilla's routes or body capture (none are set)".into(),
                     });
                 }
                 Err(e) => report.bad(

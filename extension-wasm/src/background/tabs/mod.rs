@@ -99,7 +99,7 @@ pub(super) async fn open(agent: &AgentId, url: &str, jar: Option<&str>, budget_m
             s.requests.claim(TabId(tab.id));
         });
         // Before its first page: that page's load is marked as an agent's.
-        super::early::sync();
+        super::tabs_changed();
         persist::mark_tab(tab.id, agent).await;
         tab
     };
@@ -251,7 +251,7 @@ pub async fn close_window(agent: &AgentId) -> Result<reply::WindowClosed, ErrorB
         return Ok(reply::WindowClosed { tabs_closed: 0 });
     };
     let closed = with_state(|s| s.pool.window_closed(window)).len() as u32;
-    super::early::sync();
+    super::tabs_changed();
     let _ = web::call(web::windows_remove(window)).await;
     Ok(reply::WindowClosed {
         tabs_closed: closed,
@@ -313,8 +313,7 @@ pub fn listen() {
             s.page_notes.remove(&TabId(tab));
             s.pool.remove(TabId(tab));
         });
-        super::intercept::sync();
-        super::early::sync();
+        super::tabs_changed();
     });
     web::TABS_ON_REMOVED.with(|e| e.add_listener(on_removed.as_ref().unchecked_ref()));
     on_removed.forget();
@@ -336,7 +335,7 @@ pub fn listen() {
     on_target.forget();
     let on_window_removed = Closure::<dyn FnMut(u32)>::new(|window: u32| {
         with_state(|s| s.pool.window_closed(window));
-        super::early::sync();
+        super::tabs_changed();
     });
     web::WINDOWS_ON_REMOVED.with(|e| e.add_listener(on_window_removed.as_ref().unchecked_ref()));
     on_window_removed.forget();
@@ -409,7 +408,7 @@ pub(super) async fn adopt_opened(tab: Tab, opener: TabId) {
         s.requests.claim(id);
         opened::heard(s, opener, &Ok(id))
     });
-    super::early::sync();
+    super::tabs_changed();
     persist::mark_tab(tab.id, &owner).await;
     // Into the agents' window with the agent's other tabs (a popup window included).
     let window = with_state(|s| s.pool.window);
