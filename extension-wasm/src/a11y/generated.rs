@@ -134,16 +134,18 @@ fn split_top_level(list: &str) -> Vec<&str> {
     parts
 }
 
-/// The number an ordered list gives an item (HTML's ordinal value): its own `value`, else the
-/// nearest earlier item's value and one step for each item since, else the list's first
-/// number and one step for each item before. `earlier`: the earlier items' `value`s, in
-/// order; `first`: the list's `start`, else 1 (or, reversed, its number of items); a reversed
-/// list counts down.
-pub fn ordinal(own: Option<i64>, earlier: &[Option<i64>], first: i64, reversed: bool) -> i64 {
-    let previous = earlier.iter().fold(None, |previous, &value| {
-        Some(following(value, previous, first, reversed))
-    });
-    following(own, previous, first, reversed)
+/// The numbers an ordered list gives its items (HTML's ordinal values), in one pass: an
+/// item's own `value`, else the item before's number and one step, else the list's first
+/// number — its `start`, else 1 (reversed: its number of items). `values`: the items'
+/// `value`s, in order; a reversed list counts down.
+pub fn ordinals(values: &[Option<i64>], start: Option<i64>, reversed: bool) -> Vec<i64> {
+    let items = i64::try_from(values.len()).unwrap_or(i64::MAX);
+    let first = start.unwrap_or(if reversed { items } else { 1 });
+    let mut previous = None;
+    values
+        .iter()
+        .map(|&own| *previous.insert(following(own, previous, first, reversed)))
+        .collect()
 }
 
 /// An item's number from the one before it (`previous`, none for the first item): its own
@@ -314,21 +316,25 @@ mod tests {
     #[test]
     fn an_items_number_follows_htmls_ordinal_values() {
         // <ol><li><li value=10><li><li>: 1, 10, 11, 12.
-        let values = [None, Some(10), None, None];
-        let numbers: Vec<i64> = (0..values.len())
-            .map(|i| ordinal(values[i], &values[..i], 1, false))
-            .collect();
-        assert_eq!(numbers, [1, 10, 11, 12]);
+        assert_eq!(
+            ordinals(&[None, Some(10), None, None], None, false),
+            [1, 10, 11, 12]
+        );
         // <ol start=5>: 5, 6.
-        assert_eq!(ordinal(None, &[None], 5, false), 6);
+        assert_eq!(ordinals(&[None, None], Some(5), false), [5, 6]);
         // <ol reversed> of three items (first = 3): 3, 2, 1; a value restarts the count down.
-        let values = [None, None, None];
-        let numbers: Vec<i64> = (0..3)
-            .map(|i| ordinal(values[i], &values[..i], 3, true))
-            .collect();
-        assert_eq!(numbers, [3, 2, 1]);
-        assert_eq!(ordinal(None, &[None, Some(9)], 3, true), 8);
-        assert_eq!(ordinal(Some(-4), &[], 1, false), -4);
+        assert_eq!(ordinals(&[None, None, None], None, true), [3, 2, 1]);
+        assert_eq!(ordinals(&[None, Some(9), None], Some(3), true), [3, 9, 8]);
+        assert_eq!(ordinals(&[Some(-4)], None, false), [-4]);
+        assert!(ordinals(&[], Some(2), true).is_empty());
+        // A list of plain items counts 1 to n, or n down to 1.
+        for n in 0..40usize {
+            let plain = vec![None; n];
+            let up: Vec<i64> = (1..=n as i64).collect();
+            assert_eq!(ordinals(&plain, None, false), up);
+            let down: Vec<i64> = up.iter().rev().copied().collect();
+            assert_eq!(ordinals(&plain, None, true), down);
+        }
     }
 
     #[test]

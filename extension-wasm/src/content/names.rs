@@ -96,13 +96,16 @@ fn by_id(root: &Node, id: &str) -> Option<Element> {
 /// the whole tree for each such question, which made large forms slow.
 ///
 /// It also keeps, for the snapshot's time, which elements the page's style rules may give
-/// generated words (`::before`, `::after`): only those are asked their computed style.
+/// generated words (`::before`, `::after`): only those are asked their computed style; and
+/// the numbers of the list items whose markers were named, each list numbered once.
 #[derive(Default)]
 pub struct Labels {
     indexed: Vec<Node>,
     /// Field → its labels (a JS array, in tree order).
     all: js_sys::Map,
     generating: Option<Generating>,
+    /// List item → its number, for the lists whose items were numbered.
+    numbered: js_sys::Map,
 }
 
 impl Labels {
@@ -281,7 +284,7 @@ impl NameSources for Sources<'_> {
         let (pseudo, k) = match which {
             Generated::Before => ("::before", 0),
             Generated::After => ("::after", 1),
-            Generated::Marker => return marker(n.unchecked_ref()),
+            Generated::Marker => return marker(n.unchecked_ref(), self.labels),
         };
         if !self.labels.may_generate(n.unchecked_ref(), k) {
             return None;
@@ -339,7 +342,7 @@ fn style_of(el: &Element, pseudo: &str, property: &str) -> Option<String> {
 
 /// A list item's marker as its list shows it: its `::marker` content, else the bullet or the
 /// number its `list-style-type` draws (the common types; others give none).
-fn marker(li: &Element) -> Option<String> {
+fn marker(li: &Element, labels: &mut Labels) -> Option<String> {
     let content = style_of(li, "::marker", "content")?;
     if !matches!(content.as_str(), "normal" | "none" | "") {
         return Some(a11y::generated::generated_text(&content, &mut |a| {
@@ -347,25 +350,25 @@ fn marker(li: &Element) -> Option<String> {
         }));
     }
     let style = style_of(li, "", "list-style-type")?;
-    a11y::generated::list_marker(&style, || ordinal(li))
+    a11y::generated::list_marker(&style, || ordinal(li, labels))
 }
 
-/// The number an ordered list gives this item ([`a11y::generated::ordinal`] decides): its
-/// own `value`, the earlier items' and the list's `start` and `reversed`.
-fn ordinal(li: &Element) -> i64 {
+/// The number an ordered list gives this item ([`a11y::generated::ordinals`] decides): its
+/// own `value`, the earlier items' and the list's `start` and `reversed`. A list's items are
+/// numbered at once, the first time one is asked, and kept for the walk.
+fn ordinal(li: &Element, labels: &mut Labels) -> i64 {
+    if let Some(n) = labels.numbered.get(li).as_f64() {
+        return n as i64;
+    }
     let value = |el: &Element| a11y::generated::html_integer(&dom::attribute(el, "value")?);
     let list = li.parent_element();
-    // The list's items' values, in order, read in one pass: those before `li`, and how many.
-    let (mut earlier, mut items, mut before) = (Vec::new(), 0, true);
+    let mut items = Vec::new();
     let mut at = list.as_ref().and_then(Element::first_element_child);
     while let Some(child) = at {
-        if child == *li {
-            before = false;
-        } else if before && dom::local_name(&child) == "li" {
-            earlier.push(value(&child));
-        }
-        items += i64::from(dom::local_name(&child) == "li");
         at = child.next_element_sibling();
+        if dom::local_name(&child) == "li" {
+            items.push(child);
+        }
     }
     let list = list.filter(|p| dom::local_name(p) == "ol");
     let reversed = list
@@ -375,6 +378,11 @@ fn ordinal(li: &Element) -> i64 {
         .as_ref()
         .and_then(|ol| dom::attribute(ol, "start"))
         .and_then(|s| a11y::generated::html_integer(&s));
-    let first = start.unwrap_or(if reversed { items } else { 1 });
-    a11y::generated::ordinal(value(li), &earlier, first, reversed)
+    let values: Vec<Option<i64>> = items.iter().map(value).collect();
+    let numbers = a11y::generated::ordinals(&values, start, reversed);
+    for (item, n) in items.iter().zip(&numbers) {
+        labels.numbered.set(item, &JsValue::from_f64(*n as f64));
+    }
+    let at = items.iter().position(|item| item == li);
+    at.map_or_else(|| value(li).unwrap_or(1), |at| numbers[at])
 }
