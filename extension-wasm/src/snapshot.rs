@@ -625,6 +625,12 @@ fn states<P: Page>(page: &P, seen: Seen<P::Element>, role: &str) -> States {
         false => States::default(),
     };
     // The tag first: most controls are none of these, and each field's read is a call to JS.
+    let field = matches!(tag, "input" | "textarea" | "select") && page.is_html_field(el, tag);
+    if !field {
+        // Anything else (an `<svg><input>` too) is as checked as its ARIA says.
+        s.checked = stateful && page.attribute(el, "aria-checked").as_deref() == Some("true");
+        return s;
+    }
     match (tag, role) {
         ("input", "checkbox" | "radio") => s.checked = page.checked(el),
         ("input", "button") => {}
@@ -636,9 +642,6 @@ fn states<P: Page>(page: &P, seen: Seen<P::Element>, role: &str) -> States {
             };
         }
         ("select", _) => s.value = page.selected_text(el).map(|t| a11y::clean(&t, 40)),
-        _ if stateful && page.attribute(el, "aria-checked").as_deref() == Some("true") => {
-            s.checked = true;
-        }
         _ => {}
     }
     s

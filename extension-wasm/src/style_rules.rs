@@ -13,8 +13,8 @@ pub trait Sheets {
     type List;
     type Rule;
 
-    /// The document's style sheets' rules (ours left out); `None` for a sheet that cannot be
-    /// read (another origin's).
+    /// The document's style sheets' rules; `None` for a sheet that cannot be read (another
+    /// origin's, or an `@import` still loading).
     fn sheets(&self) -> Vec<Option<Self::List>>;
     fn rules(&self, list: &Self::List) -> Vec<Self::Rule>;
     /// A style rule's selector; `None` for any other rule.
@@ -35,6 +35,10 @@ pub trait Sheets {
 
 /// Rules mirrored at most (a page with more has them cut, and is told).
 pub const MAX_MIRRORED: usize = 2_000;
+
+/// Groups and imports entered one inside another at most: a hostile server may chain
+/// `@import`s without end; deeper rules are not mirrored.
+pub const MAX_DEPTH: usize = 16;
 
 /// The page's state rules, mirrored: each pseudo-class of `states` onto its attribute.
 pub struct Mirrored {
@@ -60,7 +64,7 @@ pub fn mirrored<S: Sheets>(sheets: &S, states: &[(&str, &str)]) -> Mirrored {
     };
     for sheet in sheets.sheets() {
         match sheet {
-            Some(list) => walk.collect(&list),
+            Some(list) => walk.collect(&list, 0),
             None => walk.out.unreadable += 1,
         }
     }
@@ -77,8 +81,11 @@ struct Mirror<'a, S: Sheets> {
 }
 
 impl<S: Sheets> Mirror<'_, S> {
-    fn collect(&mut self, list: &S::List) {
+    fn collect(&mut self, list: &S::List, depth: usize) {
         let sheets = self.sheets;
+        if depth > MAX_DEPTH {
+            return;
+        }
         for rule in sheets.rules(list) {
             if self.out.rules.len() > MAX_MIRRORED {
                 return;
@@ -96,11 +103,11 @@ impl<S: Sheets> Mirror<'_, S> {
                 continue;
             }
             match sheets.imported(&rule) {
-                Some(Some(imported)) => self.collect(&imported),
+                Some(Some(imported)) => self.collect(&imported, depth + 1),
                 Some(None) => self.out.unreadable += 1,
                 None => {
                     if let Some(nested) = sheets.nested(&rule) {
-                        self.collect(&nested);
+                        self.collect(&nested, depth + 1);
                     }
                 }
             }
@@ -279,6 +286,18 @@ mod tests {
             ]
         );
         assert_eq!((m.unreadable, m.cut), (2, false));
+    }
+
+    #[test]
+    fn imports_chained_without_end_are_followed_only_so_deep() {
+        let mut chain = vec![style("a:hover", "color: red")];
+        for _ in 0..MAX_DEPTH + 5 {
+            chain = vec![style("b:hover", "color: blue"), Import(Some(chain))];
+        }
+        let m = mirrored(&fake(vec![Some(chain)]), &STATES);
+        // The top sheet and MAX_DEPTH imports below it are read; the rest are not.
+        assert_eq!(m.rules.len(), MAX_DEPTH + 1);
+        assert!(m.rules.iter().all(|r| r == "b[data-h] { color: blue }"));
     }
 
     #[test]

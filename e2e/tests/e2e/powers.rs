@@ -221,7 +221,7 @@ pub async fn routes_run_no_code_without_the_switch(s: Arc<Shared>) -> anyhow::Re
     ensure!(
         diagnosed
             .text
-            .contains("wait on Claudezilla (never the user's tabs)"),
+            .contains("wait on Claudezilla (never tabs outside the pool)"),
         "{diagnosed:?}"
     );
     call(&a, "firefox_unroute", json!({})).await?;

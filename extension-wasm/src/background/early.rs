@@ -8,7 +8,8 @@
 //!
 //! The marking listener blocks the response until the background answers, so it is added for
 //! each agent tab alone (webRequest's `tabId` filter) as the tab joins the pool, and removed as
-//! it leaves ([`sync`]): the user's own loads never wait on the background, however busy.
+//! it leaves ([`sync`]): a tab outside the pool (the user's own, not lent to an agent) never
+//! waits on it, however busy the background is.
 
 use std::cell::RefCell;
 

@@ -166,14 +166,14 @@ impl State {
     }
 }
 
-/// Runs `f` on the background state (never across an await).
 /// The pool gained or lost a tab: the listeners kept per agent tab follow it (its documents
-/// marked, its routes applied), so that no other tab's request waits on the background.
+/// marked, its routes applied), so that no tab outside the pool waits on them.
 fn tabs_changed() {
     early::sync();
     intercept::sync();
 }
 
+/// Runs `f` on the background state (never across an await).
 fn with_state<R>(f: impl FnOnce(&mut State) -> R) -> R {
     STATE.with(|s| f(&mut s.borrow_mut()))
 }

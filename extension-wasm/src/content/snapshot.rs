@@ -185,6 +185,15 @@ impl Page for Dom {
         names::flat_text(el, max)
     }
 
+    fn is_html_field(&self, el: &Element, tag: &str) -> bool {
+        match tag {
+            "input" => el.has_type::<HtmlInputElement>(),
+            "textarea" => el.has_type::<HtmlTextAreaElement>(),
+            "select" => el.has_type::<HtmlSelectElement>(),
+            _ => false,
+        }
+    }
+
     fn checked(&self, input: &Element) -> bool {
         input
             .dyn_ref::<HtmlInputElement>()

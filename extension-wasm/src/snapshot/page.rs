@@ -94,7 +94,7 @@ const SHAPING: [&str; 11] = [
     "title",
 ];
 
-/// The attributes [`states`] reads.
+/// The attributes a control's states are read from.
 const STATE_ATTRIBUTES: [&str; 5] = [
     "disabled",
     "aria-disabled",
@@ -244,6 +244,9 @@ pub trait Page: Elements {
     fn css_path(&self, el: &Self::Element) -> String;
     /// The words shown under an element, at most `max` characters read.
     fn flat_text(&self, el: &Self::Element, max: usize) -> String;
+    /// Is the element the HTML form field its tag names (`input`, `textarea`, `select`)? An
+    /// element of another namespace with such a tag (`<svg><input>`) is not.
+    fn is_html_field(&self, el: &Self::Element, tag: &str) -> bool;
     /// An `<input>`'s checkedness.
     fn checked(&self, input: &Self::Element) -> bool;
     /// An `<input>`'s or `<textarea>`'s value.

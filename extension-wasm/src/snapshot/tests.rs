@@ -388,6 +388,11 @@ impl Page for Fake {
         words.chars().take(max).collect()
     }
 
+    fn is_html_field(&self, el: &usize, _: &str) -> bool {
+        // `xmlns` stands for an element of another namespace (`<svg><input>`).
+        self.attr(*el, "xmlns").is_none()
+    }
+
     fn checked(&self, input: &usize) -> bool {
         self.attr(*input, "checked").is_some()
     }
@@ -673,11 +678,22 @@ fn fields_show_their_values_and_a_password_only_dots_or_its_secret() {
             ],
             vec![],
         ),
+        // Not HTML's input (`<svg><input>`): its ARIA state is what it says.
+        el(
+            "input",
+            &[
+                ("xmlns", "svg"),
+                ("role", "checkbox"),
+                ("aria-checked", "true"),
+                ("aria-label", "Drawn"),
+            ],
+            vec![],
+        ),
     ]);
     let text = page.text_of(all());
     assert_eq!(
         text,
-        "textbox \"Pass\" e1 =•••• \ntextbox \"Key\" e2 =API_KEY\ncombobox \"Size\" e3 =M\ncheckbox \"Ok\" e4 [checked] [disabled]\n"
+        "textbox \"Pass\" e1 =•••• \ntextbox \"Key\" e2 =API_KEY\ncombobox \"Size\" e3 =M\ncheckbox \"Ok\" e4 [checked] [disabled]\ncheckbox \"Drawn\" e5 [checked]\n"
             .replace(" \n", "\n")
     );
     assert!(!text.contains("hunter2"));

@@ -65,8 +65,8 @@ impl Claudezilla {
                 Ok(d) => {
                     report.ok(render_pool(&d));
                     report.ok(match d.intercepting {
-                        true => "requests of the agent tabs with routes or body capture wait on Claudezilla (never the user's tabs)".into(),
-                        false => "no request waits on Claudezilla's routes or body capture (none are set)".into(),
+                        true => "requests of the agent tabs with routes or body capture wait on Claudezilla (never tabs outside the pool)".into(),
+                        false => "no request waits on Claudezilla's routes or body capture now".into(),
                     });
                 }
                 Err(e) => report.bad(
