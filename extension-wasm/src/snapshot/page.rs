@@ -22,14 +22,16 @@ impl Facts {
         Self(bits)
     }
 
-    /// An element's facts, its tag not numbered.
+    /// An element's facts, its tag not numbered (a fake page's).
+    #[cfg(test)]
     pub fn element(marked: bool, shadowed: bool) -> Self {
         let marked = if marked { Self::MARKED } else { 0 };
         let shadowed = if shadowed { Self::SHADOWED } else { 0 };
         Self(Self::ELEMENT | marked | shadowed)
     }
 
-    /// A text node's facts.
+    /// A text node's facts (a fake page's).
+    #[cfg(test)]
     pub fn text() -> Self {
         Self(Self::TEXT)
     }
