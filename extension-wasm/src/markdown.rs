@@ -275,7 +275,6 @@ impl<S: Source> Walk<'_, S> {
             "pre" => md.code_block(&source.text(el)),
             "ul" | "ol" => {
                 md.list_start();
-                let ordered = tag == "ol";
                 let number = |of: &S::Element, name: &str| {
                     crate::a11y::generated::html_integer(&source.attribute(of, name)?)
                 };
@@ -283,22 +282,22 @@ impl<S: Source> Walk<'_, S> {
                 // Items are the list's `li`s; anything else in it is written as it is.
                 let items: Vec<bool> = children.iter().map(|c| source.tag(c) == "li").collect();
                 // HTML's ordinal values: `start`, `reversed`, an item's own `value`.
-                let reversed = ordered && source.has_attribute(el, "reversed");
-                let counted = items.iter().filter(|&&li| li).count() as i64;
-                let first = match ordered {
-                    true => number(el, "start").unwrap_or(if reversed { counted } else { 1 }),
-                    false => 1,
-                };
-                let mut previous = None;
+                let mut numbers = match tag == "ol" {
+                    true => {
+                        let lis = children.iter().zip(&items).filter(|(_, li)| **li);
+                        let values: Vec<_> = lis.map(|(c, _)| number(c, "value")).collect();
+                        let reversed = source.has_attribute(el, "reversed");
+                        crate::a11y::generated::ordinals(&values, number(el, "start"), reversed)
+                    }
+                    false => Vec::new(),
+                }
+                .into_iter();
                 for (child, li) in children.iter().zip(items) {
                     if !li {
                         self.element(child, md);
                         continue;
                     }
-                    let own = ordered.then(|| number(child, "value")).flatten();
-                    let n = crate::a11y::generated::following(own, previous, first, reversed);
-                    previous = Some(n);
-                    md.item(ordered.then_some(n));
+                    md.item(numbers.next());
                     self.children(child, md);
                 }
                 md.list_end();

@@ -1,6 +1,6 @@
 //! The page's style rules, read for two ends: the `:hover` and `:focus` rules mirrored onto
-//! attributes (`content/states.rs`), and the rules whose `content` gives words to `::before`
-//! or `::after` (accessible names). Which rules count, what a sheet we may not read means and
+//! attributes (`content/states.rs`, which mirrors them again when [`signature`] changes), and
+//! the rules whose `content` gives words to `::before` or `::after` (accessible names). Which rules count, what a sheet we may not read means and
 //! where the reading stops is decided here, over [`Sheets`]; the content script reads the
 //! CSS object model (`content/style_sheets.rs`), the tests sheets of their own.
 
@@ -16,7 +16,9 @@ pub trait Sheets {
     /// The document's style sheets' rules; `None` for a sheet that cannot be read (another
     /// origin's, or an `@import` still loading).
     fn sheets(&self) -> Vec<Option<Self::List>>;
-    fn rules(&self, list: &Self::List) -> Vec<Self::Rule>;
+    /// How many rules `list` holds (one read, where [`Sheets::rules`] reads each).
+    fn len(&self, list: &Self::List) -> u32;
+    fn rules<'a>(&'a self, list: &'a Self::List) -> impl Iterator<Item = Self::Rule> + 'a;
     /// A style rule's selector; `None` for any other rule.
     fn selector(&self, rule: &Self::Rule) -> Option<String>;
     /// The rules inside a rule: a group's (`@media`, `@supports`, `@layer`), or those nested
@@ -115,6 +117,28 @@ impl<S: Sheets> Mirror<'_, S> {
     }
 }
 
+/// What tells that the page's style changed since it was mirrored, cheap enough to ask at
+/// every action: how many sheets there are, and how many rules they and the sheets they
+/// `@import` hold (imports come first in a sheet, so only those rules are read; a sheet still
+/// loading counts none until it has loaded).
+pub fn signature<S: Sheets>(sheets: &S) -> (usize, u32) {
+    let all = sheets.sheets();
+    let rules = all.iter().flatten().map(|list| counted(sheets, list, 0));
+    (all.len(), rules.fold(0, u32::saturating_add))
+}
+
+fn counted<S: Sheets>(sheets: &S, list: &S::List, depth: usize) -> u32 {
+    let own = sheets.len(list);
+    if depth == MAX_DEPTH {
+        return own;
+    }
+    let imports = sheets.rules(list).map_while(|rule| sheets.imported(&rule));
+    imports
+        .flatten()
+        .map(|imported| counted(sheets, &imported, depth + 1))
+        .fold(own, u32::saturating_add)
+}
+
 /// Rules read at most for generated words: past them, anything may generate words.
 pub const MAX_READ: u32 = 2_000;
 
@@ -203,8 +227,11 @@ mod tests {
         fn sheets(&self) -> Vec<Option<Vec<Rule>>> {
             self.sheets.clone()
         }
-        fn rules(&self, list: &Vec<Rule>) -> Vec<Rule> {
-            list.clone()
+        fn len(&self, list: &Vec<Rule>) -> u32 {
+            list.len() as u32
+        }
+        fn rules<'a>(&'a self, list: &'a Vec<Rule>) -> impl Iterator<Item = Rule> + 'a {
+            list.iter().cloned()
         }
         fn selector(&self, rule: &Rule) -> Option<String> {
             match rule {
@@ -298,6 +325,32 @@ mod tests {
         // The top sheet and MAX_DEPTH imports below it are read; the rest are not.
         assert_eq!(m.rules.len(), MAX_DEPTH + 1);
         assert!(m.rules.iter().all(|r| r == "b[data-h] { color: blue }"));
+    }
+
+    #[test]
+    fn the_signature_counts_imported_rules_and_changes_when_an_import_loads() {
+        let loading = fake(vec![
+            Some(vec![Import(None), style("a:hover", "color: red")]),
+            None,
+        ]);
+        assert_eq!(signature(&loading), (2, 2));
+        let loaded = fake(vec![
+            Some(vec![
+                Import(Some(vec![
+                    style("b:focus", "outline: 0"),
+                    style(".c", "color: red"),
+                ])),
+                style("a:hover", "color: red"),
+            ]),
+            None,
+        ]);
+        assert_eq!(signature(&loaded), (2, 4));
+        // Only the leading imports are read: an `@import` after a style rule is none.
+        let late = fake(vec![Some(vec![
+            style("a", "color: red"),
+            Import(Some(vec![style("b", "color: red")])),
+        ])]);
+        assert_eq!(signature(&late), (1, 2));
     }
 
     #[test]

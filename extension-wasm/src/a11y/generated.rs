@@ -150,7 +150,7 @@ pub fn ordinals(values: &[Option<i64>], start: Option<i64>, reversed: bool) -> V
 
 /// An item's number from the one before it (`previous`, none for the first item): its own
 /// `value`, else one step on from the item before, else the list's first number.
-pub fn following(own: Option<i64>, previous: Option<i64>, first: i64, reversed: bool) -> i64 {
+fn following(own: Option<i64>, previous: Option<i64>, first: i64, reversed: bool) -> i64 {
     let step: i64 = if reversed { -1 } else { 1 };
     own.unwrap_or_else(|| previous.map_or(first, |p| p.saturating_add(step)))
 }

@@ -36,7 +36,7 @@ thread_local! {
     /// The hovered element and its ancestors, innermost first.
     static HOVERED: RefCell<Vec<Element>> = const { RefCell::new(Vec::new()) };
     /// What the page's stylesheets looked like when last mirrored (sheets, rules).
-    static MIRRORED: std::cell::Cell<Option<(u32, u32)>> = const { std::cell::Cell::new(None) };
+    static MIRRORED: std::cell::Cell<Option<(usize, u32)>> = const { std::cell::Cell::new(None) };
 }
 
 /// Applies `:hover` styles to `element` and its ancestors (through shadow hosts); says what it
@@ -97,22 +97,13 @@ pub fn refresh() {
     }
 }
 
-/// How many stylesheets and rules the page has (not counting ours).
-fn signature() -> Option<(u32, u32)> {
+/// How many stylesheets and rules the page has ([`style_rules::signature`]; our sheet not
+/// counted among the sheets).
+fn signature() -> Option<(usize, u32)> {
     let doc = document().ok()?;
-    let sheets = doc.style_sheets();
-    let mut rules = 0;
-    for i in 0..sheets.length() {
-        if let Some(sheet) = sheets
-            .item(i)
-            .and_then(|s| s.dyn_into::<CssStyleSheet>().ok())
-            && let Ok(list) = sheet.css_rules()
-        {
-            rules += list.length();
-        }
-    }
-    let ours = u32::from(doc.get_element_by_id(SHEET_ID).is_some());
-    Some((sheets.length() - ours, rules))
+    let (sheets, rules) = style_rules::signature(&PageSheets);
+    let ours = usize::from(doc.get_element_by_id(SHEET_ID).is_some());
+    Some((sheets.saturating_sub(ours), rules))
 }
 
 /// Rebuilds our stylesheet from the page's state rules (the page may have changed them).

@@ -30,8 +30,12 @@ impl Sheets for PageSheets {
             .collect()
     }
 
-    fn rules(&self, list: &CssRuleList) -> Vec<CssRule> {
-        (0..list.length()).filter_map(|i| list.item(i)).collect()
+    fn len(&self, list: &CssRuleList) -> u32 {
+        list.length()
+    }
+
+    fn rules<'a>(&'a self, list: &'a CssRuleList) -> impl Iterator<Item = CssRule> + 'a {
+        (0..list.length()).filter_map(|i| list.item(i))
     }
 
     fn selector(&self, rule: &CssRule) -> Option<String> {
