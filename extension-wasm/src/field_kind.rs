@@ -1,7 +1,9 @@
 //! What kind of field an element is, as typing and secrets see it (one reading of the element,
 //! `content/dom.rs` `field_of`): which take typed text, and why one refuses it (its type,
-//! disabled, read-only); which options of a `<select>` a choice picks.
+//! disabled, read-only); which options of a `<select>` a choice picks; what a form fill does
+//! with each entry.
 
+use claudezilla_protocol::args::{FieldEntry, FilledSecret, Typing};
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 
 /// Input types that take typed text.
@@ -153,6 +155,44 @@ impl Select<'_> {
     }
 }
 
+/// What `firefox_fill_form` does with one entry, by the field's kind.
+#[derive(Debug, PartialEq)]
+pub enum Fill<'a> {
+    /// A check box or radio button, checked or not.
+    Check(bool),
+    /// A `<select>`'s option, by its value or words.
+    Choose(&'a str),
+    Type(&'a str),
+    TypeSecret(&'a FilledSecret),
+}
+
+/// Words that check a box when an agent gives text for it.
+const CHECKED_WORDS: &[&str] = &["true", "on", "yes", "1", "checked"];
+
+/// The fill of `entry` into a field named `name`: `input_type` for an `<input>` (lower case),
+/// `select` for a `<select>`; refused where the entry cannot go in the field.
+pub fn fill<'a>(
+    name: &str,
+    input_type: Option<&str>,
+    select: bool,
+    entry: &'a FieldEntry,
+) -> Result<Fill<'a>, ErrorBody> {
+    let refused = |why: String| ErrorBody::new(ErrorCode::PageError, format!("{name} {why}"));
+    match (input_type, entry) {
+        (Some("checkbox" | "radio"), FieldEntry::Checked(b)) => Ok(Fill::Check(*b)),
+        (Some("checkbox" | "radio"), FieldEntry::Typed(Typing::Text(t))) => Ok(Fill::Check(
+            CHECKED_WORDS.contains(&t.to_ascii_lowercase().as_str()),
+        )),
+        (Some("checkbox" | "radio"), FieldEntry::Typed(Typing::Secret(s))) => Err(refused(
+            format!("is a check box, not for secret {}", s.name),
+        )),
+        (_, FieldEntry::Typed(Typing::Text(t))) if select => Ok(Fill::Choose(t)),
+        (_, FieldEntry::Typed(Typing::Text(t))) => Ok(Fill::Type(t)),
+        (_, FieldEntry::Typed(Typing::Secret(s))) => Ok(Fill::TypeSecret(s)),
+        (_, FieldEntry::Checked(b)) => Err(refused(format!("takes text, got {b}"))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -290,5 +330,57 @@ mod tests {
             disabled.pick(&strings(&["us"])).unwrap_err().message,
             "the country is disabled"
         );
+    }
+
+    #[test]
+    fn a_fill_goes_by_the_fields_kind() {
+        let text = |t: &str| FieldEntry::Typed(Typing::Text(t.into()));
+        for (word, checked) in [
+            ("Yes", true),
+            ("on", true),
+            ("1", true),
+            ("no", false),
+            ("", false),
+        ] {
+            assert_eq!(
+                fill("box", Some("checkbox"), false, &text(word)),
+                Ok(Fill::Check(checked))
+            );
+        }
+        assert_eq!(
+            fill("r", Some("radio"), false, &FieldEntry::Checked(true)),
+            Ok(Fill::Check(true))
+        );
+        assert_eq!(fill("s", None, true, &text("Red")), Ok(Fill::Choose("Red")));
+        assert_eq!(
+            fill("t", Some("email"), false, &text("a@b.c")),
+            Ok(Fill::Type("a@b.c"))
+        );
+        assert_eq!(fill("t", None, false, &text("hi")), Ok(Fill::Type("hi")));
+        let refused = fill(
+            "input#age",
+            Some("number"),
+            false,
+            &FieldEntry::Checked(true),
+        );
+        assert_eq!(
+            refused.unwrap_err().message,
+            "input#age takes text, got true"
+        );
+    }
+
+    #[test]
+    fn a_secret_goes_into_text_never_into_a_check_box() {
+        let secret: FilledSecret =
+            serde_json::from_value(serde_json::json!({"name": "PIN", "value": "1234"})).unwrap();
+        let entry = FieldEntry::Typed(Typing::Secret(secret.clone()));
+        assert_eq!(
+            fill("pin", Some("password"), false, &entry),
+            Ok(Fill::TypeSecret(&secret))
+        );
+        let refused = fill("box", Some("checkbox"), false, &entry).unwrap_err();
+        assert_eq!(refused.message, "box is a check box, not for secret PIN");
+        // The value is never in the refusal.
+        assert!(!refused.message.contains("1234"));
     }
 }

@@ -69,6 +69,7 @@ pub mod console_ring;
 pub mod dialog_policy;
 pub mod downloads;
 pub mod drag_plan;
+pub mod exchange;
 pub mod field_kind;
 pub mod focus_loop;
 pub mod frame_alias;
@@ -81,6 +82,7 @@ pub mod load;
 pub mod markdown;
 pub mod native_link;
 pub mod network;
+pub mod page_state;
 pub mod page_storage;
 pub mod page_text;
 pub mod perf;
@@ -103,6 +105,7 @@ pub mod suggest;
 pub mod tab_listeners;
 pub mod tab_mark;
 pub mod text;
+pub mod typed;
 pub mod window_plan;
 
 #[cfg(all(target_arch = "wasm32", feature = "background"))]

@@ -253,6 +253,54 @@ pub fn fulfilled_headers(server: Vec<Header>, set: Vec<(String, String)>) -> Vec
     headers
 }
 
+/// What the background does with a request of an agent tab, by its verdict.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Handling {
+    /// Cancelled; for a frame's own load, the words reading that frame later shows.
+    Cancel { frame_note: Option<String> },
+    /// Held this long, then let go.
+    Delay(u32),
+    /// The response's body (if given) and headers replaced.
+    Fulfill {
+        body: Option<String>,
+        headers: Vec<(String, String)>,
+    },
+    /// Let go as it is; the first time a route held back, what its agent hears of it.
+    Pass { notice: Option<String> },
+}
+
+impl Handling {
+    /// Does the request go on to the server (its body read where an agent asked)?
+    pub fn goes_on(&self) -> bool {
+        matches!(self, Self::Delay(_) | Self::Pass { .. })
+    }
+}
+
+/// The handling of a request of type `kind` to `url` that met `verdict`.
+pub fn handling(verdict: Verdict, kind: &str, url: &str) -> Handling {
+    match verdict {
+        Verdict::Apply(Rule::Abort) => Handling::Cancel {
+            frame_note: (kind == "sub_frame").then(|| {
+                format!(
+                    "a frame of {} was not loaded: a route of yours aborts it (firefox_route {{}} lists them)",
+                    crate::redact::shown_url(url, 300)
+                )
+            }),
+        },
+        Verdict::Apply(Rule::Delay(ms)) => Handling::Delay(ms),
+        Verdict::Apply(Rule::Fulfill { body, headers }) => Handling::Fulfill { body, headers },
+        Verdict::Held { pattern, first } => Handling::Pass {
+            notice: first.then(|| {
+                format!(
+                    "Your route {pattern} left a {kind} response ({}) alone: fulfilling what the browser runs or shows as a page, or setting headers that plant cookies or change the site's security, runs your content in the site, which needs the user's evaluate switch (the Claudezilla popup). Data requests (fetch, XHR, images, fonts, media) are fulfilled.",
+                    crate::redact::shown_url(url, 200)
+                )
+            }),
+        },
+        Verdict::Pass => Handling::Pass { notice: None },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -449,6 +497,74 @@ mod tests {
                 },
                 header("content-type", "application/json"),
             ]
+        );
+    }
+
+    #[test]
+    fn each_verdict_has_its_handling() {
+        let url = "https://api.example/v1?token=abc";
+        assert_eq!(
+            handling(Verdict::Apply(Rule::Abort), "xmlhttprequest", url),
+            Handling::Cancel { frame_note: None }
+        );
+        let Handling::Cancel {
+            frame_note: Some(note),
+        } = handling(Verdict::Apply(Rule::Abort), "sub_frame", url)
+        else {
+            panic!("an aborted frame is noted");
+        };
+        assert!(
+            note.starts_with("a frame of https://api.example/v1"),
+            "{note}"
+        );
+        assert!(
+            !note.contains("abc"),
+            "the address is shown redacted: {note}"
+        );
+        assert_eq!(
+            handling(Verdict::Apply(Rule::Delay(300)), "script", url),
+            Handling::Delay(300)
+        );
+        let fulfill = Rule::Fulfill {
+            body: Some("{}".into()),
+            headers: vec![("x-a".into(), "1".into())],
+        };
+        assert_eq!(
+            handling(Verdict::Apply(fulfill), "xmlhttprequest", url),
+            Handling::Fulfill {
+                body: Some("{}".into()),
+                headers: vec![("x-a".into(), "1".into())]
+            }
+        );
+        assert_eq!(
+            handling(Verdict::Pass, "image", url),
+            Handling::Pass { notice: None }
+        );
+        assert!(Handling::Delay(1).goes_on() && Handling::Pass { notice: None }.goes_on());
+        assert!(!Handling::Cancel { frame_note: None }.goes_on());
+    }
+
+    #[test]
+    fn a_held_route_is_said_to_its_agent_once() {
+        let held = |first| Verdict::Held {
+            pattern: "**/app.js".into(),
+            first,
+        };
+        let Handling::Pass {
+            notice: Some(notice),
+        } = handling(held(true), "script", "https://a.example/app.js")
+        else {
+            panic!("the first hold is said");
+        };
+        assert!(
+            notice.starts_with(
+                "Your route **/app.js left a script response (https://a.example/app.js) alone"
+            ),
+            "{notice}"
+        );
+        assert_eq!(
+            handling(held(false), "script", "https://a.example/app.js"),
+            Handling::Pass { notice: None }
         );
     }
 }

@@ -3,6 +3,8 @@
 //! blocks are lines) and keeps where each node starts; matching, counting, the limit and the
 //! line of context are decided here.
 
+pub mod walk;
+
 use std::ops::Range;
 
 use claudezilla_protocol::args::Words;

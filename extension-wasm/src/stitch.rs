@@ -4,7 +4,8 @@
 //! frames before it left, so the limit goes to the first ones.
 //!
 //! The reading itself is the caller's ([`FrameReader`]); what is asked, what is kept and what
-//! the agent is told is decided here, and tested natively.
+//! the agent is told is decided here, and tested natively. So is the chain of iframes around
+//! an element a locator names ([`frames_around`]).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -13,6 +14,7 @@ use claudezilla_protocol::envelope::{FramePlace, SnapshotPart};
 use claudezilla_protocol::reply::{
     Audit, Finding, Found, PageContent, Searched, Snapshot, frame_marker,
 };
+use claudezilla_protocol::{ErrorBody, ErrorCode};
 
 /// Frames get no part when less than this is left of the size limit.
 pub const MIN_FRAME_CHARS: usize = 200;
@@ -368,6 +370,43 @@ fn merge(into: &mut Vec<Finding>, frame: Vec<Finding>, per_rule: usize) {
             None => into.push(finding),
         }
     }
+}
+
+/// Most frames nested around an element that a locator names (deeper ones are a page's trap).
+pub const MAX_FRAME_DEPTH: usize = 10;
+
+/// The frames above an element, as a locator climbs them.
+pub trait FrameTree {
+    /// How an element is picked within its frame.
+    type Pick;
+    /// The frame that holds `frame`'s iframe (0: the top).
+    fn parent(&self, frame: u64) -> impl Future<Output = Result<u64, ErrorBody>>;
+    /// How the frame `holder` picks the iframe that shows `frame`.
+    fn iframe(
+        &self,
+        holder: u64,
+        frame: u64,
+    ) -> impl Future<Output = Result<Self::Pick, ErrorBody>>;
+}
+
+/// The iframes around an element in `frame`, outermost first: each frame above names the
+/// iframe of the one below, up to the top.
+pub async fn frames_around<T: FrameTree>(tree: &T, frame: u64) -> Result<Vec<T::Pick>, ErrorBody> {
+    let mut chain = Vec::new();
+    let mut child = frame;
+    while child != 0 {
+        if chain.len() == MAX_FRAME_DEPTH {
+            return Err(ErrorBody::new(
+                ErrorCode::PageError,
+                format!("the element is inside more than {MAX_FRAME_DEPTH} nested frames"),
+            ));
+        }
+        let parent = tree.parent(child).await?;
+        chain.push(tree.iframe(parent, child).await?);
+        child = parent;
+    }
+    chain.reverse();
+    Ok(chain)
 }
 
 #[cfg(test)]

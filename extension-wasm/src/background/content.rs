@@ -5,16 +5,17 @@ use claudezilla_protocol::args::FilledSecret;
 use claudezilla_protocol::envelope::{
     ContentReply, ContentRequest, Locatable, PageOp, SnapshotPart,
 };
-use claudezilla_protocol::reply::{Audit, Found, Locator, PageContent, Snapshot};
+use claudezilla_protocol::reply::{Audit, Found, Locator, PageContent, Pick, Snapshot};
 use claudezilla_protocol::{Answer, ErrorBody, ErrorCode, Reply, TabId};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use wasm_bindgen::JsValue;
 
 use super::with_state;
+use crate::exchange;
 use crate::pool::AuthorizedTab;
 use crate::refusal::Refusal;
-use crate::retry_plan::{self, AfterFirst, FirstTry};
+use crate::retry_plan;
 use crate::stitch;
 use crate::web;
 
@@ -83,28 +84,17 @@ pub async fn round_trip<T: DeserializeOwned>(
     };
     let message = to_content(&request);
     let started = web::precise_ms();
-    let exchange = async {
-        let mark = with_state(|s| s.main_frames.mark());
+    let talk = async {
+        let frame = TabFrame {
+            tab,
+            frame,
+            message: &message,
+            mark: with_state(|s| s.main_frames.mark()),
+        };
         // A message to a document that is going away may never be answered: a try lasts as
         // long as the page's own wait, and a little more.
         let try_ms = retry_plan::try_ms(until, super::now(), budget_ms);
-        let first = web::with_deadline(try_ms, exchange(tab, frame, &message)).await;
-        let navigated = with_state(|s| s.main_frames.started_since(tab, mark));
-        let tried = match &first {
-            Some(Ok(_)) => FirstTry::Answered,
-            Some(Err(f)) if f.interrupted() => FirstTry::Interrupted,
-            Some(Err(_)) => FirstTry::Refused,
-            None => FirstTry::Silent,
-        };
-        let answer = match retry_plan::after_first(tried, navigated) {
-            // The document went away under us (the page navigated; between two documents the
-            // tab is not even scriptable): once more, in the new one.
-            AfterFirst::Retry { navigated } => retry(tab, frame, &message, navigated).await?,
-            AfterFirst::Take => first
-                .ok_or_else(|| retry_plan::no_answer(tab, try_ms))?
-                .map_err(|f| f.error)?,
-            AfterFirst::NoAnswer => return Err(retry_plan::no_answer(tab, try_ms)),
-        };
+        let answer = exchange::carry(&frame, try_ms).await?;
         let reply: ContentReply<T> = serde_wasm_bindgen::from_value(answer)
             .map_err(|e| internal_msg(format!("content script answer: {e}")))?;
         crate::hop_trace::record(|t| {
@@ -121,7 +111,7 @@ pub async fn round_trip<T: DeserializeOwned>(
         }
         reply.outcome
     };
-    web::with_deadline(budget_ms, exchange)
+    web::with_deadline(budget_ms, talk)
         .await
         .unwrap_or_else(|| Err(retry_plan::no_answer(tab, budget_ms)))
 }
@@ -149,84 +139,44 @@ fn typed_secrets(tab: TabId, op: &PageOp) -> Vec<FilledSecret> {
     })
 }
 
-/// The second and last try, in the document that replaced the first one (`navigated`: the
-/// tab is known to have started another load since the first try).
-async fn retry(
+/// One frame of an agent's tab, as the exchange with its content script asks it.
+struct TabFrame<'a> {
     tab: TabId,
     frame: u64,
-    message: &JsValue,
-    navigated: bool,
-) -> Result<JsValue, ErrorBody> {
-    web::sleep(retry_plan::RETRY_PAUSE_MS).await;
-    exchange(tab, frame, message)
-        .await
-        .map_err(|f| retry_plan::second_failure(tab, f.error, f.refusal, navigated))
+    message: &'a JsValue,
+    /// The tab's loads seen when the exchange began.
+    mark: u64,
 }
 
-/// One try: ask; where nothing listens yet (a new document), inject the script and ask again.
-async fn exchange(tab: TabId, frame: u64, message: &JsValue) -> Result<JsValue, Failed> {
-    match ask(tab, frame, message).await? {
-        Some(answer) => Ok(answer),
-        None => inject_and_ask(tab, frame, message).await,
-    }
-}
+impl exchange::Frame for TabFrame<'_> {
+    type Answer = JsValue;
 
-/// Why one exchange with a frame's content script failed: the error to report, and what the
-/// browser's refusal says of the document (gone: a try in the next one may do).
-struct Failed {
-    error: ErrorBody,
-    refusal: Refusal,
-}
-
-impl Failed {
-    /// A browser call of the exchange was refused.
-    fn refused(tab: TabId, e: ErrorBody) -> Self {
-        let refusal = Refusal::of(&e.message);
-        Self {
-            error: refusal.on_page(tab, e),
-            refusal,
-        }
+    fn tab(&self) -> TabId {
+        self.tab
     }
 
-    /// The page's document was replaced while we talked to it.
-    fn interrupted(&self) -> bool {
-        self.refusal == Refusal::DocumentGone
+    async fn ask(&self) -> Result<Option<JsValue>, ErrorBody> {
+        let options = web::to_js(&InFrame {
+            frame_id: self.frame,
+        });
+        let answer = web::call(web::tabs_send_message(self.tab.0, self.message, &options)).await?;
+        Ok(answer.is_object().then_some(answer))
     }
-}
 
-/// Injects the content script, then asks again; once more after a moment if the frame was
-/// between documents (a navigation committing) and nothing listened yet.
-async fn inject_and_ask(tab: TabId, frame: u64, message: &JsValue) -> Result<JsValue, Failed> {
-    for attempt in 0..retry_plan::INJECTIONS {
-        if attempt > 0 {
-            web::sleep(retry_plan::INJECT_PAUSE_MS).await;
-        }
-        inject(tab, Some(frame))
-            .await
-            .map_err(|e| Failed::refused(tab, e))?;
-        if let Some(answer) = ask(tab, frame, message).await? {
-            return Ok(answer);
-        }
+    async fn inject(&self) -> Result<(), ErrorBody> {
+        inject(self.tab, Some(self.frame)).await
     }
-    // Nothing listened after two injections: the document went before the script started.
-    Err(Failed {
-        error: retry_plan::not_started(),
-        refusal: Refusal::DocumentGone,
-    })
-}
 
-/// One round trip; `Ok(None)` when nothing in the frame listens.
-async fn ask(tab: TabId, frame: u64, message: &JsValue) -> Result<Option<JsValue>, Failed> {
-    let options = web::to_js(&InFrame { frame_id: frame });
-    match web::call(web::tabs_send_message(tab.0, message, &options)).await {
-        Ok(answer) => Ok((answer.is_object()).then_some(answer)),
-        Err(e) => match Failed::refused(tab, e) {
-            Failed {
-                refusal: Refusal::NobodyListens,
-                ..
-            } => Ok(None),
-            failed => Err(failed),
-        },
+    async fn pause(&self, ms: u32) {
+        web::sleep(ms).await
+    }
+
+    async fn within<T>(&self, ms: u32, work: impl Future<Output = T>) -> Option<T> {
+        web::with_deadline(ms, work).await
+    }
+
+    fn navigated(&self) -> bool {
+        with_state(|s| s.main_frames.started_since(self.tab, self.mark))
     }
 }
 
@@ -316,11 +266,8 @@ pub async fn find(
     Ok(stitch::find(&frames, top, limit as usize).await)
 }
 
-/// Most frames nested around an element that a locator names (deeper ones are a page's trap).
-const MAX_FRAME_DEPTH: usize = 10;
-
 /// Where an element is, as a Playwright locator names it: the frame that holds it names the
-/// element, then each frame above names the iframe of the one below, up to the top.
+/// element, then each frame above names the iframe of the one below ([`stitch::frames_around`]).
 pub async fn locate(
     tab: AuthorizedTab,
     alias: u32,
@@ -330,30 +277,9 @@ pub async fn locate(
 ) -> Result<Box<Locator>, ErrorBody> {
     let frames = TabFrames::new(tab, until, op.clone(), budget_ms);
     let element: Box<Locator> = frames.answer(alias, op).await?;
-    let mut chain = Vec::new();
-    let mut child = frame_id(tab.id(), alias)?;
-    while child != 0 {
-        if chain.len() == MAX_FRAME_DEPTH {
-            return Err(ErrorBody::new(
-                ErrorCode::PageError,
-                format!("the element is inside more than {MAX_FRAME_DEPTH} nested frames"),
-            ));
-        }
-        let parent = parent_frame(tab.id(), child).await?;
-        let op = PageOp::Locate {
-            target: Locatable::Frame(child),
-        };
-        let alias = match parent {
-            0 => 0,
-            parent => alias_for(tab.id(), parent),
-        };
-        let iframe: Box<Locator> = frames.answer(alias, op).await?;
-        chain.push(iframe.element);
-        child = parent;
-    }
-    chain.reverse();
+    let frame = frame_id(tab.id(), alias)?;
     Ok(Box::new(Locator {
-        frames: chain,
+        frames: stitch::frames_around(&frames, frame).await?,
         element: element.element,
     }))
 }
@@ -422,7 +348,7 @@ async fn with_axe(tab: TabId, frame: u64, until: u64) -> Result<(), ErrorBody> {
 }
 
 async fn inject_axe(tab: TabId, frame: u64) -> Result<(), ErrorBody> {
-    let refused = |e| Failed::refused(tab, e).error;
+    let refused = |e: ErrorBody| Refusal::of(&e.message).on_page(tab, e);
     let probe = web::to_js(&Probe {
         // A page's own `axe` (a frame named so) has no `run` this world can see.
         code: "typeof axe === 'object' && typeof axe.run === 'function'",
@@ -544,6 +470,26 @@ impl stitch::FrameReader for TabFrames {
             .await
             .map(|a| *a)
             .map_err(|e| e.message)
+    }
+}
+
+impl stitch::FrameTree for TabFrames {
+    type Pick = Pick;
+
+    async fn parent(&self, frame: u64) -> Result<u64, ErrorBody> {
+        parent_frame(self.tab.id(), frame).await
+    }
+
+    async fn iframe(&self, holder: u64, frame: u64) -> Result<Pick, ErrorBody> {
+        let op = PageOp::Locate {
+            target: Locatable::Frame(frame),
+        };
+        let alias = match holder {
+            0 => 0,
+            holder => alias_for(self.tab.id(), holder),
+        };
+        let iframe: Box<Locator> = self.answer(alias, op).await?;
+        Ok(iframe.element)
     }
 }
 

@@ -19,7 +19,9 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
 use super::{config, outbox, with_state};
-use crate::request_routes::{Header, Rule, Verdict, check_headers, fulfilled_headers};
+use crate::request_routes::{
+    self, Handling, Header, Rule, Verdict, check_headers, fulfilled_headers,
+};
 use crate::tab_listeners::PerTab;
 use crate::web::{self, Cancel, TabUrls};
 
@@ -127,27 +129,23 @@ fn on_request(d: JsValue) -> JsValue {
         capture_if_asked(&d);
         return JsValue::UNDEFINED;
     };
-    match verdict {
-        Verdict::Apply(Rule::Abort) => {
-            if d.kind == "sub_frame" {
-                // Reading that frame later says why it is empty.
-                let why = format!(
-                    "a frame of {} was not loaded: a route of yours aborts it (firefox_route {{}} lists them)",
-                    crate::redact::shown_url(&d.url, 300)
-                );
+    let handling = request_routes::handling(verdict, &d.kind, &d.url);
+    if handling.goes_on() {
+        capture_if_asked(&d);
+    }
+    match handling {
+        Handling::Cancel { frame_note } => {
+            if let Some(why) = frame_note {
                 with_state(|s| s.refuse_frame(tab, d.frame_id, why));
             }
             web::to_js(&Cancel { cancel: true })
         }
-        Verdict::Apply(Rule::Delay(ms)) => {
-            capture_if_asked(&d);
-            wasm_bindgen_futures::future_to_promise(async move {
-                web::sleep(ms).await;
-                Ok(js_sys::Object::new().into())
-            })
-            .into()
-        }
-        Verdict::Apply(Rule::Fulfill { body, headers }) => {
+        Handling::Delay(ms) => wasm_bindgen_futures::future_to_promise(async move {
+            web::sleep(ms).await;
+            Ok(js_sys::Object::new().into())
+        })
+        .into(),
+        Handling::Fulfill { body, headers } => {
             with_state(|s| s.activity.replaced(&agent, tab, &d.url, web::now_ms()));
             if let Some(body) = body {
                 replace_body(&d.request_id, body.into_bytes());
@@ -162,22 +160,10 @@ fn on_request(d: JsValue) -> JsValue {
             });
             JsValue::UNDEFINED
         }
-        Verdict::Held { pattern, first } => {
-            if first {
-                outbox::notify(
-                    &agent,
-                    format!(
-                        "Your route {pattern} left a {} response ({}) alone: fulfilling what the browser runs or shows as a page, or setting headers that plant cookies or change the site's security, runs your content in the site, which needs the user's evaluate switch (the Claudezilla popup). Data requests (fetch, XHR, images, fonts, media) are fulfilled.",
-                        d.kind,
-                        crate::redact::shown_url(&d.url, 200)
-                    ),
-                );
+        Handling::Pass { notice } => {
+            if let Some(notice) = notice {
+                outbox::notify(&agent, notice);
             }
-            capture_if_asked(&d);
-            JsValue::UNDEFINED
-        }
-        Verdict::Pass => {
-            capture_if_asked(&d);
             JsValue::UNDEFINED
         }
     }

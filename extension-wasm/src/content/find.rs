@@ -147,10 +147,11 @@ pub fn not_found(selector: &str, waited: Option<u32>) -> ErrorBody {
 
 /// Selectors that exist on the page: ids, classes, names and the tags of controls.
 fn candidates() -> Vec<String> {
-    let Ok(all) = document().and_then(|d| {
-        d.query_selector_all("[id], [class], [name], button, a, input, select, textarea")
-            .map_err(|_| ErrorBody::new(ErrorCode::Internal, ""))
-    }) else {
+    let selector = "[id], [class], [name], button, a, input, select, textarea";
+    let Some(all) = document()
+        .ok()
+        .and_then(|d| d.query_selector_all(selector).ok())
+    else {
         return Vec::new();
     };
     let mut out = Vec::new();

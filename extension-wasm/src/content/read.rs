@@ -5,8 +5,9 @@ use claudezilla_protocol::reply;
 use std::cell::RefCell;
 
 use claudezilla_protocol::args::ContentFormat;
+use claudezilla_protocol::args::ElementRef;
 use claudezilla_protocol::envelope::PageLimits;
-use claudezilla_protocol::reply::{ElementInfo, PageContent, PageCounts, PageState};
+use claudezilla_protocol::reply::{ElementInfo, PageContent, PageState};
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{
@@ -19,15 +20,14 @@ use super::find::{self, describe, ref_for};
 use crate::a11y::clean;
 use crate::composed::Tree;
 use crate::markdown::{self, Markdown, Shown};
+use crate::page_state;
 use crate::page_text;
-use crate::text::{MAX_TITLE_CHARS, MAX_URL_CHARS, cap, tidy, truncate_chars};
+use crate::text::{cap, tidy, truncate_chars};
 
 /// Attributes shown of one element.
 const MAX_ATTRIBUTES: u32 = 50;
 /// Characters of a field's value shown.
 const MAX_VALUE_CHARS: usize = 2_000;
-/// Characters of a link's or image's address shown.
-const MAX_LINK_CHARS: usize = 500;
 use crate::web;
 
 thread_local! {
@@ -252,98 +252,65 @@ pub fn get_element(el: &Element, frame: u32) -> Result<Box<ElementInfo>, ErrorBo
     }))
 }
 
-fn each(selector: &str, mut f: impl FnMut(&Element)) -> u32 {
-    let Ok(list) = document().and_then(|d| {
-        d.query_selector_all(selector)
-            .map_err(|_| ErrorBody::new(ErrorCode::Internal, ""))
-    }) else {
-        return 0;
+/// Headings, links, buttons, inputs, images, landmarks, counts and recent errors; the actionable
+/// entries carry refs ([`page_state::outline`]).
+pub fn page_state(frame: u32, limits: PageLimits) -> Result<Box<PageState>, ErrorBody> {
+    let page = Outline {
+        doc: document()?,
+        frame,
     };
-    for i in 0..list.length() {
-        if let Some(el) = list.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
-            f(&el);
-        }
-    }
-    list.length()
+    let errors = ERRORS.with(|e| e.borrow().clone());
+    Ok(Box::new(page_state::outline(&page, limits, errors)))
 }
 
-/// Headings, links, buttons, inputs, images, landmarks, counts and recent errors; the actionable
-/// entries carry refs.
-pub fn page_state(frame: u32, limits: PageLimits) -> Result<Box<PageState>, ErrorBody> {
-    let doc = document()?;
-    let [max_headings, max_links, max_buttons, max_inputs, max_images] = [
-        limits.headings,
-        limits.links,
-        limits.buttons,
-        limits.inputs,
-        limits.images,
-    ]
-    .map(|l| l as usize);
-    let mut s = PageState {
-        url: cap(&doc.url().unwrap_or_default(), MAX_URL_CHARS),
-        title: clean(&doc.title(), MAX_TITLE_CHARS),
-        ..PageState::default()
-    };
-    let mut c = PageCounts::default();
-    let r = |el: &Element| ref_for(el, frame).to_string();
-    c.headings = each("h1, h2, h3, h4, h5, h6", |el| {
-        if s.headings.len() < max_headings {
-            s.headings.push(format!(
-                "{}: {}",
-                el.local_name(),
-                clean(&el.text_content().unwrap_or_default(), 100)
-            ));
-        }
-    });
-    c.links = each("a[href]", |el| {
-        if s.links.len() < max_links && check_visibility(el) {
-            let href = el
-                .dyn_ref::<HtmlAnchorElement>()
-                .map(|a| cap(&a.href(), MAX_LINK_CHARS))
-                .unwrap_or_default();
-            s.links.push(format!(
-                "{} → {href} ({})",
-                clean(&el.text_content().unwrap_or_default(), 60),
-                r(el)
-            ));
-        }
-    });
-    c.buttons = each(
-        "button, input[type=button], input[type=submit], input[type=reset], [role=button]",
-        |el| {
-            if s.buttons.len() < max_buttons && check_visibility(el) {
-                s.buttons.push(format!("{} ({})", describe(el), r(el)));
+/// The frame's document as the outline reads it.
+struct Outline {
+    doc: web_sys::Document,
+    frame: u32,
+}
+
+impl page_state::Page for Outline {
+    type Element = Element;
+
+    fn url(&self) -> String {
+        self.doc.url().unwrap_or_default()
+    }
+    fn title(&self) -> String {
+        self.doc.title()
+    }
+    fn each(&self, selector: &str, f: &mut dyn FnMut(&Element)) -> u32 {
+        let Ok(list) = self.doc.query_selector_all(selector) else {
+            return 0;
+        };
+        for i in 0..list.length() {
+            if let Some(el) = list.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
+                f(&el);
             }
-        },
-    );
-    c.inputs = each("input:not([type=hidden]), select, textarea", |el| {
-        if s.inputs.len() < max_inputs && check_visibility(el) {
-            s.inputs.push(format!("{} ({})", describe(el), r(el)));
         }
-    });
-    c.images = each("img", |el| {
-        if s.images.len() < max_images {
-            let alt = el.get_attribute("alt").unwrap_or_default();
-            s.images.push(if alt.is_empty() {
-                cap(&el.get_attribute("src").unwrap_or_default(), MAX_LINK_CHARS)
-            } else {
-                clean(&alt, 200)
-            });
-        }
-    });
-    c.forms = each("form", |_| {});
-    each(
-        "nav, main, header, footer, aside, [role=navigation], [role=main], [role=search], [role=banner], [role=contentinfo], [role=dialog]",
-        |el| {
-            let role = el.get_attribute("role").unwrap_or_else(|| el.local_name());
-            if s.landmarks.len() < 20 {
-                s.landmarks.push(role);
-            }
-        },
-    );
-    s.counts = c;
-    s.errors = ERRORS.with(|e| e.borrow().clone());
-    Ok(Box::new(s))
+        list.length()
+    }
+    fn tag(&self, el: &Element) -> String {
+        el.local_name()
+    }
+    fn text(&self, el: &Element) -> String {
+        el.text_content().unwrap_or_default()
+    }
+    fn visible(&self, el: &Element) -> bool {
+        check_visibility(el)
+    }
+    fn href(&self, el: &Element) -> Option<String> {
+        el.dyn_ref::<HtmlAnchorElement>()
+            .map(HtmlAnchorElement::href)
+    }
+    fn attribute(&self, el: &Element, name: &str) -> Option<String> {
+        el.get_attribute(name)
+    }
+    fn describe(&self, el: &Element) -> String {
+        describe(el)
+    }
+    fn element_ref(&self, el: &Element) -> ElementRef {
+        ref_for(el, self.frame)
+    }
 }
 
 /// Waits until `selector` matches or the page's text contains `text`.

@@ -1,10 +1,9 @@
-//! `firefox_find` in one frame: its rendered text (shadow roots and slots as shown, hidden
-//! elements left out) joined into one text, searched ([`crate::search`]), each match named by
-//! the nearest element an agent can act on.
+//! `firefox_find` in one frame: the DOM as the search reads it ([`crate::search::walk`]
+//! decides what is searched and how each match is named).
 
-use claudezilla_protocol::args::Words;
-use claudezilla_protocol::reply::{Found, FoundMatch, Searched};
-use claudezilla_protocol::{ErrorBody, ErrorCode};
+use claudezilla_protocol::ErrorBody;
+use claudezilla_protocol::args::{ElementRef, Words};
+use claudezilla_protocol::reply::Found;
 use wasm_bindgen::JsCast;
 use web_sys::{CharacterData, Element, Node};
 
@@ -12,179 +11,103 @@ use super::dom::{document, is_visible};
 use super::find::ref_for;
 use super::names::{self, Labels};
 use super::snapshot::{frame_id_of, role_of};
-use crate::a11y;
-use crate::search::{self, Finder, Joined, MAX_TEXT, Stop};
+use crate::a11y::name::Named;
+use crate::search::walk::{self, Child};
 use crate::web;
 
-/// Elements climbed from a match to find one to act on.
-const MAX_CLIMB: usize = 8;
-/// The frame's matches of `needle`, `limit` listed, searched until `until` (ms since the
-/// epoch) or for [`search::SEARCH_MS`], whichever ends first, in at most [`MAX_TEXT`] bytes
-/// of text; the answer says how much was searched.
+/// The frame's matches of `needle` ([`walk::find`]).
 pub fn find(needle: &Words, limit: u32, frame: u32, until: u64) -> Result<Found, ErrorBody> {
-    let finder = Finder::new(needle).map_err(|e| ErrorBody::new(ErrorCode::InvalidArgument, e))?;
-    let started = web::now_ms();
-    let deadline = (started + search::SEARCH_MS).min(until as f64);
     let doc = document()?;
-    let mut page = Walk {
-        joined: Joined::new(MAX_TEXT),
-        frames: Vec::new(),
-        deadline,
-    };
-    if let Some(root) = doc
+    let root = doc
         .body()
         .map(Element::from)
-        .or_else(|| doc.document_element())
-    {
-        page.element(&root);
-    }
-    // Searched hidden: a pattern never matches part of a typed secret's value.
-    let (text, shifts) = crate::hidden::hide_mapped(&page.joined.text);
-    let mut labels = Labels::default();
-    let mut matches = Vec::new();
-    let mut total = 0u32;
-    let in_time = || web::now_ms() < deadline;
-    let upto = finder.scan(&text, in_time, |at| {
-        total = total.saturating_add(1);
-        if matches.len() >= limit as usize {
-            return;
-        }
-        let joined = &page.joined;
-        let owner = &joined.owners[search::piece_at(&joined.starts, shifts.original(at.start))];
-        let (element, role) = actionable(owner);
-        // Plain text has no name but its words, which the context shows.
-        let name = match role {
-            "text" => String::new(),
-            // What a script made clickable is named by its words, as the snapshot names it.
-            "clickable" => names::name_as(
-                &element,
-                &element.local_name(),
-                &mut labels,
-                crate::a11y::name::Named::Clickable,
-            ),
-            _ => names::name(&element, &element.local_name(), &mut labels),
-        };
-        matches.push(FoundMatch {
-            element_ref: ref_for(&element, frame),
-            name: a11y::clean(&name, 80),
-            role: role.to_owned(),
-            context: search::context(&text, at),
-        });
-    });
-    let stopped = match upto < text.len() {
-        true => Some(Stop::Time),
-        false => page.joined.stopped,
+        .or_else(|| doc.document_element());
+    let page = Frame {
+        frame,
+        labels: Default::default(),
     };
-    Ok(Found {
-        matches,
-        total,
-        frames: page.frames,
-        searched: Searched {
-            chars: text[..upto].chars().count() as u64,
-            frames: 1,
-            ms: (web::now_ms() - started) as u32,
-            stopped: stopped.map(Stop::words),
-        },
-    })
+    walk::find(&page, root.as_ref(), needle, limit, until)
 }
 
-/// The walk over a frame's shown text, handing its runs to [`Joined`], until `deadline`.
-struct Walk {
-    joined: Joined<Element>,
-    frames: Vec<u64>,
-    deadline: f64,
+/// One frame's DOM; names computed share what they read of its labels.
+struct Frame {
+    frame: u32,
+    labels: std::cell::RefCell<Labels>,
 }
 
-impl Walk {
-    fn element(&mut self, el: &Element) {
-        if self.joined.stopped.is_none() && web::now_ms() >= self.deadline {
-            self.joined.stopped = Some(Stop::Time);
-        }
-        let tag = el.local_name();
-        if a11y::is_skipped(&tag) || self.joined.stopped.is_some() {
-            return;
-        }
-        if tag == "iframe" || tag == "frame" {
-            self.frames.extend(frame_id_of(el));
-            return;
-        }
-        let inline = search::is_inline(&tag);
-        // Inline elements are seen through their block's visibility (asking costs a style).
-        if !inline && !is_visible(el) {
-            return;
-        }
-        if !inline {
-            self.joined.line_break();
-        }
-        if tag == "slot" {
-            let assigned = names::slotted(el);
-            if assigned.length() > 0 {
-                for node in assigned.iter() {
-                    self.node(node.unchecked_ref(), el);
-                }
-                return;
-            }
-        }
+fn child(node: Node) -> Child<Element, CharacterData> {
+    match node.node_type() {
+        Node::ELEMENT_NODE => Child::Element(node.unchecked_into()),
+        Node::TEXT_NODE => Child::Text(node.unchecked_into()),
+        _ => Child::Other,
+    }
+}
+
+fn children_of(parent: &Node) -> Vec<Child<Element, CharacterData>> {
+    let mut out = Vec::new();
+    let mut at = parent.first_child();
+    while let Some(node) = at {
+        at = node.next_sibling();
+        out.push(child(node));
+    }
+    out
+}
+
+impl walk::Page for Frame {
+    type Element = Element;
+    type Text = CharacterData;
+
+    fn tag(&self, el: &Element) -> String {
+        el.local_name()
+    }
+    fn visible(&self, el: &Element) -> bool {
+        is_visible(el)
+    }
+    fn frame_id(&self, iframe: &Element) -> Option<u64> {
+        frame_id_of(iframe)
+    }
+    fn children(&self, el: &Element) -> Vec<Child<Element, CharacterData>> {
         match el.shadow_root() {
-            Some(shadow) => self.children(&shadow, el),
-            None => self.children(el, el),
-        }
-        if !inline {
-            self.joined.line_break();
+            Some(shadow) => children_of(&shadow),
+            None => children_of(el),
         }
     }
-
-    fn children(&mut self, parent: &Node, owner: &Element) {
-        let mut child = parent.first_child();
-        while let Some(node) = child {
-            self.node(&node, owner);
-            child = node.next_sibling();
+    fn slotted(&self, slot: &Element) -> Vec<Child<Element, CharacterData>> {
+        let assigned = names::slotted(slot);
+        assigned.iter().map(|n| child(n.unchecked_into())).collect()
+    }
+    fn data(&self, text: &CharacterData, room: usize) -> (String, bool) {
+        let room = room as u32;
+        match text.length() <= room {
+            true => (text.data(), false),
+            false => (text.substring_data(0, room).unwrap_or_default(), true),
         }
     }
-
-    fn node(&mut self, node: &Node, owner: &Element) {
-        if let Some(el) = node.dyn_ref::<Element>() {
-            return self.element(el);
-        }
-        if node.node_type() != Node::TEXT_NODE || self.joined.stopped.is_some() {
-            return;
-        }
-        let Some(data) = node.dyn_ref::<CharacterData>() else {
-            return;
-        };
-        let room = self.joined.room() as u32;
-        let raw = match data.length() <= room {
-            true => data.data(),
-            false => {
-                self.joined.stopped = Some(Stop::Size);
-                data.substring_data(0, room).unwrap_or_default()
-            }
-        };
-        let holder = || node.parent_element().unwrap_or_else(|| owner.clone());
-        self.joined.run(&raw, holder);
+    fn parent(&self, text: &CharacterData) -> Option<Element> {
+        text.parent_element()
     }
-}
-
-/// The element nearest `el` (itself, then up through shadow hosts) an agent can act on, with
-/// its role; `el` itself as `text` when none is near.
-fn actionable(el: &Element) -> (Element, &'static str) {
-    let mut at = Some(el.clone());
-    for _ in 0..MAX_CLIMB {
-        let Some(current) = at else { break };
-        if let Some(role) = interactive_role(&current) {
-            return (current, role);
-        }
-        at = current.parent_element().or_else(|| {
-            current
-                .get_root_node()
+    fn parent_or_host(&self, el: &Element) -> Option<Element> {
+        el.parent_element().or_else(|| {
+            el.get_root_node()
                 .dyn_ref::<web_sys::ShadowRoot>()
                 .map(web_sys::ShadowRoot::host)
-        });
+        })
     }
-    (el.clone(), "text")
-}
-
-fn interactive_role(el: &Element) -> Option<&'static str> {
-    let (role, interactive) = role_of(el, &el.local_name(), true);
-    interactive.then(|| role.unwrap_or("clickable"))
+    fn interactive_role(&self, el: &Element) -> Option<&'static str> {
+        let (role, interactive) = role_of(el, &el.local_name(), true);
+        interactive.then(|| role.unwrap_or("clickable"))
+    }
+    fn element_ref(&self, el: &Element) -> ElementRef {
+        ref_for(el, self.frame)
+    }
+    fn name(&self, el: &Element, clickable: bool) -> String {
+        let labels = &mut self.labels.borrow_mut();
+        match clickable {
+            true => names::name_as(el, &el.local_name(), labels, Named::Clickable),
+            false => names::name(el, &el.local_name(), labels),
+        }
+    }
+    fn now_ms(&self) -> f64 {
+        web::now_ms()
+    }
 }

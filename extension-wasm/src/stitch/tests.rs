@@ -512,3 +512,59 @@ proptest! {
         prop_assert!(c.total_length >= texts[0].chars().count() as u32);
     }
 }
+
+/// Frames by id, each with its parent; an iframe is picked as "iframe of <frame> in <holder>".
+struct Nest {
+    parents: HashMap<u64, u64>,
+}
+
+impl FrameTree for Nest {
+    type Pick = String;
+
+    async fn parent(&self, frame: u64) -> Result<u64, ErrorBody> {
+        self.parents
+            .get(&frame)
+            .copied()
+            .ok_or_else(|| ErrorBody::new(ErrorCode::ElementNotFound, "the frame is gone"))
+    }
+
+    async fn iframe(&self, holder: u64, frame: u64) -> Result<String, ErrorBody> {
+        Ok(format!("iframe of {frame} in {holder}"))
+    }
+}
+
+#[test]
+fn a_locator_names_the_iframes_around_an_element_outermost_first() {
+    let nest = Nest {
+        parents: HashMap::from([(5, 3), (3, 0)]),
+    };
+    assert_eq!(
+        ready(frames_around(&nest, 5)).unwrap(),
+        ["iframe of 3 in 0", "iframe of 5 in 3"]
+    );
+    assert!(ready(frames_around(&nest, 0)).unwrap().is_empty());
+    // A frame gone while climbing is said as it was found gone.
+    let error = ready(frames_around(&nest, 9)).unwrap_err();
+    assert_eq!(error.code, ErrorCode::ElementNotFound);
+}
+
+#[test]
+fn a_locator_climbs_no_deeper_than_its_limit() {
+    let depth = MAX_FRAME_DEPTH as u64;
+    let deepest = Nest {
+        parents: (1..=depth).map(|f| (f, f - 1)).collect(),
+    };
+    assert_eq!(
+        ready(frames_around(&deepest, depth)).unwrap().len(),
+        MAX_FRAME_DEPTH
+    );
+    let trap = Nest {
+        parents: (1..=depth + 1).map(|f| (f, f - 1)).collect(),
+    };
+    let error = ready(frames_around(&trap, depth + 1)).unwrap_err();
+    assert!(
+        error.message.contains("more than 10 nested frames"),
+        "{}",
+        error.message
+    );
+}

@@ -1,14 +1,14 @@
 //! Form controls: choosing options of a select, filling fields by kind, attaching files.
 
 use claudezilla_protocol::ErrorBody;
-use claudezilla_protocol::args::{FieldEntry, Typing};
+use claudezilla_protocol::args::FieldEntry;
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{DataTransfer, Element, HtmlInputElement, HtmlOptionElement, HtmlSelectElement};
 
 use crate::content::find::describe;
 use crate::content::secrets;
-use crate::field_kind::Select;
+use crate::field_kind::{self, Fill, Select};
 
 use super::*;
 
@@ -46,53 +46,33 @@ pub fn select_option(element: &Element, values: &[String]) -> Result<reply::Acte
     acted(format!("Selected {} in {name}.", picked.labels.join(", ")))
 }
 
-/// Sets one form field by its kind; returns what it did.
+/// Sets one form field by its kind ([`field_kind::fill`]); returns what it did.
 pub fn fill(element: &Element, value: &FieldEntry) -> Result<String, ErrorBody> {
     let name = describe(element);
-    let kind = element
-        .dyn_ref::<HtmlInputElement>()
-        .map(|i| i.type_().to_ascii_lowercase());
-    match (kind.as_deref(), value) {
-        (Some("checkbox" | "radio"), v) => {
-            let want = match v {
-                FieldEntry::Checked(b) => *b,
-                FieldEntry::Typed(Typing::Text(t)) => matches!(
-                    t.to_ascii_lowercase().as_str(),
-                    "true" | "on" | "yes" | "1" | "checked"
-                ),
-                FieldEntry::Typed(Typing::Secret(s)) => {
-                    return Err(page_error(format!(
-                        "{name} is a check box, not for secret {}",
-                        s.name
-                    )));
-                }
-            };
-            let input = element.dyn_ref::<HtmlInputElement>().expect("an input");
+    let input = element.dyn_ref::<HtmlInputElement>();
+    let kind = input.map(|i| i.type_().to_ascii_lowercase());
+    let select = element.dyn_ref::<HtmlSelectElement>().is_some();
+    match field_kind::fill(&name, kind.as_deref(), select, value)? {
+        Fill::Check(want) => {
+            let input = input.expect("a check box is an input");
             if input.checked() != want {
                 click(element)?;
             }
-            Ok(format!(
-                "{name} {}",
-                if input.checked() {
-                    "checked"
-                } else {
-                    "unchecked"
-                }
-            ))
+            let now = if input.checked() {
+                "checked"
+            } else {
+                "unchecked"
+            };
+            Ok(format!("{name} {now}"))
         }
-        (_, FieldEntry::Typed(Typing::Text(t)))
-            if element.dyn_ref::<HtmlSelectElement>().is_some() =>
-        {
-            select_option(element, std::slice::from_ref(t)).map(|_| format!("{name} = {t:?}"))
+        Fill::Choose(t) => {
+            select_option(element, &[t.to_owned()]).map(|_| format!("{name} = {t:?}"))
         }
-        (_, FieldEntry::Typed(Typing::Text(t))) => {
-            set_text(element, t, true).map(|_| format!("{name} = {t:?}"))
-        }
-        (_, FieldEntry::Typed(Typing::Secret(s))) => {
+        Fill::Type(t) => set_text(element, t, true).map(|_| format!("{name} = {t:?}")),
+        Fill::TypeSecret(s) => {
             secrets::admit(s, element)?;
             set_text(element, &s.value, true).map(|_| format!("{name} = {}", s.name.placeholder()))
         }
-        (_, FieldEntry::Checked(b)) => Err(page_error(format!("{name} takes text, got {b}"))),
     }
 }
 

@@ -11,18 +11,9 @@ use claudezilla_protocol::args::Typing;
 use crate::content::dom::{document, field_of};
 use crate::content::find::describe;
 use crate::content::secrets;
+use crate::typed::{self, Edit, Entry, Settle};
 
 use super::*;
-
-/// How typed text went into a field.
-pub(super) enum Entry {
-    /// As the editor takes keystrokes (`execCommand("insertText")`): the browser enforces
-    /// `maxlength`, keeps undo, fires trusted `input` events and `change` when the field loses
-    /// focus — the way pages expect.
-    Editor,
-    /// Set by script (where the editor path is unavailable): `input` and `change` dispatched.
-    Script,
-}
 
 /// The value of a text field, or a contenteditable's text as the page reads it: its lines
 /// (block elements) separated by newlines, without the invisible characters editors keep in
@@ -197,10 +188,10 @@ pub(super) fn set_text(
         if clear || !had_focus {
             place_caret(element, clear);
         }
-        let done = match (text.is_empty(), clear) {
-            (true, true) => edit("delete", ""),
-            (true, false) => true,
-            (false, _) => edit("insertText", text),
+        let done = match typed::edit_for(text, clear) {
+            Edit::Delete => edit("delete", ""),
+            Edit::Nothing => true,
+            Edit::Insert => edit("insertText", text),
         };
         if done {
             let length = field_value(element).unwrap_or_default().chars().count();
@@ -234,23 +225,17 @@ pub(super) fn set_by_script(
     Ok(length)
 }
 
-/// The value's length once the field has settled: an editor (React, ProseMirror, Lexical)
-/// may apply the input in its next update, after the events that carried it. Read again until
-/// it holds still for [`QUIET_MS`], at most [`SETTLE_MS`].
-async fn settled_length(element: &Element, mut length: usize) -> usize {
-    let until = crate::web::now_ms() + SETTLE_MS;
-    let mut still_since = crate::web::now_ms();
-    while crate::web::now_ms() < until {
-        crate::web::sleep(10).await;
+/// The value's length once the field has settled ([`Settle`]).
+async fn settled_length(element: &Element, length: usize) -> usize {
+    let mut settle = Settle::new(crate::web::now_ms(), length);
+    while settle.in_time(crate::web::now_ms()) {
+        crate::web::sleep(typed::SETTLE_READ_MS).await;
         let now = field_value(element).unwrap_or_default().chars().count();
-        if now != length {
-            length = now;
-            still_since = crate::web::now_ms();
-        } else if crate::web::now_ms() - still_since >= QUIET_MS {
+        if settle.read(crate::web::now_ms(), now) {
             break;
         }
     }
-    length
+    settle.length()
 }
 
 /// Types text, or a secret once its site is checked (remembered so that answers show its name).
@@ -268,37 +253,18 @@ pub async fn type_typing(
     }
 }
 
-/// Longest wait for an editor that applies input in its own update cycle to settle.
-const SETTLE_MS: f64 = 400.0;
-/// A value unchanged this long has settled.
-const QUIET_MS: f64 = 40.0;
-
 async fn type_into(element: &Element, text: &str, clear: bool) -> Result<reply::Typed, ErrorBody> {
     let before = field_value(element).unwrap_or_default().chars().count();
     let (mut length, entry) = set_text(element, text, clear)?;
-    let wanted = text.chars().count() + if clear { 0 } else { before };
+    let wanted = typed::wanted(text, before, clear);
     if length != wanted {
         length = settled_length(element, length).await;
     }
-    let mut notes = Vec::new();
-    if let Entry::Script = entry {
-        notes.push("(Set by script: this field does not take editor input; input and change events were sent.)".to_owned());
-    }
-    // Dropped only if the text is not all there: an empty editor's placeholder line break
-    // (Lexical's `<p><br></p>`) counts before typing and not after.
     let whole = field_value(element).is_some_and(|v| v.contains(text));
-    if matches!(entry, Entry::Editor) && length < wanted && !whole {
-        let limit = element
-            .get_attribute("maxlength")
-            .map(|m| format!(" (maxlength {m})"))
-            .unwrap_or_default();
-        notes.push(format!(
-            "The field kept {length} of {wanted} characters{limit}, as it would from a keyboard."
-        ));
-    }
+    let maxlength = element.get_attribute("maxlength");
     Ok(reply::Typed {
         element: describe(element),
         value_length: length as u32,
-        note: (!notes.is_empty()).then(|| notes.join(" ")),
+        note: typed::note(entry, length, wanted, whole, maxlength.as_deref()),
     })
 }

@@ -1,0 +1,216 @@
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
+
+use claudezilla_protocol::ErrorCode;
+
+use super::*;
+
+/// What one ask of the fake frame comes to.
+#[derive(Debug, Clone, Copy)]
+enum Asked {
+    Answer(u32),
+    /// No listener answered (the shim is not there yet).
+    Nobody,
+    /// The browser's rejection, in its words.
+    Refused(&'static str),
+    /// Never answered.
+    Silent,
+}
+
+const NOBODY_LISTENS: &str = "Could not establish connection. Receiving end does not exist.";
+const GONE: &str = "Message manager disconnected";
+const NO_SCRIPT: &str = "Missing host permission for the tab";
+
+/// A frame whose asks and injections come out as scripted, in order (asks past the script
+/// find nobody; injections past it succeed), logging every call.
+struct Fake {
+    asks: RefCell<VecDeque<Asked>>,
+    injections: RefCell<VecDeque<Result<(), &'static str>>>,
+    navigated: bool,
+    log: RefCell<Vec<String>>,
+}
+
+fn fake(asks: &[Asked]) -> Fake {
+    Fake {
+        asks: RefCell::new(asks.iter().copied().collect()),
+        injections: RefCell::default(),
+        navigated: false,
+        log: RefCell::default(),
+    }
+}
+
+impl Fake {
+    fn log(&self) -> Vec<String> {
+        self.log.borrow().clone()
+    }
+}
+
+impl Frame for Fake {
+    type Answer = u32;
+
+    fn tab(&self) -> TabId {
+        TabId(7)
+    }
+
+    async fn ask(&self) -> Result<Option<u32>, ErrorBody> {
+        self.log.borrow_mut().push("ask".into());
+        let next = self.asks.borrow_mut().pop_front().unwrap_or(Asked::Nobody);
+        match next {
+            Asked::Answer(n) => Ok(Some(n)),
+            Asked::Nobody => Ok(None),
+            Asked::Refused(words) => Err(ErrorBody::new(ErrorCode::Internal, words)),
+            Asked::Silent => std::future::pending().await,
+        }
+    }
+
+    async fn inject(&self) -> Result<(), ErrorBody> {
+        self.log.borrow_mut().push("inject".into());
+        let next = self.injections.borrow_mut().pop_front().unwrap_or(Ok(()));
+        next.map_err(|words| ErrorBody::new(ErrorCode::Internal, words))
+    }
+
+    async fn pause(&self, ms: u32) {
+        self.log.borrow_mut().push(format!("pause {ms}"));
+    }
+
+    /// The fake's calls are ready at once or never: still pending after one poll is silent.
+    async fn within<T>(&self, ms: u32, work: impl Future<Output = T>) -> Option<T> {
+        self.log.borrow_mut().push(format!("within {ms}"));
+        match pin!(work).poll(&mut Context::from_waker(Waker::noop())) {
+            Poll::Ready(value) => Some(value),
+            Poll::Pending => None,
+        }
+    }
+
+    fn navigated(&self) -> bool {
+        self.navigated
+    }
+}
+
+/// Runs the exchange: every fake call is ready at once (a silent one is cut by `within`).
+fn run(frame: &Fake) -> Result<u32, ErrorBody> {
+    match pin!(carry(frame, 4_000)).poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(answer) => answer,
+        Poll::Pending => panic!("the exchange waited on a fake that never waits"),
+    }
+}
+
+#[test]
+fn a_listening_frame_is_asked_once() {
+    let frame = fake(&[Asked::Answer(1)]);
+    assert_eq!(run(&frame).unwrap(), 1);
+    assert_eq!(frame.log(), ["within 4000", "ask"]);
+}
+
+#[test]
+fn where_nothing_listens_the_script_goes_in_and_the_frame_is_asked_again() {
+    // Firefox answers "nothing listens" as a rejection or as an empty answer: the same.
+    for nobody in [Asked::Nobody, Asked::Refused(NOBODY_LISTENS)] {
+        let frame = fake(&[nobody, Asked::Answer(2)]);
+        assert_eq!(run(&frame).unwrap(), 2);
+        assert_eq!(frame.log(), ["within 4000", "ask", "inject", "ask"]);
+    }
+}
+
+#[test]
+fn a_frame_between_documents_gets_a_second_injection_after_a_pause() {
+    let frame = fake(&[Asked::Nobody, Asked::Nobody, Asked::Answer(3)]);
+    assert_eq!(run(&frame).unwrap(), 3);
+    let pause = format!("pause {}", retry_plan::INJECT_PAUSE_MS);
+    assert_eq!(
+        frame.log(),
+        [
+            "within 4000",
+            "ask",
+            "inject",
+            "ask",
+            &pause,
+            "inject",
+            "ask"
+        ]
+    );
+}
+
+#[test]
+fn a_script_that_never_starts_is_tried_in_the_next_document_then_said() {
+    let frame = fake(&[]);
+    let error = run(&frame).unwrap_err();
+    assert_eq!(error.code, ErrorCode::PageError);
+    assert!(
+        error
+            .message
+            .starts_with("the page in tab 7 navigated away twice"),
+        "{}",
+        error.message
+    );
+    assert!(error.message.contains("did not start"), "{}", error.message);
+    let injections = frame.log().iter().filter(|c| *c == "inject").count();
+    assert_eq!(injections as u32, 2 * retry_plan::INJECTIONS);
+}
+
+#[test]
+fn a_document_that_went_away_is_asked_again_in_the_next_one() {
+    let frame = fake(&[Asked::Refused(GONE), Asked::Answer(4)]);
+    assert_eq!(run(&frame).unwrap(), 4);
+    let pause = format!("pause {}", retry_plan::RETRY_PAUSE_MS);
+    assert_eq!(frame.log(), ["within 4000", "ask", &pause, "ask"]);
+}
+
+#[test]
+fn a_second_refusal_says_the_page_navigated_away_twice() {
+    let frame = fake(&[Asked::Refused(GONE), Asked::Refused(GONE)]);
+    let error = run(&frame).unwrap_err();
+    assert!(
+        error.message.contains("navigated away twice"),
+        "{}",
+        error.message
+    );
+    assert!(error.message.contains(GONE), "{}", error.message);
+}
+
+#[test]
+fn another_refusal_is_the_answer_unless_the_tab_navigated() {
+    let frame = fake(&[Asked::Refused(NO_SCRIPT), Asked::Answer(5)]);
+    let error = run(&frame).unwrap_err();
+    assert!(
+        error.message.contains("cannot be scripted"),
+        "{}",
+        error.message
+    );
+    assert_eq!(frame.log(), ["within 4000", "ask"]);
+
+    // While the tab loads another page, its document between two takes no script.
+    let mut frame = fake(&[Asked::Refused(NO_SCRIPT), Asked::Answer(5)]);
+    frame.navigated = true;
+    assert_eq!(run(&frame).unwrap(), 5);
+}
+
+#[test]
+fn a_refused_injection_is_said_as_the_page_refused_it() {
+    let frame = fake(&[Asked::Nobody]);
+    frame
+        .injections
+        .borrow_mut()
+        .push_back(Err("No tab with id: 7"));
+    let error = run(&frame).unwrap_err();
+    assert_eq!(error.code, ErrorCode::NoSuchTab);
+    assert_eq!(frame.log(), ["within 4000", "ask", "inject"]);
+}
+
+#[test]
+fn a_silent_frame_times_out_unless_the_tab_navigated() {
+    let frame = fake(&[Asked::Silent, Asked::Answer(6)]);
+    let error = run(&frame).unwrap_err();
+    assert_eq!(error.code, ErrorCode::Timeout);
+    assert!(
+        error.message.contains("within 4000 ms"),
+        "{}",
+        error.message
+    );
+
+    let mut frame = fake(&[Asked::Silent, Asked::Answer(6)]);
+    frame.navigated = true;
+    assert_eq!(run(&frame).unwrap(), 6);
+}
