@@ -166,6 +166,9 @@ pub trait Source {
     fn href(&self, el: &Self::Element) -> Option<String>;
     /// Rendered and not hidden by style.
     fn visible(&self, el: &Self::Element) -> bool;
+    /// `display: contents` (every `<slot>` by default): no box of its own, so not
+    /// [`visible`](Self::visible), but what it holds shows in its place.
+    fn box_less(&self, el: &Self::Element) -> bool;
     /// The nodes to walk under `el`: its shadow tree's if the page's shadow roots are read in
     /// place (`read_shadow`), else its children.
     fn children(&self, el: &Self::Element, read_shadow: bool) -> Vec<Shown<Self::Element>>;
@@ -235,7 +238,7 @@ impl<S: Source> Walk<'_, S> {
         let tag = source.tag(el);
         if crate::a11y::is_skipped(&tag)
             || source.has_attribute(el, "hidden")
-            || !source.visible(el)
+            || !(source.visible(el) || source.box_less(el))
         {
             return;
         }
@@ -411,7 +414,13 @@ pub(crate) mod tests {
             (self.tag(el) == "a").then(|| self.attribute(el, "href"))?
         }
         fn visible(&self, el: &usize) -> bool {
-            self.attribute(el, "style").as_deref() != Some("display:none")
+            !matches!(
+                self.attribute(el, "style").as_deref(),
+                Some("display:none" | "display:contents")
+            )
+        }
+        fn box_less(&self, el: &usize) -> bool {
+            self.attribute(el, "style").as_deref() == Some("display:contents")
         }
         fn children(&self, el: &usize, read_shadow: bool) -> Vec<Shown<usize>> {
             let shadow = self.shadows.iter().find(|(host, _)| host == el);
@@ -586,12 +595,16 @@ pub(crate) mod tests {
         let mut p = Page::default();
         let light = p.words("light child");
         let fallback_text = p.words("fallback");
+        // Slots have no box of their own, as in a browser.
         let slot = p.add(
             "slot",
-            &[("assigned", &light.to_string())],
+            &[
+                ("assigned", &light.to_string()),
+                ("style", "display:contents"),
+            ],
             &[fallback_text],
         );
-        let empty_slot = p.add("slot", &[], &[fallback_text]);
+        let empty_slot = p.add("slot", &[("style", "display:contents")], &[fallback_text]);
         let inner = p.words("in the shadow ");
         let host = p.add("my-card", &[], &[light]);
         p.shadows.push((host, vec![inner, slot, empty_slot]));
@@ -610,5 +623,17 @@ pub(crate) mod tests {
             )
         );
         assert_eq!(frames, [42]);
+    }
+
+    #[test]
+    fn what_a_box_less_element_holds_is_written_and_its_hidden_parts_are_not() {
+        let mut p = Page::default();
+        let words = p.words("Shown through a wrapper");
+        let para = p.add("p", &[], &[words]);
+        let gone_words = p.words("gone");
+        let gone = p.add("p", &[("style", "display:none")], &[gone_words]);
+        let wrapper = p.add("div", &[("style", "display:contents")], &[para, gone]);
+        let body = p.add("body", &[], &[wrapper]);
+        assert_eq!(markdown(&p, body, None).0, "Shown through a wrapper");
     }
 }

@@ -94,13 +94,18 @@ impl<S: Rendered> Reader<'_, S> {
             }
             return assigned.into_iter().for_each(|n| self.node(n));
         }
+        if !source.visible(el) {
+            // No box of its own (`display: contents`): what it holds shows in its place, each
+            // part as it shows; anything else hidden says nothing, on a host's path or not.
+            if source.box_less(el) {
+                self.children(el);
+            }
+            return;
+        }
         if (self.in_place)(el) {
             self.out.push('\n');
             self.children(el);
             self.out.push('\n');
-            return;
-        }
-        if !source.visible(el) {
             return;
         }
         if let Some(text) = source.inner_text(el) {
@@ -171,5 +176,27 @@ mod tests {
             format!("\n{}\n\n{}\n", frame_marker(0), frame_marker(1))
         );
         assert_eq!(frames, vec![7, 9]);
+    }
+
+    #[test]
+    fn a_box_less_element_shows_what_it_holds_and_a_hidden_one_on_a_hosts_path_nothing() {
+        let mut page = Page::default();
+        let shadow_words = page.words("inside");
+        let host = page.add("x-card", &[], &[]);
+        page.shadows.push((host, vec![shadow_words]));
+        let shown = page.words("kept");
+        let para = page.add("p", &[], &[shown]);
+        let gone_words = page.words("gone");
+        let gone = page.add("p", &[("style", "display:none")], &[gone_words]);
+        let wrapper = page.add("div", &[("style", "display:contents")], &[para, gone, host]);
+        // A hidden element on the way to a shadow host: nothing of it is read.
+        let secret_words = page.words("hidden words");
+        let hidden_host = page.add("y-card", &[], &[]);
+        page.shadows.push((hidden_host, vec![secret_words]));
+        let hidden = page.add("div", &[("style", "display:none")], &[hidden_host]);
+        let root = page.add("body", &[], &[wrapper, hidden]);
+        let paths = [root, wrapper, host, hidden, hidden_host];
+        let (text, _) = read(&page, root, &paths);
+        assert_eq!(text, "\nkept\n\ninside\n");
     }
 }

@@ -542,6 +542,12 @@ mod tests {
         );
         assert!(Handling::Delay(1).goes_on() && Handling::Pass { notice: None }.goes_on());
         assert!(!Handling::Cancel { frame_note: None }.goes_on());
+        // A fulfilled response's body is ours: it is never also read as the server's.
+        let fulfilled = Handling::Fulfill {
+            body: None,
+            headers: Vec::new(),
+        };
+        assert!(!fulfilled.goes_on());
     }
 
     #[test]

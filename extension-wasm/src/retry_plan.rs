@@ -1,6 +1,6 @@
 //! When the background tries again, and for how long each try may last: a message to a frame
 //! whose document went away, a content script that did not start yet, a navigation the page's
-//! own replaced. Decided here, apart from the browser; `background/content.rs` and
+//! own replaced. Decided here, apart from the browser; `exchange.rs` and
 //! `background/tabs/navigation.rs` carry it out.
 
 use claudezilla_protocol::{ErrorBody, ErrorCode, TabId};

@@ -88,20 +88,20 @@ impl Settle {
 /// What the answer adds to "typed": that the text was set by script, or that the field kept
 /// less than it was given (`whole`: the text is in the value all the same, as where an empty
 /// editor's placeholder line break counted before typing and not after); `maxlength` as the
-/// field has it.
+/// field has it, read only when the note needs it.
 pub fn note(
     entry: Entry,
     length: usize,
     wanted: usize,
     whole: bool,
-    maxlength: Option<&str>,
+    maxlength: impl FnOnce() -> Option<String>,
 ) -> Option<String> {
     let mut notes = Vec::new();
     if entry == Entry::Script {
         notes.push("(Set by script: this field does not take editor input; input and change events were sent.)".to_owned());
     }
     if entry == Entry::Editor && length < wanted && !whole {
-        let limit = maxlength
+        let limit = maxlength()
             .map(|m| format!(" (maxlength {m})"))
             .unwrap_or_default();
         notes.push(format!(
@@ -152,20 +152,20 @@ mod tests {
 
     #[test]
     fn the_answer_says_how_the_text_went_in() {
-        assert_eq!(note(Entry::Editor, 5, 5, true, None), None);
-        let script = note(Entry::Script, 5, 5, true, None).unwrap();
+        assert_eq!(note(Entry::Editor, 5, 5, true, || None), None);
+        let script = note(Entry::Script, 5, 5, true, || None).unwrap();
         assert!(script.starts_with("(Set by script"));
         assert_eq!(
-            note(Entry::Editor, 3, 5, false, Some("3")).unwrap(),
+            note(Entry::Editor, 3, 5, false, || Some("3".into())).unwrap(),
             "The field kept 3 of 5 characters (maxlength 3), as it would from a keyboard."
         );
         assert_eq!(
-            note(Entry::Editor, 3, 5, false, None).unwrap(),
+            note(Entry::Editor, 3, 5, false, || None).unwrap(),
             "The field kept 3 of 5 characters, as it would from a keyboard."
         );
         // Shorter but whole: an editor's placeholder line break went away.
-        assert_eq!(note(Entry::Editor, 4, 5, true, None), None);
+        assert_eq!(note(Entry::Editor, 4, 5, true, || None), None);
         // A script's short value is the page's own doing: said only as set by script.
-        assert_eq!(note(Entry::Script, 1, 5, false, None), script.into());
+        assert_eq!(note(Entry::Script, 1, 5, false, || None), script.into());
     }
 }

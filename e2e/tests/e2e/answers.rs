@@ -30,13 +30,17 @@ pub fn pages() -> HashMap<&'static str, Page> {
             Page::html(format!(
                 "<!doctype html><title>Find</title><h1>Catalogue</h1>\
                  <p>Hello <b>needle</b> world</p><p style=display:none>needle hidden</p>\
-                 <deep-panel></deep-panel><p id=pressed>not pressed</p><ul>{items}</ul><iframe id=fr></iframe>\
+                 <deep-panel></deep-panel><name-card>needle slotted in a card</name-card>\
+                 <div style=display:contents><p>needle in contents</p></div><p id=pressed>not pressed</p><ul>{items}</ul><iframe id=fr></iframe>\
                  <script>\
                  document.getElementById('fr').src = 'http://localhost:' + location.port + '/answers/frame.html';\
                  customElements.define('deep-panel', class extends HTMLElement {{ constructor() {{ super();\
                    const root = this.attachShadow({{mode: 'open'}});\
                    root.innerHTML = '<div><button>Press the needle</button></div>';\
                    root.querySelector('button').onclick = () => document.getElementById('pressed').textContent = 'pressed';\
+                 }} }});\
+                 customElements.define('name-card', class extends HTMLElement {{ constructor() {{ super();\
+                   this.attachShadow({{mode: 'open'}}).innerHTML = '<div class=card><slot></slot></div>';\
                  }} }});\
                  </script>"
             )),
@@ -76,13 +80,29 @@ pub fn pages() -> HashMap<&'static str, Page> {
 pub async fn find_names_every_match_with_a_ref(s: Arc<Shared>) -> anyhow::Result<()> {
     let (a, tab) = s.agent_at("find", "/answers/find.html").await?;
     // The frame loads after the page: wait for its link.
-    let found = wait_found(&a, tab, 3).await?;
+    let found = wait_found(&a, tab, 5).await?;
     for line in [
         "text: Hello «needle» world",
         "button \"Press the needle\": Press the «needle»",
         "link \"needle in frame\": «needle» in frame",
+        // A default slot and a `display: contents` wrapper have no box, but what they hold shows.
+        "text: «needle» slotted in a card",
+        "text: «needle» in contents",
     ] {
         ensure!(found.contains(line), "{line} in {found}");
+    }
+    let markdown = call(
+        &a,
+        "firefox_get_content",
+        json!({"tabId": tab, "format": "markdown"}),
+    )
+    .await?;
+    for shown in ["needle slotted in a card", "needle in contents"] {
+        ensure!(
+            markdown.text.contains(shown),
+            "{shown} in {}",
+            markdown.text
+        );
     }
     ensure!(!found.contains("hidden"), "{found}");
     let button = found

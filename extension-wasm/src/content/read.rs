@@ -151,6 +151,9 @@ impl markdown::Source for Page {
     fn visible(&self, el: &Element) -> bool {
         check_visibility(el)
     }
+    fn box_less(&self, el: &Element) -> bool {
+        dom::box_less(el)
+    }
     fn children(&self, el: &Element, read_shadow: bool) -> Vec<Shown<Element>> {
         let shadow = read_shadow.then(|| Dom.shadow_root(el)).flatten();
         let children = Dom.children(shadow.as_ref().unwrap_or(el));

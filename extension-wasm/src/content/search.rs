@@ -7,7 +7,7 @@ use claudezilla_protocol::reply::Found;
 use wasm_bindgen::JsCast;
 use web_sys::{CharacterData, Element, Node};
 
-use super::dom::{document, is_visible};
+use super::dom::{box_less, document, is_visible};
 use super::find::ref_for;
 use super::names::{self, Labels};
 use super::snapshot::{frame_id_of, role_of};
@@ -62,6 +62,9 @@ impl walk::Page for Frame {
     }
     fn visible(&self, el: &Element) -> bool {
         is_visible(el)
+    }
+    fn box_less(&self, el: &Element) -> bool {
+        box_less(el)
     }
     fn frame_id(&self, iframe: &Element) -> Option<u64> {
         frame_id_of(iframe)

@@ -85,6 +85,7 @@ impl Frame for Fake {
     }
 
     fn navigated(&self) -> bool {
+        self.log.borrow_mut().push("navigated?".into());
         self.navigated
     }
 }
@@ -101,7 +102,7 @@ fn run(frame: &Fake) -> Result<u32, ErrorBody> {
 fn a_listening_frame_is_asked_once() {
     let frame = fake(&[Asked::Answer(1)]);
     assert_eq!(run(&frame).unwrap(), 1);
-    assert_eq!(frame.log(), ["within 4000", "ask"]);
+    assert_eq!(frame.log(), ["within 4000", "ask", "navigated?"]);
 }
 
 #[test]
@@ -110,7 +111,10 @@ fn where_nothing_listens_the_script_goes_in_and_the_frame_is_asked_again() {
     for nobody in [Asked::Nobody, Asked::Refused(NOBODY_LISTENS)] {
         let frame = fake(&[nobody, Asked::Answer(2)]);
         assert_eq!(run(&frame).unwrap(), 2);
-        assert_eq!(frame.log(), ["within 4000", "ask", "inject", "ask"]);
+        assert_eq!(
+            frame.log(),
+            ["within 4000", "ask", "inject", "ask", "navigated?"]
+        );
     }
 }
 
@@ -128,7 +132,8 @@ fn a_frame_between_documents_gets_a_second_injection_after_a_pause() {
             "ask",
             &pause,
             "inject",
-            "ask"
+            "ask",
+            "navigated?"
         ]
     );
 }
@@ -155,7 +160,11 @@ fn a_document_that_went_away_is_asked_again_in_the_next_one() {
     let frame = fake(&[Asked::Refused(GONE), Asked::Answer(4)]);
     assert_eq!(run(&frame).unwrap(), 4);
     let pause = format!("pause {}", retry_plan::RETRY_PAUSE_MS);
-    assert_eq!(frame.log(), ["within 4000", "ask", &pause, "ask"]);
+    // Whether the tab navigated is asked once the first try is over, not before.
+    assert_eq!(
+        frame.log(),
+        ["within 4000", "ask", "navigated?", &pause, "ask"]
+    );
 }
 
 #[test]
@@ -179,7 +188,7 @@ fn another_refusal_is_the_answer_unless_the_tab_navigated() {
         "{}",
         error.message
     );
-    assert_eq!(frame.log(), ["within 4000", "ask"]);
+    assert_eq!(frame.log(), ["within 4000", "ask", "navigated?"]);
 
     // While the tab loads another page, its document between two takes no script.
     let mut frame = fake(&[Asked::Refused(NO_SCRIPT), Asked::Answer(5)]);
@@ -196,7 +205,7 @@ fn a_refused_injection_is_said_as_the_page_refused_it() {
         .push_back(Err("No tab with id: 7"));
     let error = run(&frame).unwrap_err();
     assert_eq!(error.code, ErrorCode::NoSuchTab);
-    assert_eq!(frame.log(), ["within 4000", "ask", "inject"]);
+    assert_eq!(frame.log(), ["within 4000", "ask", "inject", "navigated?"]);
 }
 
 #[test]

@@ -137,15 +137,18 @@ fn lists_stop_at_their_limits_and_hidden_controls_are_left_out_while_all_are_cou
             link
         })
         .collect();
-    let hidden_button = El {
-        hidden: true,
-        ..el(20, "button", "Secret")
-    };
+    let hidden = |el: El| El { hidden: true, ..el };
     page.matching = HashMap::from([
         (LINKS, links),
-        (BUTTONS, vec![hidden_button]),
+        (BUTTONS, vec![hidden(el(20, "button", "Secret"))]),
+        (
+            INPUTS,
+            vec![hidden(el(21, "input", "")), el(22, "input", "")],
+        ),
+        // Headings and images are listed whether or not they show.
+        (HEADINGS, vec![hidden(el(23, "h2", "Folded"))]),
         (LANDMARKS, (0..30).map(|i| el(i, "aside", "")).collect()),
-        ("img", (0..4).map(|i| el(i, "img", "")).collect()),
+        ("img", (0..4).map(|i| hidden(el(i, "img", ""))).collect()),
     ]);
     let limits = PageLimits {
         links: 2,
@@ -161,6 +164,8 @@ fn lists_stop_at_their_limits_and_hidden_controls_are_left_out_while_all_are_cou
         ]
     );
     assert!(s.buttons.is_empty());
+    assert_eq!(s.inputs, ["input \"\" (e22)"]);
+    assert_eq!(s.headings, ["h2: Folded"]);
     assert_eq!(s.images.len(), 3);
     assert_eq!(s.landmarks.len(), MAX_LANDMARKS as usize);
     assert_eq!(

@@ -29,6 +29,9 @@ pub trait Page {
     fn tag(&self, el: &Self::Element) -> String;
     /// Rendered and not hidden by style.
     fn visible(&self, el: &Self::Element) -> bool;
+    /// `display: contents` (every `<slot>` by default): no box of its own, so not
+    /// [`visible`](Self::visible), but what it holds shows in its place.
+    fn box_less(&self, el: &Self::Element) -> bool;
     /// The browser's id of the frame an iframe shows, if it shows one.
     fn frame_id(&self, iframe: &Self::Element) -> Option<u64>;
     /// The nodes of `el`'s open shadow root when it hosts one, else its own children.
@@ -141,12 +144,15 @@ impl<P: Page> Walk<'_, P> {
             self.frames.extend(self.page.frame_id(el));
             return;
         }
-        let inline = is_inline(&tag);
-        // Inline elements are seen through their block's visibility (asking costs a style).
-        if !inline && !self.page.visible(el) {
-            return;
-        }
-        if !inline {
+        // Inline elements are seen through their block's visibility (asking costs a style);
+        // a box-less one runs on with its neighbours as an inline one does.
+        let block = match is_inline(&tag) {
+            true => false,
+            false if self.page.visible(el) => true,
+            false if self.page.box_less(el) => false,
+            false => return,
+        };
+        if block {
             self.joined.line_break();
         }
         let assigned = match tag == "slot" {
@@ -160,7 +166,7 @@ impl<P: Page> Walk<'_, P> {
         for node in shown {
             self.node(node, el);
         }
-        if !inline {
+        if block {
             self.joined.line_break();
         }
     }

@@ -261,10 +261,11 @@ async fn type_into(element: &Element, text: &str, clear: bool) -> Result<reply::
         length = settled_length(element, length).await;
     }
     let whole = field_value(element).is_some_and(|v| v.contains(text));
-    let maxlength = element.get_attribute("maxlength");
     Ok(reply::Typed {
         element: describe(element),
         value_length: length as u32,
-        note: typed::note(entry, length, wanted, whole, maxlength.as_deref()),
+        note: typed::note(entry, length, wanted, whole, || {
+            element.get_attribute("maxlength")
+        }),
     })
 }

@@ -1,4 +1,4 @@
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 use claudezilla_protocol::args::ElementRef;
 
@@ -12,12 +12,16 @@ struct Fake {
     /// Every clock read moves the clock on by `tick` ms.
     clock: Cell<f64>,
     tick: f64,
+    /// The elements asked whether they are visible, in order.
+    asked_visible: RefCell<Vec<usize>>,
 }
 
 #[derive(Default)]
 struct FakeEl {
     tag: &'static str,
     hidden: bool,
+    /// `display: contents`: no box, so not visible, but what it holds shows.
+    contents: bool,
     children: Vec<Node>,
     shadow: Option<Vec<Node>>,
     slotted: Vec<Node>,
@@ -91,7 +95,13 @@ impl Page for Fake {
         self.elements[*el].tag.into()
     }
     fn visible(&self, el: &usize) -> bool {
-        !self.elements[*el].hidden
+        self.asked_visible.borrow_mut().push(*el);
+        let e = &self.elements[*el];
+        !e.hidden && !e.contents
+    }
+    fn box_less(&self, el: &usize) -> bool {
+        let e = &self.elements[*el];
+        !e.hidden && e.contents
     }
     fn frame_id(&self, iframe: &usize) -> Option<u64> {
         self.elements[*iframe].frame
@@ -258,6 +268,8 @@ fn shadow_trees_and_slots_are_read_as_shown() {
     page.elements[inner].role = Some("button");
     page.elements[inner].name = "Save now";
     let slot = page.el("slot", Some(inner));
+    // A slot has no box of its own (as every `<slot>` by default).
+    page.elements[slot].contents = true;
     page.elements[slot].slotted = vec![Node::Text("Save ".into(), Some(host)), Node::El(bold)];
     page.elements[host].shadow = Some(vec![
         Node::El(inner),
@@ -293,6 +305,7 @@ fn shadow_trees_and_slots_are_read_as_shown() {
     let mut page = Fake::default();
     let body = page.el("body", None);
     let slot = page.el("slot", Some(body));
+    page.elements[slot].contents = true;
     page.text(slot, "fallback words");
     assert_eq!(search(&page, "fallback", 10).total, 1);
 }
@@ -380,4 +393,46 @@ fn a_page_without_a_root_finds_nothing() {
     let page = Fake::default();
     let found = find(&page, None, &text("x"), 10, u64::MAX).unwrap();
     assert_eq!((found.total, found.searched.chars), (0, 0));
+}
+
+#[test]
+fn what_a_box_less_element_holds_runs_on_with_its_neighbours() {
+    let mut page = Fake::default();
+    let body = page.el("body", None);
+    let p = page.el("p", Some(body));
+    page.text(p, "Total:");
+    let wrapper = page.el("div", Some(p));
+    page.elements[wrapper].contents = true;
+    page.text(wrapper, " 42 items");
+    let card = page.el("div", Some(body));
+    page.elements[card].contents = true;
+    let inner = page.el("p", Some(card));
+    page.text(inner, "in its own line");
+    let gone = page.el("div", Some(body));
+    page.elements[gone].contents = true;
+    page.elements[gone].hidden = true;
+    page.text(gone, "hidden all the same");
+    let found = find(
+        &page,
+        Some(&0),
+        &Words::Pattern("Total|own|hidden".into()),
+        10,
+        u64::MAX,
+    )
+    .unwrap();
+    let contexts: Vec<&str> = found.matches.iter().map(|m| m.context.as_str()).collect();
+    assert_eq!(contexts, ["«Total»: 42 items", "in its «own» line"]);
+}
+
+#[test]
+fn inline_elements_are_searched_without_asking_their_style() {
+    let mut page = Fake::default();
+    let body = page.el("body", None);
+    let p = page.el("p", Some(body));
+    let span = page.el("span", Some(p));
+    // Whatever it would answer, an inline element is never asked.
+    page.elements[span].hidden = true;
+    page.text(span, "inline words");
+    assert_eq!(search(&page, "inline", 10).total, 1);
+    assert_eq!(*page.asked_visible.borrow(), [body, p]);
 }
