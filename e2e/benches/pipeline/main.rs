@@ -463,6 +463,16 @@ async fn compare(baseline: std::path::PathBuf) -> anyhow::Result<()> {
                     json!({"tabId": large, "interactiveOnly": true}),
                 ),
                 (
+                    "`firefox_get_content` markdown, 2,000-element page",
+                    "firefox_get_content",
+                    json!({"tabId": large, "format": "markdown"}),
+                ),
+                (
+                    "`firefox_find` text, 2,000-element page",
+                    "firefox_find",
+                    json!({"tabId": large, "text": "Button 2"}),
+                ),
+                (
                     "`firefox_type`",
                     "firefox_type",
                     json!({"tabId": form, "selector": "#f", "text": "hello", "clear": true}),
