@@ -87,6 +87,13 @@ impl<S: Rendered> Reader<'_, S> {
             }
             return;
         }
+        // Hidden, it says nothing, on a host's path or not; with no box of its own
+        // (`display: contents`, every slot by default) what it holds shows in its place, each
+        // part as it shows.
+        let visible = source.visible(el);
+        if !visible && !source.box_less(el) {
+            return;
+        }
         if tag == "slot" {
             let assigned = source.slotted(el);
             if assigned.is_empty() {
@@ -94,13 +101,8 @@ impl<S: Rendered> Reader<'_, S> {
             }
             return assigned.into_iter().for_each(|n| self.node(n));
         }
-        if !source.visible(el) {
-            // No box of its own (`display: contents`): what it holds shows in its place, each
-            // part as it shows; anything else hidden says nothing, on a host's path or not.
-            if source.box_less(el) {
-                self.children(el);
-            }
-            return;
+        if !visible {
+            return self.children(el);
         }
         if (self.in_place)(el) {
             self.out.push('\n');
@@ -198,5 +200,18 @@ mod tests {
         let paths = [root, wrapper, host, hidden, hidden_host];
         let (text, _) = read(&page, root, &paths);
         assert_eq!(text, "\nkept\n\ninside\n");
+
+        // A slot hidden by the page (not the default box-less one) shows nothing either.
+        let mut page = Page::default();
+        let light = page.words("slotted");
+        let slot = page.add(
+            "slot",
+            &[("assigned", &light.to_string()), ("style", "display:none")],
+            &[],
+        );
+        let host = page.add("z-card", &[], &[light]);
+        page.shadows.push((host, vec![slot]));
+        let root = page.add("body", &[], &[host]);
+        assert_eq!(read(&page, root, &[root, host]).0, "\n\n");
     }
 }

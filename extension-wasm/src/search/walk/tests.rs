@@ -100,8 +100,7 @@ impl Page for Fake {
         !e.hidden && !e.contents
     }
     fn box_less(&self, el: &usize) -> bool {
-        let e = &self.elements[*el];
-        !e.hidden && e.contents
+        self.elements[*el].contents
     }
     fn frame_id(&self, iframe: &usize) -> Option<u64> {
         self.elements[*iframe].frame
@@ -408,9 +407,11 @@ fn what_a_box_less_element_holds_runs_on_with_its_neighbours() {
     page.elements[card].contents = true;
     let inner = page.el("p", Some(card));
     page.text(inner, "in its own line");
-    let gone = page.el("div", Some(body));
+    // Inside a hidden block, a box-less element shows nothing: the walk never enters it.
+    let hidden = page.el("div", Some(body));
+    page.elements[hidden].hidden = true;
+    let gone = page.el("div", Some(hidden));
     page.elements[gone].contents = true;
-    page.elements[gone].hidden = true;
     page.text(gone, "hidden all the same");
     let found = find(
         &page,
