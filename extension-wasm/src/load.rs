@@ -273,7 +273,7 @@ fn superseded(error: &str) -> bool {
 
 /// A page that is no page yet: what `window.open()` without an address opens.
 pub fn is_blank(url: &str) -> bool {
-    url.is_empty() || url == "about:blank"
+    url.is_empty() || url == BLANK
 }
 
 /// The same page for our purposes, compared as Firefox writes addresses: both parsed by the
@@ -337,11 +337,35 @@ pub fn net_error(code: &str) -> String {
     format!("{words} ({code})")
 }
 
+/// How an agent's tab is opened on an address: created on about:blank, so that it joins the
+/// pool and its first page is marked as an agent's before anything loads, then (for any other
+/// address) navigated there. That second step is a navigation like any other: it ends at the
+/// tab's change to "complete" after a "loading", never at the tab's state read in between —
+/// Firefox reads a tab "complete" at its new address while the load switches process, before
+/// the page has loaded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Opening {
+    pub blank: LoadWatch,
+    /// The navigation to the address; none where about:blank was asked.
+    pub then: Option<LoadWatch>,
+}
+
+pub fn opening(url: &str) -> Opening {
+    Opening {
+        blank: LoadWatch::NewBlank,
+        then: (url != BLANK).then(LoadWatch::navigation),
+    }
+}
+
+/// The page every tab starts on.
+pub const BLANK: &str = "about:blank";
+
 /// What a caller is waiting for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LoadWatch {
-    /// A tab just created with `target`: it first shows about:blank, which must not count.
-    NewTab { blank_is_target: bool },
+    /// A tab just created on about:blank: done once it reads "complete" (its blank page has no
+    /// load to switch processes for).
+    NewBlank,
     /// An existing tab told to load something: wait for a load to start and finish, or for a
     /// same-document navigation (fragment change), which never reports "loading".
     Navigation { saw_loading: bool },
@@ -352,38 +376,29 @@ pub enum LoadWatch {
 }
 
 impl LoadWatch {
-    pub fn new_tab(target: &str) -> Self {
-        Self::NewTab {
-            blank_is_target: target == "about:blank",
-        }
-    }
-
     pub fn navigation() -> Self {
         Self::Navigation { saw_loading: false }
     }
 
     /// Is the tab, as it is now, already done? (Checked right after the watch is registered,
     /// in case the load finished before any event arrived.)
-    pub fn satisfied_by(&self, status: &str, url: &str) -> bool {
+    pub fn satisfied_by(&self, status: &str) -> bool {
         match *self {
-            Self::NewTab { blank_is_target } => {
-                status == "complete" && (blank_is_target || url != "about:blank")
-            }
+            Self::NewBlank => status == "complete",
             Self::Navigation { .. } | Self::NextComplete | Self::UrlChange => false,
         }
     }
 
     /// Feeds one `tabs.onUpdated` event: `changed_status`/`changed_url` are the change info,
-    /// `status`/`url` the tab's state after it. Returns true when the load is done.
+    /// `status` the tab's after it. Returns true when the load is done.
     pub fn on_update(
         &mut self,
         changed_status: Option<&str>,
         changed_url: Option<&str>,
         status: &str,
-        url: &str,
     ) -> bool {
         match self {
-            Self::NewTab { .. } => self.satisfied_by(status, url),
+            Self::NewBlank => self.satisfied_by(status),
             Self::Navigation { saw_loading } => {
                 if changed_status == Some("loading") {
                     *saw_loading = true;
@@ -727,36 +742,39 @@ mod tests {
     }
 
     #[test]
-    fn a_new_tab_is_not_done_on_its_initial_blank_page() {
-        let mut w = LoadWatch::new_tab("http://x/");
-        assert!(!w.satisfied_by("complete", "about:blank"));
-        assert!(!w.on_update(Some("loading"), Some("http://x/"), "loading", "http://x/"));
-        assert!(w.on_update(Some("complete"), None, "complete", "http://x/"));
-        // Redirects land elsewhere: still done.
-        assert!(LoadWatch::new_tab("http://x/").satisfied_by("complete", "http://y/"));
-        assert!(LoadWatch::new_tab("about:blank").satisfied_by("complete", "about:blank"));
+    fn a_new_tab_is_done_at_its_pages_load_not_at_the_tabs_state_in_between() {
+        let asked = opening("http://x/");
+        assert!(asked.blank.satisfied_by("complete"));
+        let mut w = asked.then.expect("navigated from about:blank");
+        assert!(!w.satisfied_by("complete"));
+        // Seen in Firefox under load: an update that changes neither status nor address while
+        // the tab reads "complete" at the new address, its page not yet loaded (its title was
+        // still the address).
+        assert!(!w.on_update(None, None, "complete"));
+        assert!(!w.on_update(Some("loading"), Some("http://x/"), "loading"));
+        assert!(!w.on_update(None, None, "complete"));
+        // The tab's change to "complete" ends it, wherever redirects took it.
+        assert!(w.on_update(Some("complete"), None, "complete"));
+        let blank = opening(BLANK);
+        assert_eq!(blank.then, None);
+        assert!(blank.blank.satisfied_by("complete"));
     }
 
     #[test]
     fn a_navigation_needs_a_fresh_load() {
         let mut w = LoadWatch::navigation();
-        assert!(!w.satisfied_by("complete", "http://old/"));
+        assert!(!w.satisfied_by("complete"));
         // A stale "complete" of the old page before the new load started does not count.
-        assert!(!w.on_update(Some("complete"), None, "complete", "http://old/"));
-        assert!(!w.on_update(
-            Some("loading"),
-            Some("http://new/"),
-            "loading",
-            "http://new/"
-        ));
-        assert!(!w.on_update(None, None, "loading", "http://new/"));
-        assert!(w.on_update(Some("complete"), None, "complete", "http://new/"));
+        assert!(!w.on_update(Some("complete"), None, "complete"));
+        assert!(!w.on_update(Some("loading"), Some("http://new/"), "loading"));
+        assert!(!w.on_update(None, None, "loading"));
+        assert!(w.on_update(Some("complete"), None, "complete"));
     }
 
     #[test]
     fn a_fragment_change_is_a_finished_navigation() {
         let mut w = LoadWatch::navigation();
-        assert!(w.on_update(None, Some("http://x/#b"), "complete", "http://x/#b"));
+        assert!(w.on_update(None, Some("http://x/#b"), "complete"));
     }
 
     #[test]
@@ -796,11 +814,11 @@ mod tests {
     #[test]
     fn a_url_watch_wakes_at_any_move_and_at_nothing_else() {
         let mut w = LoadWatch::UrlChange;
-        assert!(!w.satisfied_by("complete", "http://x/"));
-        assert!(!w.on_update(Some("loading"), None, "loading", "http://x/"));
-        assert!(!w.on_update(Some("complete"), None, "complete", "http://x/"));
-        assert!(!w.on_update(None, None, "complete", "http://x/"));
-        assert!(w.on_update(None, Some("http://x/next"), "complete", "http://x/next"));
-        assert!(w.on_update(Some("loading"), Some("http://y/"), "loading", "http://y/"));
+        assert!(!w.satisfied_by("complete"));
+        assert!(!w.on_update(Some("loading"), None, "loading"));
+        assert!(!w.on_update(Some("complete"), None, "complete"));
+        assert!(!w.on_update(None, None, "complete"));
+        assert!(w.on_update(None, Some("http://x/next"), "complete"));
+        assert!(w.on_update(Some("loading"), Some("http://y/"), "loading"));
     }
 }

@@ -9,7 +9,6 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::{Shown, now, persist, with_state};
-use crate::load::LoadWatch;
 use crate::pool::{AuthorizedTab, Opened};
 use crate::refusal::Refusal;
 use crate::web::{self, Tab, Window};
@@ -83,15 +82,14 @@ pub(super) async fn open(agent: &AgentId, url: &str, jar: Option<&str>, budget_m
     // The tab joins the pool before it loads anything: the allowlist's blocking listener sees
     // (and can cancel) a redirect of its very first load, and its first page is marked as an
     // agent's from the start (load-time console and dialogs kept).
-    let guarded = url != "about:blank";
-    let first = if guarded { "about:blank" } else { url };
+    let opening = crate::load::opening(url);
     let started = web::now_ms();
     let mark = with_state(|s| s.main_frames.mark());
     let tab = {
         let lock = WINDOW_LOCK.with(|l| l.clone());
         let _guard = lock.lock().await;
         with_state(|s| s.pool.admit(agent, now()))?;
-        let tab = open_tab(first, jar)
+        let tab = open_tab(crate::load::BLANK, jar)
             .await
             .map_err(|e| crate::arrival::refine_url_error(e, url))?;
         with_state(|s| {
@@ -105,22 +103,20 @@ pub(super) async fn open(agent: &AgentId, url: &str, jar: Option<&str>, budget_m
     };
     group(tab.id, tab.window_id).await;
     let tab = TabId(tab.id);
-    // Done when a page other than the first about:blank completes: the blank page's own late
-    // events must not count.
+    let blank = wait_loaded(tab, opening.blank, started, budget_ms).await;
     let trip = Trip {
         tab,
         url: Some(url),
         action: None,
-        load: LoadWatch::new_tab(url),
+        load: opening.blank,
         started,
         budget_ms,
     };
-    if !guarded {
-        let loaded = wait_loaded(tab, trip.load, started, budget_ms).await;
-        return arrived(trip, mark, loaded).await;
-    }
-    wait_loaded(tab, LoadWatch::new_tab(first), started, budget_ms).await?;
-    let loaded = go_and_wait(trip).await;
+    let Some(load) = opening.then else {
+        return arrived(trip, mark, blank).await;
+    };
+    blank?;
+    let loaded = go_and_wait(Trip { load, ..trip }).await;
     if let Err(e) = &loaded
         && e.code != ErrorCode::LoadFailed
     {
@@ -451,7 +447,6 @@ pub(super) fn on_updated(tab: u32, change: JsValue, state: JsValue) {
     if let Some(title) = &change.title {
         waits::titled(tab, title, &state.url);
     }
-    let now = (state.status.as_str(), state.url.as_str());
     let shown = Shown {
         url: state.url.clone(),
         title: state.title.clone(),
@@ -460,7 +455,7 @@ pub(super) fn on_updated(tab: u32, change: JsValue, state: JsValue) {
         tab,
         change.status.as_deref(),
         change.url.as_deref(),
-        now,
+        &state.status,
         shown,
     );
 }

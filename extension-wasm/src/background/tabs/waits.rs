@@ -35,7 +35,7 @@ pub(super) async fn wait_loaded(
     let now: Tab = web::call_as(web::tabs_get(tab.0))
         .await
         .map_err(|e| gone(tab, e))?;
-    if load.satisfied_by(&now.status, &now.url) {
+    if load.satisfied_by(&now.status) {
         return report(tab, started, LoadState::Complete).await;
     }
     finish_wait(tab, done, started, asked_at, budget_ms).await
@@ -150,16 +150,16 @@ pub fn page_loaded(tab: TabId, url: String, title: &str) {
         title: crate::a11y::clean(title, crate::text::MAX_TITLE_CHARS),
         url: url.clone(),
     };
-    wake(tab, Some("complete"), None, ("complete", &url), shown);
+    wake(tab, Some("complete"), None, "complete", shown);
 }
 
-/// Feeds a change of `tab` (`changed_*`; `now`: status and URL after it) to its load waiters,
+/// Feeds a change of `tab` (`changed_*`; `status` after it) to its load waiters,
 /// ending those it satisfies; `seen` is the page as the event showed it.
 pub(super) fn wake(
     tab: TabId,
     changed_status: Option<&str>,
     changed_url: Option<&str>,
-    (status, url): (&str, &str),
+    status: &str,
     seen: Shown,
 ) {
     with_state(|s| {
@@ -168,7 +168,7 @@ pub(super) fn wake(
         };
         let mut pending = Vec::new();
         for mut w in waiters {
-            if w.watch.on_update(changed_status, changed_url, status, url) {
+            if w.watch.on_update(changed_status, changed_url, status) {
                 let _ = w.done.send(Heard::now(Some(seen.clone())));
             } else if !w.done.is_canceled() {
                 pending.push(w);
