@@ -105,6 +105,7 @@ pub mod suggest;
 pub mod tab_listeners;
 pub mod tab_mark;
 pub mod text;
+pub mod trip;
 pub mod typed;
 pub mod window_plan;
 

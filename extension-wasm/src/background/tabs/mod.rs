@@ -2,7 +2,6 @@
 
 use claudezilla_protocol::args::Container;
 use claudezilla_protocol::reply;
-use claudezilla_protocol::reply::TabReport;
 use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, TabId};
 use futures_util::lock::Mutex;
 use serde::Serialize;
@@ -51,8 +50,7 @@ pub(super) struct SetUrl<'a> {
     url: &'a str,
 }
 
-/// A tab's page as a navigation or a new tab answers it.
-pub(super) type Loaded = Result<TabReport, ErrorBody>;
+pub(super) use crate::trip::Loaded;
 
 /// Opens `url` in a new tab owned by `agent`, in the agents' window (opening it if needed).
 pub async fn create(
@@ -104,19 +102,12 @@ pub(super) async fn open(agent: &AgentId, url: &str, jar: Option<&str>, budget_m
     group(tab.id, tab.window_id).await;
     let tab = TabId(tab.id);
     let blank = wait_loaded(tab, opening.blank, started, budget_ms).await;
-    let trip = Trip {
-        tab,
-        url: Some(url),
-        action: None,
-        load: opening.blank,
-        started,
-        budget_ms,
-    };
+    let tabs = TabTrip::new(tab, started, budget_ms);
     let Some(load) = opening.then else {
-        return arrived(trip, mark, blank).await;
+        return crate::trip::arrived(&tabs, Some(url), mark, blank).await;
     };
     blank?;
-    let loaded = go_and_wait(Trip { load, ..trip }).await;
+    let loaded = crate::trip::go_and_wait(&tabs, crate::trip::Go::To(url), load).await;
     if let Err(e) = &loaded
         && e.code != ErrorCode::LoadFailed
     {

@@ -1,5 +1,8 @@
-//! Navigating a tab and waiting for the page it asked for: the network's word on each load, a
-//! load that failed or moved on by itself, the URL waits.
+//! Navigating a tab and waiting for the page it asked for: the browser's side of
+//! [`crate::trip`] (the network's word on each load, the tab's waits, the page asked whether it
+//! takes a script), and the URL waits.
+
+use std::cell::Cell;
 
 use claudezilla_protocol::args::NavAction;
 use claudezilla_protocol::reply;
@@ -8,11 +11,10 @@ use claudezilla_protocol::{ErrorBody, ErrorCode, TabId};
 use futures_channel::oneshot;
 use serde::Serialize;
 
-use crate::arrival;
-use crate::background::with_state;
+use crate::background::{Heard, with_state};
 use crate::load::{LoadWatch, Reached};
 use crate::pool::AuthorizedTab;
-use crate::retry_plan;
+use crate::trip::{self, Go, Tabs};
 use crate::web::{self, Tab};
 
 use super::*;
@@ -24,186 +26,99 @@ pub async fn navigate(
     action: Option<NavAction>,
     budget_ms: u32,
 ) -> Loaded {
-    let load = LoadWatch::navigation();
-    let trip = Trip {
-        tab: tab.id(),
-        url,
-        action,
-        load,
-        started: web::now_ms(),
-        budget_ms,
-    };
-    go_and_wait(trip).await
+    let go = Go::of(url, action)?;
+    let tabs = TabTrip::new(tab.id(), web::now_ms(), budget_ms);
+    trip::go_and_wait(&tabs, go, LoadWatch::navigation()).await
 }
 
-/// One navigation as asked: the tab, where to (or which way through its history), what ends
-/// the wait, and when the call started with how long it may take.
-#[derive(Clone, Copy)]
-pub(super) struct Trip<'a> {
-    pub tab: TabId,
-    pub url: Option<&'a str>,
-    pub action: Option<NavAction>,
-    pub load: LoadWatch,
-    pub started: f64,
-    pub budget_ms: u32,
+/// The browser's side of one navigation of one tab, within one call's budget (`started`,
+/// `budget_ms`).
+pub(super) struct TabTrip {
+    tab: TabId,
+    started: f64,
+    budget_ms: u32,
+    /// When the browser was last asked to go (`web::precise_ms`), for the trace.
+    asked_at: Cell<f64>,
 }
 
-impl Trip<'_> {
-    /// What is left of the call's budget (ms): every wait ends within it.
+impl TabTrip {
+    pub(super) fn new(tab: TabId, started: f64, budget_ms: u32) -> Self {
+        Self {
+            tab,
+            started,
+            budget_ms,
+            asked_at: Cell::new(web::precise_ms()),
+        }
+    }
+}
+
+impl Tabs for TabTrip {
+    type Waiter = oneshot::Receiver<Heard>;
+
+    fn tab(&self) -> TabId {
+        self.tab
+    }
+
+    fn mark(&self) -> u64 {
+        with_state(|s| {
+            s.blocked.remove(&self.tab);
+            s.main_frames.mark()
+        })
+    }
+
+    fn watch(&self, load: LoadWatch) -> Self::Waiter {
+        watch(self.tab, load)
+    }
+
+    async fn go(&self, go: Go<'_>) -> Result<(), ErrorBody> {
+        self.asked_at.set(web::precise_ms());
+        let tab = self.tab.0;
+        let asked = match go {
+            Go::To(url) => web::tabs_update(tab, &web::to_js(&SetUrl { url })),
+            Go::Back => web::tabs_go_back(tab),
+            Go::Forward => web::tabs_go_forward(tab),
+            Go::Reload => web::tabs_reload(tab),
+        };
+        web::call(asked).await.map(drop)
+    }
+
+    async fn finish(&self, waiter: Self::Waiter) -> Loaded {
+        let asked_at = self.asked_at.get();
+        finish_wait(self.tab, waiter, self.started, asked_at, self.budget_ms).await
+    }
+
+    async fn report(&self) -> Loaded {
+        report(self.tab, self.started, LoadState::Complete).await
+    }
+
+    fn reached(&self, mark: u64, asked: Option<&str>, url: &str) -> Reached {
+        with_state(|s| s.main_frames.reached(self.tab, mark, asked, url))
+    }
+
+    async fn news(&self, ms: u32) -> bool {
+        web::with_deadline(ms, main_frame_news(self.tab))
+            .await
+            .is_some()
+    }
+
+    async fn scriptable(&self, ms: u32) -> Option<bool> {
+        web::with_deadline(ms, scriptable(self.tab)).await
+    }
+
     fn left_ms(&self) -> f64 {
         (f64::from(self.budget_ms) - (web::now_ms() - self.started)).max(0.0)
     }
-}
 
-/// Starts the navigation, then waits until `load` is satisfied or the allowlist refuses it.
-pub(super) async fn go_and_wait(trip: Trip<'_>) -> Loaded {
-    let Trip { tab, url, .. } = trip;
-    let mut tries = 0;
-    loop {
-        let (mark, loaded) = go_once(trip).await?;
-        // The page's own navigation cancelled or replaced ours: ask again (twice at most, and
-        // only while there is time).
-        let replaced = matches!(&loaded, Ok(r)
-        if matches!(
-            with_state(|s| s.main_frames.reached(tab, mark, url, &r.url)),
-            Reached::Superseded | Reached::Elsewhere
-        ));
-        tries += 1;
-        if !retry_plan::navigate_again(replaced, url.is_some(), tries, trip.left_ms()) {
-            return arrived(trip, mark, loaded).await;
-        }
+    fn now_ms(&self) -> f64 {
+        web::now_ms()
     }
-}
-
-/// One navigation and the wait for it: the mark its loads are counted from, and the outcome.
-pub(super) async fn go_once(trip: Trip<'_>) -> Result<(u64, Loaded), ErrorBody> {
-    let Trip {
-        tab,
-        url,
-        action,
-        load,
-        started,
-        budget_ms,
-    } = trip;
-    with_state(|s| s.blocked.remove(&tab));
-    let mark = with_state(|s| s.main_frames.mark());
-    let done = watch(tab, load);
-    let asked_at = web::precise_ms();
-    let go = match (url, action) {
-        (Some(url), _) => web::call(web::tabs_update(tab.0, &web::to_js(&SetUrl { url })))
-            .await
-            .map_err(|e| arrival::refine_url_error(e, url)),
-        (None, Some(NavAction::Back)) => web::call(web::tabs_go_back(tab.0))
-            .await
-            .map_err(|e| arrival::no_history(e, "back")),
-        (None, Some(NavAction::Forward)) => web::call(web::tabs_go_forward(tab.0))
-            .await
-            .map_err(|e| arrival::no_history(e, "forward")),
-        (None, Some(NavAction::Reload)) => web::call(web::tabs_reload(tab.0)).await,
-        (None, None) => Err(ErrorBody::new(
-            ErrorCode::InvalidArgument,
-            "give a url or an action",
-        )),
-    };
-    go?;
-    let mut loaded = finish_wait(tab, done, started, asked_at, budget_ms).await;
-    // A page that navigates by itself may finish a load of its own before ours: wait on for
-    // ours (a bounded number of times, within the budget).
-    for _ in 0..MAX_LOADS_PASSED {
-        if !still_coming(tab, mark, url, &loaded) {
-            break;
-        }
-        let done = watch(tab, LoadWatch::NextComplete);
-        // Ours may have finished while the last report was made: then there is no next one.
-        loaded = report(tab, started, LoadState::Complete).await;
-        if !still_coming(tab, mark, url, &loaded) {
-            break;
-        }
-        loaded = finish_wait(tab, done, started, asked_at, budget_ms).await;
-    }
-    Ok((mark, loaded))
-}
-
-pub(super) fn still_coming(tab: TabId, mark: u64, url: Option<&str>, loaded: &Loaded) -> bool {
-    match loaded {
-        Ok(r) if r.load_state == LoadState::Complete => {
-            with_state(|s| s.main_frames.reached(tab, mark, url, &r.url)) == Reached::Pending
-        }
-        _ => false,
-    }
-}
-
-/// Loads of other pages a navigation waits past for its own.
-pub(super) const MAX_LOADS_PASSED: usize = 20;
-/// How long a finished load waits for the network's word on it.
-pub(super) const ARRIVING_MS: f64 = 1_000.0;
-/// How long a finished load of which no request was seen waits for one.
-pub(super) const UNREQUESTED_MS: f64 = 250.0;
-
-/// Waits while `pending` holds, `ms` at most, looking again at each word from the network on
-/// `tab`'s main-frame loads.
-pub(super) async fn while_unheard(tab: TabId, ms: f64, pending: impl Fn() -> bool) {
-    let until = web::now_ms() + ms;
-    while pending() {
-        let news = main_frame_news(tab);
-        let left = (until - web::now_ms()).max(0.0) as u32;
-        if left == 0 || web::with_deadline(left, news).await.is_none() {
-            return;
-        }
-    }
-}
-
-/// Checks a finished load against what was asked: a failed load (connection refused, unknown
-/// host) is an error, not Firefox's error page reported as loaded; a page that moved on by
-/// itself is said so, with where the tab is now; a wait that ran out says what it waited for.
-pub(super) async fn arrived(trip: Trip<'_>, mark: u64, loaded: Loaded) -> Loaded {
-    let Trip {
-        tab, url: asked, ..
-    } = trip;
-    let mut report = loaded?;
-    // Judged by the tab's whole URL (a capped one is another page); answered capped.
-    let full = std::mem::take(&mut report.url);
-    report.url = crate::text::cap(&full, crate::text::MAX_URL_CHARS);
-    let asked_text = asked.map_or("the page".into(), |a| {
-        crate::text::cap(a, crate::text::MAX_URL_CHARS)
-    });
-    let reached = || with_state(|s| s.main_frames.reached(tab, mark, asked, &full));
-    if report.load_state != LoadState::Complete {
-        report.note = Some(arrival::waited_for(&asked_text, &reached(), &report.url));
-        return Ok(report);
-    }
-    // The tab's "complete" may come before the network's word on the load: woken by that
-    // word (an event, not a poll), for a second at most.
-    while_unheard(tab, ARRIVING_MS.min(trip.left_ms()), || {
-        reached() == Reached::Arriving
-    })
-    .await;
-    // No request seen yet: Firefox may tell of it a moment late, or never (an address it
-    // refuses itself); a short wait for that word before asking the page.
-    while_unheard(tab, UNREQUESTED_MS.min(trip.left_ms()), || {
-        reached() == Reached::Unrequested
-    })
-    .await;
-    let mut reached = reached();
-    // No request was seen: a page that takes our script is there (a same-document move);
-    // Firefox's error page does not. A page too busy to say stays unknown.
-    if reached == Reached::Unrequested {
-        reached = match web::with_deadline(trip.left_ms() as u32, scriptable(tab)).await {
-            Some(true) => Reached::Asked,
-            Some(false) => Reached::Failed(crate::load::unrequested_error()),
-            None => Reached::Unrequested,
-        };
-    }
-    if let Some(note) = arrival::verdict(&reached, tab, &asked_text, &report.url)? {
-        report.note = Some(note);
-    }
-    Ok(report)
 }
 
 /// Waits, `ms` at most, until the network has told how `tab`'s newest main-frame load
 /// ended.
 pub async fn main_frame_settled(tab: TabId, ms: f64) {
-    while_unheard(tab, ms, || !with_state(|s| s.main_frames.settled(tab))).await;
+    let tabs = TabTrip::new(tab, web::now_ms(), ms as u32);
+    trip::while_unheard(&tabs, ms, || !with_state(|s| s.main_frames.settled(tab))).await;
 }
 
 /// Completes at the next word from the network on `tab`'s main-frame loads (or when the tab

@@ -1,0 +1,347 @@
+use std::cell::{Cell, RefCell};
+use std::collections::{HashMap, VecDeque};
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
+
+use super::*;
+
+const ASKED: &str = "http://x/asked";
+const OWN: &str = "http://x/own";
+const ELSEWHERE: &str = "http://x/elsewhere";
+
+/// A tab whose loads end as scripted: each wait and each report answers the next page of its
+/// list; where the tab stands against the asked load is scripted per address, one step further
+/// at each word from the network. Every call is logged, so the order is checked.
+struct Fake {
+    finishes: RefCell<VecDeque<Loaded>>,
+    reports: RefCell<VecDeque<Loaded>>,
+    reached: HashMap<&'static str, Vec<Reached>>,
+    /// How many words the network has said.
+    heard: Cell<usize>,
+    go: Result<(), &'static str>,
+    scriptable: Option<bool>,
+    clock: Cell<f64>,
+    log: RefCell<Vec<String>>,
+}
+
+fn fake(finishes: Vec<Loaded>, reached: &[(&'static str, &[Reached])]) -> Fake {
+    Fake {
+        finishes: RefCell::new(finishes.into()),
+        reports: RefCell::default(),
+        reached: reached.iter().map(|(u, r)| (*u, r.to_vec())).collect(),
+        heard: Cell::new(0),
+        go: Ok(()),
+        scriptable: Some(true),
+        clock: Cell::new(0.0),
+        log: RefCell::default(),
+    }
+}
+
+fn page(url: &str, load_state: LoadState) -> Loaded {
+    Ok(TabReport {
+        tab_id: TabId(7),
+        url: url.into(),
+        title: "Page".into(),
+        load_state,
+        waited_ms: 1,
+        note: None,
+        container: None,
+    })
+}
+
+fn loaded(url: &str) -> Loaded {
+    page(url, LoadState::Complete)
+}
+
+impl Fake {
+    fn log(&self) -> Vec<String> {
+        self.log.borrow().clone()
+    }
+
+    fn said(&self, what: impl Into<String>) {
+        self.log.borrow_mut().push(what.into());
+    }
+}
+
+impl Tabs for Fake {
+    type Waiter = LoadWatch;
+
+    fn tab(&self) -> TabId {
+        TabId(7)
+    }
+
+    fn mark(&self) -> u64 {
+        self.said("mark");
+        0
+    }
+
+    fn watch(&self, load: LoadWatch) -> LoadWatch {
+        self.said(format!("watch {load:?}"));
+        load
+    }
+
+    async fn go(&self, go: Go<'_>) -> Result<(), ErrorBody> {
+        self.said(format!("go {go:?}"));
+        self.go
+            .map_err(|words| ErrorBody::new(ErrorCode::Browser, words))
+    }
+
+    async fn finish(&self, waiter: LoadWatch) -> Loaded {
+        self.said(format!("finish {waiter:?}"));
+        self.finishes
+            .borrow_mut()
+            .pop_front()
+            .expect("a scripted wait")
+    }
+
+    async fn report(&self) -> Loaded {
+        self.said("report");
+        self.reports
+            .borrow_mut()
+            .pop_front()
+            .expect("a scripted report")
+    }
+
+    fn reached(&self, _mark: u64, asked: Option<&str>, url: &str) -> Reached {
+        assert_eq!(
+            asked.is_some(),
+            self.go_was_to(),
+            "judged against what was asked"
+        );
+        let steps = &self.reached[url];
+        steps[self.heard.get().min(steps.len() - 1)].clone()
+    }
+
+    async fn news(&self, ms: u32) -> bool {
+        self.said(format!("news {ms}"));
+        let more = self
+            .reached
+            .values()
+            .any(|s| self.heard.get() + 1 < s.len());
+        if more {
+            self.heard.set(self.heard.get() + 1);
+        }
+        self.clock
+            .set(self.clock.get() + if more { 1.0 } else { f64::from(ms) });
+        more
+    }
+
+    async fn scriptable(&self, _ms: u32) -> Option<bool> {
+        self.said("scriptable");
+        self.scriptable
+    }
+
+    fn left_ms(&self) -> f64 {
+        10_000.0
+    }
+
+    fn now_ms(&self) -> f64 {
+        self.clock.get()
+    }
+}
+
+impl Fake {
+    fn go_was_to(&self) -> bool {
+        self.log.borrow().iter().any(|l| l.starts_with("go To"))
+    }
+}
+
+/// The fake's calls are ready at once: one poll ends the flow.
+fn run<F: Future>(f: F) -> F::Output {
+    let mut f = pin!(f);
+    match f.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(v) => v,
+        Poll::Pending => panic!("the flow waited on something the fake never answers"),
+    }
+}
+
+fn navigate(tabs: &Fake, go: Go<'_>) -> Loaded {
+    run(go_and_wait(tabs, go, LoadWatch::navigation()))
+}
+
+const NAV: &str = "watch Navigation { saw_loading: false }";
+
+#[test]
+fn the_asked_pages_load_answers_at_once() {
+    let tabs = fake(vec![loaded(ASKED)], &[(ASKED, &[Reached::Asked])]);
+    let r = navigate(&tabs, Go::To(ASKED)).unwrap();
+    assert_eq!((r.url.as_str(), r.note), (ASKED, None));
+    let go = format!("go {:?}", Go::To(ASKED));
+    let finish = "finish Navigation { saw_loading: false }";
+    assert_eq!(tabs.log(), ["mark", NAV, &go, finish]);
+}
+
+#[test]
+fn an_address_wins_over_an_action_and_one_is_needed() {
+    assert_eq!(
+        Go::of(Some(ASKED), Some(NavAction::Back)).unwrap(),
+        Go::To(ASKED)
+    );
+    assert_eq!(Go::of(None, Some(NavAction::Reload)).unwrap(), Go::Reload);
+    let none = Go::of(None, None).unwrap_err();
+    assert_eq!(none.code, ErrorCode::InvalidArgument);
+}
+
+#[test]
+fn the_browsers_refusal_to_go_is_said_in_the_agents_terms() {
+    let mut tabs = fake(vec![], &[]);
+    tabs.go = Err("Cannot go back");
+    let e = navigate(&tabs, Go::Back).unwrap_err();
+    assert_eq!(e.code, ErrorCode::PageError);
+    assert!(e.message.starts_with("cannot go back"), "{}", e.message);
+    assert!(
+        !tabs.log().iter().any(|l| l.starts_with("finish")),
+        "nothing is waited for after a refusal: {:?}",
+        tabs.log()
+    );
+}
+
+#[test]
+fn loads_the_page_makes_of_its_own_are_waited_past() {
+    let tabs = fake(
+        vec![loaded(OWN), loaded(ASKED)],
+        &[(OWN, &[Reached::Pending]), (ASKED, &[Reached::Asked])],
+    );
+    tabs.reports.borrow_mut().push_back(loaded(OWN));
+    let r = navigate(&tabs, Go::To(ASKED)).unwrap();
+    assert_eq!((r.url.as_str(), r.note), (ASKED, None));
+    let log = tabs.log();
+    // The next load is watched for before the tab is looked at, so it cannot be missed.
+    assert_eq!(
+        log[3..],
+        [
+            "finish Navigation { saw_loading: false }",
+            "watch NextComplete",
+            "report",
+            "finish NextComplete"
+        ]
+    );
+}
+
+#[test]
+fn ours_finished_while_the_tab_was_looked_at_is_not_waited_for_again() {
+    let tabs = fake(
+        vec![loaded(OWN)],
+        &[(OWN, &[Reached::Pending]), (ASKED, &[Reached::Asked])],
+    );
+    tabs.reports.borrow_mut().push_back(loaded(ASKED));
+    let r = navigate(&tabs, Go::To(ASKED)).unwrap();
+    assert_eq!(r.url, ASKED);
+    assert_eq!(tabs.log().last().unwrap(), "report");
+}
+
+#[test]
+fn a_page_that_keeps_loading_its_own_pages_is_waited_past_a_bounded_number_of_times() {
+    let mut finishes = vec![loaded(OWN)];
+    finishes.extend((0..MAX_LOADS_PASSED).map(|_| loaded(OWN)));
+    let tabs = fake(finishes, &[(OWN, &[Reached::Pending])]);
+    tabs.reports
+        .borrow_mut()
+        .extend((0..MAX_LOADS_PASSED).map(|_| loaded(OWN)));
+    let r = navigate(&tabs, Go::To(ASKED)).unwrap();
+    let waits = tabs
+        .log()
+        .iter()
+        .filter(|l| *l == "finish NextComplete")
+        .count();
+    assert_eq!(waits, MAX_LOADS_PASSED);
+    assert!(r.note.unwrap().contains("keeps loading pages of its own"));
+}
+
+#[test]
+fn a_navigation_the_page_replaced_is_asked_again_three_times_at_most() {
+    let finishes = (0..retry_plan::NAVIGATIONS).map(|_| loaded(ELSEWHERE));
+    let tabs = fake(finishes.collect(), &[(ELSEWHERE, &[Reached::Superseded])]);
+    let r = navigate(&tabs, Go::To(ASKED)).unwrap();
+    let goes = tabs.log().iter().filter(|l| l.starts_with("go ")).count();
+    assert_eq!(goes, retry_plan::NAVIGATIONS as usize);
+    assert!(
+        r.note
+            .unwrap()
+            .contains(&format!("the tab is at {ELSEWHERE} now"))
+    );
+    // Back, forward and reload are not asked again: the history moved on.
+    let tabs = fake(
+        vec![loaded(ELSEWHERE)],
+        &[(ELSEWHERE, &[Reached::Elsewhere])],
+    );
+    navigate(&tabs, Go::Back).unwrap();
+    assert_eq!(
+        tabs.log().iter().filter(|l| l.starts_with("go ")).count(),
+        1
+    );
+}
+
+#[test]
+fn a_wait_that_ran_out_says_what_it_waited_for_and_asks_nothing_more() {
+    let tabs = fake(
+        vec![page(ASKED, LoadState::Loading)],
+        &[(ASKED, &[Reached::Arriving])],
+    );
+    let r = navigate(&tabs, Go::To(ASKED)).unwrap();
+    assert_eq!(r.load_state, LoadState::Loading);
+    assert!(r.note.unwrap().contains(&format!("waited for {ASKED}")));
+    assert!(
+        !tabs
+            .log()
+            .iter()
+            .any(|l| l.starts_with("news") || l == "scriptable")
+    );
+}
+
+#[test]
+fn the_networks_late_word_on_the_load_is_waited_for() {
+    let tabs = fake(
+        vec![loaded(ASKED)],
+        &[(
+            ASKED,
+            &[
+                Reached::Arriving,
+                Reached::Failed("connection refused".into()),
+            ],
+        )],
+    );
+    let e = navigate(&tabs, Go::To(ASKED)).unwrap_err();
+    assert_eq!(e.code, ErrorCode::LoadFailed);
+    assert!(e.message.contains("connection refused"), "{}", e.message);
+    assert_eq!(
+        tabs.log()
+            .iter()
+            .filter(|l| l.starts_with("news "))
+            .collect::<Vec<_>>(),
+        [&format!("news {}", ARRIVING_MS as u32)]
+    );
+}
+
+#[test]
+fn a_load_no_request_was_seen_for_is_judged_by_whether_the_page_takes_a_script() {
+    let unrequested = || fake(vec![loaded(ASKED)], &[(ASKED, &[Reached::Unrequested])]);
+    let tabs = unrequested();
+    assert_eq!(navigate(&tabs, Go::To(ASKED)).unwrap().note, None);
+    // The network's word was waited for first, a quarter of a second.
+    let log = tabs.log();
+    assert_eq!(
+        log[log.len() - 2..],
+        [
+            format!("news {}", UNREQUESTED_MS as u32),
+            "scriptable".into()
+        ]
+    );
+    let mut error_page = unrequested();
+    error_page.scriptable = Some(false);
+    let e = navigate(&error_page, Go::To(ASKED)).unwrap_err();
+    assert_eq!(e.code, ErrorCode::LoadFailed);
+    let mut busy = unrequested();
+    busy.scriptable = None;
+    let note = navigate(&busy, Go::To(ASKED)).unwrap().note.unwrap();
+    assert!(note.starts_with(&format!("no request for {ASKED} was seen")));
+}
+
+#[test]
+fn the_answer_carries_the_address_capped_but_is_judged_by_the_whole() {
+    let long: &'static str = format!("http://x/{}", "a".repeat(5_000)).leak();
+    let tabs = fake(vec![loaded(long)], &[(long, &[Reached::Asked])]);
+    let r = navigate(&tabs, Go::To(long)).unwrap();
+    assert_eq!(r.note, None);
+    assert!(r.url.chars().count() <= crate::text::MAX_URL_CHARS + 1);
+}
