@@ -404,7 +404,11 @@ impl LoadWatch {
                     *saw_loading = true;
                 }
                 let finished = *saw_loading && changed_status == Some("complete");
-                let same_document = !*saw_loading && changed_url.is_some() && status == "complete";
+                // A move within the page; never one to about:blank, which is the new tab's own
+                // late word on its blank page, not a page asked for.
+                let same_document = !*saw_loading
+                    && changed_url.is_some_and(|u| !is_blank(u))
+                    && status == "complete";
                 finished || same_document
             }
             Self::NextComplete => changed_status == Some("complete"),
@@ -751,6 +755,8 @@ mod tests {
         // the tab reads "complete" at the new address, its page not yet loaded (its title was
         // still the address).
         assert!(!w.on_update(None, None, "complete"));
+        // The blank page's own late word on its address.
+        assert!(!w.on_update(Some("complete"), Some(BLANK), "complete"));
         assert!(!w.on_update(Some("loading"), Some("http://x/"), "loading"));
         assert!(!w.on_update(None, None, "complete"));
         // The tab's change to "complete" ends it, wherever redirects took it.

@@ -233,13 +233,19 @@ impl<S: Source> Walk<'_, S> {
         }
     }
 
+    /// Hidden: skipped, under a `hidden` attribute (`until-found` keeps a box whose content
+    /// is not rendered), or neither rendered nor box-less.
+    fn hidden(&self, el: &S::Element, tag: &str) -> bool {
+        let source = self.source;
+        crate::a11y::is_skipped(tag)
+            || source.has_attribute(el, "hidden")
+            || !(source.visible(el) || source.box_less(el))
+    }
+
     fn element(&mut self, el: &S::Element, md: &mut Markdown) {
         let source = self.source;
         let tag = source.tag(el);
-        if crate::a11y::is_skipped(&tag)
-            || source.has_attribute(el, "hidden")
-            || !(source.visible(el) || source.box_less(el))
-        {
+        if self.hidden(el, &tag) {
             return;
         }
         if self.composed.is_some() {
@@ -300,7 +306,12 @@ impl<S: Source> Walk<'_, S> {
                         self.element(child, md);
                         continue;
                     }
-                    md.item(numbers.next());
+                    // A hidden item keeps its number, as HTML counts it.
+                    let number = numbers.next();
+                    if self.hidden(child, "li") {
+                        continue;
+                    }
+                    md.item(number);
                     self.children(child, md);
                 }
                 md.list_end();
@@ -310,6 +321,14 @@ impl<S: Source> Walk<'_, S> {
                 for (i, cells) in source.rows(el).iter().enumerate() {
                     md.row(cells, i == 0);
                 }
+                md.paragraph();
+            }
+            // Closed, it shows its first summary only.
+            "details" if !source.has_attribute(el, "open") => {
+                let summary = source.child_elements(el).into_iter();
+                let summary = summary.filter(|c| source.tag(c) == "summary").take(1);
+                md.paragraph();
+                summary.for_each(|s| self.element(&s, md));
                 md.paragraph();
             }
             block if BLOCKS.contains(&block) => {
@@ -588,6 +607,28 @@ pub(crate) mod tests {
             "## Shop\n\nRead [the terms](https://a.test/terms).\n\n1. one\n2. two\n\n![Logo]\n\n| Item | Price |\n|---|---|\n| Tea | 3 |"
         );
         assert!(frames.is_empty());
+    }
+
+    #[test]
+    fn a_closed_details_shows_its_summary_and_a_hidden_item_keeps_its_number() {
+        let mut p = Page::default();
+        let (s, inside, shown) = (p.words("Shipping"), p.words("inside"), p.words("shown"));
+        let summary = p.add("summary", &[], &[s]);
+        let para = p.add("p", &[], &[shown]);
+        let open = p.add("details", &[("open", "")], &[summary, para]);
+        let s2 = p.words("Returns");
+        let summary2 = p.add("summary", &[], &[s2]);
+        let in_para = p.words("in a paragraph");
+        let para2 = p.add("p", &[], &[in_para]);
+        let closed = p.add("details", &[], &[summary2, inside, para2]);
+        let (one, two, three) = (p.words("one"), p.words("two"), p.words("three"));
+        let li1 = p.add("li", &[], &[one]);
+        let li2 = p.add("li", &[("style", "display:none")], &[two]);
+        let li3 = p.add("li", &[], &[three]);
+        let ol = p.add("ol", &[], &[li1, li2, li3]);
+        let body = p.add("body", &[], &[open, closed, ol]);
+        let (md, _) = markdown(&p, body, None);
+        assert_eq!(md, "Shipping\n\nshown\n\nReturns\n\n1. one\n3. three");
     }
 
     #[test]

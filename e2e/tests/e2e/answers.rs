@@ -31,7 +31,9 @@ pub fn pages() -> HashMap<&'static str, Page> {
                 "<!doctype html><title>Find</title><h1>Catalogue</h1>\
                  <p>Hello <b>needle</b> world</p><p style=display:none>needle hidden</p>\
                  <deep-panel></deep-panel><name-card>needle slotted in a card</name-card>\
-                 <div style=display:contents><p>needle in contents</p></div><p id=pressed>not pressed</p><ul>{items}</ul><iframe id=fr></iframe>\
+                 <div style=display:contents><p>needle in contents</p></div><p id=pressed>not pressed</p>\
+                 <details><summary>needle in a summary</summary>needle hidden in a closed details<p>needle hidden in its paragraph</p></details>\
+                 <div hidden=until-found>needle hidden until found</div><p>a <span hidden>needle hidden in a span</span></p><ul>{items}</ul><iframe id=fr></iframe>\
                  <script>\
                  document.getElementById('fr').src = 'http://localhost:' + location.port + '/answers/frame.html';\
                  customElements.define('deep-panel', class extends HTMLElement {{ constructor() {{ super();\
@@ -80,7 +82,7 @@ pub fn pages() -> HashMap<&'static str, Page> {
 pub async fn find_names_every_match_with_a_ref(s: Arc<Shared>) -> anyhow::Result<()> {
     let (a, tab) = s.agent_at("find", "/answers/find.html").await?;
     // The frame loads after the page: wait for its link.
-    let found = wait_found(&a, tab, 5).await?;
+    let found = wait_found(&a, tab, 6).await?;
     for line in [
         "text: Hello «needle» world",
         "button \"Press the needle\": Press the «needle»",
@@ -88,6 +90,8 @@ pub async fn find_names_every_match_with_a_ref(s: Arc<Shared>) -> anyhow::Result
         // A default slot and a `display: contents` wrapper have no box, but what they hold shows.
         "text: «needle» slotted in a card",
         "text: «needle» in contents",
+        // A closed details shows its summary only.
+        "«needle» in a summary",
     ] {
         ensure!(found.contains(line), "{line} in {found}");
     }
@@ -97,13 +101,18 @@ pub async fn find_names_every_match_with_a_ref(s: Arc<Shared>) -> anyhow::Result
         json!({"tabId": tab, "format": "markdown"}),
     )
     .await?;
-    for shown in ["needle slotted in a card", "needle in contents"] {
+    for shown in [
+        "needle slotted in a card",
+        "needle in contents",
+        "needle in a summary",
+    ] {
         ensure!(
             markdown.text.contains(shown),
             "{shown} in {}",
             markdown.text
         );
     }
+    ensure!(!markdown.text.contains("hidden"), "{}", markdown.text);
     ensure!(!found.contains("hidden"), "{found}");
     let button = found
         .lines()

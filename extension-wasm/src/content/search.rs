@@ -66,6 +66,9 @@ impl walk::Page for Frame {
     fn box_less(&self, el: &Element) -> bool {
         box_less(el)
     }
+    fn has_attribute(&self, el: &Element, name: &str) -> bool {
+        super::dom::has_attribute(el, name)
+    }
     fn frame_id(&self, iframe: &Element) -> Option<u64> {
         frame_id_of(iframe)
     }

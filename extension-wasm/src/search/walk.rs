@@ -32,6 +32,8 @@ pub trait Page {
     /// `display: contents` (every `<slot>` by default): no box of its own, so not
     /// [`visible`](Self::visible), but what it holds shows in its place.
     fn box_less(&self, el: &Self::Element) -> bool;
+    /// Whether the element carries the attribute (cheaper than its style).
+    fn has_attribute(&self, el: &Self::Element, name: &str) -> bool;
     /// The browser's id of the frame an iframe shows, if it shows one.
     fn frame_id(&self, iframe: &Self::Element) -> Option<u64>;
     /// The nodes of `el`'s open shadow root when it hosts one, else its own children.
@@ -144,6 +146,11 @@ impl<P: Page> Walk<'_, P> {
             self.frames.extend(self.page.frame_id(el));
             return;
         }
+        // Hidden whatever its display: `display: none`, or (`until-found`) a box whose content
+        // is not rendered, where text directly inside would otherwise be read.
+        if self.page.has_attribute(el, "hidden") {
+            return;
+        }
         // Inline elements are seen through their block's visibility (asking costs a style);
         // a box-less one runs on with its neighbours as an inline one does.
         let block = match is_inline(&tag) {
@@ -160,6 +167,7 @@ impl<P: Page> Walk<'_, P> {
             false => Vec::new(),
         };
         let shown = match assigned.is_empty() {
+            true if tag == "details" && !self.page.has_attribute(el, "open") => self.summary(el),
             true => self.page.children(el),
             false => assigned,
         };
@@ -169,6 +177,18 @@ impl<P: Page> Walk<'_, P> {
         if block {
             self.joined.line_break();
         }
+    }
+
+    /// What a closed `<details>` shows: its first `<summary>`.
+    fn summary(&self, details: &P::Element) -> Vec<Child<P::Element, P::Text>> {
+        let page = self.page;
+        let is_summary =
+            |c: &Child<_, _>| matches!(c, Child::Element(e) if page.tag(e) == "summary");
+        page.children(details)
+            .into_iter()
+            .filter(is_summary)
+            .take(1)
+            .collect()
     }
 
     /// `owner`: the element whose children (or shadow tree) the node is shown among.

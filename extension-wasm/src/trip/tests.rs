@@ -20,6 +20,10 @@ struct Fake {
     heard: Cell<usize>,
     go: Result<(), &'static str>,
     scriptable: Option<bool>,
+    /// What is left of the call's budget.
+    left: Cell<f64>,
+    /// The newest mark handed out: loads are judged from it.
+    marks: Cell<u64>,
     clock: Cell<f64>,
     log: RefCell<Vec<String>>,
 }
@@ -32,6 +36,8 @@ fn fake(finishes: Vec<Loaded>, reached: &[(&'static str, &[Reached])]) -> Fake {
         heard: Cell::new(0),
         go: Ok(()),
         scriptable: Some(true),
+        left: Cell::new(10_000.0),
+        marks: Cell::new(0),
         clock: Cell::new(0.0),
         log: RefCell::default(),
     }
@@ -72,7 +78,8 @@ impl Tabs for Fake {
 
     fn mark(&self) -> u64 {
         self.said("mark");
-        0
+        self.marks.set(self.marks.get() + 1);
+        self.marks.get()
     }
 
     fn watch(&self, load: LoadWatch) -> LoadWatch {
@@ -102,7 +109,8 @@ impl Tabs for Fake {
             .expect("a scripted report")
     }
 
-    fn reached(&self, _mark: u64, asked: Option<&str>, url: &str) -> Reached {
+    fn reached(&self, mark: u64, asked: Option<&str>, url: &str) -> Reached {
+        assert_eq!(mark, self.marks.get(), "judged from this try's mark");
         assert_eq!(
             asked.is_some(),
             self.go_was_to(),
@@ -132,7 +140,7 @@ impl Tabs for Fake {
     }
 
     fn left_ms(&self) -> f64 {
-        10_000.0
+        self.left.get()
     }
 
     fn now_ms(&self) -> f64 {
@@ -344,4 +352,58 @@ fn the_answer_carries_the_address_capped_but_is_judged_by_the_whole() {
     let r = navigate(&tabs, Go::To(long)).unwrap();
     assert_eq!(r.note, None);
     assert!(r.url.chars().count() <= crate::text::MAX_URL_CHARS + 1);
+}
+
+#[test]
+fn every_wait_ends_within_what_is_left_of_the_budget() {
+    let tabs = fake(
+        vec![loaded(ASKED)],
+        &[(
+            ASKED,
+            &[Reached::Arriving, Reached::Arriving, Reached::Asked],
+        )],
+    );
+    tabs.left.set(300.0);
+    navigate(&tabs, Go::To(ASKED)).unwrap();
+    // One deadline for the whole wait, not one per word from the network.
+    let news: Vec<_> = tabs
+        .log()
+        .into_iter()
+        .filter(|l| l.starts_with("news"))
+        .collect();
+    assert_eq!(news, ["news 300", "news 299"]);
+    // A replaced navigation is not asked again once no time is left.
+    let tabs = fake(
+        vec![loaded(ELSEWHERE)],
+        &[(ELSEWHERE, &[Reached::Superseded])],
+    );
+    tabs.left.set(0.0);
+    navigate(&tabs, Go::To(ASKED)).unwrap();
+    assert_eq!(
+        tabs.log().iter().filter(|l| l.starts_with("go ")).count(),
+        1
+    );
+}
+
+#[test]
+fn an_address_the_browser_refuses_is_a_bad_url_and_a_failed_wait_is_passed_on() {
+    let mut tabs = fake(vec![], &[]);
+    tabs.go = Err("Illegal URL: file:///etc/passwd");
+    let e = navigate(&tabs, Go::To("file:///etc/passwd")).unwrap_err();
+    assert_eq!(e.code, ErrorCode::BadUrl);
+    assert!(
+        e.message
+            .starts_with("Firefox refused to open file:///etc/passwd")
+    );
+    // A wait that failed (the tab closed) is the answer: nothing more is asked.
+    let closed = Err(ErrorBody::new(ErrorCode::NoSuchTab, "tab 7 was closed"));
+    let tabs = fake(vec![closed], &[]);
+    let e = navigate(&tabs, Go::To(ASKED)).unwrap_err();
+    assert_eq!(e.code, ErrorCode::NoSuchTab);
+    assert!(
+        !tabs
+            .log()
+            .iter()
+            .any(|l| l.starts_with("news") || l == "scriptable")
+    );
 }

@@ -22,6 +22,7 @@ struct FakeEl {
     hidden: bool,
     /// `display: contents`: no box, so not visible, but what it holds shows.
     contents: bool,
+    attributes: Vec<&'static str>,
     children: Vec<Node>,
     shadow: Option<Vec<Node>>,
     slotted: Vec<Node>,
@@ -101,6 +102,9 @@ impl Page for Fake {
     }
     fn box_less(&self, el: &usize) -> bool {
         self.elements[*el].contents
+    }
+    fn has_attribute(&self, el: &usize, name: &str) -> bool {
+        self.elements[*el].attributes.contains(&name)
     }
     fn frame_id(&self, iframe: &usize) -> Option<u64> {
         self.elements[*iframe].frame
@@ -436,4 +440,36 @@ fn inline_elements_are_searched_without_asking_their_style() {
     page.text(span, "inline words");
     assert_eq!(search(&page, "inline", 10).total, 1);
     assert_eq!(*page.asked_visible.borrow(), [body, p]);
+}
+
+#[test]
+fn a_closed_details_shows_its_summary_and_the_hidden_attribute_hides_whatever_the_style() {
+    let mut page = Fake::default();
+    let body = page.el("body", None);
+    let closed = page.el("details", Some(body));
+    let summary = page.el("summary", Some(closed));
+    page.text(summary, "Shipping note");
+    // Text right in the closed details, and in an element: neither is rendered.
+    page.text(closed, "note inside");
+    let inner = page.el("p", Some(closed));
+    page.text(inner, "note in a paragraph");
+    let second = page.el("summary", Some(closed));
+    page.text(second, "note in a second summary");
+    let open = page.el("details", Some(body));
+    page.elements[open].attributes.push("open");
+    let open_summary = page.el("summary", Some(open));
+    page.text(open_summary, "Open");
+    page.text(open, "note shown");
+    // `<span hidden>` is never asked its style; `hidden=until-found` keeps a box (visible)
+    // while its content is not rendered.
+    let span = page.el("span", Some(body));
+    page.elements[span].attributes.push("hidden");
+    page.text(span, "note in a hidden span");
+    let until = page.el("div", Some(body));
+    page.elements[until].attributes.push("hidden");
+    page.text(until, "note until found");
+
+    let found = search(&page, "note", 10);
+    let contexts: Vec<_> = listed(&found).into_iter().map(|m| m.3).collect();
+    assert_eq!(contexts, ["Shipping «note»", "«note» shown"]);
 }
