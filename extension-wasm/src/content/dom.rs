@@ -24,6 +24,8 @@ extern "C" {
     pub fn attribute(el: &Element, name: &str) -> Option<String>;
     #[wasm_bindgen(js_namespace = claudezillaNative, js_name = hasAttribute)]
     pub fn has_attribute(el: &Element, name: &str) -> bool;
+    #[wasm_bindgen(js_namespace = claudezillaNative, js_name = hasAttribute)]
+    fn has_attribute_named(el: &Element, name: &JsValue) -> bool;
     /// The node's `textContent`.
     #[wasm_bindgen(js_namespace = claudezillaNative, js_name = text)]
     pub fn text(node: &Node) -> Option<String>;
@@ -207,6 +209,16 @@ pub fn has_any(el: &Element, selectors: &'static std::thread::LocalKey<JsValue>)
 /// Does `el` match any of `selectors` (a selector list as a JS string)?
 pub fn matches(el: &Element, selectors: &JsValue) -> bool {
     native_matches(el, selectors)
+}
+
+thread_local! {
+    static HIDDEN: JsValue = JsValue::from_str("hidden");
+}
+
+/// Whether `el` carries the `hidden` attribute. Asked of every element a walk passes: the
+/// name is made once, where a `&str` would be copied into a new JS string at each call.
+pub fn has_hidden_attribute(el: &Element) -> bool {
+    HIDDEN.with(|name| has_attribute_named(el, name))
 }
 
 /// False for elements not rendered (display: none, content-visibility hidden, …).

@@ -66,8 +66,11 @@ impl walk::Page for Frame {
     fn box_less(&self, el: &Element) -> bool {
         box_less(el)
     }
-    fn has_attribute(&self, el: &Element, name: &str) -> bool {
-        super::dom::has_attribute(el, name)
+    fn has_hidden_attribute(&self, el: &Element) -> bool {
+        super::dom::has_hidden_attribute(el)
+    }
+    fn is_open(&self, details: &Element) -> bool {
+        super::dom::has_attribute(details, "open")
     }
     fn frame_id(&self, iframe: &Element) -> Option<u64> {
         frame_id_of(iframe)

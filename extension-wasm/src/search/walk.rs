@@ -32,8 +32,10 @@ pub trait Page {
     /// `display: contents` (every `<slot>` by default): no box of its own, so not
     /// [`visible`](Self::visible), but what it holds shows in its place.
     fn box_less(&self, el: &Self::Element) -> bool;
-    /// Whether the element carries the attribute (cheaper than its style).
-    fn has_attribute(&self, el: &Self::Element, name: &str) -> bool;
+    /// Whether the element carries the `hidden` attribute (cheaper than its style).
+    fn has_hidden_attribute(&self, el: &Self::Element) -> bool;
+    /// Whether a `<details>` is open.
+    fn is_open(&self, details: &Self::Element) -> bool;
     /// The browser's id of the frame an iframe shows, if it shows one.
     fn frame_id(&self, iframe: &Self::Element) -> Option<u64>;
     /// The nodes of `el`'s open shadow root when it hosts one, else its own children.
@@ -148,7 +150,7 @@ impl<P: Page> Walk<'_, P> {
         }
         // Hidden whatever its display: `display: none`, or (`until-found`) a box whose content
         // is not rendered, where text directly inside would otherwise be read.
-        if self.page.has_attribute(el, "hidden") {
+        if self.page.has_hidden_attribute(el) {
             return;
         }
         // Inline elements are seen through their block's visibility (asking costs a style);
@@ -167,7 +169,7 @@ impl<P: Page> Walk<'_, P> {
             false => Vec::new(),
         };
         let shown = match assigned.is_empty() {
-            true if tag == "details" && !self.page.has_attribute(el, "open") => self.summary(el),
+            true if tag == "details" && !self.page.is_open(el) => self.summary(el),
             true => self.page.children(el),
             false => assigned,
         };

@@ -103,8 +103,11 @@ impl Page for Fake {
     fn box_less(&self, el: &usize) -> bool {
         self.elements[*el].contents
     }
-    fn has_attribute(&self, el: &usize, name: &str) -> bool {
-        self.elements[*el].attributes.contains(&name)
+    fn has_hidden_attribute(&self, el: &usize) -> bool {
+        self.elements[*el].attributes.contains(&"hidden")
+    }
+    fn is_open(&self, details: &usize) -> bool {
+        self.elements[*details].attributes.contains(&"open")
     }
     fn frame_id(&self, iframe: &usize) -> Option<u64> {
         self.elements[*iframe].frame
