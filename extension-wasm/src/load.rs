@@ -341,8 +341,8 @@ pub fn net_error(code: &str) -> String {
 /// pool and its first page is marked as an agent's before anything loads, then (for any other
 /// address) navigated there. That second step is a navigation like any other: it ends at the
 /// tab's change to "complete" after a "loading", never at the tab's state read in between —
-/// Firefox reads a tab "complete" at its new address while the load switches process, before
-/// the page has loaded.
+/// under load Firefox was seen to read a tab "complete" at its new address before the page
+/// had loaded (most likely while the load switches process).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Opening {
     pub blank: LoadWatch,
