@@ -363,8 +363,7 @@ pub const BLANK: &str = "about:blank";
 /// What a caller is waiting for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LoadWatch {
-    /// A tab just created on about:blank: done once it reads "complete" (its blank page has no
-    /// load to switch processes for).
+    /// A tab just created on about:blank: done once it reads "complete".
     NewBlank,
     /// An existing tab told to load something: wait for a load to start and finish, or for a
     /// same-document navigation (fragment change), which never reports "loading".
