@@ -97,6 +97,7 @@ pub mod route;
 pub mod saved_state;
 pub mod search;
 pub mod secret_fields;
+pub mod shot;
 pub mod snapshot;
 pub mod sorting;
 pub mod stitch;

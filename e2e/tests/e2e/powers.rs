@@ -521,6 +521,12 @@ pub async fn the_allowlist_is_the_users() -> anyhow::Result<()> {
     })
     .await?;
     ensure!(!text.contains("other-frame-5d2"), "{text}");
+    // Every read says why the frame is empty, the snapshot too.
+    let snapshot = call(&a, "firefox_snapshot", json!({"tabId": tab})).await?;
+    ensure!(
+        snapshot.text.contains("outside the user's allowed domains"),
+        "{snapshot:?}"
+    );
 
     // Routes: a request outside the list meets none.
     call(

@@ -406,22 +406,8 @@ impl TabFrames {
         self.answer(0, self.op.clone()).await
     }
 
-    /// Why a frame was kept from loading (an allowlist, a route), if it was.
-    fn refused(&self, frame: u64) -> Option<String> {
-        with_state(|s| {
-            let refused = s.refused_frames.get(&self.tab.id())?;
-            refused
-                .iter()
-                .find(|(f, _)| *f == frame)
-                .map(|(_, why)| why.clone())
-        })
-    }
-
     /// One frame's answer, within the limit the stitcher gives it.
     async fn ask<A: Answer>(&self, frame: u64, limit: usize) -> Result<A, String> {
-        if let Some(why) = self.refused(frame) {
-            return Err(why);
-        }
         let alias = alias_for(self.tab.id(), frame);
         self.answer(alias, self.within(limit))
             .await
@@ -457,19 +443,26 @@ impl stitch::FrameReader for TabFrames {
     }
 
     /// The audit's request carries its `perRule`, the same for every frame.
+    /// Not asked of a refused frame ([`stitch`] checks first), so axe never goes into one.
     async fn audited(&self, frame: u64, _per_rule: usize) -> Result<Audit, String> {
-        if let Some(why) = self.refused(frame) {
-            return Err(why);
-        }
         with_axe(self.tab.id(), frame, self.until)
             .await
             .map_err(|e| e.message)?;
-        // Its refusal is checked above, before axe goes in.
         let alias = alias_for(self.tab.id(), frame);
         self.answer::<Box<Audit>>(alias, self.op.clone())
             .await
             .map(|a| *a)
             .map_err(|e| e.message)
+    }
+
+    fn refused(&self, frame: u64) -> Option<String> {
+        with_state(|s| {
+            let refused = s.refused_frames.get(&self.tab.id())?;
+            refused
+                .iter()
+                .find(|(f, _)| *f == frame)
+                .map(|(_, why)| why.clone())
+        })
     }
 }
 

@@ -27,6 +27,8 @@ struct Tab {
     pages: HashMap<u64, PageContent>,
     found: HashMap<u64, Found>,
     audits: HashMap<u64, Audit>,
+    /// Frames kept from loading, and why.
+    refused: HashMap<u64, String>,
     /// Each read: the frame, the limit asked and what was answered.
     asked: RefCell<Vec<(u64, usize, usize)>>,
 }
@@ -99,6 +101,10 @@ impl FrameReader for Tab {
             .borrow_mut()
             .push((frame, max_length, page.text.chars().count()));
         Ok(page)
+    }
+
+    fn refused(&self, frame: u64) -> Option<String> {
+        self.refused.get(&frame).cloned()
     }
 }
 
@@ -566,5 +572,55 @@ fn a_locator_climbs_no_deeper_than_its_limit() {
         error.message.contains("more than 10 nested frames"),
         "{}",
         error.message
+    );
+}
+
+#[test]
+fn a_frame_kept_from_loading_is_never_asked_and_every_read_says_why() {
+    let why = "a frame of other.example was not loaded: outside the user's allowed domains";
+    // Whatever document is left in the frame is not the page named: it would answer.
+    let tab = Tab {
+        parts: HashMap::from([(9, part("- other-frame text\n", 1, vec![]))]),
+        pages: HashMap::from([(
+            9,
+            page("https://other.example/", "other-frame text", vec![]),
+        )]),
+        found: HashMap::from([(9, matches(1, 1, vec![]))]),
+        audits: HashMap::from([(9, audited(9, &[("label", None, 1)], vec![]))]),
+        refused: HashMap::from([(9, why.to_owned())]),
+        ..Tab::default()
+    };
+    let s = ready(snapshot(
+        &tab,
+        part("top\n", 0, vec![place(9, 4, 0)]),
+        10_000,
+    ));
+    assert_eq!(
+        s.text,
+        format!("top\n(this frame could not be read: {why})\n")
+    );
+    let top = page(
+        "https://a.example/",
+        &format!("top {}", frame_marker(0)),
+        vec![9],
+    );
+    let c = ready(content(&tab, top, 10_000));
+    assert_eq!(
+        c.text,
+        format!("top [a frame that could not be read: {why}]")
+    );
+    let f = ready(find(&tab, matches(0, 0, vec![9]), 10));
+    assert_eq!(f.total, 0);
+    let a = ready(audit(&tab, audited(0, &[], vec![9]), 10));
+    assert_eq!(a.frames_audited, 1, "the top frame alone");
+    assert!(
+        a.not_audited.iter().any(|n| n.contains(why)),
+        "{:?}",
+        a.not_audited
+    );
+    assert!(
+        tab.asked.borrow().is_empty(),
+        "asked {:?}",
+        tab.asked.borrow()
     );
 }

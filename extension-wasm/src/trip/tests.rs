@@ -1,34 +1,36 @@
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, VecDeque};
 use std::pin::pin;
+use std::rc::Rc;
 use std::task::{Context, Poll, Waker};
 
 use super::*;
 
-const ASKED: &str = "http://x/asked";
+pub(super) const ASKED: &str = "http://x/asked";
 const OWN: &str = "http://x/own";
 const ELSEWHERE: &str = "http://x/elsewhere";
 
 /// A tab whose loads end as scripted: each wait and each report answers the next page of its
 /// list; where the tab stands against the asked load is scripted per address, one step further
 /// at each word from the network. Every call is logged, so the order is checked.
-struct Fake {
+pub(super) struct Fake {
     finishes: RefCell<VecDeque<Loaded>>,
     reports: RefCell<VecDeque<Loaded>>,
     reached: HashMap<&'static str, Vec<Reached>>,
     /// How many words the network has said.
     heard: Cell<usize>,
-    go: Result<(), &'static str>,
+    pub(super) go: Result<(), &'static str>,
     scriptable: Option<bool>,
     /// What is left of the call's budget.
     left: Cell<f64>,
     /// The newest mark handed out: loads are judged from it.
     marks: Cell<u64>,
     clock: Cell<f64>,
-    log: RefCell<Vec<String>>,
+    /// Shared with a fake window opening the tab: one log of the whole flow.
+    pub(super) log: Rc<RefCell<Vec<String>>>,
 }
 
-fn fake(finishes: Vec<Loaded>, reached: &[(&'static str, &[Reached])]) -> Fake {
+pub(super) fn fake(finishes: Vec<Loaded>, reached: &[(&'static str, &[Reached])]) -> Fake {
     Fake {
         finishes: RefCell::new(finishes.into()),
         reports: RefCell::default(),
@@ -39,11 +41,11 @@ fn fake(finishes: Vec<Loaded>, reached: &[(&'static str, &[Reached])]) -> Fake {
         left: Cell::new(10_000.0),
         marks: Cell::new(0),
         clock: Cell::new(0.0),
-        log: RefCell::default(),
+        log: Rc::default(),
     }
 }
 
-fn page(url: &str, load_state: LoadState) -> Loaded {
+pub(super) fn page(url: &str, load_state: LoadState) -> Loaded {
     Ok(TabReport {
         tab_id: TabId(7),
         url: url.into(),
@@ -55,12 +57,12 @@ fn page(url: &str, load_state: LoadState) -> Loaded {
     })
 }
 
-fn loaded(url: &str) -> Loaded {
+pub(super) fn loaded(url: &str) -> Loaded {
     page(url, LoadState::Complete)
 }
 
 impl Fake {
-    fn log(&self) -> Vec<String> {
+    pub(super) fn log(&self) -> Vec<String> {
         self.log.borrow().clone()
     }
 
@@ -155,7 +157,7 @@ impl Fake {
 }
 
 /// The fake's calls are ready at once: one poll ends the flow.
-fn run<F: Future>(f: F) -> F::Output {
+pub(super) fn run<F: Future>(f: F) -> F::Output {
     let mut f = pin!(f);
     match f.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
         Poll::Ready(v) => v,
@@ -167,7 +169,7 @@ fn navigate(tabs: &Fake, go: Go<'_>) -> Loaded {
     run(go_and_wait(tabs, go, LoadWatch::navigation()))
 }
 
-const NAV: &str = "watch Navigation { saw_loading: false }";
+pub(super) const NAV: &str = "watch Navigation { saw_loading: false }";
 
 #[test]
 fn the_asked_pages_load_answers_at_once() {

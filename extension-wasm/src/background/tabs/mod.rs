@@ -3,13 +3,18 @@
 use claudezilla_protocol::args::Container;
 use claudezilla_protocol::reply;
 use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, TabId};
-use futures_util::lock::Mutex;
+use std::sync::Arc;
+
+use futures_util::future::LocalBoxFuture;
+use futures_util::lock::{Mutex, OwnedMutexGuard};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::{Shown, now, persist, with_state};
+use crate::load::LoadWatch;
 use crate::pool::{AuthorizedTab, Opened};
 use crate::refusal::Refusal;
+use crate::trip::open::Opener;
 use crate::web::{self, Tab, Window};
 
 mod navigation;
@@ -23,7 +28,7 @@ pub use waits::*;
 thread_local! {
     /// Serialises "find or open the agents' window, then add a tab", so agents that start
     /// together share one window instead of opening one each.
-    static WINDOW_LOCK: std::rc::Rc<Mutex<()>> = std::rc::Rc::new(Mutex::new(()));
+    static WINDOW_LOCK: Arc<Mutex<()>> = Arc::new(Mutex::new(()));
 }
 
 #[derive(Serialize)]
@@ -77,47 +82,98 @@ pub async fn create(
 
 /// Opens an agent tab on `url` in cookie store `jar` (None: the user's) and waits for it.
 pub(super) async fn open(agent: &AgentId, url: &str, jar: Option<&str>, budget_ms: u32) -> Loaded {
-    // The tab joins the pool before it loads anything: the allowlist's blocking listener sees
-    // (and can cancel) a redirect of its very first load, and its first page is marked as an
-    // agent's from the start (load-time console and dialogs kept).
-    let opening = crate::load::opening(url);
-    let started = web::now_ms();
-    let mark = with_state(|s| s.main_frames.mark());
-    let tab = {
-        let lock = WINDOW_LOCK.with(|l| l.clone());
-        let _guard = lock.lock().await;
-        with_state(|s| s.pool.admit(agent, now()))?;
-        let tab = open_tab(crate::load::BLANK, jar)
-            .await
-            .map_err(|e| crate::arrival::refine_url_error(e, url))?;
+    let window = NewTab {
+        agent,
+        url,
+        jar: jar.map(str::to_owned),
+        started: web::now_ms(),
+        budget_ms,
+    };
+    crate::trip::open::open(&window, url).await
+}
+
+/// The browser's side of opening one agent tab on `url`, within one call's budget.
+struct NewTab<'a> {
+    agent: &'a AgentId,
+    url: &'a str,
+    /// The cookie store (None: the user's).
+    jar: Option<String>,
+    started: f64,
+    budget_ms: u32,
+}
+
+impl Opener for NewTab<'_> {
+    type Turn = OwnedMutexGuard<()>;
+    type Creating = LocalBoxFuture<'static, Result<TabId, ErrorBody>>;
+    type Tabs = TabTrip;
+
+    fn mark(&self) -> u64 {
+        with_state(|s| s.main_frames.mark())
+    }
+
+    fn turn(&self) -> impl Future<Output = Self::Turn> {
+        WINDOW_LOCK.with(Arc::clone).lock_owned()
+    }
+
+    fn admit(&self) -> Result<(), ErrorBody> {
+        with_state(|s| s.pool.admit(self.agent, now()))
+    }
+
+    fn create(&self) -> Self::Creating {
+        let jar = self.jar.clone();
+        Box::pin(async move {
+            let tab = open_tab(crate::load::BLANK, jar.as_deref()).await?;
+            Ok(TabId(tab.id))
+        })
+    }
+
+    async fn adopt(&self, tab: TabId) {
+        // The allowlist's blocking listener sees (and can cancel) a redirect of the tab's very
+        // first load, and that load is marked as an agent's (load-time console and dialogs kept).
         with_state(|s| {
-            s.pool.insert(TabId(tab.id), agent.clone(), url.to_owned());
-            s.requests.claim(TabId(tab.id));
+            s.pool.insert(tab, self.agent.clone(), self.url.to_owned());
+            s.requests.claim(tab);
         });
-        // Before its first page: that page's load is marked as an agent's.
         super::tabs_changed();
-        persist::mark_tab(tab.id, agent).await;
-        tab
-    };
-    group(tab.id, tab.window_id).await;
-    let tab = TabId(tab.id);
-    let blank = wait_loaded(tab, opening.blank, started, budget_ms).await;
-    let tabs = TabTrip::new(tab, started, budget_ms);
-    let Some(load) = opening.then else {
-        return crate::trip::arrived(&tabs, Some(url), mark, blank).await;
-    };
-    blank?;
-    let loaded = crate::trip::go_and_wait(&tabs, crate::trip::Go::To(url), load).await;
-    if let Err(e) = &loaded
-        && e.code != ErrorCode::LoadFailed
-    {
-        // Refused (a URL the browser will not open, the allowlist): the caller never learns
-        // this tab's id, so it must not hold a slot. A failed load names its tab, which stays.
+        persist::mark_tab(tab.0, self.agent).await;
+    }
+
+    fn abandon(&self, creating: Self::Creating, turn: Self::Turn) {
+        wasm_bindgen_futures::spawn_local(async move {
+            if let Ok(tab) = creating.await {
+                let _ = web::call(web::tabs_remove(&JsValue::from(tab.0))).await;
+            }
+            drop(turn);
+        });
+    }
+
+    async fn group(&self, tab: TabId) {
+        if let Some(window) = with_state(|s| s.pool.window) {
+            group(tab.0, window).await;
+        }
+    }
+
+    async fn loaded(&self, tab: TabId, watch: LoadWatch) -> Loaded {
+        wait_loaded(tab, watch, self.started, self.budget_ms).await
+    }
+
+    fn tabs(&self, tab: TabId) -> TabTrip {
+        TabTrip::new(tab, self.started, self.budget_ms)
+    }
+
+    async fn close(&self, tab: TabId) {
         if let Some(ours) = with_state(|s| s.pool.pool_tab(tab)) {
             let _ = close(ours).await;
         }
     }
-    loaded
+
+    fn timer(&self, ms: u32) -> impl Future<Output = ()> {
+        web::sleep(ms)
+    }
+
+    fn left_ms(&self) -> f64 {
+        left_ms(self.started, self.budget_ms)
+    }
 }
 
 #[derive(Serialize)]
@@ -265,8 +321,7 @@ pub async fn remove_all(tabs: &[TabId]) {
     }
     // Under the window lock: a tab being opened meanwhile must not land in a window that
     // closes with these tabs.
-    let lock = WINDOW_LOCK.with(|l| l.clone());
-    let _guard = lock.lock().await;
+    let _turn = WINDOW_LOCK.with(Arc::clone).lock_owned().await;
     let _ = web::call(web::tabs_remove(&ids)).await;
     // A window whose last agent tabs went closes: forget it now, the next tab opens a new one.
     let emptied = with_state(|s| s.pool.tab_ids().into_iter().all(|t| s.pool.is_attached(t)));

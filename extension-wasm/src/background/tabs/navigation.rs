@@ -106,7 +106,7 @@ impl Tabs for TabTrip {
     }
 
     fn left_ms(&self) -> f64 {
-        (f64::from(self.budget_ms) - (web::now_ms() - self.started)).max(0.0)
+        left_ms(self.started, self.budget_ms)
     }
 
     fn now_ms(&self) -> f64 {

@@ -50,7 +50,7 @@ pub(super) async fn finish_wait(
     asked_at: f64,
     budget_ms: u32,
 ) -> Loaded {
-    let left = (budget_ms as f64 - (web::now_ms() - started)).max(0.0) as u32;
+    let left = left_ms(started, budget_ms) as u32;
     let waited = web::with_deadline(left, done).await;
     if let Some(refused) = with_state(|s| s.blocked.remove(&tab)) {
         return Err(refused);
@@ -68,6 +68,11 @@ pub(super) async fn finish_wait(
         )),
         None => report(tab, started, LoadState::Loading).await,
     }
+}
+
+/// What is left of a budget of `budget_ms` from `started` (`web::now_ms`).
+pub(super) fn left_ms(started: f64, budget_ms: u32) -> f64 {
+    (f64::from(budget_ms) - (web::now_ms() - started)).max(0.0)
 }
 
 /// Longest the page's own title is waited for when its tab does not show it yet.
