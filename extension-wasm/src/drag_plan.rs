@@ -156,6 +156,8 @@ pub fn answer(what: &str, dropped: Dropped<'_>) -> String {
     }
 }
 
+pub mod hand;
+
 #[cfg(test)]
 mod tests {
     use super::*;

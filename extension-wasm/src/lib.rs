@@ -85,6 +85,7 @@ pub mod network;
 pub mod page_state;
 pub mod page_storage;
 pub mod page_text;
+pub mod page_title;
 pub mod perf;
 pub mod pixels;
 pub mod pool;

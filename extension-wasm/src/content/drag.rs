@@ -1,11 +1,6 @@
-//! Dragging as a hand drags. Libraries start a drag only after the pointer is pressed and has
-//! moved, some on the tick after `dragstart` (SortableJS), and they move their items while the
-//! pointer travels; all events in one burst moved nothing. So: the press, a few pixels of
-//! movement, HTML5 `dragstart` with a `DataTransfer`, then the pointer travels to the drop
-//! point in steps (the page's queued work runs between two) with mouse, pointer and drag
-//! events at each, and the drop. For a
-//! drop before or after an element the travel stops as soon as the page has put the dragged
-//! element there (as a person stops when they see it in place).
+//! Dragging as a hand drags, on the page: the drop point and what is under the pointer read
+//! from the page, the events dispatched. The sequence — press, nudges, `dragstart`, the
+//! travel in steps, the rest and the drop — is [`drag_plan::hand`]'s.
 
 use claudezilla_protocol::ErrorBody;
 use claudezilla_protocol::args::{DropPosition, Point};
@@ -17,7 +12,7 @@ use super::act::{
     scroll_into_view,
 };
 use super::find::describe;
-use crate::drag_plan;
+use crate::drag_plan::{self, hand::Hand};
 use crate::web;
 
 /// Where a drag ends.
@@ -48,27 +43,69 @@ fn rect(el: &Element) -> drag_plan::Rect {
     }
 }
 
-/// Has the page put `dragged` where it was asked to go?
-fn placed(dragged: &Element, target: &Element, position: DropPosition) -> bool {
-    drag_plan::placed(
-        position,
-        dragged.next_element_sibling().as_ref() == Some(target),
-        target.next_element_sibling().as_ref() == Some(dragged),
-    )
+/// The content script's page, as a dragging hand acts on it ([`drag_plan::hand`]).
+struct PageHand {
+    transfer: DataTransfer,
 }
 
-/// Lets `ms` of real time pass, the page's queued work running meanwhile (a timer would wait
-/// a second in a background tab).
-async fn pause(ms: f64) {
-    let from = web::precise_ms();
-    while web::precise_ms() - from < ms {
-        web::tick().await;
+impl Hand for PageHand {
+    type Element = Element;
+
+    fn under(&self, at: (i32, i32), fallback: &Element) -> Element {
+        element_at(f64::from(at.0), f64::from(at.1)).unwrap_or_else(|_| fallback.clone())
+    }
+
+    fn pointer(&self, el: &Element, kind: &'static str, at: (i32, i32), buttons: u16) {
+        pointer(el, kind, press(at, buttons));
+    }
+
+    fn pointer_then_mouse(&self, el: &Element, action: &'static str, at: (i32, i32), buttons: u16) {
+        pointer_then_mouse(el, action, press(at, buttons));
+    }
+
+    fn drag_event(&self, el: &Element, kind: &'static str, at: (i32, i32)) -> bool {
+        drag_event(el, kind, at, &self.transfer)
+    }
+
+    fn tick(&self) -> impl Future<Output = ()> {
+        web::tick()
+    }
+
+    fn sleep(&self, ms: u32) -> impl Future<Output = ()> {
+        web::sleep(ms)
+    }
+
+    /// Real time passes in ticks (a timer would wait a second in a background tab).
+    async fn pause(&self, ms: f64) {
+        let from = web::precise_ms();
+        while web::precise_ms() - from < ms {
+            web::tick().await;
+        }
+    }
+
+    fn now(&self) -> f64 {
+        web::precise_ms()
+    }
+
+    fn placed(&self, dragged: &Element, target: &Element, position: DropPosition) -> bool {
+        drag_plan::placed(
+            position,
+            dragged.next_element_sibling().as_ref() == Some(target),
+            target.next_element_sibling().as_ref() == Some(dragged),
+        )
+    }
+
+    fn describe(&self, el: &Element) -> String {
+        describe(el)
     }
 }
 
-/// What the pointer is over at `at` (the point's element, else the last one it was over).
-fn under(at: (i32, i32), fallback: &Element) -> Element {
-    element_at(f64::from(at.0), f64::from(at.1)).unwrap_or_else(|_| fallback.clone())
+fn press(at: (i32, i32), buttons: u16) -> Press {
+    Press {
+        at,
+        buttons,
+        ..Press::default()
+    }
 }
 
 pub async fn drag(from: &Element, to: Landing) -> Result<Acted, ErrorBody> {
@@ -84,90 +121,6 @@ pub async fn drag(from: &Element, to: Landing) -> Result<Acted, ErrorBody> {
         }
     };
     let transfer = DataTransfer::new().map_err(|e| page_error(web::js_error_message(&e)))?;
-    let held = |at| Press {
-        at,
-        buttons: 1,
-        ..Press::default()
-    };
-    pointer(from, "pointerover", held(start));
-    pointer_then_mouse(from, "down", held(start));
-    web::tick().await;
-    // A few pixels first: libraries start dragging only once the pointer has moved.
-    for d in drag_plan::NUDGES {
-        let at = (start.0 + d, start.1 + d);
-        pointer_then_mouse(from, "move", held(at));
-        web::tick().await;
-    }
-    let html5 = drag_event(from, "dragstart", start, &transfer);
-    // SortableJS begins its drag on the tick after dragstart.
-    web::sleep(drag_plan::START_MS).await;
-    let mut over = from.clone();
-    let mut at = start;
-    let mut stopped_early = false;
-    let mut resting_since = None;
-    // The travel, then the rest at the drop point: a hand resting there still sends dragover
-    // (the browser repeats it), and moves a pixel now and then.
-    for step in 1.. {
-        at = drag_plan::travel(start, end, step);
-        let now = under(at, &over);
-        pointer_then_mouse(&now, "move", held(at));
-        if html5 {
-            if now != over {
-                drag_event(&over, "dragleave", at, &transfer);
-                drag_event(&now, "dragenter", at, &transfer);
-            }
-            drag_event(&now, "dragover", at, &transfer);
-        }
-        over = now;
-        pause(drag_plan::FRAME_MS).await;
-        let placed_now = aim.is_some_and(|(target, position)| placed(from, target, position));
-        let rested = match step >= drag_plan::STEPS {
-            true => web::precise_ms() - *resting_since.get_or_insert_with(web::precise_ms),
-            false => 0.0,
-        };
-        match drag_plan::next(step, aim.map(|(_, p)| p), placed_now, rested) {
-            drag_plan::Next::Move => continue,
-            drag_plan::Next::Placed => {
-                stopped_early = true;
-                break;
-            }
-            drag_plan::Next::Drop => break,
-        }
-    }
-    let last = under(at, &over);
-    if html5 {
-        drag_event(&last, "dragover", at, &transfer);
-        drag_event(&last, "drop", at, &transfer);
-        drag_event(from, "dragend", at, &transfer);
-    }
-    pointer_then_mouse(
-        &last,
-        "up",
-        Press {
-            at,
-            ..Press::default()
-        },
-    );
-    web::tick().await;
-    let what = describe(from);
-    let Some((t, position)) = aim else {
-        let over = describe(&last);
-        return acted(drag_plan::answer(
-            &what,
-            drag_plan::Dropped::At {
-                point: end,
-                over: &over,
-            },
-        ));
-    };
-    let target = describe(t);
-    let dropped = match position {
-        DropPosition::Onto => drag_plan::Dropped::Onto(&target),
-        DropPosition::Before | DropPosition::After => drag_plan::Dropped::Beside {
-            target: &target,
-            position,
-            placed: stopped_early || placed(from, t, position),
-        },
-    };
-    acted(drag_plan::answer(&what, dropped))
+    let hand = PageHand { transfer };
+    acted(drag_plan::hand::drag(&hand, from, start, end, aim).await)
 }

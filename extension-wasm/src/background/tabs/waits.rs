@@ -7,6 +7,7 @@ use futures_channel::oneshot;
 
 use crate::background::{Heard, LoadWaiter, Shown, with_state};
 use crate::load::LoadWatch;
+use crate::page_title::{self, Titles};
 use crate::web::{self, Tab};
 
 use super::*;
@@ -75,9 +76,6 @@ pub(super) fn left_ms(started: f64, budget_ms: u32) -> f64 {
     (f64::from(budget_ms) - (web::now_ms() - started)).max(0.0)
 }
 
-/// Longest the page's own title is waited for when its tab does not show it yet.
-const TITLE_WAIT_MS: u32 = 500;
-
 pub(super) async fn report(tab: TabId, started: f64, load_state: LoadState) -> Loaded {
     report_seen(tab, started, load_state, None).await
 }
@@ -98,7 +96,7 @@ pub(super) async fn report_seen(
     // once.
     if load_state == LoadState::Complete
         && crate::load::placeholder_title(&now.title, &now.url)
-        && let Some(title) = real_title(tab).await
+        && let Some(title) = page_title::real_title(&TabTitles(tab)).await
     {
         now.title = title;
     }
@@ -185,57 +183,41 @@ pub(super) fn wake(
     });
 }
 
-/// The page's own title when its tab shows a placeholder: the page is asked; where it cannot
-/// answer (its document is still being replaced), the tab's next title update is waited for,
-/// [`TITLE_WAIT_MS`] in all. None for a page with no title.
-async fn real_title(tab: TabId) -> Option<String> {
-    let until = web::now_ms() + f64::from(TITLE_WAIT_MS);
-    // Registered before the tab and the page are asked, so an update in between is not
-    // missed; one that came before is in the tab already.
-    let update = title_update(tab);
-    if let Ok(shown) = shown_now(tab).await
-        && !crate::load::placeholder_title(&shown.title, &shown.url)
-    {
-        return Some(crate::a11y::clean(
-            &shown.title,
-            crate::text::MAX_TITLE_CHARS,
-        ));
-    }
-    match page_title(tab).await {
-        Asked::Title(title) => return Some(title),
-        Asked::Untitled => return None,
-        Asked::NoAnswer => {}
-    }
-    let left = (until - web::now_ms()).max(0.0) as u32;
-    let title = web::with_deadline(left, update).await?.ok()?;
-    Some(crate::a11y::clean(&title, crate::text::MAX_TITLE_CHARS))
-}
+/// The browser's side of finding one tab's own title ([`page_title`]).
+struct TabTitles(TabId);
 
-/// What the page said of its title.
-enum Asked {
-    Title(String),
-    Untitled,
-    /// It could not be asked in time (between documents, or busy).
-    NoAnswer,
-}
+impl Titles for TabTitles {
+    type Update = oneshot::Receiver<String>;
 
-/// The top page's `document.title` as the page has it now.
-async fn page_title(tab: TabId) -> Asked {
-    let script = web::to_js(&Probe {
-        code: "document.title",
-    });
-    let asked = web::call(web::tabs_execute_script(tab.0, &script));
-    let Some(Ok(results)) = web::with_deadline(TITLE_WAIT_MS, asked).await else {
-        return Asked::NoAnswer;
-    };
-    let title = js_sys::Array::from(&results)
-        .get(0)
-        .as_string()
-        .unwrap_or_default();
-    let title = crate::a11y::clean(&title, crate::text::MAX_TITLE_CHARS);
-    match title.is_empty() {
-        true => Asked::Untitled,
-        false => Asked::Title(title),
+    fn update(&self) -> Self::Update {
+        title_update(self.0)
+    }
+
+    async fn shown(&self) -> Option<(String, String)> {
+        let shown = shown_now(self.0).await.ok()?;
+        Some((shown.title, shown.url))
+    }
+
+    async fn ask_page(&self, ms: u32) -> Option<String> {
+        let script = web::to_js(&Probe {
+            code: "document.title",
+        });
+        let asked = web::call(web::tabs_execute_script(self.0.0, &script));
+        let results = web::with_deadline(ms, asked).await?.ok()?;
+        Some(
+            js_sys::Array::from(&results)
+                .get(0)
+                .as_string()
+                .unwrap_or_default(),
+        )
+    }
+
+    async fn next(&self, update: Self::Update, ms: u32) -> Option<String> {
+        web::with_deadline(ms, update).await?.ok()
+    }
+
+    fn now_ms(&self) -> f64 {
+        web::now_ms()
     }
 }
 
