@@ -273,5 +273,7 @@ async fn settle<C: Camera>(
     ))
 }
 
+pub mod settle;
+
 #[cfg(test)]
 mod tests;

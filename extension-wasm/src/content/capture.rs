@@ -13,10 +13,9 @@ use web_sys::{Element, HtmlImageElement};
 
 use super::dom::{document, is_visible};
 use super::find::{self, describe, ref_for};
+use crate::shot::settle::Settling;
 use crate::web;
 
-/// Longest wait for images and fonts (the page may never finish loading them).
-const MEDIA_WAIT_MS: u32 = 3_000;
 const INTERACTIVE: &str = "a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [role=link], [role=checkbox], [role=tab], [role=menuitem], [contenteditable], [tabindex]:not([tabindex='-1'])";
 /// Most badges an annotated screenshot carries.
 const MAX_MARKS: usize = 30;
@@ -26,64 +25,54 @@ fn window() -> Result<web_sys::Window, ErrorBody> {
 }
 
 /// Waits for the page's images (optional) and fonts, then two animation frames and an idle
-/// callback, within `until`; says what it waited for.
+/// callback ([`settle`](crate::shot::settle) decides), within `until`.
 pub async fn settle(images: bool, until: u64) -> Result<reply::Waited, ErrorBody> {
-    let started = web::now_ms();
-    let media_until = (started + f64::from(MEDIA_WAIT_MS)).min(until as f64);
-    let mut waited = Vec::new();
-    if images {
-        let pending = loop {
-            let left = pending_images()?;
-            if left == 0 || web::now_ms() >= media_until {
-                break left;
-            }
-            // Woken by the next image's load, not a timer a background tab holds back.
-            super::changes::next_load(50).await;
-        };
-        waited.push(if pending == 0 {
-            "images".to_owned()
-        } else {
-            format!("images ({pending} still loading, gave up)")
-        });
-        // Poll the status rather than await `fonts.ready`: a tab in the background (agent
-        // tabs are not activated) may not settle that promise until it is shown.
-        let loaded = loop {
-            let status = Reflect::get(&document()?.into(), &"fonts".into())
-                .and_then(|f| Reflect::get(&f, &"status".into()))
-                .ok()
-                .and_then(|s| s.as_string());
-            if status.as_deref() != Some("loading") || web::now_ms() >= media_until {
-                break status.as_deref() != Some("loading");
-            }
-            web::sleep(50).await;
-        };
-        waited.push(if loaded {
-            "fonts".into()
-        } else {
-            "fonts (gave up)".into()
-        });
+    crate::shot::settle::settle(&PageSettling, images, until).await
+}
+
+/// The page as a screenshot's wait sees it.
+struct PageSettling;
+
+impl Settling for PageSettling {
+    fn now_ms(&self) -> f64 {
+        web::now_ms()
     }
-    // Hidden tabs get no animation frames: there is nothing to paint-settle there.
-    let hidden = Reflect::get(&document()?.into(), &"hidden".into())
-        .ok()
-        .and_then(|h| h.as_bool())
-        .unwrap_or(false);
-    if hidden {
-        waited.push("(tab in the background: no frames to wait for)".into());
-        return Ok(reply::Waited {
-            what: waited.join(", "),
-            waited_ms: (web::now_ms() - started) as u32,
-        });
+
+    fn pending_images(&self) -> Result<u32, ErrorBody> {
+        pending_images()
     }
-    for _ in 0..2 {
-        animation_frame().await?;
+
+    fn next_load(&self, ms: u32) -> impl Future<Output = ()> {
+        super::changes::next_load(ms)
     }
-    idle().await?;
-    waited.push("two frames and an idle moment".into());
-    Ok(reply::Waited {
-        what: waited.join(", "),
-        waited_ms: (web::now_ms() - started) as u32,
-    })
+
+    /// Read, not awaited: a tab in the background may not settle `fonts.ready` until shown.
+    fn fonts_loading(&self) -> Result<bool, ErrorBody> {
+        let status = Reflect::get(&document()?.into(), &"fonts".into())
+            .and_then(|f| Reflect::get(&f, &"status".into()))
+            .ok()
+            .and_then(|s| s.as_string());
+        Ok(status.as_deref() == Some("loading"))
+    }
+
+    fn sleep(&self, ms: u32) -> impl Future<Output = ()> {
+        web::sleep(ms)
+    }
+
+    fn hidden(&self) -> Result<bool, ErrorBody> {
+        Ok(Reflect::get(&document()?.into(), &"hidden".into())
+            .ok()
+            .and_then(|h| h.as_bool())
+            .unwrap_or(false))
+    }
+
+    fn animation_frame(&self) -> impl Future<Output = Result<(), ErrorBody>> {
+        animation_frame()
+    }
+
+    fn idle(&self) -> impl Future<Output = Result<(), ErrorBody>> {
+        idle()
+    }
 }
 
 fn pending_images() -> Result<u32, ErrorBody> {
