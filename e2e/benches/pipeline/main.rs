@@ -482,6 +482,16 @@ async fn compare(baseline: std::path::PathBuf) -> anyhow::Result<()> {
                     "firefox_click",
                     json!({"tabId": form, "selector": "#f"}),
                 ),
+                (
+                    "`firefox_screenshot`, small page, default (with readiness)",
+                    "firefox_screenshot",
+                    json!({"tabId": small}),
+                ),
+                (
+                    "`firefox_screenshot fullPage`, 2,000-element page",
+                    "firefox_screenshot",
+                    json!({"tabId": large, "fullPage": true}),
+                ),
             ];
             let wanted = |what: &str| only.as_deref().is_none_or(|o| what.contains(o));
             for (what, tool, args) in calls.into_iter().filter(|c| wanted(c.0)) {
