@@ -1,6 +1,7 @@
 //! How a drag moves, decided apart from the page: where the drop point is on its target, the
-//! pointer's path to it, when the travel ends, and what the answer says. The content script
-//! (`content/drag.rs`) reads the boxes and sends the events.
+//! pointer's path to it, when the travel ends, and what the answer says; [`hand`] carries
+//! the whole sequence out over the page. The content script (`content/drag.rs`) reads the
+//! boxes and sends the events.
 
 use claudezilla_protocol::args::DropPosition;
 

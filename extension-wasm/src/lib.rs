@@ -61,6 +61,8 @@ pub mod activity;
 pub mod allowlist;
 pub mod approvals;
 pub mod arrival;
+#[cfg(test)]
+mod at_once;
 pub mod capture_lock;
 pub mod capture_plan;
 pub mod composed;

@@ -53,10 +53,9 @@ fn clean(title: &str) -> String {
 #[cfg(test)]
 mod tests {
     use std::cell::{Cell, RefCell};
-    use std::pin::pin;
-    use std::task::{Context, Poll, Waker};
 
     use super::*;
+    use crate::at_once::run;
 
     const URL: &str = "http://127.0.0.1:8000/page.html";
     const PLACEHOLDER: &str = "127.0.0.1:8000/page.html";
@@ -108,14 +107,6 @@ mod tests {
 
         fn now_ms(&self) -> f64 {
             self.clock.get()
-        }
-    }
-
-    fn run<F: Future>(f: F) -> F::Output {
-        let mut f = pin!(f);
-        match f.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
-            Poll::Ready(v) => v,
-            Poll::Pending => panic!("waited on something the fake never answers"),
         }
     }
 

@@ -33,13 +33,14 @@ pub trait Camera {
     fn sleep(&self, ms: u32) -> impl Future<Output = ()>;
     /// Whether no critical request (script, style, XHR/fetch) was in flight lately.
     fn network_quiet(&self) -> bool;
-    /// Asks the page's top frame (`op`: its settling or its measures), `budget_ms` at most.
+    /// Asks the page's top frame to settle (`op`), `budget_ms` at most.
     fn settle_page(
         &self,
         op: PageOp,
         until: u64,
         budget_ms: u32,
     ) -> impl Future<Output = Result<reply::Waited, ErrorBody>>;
+    /// Asks the page's top frame for its measures (`op`), `budget_ms` at most.
     fn measure(
         &self,
         op: PageOp,
@@ -82,7 +83,7 @@ pub async fn shoot<C: Camera>(
     budget_ms: u32,
 ) -> Result<Screenshot, ErrorBody> {
     if args.browser_encoder {
-        return browser_jpeg(camera, args).await;
+        return browser_jpeg(camera, args, budget_ms).await;
     }
     let deadline = camera.now() + u64::from(budget_ms);
     let mut notes = Vec::new();
@@ -145,6 +146,7 @@ pub async fn shoot<C: Camera>(
 async fn browser_jpeg<C: Camera>(
     camera: &C,
     args: &ScreenshotArgs,
+    budget_ms: u32,
 ) -> Result<Screenshot, ErrorBody> {
     let (quality, scale) = args.quality_and_scale();
     let options = CaptureOptions {
@@ -154,7 +156,7 @@ async fn browser_jpeg<C: Camera>(
         rect: None,
     };
     let url = camera
-        .capture(&options, CAPTURE_DEADLINE_MS)
+        .capture(&options, CAPTURE_DEADLINE_MS.min(budget_ms))
         .await
         .ok_or_else(|| not_painted(camera.tab()))??;
     let data = url

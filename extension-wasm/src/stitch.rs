@@ -45,14 +45,14 @@ pub trait FrameReader {
 
 /// A frame kept from loading is not asked (whatever document is left in it is not the page
 /// named): why it was kept is its answer, in every read.
-async fn unless_refused<T>(
+async fn unless_refused<T, F: Future<Output = Result<T, String>>>(
     reader: &impl FrameReader,
     frame: u64,
-    read: impl Future<Output = Result<T, String>>,
+    read: impl FnOnce() -> F,
 ) -> Result<T, String> {
     match reader.refused(frame) {
         Some(why) => Err(why),
-        None => read.await,
+        None => read().await,
     }
 }
 
@@ -134,8 +134,8 @@ impl<R: FrameReader> Splice<'_, R> {
         if nesting >= MAX_NESTING {
             return Ok(("(frames nested too deep)\n".into(), 0, None));
         }
-        let part = self.reader.snapshot_part(frame, self.left);
-        let child = unless_refused(self.reader, frame, part).await?;
+        let (reader, left) = (self.reader, self.left);
+        let child = unless_refused(reader, frame, || reader.snapshot_part(frame, left)).await?;
         // The child's own text; its frames are counted as the nested splice reads them.
         self.left = self.left.saturating_sub(child.text.len());
         Ok(self.frames_of(child, nesting + 1).await)
@@ -177,7 +177,7 @@ pub async fn content(reader: &impl FrameReader, mut top: PageContent, max: usize
             top.truncated = true;
             "[a frame, not read: the size limit is reached]".to_owned()
         } else {
-            match unless_refused(reader, frame, reader.content(frame, left)).await {
+            match unless_refused(reader, frame, || reader.content(frame, left)).await {
                 Ok(child) => {
                     total = total.saturating_add(child.total_length);
                     top.truncated |= child.truncated;
@@ -283,7 +283,7 @@ pub async fn find(reader: &impl FrameReader, mut top: Found, limit: usize) -> Fo
             break;
         };
         let left = limit.saturating_sub(top.matches.len());
-        let Ok(child) = unless_refused(reader, frame, reader.found(frame, left)).await else {
+        let Ok(child) = unless_refused(reader, frame, || reader.found(frame, left)).await else {
             continue;
         };
         top.total = top.total.saturating_add(child.total);
@@ -338,7 +338,7 @@ pub async fn audit(reader: &impl FrameReader, mut top: Audit, per_rule: usize) -
     let mut walk = FrameWalk::new(std::mem::take(&mut top.frames), "audited");
     // An audit has the call's whole time: no bound of its own.
     while let Some((frame, nesting)) = walk.next(|| None) {
-        let child = match unless_refused(reader, frame, reader.audited(frame, per_rule)).await {
+        let child = match unless_refused(reader, frame, || reader.audited(frame, per_rule)).await {
             Ok(child) => child,
             Err(why) => {
                 walk.left_out(why);

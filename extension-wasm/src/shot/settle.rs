@@ -80,10 +80,9 @@ pub async fn settle<S: Settling>(page: &S, images: bool, until: u64) -> Result<W
 #[cfg(test)]
 mod tests {
     use std::cell::{Cell, RefCell};
-    use std::pin::pin;
-    use std::task::{Context, Poll, Waker};
 
     use super::*;
+    use crate::at_once::run;
 
     /// A page whose images load one per look, or never; whose fonts load after `fonts_ms`;
     /// frames and idle moments take 10 ms of the clock. Calls are logged.
@@ -151,14 +150,6 @@ mod tests {
             self.log.borrow_mut().push("idle");
             self.pass(10.0);
             Ok(())
-        }
-    }
-
-    fn run<F: Future>(f: F) -> F::Output {
-        let mut f = pin!(f);
-        match f.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
-            Poll::Ready(v) => v,
-            Poll::Pending => panic!("waited on something the fake never answers"),
         }
     }
 

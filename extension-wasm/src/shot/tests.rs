@@ -1,11 +1,10 @@
 use std::cell::{Cell, RefCell};
-use std::pin::pin;
 use std::rc::Rc;
-use std::task::{Context, Poll, Waker};
 
 use serde_json::json;
 
 use super::*;
+use crate::at_once::run;
 
 /// A tab whose page, network and captures are scripted. Sleeping moves its clock; every call
 /// is logged, so the order is checked. A capture answers a white PNG of the size asked for.
@@ -135,7 +134,7 @@ impl Camera for FakeCamera {
                 "capture {format} at {scale}: y {} h {} within {ms} ms",
                 r.y, r.height
             )),
-            None => self.said(format!("capture {format} at {scale}")),
+            None => self.said(format!("capture {format} at {scale} within {ms} ms")),
         }
         if let Some(scripted) = &self.capture {
             return scripted.clone();
@@ -143,15 +142,6 @@ impl Camera for FakeCamera {
         let r = rect.as_ref().expect("a region");
         let size = |v: f64| (v * scale).round() as u32;
         Some(Ok(png_url(size(r.width), size(r.height))))
-    }
-}
-
-/// The fake's calls are ready at once: one poll ends the flow.
-fn run<F: Future>(f: F) -> F::Output {
-    let mut f = pin!(f);
-    match f.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
-        Poll::Ready(v) => v,
-        Poll::Pending => panic!("the flow waited on something the fake never answers"),
     }
 }
 
@@ -323,7 +313,22 @@ fn the_browsers_own_jpeg_is_answered_with_its_size() {
         json!({"browserEncoder": true, "purpose": "quick-glance"}),
     )
     .unwrap();
-    assert_eq!(camera.log(), ["capture jpeg at 0.25"]);
+    assert_eq!(camera.log(), ["capture jpeg at 0.25 within 5000 ms"]);
     assert_eq!((shot.width, shot.height, shot.quality), (4, 3, 30));
     assert_eq!(shot.notes, ["encoded by the browser"]);
+    // Bounded by the call's budget too; one that never comes is said.
+    let mut camera = self::camera();
+    camera.capture = Some(None);
+    let e = run(shoot(
+        &camera,
+        &args(json!({"browserEncoder": true})),
+        1_200,
+    ))
+    .unwrap_err();
+    assert_eq!(camera.log(), ["capture jpeg at 0.5 within 1200 ms"]);
+    assert!(
+        e.message.starts_with("tab 7 did not paint"),
+        "{}",
+        e.message
+    );
 }

@@ -1,24 +1,12 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::task::{Context, Poll, Waker};
 
 use proptest::prelude::*;
 
 use claudezilla_protocol::reply::{Audit, Finding, Flagged, Found, Impact, Searched};
 
 use super::*;
-
-/// Runs a future whose reads are all ready at once (the fake reader's are).
-fn ready<T>(future: impl Future<Output = T>) -> T {
-    let mut future = std::pin::pin!(future);
-    match future
-        .as_mut()
-        .poll(&mut Context::from_waker(Waker::noop()))
-    {
-        Poll::Ready(value) => value,
-        Poll::Pending => panic!("the fake reader never waits"),
-    }
-}
+use crate::at_once::run as ready;
 
 /// Frames by id, answering as an honest content script would: within the limit asked.
 #[derive(Debug, Default)]

@@ -1,9 +1,10 @@
 //! A new agent tab carried to its first page: a turn at the agents' window (agents that start
 //! together share one window), the tab created on about:blank and taken into the pool before
-//! it loads anything, then sent to its address by [`go_and_wait`]. Each step that waits on
-//! others is bounded by the call's budget, so the answer comes before the caller gives up: a
-//! turn not granted in time opens nothing, and a tab the browser makes too late is closed
-//! when it comes. Written over [`Opener`]; `background/tabs/mod.rs` is the browser's side.
+//! it loads anything, then sent to its address by [`go_and_wait`]. The wait for the turn and
+//! the making of the tab are bounded by the call's budget, where others' work can hold them
+//! up: a turn not had in time (or with too little time left to make a tab) opens nothing, and
+//! a tab the browser makes too late is closed when it comes. The loads are bounded as every
+//! navigation's are. Written over [`Opener`]; `background/tabs/mod.rs` is the browser's side.
 
 use claudezilla_protocol::{ErrorBody, ErrorCode, TabId};
 use futures_util::future::{Either, select};
@@ -29,7 +30,7 @@ pub trait Opener {
     /// Takes the new tab into the agent's pool, before its first load.
     fn adopt(&self, tab: TabId) -> impl Future<Output = ()>;
     /// Gives up on a tab the browser has not made yet: closed when it comes, the turn held
-    /// until then (a window it opens is the one the next tab joins).
+    /// until then (a window it opens is the one the next tab joins), or for a bounded time.
     fn abandon(&self, creating: Self::Creating, turn: Self::Turn);
     /// Puts the tab with the agents' others (the tab group).
     fn group(&self, tab: TabId) -> impl Future<Output = ()>;
@@ -77,6 +78,10 @@ async fn create<W: Opener>(window: &W, url: &str) -> Result<TabId, ErrorBody> {
         Either::Left((turn, _)) => turn,
         Either::Right(_) => return Err(window_busy()),
     };
+    if budget(window) < MIN_CREATE_MS {
+        // A tab asked for now would come after the answer: none is.
+        return Err(window_busy());
+    }
     window.admit()?;
     let timer = std::pin::pin!(window.timer(budget(window)));
     let tab = match select(window.create(), timer).await {
@@ -90,6 +95,9 @@ async fn create<W: Opener>(window: &W, url: &str) -> Result<TabId, ErrorBody> {
     drop(turn);
     Ok(tab)
 }
+
+/// Least time left, after the turn, for a tab to be made.
+pub const MIN_CREATE_MS: u32 = 250;
 
 fn budget<W: Opener>(window: &W) -> u32 {
     window.left_ms() as u32

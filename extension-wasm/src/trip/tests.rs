@@ -1,10 +1,9 @@
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, VecDeque};
-use std::pin::pin;
 use std::rc::Rc;
-use std::task::{Context, Poll, Waker};
 
 use super::*;
+use crate::at_once::run;
 
 pub(super) const ASKED: &str = "http://x/asked";
 const OWN: &str = "http://x/own";
@@ -153,15 +152,6 @@ impl Tabs for Fake {
 impl Fake {
     fn go_was_to(&self) -> bool {
         self.log.borrow().iter().any(|l| l.starts_with("go To"))
-    }
-}
-
-/// The fake's calls are ready at once: one poll ends the flow.
-pub(super) fn run<F: Future>(f: F) -> F::Output {
-    let mut f = pin!(f);
-    match f.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
-        Poll::Ready(v) => v,
-        Poll::Pending => panic!("the flow waited on something the fake never answers"),
     }
 }
 

@@ -92,6 +92,9 @@ pub(super) async fn open(agent: &AgentId, url: &str, jar: Option<&str>, budget_m
     crate::trip::open::open(&window, url).await
 }
 
+/// Longest a tab given up on holds the agents' window.
+const ABANDONED_TURN_MS: u32 = 10_000;
+
 /// The browser's side of opening one agent tab on `url`, within one call's budget.
 struct NewTab<'a> {
     agent: &'a AgentId,
@@ -138,12 +141,18 @@ impl Opener for NewTab<'_> {
         persist::mark_tab(tab.0, self.agent).await;
     }
 
-    fn abandon(&self, creating: Self::Creating, turn: Self::Turn) {
+    fn abandon(&self, mut creating: Self::Creating, turn: Self::Turn) {
         wasm_bindgen_futures::spawn_local(async move {
-            if let Ok(tab) = creating.await {
+            // A browser that never answers must not keep every agent from opening tabs.
+            let created = web::with_deadline(ABANDONED_TURN_MS, &mut creating).await;
+            drop(turn);
+            let created = match created {
+                Some(created) => created,
+                None => creating.await,
+            };
+            if let Ok(tab) = created {
                 let _ = web::call(web::tabs_remove(&JsValue::from(tab.0))).await;
             }
-            drop(turn);
         });
     }
 

@@ -1,8 +1,7 @@
 use std::cell::{Cell, RefCell};
-use std::pin::pin;
-use std::task::{Context, Poll, Waker};
 
 use super::*;
+use crate::at_once::run;
 use crate::drag_plan::{REST_MS, STEPS};
 
 /// A page laid out along x: the dragged item left of 50, a gap to 150, the target beyond.
@@ -92,15 +91,6 @@ impl Hand for Page {
 
     fn describe(&self, el: &&'static str) -> String {
         format!("«{el}»")
-    }
-}
-
-/// The fake's calls are ready at once: one poll ends the drag.
-fn run<F: Future>(f: F) -> F::Output {
-    let mut f = pin!(f);
-    match f.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
-        Poll::Ready(v) => v,
-        Poll::Pending => panic!("the drag waited on something the fake never answers"),
     }
 }
 

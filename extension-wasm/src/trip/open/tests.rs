@@ -1,4 +1,4 @@
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::future::{pending, ready};
 use std::rc::Rc;
 
@@ -6,13 +6,18 @@ use claudezilla_protocol::reply::LoadState;
 use futures_util::future::{self, LocalBoxFuture};
 
 use super::*;
+use crate::at_once::run;
 use crate::load::Reached;
-use crate::trip::tests::{ASKED, Fake, NAV, fake, loaded, page, run};
+use crate::trip::tests::{ASKED, Fake, NAV, fake, loaded, page};
 
 /// A window whose turn, creation and blank page are scripted; it shares its log with the tab
 /// it opens ([`Fake`]), so the order of the whole flow is checked.
 struct FakeWindow {
     turn_free: bool,
+    /// How much of the budget waiting for the turn takes.
+    turn_ms: f64,
+    /// What is left of the call's budget.
+    left: Cell<f64>,
     admit: Result<(), ErrorBody>,
     /// The tab the browser makes; none: it never makes one in time.
     creates: Option<Result<TabId, ErrorBody>>,
@@ -33,6 +38,8 @@ impl Drop for Turn {
 fn window(tab: Fake) -> FakeWindow {
     FakeWindow {
         turn_free: true,
+        turn_ms: 0.0,
+        left: Cell::new(5_000.0),
         admit: Ok(()),
         creates: Some(Ok(TabId(7))),
         blank: page("about:blank", LoadState::Complete),
@@ -64,7 +71,11 @@ impl Opener for FakeWindow {
     fn turn(&self) -> impl Future<Output = Turn> {
         self.said("turn");
         match self.turn_free {
-            true => future::Either::Left(ready(Turn(self.log.clone()))),
+            // The wait's time passes as the turn is waited for, not as it is asked.
+            true => future::Either::Left(future::lazy(|_| {
+                self.left.set(self.left.get() - self.turn_ms);
+                Turn(self.log.clone())
+            })),
             false => future::Either::Right(pending()),
         }
     }
@@ -108,12 +119,13 @@ impl Opener for FakeWindow {
         self.said(format!("close {tab}"));
     }
 
-    fn timer(&self, _ms: u32) -> impl Future<Output = ()> {
+    fn timer(&self, ms: u32) -> impl Future<Output = ()> {
+        self.said(format!("timer {ms}"));
         ready(())
     }
 
     fn left_ms(&self) -> f64 {
-        5_000.0
+        self.left.get()
     }
 }
 
@@ -132,7 +144,9 @@ fn a_tab_is_made_in_a_turn_given_back_before_its_page_loads() {
         [
             "window mark",
             "turn",
+            "timer 5000",
             "admit",
+            "timer 5000",
             "create",
             "adopt 7",
             "turn given back",
@@ -153,7 +167,7 @@ fn a_turn_not_had_within_the_budget_opens_nothing() {
     let e = run(open(&window, ASKED)).unwrap_err();
     assert_eq!(e.code, ErrorCode::Timeout);
     assert!(e.message.starts_with("no tab was opened"), "{}", e.message);
-    assert_eq!(window.log(), ["window mark", "turn"]);
+    assert_eq!(window.log(), ["window mark", "turn", "timer 5000"]);
 }
 
 #[test]
@@ -168,7 +182,9 @@ fn a_tab_made_too_late_is_abandoned_with_the_turn_and_never_taken_in() {
         [
             "window mark",
             "turn",
+            "timer 5000",
             "admit",
+            "timer 5000",
             "create",
             "abandon",
             "turn given back"
@@ -186,7 +202,13 @@ fn a_full_pool_or_a_refused_creation_opens_nothing() {
     );
     assert_eq!(
         full.log(),
-        ["window mark", "turn", "admit", "turn given back"]
+        [
+            "window mark",
+            "turn",
+            "timer 5000",
+            "admit",
+            "turn given back"
+        ]
     );
     let mut refused = window(asked_loads());
     refused.creates = Some(Err(ErrorBody::new(ErrorCode::Browser, "no")));
@@ -221,4 +243,21 @@ fn a_blank_page_that_never_came_is_the_answer() {
         ErrorCode::NoSuchTab
     );
     assert!(!window.log().iter().any(|l| l.starts_with("go ")));
+}
+
+#[test]
+fn the_tab_is_made_within_what_the_turn_left_and_not_at_all_with_too_little() {
+    let mut window = window(asked_loads());
+    window.turn_ms = 1_000.0;
+    run(open(&window, ASKED)).unwrap();
+    assert_eq!(window.log()[3..6], ["admit", "timer 4000", "create"]);
+    let mut late = self::window(asked_loads());
+    late.turn_ms = 5_000.0 - f64::from(MIN_CREATE_MS) + 1.0;
+    let e = run(open(&late, ASKED)).unwrap_err();
+    assert_eq!(e.code, ErrorCode::Timeout);
+    assert!(e.message.starts_with("no tab was opened"), "{}", e.message);
+    assert_eq!(
+        late.log(),
+        ["window mark", "turn", "timer 5000", "turn given back"]
+    );
 }
