@@ -538,6 +538,22 @@ impl Pool {
         }
     }
 
+    /// The agents' window is now `window`, just opened, in no tab group yet.
+    pub fn window_opened(&mut self, window: u32) {
+        self.window = Some(window);
+        self.group = None;
+    }
+
+    /// Forgets the agents' window once no agent tab is left in it (the browser closes a
+    /// window whose last tab went), so the next tab opens a new one; attached tabs live
+    /// elsewhere.
+    pub fn forget_window_if_empty(&mut self) {
+        if self.tabs.values().all(|r| r.attached) {
+            self.window = None;
+            self.group = None;
+        }
+    }
+
     /// Forgets everything about the window (it was closed); attached tabs live elsewhere.
     pub fn window_closed(&mut self, window: u32) -> Vec<TabId> {
         if self.window != Some(window) {
@@ -655,6 +671,33 @@ mod tests {
                 "OWNERSHIP: Cannot navigate tab 4 (owned by {})",
                 agent(1).short()
             )
+        );
+    }
+
+    #[test]
+    fn the_window_is_forgotten_once_no_agent_tab_is_left_in_it() {
+        let mut pool = Pool::new();
+        pool.window_opened(9);
+        pool.group = Some(3);
+        fill(&mut pool, 1, 1, 1);
+        pool.attach(TabId(50), &agent(1), "https://user.example/".into())
+            .unwrap();
+        pool.forget_window_if_empty();
+        assert_eq!(
+            (pool.window, pool.group),
+            (Some(9), Some(3)),
+            "tab 1 is in it"
+        );
+        pool.remove(TabId(1));
+        // The attached tab lives in the user's window.
+        pool.forget_window_if_empty();
+        assert_eq!((pool.window, pool.group), (None, None));
+        pool.group = Some(4);
+        pool.window_opened(10);
+        assert_eq!(
+            (pool.window, pool.group),
+            (Some(10), None),
+            "a new window, no group yet"
         );
     }
 

@@ -162,14 +162,15 @@ pub fn listen() {
             let agent = s.pool.owner(tab)?.clone();
             let error = refusal(s, &agent, &url)?;
             let message = error.message.clone();
-            // A navigation waiting on this tab answers with the refusal now.
             s.blocked.insert(tab, error);
-            for waiter in s.waiters.remove(&tab).unwrap_or_default() {
-                let _ = waiter.done.send(super::Heard::now(None));
-            }
             Some(message)
         });
-        refused.map_or(JsValue::UNDEFINED, |m| cancel(&m))
+        let Some(message) = refused else {
+            return JsValue::UNDEFINED;
+        };
+        // A navigation waiting on this tab answers with the refusal now.
+        super::tabs::settle(tab);
+        cancel(&message)
     });
     add_blocking(&on_request, "main_frame");
     on_request.forget();

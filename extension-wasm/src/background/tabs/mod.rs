@@ -264,10 +264,7 @@ pub(super) async fn open_tab(url: &str, jar: Option<&str>) -> Result<Tab, ErrorB
         cookie_store_id: jar,
     })))
     .await?;
-    with_state(|s| {
-        s.pool.window = Some(window.id);
-        s.pool.group = None;
-    });
+    with_state(|s| s.pool.window_opened(window.id));
     persist::mark_window(window.id).await;
     window
         .tabs
@@ -332,14 +329,8 @@ pub async fn remove_all(tabs: &[TabId]) {
     // closes with these tabs.
     let _turn = WINDOW_LOCK.with(Arc::clone).lock_owned().await;
     let _ = web::call(web::tabs_remove(&ids)).await;
-    // A window whose last agent tabs went closes: forget it now, the next tab opens a new one.
-    let emptied = with_state(|s| s.pool.tab_ids().into_iter().all(|t| s.pool.is_attached(t)));
-    if emptied {
-        with_state(|s| {
-            s.pool.window = None;
-            s.pool.group = None;
-        });
-    }
+    // A window whose last agent tabs went closes: forget it now.
+    with_state(|s| s.pool.forget_window_if_empty());
 }
 
 /// Wires the browser's tab and window events into the pool and the load waiters.

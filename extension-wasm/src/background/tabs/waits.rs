@@ -135,8 +135,8 @@ pub(super) fn gone(tab: TabId, e: ErrorBody) -> ErrorBody {
     .with_hint("firefox_get_tabs lists your open tabs")
 }
 
-/// Ends the waits for a load of `tab` that will bring no new page (it became a download):
-/// Firefox may not report the tab's load as finished then.
+/// Ends the waits for a load of `tab` that will bring no new page (it became a download, or
+/// was refused): Firefox may not report the tab's load as finished then.
 pub fn settle(tab: TabId) {
     let waiters = with_state(|s| s.waiters.remove(&tab)).unwrap_or_default();
     for w in waiters {
