@@ -28,9 +28,11 @@ pub fn cmd(program: &str, args: &[&str]) -> Command {
 pub fn run(mut c: Command) -> Result {
     let line = describe(&c);
     eprintln!("$ {line}");
+    let started = std::time::Instant::now();
     let status = c
         .status()
         .map_err(|e| format!("cannot start `{line}`: {e}"))?;
+    took(started);
     if status.success() {
         Ok(())
     } else {
@@ -82,6 +84,7 @@ pub fn run_tests(mut c: Command, tally: &mut Tally) -> Result {
     use std::io::{BufRead, BufReader};
     let line = describe(&c);
     eprintln!("$ {line}");
+    let started = std::time::Instant::now();
     let mut child = c
         .stdout(std::process::Stdio::piped())
         .spawn()
@@ -96,11 +99,18 @@ pub fn run_tests(mut c: Command, tally: &mut Tally) -> Result {
         }
     }
     let status = child.wait().map_err(|e| e.to_string())?;
+    took(started);
     if status.success() {
         Ok(())
     } else {
         Err(format!("`{line}` failed ({status})"))
     }
+}
+
+/// Says how long a step took, so a slow run (CI's, from a clean clone) shows where its time
+/// went.
+fn took(started: std::time::Instant) {
+    eprintln!("  ({:.1} s)", started.elapsed().as_secs_f64());
 }
 
 /// Runs and returns stdout, or `None` if the program is missing or fails.

@@ -162,15 +162,12 @@ pub fn listen() {
             let agent = s.pool.owner(tab)?.clone();
             let error = refusal(s, &agent, &url)?;
             let message = error.message.clone();
+            // A navigation waiting on this tab answers with the refusal now.
             s.blocked.insert(tab, error);
+            s.settle_loads(tab);
             Some(message)
         });
-        let Some(message) = refused else {
-            return JsValue::UNDEFINED;
-        };
-        // A navigation waiting on this tab answers with the refusal now.
-        super::tabs::settle(tab);
-        cancel(&message)
+        refused.map_or(JsValue::UNDEFINED, |m| cancel(&m))
     });
     add_blocking(&on_request, "main_frame");
     on_request.forget();

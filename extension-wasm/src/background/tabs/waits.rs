@@ -135,13 +135,9 @@ pub(super) fn gone(tab: TabId, e: ErrorBody) -> ErrorBody {
     .with_hint("firefox_get_tabs lists your open tabs")
 }
 
-/// Ends the waits for a load of `tab` that will bring no new page (it became a download, or
-/// was refused): Firefox may not report the tab's load as finished then.
+/// Ends the waits for a load of `tab` that became a download (`State::settle_loads`).
 pub fn settle(tab: TabId) {
-    let waiters = with_state(|s| s.waiters.remove(&tab)).unwrap_or_default();
-    for w in waiters {
-        let _ = w.done.send(Heard::now(None));
-    }
+    with_state(|s| s.settle_loads(tab));
 }
 
 /// An agent tab's top document loaded, in its own word (`early.js`): a real response, heard
