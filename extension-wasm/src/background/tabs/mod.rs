@@ -1,10 +1,10 @@
 //! The agents' window and tabs: opening, navigating, closing, and waiting for loads.
 
+use std::sync::Arc;
+
 use claudezilla_protocol::args::Container;
 use claudezilla_protocol::reply;
 use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, TabId};
-use std::sync::Arc;
-
 use futures_util::future::LocalBoxFuture;
 use futures_util::lock::{Mutex, OwnedMutexGuard};
 use serde::Serialize;
