@@ -138,7 +138,6 @@ thread_local! {
 const MAX_REFUSED_FRAMES: usize = 16;
 
 impl State {
-    /// Keeps why `frame` of `tab` was not loaded, for a read of that frame to say.
     /// Ends the waits for a load of `tab` that will bring no new page (it became a download,
     /// or was refused): Firefox may not report the tab's load as finished then.
     fn settle_loads(&mut self, tab: TabId) {
@@ -147,6 +146,7 @@ impl State {
         }
     }
 
+    /// Keeps why `frame` of `tab` was not loaded, for a read of that frame to say.
     fn refuse_frame(&mut self, tab: TabId, frame: u64, why: String) {
         let refused = self.refused_frames.entry(tab).or_default();
         if refused.len() < MAX_REFUSED_FRAMES {

@@ -97,10 +97,22 @@ impl Hand for Page {
 const START: (i32, i32) = (10, 10);
 const END: (i32, i32) = (200, 10);
 
+/// Drags the item from its centre to the target's point, onto or beside the target (none:
+/// to the point alone).
+fn drag_on(page: &Page, position: Option<DropPosition>) -> String {
+    run(drag(
+        page,
+        &"item",
+        START,
+        END,
+        position.map(|p| (&"target", p)),
+    ))
+}
+
 #[test]
 fn a_drag_presses_nudges_starts_travels_then_drops_and_lets_go() {
     let page = page();
-    let said = run(drag(&page, &"item", START, END, None));
+    let said = drag_on(&page, None);
     assert_eq!(said, "Dragged «item» to the point 200, 10 («target»).");
     let log = page.log();
     assert_eq!(
@@ -133,7 +145,7 @@ fn a_drag_presses_nudges_starts_travels_then_drops_and_lets_go() {
 #[test]
 fn leaving_and_entering_are_sent_only_where_what_is_under_changes() {
     let page = page();
-    run(drag(&page, &"item", START, END, None));
+    drag_on(&page, None);
     let crossings: Vec<_> = page
         .log()
         .into_iter()
@@ -159,7 +171,7 @@ fn leaving_and_entering_are_sent_only_where_what_is_under_changes() {
 fn a_page_that_cancels_dragstart_gets_the_pointer_alone() {
     let mut page = page();
     page.cancels_start = true;
-    run(drag(&page, &"item", START, END, None));
+    drag_on(&page, None);
     assert_eq!(page.count("drag"), 1, "dragstart only: {:?}", page.log());
     assert_eq!(page.count("drop"), 0);
     assert_eq!(page.log().last().unwrap(), "up target (200, 10) 0");
@@ -169,13 +181,7 @@ fn a_page_that_cancels_dragstart_gets_the_pointer_alone() {
 fn a_drop_beside_stops_travelling_once_the_page_has_placed_it() {
     let mut page = page();
     page.placed_at = Some(3);
-    let said = run(drag(
-        &page,
-        &"item",
-        START,
-        END,
-        Some((&"target", DropPosition::Before)),
-    ));
+    let said = drag_on(&page, Some(DropPosition::Before));
     assert_eq!(said, "Dragged «item» before «target».");
     assert_eq!(page.count("move"), 2 + 3, "the nudges and three steps");
     assert_eq!(
@@ -188,13 +194,7 @@ fn a_drop_beside_stops_travelling_once_the_page_has_placed_it() {
 #[test]
 fn a_drop_beside_the_page_never_makes_rests_at_the_point_then_says_so() {
     let page = page();
-    let said = run(drag(
-        &page,
-        &"item",
-        START,
-        END,
-        Some((&"target", DropPosition::After)),
-    ));
+    let said = drag_on(&page, Some(DropPosition::After));
     assert!(said.starts_with("Dragged «item» after «target». The page did not put it there"));
     let rested = page.now() - f64::from(super::super::START_MS) - 16.0 * f64::from(STEPS);
     assert!(
@@ -208,13 +208,7 @@ fn a_drop_beside_the_page_never_makes_rests_at_the_point_then_says_so() {
 #[test]
 fn a_drop_onto_an_element_drops_at_the_end_of_the_travel() {
     let page = page();
-    let said = run(drag(
-        &page,
-        &"item",
-        START,
-        END,
-        Some((&"target", DropPosition::Onto)),
-    ));
+    let said = drag_on(&page, Some(DropPosition::Onto));
     assert_eq!(said, "Dragged «item» onto «target».");
     assert_eq!(page.count("move"), 2 + STEPS as usize);
 }
