@@ -50,6 +50,8 @@
 //! * [`tab_mark`]: the owner's mark an agent tab carries across a restart.
 //! * [`window_plan`]: sizing an agent's viewport, and what the answer says of it.
 //! * [`composed`]: walks over the composed tree (shadow roots, slots) as the page shows it.
+//! * [`showing`]: how an element shows to the readers of a page's words (rendered, invisible,
+//!   box-less, not rendered).
 //!
 //! The browser glue is wasm-only:
 //! * `web`: bindings to `browser.*` APIs and timers.
@@ -101,6 +103,7 @@ pub mod saved_state;
 pub mod search;
 pub mod secret_fields;
 pub mod shot;
+pub mod showing;
 pub mod snapshot;
 pub mod sorting;
 pub mod stitch;

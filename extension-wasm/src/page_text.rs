@@ -8,6 +8,7 @@
 use claudezilla_protocol::reply::frame_marker;
 
 use crate::markdown::{self, InPlace, Shown};
+use crate::showing::Showing;
 
 /// What the text walk asks beyond the Markdown walk's questions.
 pub trait Rendered: markdown::Source {
@@ -33,6 +34,7 @@ pub fn composed_text<S: Rendered>(
         in_place,
         out: String::new(),
         frames: Vec::new(),
+        text_seen: source.showing(root).text_seen(),
     };
     reader.children(root);
     Composed {
@@ -46,20 +48,40 @@ struct Reader<'a, S: Rendered> {
     in_place: InPlace<'a, S::Element>,
     out: String,
     frames: Vec<u64>,
+    /// Whether the text directly inside the element being read is seen.
+    text_seen: bool,
 }
 
 impl<S: Rendered> Reader<'_, S> {
     fn children(&mut self, parent: &S::Element) {
-        for node in self.source.children(parent, true) {
-            self.node(node);
+        let source = self.source;
+        let nodes = source.children(parent, true);
+        // Closed, it shows its first summary only.
+        let closed = source.tag(parent) == "details" && !source.has_attribute(parent, "open");
+        let summary =
+            |n: &Shown<S::Element>| matches!(n, Shown::Element(e) if source.tag(e) == "summary");
+        match closed {
+            true => nodes
+                .into_iter()
+                .filter(summary)
+                .take(1)
+                .for_each(|n| self.node(n)),
+            false => nodes.into_iter().for_each(|n| self.node(n)),
         }
+    }
+
+    /// What `el` holds, its own text seen or not as `showing` says.
+    fn children_as(&mut self, el: &S::Element, showing: Showing) {
+        let outer = std::mem::replace(&mut self.text_seen, showing.text_seen());
+        self.children(el);
+        self.text_seen = outer;
     }
 
     fn node(&mut self, node: Shown<S::Element>) {
         match node {
             // Raw text (a component's template keeps its indentation) as `innerText` shows
             // it: runs of white space collapsed.
-            Shown::Text(text) => {
+            Shown::Text(text) if self.text_seen => {
                 let words: Vec<&str> = text.split_whitespace().collect();
                 if text.starts_with(char::is_whitespace) {
                     self.out.push(' ');
@@ -70,7 +92,7 @@ impl<S: Rendered> Reader<'_, S> {
                 }
             }
             Shown::Element(el) => self.element(&el),
-            Shown::Other => {}
+            Shown::Text(_) | Shown::Other => {}
         }
     }
 
@@ -87,26 +109,29 @@ impl<S: Rendered> Reader<'_, S> {
             }
             return;
         }
-        // Hidden, it says nothing, on a host's path or not; with no box of its own
+        // Not rendered, it says nothing, on a host's path or not; with no box of its own
         // (`display: contents`, every slot by default) what it holds shows in its place, each
         // part as it shows.
-        let visible = source.visible(el);
-        if !visible && !source.box_less(el) {
+        let showing = source.showing(el);
+        if !showing.entered() || source.has_attribute(el, "hidden") {
             return;
         }
         if tag == "slot" {
             let assigned = source.slotted(el);
             if assigned.is_empty() {
-                return self.children(el);
+                return self.children_as(el, showing);
             }
-            return assigned.into_iter().for_each(|n| self.node(n));
+            let outer = std::mem::replace(&mut self.text_seen, showing.text_seen());
+            assigned.into_iter().for_each(|n| self.node(n));
+            self.text_seen = outer;
+            return;
         }
-        if !visible {
-            return self.children(el);
+        if let Showing::BoxLess { .. } = showing {
+            return self.children_as(el, showing);
         }
         if (self.in_place)(el) {
             self.out.push('\n');
-            self.children(el);
+            self.children_as(el, showing);
             self.out.push('\n');
             return;
         }
@@ -213,5 +238,31 @@ mod tests {
         page.shadows.push((host, vec![slot]));
         let root = page.add("body", &[], &[host]);
         assert_eq!(read(&page, root, &[root, host]).0, "\n\n");
+    }
+
+    #[test]
+    fn on_a_hosts_path_a_closed_details_shows_its_summary_and_invisible_text_says_nothing() {
+        let mut page = Page::default();
+        let shadow_words = page.words("inside");
+        let host = page.add("x-card", &[], &[]);
+        page.shadows.push((host, vec![shadow_words]));
+        let summary_words = page.words("More");
+        let summary = page.add("summary", &[], &[summary_words]);
+        let folded = page.words("folded away");
+        let details = page.add("details", &[], &[summary, folded, host]);
+        let invisible_words = page.words("invisible");
+        let shown_words = page.words("shown");
+        let shown = page.add("b", &[("style", "visibility:visible")], &[shown_words]);
+        let host2 = page.add("y-card", &[], &[]);
+        page.shadows.push((host2, vec![]));
+        let menu = page.add(
+            "div",
+            &[("style", "visibility:hidden")],
+            &[invisible_words, shown, host2],
+        );
+        let root = page.add("body", &[], &[details, menu]);
+        let paths = [root, details, host, menu, host2];
+        // (Runs of line breaks are the page text's to tidy.)
+        assert_eq!(read(&page, root, &paths).0, "\n\nMore\n\n\n\nshown\n\n\n\n");
     }
 }

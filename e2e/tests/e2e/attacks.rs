@@ -72,6 +72,27 @@ pub fn pages() -> HashMap<&'static str, Page> {
             ),
         ),
         (
+            "/attack/hidden-words.html",
+            // Words a person does not see, hidden every way a stylesheet can: each TRAP must
+            // stay out of every read. The card's shadow root puts the text read on its path
+            // node by node (where `innerText` is not asked).
+            Page::html(
+                "<!doctype html><title>Hidden words</title>\
+                 <style>.gone{display:none} .ghost{visibility:hidden} .back{visibility:visible}</style>\
+                 <p>Plain words <span class=gone>TRAP-SPAN</span>shown.</p>\
+                 <div class=ghost>TRAP-GHOST <a href=/x>TRAP-GHOST-LINK</a> <b class=back>back in view</b></div>\
+                 <h2>Heading words<span class=gone>TRAP-HEADING</span></h2>\
+                 <p><a href=/y>Link words<span class=gone>TRAP-LINK</span></a></p>\
+                 <pre>code words<span class=gone>TRAP-PRE</span></pre>\
+                 <table><tr><th>Name</th><th class=gone>TRAP-CELL</th></tr>\
+                 <tr><td>Row words</td></tr><tr class=gone><td>TRAP-ROW</td></tr></table>\
+                 <section id=path><details><summary>Summary words</summary>TRAP-DETAILS<x-card></x-card></details>\
+                 <div class=ghost>TRAP-PATH-GHOST<x-card></x-card></div></section>\
+                 <script>for (const card of document.querySelectorAll('x-card'))\
+                 card.attachShadow({mode: 'open'}).innerHTML = '<i>TRAP-CARD</i>';</script>",
+            ),
+        ),
+        (
             "/attack/huge-net.html",
             Page::html(
                 "<!doctype html><title>Huge network</title><p id=done>waiting</p><script>\
@@ -838,6 +859,51 @@ pub async fn opened_tabs_belong_to_the_opener() -> anyhow::Result<()> {
     )
     .await?;
     ensure!(left <= 1);
+    Ok(())
+}
+
+/// What a page's style hides from a person is not read to the agent either, in any read:
+/// a page cannot whisper to the agent in text its user never sees. (Text made invisible other
+/// ways — off-screen, zero-sized, the colour of its background — is still read.)
+pub async fn text_the_page_hides_is_not_read(s: Arc<Shared>) -> anyhow::Result<()> {
+    let (a, tab) = s
+        .agent_at("hidden-words", "/attack/hidden-words.html")
+        .await?;
+    let read = |args: serde_json::Value| crate::common::said(&a, "firefox_get_content", args);
+    let text = read(json!({"tabId": tab})).await?;
+    let markdown = read(json!({"tabId": tab, "format": "markdown"})).await?;
+    let found = crate::common::said(
+        &a,
+        "firefox_find",
+        json!({"tabId": tab, "pattern": "words|TRAP|view"}),
+    )
+    .await?;
+    for (what, answer) in [("text", &text), ("markdown", &markdown), ("find", &found)] {
+        ensure!(
+            !answer.contains("TRAP"),
+            "{what} read hidden words: {answer}"
+        );
+        for shown in [
+            "Plain words",
+            "back in view",
+            "Heading words",
+            "Row words",
+            "Summary words",
+        ] {
+            ensure!(
+                answer.contains(shown.split(' ').next().unwrap_or(shown)),
+                "{what} lacks {shown}: {answer}"
+            );
+        }
+    }
+    for shown in [
+        "## Heading words",
+        "[Link words](",
+        "code words",
+        "| Row words |",
+    ] {
+        ensure!(markdown.contains(shown), "{shown} in {markdown}");
+    }
     Ok(())
 }
 

@@ -290,6 +290,10 @@ fn main() {
             attacks::huge_answers_are_bounded,
         ),
         with_shared(
+            "attacks::text_the_page_hides_is_not_read",
+            attacks::text_the_page_hides_is_not_read,
+        ),
+        with_shared(
             "attacks::find_is_bounded_by_size_and_time",
             attacks::find_is_bounded_by_size_and_time,
         ),

@@ -8,6 +8,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement, Node};
 
 use crate::field_kind::Field;
+use crate::showing::Showing;
 use crate::snapshot::Facts;
 
 #[wasm_bindgen]
@@ -226,19 +227,45 @@ pub fn is_visible(el: &Element) -> bool {
     native_visible(el, &JsValue::UNDEFINED)
 }
 
-/// [`is_visible`] with `checkVisibility`'s options.
-pub fn is_visible_with(el: &Element, options: &JsValue) -> bool {
-    native_visible(el, options)
-}
-
 /// `display: contents` (a grid's header row laid out by its cells): no box of its own, so
 /// `checkVisibility` says hidden, but its children show. Asked only in the walk, which never
 /// enters a hidden ancestor.
 pub fn box_less(el: &Element) -> bool {
+    computed(el, "display").is_some_and(|d| d == "contents")
+}
+
+fn computed(el: &Element, property: &str) -> Option<String> {
     web_sys::window()
         .and_then(|w| w.get_computed_style(el).ok().flatten())
-        .and_then(|style| style.get_property_value("display").ok())
-        .is_some_and(|d| d == "contents")
+        .and_then(|style| style.get_property_value(property).ok())
+}
+
+thread_local! {
+    /// `checkVisibility`'s options that count `visibility: hidden` as hidden.
+    static VISIBILITY_TOO: JsValue = {
+        let options = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&options, &"visibilityProperty".into(), &JsValue::TRUE);
+        options.into()
+    };
+}
+
+/// How `el` shows ([`Showing`]). Asked only in the walks, which never enter an element not
+/// rendered (a box-less one inside one would say it shows).
+pub fn showing(el: &Element) -> Showing {
+    // The stricter question first: its options only add conditions, so a yes (the common
+    // case) answers alone, in one crossing.
+    if VISIBILITY_TOO.with(|o| native_visible(el, o)) {
+        return Showing::Rendered;
+    }
+    if is_visible(el) {
+        return Showing::Invisible;
+    }
+    match box_less(el) {
+        true => Showing::BoxLess {
+            seen: computed(el, "visibility").is_some_and(|v| v == "visible"),
+        },
+        false => Showing::NotRendered,
+    }
 }
 
 /// The elements matching `selector` under a document, shadow root or element (none when the

@@ -12,6 +12,7 @@ use super::style_sheets::PageSheets;
 use crate::a11y;
 use crate::a11y::name::{Generated, NameSources, Named, Shown};
 use crate::composed;
+use crate::showing::Showing;
 use crate::snapshot::{Facts, Seen};
 use crate::style_rules;
 
@@ -213,15 +214,6 @@ impl Sources<'_> {
     }
 }
 
-thread_local! {
-    /// `checkVisibility`'s options that count `visibility: hidden` as hidden.
-    static VISIBILITY_TOO: JsValue = {
-        let options = js_sys::Object::new();
-        let _ = js_sys::Reflect::set(&options, &"visibilityProperty".into(), &JsValue::TRUE);
-        options.into()
-    };
-}
-
 impl NameSources for Sources<'_> {
     type Node = Node;
 
@@ -264,19 +256,11 @@ impl NameSources for Sources<'_> {
     }
 
     fn shown(&mut self, n: &Node) -> Shown {
-        let el = n.unchecked_ref::<Element>();
-        // The stricter question first: its options only add conditions, so a yes (the common
-        // case) answers alone, one crossing where there were two.
-        if VISIBILITY_TOO.with(|o| dom::is_visible_with(el, o)) {
-            return Shown::Rendered;
-        }
-        if super::dom::is_visible(el) {
-            return Shown::Invisible;
-        }
-        // `display: contents` has no box, but its children show.
-        match super::dom::box_less(el) {
-            true => Shown::Rendered,
-            false => Shown::NotRendered,
+        match dom::showing(n.unchecked_ref()) {
+            // `display: contents` has no box, but its children show.
+            Showing::Rendered | Showing::BoxLess { .. } => Shown::Rendered,
+            Showing::Invisible => Shown::Invisible,
+            Showing::NotRendered => Shown::NotRendered,
         }
     }
 

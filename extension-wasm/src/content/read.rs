@@ -22,6 +22,7 @@ use crate::composed::Tree;
 use crate::markdown::{self, Markdown, Shown};
 use crate::page_state;
 use crate::page_text;
+use crate::showing::Showing;
 use crate::text::{cap, tidy, truncate_chars};
 
 /// Attributes shown of one element.
@@ -94,12 +95,9 @@ pub fn get_content(
         ContentFormat::Markdown => {
             let mut md = Markdown::new();
             let in_place = |el: &Element| paths.has(el);
-            let mut walk = markdown::Walk {
-                source: &Page,
-                composed: (paths.size() > 0).then_some(&in_place as &dyn Fn(&Element) -> bool),
-                frames: Vec::new(),
-            };
-            walk.children(&root, &mut md);
+            let composed = (paths.size() > 0).then_some(&in_place as &dyn Fn(&Element) -> bool);
+            let mut walk = markdown::Walk::new(&Page, composed);
+            walk.read(&root, &mut md);
             frames = walk.frames;
             md.finish()
         }
@@ -142,17 +140,18 @@ impl markdown::Source for Page {
         dom::attribute(el, name)
     }
     fn text(&self, el: &Element) -> String {
-        dom::text(el).unwrap_or_default()
+        match el.dyn_ref::<HtmlElement>() {
+            Some(html) => html.inner_text(),
+            // An `<svg>`'s text has no `innerText`; it is read only where it shows.
+            None => dom::text(el).unwrap_or_default(),
+        }
     }
     fn href(&self, el: &Element) -> Option<String> {
         el.dyn_ref::<HtmlAnchorElement>()
             .map(HtmlAnchorElement::href)
     }
-    fn visible(&self, el: &Element) -> bool {
-        check_visibility(el)
-    }
-    fn box_less(&self, el: &Element) -> bool {
-        dom::box_less(el)
+    fn showing(&self, el: &Element) -> Showing {
+        dom::showing(el)
     }
     fn children(&self, el: &Element, read_shadow: bool) -> Vec<Shown<Element>> {
         let shadow = read_shadow.then(|| Dom.shadow_root(el)).flatten();
@@ -171,20 +170,6 @@ impl markdown::Source for Page {
     fn slotted(&self, slot: &Element) -> Vec<Shown<Element>> {
         let assigned = super::names::slotted(slot);
         assigned.iter().map(|n| shown(n.unchecked_into())).collect()
-    }
-    fn rows(&self, table: &Element) -> Vec<Vec<String>> {
-        let Ok(rows) = table.query_selector_all("tr") else {
-            return Vec::new();
-        };
-        (0..rows.length())
-            .filter_map(|i| rows.item(i)?.dyn_into::<Element>().ok())
-            .map(|row| {
-                self.child_elements(&row)
-                    .iter()
-                    .map(|c| c.text_content().unwrap_or_default())
-                    .collect()
-            })
-            .collect()
     }
     fn frame_id(&self, iframe: &Element) -> Option<u64> {
         super::snapshot::frame_id_of(iframe)

@@ -7,12 +7,13 @@ use claudezilla_protocol::reply::Found;
 use wasm_bindgen::JsCast;
 use web_sys::{CharacterData, Element, Node};
 
-use super::dom::{box_less, document, is_visible};
+use super::dom::{document, showing};
 use super::find::ref_for;
 use super::names::{self, Labels};
 use super::snapshot::{frame_id_of, role_of};
 use crate::a11y::name::Named;
 use crate::search::walk::{self, Child};
+use crate::showing::Showing;
 use crate::web;
 
 /// The frame's matches of `needle` ([`walk::find`]).
@@ -60,11 +61,8 @@ impl walk::Page for Frame {
     fn tag(&self, el: &Element) -> String {
         el.local_name()
     }
-    fn visible(&self, el: &Element) -> bool {
-        is_visible(el)
-    }
-    fn box_less(&self, el: &Element) -> bool {
-        box_less(el)
+    fn showing(&self, el: &Element) -> Showing {
+        showing(el)
     }
     fn has_hidden_attribute(&self, el: &Element) -> bool {
         super::dom::has_hidden_attribute(el)

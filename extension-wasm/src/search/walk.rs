@@ -9,6 +9,7 @@ use claudezilla_protocol::reply::{Found, FoundMatch, Searched};
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 
 use super::{Finder, Joined, MAX_TEXT, SEARCH_MS, Stop, context, is_inline, piece_at};
+use crate::showing::Showing;
 
 /// Elements climbed from a match to find one to act on.
 const MAX_CLIMB: usize = 8;
@@ -27,11 +28,7 @@ pub trait Page {
     type Text;
 
     fn tag(&self, el: &Self::Element) -> String;
-    /// Rendered and not hidden by style.
-    fn visible(&self, el: &Self::Element) -> bool;
-    /// `display: contents` (every `<slot>` by default): no box of its own, so not
-    /// [`visible`](Self::visible), but what it holds shows in its place.
-    fn box_less(&self, el: &Self::Element) -> bool;
+    fn showing(&self, el: &Self::Element) -> Showing;
     /// Whether the element carries the `hidden` attribute (cheaper than its style).
     fn has_hidden_attribute(&self, el: &Self::Element) -> bool;
     /// Whether a `<details>` is open.
@@ -153,13 +150,13 @@ impl<P: Page> Walk<'_, P> {
         if self.page.has_hidden_attribute(el) {
             return;
         }
-        // Inline elements are seen through their block's visibility (asking costs a style);
-        // a box-less one runs on with its neighbours as an inline one does.
-        let block = match is_inline(&tag) {
-            true => false,
-            false if self.page.visible(el) => true,
-            false if self.page.box_less(el) => false,
-            false => return,
+        // Inline elements too: a stylesheet hides a span as well as a block. A box-less one
+        // runs on with its neighbours as an inline one does.
+        let showing = self.page.showing(el);
+        let block = match showing {
+            Showing::NotRendered => return,
+            Showing::BoxLess { .. } => false,
+            Showing::Rendered | Showing::Invisible => !is_inline(&tag),
         };
         if block {
             self.joined.line_break();
@@ -174,7 +171,7 @@ impl<P: Page> Walk<'_, P> {
             false => assigned,
         };
         for node in shown {
-            self.node(node, el);
+            self.node(node, el, showing.text_seen());
         }
         if block {
             self.joined.line_break();
@@ -193,14 +190,15 @@ impl<P: Page> Walk<'_, P> {
             .collect()
     }
 
-    /// `owner`: the element whose children (or shadow tree) the node is shown among.
-    fn node(&mut self, node: Child<P::Element, P::Text>, owner: &P::Element) {
+    /// `owner`: the element whose children (or shadow tree) the node is shown among;
+    /// `seen`: whether text directly inside it is seen (not `visibility: hidden`).
+    fn node(&mut self, node: Child<P::Element, P::Text>, owner: &P::Element, seen: bool) {
         let text = match node {
             Child::Element(el) => return self.element(&el),
             Child::Text(text) => text,
             Child::Other => return,
         };
-        if self.joined.stopped.is_some() {
+        if self.joined.stopped.is_some() || !seen {
             return;
         }
         let (raw, cut) = self.page.data(&text, self.joined.room());

@@ -1,4 +1,4 @@
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 
 use claudezilla_protocol::args::ElementRef;
 
@@ -12,8 +12,6 @@ struct Fake {
     /// Every clock read moves the clock on by `tick` ms.
     clock: Cell<f64>,
     tick: f64,
-    /// The elements asked whether they are visible, in order.
-    asked_visible: RefCell<Vec<usize>>,
 }
 
 #[derive(Default)]
@@ -22,6 +20,8 @@ struct FakeEl {
     hidden: bool,
     /// `display: contents`: no box, so not visible, but what it holds shows.
     contents: bool,
+    /// Its own `visibility` (`Some(false)`: hidden), else its parent's.
+    visibility: Option<bool>,
     attributes: Vec<&'static str>,
     children: Vec<Node>,
     shadow: Option<Vec<Node>>,
@@ -95,13 +95,23 @@ impl Page for Fake {
     fn tag(&self, el: &usize) -> String {
         self.elements[*el].tag.into()
     }
-    fn visible(&self, el: &usize) -> bool {
-        self.asked_visible.borrow_mut().push(*el);
+    fn showing(&self, el: &usize) -> Showing {
         let e = &self.elements[*el];
-        !e.hidden && !e.contents
-    }
-    fn box_less(&self, el: &usize) -> bool {
-        self.elements[*el].contents
+        let mut at = Some(*el);
+        let seen = loop {
+            let Some(i) = at else { break true };
+            let up = &self.elements[i];
+            match up.visibility {
+                Some(seen) => break seen,
+                None => at = up.parent.or(up.host),
+            }
+        };
+        match (e.hidden, e.contents, seen) {
+            (true, _, _) => Showing::NotRendered,
+            (false, true, seen) => Showing::BoxLess { seen },
+            (false, false, true) => Showing::Rendered,
+            (false, false, false) => Showing::Invisible,
+        }
     }
     fn has_hidden_attribute(&self, el: &usize) -> bool {
         self.elements[*el].attributes.contains(&"hidden")
@@ -433,16 +443,28 @@ fn what_a_box_less_element_holds_runs_on_with_its_neighbours() {
 }
 
 #[test]
-fn inline_elements_are_searched_without_asking_their_style() {
+fn what_style_hides_is_not_searched_an_inline_element_or_text_made_invisible() {
     let mut page = Fake::default();
     let body = page.el("body", None);
     let p = page.el("p", Some(body));
+    page.text(p, "shown words");
+    // A stylesheet's `display: none` on a span, as on a block.
     let span = page.el("span", Some(p));
-    // Whatever it would answer, an inline element is never asked.
     page.elements[span].hidden = true;
-    page.text(span, "inline words");
-    assert_eq!(search(&page, "inline", 10).total, 1);
-    assert_eq!(*page.asked_visible.borrow(), [body, p]);
+    page.text(span, "gone words");
+    // `visibility: hidden`: its own words are not seen, a child made visible again is.
+    let menu = page.el("div", Some(body));
+    page.elements[menu].visibility = Some(false);
+    page.text(menu, "invisible words");
+    let inner = page.el("b", Some(menu));
+    page.text(inner, "invisible too");
+    let back = page.el("span", Some(menu));
+    page.elements[back].visibility = Some(true);
+    page.text(back, "visible words again");
+    let pattern = Words::Pattern("words|too".into());
+    let found = find(&page, Some(&0), &pattern, 10, u64::MAX).unwrap();
+    let contexts: Vec<&str> = found.matches.iter().map(|m| m.context.as_str()).collect();
+    assert_eq!(contexts, ["shown «words»", "visible «words» again"]);
 }
 
 #[test]
