@@ -165,7 +165,8 @@ pub trait Source {
     fn tag(&self, el: &Self::Element) -> String;
     fn has_attribute(&self, el: &Self::Element, name: &str) -> bool;
     fn attribute(&self, el: &Self::Element, name: &str) -> Option<String>;
-    /// The element's text as it shows (`innerText`): what its style hides left out.
+    /// The text of an element whose own text is seen, as it shows (`innerText`): what its
+    /// style hides left out.
     fn text(&self, el: &Self::Element) -> String;
     /// A link's resolved address.
     fn href(&self, el: &Self::Element) -> Option<String>;
@@ -274,7 +275,7 @@ impl<'a, S: Source> Walk<'a, S> {
         };
         // `visibility: hidden`: nothing of its own is seen (no heading, no link), but a child
         // that makes itself visible again is.
-        if showing == Showing::Invisible {
+        if !showing.text_seen() {
             return self.children_as(el, showing, md);
         }
         if self.composed.is_some() {
@@ -377,10 +378,11 @@ impl<'a, S: Source> Walk<'a, S> {
         let source = self.source;
         let shown = |el: &S::Element| {
             let tag = source.tag(el);
-            self.shown(el, &tag).map(|_| (el.clone(), tag))
+            self.shown(el, &tag)
+                .map(|showing| (el.clone(), tag, showing))
         };
         let mut rows = Vec::new();
-        for (child, tag) in source.child_elements(table).iter().filter_map(shown) {
+        for (child, tag, _) in source.child_elements(table).iter().filter_map(shown) {
             match tag.as_str() {
                 "tr" => rows.push(child),
                 "thead" | "tbody" | "tfoot" => rows.extend(
@@ -388,17 +390,21 @@ impl<'a, S: Source> Walk<'a, S> {
                         .child_elements(&child)
                         .iter()
                         .filter_map(shown)
-                        .filter(|(_, tag)| tag == "tr")
-                        .map(|(row, _)| row),
+                        .filter(|(_, tag, _)| tag == "tr")
+                        .map(|(row, _, _)| row),
                 ),
                 _ => {}
             }
         }
+        // An invisible cell keeps its column, empty.
+        let words = |(cell, _, showing): (S::Element, String, Showing)| match showing.text_seen() {
+            true => source.text(&cell),
+            false => String::new(),
+        };
         rows.iter()
             .map(|row| {
                 let cells = source.child_elements(row);
-                let cells = cells.iter().filter_map(shown);
-                cells.map(|(cell, _)| source.text(&cell)).collect()
+                cells.iter().filter_map(shown).map(words).collect()
             })
             .collect()
     }
@@ -462,6 +468,18 @@ pub(crate) mod tests {
         pub(crate) fn words(&mut self, text: &str) -> usize {
             self.add("#text", &[("data", text)], &[])
         }
+        /// `innerText`: what is not rendered left out, and text not seen.
+        pub(crate) fn shown_text(&self, el: usize) -> String {
+            let seen = self.showing(&el).text_seen();
+            let kids = self.nodes[el].2.iter();
+            kids.map(|&c| match self.nodes[c].0.as_str() {
+                "#text" if seen => self.attribute(&c, "data").unwrap_or_default(),
+                "#text" => String::new(),
+                _ if self.showing(&c).entered() => self.shown_text(c),
+                _ => String::new(),
+            })
+            .collect()
+        }
         /// The element `i` is a child of, or the host of the shadow tree it is at the top of.
         fn parent(&self, i: usize) -> Option<usize> {
             let holds = |(_, _, kids): &(String, Attributes, Vec<usize>)| kids.contains(&i);
@@ -495,17 +513,11 @@ pub(crate) mod tests {
                 .find(|(k, _)| k == name)
                 .map(|(_, v)| v.clone())
         }
-        /// As `innerText` reads it: what is not rendered left out, and text not seen.
         fn text(&self, el: &usize) -> String {
-            let showing = self.showing(el);
-            let kids = self.nodes[*el].2.iter();
-            kids.map(|c| match self.nodes[*c].0.as_str() {
-                "#text" if showing.text_seen() => self.attribute(c, "data").unwrap_or_default(),
-                "#text" => String::new(),
-                _ if self.showing(c).entered() => self.text(c),
-                _ => String::new(),
-            })
-            .collect()
+            // The walk's promise: the browser reads words alone without asking their style.
+            let seen = self.showing(el).text_seen();
+            assert!(seen, "the text of {el}, whose own is not seen");
+            self.shown_text(*el)
         }
         fn href(&self, el: &usize) -> Option<String> {
             (self.tag(el) == "a").then(|| self.attribute(el, "href"))?
@@ -647,7 +659,10 @@ pub(crate) mod tests {
         );
         let head = p.add("tr", &[], &[a, b, gone]);
         let thead = p.add("thead", &[], &[head]);
-        let (c, d) = (cell(&mut p, "1", ""), cell(&mut p, "2", ""));
+        let (c, d) = (
+            cell(&mut p, "1", ""),
+            cell(&mut p, "2", "visibility:hidden"),
+        );
         let row = p.add("tr", &[], &[c, d]);
         let (e, f) = (cell(&mut p, "filtered", ""), cell(&mut p, "out", ""));
         let hidden_row = p.add("tr", &[("style", "display:none")], &[e, f]);
@@ -660,7 +675,7 @@ pub(crate) mod tests {
         let body = p.add("body", &[], &[h2, menu, table]);
         assert_eq!(
             markdown(&p, body, None).0,
-            "## Title\n\nseen again\n\n| a | b |\n|---|---|\n| 1 | 2 |"
+            "## Title\n\nseen again\n\n| a | b |\n|---|---|\n| 1 |  |"
         );
         // A heading with nothing seen writes no heading.
         let gone_words = p.words("gone");

@@ -156,7 +156,7 @@ mod tests {
     impl Rendered for Page {
         fn inner_text(&self, el: &usize) -> Option<String> {
             use markdown::Source;
-            (self.tag(el) != "svg").then(|| self.text(el))
+            (self.tag(el) != "svg").then(|| self.shown_text(*el))
         }
     }
 

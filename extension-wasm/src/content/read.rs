@@ -140,6 +140,11 @@ impl markdown::Source for Page {
         dom::attribute(el, name)
     }
     fn text(&self, el: &Element) -> String {
+        // Words alone (most links, headings and cells) show as their element does, which the
+        // walk has seen shown: read without `innerText`'s layout work.
+        if dom::child_element_count(el) == 0 {
+            return dom::text(el).unwrap_or_default();
+        }
         match el.dyn_ref::<HtmlElement>() {
             Some(html) => html.inner_text(),
             // An `<svg>`'s text has no `innerText`; it is read only where it shows.
