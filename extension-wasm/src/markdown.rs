@@ -207,6 +207,12 @@ const BLOCKS: &[&str] = &[
     "tr",
 ];
 
+/// Tags written as headings, lists, code and tables: blocks too, where they show as nothing
+/// but a child made visible again.
+const HEADS_AND_LISTS: &[&str] = &[
+    "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "pre", "table",
+];
+
 /// The Markdown of a page's part. With `composed` (the page has shadow roots or frames to
 /// read), a shadow root is read in place of its host's children when `in_place` says so,
 /// slots show what is assigned to them, and frames are left as markers (the frames' ids in
@@ -273,14 +279,10 @@ impl<'a, S: Source> Walk<'a, S> {
         let Some(showing) = self.shown(el, &tag) else {
             return;
         };
-        // `visibility: hidden`: nothing of its own is seen (no heading, no link), but a child
-        // that makes itself visible again is.
-        if !showing.text_seen() {
-            return self.children_as(el, showing, md);
-        }
         if self.composed.is_some() {
             if tag == "iframe" || tag == "frame" {
-                if let Some(frame) = source.frame_id(el) {
+                // A frame made invisible shows none of its page.
+                if let Some(frame) = source.frame_id(el).filter(|_| showing == Showing::Rendered) {
                     md.paragraph();
                     md.text(&claudezilla_protocol::reply::frame_marker(
                         self.frames.len(),
@@ -302,6 +304,16 @@ impl<'a, S: Source> Walk<'a, S> {
                 self.text_seen = outer;
                 return;
             }
+        }
+        // `visibility: hidden`: nothing of its own is seen (no heading, no link), but a child
+        // that makes itself visible again is, on a line of its own where the element is a
+        // block.
+        if !showing.text_seen() {
+            let block = BLOCKS.contains(&tag.as_str()) || HEADS_AND_LISTS.contains(&tag.as_str());
+            block.then(|| md.paragraph());
+            self.children_as(el, showing, md);
+            block.then(|| md.paragraph());
+            return;
         }
         match tag.as_str() {
             "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
@@ -401,11 +413,16 @@ impl<'a, S: Source> Walk<'a, S> {
             true => source.text(&cell),
             false => String::new(),
         };
-        rows.iter()
-            .map(|row| {
-                let cells = source.child_elements(row);
-                cells.iter().filter_map(shown).map(words).collect()
-            })
+        let rows = rows.iter().map(|row| {
+            let cells = source.child_elements(row);
+            cells
+                .iter()
+                .filter_map(shown)
+                .map(words)
+                .collect::<Vec<_>>()
+        });
+        // A row with no words seen (collapsed, or its cells hidden) is not a row a person reads.
+        rows.filter(|cells| cells.iter().any(|c| !c.trim().is_empty()))
             .collect()
     }
 }
@@ -682,6 +699,48 @@ pub(crate) mod tests {
         let empty = p.add("h1", &[("style", "visibility:hidden")], &[gone_words]);
         let body = p.add("body", &[], &[empty]);
         assert_eq!(markdown(&p, body, None).0, "");
+    }
+
+    #[test]
+    fn under_invisible_parts_a_slot_shows_what_is_seen_a_frame_nothing_a_block_its_own_line() {
+        let mut p = Page::default();
+        let light_words = p.words("slotted and seen");
+        let light = p.add("b", &[("style", "visibility:visible")], &[light_words]);
+        let slot = p.add(
+            "slot",
+            &[
+                ("assigned", &light.to_string()),
+                ("style", "display:contents"),
+            ],
+            &[],
+        );
+        let host = p.add("my-card", &[("style", "visibility:hidden")], &[light]);
+        p.shadows.push((host, vec![slot]));
+        let frame = p.add(
+            "iframe",
+            &[("frame", "42"), ("style", "visibility:hidden")],
+            &[],
+        );
+        let before = p.words("before");
+        let seen_words = p.words("its own line");
+        let seen = p.add("span", &[("style", "visibility:visible")], &[seen_words]);
+        let block = p.add("h3", &[("style", "visibility:hidden")], &[seen]);
+        // A row with no words seen is no row.
+        let cell_words = p.words("x");
+        let cell = p.add("td", &[("style", "visibility:hidden")], &[cell_words]);
+        let collapsed = p.add("tr", &[], &[cell]);
+        let shown_words = p.words("kept");
+        let shown_cell = p.add("td", &[], &[shown_words]);
+        let row = p.add("tr", &[], &[shown_cell]);
+        let table = p.add("table", &[], &[collapsed, row]);
+        let body = p.add("body", &[], &[host, frame, before, block, table]);
+        let in_place = |el: &usize| *el == host;
+        let (md, frames) = markdown(&p, body, Some(&in_place));
+        assert_eq!(
+            md,
+            "slotted and seenbefore\n\nits own line\n\n| kept |\n|---|"
+        );
+        assert!(frames.is_empty(), "{frames:?}");
     }
 
     #[test]

@@ -102,18 +102,19 @@ impl<S: Rendered> Reader<'_, S> {
         if crate::a11y::is_skipped(&tag) {
             return;
         }
-        if tag == "iframe" || tag == "frame" {
-            if let Some(frame) = source.frame_id(el) {
-                self.line(&frame_marker(self.frames.len()));
-                self.frames.push(frame);
-            }
-            return;
-        }
         // Not rendered, it says nothing, on a host's path or not; with no box of its own
         // (`display: contents`, every slot by default) what it holds shows in its place, each
         // part as it shows.
         let showing = source.showing(el);
         if !showing.entered() || source.has_attribute(el, "hidden") {
+            return;
+        }
+        if tag == "iframe" || tag == "frame" {
+            // A frame made invisible shows none of its page.
+            if let Some(frame) = source.frame_id(el).filter(|_| showing == Showing::Rendered) {
+                self.line(&frame_marker(self.frames.len()));
+                self.frames.push(frame);
+            }
             return;
         }
         if tag == "slot" {

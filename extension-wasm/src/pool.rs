@@ -84,9 +84,16 @@ pub struct Pool {
     clock: u64,
     requests: Vec<SlotRequest>,
     reservations: Vec<Reservation>,
+    /// Tabs admitted and being made, not in the pool yet ([`hold`](Self::hold)): each keeps
+    /// its slot, so a tab a page opens meanwhile cannot take it too.
+    openings: Vec<Reservation>,
     /// Last call from each agent (ms).
     seen: BTreeMap<AgentId, u64>,
 }
+
+/// Longest a tab being made keeps its slot unless it comes or is given up first (the opening
+/// is bounded by its call's time, and a tab made too late is closed within 10 s).
+pub const OPENING_MS: u64 = 60_000;
 
 /// What releasing an agent freed: the tabs it opened (to close) and the user's tabs it had
 /// attached (to give back, open).
@@ -136,6 +143,7 @@ impl Pool {
     /// Drops reservations that ran out.
     pub fn expire(&mut self, now: u64) {
         self.reservations.retain(|r| r.until > now);
+        self.openings.retain(|r| r.until > now);
     }
 
     fn reserved_for_others(&self, agent: &AgentId) -> usize {
@@ -151,10 +159,12 @@ impl Pool {
 
     /// Free slots for `agent`: its own reservation counts as room, others' do not.
     pub fn room_for(&self, agent: &AgentId) -> usize {
-        if self.has_reservation(agent) {
+        let opening = |r: &Reservation| &r.agent == agent;
+        if self.has_reservation(agent) && !self.openings.iter().any(opening) {
             return 1;
         }
-        POOL_LIMIT.saturating_sub(self.tabs.len() + self.reserved_for_others(agent))
+        let taken = self.tabs.len() + self.reserved_for_others(agent) + self.openings.len();
+        POOL_LIMIT.saturating_sub(taken)
     }
 
     /// May `agent` open one more tab now?
@@ -192,8 +202,33 @@ impl Pool {
         parts.join(", ")
     }
 
+    /// [`admit`](Self::admit), the slot then kept for the tab being made until it is put in
+    /// ([`insert_held`](Self::insert_held)), [`let_go`](Self::let_go) or [`OPENING_MS`] have
+    /// passed.
+    pub fn hold(&mut self, agent: &AgentId, now: u64) -> Result<(), ErrorBody> {
+        self.admit(agent, now)?;
+        self.openings.push(Reservation {
+            agent: agent.clone(),
+            until: now + OPENING_MS,
+        });
+        Ok(())
+    }
+
+    /// Gives up a slot [`hold`](Self::hold) kept: the tab was not made.
+    pub fn let_go(&mut self, agent: &AgentId) {
+        if let Some(i) = self.openings.iter().position(|r| &r.agent == agent) {
+            self.openings.remove(i);
+        }
+    }
+
     /// Adds a tab (after [`admit`](Self::admit)); uses up the owner's reservation if it had one.
     pub fn insert(&mut self, tab: TabId, owner: AgentId, url: String) {
+        self.add(tab, owner, url, false);
+    }
+
+    /// Adds the tab a slot was held for ([`hold`](Self::hold)), in that slot.
+    pub fn insert_held(&mut self, tab: TabId, owner: AgentId, url: String) {
+        self.let_go(&owner);
         self.add(tab, owner, url, false);
     }
 
@@ -325,6 +360,7 @@ impl Pool {
         }
         self.requests.retain(|r| &r.agent != agent);
         self.reservations.retain(|r| &r.agent != agent);
+        self.openings.retain(|r| &r.agent != agent);
         self.seen.remove(agent);
         gone
     }
@@ -672,6 +708,32 @@ mod tests {
                 agent(1).short()
             )
         );
+    }
+
+    #[test]
+    fn a_tab_being_made_keeps_its_slot_from_a_tab_a_page_opens_meanwhile() {
+        let mut pool = Pool::new();
+        fill(&mut pool, 1, POOL_LIMIT as u32 - 1, 1);
+        pool.hold(&agent(2), 0).unwrap();
+        // A popup of agent 1's page, adopted while agent 2's tab is being made.
+        assert_eq!(
+            pool.admit(&agent(1), 1).unwrap_err().code,
+            ErrorCode::PoolFull
+        );
+        // And the agent's own popup too: the slot is the tab's being made.
+        assert!(pool.admit(&agent(2), 1).is_err());
+        pool.insert_held(TabId(100), agent(2), String::new());
+        assert_eq!(pool.tabs.len(), POOL_LIMIT, "the slot held became the tab");
+        assert!(pool.admit(&agent(2), 1).is_err());
+
+        // A tab not made gives its slot back, and a slot forgotten frees itself in time.
+        pool.remove(TabId(100));
+        pool.hold(&agent(2), 10).unwrap();
+        pool.let_go(&agent(2));
+        assert!(pool.admit(&agent(1), 11).is_ok());
+        pool.hold(&agent(2), 20).unwrap();
+        assert!(pool.admit(&agent(1), 21).is_err());
+        assert!(pool.admit(&agent(1), 20 + OPENING_MS).is_ok());
     }
 
     #[test]

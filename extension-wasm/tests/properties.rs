@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use claudezilla_extension_wasm::capture_lock::CaptureLock;
-use claudezilla_extension_wasm::pool::{Opened, POOL_LIMIT, Pool};
+use claudezilla_extension_wasm::pool::{OPENING_MS, Opened, POOL_LIMIT, Pool};
 use claudezilla_extension_wasm::route::Action;
 use claudezilla_protocol::{AgentId, TabId};
 use proptest::prelude::*;
@@ -26,6 +26,10 @@ enum Op {
     Attach(u8),
     /// A tab's page opens a tab (or the user does, from their attached tab).
     Opens(usize),
+    /// An agent's new tab is admitted and asked of the browser (its slot held).
+    Hold(u8),
+    /// The browser makes one of the tabs asked for (`true`), or does not (`false`).
+    Made(usize, bool),
     Touch(u8),
     Advance(u64),
     IdleSweep,
@@ -41,6 +45,8 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (0..20usize).prop_map(Op::UserCloses),
         1 => (0..AGENTS).prop_map(Op::Attach),
         2 => (0..20usize).prop_map(Op::Opens),
+        2 => (0..AGENTS).prop_map(Op::Hold),
+        2 => (0..4usize, any::<bool>()).prop_map(|(i, made)| Op::Made(i, made)),
         1 => (0..AGENTS).prop_map(Op::Touch),
         2 => prop_oneof![Just(1_000u64), Just(29_000), Just(31_000), Just(400_000)].prop_map(Op::Advance),
         1 => Just(Op::IdleSweep),
@@ -63,7 +69,11 @@ proptest! {
         // of them are the user's, attached.
         let mut shadow: BTreeMap<TabId, AgentId> = BTreeMap::new();
         let mut attached: BTreeSet<TabId> = BTreeSet::new();
+        // Tabs asked of the browser and not made yet: their agent, and until when.
+        let mut asked: Vec<(AgentId, u64)> = Vec::new();
         for op in ops {
+            // A tab made after its slot's time is closed when it comes (as an abandoned one).
+            asked.retain(|(_, until)| *until > now);
             match op {
                 Op::Create(a) => {
                     pool.touch(&agent(a), now);
@@ -93,6 +103,8 @@ proptest! {
                     }
                 }
                 Op::Goodbye(a) => {
+                    // Its tabs being made are closed as they come.
+                    asked.retain(|(owner, _)| owner != &agent(a));
                     let gone = pool.release(&agent(a));
                     for tab in gone.closed {
                         prop_assert!(!attached.contains(&tab), "closed the user's tab {}", tab);
@@ -138,10 +150,29 @@ proptest! {
                     // The user's opened tab is never pooled: a fresh id, taken either way.
                     next_tab += 1;
                 }
+                Op::Hold(a) => {
+                    if pool.hold(&agent(a), now).is_ok() {
+                        asked.push((agent(a), now + OPENING_MS));
+                    }
+                }
+                Op::Made(i, made) => {
+                    if !asked.is_empty() {
+                        let (owner, _) = asked.remove(i % asked.len());
+                        match made {
+                            true => {
+                                pool.insert_held(TabId(next_tab), owner.clone(), String::new());
+                                shadow.insert(TabId(next_tab), owner);
+                                next_tab += 1;
+                            }
+                            false => pool.let_go(&owner),
+                        }
+                    }
+                }
                 Op::Touch(a) => pool.touch(&agent(a), now),
                 Op::Advance(ms) => now += ms,
                 Op::IdleSweep => {
                     for a in pool.idle_agents(now, IDLE_MS) {
+                        asked.retain(|(owner, _)| owner != &a);
                         let gone = pool.release(&a);
                         for tab in gone.closed.iter().chain(&gone.given_back) {
                             shadow.remove(tab);
@@ -151,7 +182,7 @@ proptest! {
                 }
             }
             pool.check_invariants(now).map_err(TestCaseError::fail)?;
-            prop_assert!(pool.len() <= POOL_LIMIT);
+            prop_assert!(pool.len() + asked.len() <= POOL_LIMIT, "{} tabs and {} being made", pool.len(), asked.len());
             // One owner per tab, the same one the browser-side record says.
             let listed: BTreeMap<TabId, AgentId> = (0..AGENTS)
                 .flat_map(|a| pool.owned_by(&agent(a)).into_iter().map(move |t| (t, agent(a))))
@@ -165,7 +196,7 @@ proptest! {
                 }
             }
         }
-        // Everyone leaves: no tab, request or reservation is left behind.
+        // Everyone leaves: no tab, request, reservation or slot held is left behind.
         for a in 0..AGENTS {
             pool.release(&agent(a));
         }

@@ -88,9 +88,19 @@ pub fn pages() -> HashMap<&'static str, Page> {
                  <tr><td>Row words</td></tr><tr class=gone><td>TRAP-ROW</td></tr></table>\
                  <section id=path><details><summary>Summary words</summary>TRAP-DETAILS<x-card></x-card></details>\
                  <div class=ghost>TRAP-PATH-GHOST<x-card></x-card></div></section>\
+                 <iframe src=/attack/frame-words.html></iframe><iframe class=ghost src=/attack/frame-trap.html></iframe>\
+                 <div id=gone-root class=gone>TRAP-ROOT <span style=display:contents>TRAP-ROOT-CONTENTS</span></div>\
                  <script>for (const card of document.querySelectorAll('x-card'))\
                  card.attachShadow({mode: 'open'}).innerHTML = '<i>TRAP-CARD</i>';</script>",
             ),
+        ),
+        (
+            "/attack/frame-words.html",
+            Page::html("<!doctype html><title>Frame</title><p>frame words</p>"),
+        ),
+        (
+            "/attack/frame-trap.html",
+            Page::html("<!doctype html><title>Frame</title><p>TRAP-FRAME</p>"),
         ),
         (
             "/attack/huge-net.html",
@@ -870,7 +880,12 @@ pub async fn text_the_page_hides_is_not_read(s: Arc<Shared>) -> anyhow::Result<(
         .agent_at("hidden-words", "/attack/hidden-words.html")
         .await?;
     let read = |args: serde_json::Value| crate::common::said(&a, "firefox_get_content", args);
-    let text = read(json!({"tabId": tab})).await?;
+    // Both frames are on the page once the one a person sees is read.
+    let text = eventually(Duration::from_secs(10), "the frame's words", async || {
+        let text = read(json!({"tabId": tab})).await.ok()?;
+        text.contains("frame words").then_some(text)
+    })
+    .await?;
     let markdown = read(json!({"tabId": tab, "format": "markdown"})).await?;
     let found = crate::common::said(
         &a,
@@ -901,8 +916,18 @@ pub async fn text_the_page_hides_is_not_read(s: Arc<Shared>) -> anyhow::Result<(
         "[Link words](",
         "code words",
         "| Row words |",
+        "frame words",
     ] {
         ensure!(markdown.contains(shown), "{shown} in {markdown}");
+    }
+    // A part the page does not render, asked for by its selector, shows nothing.
+    for format in ["text", "markdown"] {
+        let args = json!({"tabId": tab, "selector": "#gone-root", "format": format});
+        let part = read(args).await?;
+        ensure!(
+            !part.contains("TRAP"),
+            "{format} of a part not rendered: {part}"
+        );
     }
     Ok(())
 }

@@ -249,8 +249,8 @@ thread_local! {
     };
 }
 
-/// How `el` shows ([`Showing`]). Asked only in the walks, which never enter an element not
-/// rendered (a box-less one inside one would say it shows).
+/// How `el` shows ([`Showing`]). Asked in the walks and of names' parts, which never enter an
+/// element not rendered (a box-less one inside one would say it shows), and of a read's root.
 pub fn showing(el: &Element) -> Showing {
     // The stricter question first: its options only add conditions, so a yes (the common
     // case) answers alone, in one crossing.

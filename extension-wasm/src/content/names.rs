@@ -258,8 +258,8 @@ impl NameSources for Sources<'_> {
     fn shown(&mut self, n: &Node) -> Shown {
         match dom::showing(n.unchecked_ref()) {
             // `display: contents` has no box, but its children show.
-            Showing::Rendered | Showing::BoxLess { .. } => Shown::Rendered,
-            Showing::Invisible => Shown::Invisible,
+            Showing::Rendered | Showing::BoxLess { seen: true } => Shown::Rendered,
+            Showing::Invisible | Showing::BoxLess { seen: false } => Shown::Invisible,
             Showing::NotRendered => Shown::NotRendered,
         }
     }

@@ -82,7 +82,11 @@ pub fn get_content(
         _ => hidden_paths(&root),
     };
     let mut frames = Vec::new();
+    // A part the page does not render shows nothing (its `innerText` would be all its words).
+    let unseen = !matches!(format, ContentFormat::Html)
+        && (dom::has_hidden_attribute(&root) || !dom::showing(&root).entered());
     let full = match format {
+        _ if unseen => String::new(),
         ContentFormat::Text if paths.size() == 0 => tidy(&match root.dyn_ref::<HtmlElement>() {
             Some(html) => html.inner_text(),
             None => root.text_content().unwrap_or_default(),

@@ -1,5 +1,5 @@
 //! `firefox_find` in one frame, decided apart from the DOM: the frame's shown text (shadow
-//! roots and slots as shown, hidden blocks left out, frames listed for the background) joined
+//! roots and slots as shown, what style hides left out, frames listed for the background) joined
 //! into one text ([`Joined`]), searched, and each match named by the nearest element an agent
 //! can act on. The page is read through [`Page`]: `content/search.rs` answers from the DOM,
 //! the tests from a page of their own.
@@ -141,13 +141,16 @@ impl<P: Page> Walk<'_, P> {
         if crate::a11y::is_skipped(&tag) || self.joined.stopped.is_some() {
             return;
         }
-        if tag == "iframe" || tag == "frame" {
-            self.frames.extend(self.page.frame_id(el));
-            return;
-        }
         // Hidden whatever its display: `display: none`, or (`until-found`) a box whose content
         // is not rendered, where text directly inside would otherwise be read.
         if self.page.has_hidden_attribute(el) {
+            return;
+        }
+        if tag == "iframe" || tag == "frame" {
+            // A frame made invisible, or not rendered, shows none of its page.
+            if self.page.showing(el) == Showing::Rendered {
+                self.frames.extend(self.page.frame_id(el));
+            }
             return;
         }
         // Inline elements too: a stylesheet hides a span as well as a block. A box-less one

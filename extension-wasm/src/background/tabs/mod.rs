@@ -119,14 +119,18 @@ impl Opener for NewTab<'_> {
     }
 
     fn admit(&self) -> Result<(), ErrorBody> {
-        with_state(|s| s.pool.admit(self.agent, now()))
+        with_state(|s| s.pool.hold(self.agent, now()))
     }
 
     fn create(&self) -> Self::Creating {
         let jar = self.jar.clone();
+        let agent = self.agent.clone();
         Box::pin(async move {
-            let tab = open_tab(crate::load::BLANK, jar.as_deref()).await?;
-            Ok(TabId(tab.id))
+            let tab = open_tab(crate::load::BLANK, jar.as_deref()).await;
+            if tab.is_err() {
+                with_state(|s| s.pool.let_go(&agent));
+            }
+            Ok(TabId(tab?.id))
         })
     }
 
@@ -134,7 +138,8 @@ impl Opener for NewTab<'_> {
         // The allowlist's blocking listener sees (and can cancel) a redirect of the tab's very
         // first load, and that load is marked as an agent's (load-time console and dialogs kept).
         with_state(|s| {
-            s.pool.insert(tab, self.agent.clone(), self.url.to_owned());
+            s.pool
+                .insert_held(tab, self.agent.clone(), self.url.to_owned());
             s.requests.claim(tab);
         });
         super::tabs_changed();
@@ -142,6 +147,7 @@ impl Opener for NewTab<'_> {
     }
 
     fn abandon(&self, mut creating: Self::Creating, turn: Self::Turn) {
+        let agent = self.agent.clone();
         wasm_bindgen_futures::spawn_local(async move {
             // A browser that never answers must not keep every agent from opening tabs.
             let created = web::with_deadline(ABANDONED_TURN_MS, &mut creating).await;
@@ -150,7 +156,9 @@ impl Opener for NewTab<'_> {
                 Some(created) => created,
                 None => creating.await,
             };
+            // Its slot is kept until the tab comes (a failure gave it back already).
             if let Ok(tab) = created {
+                with_state(|s| s.pool.let_go(&agent));
                 let _ = web::call(web::tabs_remove(&JsValue::from(tab.0))).await;
             }
         });
