@@ -2,7 +2,7 @@
 //!
 //! Pure policy lives in plain modules that build and test natively (`cargo test`):
 //! * [`pool`]: the shared tab pool and who owns which tab — the only place ownership is decided —
-//!   with slot requests, reservations and idle agents.
+//!   with slot requests, reservations, slots held for tabs being made, and idle agents.
 //! * [`route`]: where each command runs: the page operation, tab, frame and wait, or the
 //!   background's work on a tab or for the agent.
 //! * [`approvals`]: the user's consent before an agent drives one of the user's tabs.
