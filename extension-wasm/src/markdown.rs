@@ -237,21 +237,23 @@ impl<'a, S: Source> Walk<'a, S> {
 
     /// What `root` holds, in Markdown.
     pub fn read(&mut self, root: &S::Element, md: &mut Markdown) {
-        self.text_seen = self.source.showing(root).text_seen();
-        self.children(root, md);
-    }
-
-    fn children(&mut self, el: &S::Element, md: &mut Markdown) {
-        let in_place = self.composed.is_some_and(|in_place| in_place(el));
-        for node in self.source.children(el, in_place) {
-            self.node(node, md);
-        }
+        let showing = self.source.showing(root);
+        self.children_as(root, showing, md);
     }
 
     /// What `el` holds, its text seen or not as `showing` says.
     fn children_as(&mut self, el: &S::Element, showing: Showing, md: &mut Markdown) {
+        let in_place = self.composed.is_some_and(|in_place| in_place(el));
+        let nodes = self.source.children(el, in_place);
+        self.nodes_as(nodes, showing, md);
+    }
+
+    /// `nodes` shown under an element that shows as `showing`.
+    fn nodes_as(&mut self, nodes: Vec<Shown<S::Element>>, showing: Showing, md: &mut Markdown) {
         let outer = std::mem::replace(&mut self.text_seen, showing.text_seen());
-        self.children(el, md);
+        for node in nodes {
+            self.node(node, md);
+        }
         self.text_seen = outer;
     }
 
@@ -297,12 +299,7 @@ impl<'a, S: Source> Walk<'a, S> {
                 if assigned.is_empty() {
                     return self.children_as(el, showing, md);
                 }
-                let outer = std::mem::replace(&mut self.text_seen, showing.text_seen());
-                for node in assigned {
-                    self.node(node, md);
-                }
-                self.text_seen = outer;
-                return;
+                return self.nodes_as(assigned, showing, md);
             }
         }
         // `visibility: hidden`: nothing of its own is seen (no heading, no link), but a child
@@ -310,9 +307,13 @@ impl<'a, S: Source> Walk<'a, S> {
         // block.
         if !showing.text_seen() {
             let block = BLOCKS.contains(&tag.as_str()) || HEADS_AND_LISTS.contains(&tag.as_str());
-            block.then(|| md.paragraph());
+            if block {
+                md.paragraph();
+            }
             self.children_as(el, showing, md);
-            block.then(|| md.paragraph());
+            if block {
+                md.paragraph();
+            }
             return;
         }
         match tag.as_str() {

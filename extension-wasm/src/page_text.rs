@@ -34,9 +34,9 @@ pub fn composed_text<S: Rendered>(
         in_place,
         out: String::new(),
         frames: Vec::new(),
-        text_seen: source.showing(root).text_seen(),
+        text_seen: true,
     };
-    reader.children(root);
+    reader.children_as(root, &source.tag(root), source.showing(root));
     Composed {
         text: reader.out,
         frames: reader.frames,
@@ -53,27 +53,22 @@ struct Reader<'a, S: Rendered> {
 }
 
 impl<S: Rendered> Reader<'_, S> {
-    fn children(&mut self, parent: &S::Element) {
+    /// What `el` (a `tag`) holds, its own text seen or not as `showing` says.
+    fn children_as(&mut self, el: &S::Element, tag: &str, showing: Showing) {
         let source = self.source;
-        let nodes = source.children(parent, true);
+        let mut nodes = source.children(el, true);
         // Closed, it shows its first summary only.
-        let closed = source.tag(parent) == "details" && !source.has_attribute(parent, "open");
-        let summary =
-            |n: &Shown<S::Element>| matches!(n, Shown::Element(e) if source.tag(e) == "summary");
-        match closed {
-            true => nodes
-                .into_iter()
-                .filter(summary)
-                .take(1)
-                .for_each(|n| self.node(n)),
-            false => nodes.into_iter().for_each(|n| self.node(n)),
+        if tag == "details" && !source.has_attribute(el, "open") {
+            let summary = |n: &Shown<S::Element>| matches!(n, Shown::Element(e) if source.tag(e) == "summary");
+            nodes = nodes.into_iter().filter(summary).take(1).collect();
         }
+        self.nodes_as(nodes, showing);
     }
 
-    /// What `el` holds, its own text seen or not as `showing` says.
-    fn children_as(&mut self, el: &S::Element, showing: Showing) {
+    /// `nodes` shown under an element that shows as `showing`.
+    fn nodes_as(&mut self, nodes: Vec<Shown<S::Element>>, showing: Showing) {
         let outer = std::mem::replace(&mut self.text_seen, showing.text_seen());
-        self.children(el);
+        nodes.into_iter().for_each(|n| self.node(n));
         self.text_seen = outer;
     }
 
@@ -120,19 +115,16 @@ impl<S: Rendered> Reader<'_, S> {
         if tag == "slot" {
             let assigned = source.slotted(el);
             if assigned.is_empty() {
-                return self.children_as(el, showing);
+                return self.children_as(el, &tag, showing);
             }
-            let outer = std::mem::replace(&mut self.text_seen, showing.text_seen());
-            assigned.into_iter().for_each(|n| self.node(n));
-            self.text_seen = outer;
-            return;
+            return self.nodes_as(assigned, showing);
         }
         if let Showing::BoxLess { .. } = showing {
-            return self.children_as(el, showing);
+            return self.children_as(el, &tag, showing);
         }
         if (self.in_place)(el) {
             self.out.push('\n');
-            self.children_as(el, showing);
+            self.children_as(el, &tag, showing);
             self.out.push('\n');
             return;
         }

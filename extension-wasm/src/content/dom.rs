@@ -5,7 +5,10 @@
 
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 use wasm_bindgen::prelude::*;
-use web_sys::{Document, Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement, Node};
+use web_sys::{
+    CssStyleDeclaration, Document, Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement,
+    Node,
+};
 
 use crate::field_kind::Field;
 use crate::showing::Showing;
@@ -231,13 +234,17 @@ pub fn is_visible(el: &Element) -> bool {
 /// `checkVisibility` says hidden, but its children show. Asked only in the walk, which never
 /// enters a hidden ancestor.
 pub fn box_less(el: &Element) -> bool {
-    computed(el, "display").is_some_and(|d| d == "contents")
+    style(el).is_some_and(|style| is_box_less(&style))
 }
 
-fn computed(el: &Element, property: &str) -> Option<String> {
-    web_sys::window()
-        .and_then(|w| w.get_computed_style(el).ok().flatten())
-        .and_then(|style| style.get_property_value(property).ok())
+fn style(el: &Element) -> Option<CssStyleDeclaration> {
+    web_sys::window().and_then(|w| w.get_computed_style(el).ok().flatten())
+}
+
+fn is_box_less(style: &CssStyleDeclaration) -> bool {
+    style
+        .get_property_value("display")
+        .is_ok_and(|d| d == "contents")
 }
 
 thread_local! {
@@ -260,11 +267,14 @@ pub fn showing(el: &Element) -> Showing {
     if is_visible(el) {
         return Showing::Invisible;
     }
-    match box_less(el) {
-        true => Showing::BoxLess {
-            seen: computed(el, "visibility").is_some_and(|v| v == "visible"),
+    // Neither: box-less or not rendered, told by one computed style.
+    match style(el).filter(is_box_less) {
+        Some(style) => Showing::BoxLess {
+            seen: style
+                .get_property_value("visibility")
+                .is_ok_and(|v| v == "visible"),
         },
-        false => Showing::NotRendered,
+        None => Showing::NotRendered,
     }
 }
 
