@@ -89,6 +89,8 @@ pub struct Pool {
     openings: Vec<Reservation>,
     /// Last call from each agent (ms).
     seen: BTreeMap<AgentId, u64>,
+    /// Calls in flight per agent: an agent waiting on its own call is not silent.
+    calls: BTreeMap<AgentId, u32>,
 }
 
 /// Longest a tab being made keeps its slot unless it comes or is given up first (the opening
@@ -127,6 +129,24 @@ impl Pool {
         if self.seen.keys().any(AgentId::is_placeholder) {
             self.reclaim(agent, now);
         }
+    }
+
+    /// A call from `agent` begins: it is heard, and stays heard until the call ends.
+    pub fn call_began(&mut self, agent: &AgentId, now: u64) {
+        self.touch(agent, now);
+        *self.calls.entry(agent.clone()).or_default() += 1;
+    }
+
+    /// A call from `agent` ended (answered or given up): its silence counts from now.
+    pub fn call_ended(&mut self, agent: &AgentId, now: u64) {
+        let Some(n) = self.calls.get_mut(agent) else {
+            return;
+        };
+        *n -= 1;
+        if *n == 0 {
+            self.calls.remove(agent);
+        }
+        self.seen.insert(agent.clone(), now);
     }
 
     fn reclaim(&mut self, agent: &AgentId, now: u64) {
@@ -365,13 +385,14 @@ impl Pool {
         gone
     }
 
-    /// Agents with tabs that have made no call for `idle_ms`.
+    /// Agents with tabs that have made no call for `idle_ms` and wait on none.
     pub fn idle_agents(&self, now: u64, idle_ms: u64) -> Vec<AgentId> {
         let mut owners: Vec<&AgentId> = self.tabs.values().map(|r| &r.owner).collect();
         owners.sort();
         owners.dedup();
         owners
             .into_iter()
+            .filter(|a| !self.calls.contains_key(*a))
             .filter(|a| {
                 self.seen
                     .get(*a)
@@ -995,6 +1016,27 @@ mod tests {
             !pool.idle_agents(10_000_000, 1).contains(&agent(3)),
             "no tabs, nothing to release"
         );
+    }
+
+    #[test]
+    fn an_agent_waiting_on_its_own_call_is_not_idle() {
+        let mut pool = Pool::new();
+        pool.insert(TabId(1), agent(1), String::new());
+        pool.call_began(&agent(1), 1_000);
+        pool.call_began(&agent(1), 2_000);
+        assert!(pool.idle_agents(900_000, 600_000).is_empty());
+        pool.call_ended(&agent(1), 900_000);
+        assert!(
+            pool.idle_agents(2_000_000, 600_000).is_empty(),
+            "one call is still in flight"
+        );
+        pool.call_ended(&agent(1), 2_000_000);
+        // Silence counts from the end of the last call, not its start.
+        assert!(pool.idle_agents(2_599_999, 600_000).is_empty());
+        assert_eq!(pool.idle_agents(2_600_000, 600_000), vec![agent(1)]);
+        // An end with no begin (the agent said goodbye meanwhile) changes nothing.
+        pool.call_ended(&agent(2), 2_600_000);
+        assert!(!pool.calls.contains_key(&agent(2)));
     }
 
     #[test]

@@ -31,6 +31,9 @@ enum Op {
     /// The browser makes one of the tabs asked for (`true`), or does not (`false`).
     Made(usize, bool),
     Touch(u8),
+    /// An agent's call begins, or one of its calls in flight ends.
+    CallBegins(u8),
+    CallEnds(u8),
     Advance(u64),
     IdleSweep,
 }
@@ -48,6 +51,8 @@ fn op() -> impl Strategy<Value = Op> {
         2 => (0..AGENTS).prop_map(Op::Hold),
         2 => (0..4usize, any::<bool>()).prop_map(|(i, made)| Op::Made(i, made)),
         1 => (0..AGENTS).prop_map(Op::Touch),
+        1 => (0..AGENTS).prop_map(Op::CallBegins),
+        1 => (0..AGENTS).prop_map(Op::CallEnds),
         2 => prop_oneof![Just(1_000u64), Just(29_000), Just(31_000), Just(400_000)].prop_map(Op::Advance),
         1 => Just(Op::IdleSweep),
     ]
@@ -71,6 +76,8 @@ proptest! {
         let mut attached: BTreeSet<TabId> = BTreeSet::new();
         // Tabs asked of the browser and not made yet: their agent, and until when.
         let mut asked: Vec<(AgentId, u64)> = Vec::new();
+        // Calls in flight per agent.
+        let mut in_flight: BTreeMap<AgentId, u32> = BTreeMap::new();
         for op in ops {
             // A tab made after its slot's time is closed when it comes (as an abandoned one).
             asked.retain(|(_, until)| *until > now);
@@ -169,9 +176,23 @@ proptest! {
                     }
                 }
                 Op::Touch(a) => pool.touch(&agent(a), now),
+                Op::CallBegins(a) => {
+                    pool.call_began(&agent(a), now);
+                    *in_flight.entry(agent(a)).or_default() += 1;
+                }
+                Op::CallEnds(a) => {
+                    if let Some(n) = in_flight.get_mut(&agent(a)) {
+                        pool.call_ended(&agent(a), now);
+                        *n -= 1;
+                        if *n == 0 {
+                            in_flight.remove(&agent(a));
+                        }
+                    }
+                }
                 Op::Advance(ms) => now += ms,
                 Op::IdleSweep => {
                     for a in pool.idle_agents(now, IDLE_MS) {
+                        prop_assert!(!in_flight.contains_key(&a), "released {} while it waited on its call", a);
                         asked.retain(|(owner, _)| owner != &a);
                         let gone = pool.release(&a);
                         for tab in gone.closed.iter().chain(&gone.given_back) {

@@ -401,7 +401,9 @@ pub async fn silent_agents_lose_their_tabs_live_ones_keep_them() -> anyhow::Resu
         .agent_with("observer", &[("CLAUDEZILLA_HEARTBEAT_MS", "300")])
         .await?;
     let kept = live.open(&own.pages.url("/other.html")).await?;
-    let dropped = silent.open(&own.pages.url("/other.html")).await?;
+    // A call in flight is not silence: the page takes longer than the idle limit to answer,
+    // and the tab must still be the agent's when it comes.
+    let dropped = silent.open(&own.pages.url("/late-other.html")).await?;
     eventually(
         Duration::from_secs(15),
         "the silent agent's tab to be released",

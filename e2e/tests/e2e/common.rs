@@ -213,6 +213,12 @@ pub fn test_pages() -> HashMap<&'static str, Page> {
             Page::html("<!doctype html><title>Other page</title><p>other-91c2</p>"),
         ),
         (
+            // Answers after longer than the short idle limit some tests set.
+            "/late-other.html",
+            Page::html("<!doctype html><title>Late page</title><p>late-7e20</p>")
+                .delayed(Duration::from_millis(3_000)),
+        ),
+        (
             "/slow.html",
             Page::html(
                 "<!doctype html><title>Slow page</title><p id=late>waiting</p><script src=/slow.js></script>",

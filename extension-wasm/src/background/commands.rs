@@ -34,13 +34,30 @@ async fn carry_out(request: Request) -> Outcome {
         ..
     } = request;
     // Checked as it was parsed here: nothing that crossed a boundary is trusted.
-    with_state(|s| s.pool.touch(&agent, now()));
+    let _in_flight = InFlight::begin(&agent);
     match place(command)? {
         Placed::OnTab { tab, action, work } => {
             let tab = with_state(|s| s.pool.authorize(&agent, tab, action))?;
             on_tab(&agent, tab, work, budget).await
         }
         Placed::Agent(work) => for_agent(&agent, work, budget).await,
+    }
+}
+
+/// A call from an agent, from its start until it is answered or dropped: the agent is heard
+/// all the while, so idle release never takes the tabs of an agent waiting on a slow page.
+struct InFlight(AgentId);
+
+impl InFlight {
+    fn begin(agent: &AgentId) -> Self {
+        with_state(|s| s.pool.call_began(agent, now()));
+        Self(agent.clone())
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        with_state(|s| s.pool.call_ended(&self.0, now()));
     }
 }
 
@@ -284,8 +301,9 @@ pub async fn release_agent(agent: &AgentId) -> u32 {
 pub async fn release_idle_agents_forever() {
     loop {
         let idle_ms = with_state(|s| s.tuning.idle_release_ms);
-        // Re-read each round: the host's welcome may change the limit.
-        web::sleep((idle_ms / 4).clamp(250, 5_000) as u32).await;
+        // Re-read each round: the host's welcome may change the limit, and a round of at most
+        // a second lets a shorter limit apply soon after it.
+        web::sleep((idle_ms / 4).clamp(250, 1_000) as u32).await;
         let idle = with_state(|s| s.pool.idle_agents(now(), s.tuning.idle_release_ms));
         for agent in idle {
             let closed = release_agent(&agent).await;
