@@ -64,24 +64,26 @@ fn extension() -> Result {
     for (module, level) in MODULES {
         let only = ["--no-default-features", "--features", module];
         sh::run(cmd("cargo", &[&["build"][..], &WASM_BUILD, &only].concat()))?;
-        sh::run(cmd(
-            "wasm-bindgen",
-            &[
-                "--target",
-                "no-modules",
-                "--no-typescript",
-                "--remove-name-section",
-                "--out-name",
-                module,
-                "--out-dir",
-                &out.to_string_lossy(),
-                &wasm.to_string_lossy(),
-            ],
-        ))?;
+        bindgen(&wasm, module, &out)?;
         optimize(&out.join(format!("{module}_bg.wasm")), level)?;
     }
     bundle_content(&out)?;
     vendor_axe(&out)
+}
+
+/// The JS glue and the module wasm-bindgen makes of `wasm`, as `out/{module}.js` and
+/// `out/{module}_bg.wasm`: plain scripts (MV2 loads no ES modules), no names section.
+fn bindgen(wasm: &std::path::Path, module: &str, out: &std::path::Path) -> Result {
+    let started = std::time::Instant::now();
+    eprintln!("$ wasm-bindgen {} as {module}", wasm.display());
+    wasm_bindgen_cli_support::Bindgen::new()
+        .input_path(wasm)
+        .out_name(module)
+        .no_modules(true)
+        .and_then(|b| b.typescript(false).remove_name_section(true).generate(out))
+        .map_err(|e| format!("wasm-bindgen ({module}): {e:#}"))?;
+    sh::took(started);
+    Ok(())
 }
 
 /// axe-core as npm ships it (pinned in package.json), with its licence (MPL-2.0): what

@@ -1,11 +1,10 @@
-//! Installs what is missing: the wasm target, the pinned wasm-bindgen CLI, the npm tools and
+//! Installs what is missing: the wasm target, the npm tools and
 //! Firefox ESR (via apt, as root). Each step checks first, so a ready machine costs ~nothing.
 
 use crate::sh::{self, Result, cmd, exists, is_root, output, root};
 
 pub fn all() -> Result {
     wasm_target()?;
-    wasm_bindgen_cli()?;
     node_tools()?;
     firefox()
 }
@@ -19,37 +18,6 @@ fn wasm_target() -> Result {
         return Ok(());
     }
     sh::run(cmd("rustup", &["target", "add", "wasm32-unknown-unknown"]))
-}
-
-/// The wasm-bindgen version Cargo.lock pins; the CLI must match it exactly.
-pub fn wasm_bindgen_version() -> Result<String> {
-    let lock = std::fs::read_to_string(root().join("Cargo.lock"))
-        .map_err(|e| format!("Cargo.lock: {e}"))?;
-    let mut lines = lock.lines();
-    while let Some(line) = lines.next() {
-        if line == "name = \"wasm-bindgen\""
-            && let Some(v) = lines.next().and_then(|l| l.strip_prefix("version = \""))
-        {
-            return Ok(v.trim_end_matches('"').to_owned());
-        }
-    }
-    Err("wasm-bindgen is not in Cargo.lock".into())
-}
-
-fn wasm_bindgen_cli() -> Result {
-    let want = wasm_bindgen_version()?;
-    let have = output("wasm-bindgen", &["--version"]).unwrap_or_default();
-    if have.split_whitespace().nth(1) == Some(want.as_str()) {
-        return Ok(());
-    }
-    eprintln!(
-        "wasm-bindgen CLI {want} is needed (found {:?}); installing (a few minutes, once)",
-        have.trim()
-    );
-    sh::run(cmd(
-        "cargo",
-        &["install", "wasm-bindgen-cli", "--version", &want],
-    ))
 }
 
 fn node_tools() -> Result {

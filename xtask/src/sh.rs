@@ -109,7 +109,7 @@ pub fn run_tests(mut c: Command, tally: &mut Tally) -> Result {
 
 /// Says how long a step took, so a slow run (CI's, from a clean clone) shows where its time
 /// went.
-fn took(started: std::time::Instant) {
+pub fn took(started: std::time::Instant) {
     eprintln!("  ({:.1} s)", started.elapsed().as_secs_f64());
 }
 
