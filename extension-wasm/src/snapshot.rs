@@ -10,6 +10,7 @@ use claudezilla_protocol::envelope::{FramePlace, SnapshotPart};
 
 use crate::a11y::name::Named;
 use crate::a11y::{self, States, role_of};
+use crate::showing::Showing;
 
 mod page;
 pub use page::{Facts, FieldValue, Inside, Page, Seen, Selectors};
@@ -170,12 +171,23 @@ impl<P: Page> Walker<'_, P> {
             .then(|| page.shadow_root(parent.el))
             .flatten();
         let Some(shadow) = shadow else {
-            let carrier = is_carrier(parent.tag);
+            // A closed `<details>` shows its summary alone: its own words are not seen.
+            let closed = parent.tag == "details" && !page.has_attribute(parent.el, "open");
+            let holder = Holding {
+                carrier: is_carrier(parent.tag),
+                held: closed.then_some(Holder::Hidden),
+                parent_shows: true,
+            };
             let node = page.as_node(parent.el);
-            return self.nodes_under(&node, Some(parent.el), depth, carrier);
+            return self.nodes_under(&node, Some(parent.el), depth, holder);
         };
         self.marked.push(page.marked_in(&shadow));
-        self.nodes_under(&shadow, None, depth, false);
+        let holder = Holding {
+            carrier: false,
+            held: None,
+            parent_shows: true,
+        };
+        self.nodes_under(&shadow, None, depth, holder);
         self.marked.pop();
     }
 
@@ -186,17 +198,12 @@ impl<P: Page> Walker<'_, P> {
         parent: &P::Node,
         shown_by: Option<&P::Element>,
         depth: usize,
-        carrier: bool,
+        mut holder: Holding,
     ) {
         let page = self.page;
         let with_text = !self.limits.interactive_only && !self.in_label;
         // Generic elements are not checked for visibility on the way down (too costly); their
         // text is shown only if they are visible, checked once, at their first words.
-        let mut holder = Holding {
-            carrier,
-            held: None,
-            parent_shows: true,
-        };
         let marked = match self.marked.last() {
             Some(marked) => marked.clone(),
             None => page.marked_by_selectors(),
@@ -262,7 +269,7 @@ impl<P: Page> Walker<'_, P> {
         let Some(el) = el else {
             return Holder::Shown;
         };
-        if !page.is_visible(el) {
+        if !self.text_seen_in(el) {
             return Holder::Hidden;
         }
         if self.in_label || !carrier || !pointer_cursor(page, el) {
@@ -280,6 +287,25 @@ impl<P: Page> Walker<'_, P> {
             depth,
         );
         Holder::Control
+    }
+
+    /// Whether the words directly in `el` are seen. The walk passes plain elements without
+    /// asking, and a box-less one answers only for itself: a `display: contents` element in
+    /// one not rendered says it shows, so the nearest element with a box is asked too.
+    fn text_seen_in(&self, el: &P::Element) -> bool {
+        let page = self.page;
+        let showing = page.showing(el);
+        if showing != (Showing::BoxLess { seen: true }) {
+            return showing.text_seen();
+        }
+        let mut up = page.text_owner(&page.as_node(el));
+        while let Some(at) = up {
+            match page.showing(&at) {
+                Showing::BoxLess { .. } => up = page.text_owner(&page.as_node(&at)),
+                boxed => return boxed.entered(),
+            }
+        }
+        true
     }
 
     fn push(&mut self, line: String, at: &P::Element) -> bool {
@@ -325,9 +351,10 @@ impl<P: Page> Walker<'_, P> {
     /// The element a selector asked for ([`Start::Element`]).
     fn root(&mut self, seen: Seen<P::Element>) {
         let (page, el, tag) = (self.page, seen.el, seen.tag);
-        let hidden = page.has_attribute(el, "hidden")
-            || page.attribute(el, "aria-hidden").as_deref() == Some("true")
-            || !(page.is_visible(el) || page.box_less(el));
+        let showing = page.showing(el);
+        let by_attribute = page.has_attribute(el, "hidden")
+            || page.attribute(el, "aria-hidden").as_deref() == Some("true");
+        let hidden = by_attribute || !showing.text_seen();
         if !hidden && tag != "option" {
             return self.element(seen, 0);
         }
@@ -342,7 +369,13 @@ impl<P: Page> Walker<'_, P> {
             hidden,
             ..States::default()
         };
-        self.push(a11y::line(0, role, &name, None, &states), el);
+        if !self.push(a11y::line(0, role, &name, None, &states), el) {
+            return;
+        }
+        // Invisible (`visibility: hidden`), not gone: a child made visible again shows.
+        if showing.entered() && !showing.text_seen() && !by_attribute {
+            self.children(seen, 1);
+        }
     }
 
     fn element(&mut self, seen: Seen<P::Element>, depth: usize) {
@@ -366,8 +399,17 @@ impl<P: Page> Walker<'_, P> {
         let hidden = marked
             && (page.has_attribute(el, "hidden")
                 || page.attribute(el, "aria-hidden").as_deref() == Some("true"));
-        if hidden || !(page.is_visible(el) || page.box_less(el)) {
+        if hidden {
             return;
+        }
+        let showing = page.showing(el);
+        if !showing.entered() {
+            return;
+        }
+        // Invisible (`visibility: hidden`): neither listed nor named, but a child made
+        // visible again shows, as it does to a person.
+        if !showing.text_seen() {
+            return self.children(seen, depth);
         }
         let (role, interactive) = role_of(page, el, tag, marked);
         if role == Some("row") {

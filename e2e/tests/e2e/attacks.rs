@@ -893,6 +893,17 @@ pub async fn text_the_page_hides_is_not_read(s: Arc<Shared>) -> anyhow::Result<(
         json!({"tabId": tab, "pattern": "words|TRAP|view"}),
     )
     .await?;
+    let snapshot = crate::common::said(&a, "firefox_snapshot", json!({"tabId": tab})).await?;
+    ensure!(
+        !snapshot.contains("TRAP"),
+        "the snapshot read hidden words: {snapshot}"
+    );
+    for shown in ["Plain words", "back in view", "Row words", "Summary words"] {
+        ensure!(
+            snapshot.contains(shown),
+            "the snapshot lacks {shown}: {snapshot}"
+        );
+    }
     for (what, answer) in [("text", &text), ("markdown", &markdown), ("find", &found)] {
         ensure!(
             !answer.contains("TRAP"),

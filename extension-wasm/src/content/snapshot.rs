@@ -12,6 +12,7 @@ use super::names::{self, Labels};
 use super::secrets;
 use crate::a11y::Elements;
 use crate::a11y::name::Named;
+use crate::showing::Showing;
 use crate::snapshot::{self, Facts, FieldValue, Inside, Limits, Page, Seen, Selectors, Start};
 
 #[wasm_bindgen]
@@ -151,12 +152,8 @@ impl Page for Dom {
         el.query_selector(inside.text()).ok().flatten().is_some()
     }
 
-    fn is_visible(&self, el: &Element) -> bool {
-        dom::is_visible(el)
-    }
-
-    fn box_less(&self, el: &Element) -> bool {
-        dom::box_less(el)
+    fn showing(&self, el: &Element) -> Showing {
+        dom::showing(el)
     }
 
     fn cursor(&self, el: &Element) -> Option<String> {

@@ -2,6 +2,7 @@
 
 use crate::a11y::name::Named;
 use crate::a11y::{self, Elements};
+use crate::showing::Showing;
 
 /// What a walk reads of a node with the node itself: element, text or other; for an element,
 /// whether it is marked ([`Selectors::Marked`]), whether it hosts an open shadow root, and the
@@ -229,11 +230,10 @@ pub trait Page: Elements {
     fn matches(&self, el: &Self::Element, selectors: Selectors) -> bool;
     /// Is something under `el` what `inside` looks for?
     fn holds(&self, el: &Self::Element, inside: Inside) -> bool;
-    /// Is the element rendered (not `display: none`, `content-visibility: hidden`, …)?
-    fn is_visible(&self, el: &Self::Element) -> bool;
-    /// `display: contents` (a grid's header row laid out by its cells): no box of its own,
-    /// but its children show.
-    fn box_less(&self, el: &Self::Element) -> bool;
+    /// How the element shows: not rendered (nothing under it is listed), invisible (it and
+    /// its own words are not, a child made visible is), box-less (`display: contents`, a
+    /// grid's header row laid out by its cells) or rendered.
+    fn showing(&self, el: &Self::Element) -> Showing;
     /// The element's computed cursor.
     fn cursor(&self, el: &Self::Element) -> Option<String>;
     /// The element's accessible name, as `a11y::name` computes it, cut for a line.

@@ -3,6 +3,7 @@ use std::cell::RefCell;
 use super::*;
 use crate::a11y::Elements;
 use crate::a11y::name::{Generated, NameSources, Shown, accessible_name};
+use crate::showing::Showing;
 
 /// A page of the tests' own: elements with attributes (`style` says what the layout would:
 /// `display:none`, `display:contents`, `cursor:pointer`), text, comments and shadow roots.
@@ -177,6 +178,24 @@ impl Fake {
         false
     }
 
+    /// `el`'s own words are seen: `visibility` inherits from the nearest element that sets it.
+    fn seen(&self, el: usize) -> bool {
+        let mut at = Some(el);
+        while let Some(n) = at {
+            if self.style(n, "visibility:hidden") {
+                return false;
+            }
+            if self.style(n, "visibility:visible") {
+                return true;
+            }
+            at = match self.nodes[n].kind {
+                Kind::Shadow(host) => Some(host),
+                _ => self.nodes[n].parent,
+            };
+        }
+        true
+    }
+
     fn host_of_tree(&self, n: usize) -> Option<usize> {
         let mut at = n;
         loop {
@@ -329,12 +348,18 @@ impl Page for Fake {
         self.descendants(*el).into_iter().any(control)
     }
 
-    fn is_visible(&self, el: &usize) -> bool {
-        !self.not_rendered(*el) && !self.style(*el, "display:contents")
-    }
-
-    fn box_less(&self, el: &usize) -> bool {
-        self.style(*el, "display:contents")
+    fn showing(&self, el: &usize) -> Showing {
+        // As the browser answers: a box-less element says so whatever holds it.
+        if self.style(*el, "display:contents") {
+            return Showing::BoxLess {
+                seen: self.seen(*el),
+            };
+        }
+        match (self.not_rendered(*el), self.seen(*el)) {
+            (true, _) => Showing::NotRendered,
+            (false, true) => Showing::Rendered,
+            (false, false) => Showing::Invisible,
+        }
     }
 
     fn cursor(&self, el: &usize) -> Option<String> {
@@ -532,6 +557,119 @@ fn controls_get_refs_text_is_quoted_and_the_hidden_is_left_out() {
     );
     assert_eq!(part.refs, 4);
     assert!(part.cut.is_none());
+}
+
+#[test]
+fn what_a_page_makes_invisible_is_left_out_and_a_child_made_visible_shows() {
+    let page = Fake::page(vec![
+        el(
+            "div",
+            &[("style", "visibility:hidden")],
+            vec![
+                t("TRAP words"),
+                el("button", &[], vec![t("TRAP button")]),
+                el("h2", &[], vec![t("TRAP heading")]),
+                el("iframe", &[("title", "TRAP"), ("data-frame", "7")], vec![]),
+                el(
+                    "p",
+                    &[("style", "visibility:visible")],
+                    vec![t("Back again")],
+                ),
+                el(
+                    "a",
+                    &[("href", "/x"), ("style", "visibility:visible")],
+                    vec![t("Shown link")],
+                ),
+            ],
+        ),
+        el(
+            "h2",
+            &[("style", "visibility:hidden")],
+            vec![t("TRAP title")],
+        ),
+        el(
+            "span",
+            &[("style", "display:contents;visibility:hidden")],
+            vec![t("TRAP box-less")],
+        ),
+        el(
+            "span",
+            &[("style", "display:contents")],
+            vec![t("Box-less words")],
+        ),
+        el(
+            "div",
+            &[("style", "display:none")],
+            vec![el(
+                "span",
+                &[("style", "display:contents")],
+                vec![t("TRAP box-less in one not rendered")],
+            )],
+        ),
+        el(
+            "details",
+            &[],
+            vec![el("summary", &[], vec![t("Summary")]), t("TRAP details")],
+        ),
+        el(
+            "details",
+            &[("open", "")],
+            vec![el("summary", &[], vec![t("Open")]), t("Open words")],
+        ),
+        el(
+            "table",
+            &[],
+            vec![el(
+                "tr",
+                &[],
+                vec![
+                    el("td", &[], vec![t("Milk")]),
+                    el(
+                        "td",
+                        &[("style", "visibility:hidden")],
+                        vec![t("TRAP cell")],
+                    ),
+                ],
+            )],
+        ),
+    ]);
+    let part = page.snapshot(all());
+    assert!(!part.text.contains("TRAP"), "{}", part.text);
+    assert!(part.frames.is_empty(), "an invisible frame is not read");
+    for shown in [
+        "\"Back again\"",
+        "link \"Shown link\" e1",
+        "\"Box-less words\"",
+        "\"Milk\"",
+        "\"Open words\"",
+    ] {
+        assert!(part.text.contains(shown), "{shown} in {}", part.text);
+    }
+}
+
+#[test]
+fn an_invisible_element_asked_for_is_listed_hidden_with_what_shows_inside() {
+    let page = Fake::page(vec![el(
+        "label",
+        &[("style", "visibility:hidden")],
+        vec![
+            t("Name"),
+            el("input", &[("type", "text")], vec![]),
+            el(
+                "button",
+                &[("style", "visibility:visible")],
+                vec![t("Shown")],
+            ),
+        ],
+    )]);
+    let input = 3;
+    assert_eq!(page.tag_of(input), Some("input"));
+    let part = snapshot(&page, 0, Start::Element(input), all());
+    assert!(part.text.starts_with("textbox"), "{}", part.text);
+    assert!(part.text.ends_with("[hidden]\n"), "{}", part.text);
+    let label = page.nodes[input].parent.unwrap();
+    let part = snapshot(&page, 0, Start::Element(label), all());
+    assert_eq!(part.text, "label [hidden]\n button \"Shown\" e1\n");
 }
 
 #[test]
