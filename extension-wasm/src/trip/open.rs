@@ -27,7 +27,8 @@ pub trait Opener {
     /// Refuses a tab past the agent's share of the pool.
     fn admit(&self) -> Result<(), ErrorBody>;
     fn create(&self) -> Self::Creating;
-    /// Takes the new tab into the agent's pool, before its first load.
+    /// Takes the new tab into the agent's pool, before its first load (at once, when first
+    /// polled), then marks it in the browser for a restart ([`ADOPT_MS`] bounds that part).
     fn adopt(&self, tab: TabId) -> impl Future<Output = ()>;
     /// Gives up on a tab the browser has not made yet: closed when it comes, the turn held
     /// until then (a window it opens is the one the next tab joins), or for a bounded time.
@@ -91,10 +92,19 @@ async fn create<W: Opener>(window: &W, url: &str) -> Result<TabId, ErrorBody> {
             return Err(created_late());
         }
     };
-    window.adopt(tab).await;
+    // The browser's part of adopting must not keep the turn from every other agent: past a
+    // moment, the tab is the agent's without its mark (a restart would not find it).
+    let _ = select(
+        std::pin::pin!(window.adopt(tab)),
+        std::pin::pin!(window.timer(ADOPT_MS)),
+    )
+    .await;
     drop(turn);
     Ok(tab)
 }
+
+/// Longest the turn waits on the browser to mark a new tab.
+pub const ADOPT_MS: u32 = 2_000;
 
 /// Least time left, after the turn, for a tab to be made.
 pub const MIN_CREATE_MS: u32 = 250;

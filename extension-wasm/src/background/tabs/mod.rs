@@ -334,12 +334,18 @@ pub async fn remove_all(tabs: &[TabId]) {
         ids.push(&JsValue::from(tab.0));
     }
     // Under the window lock: a tab being opened meanwhile must not land in a window that
-    // closes with these tabs.
-    let _turn = WINDOW_LOCK.with(Arc::clone).lock_owned().await;
-    let _ = web::call(web::tabs_remove(&ids)).await;
+    // closes with these tabs. A holder may keep the turn for its whole call (up to minutes):
+    // past a while these close without it, rather than hold up idle release, which runs this.
+    let turn = web::with_deadline(REMOVE_TURN_MS, WINDOW_LOCK.with(Arc::clone).lock_owned()).await;
+    let _ = web::with_deadline(REMOVE_MS, web::call(web::tabs_remove(&ids))).await;
+    drop(turn);
     // A window whose last agent tabs went closes: forget it now.
     with_state(|s| s.pool.forget_window_if_empty());
 }
+
+/// Longest [`remove_all`] waits for the window's turn, then for the browser to close the tabs.
+const REMOVE_TURN_MS: u32 = 15_000;
+const REMOVE_MS: u32 = 10_000;
 
 /// Wires the browser's tab and window events into the pool and the load waiters.
 pub fn listen() {

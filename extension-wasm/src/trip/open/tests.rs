@@ -22,6 +22,8 @@ struct FakeWindow {
     /// The tab the browser makes; none: it never makes one in time.
     creates: Option<Result<TabId, ErrorBody>>,
     blank: Loaded,
+    /// The browser never answers the tab's mark.
+    mark_hangs: bool,
     tab: RefCell<Option<Fake>>,
     log: Rc<RefCell<Vec<String>>>,
 }
@@ -43,6 +45,7 @@ fn window(tab: Fake) -> FakeWindow {
         admit: Ok(()),
         creates: Some(Ok(TabId(7))),
         blank: page("about:blank", LoadState::Complete),
+        mark_hangs: false,
         log: tab.log.clone(),
         tab: RefCell::new(Some(tab)),
     }
@@ -95,6 +98,9 @@ impl Opener for FakeWindow {
 
     async fn adopt(&self, tab: TabId) {
         self.said(format!("adopt {tab}"));
+        if self.mark_hangs {
+            pending::<()>().await;
+        }
     }
 
     fn abandon(&self, creating: Self::Creating, turn: Turn) {
@@ -154,6 +160,7 @@ fn a_tab_is_made_in_a_turn_given_back_before_its_page_loads() {
     assert_eq!(
         log[6..],
         [
+            "timer 2000",
             "adopt 7",
             "turn given back",
             "group 7",
@@ -163,6 +170,19 @@ fn a_tab_is_made_in_a_turn_given_back_before_its_page_loads() {
             &go,
             "finish Navigation { saw_loading: false }",
         ]
+    );
+}
+
+#[test]
+fn a_mark_the_browser_never_answers_holds_the_turn_no_longer_than_its_bound() {
+    let mut window = window(asked_loads());
+    window.mark_hangs = true;
+    let r = run(open(&window, ASKED)).unwrap();
+    assert_eq!(r.url, ASKED);
+    let log = window.log();
+    assert_eq!(
+        log[6..10],
+        ["timer 2000", "adopt 7", "turn given back", "group 7"]
     );
 }
 
