@@ -18,7 +18,8 @@
 //!   order of sources, what a field's value shows), Markdown, "did you mean".
 //! * [`input_plan`]: the events of a click and of a key press, in order, and what the browser
 //!   does for a key a page did not handle; [`drag_plan`]: a drag's drop point, path and end;
-//!   [`field_kind`]: which fields take typed text.
+//!   [`wheel`]: the box a wheel turn the page left alone moves; [`field_kind`]: which fields
+//!   take typed text.
 //! * [`request_log`]: each tab's network log; [`redact`]: credentials out of what is shown.
 //! * [`request_routes`]: each agent's routes, and what of them needs the evaluate switch.
 //! * [`allowlist`], [`glob`]: the user's and the agents' domain lists; URL globs.
@@ -114,6 +115,7 @@ pub mod tab_mark;
 pub mod text;
 pub mod trip;
 pub mod typed;
+pub mod wheel;
 pub mod window_plan;
 
 #[cfg(all(target_arch = "wasm32", feature = "background"))]

@@ -1,4 +1,5 @@
-//! Scrolling an element into view or the page to a point, and turning the wheel.
+//! Scrolling an element into view or the page to a point, and turning the wheel; what moves
+//! where the page does not take a turn, and the answers' words, are [`crate::wheel`]'s.
 
 use claudezilla_protocol::ErrorBody;
 use claudezilla_protocol::args::Point;
@@ -10,6 +11,7 @@ use web_sys::{
 
 use crate::content::dom::document;
 use crate::content::find::describe;
+use crate::wheel::{self, Axis, Boxes};
 
 use super::*;
 
@@ -20,10 +22,7 @@ pub fn scroll(
     smooth: bool,
 ) -> Result<reply::Acted, ErrorBody> {
     let window = web_sys::window().ok_or_else(|| page_error("no window".into()))?;
-    let before = (
-        window.scroll_x().unwrap_or(0.0),
-        window.scroll_y().unwrap_or(0.0),
-    );
+    let before = Page.position(None);
     let behavior = if smooth {
         ScrollBehavior::Smooth
     } else {
@@ -43,33 +42,16 @@ pub fn scroll(
             options.set_top(f64::from(y.unwrap_or(before.1 as i32)));
             options.set_behavior(behavior);
             window.scroll_to_with_scroll_to_options(&options);
-            format!(
-                "x={}, y={}",
-                x.map_or("-".into(), |v| v.to_string()),
-                y.map_or("-".into(), |v| v.to_string())
-            )
+            wheel::point_named(x, y)
         }
     };
-    let after = (
-        window.scroll_x().unwrap_or(0.0),
-        window.scroll_y().unwrap_or(0.0),
-    );
-    if after == before && !smooth {
-        return acted(format!(
-            "Scrolled to {what}: nothing moved (already there, or the page cannot scroll further); position {}, {}.",
-            after.0, after.1
-        ));
-    }
-    acted(format!(
-        "Scrolled to {what}; the page is now at {}, {}.",
-        after.0, after.1
-    ))
+    acted(wheel::scrolled(&what, before, Page.position(None), smooth))
 }
 
 /// Turns the wheel over an element (its centre) or a viewport point (default: the viewport's
 /// centre). The page sees the `wheel` event first, as maps and canvases expect; when it does
-/// not take the turn (no `preventDefault`), the nearest scrollable box under the point moves,
-/// as the browser would move it.
+/// not take the turn (no `preventDefault`), the box the browser would move moves
+/// ([`wheel::scroll_in_place`]).
 pub fn wheel(
     target: Option<Element>,
     point: Option<Point>,
@@ -93,7 +75,6 @@ pub fn wheel(
             (element_at(x, y)?, (x.round() as i32, y.round() as i32))
         }
     };
-    let name = describe(&element);
     let init = WheelEventInit::new();
     mouse_init(
         init.unchecked_ref(),
@@ -109,67 +90,59 @@ pub fn wheel(
     let taken = WheelEvent::new_with_event_init_dict("wheel", &init)
         .map(|e| !element.dispatch_event(&e).unwrap_or(true))
         .unwrap_or(false);
-    let place = format!("over {name} at ({}, {})", at.0, at.1);
-    if taken {
-        return acted(format!(
-            "Turned the wheel by ({dx}, {dy}) {place}: the page handled it (zoom, or its own scrolling)."
-        ));
-    }
-    let scrolled = match scroll_box(&element, dx != 0.0, dy != 0.0) {
-        Some(b) => {
-            let before = (b.scroll_left(), b.scroll_top());
-            b.scroll_by_with_x_and_y(dx, dy);
-            (before != (b.scroll_left(), b.scroll_top())).then(|| {
-                format!(
-                    "{} scrolled to {}, {}",
-                    describe(&b),
-                    b.scroll_left(),
-                    b.scroll_top()
-                )
-            })
-        }
-        None => {
-            let before = (
-                window.scroll_x().unwrap_or(0.0),
-                window.scroll_y().unwrap_or(0.0),
-            );
-            window.scroll_by_with_x_and_y(dx, dy);
-            let after = (
-                window.scroll_x().unwrap_or(0.0),
-                window.scroll_y().unwrap_or(0.0),
-            );
-            (before != after).then(|| format!("the page scrolled to {}, {}", after.0, after.1))
-        }
-    };
-    acted(format!(
-        "Turned the wheel by ({dx}, {dy}) {place}: {}.",
-        scrolled.unwrap_or_else(|| "nothing moved (already at the end)".into())
+    let moved = (!taken).then(|| wheel::scroll_in_place(&Page, &element, dx, dy));
+    acted(wheel::turned(
+        dx,
+        dy,
+        &describe(&element),
+        at,
+        moved.as_deref(),
     ))
 }
 
-/// The nearest box at or above `element` that scrolls on its own (not the page itself) in a
-/// direction the wheel turns.
-pub(super) fn scroll_box(element: &Element, across: bool, down: bool) -> Option<Element> {
-    let window = web_sys::window()?;
-    let root = document().ok()?.document_element();
-    let mut at = Some(element.clone());
-    while let Some(e) = at {
-        if Some(&e) == root.as_ref() {
-            return None;
-        }
-        let style = window.get_computed_style(&e).ok().flatten();
-        let scrolls = |axis: &str| {
-            style
-                .as_ref()
-                .and_then(|s| s.get_property_value(axis).ok())
-                .is_some_and(|o| matches!(o.as_str(), "auto" | "scroll" | "overlay"))
-        };
-        if (down && scrolls("overflow-y") && e.scroll_height() > e.client_height())
-            || (across && scrolls("overflow-x") && e.scroll_width() > e.client_width())
-        {
-            return Some(e);
-        }
-        at = e.parent_element();
+/// The page's boxes, read and scrolled ([`wheel::Boxes`]).
+struct Page;
+
+impl wheel::Boxes for Page {
+    type Element = Element;
+
+    fn parent(&self, el: &Element) -> Option<Element> {
+        el.parent_element()
     }
-    None
+
+    fn is_root(&self, el: &Element) -> bool {
+        document().ok().and_then(|d| d.document_element()).as_ref() == Some(el)
+    }
+
+    fn scrolls(&self, el: &Element, axis: Axis) -> bool {
+        let (property, content, size) = match axis {
+            Axis::X => ("overflow-x", el.scroll_width(), el.client_width()),
+            Axis::Y => ("overflow-y", el.scroll_height(), el.client_height()),
+        };
+        content > size
+            && web_sys::window()
+                .and_then(|w| w.get_computed_style(el).ok().flatten())
+                .and_then(|s| s.get_property_value(property).ok())
+                .is_some_and(|o| matches!(o.as_str(), "auto" | "scroll" | "overlay"))
+    }
+
+    fn position(&self, el: Option<&Element>) -> (f64, f64) {
+        match (el, web_sys::window()) {
+            (Some(b), _) => (f64::from(b.scroll_left()), f64::from(b.scroll_top())),
+            (None, Some(w)) => (w.scroll_x().unwrap_or(0.0), w.scroll_y().unwrap_or(0.0)),
+            (None, None) => (0.0, 0.0),
+        }
+    }
+
+    fn scroll_by(&self, el: Option<&Element>, dx: f64, dy: f64) {
+        match (el, web_sys::window()) {
+            (Some(b), _) => b.scroll_by_with_x_and_y(dx, dy),
+            (None, Some(w)) => w.scroll_by_with_x_and_y(dx, dy),
+            (None, None) => {}
+        }
+    }
+
+    fn describe(&self, el: &Element) -> String {
+        describe(el)
+    }
 }
