@@ -6,6 +6,9 @@ use claudezilla_protocol::reply::{Resource, ResourceKind, Shifts};
 
 use crate::sorting::sort_by;
 
+mod report;
+pub use report::{LCP, Timeline, report};
+
 /// Where the tab to measure is, as the background finds it before a fresh load.
 #[derive(Debug, Clone, Copy)]
 pub struct TabPlace {
