@@ -20,7 +20,8 @@
 //!   does for a key a page did not handle; [`drag_plan`]: a drag's drop point, path and end;
 //!   [`wheel`]: the box a wheel turn the page left alone moves; [`field_kind`]: which fields
 //!   take typed text.
-//! * [`request_log`]: each tab's network log; [`redact`]: credentials out of what is shown.
+//! * [`request_log`]: each tab's network log, fed by [`request_events`]; [`redact`]: credentials
+//!   out of what is shown.
 //! * [`request_routes`]: each agent's routes, and what of them needs the evaluate switch.
 //! * [`allowlist`], [`glob`]: the user's and the agents' domain lists; URL globs.
 //! * [`saved_state`]: which cookies of a saved state may be loaded; [`page_storage`]: what
@@ -96,6 +97,7 @@ pub mod pixels;
 pub mod pool;
 pub mod redact;
 pub mod refusal;
+pub mod request_events;
 pub mod request_log;
 pub mod request_routes;
 pub mod retry_plan;
