@@ -89,9 +89,14 @@ pub struct Pool {
     openings: Vec<Reservation>,
     /// Last call from each agent (ms).
     seen: BTreeMap<AgentId, u64>,
-    /// Calls in flight per agent: an agent waiting on its own call is not silent.
-    calls: BTreeMap<AgentId, u32>,
+    /// Calls in flight per agent, and when its newest began: an agent waiting on its own call
+    /// is not silent.
+    calls: BTreeMap<AgentId, (u32, u64)>,
 }
+
+/// Longest a call in flight keeps its agent from idle release: every call ends within its
+/// timeout, so one older than that is stuck, and must not keep its tabs for good.
+pub const CALL_HEARD_MS: u64 = claudezilla_protocol::validate::MAX_TIMEOUT_MS as u64 + 30_000;
 
 /// Longest a tab being made keeps its slot unless it comes or is given up first (the opening
 /// is bounded by its call's time, and a tab made too late is closed within 10 s).
@@ -134,12 +139,13 @@ impl Pool {
     /// A call from `agent` begins: it is heard, and stays heard until the call ends.
     pub fn call_began(&mut self, agent: &AgentId, now: u64) {
         self.touch(agent, now);
-        *self.calls.entry(agent.clone()).or_default() += 1;
+        let (n, newest) = self.calls.entry(agent.clone()).or_default();
+        (*n, *newest) = (*n + 1, now);
     }
 
     /// A call from `agent` ended (answered or given up): its silence counts from now.
     pub fn call_ended(&mut self, agent: &AgentId, now: u64) {
-        let Some(n) = self.calls.get_mut(agent) else {
+        let Some((n, _)) = self.calls.get_mut(agent) else {
             return;
         };
         *n -= 1;
@@ -392,7 +398,11 @@ impl Pool {
         owners.dedup();
         owners
             .into_iter()
-            .filter(|a| !self.calls.contains_key(*a))
+            .filter(|a| {
+                self.calls
+                    .get(*a)
+                    .is_none_or(|(_, newest)| now.saturating_sub(*newest) >= CALL_HEARD_MS)
+            })
             .filter(|a| {
                 self.seen
                     .get(*a)
@@ -1020,20 +1030,31 @@ mod tests {
 
     #[test]
     fn an_agent_waiting_on_its_own_call_is_not_idle() {
+        const IDLE: u64 = 60_000;
         let mut pool = Pool::new();
         pool.insert(TabId(1), agent(1), String::new());
         pool.call_began(&agent(1), 1_000);
         pool.call_began(&agent(1), 2_000);
-        assert!(pool.idle_agents(900_000, 600_000).is_empty());
-        pool.call_ended(&agent(1), 900_000);
+        assert!(pool.idle_agents(100_000, IDLE).is_empty());
+        pool.call_ended(&agent(1), 100_000);
         assert!(
-            pool.idle_agents(2_000_000, 600_000).is_empty(),
+            pool.idle_agents(200_000, IDLE).is_empty(),
             "one call is still in flight"
         );
-        pool.call_ended(&agent(1), 2_000_000);
+        pool.call_ended(&agent(1), 200_000);
         // Silence counts from the end of the last call, not its start.
-        assert!(pool.idle_agents(2_599_999, 600_000).is_empty());
-        assert_eq!(pool.idle_agents(2_600_000, 600_000), vec![agent(1)]);
+        assert!(pool.idle_agents(259_999, IDLE).is_empty());
+        assert_eq!(pool.idle_agents(260_000, IDLE), vec![agent(1)]);
+        // A call that never ends keeps its agent no longer than any call may last.
+        pool.call_began(&agent(1), 300_000);
+        assert!(
+            pool.idle_agents(300_000 + CALL_HEARD_MS - 1, IDLE)
+                .is_empty()
+        );
+        assert_eq!(
+            pool.idle_agents(300_000 + CALL_HEARD_MS, IDLE),
+            vec![agent(1)]
+        );
         // An end with no begin (the agent said goodbye meanwhile) changes nothing.
         pool.call_ended(&agent(2), 2_600_000);
         assert!(!pool.calls.contains_key(&agent(2)));
