@@ -109,15 +109,27 @@ pub fn test(filter: &[String]) -> Result {
     lint.env("NO_UPDATE_NOTIFIER", "1");
     sh::run(lint)?;
     // Every suite runs even after one fails, so the last line counts them all.
-    let mut args = vec!["test", "--release", "--workspace", "--no-fail-fast"];
-    if !filter.is_empty() {
-        args.push("--");
-        args.extend(filter.iter().map(String::as_str));
-    }
+    let filtered = |args: &[&str]| {
+        let mut args = args.to_vec();
+        if !filter.is_empty() {
+            args.push("--");
+            args.extend(filter.iter().map(String::as_str));
+        }
+        cmd("cargo", &args)
+    };
+    let release = [
+        &["test", "--release"][..],
+        &build::RELEASE_PACKAGES,
+        &["--no-fail-fast"],
+    ]
+    .concat();
     let mut tally = sh::Tally::default();
-    let mut tests = cmd("cargo", &args);
+    let mut tests = filtered(&release);
     tests.env("CLAUDE_CLI", setup::claude_cli());
     let native = sh::run_tests(tests, &mut tally);
+    // xtask's own, built as `cargo xtask` runs it.
+    let xtask = sh::run_tests(filtered(&["test", "-p", "xtask"]), &mut tally);
+    let native = native.and(xtask);
     // A filter names native tests: the Windows ones run with the whole suite only.
     let windows = match filter.is_empty() {
         true => wine::test(&mut tally),

@@ -100,7 +100,13 @@ impl Drop for Server {
 /// `e2e/tests/windows.rs` as the workspace's release tests built it. Asking cargo for it by
 /// `--test windows` would compile it again: a target chosen alone is hashed apart.
 fn windows_test_program() -> Result<PathBuf> {
-    let built = cmd("cargo", &["test", "--release", "--workspace", "--no-run"])
+    let args = [
+        &["test", "--release"][..],
+        &crate::build::RELEASE_PACKAGES,
+        &["--no-run"],
+    ]
+    .concat();
+    let built = cmd("cargo", &args)
         .output()
         .map_err(|e| format!("cannot start cargo: {e}"))?;
     // Cargo says where each test program is: `Executable tests/windows.rs (target/…)`.
