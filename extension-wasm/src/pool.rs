@@ -388,6 +388,9 @@ impl Pool {
         self.reservations.retain(|r| &r.agent != agent);
         self.openings.retain(|r| &r.agent != agent);
         self.seen.remove(agent);
+        // Its calls still running (the goodbye itself) end unheard: a tab one of them makes
+        // after this is released at the next sweep, as the tab of an agent never heard from.
+        self.calls.remove(agent);
         gone
     }
 
@@ -1055,9 +1058,13 @@ mod tests {
             pool.idle_agents(300_000 + CALL_HEARD_MS, IDLE),
             vec![agent(1)]
         );
-        // An end with no begin (the agent said goodbye meanwhile) changes nothing.
-        pool.call_ended(&agent(2), 2_600_000);
-        assert!(!pool.calls.contains_key(&agent(2)));
+        // An agent that says goodbye during a call is not heard again when the call ends: a
+        // tab the call made after the goodbye is released at the next sweep.
+        pool.call_began(&agent(2), 1_000_000);
+        pool.release(&agent(2));
+        pool.insert(TabId(2), agent(2), String::new());
+        pool.call_ended(&agent(2), 1_000_001);
+        assert!(pool.idle_agents(1_000_001, IDLE).contains(&agent(2)));
     }
 
     #[test]

@@ -269,7 +269,7 @@ impl<P: Page> Walker<'_, P> {
         let Some(el) = el else {
             return Holder::Shown;
         };
-        if !self.text_seen_in(el) {
+        if !self.showing(el).text_seen() {
             return Holder::Hidden;
         }
         if self.in_label || !carrier || !pointer_cursor(page, el) {
@@ -289,23 +289,24 @@ impl<P: Page> Walker<'_, P> {
         Holder::Control
     }
 
-    /// Whether the words directly in `el` are seen. The walk passes plain elements without
-    /// asking, and a box-less one answers only for itself: a `display: contents` element in
-    /// one not rendered says it shows, so the nearest element with a box is asked too.
-    fn text_seen_in(&self, el: &P::Element) -> bool {
+    /// How `el` shows. The walk passes plain elements without asking, and a box-less one
+    /// answers only for itself (a `display: contents` element inside one not rendered says it
+    /// shows), so the nearest element with a box is asked too.
+    fn showing(&self, el: &P::Element) -> Showing {
         let page = self.page;
         let showing = page.showing(el);
-        if showing != (Showing::BoxLess { seen: true }) {
-            return showing.text_seen();
+        if !matches!(showing, Showing::BoxLess { .. }) {
+            return showing;
         }
         let mut up = page.text_owner(&page.as_node(el));
         while let Some(at) = up {
             match page.showing(&at) {
                 Showing::BoxLess { .. } => up = page.text_owner(&page.as_node(&at)),
-                boxed => return boxed.entered(),
+                boxed if boxed.entered() => return showing,
+                _ => return Showing::NotRendered,
             }
         }
-        true
+        showing
     }
 
     fn push(&mut self, line: String, at: &P::Element) -> bool {
@@ -351,7 +352,7 @@ impl<P: Page> Walker<'_, P> {
     /// The element a selector asked for ([`Start::Element`]).
     fn root(&mut self, seen: Seen<P::Element>) {
         let (page, el, tag) = (self.page, seen.el, seen.tag);
-        let showing = page.showing(el);
+        let showing = self.showing(el);
         let by_attribute = page.has_attribute(el, "hidden")
             || page.attribute(el, "aria-hidden").as_deref() == Some("true");
         let hidden = by_attribute || !showing.text_seen();
@@ -402,7 +403,7 @@ impl<P: Page> Walker<'_, P> {
         if hidden {
             return;
         }
-        let showing = page.showing(el);
+        let showing = self.showing(el);
         if !showing.entered() {
             return;
         }

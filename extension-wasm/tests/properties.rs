@@ -112,6 +112,8 @@ proptest! {
                 Op::Goodbye(a) => {
                     // Its tabs being made are closed as they come.
                     asked.retain(|(owner, _)| owner != &agent(a));
+                    // Its calls still running end unheard.
+                    in_flight.remove(&agent(a));
                     let gone = pool.release(&agent(a));
                     for tab in gone.closed {
                         prop_assert!(!attached.contains(&tab), "closed the user's tab {}", tab);

@@ -600,11 +600,23 @@ fn what_a_page_makes_invisible_is_left_out_and_a_child_made_visible_shows() {
         el(
             "div",
             &[("style", "display:none")],
-            vec![el(
-                "span",
-                &[("style", "display:contents")],
-                vec![t("TRAP box-less in one not rendered")],
-            )],
+            vec![
+                el(
+                    "span",
+                    &[("style", "display:contents")],
+                    vec![t("TRAP box-less in one not rendered")],
+                ),
+                el(
+                    "h2",
+                    &[("style", "display:contents")],
+                    vec![t("TRAP box-less heading")],
+                ),
+                el(
+                    "button",
+                    &[("style", "display:contents")],
+                    vec![t("TRAP box-less button")],
+                ),
+            ],
         ),
         el(
             "details",
@@ -642,6 +654,7 @@ fn what_a_page_makes_invisible_is_left_out_and_a_child_made_visible_shows() {
         "\"Box-less words\"",
         "\"Milk\"",
         "\"Open words\"",
+        "\"Summary\"",
     ] {
         assert!(part.text.contains(shown), "{shown} in {}", part.text);
     }

@@ -75,6 +75,8 @@ pub fn wheel(
             (element_at(x, y)?, (x.round() as i32, y.round() as i32))
         }
     };
+    // Named before the page sees the turn, which may change it.
+    let name = describe(&element);
     let init = WheelEventInit::new();
     mouse_init(
         init.unchecked_ref(),
@@ -91,13 +93,7 @@ pub fn wheel(
         .map(|e| !element.dispatch_event(&e).unwrap_or(true))
         .unwrap_or(false);
     let moved = (!taken).then(|| wheel::scroll_in_place(&Page, &element, dx, dy));
-    acted(wheel::turned(
-        dx,
-        dy,
-        &describe(&element),
-        at,
-        moved.as_deref(),
-    ))
+    acted(wheel::turned(dx, dy, &name, at, moved.as_deref()))
 }
 
 /// The page's boxes, read and scrolled ([`wheel::Boxes`]).
