@@ -121,9 +121,9 @@ struct State {
     approval_wakers: HashMap<u32, oneshot::Sender<bool>>,
     /// The user lets agents ask for tabs of private windows (popup switch).
     private_attach: bool,
-    /// Tabs being clicked, and what became of the tabs their pages opened meanwhile, for the
-    /// click's answer (`tabs::click`).
-    clicking: HashMap<TabId, Vec<tabs::Adopted>>,
+    /// Tabs being clicked: where what became of the tabs their pages open meanwhile goes, to
+    /// the click waiting for it (`tabs::click`).
+    clicking: HashMap<TabId, futures_channel::mpsc::UnboundedSender<tabs::Adopted>>,
     /// What pages did during an operation (dialogs), for the answer of that operation.
     page_notes: HashMap<TabId, Vec<String>>,
     /// The secrets each agent has typed, which every frame of its tabs hides.

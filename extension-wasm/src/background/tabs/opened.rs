@@ -6,6 +6,8 @@
 use claudezilla_protocol::envelope::PageOp;
 use claudezilla_protocol::reply::{Clicked, NewTab};
 use claudezilla_protocol::{AgentId, ErrorBody, TabId};
+use futures_channel::mpsc::UnboundedReceiver;
+use futures_util::StreamExt;
 use serde::Serialize;
 
 use super::super::{State, now, with_state};
@@ -15,10 +17,12 @@ use crate::web::{self, Tab};
 
 /// Longest wait after a click for Firefox to report the tab it opened.
 const ADOPT_WAIT_MS: f64 = 1_000.0;
-const ADOPT_POLL_MS: u32 = 20;
 
 /// What became of a tab opened from a tab being clicked: the agent's tab, or closed and why.
 pub type Adopted = Result<TabId, String>;
+
+/// What became of the tabs a click's page opened, as they come.
+type Adoptions = UnboundedReceiver<Adopted>;
 
 /// A click on an agent's tab, answered with the tab it opened.
 pub async fn click(
@@ -31,27 +35,37 @@ pub async fn click(
 ) -> Result<Clicked, ErrorBody> {
     let from = tab.id();
     // Only an agent's own tab waits for what it opens: a tab opened from an attached user tab
-    // stays the user's (see `pool::Opened`), so no answer can name it as the agent's.
-    with_state(|s| {
-        if matches!(s.pool.opened_from(from), Some(Opened::Agents(_))) {
-            s.clicking.entry(from).or_default();
-        }
+    // stays the user's (see `pool::Opened`), so no answer can name it as the agent's. A click
+    // on a tab another click waits on leaves the tabs it opens to that one's answer (a click
+    // given up left its entry closed: it waits on nothing).
+    let mut adoptions = with_state(|s| {
+        let agents = matches!(s.pool.opened_from(from), Some(Opened::Agents(_)));
+        let waited_on = s.clicking.get(&from).is_some_and(|h| !h.is_closed());
+        (agents && !waited_on).then(|| {
+            let (heard, adoptions) = futures_channel::mpsc::unbounded();
+            s.clicking.insert(from, heard);
+            adoptions
+        })
     });
     let clicked = super::super::content::answer::<Clicked>(tab, frame, until, op, budget_ms).await;
     let answered = match clicked {
         Ok(mut clicked) => {
+            let adoptions = adoptions.as_mut();
             clicked.new_tab = match clicked.new_tab.take() {
-                Some(NewTab::Asked { url }) => Some(open_linked(agent, from, url).await),
-                Some(NewTab::Popped { url }) => Some(popped(from, url, until).await),
+                Some(NewTab::Asked { url }) => Some(open_linked(agent, from, url, adoptions).await),
+                Some(NewTab::Popped { url }) => Some(popped(url, until, adoptions).await),
                 other => other,
             };
             Ok(clicked)
         }
         Err(e) => Err(e),
     };
+    let Some(mut rest) = adoptions else {
+        return answered;
+    };
+    with_state(|s| s.clicking.remove(&from));
     // More tabs than the answer names (a page opening several): each in a note with it.
-    let rest = with_state(|s| s.clicking.remove(&from)).unwrap_or_default();
-    for adopted in rest {
+    while let Ok(adopted) = rest.try_recv() {
         super::super::outbox::notify(agent, note(from, &adopted));
     }
     answered
@@ -70,17 +84,15 @@ pub(super) fn note(opener: TabId, adopted: &Adopted) -> String {
 /// Tells the click being answered on `opener` (if any) what became of a tab it opened; false
 /// when no click waits, so the agent hears of it in a note instead.
 pub(super) fn heard(s: &mut State, opener: TabId, adopted: &Adopted) -> bool {
-    let Some(waiting) = s.clicking.get_mut(&opener) else {
-        return false;
-    };
-    waiting.push(adopted.clone());
-    true
+    s.clicking
+        .get(&opener)
+        .is_some_and(|heard| heard.unbounded_send(adopted.clone()).is_ok())
 }
 
 /// The page's own popup, once Firefox reports its tab and the pool adopts it; `until` (ms since
 /// the epoch) bounds the wait for where a blank one goes.
-async fn popped(from: TabId, url: String, until: u64) -> NewTab {
-    match adoption(from).await {
+async fn popped(url: String, until: u64, adoptions: Option<&mut Adoptions>) -> NewTab {
+    match adoption(adoptions).await {
         Some(Ok(tab_id)) => NewTab::Opened {
             url: match crate::load::is_blank(&url) {
                 // Opened blank and sent on by the page (sign-in libraries do): where it went.
@@ -114,23 +126,12 @@ async fn first_address(tab: TabId, until: u64) -> String {
     address().await
 }
 
-/// What became of the next tab opened from `from`, once Firefox reports it (not long).
-async fn adoption(from: TabId) -> Option<Adopted> {
-    if !with_state(|s| s.clicking.contains_key(&from)) {
-        return None;
-    }
-    let until = web::now_ms() + ADOPT_WAIT_MS;
-    loop {
-        let adopted = with_state(|s| {
-            s.clicking
-                .get_mut(&from)
-                .and_then(|w| (!w.is_empty()).then(|| w.remove(0)))
-        });
-        if adopted.is_some() || web::now_ms() >= until {
-            return adopted;
-        }
-        web::sleep(ADOPT_POLL_MS).await;
-    }
+/// What became of the next tab the click's page opened, once Firefox reports it (not long);
+/// none when no click of the agent's waits on that tab.
+async fn adoption(adoptions: Option<&mut Adoptions>) -> Option<Adopted> {
+    web::with_deadline(ADOPT_WAIT_MS as u32, adoptions?.next())
+        .await
+        .flatten()
 }
 
 #[derive(Serialize)]
@@ -147,7 +148,12 @@ struct CreateLinked<'a> {
 /// The new tab a clicked link asks for (see `content::act::links`), opened as the agent's,
 /// beside its others, in the cookie jar of the tab clicked in; its opener is that tab, so
 /// [`super::adopt_opened`] makes it the agent's and the pool's limit holds.
-async fn open_linked(agent: &AgentId, from: TabId, url: String) -> NewTab {
+async fn open_linked(
+    agent: &AgentId,
+    from: TabId,
+    url: String,
+    adoptions: Option<&mut Adoptions>,
+) -> NewTab {
     let refused = |url: String, why: String| NewTab::Refused { url, why };
     if let Err(e) = super::super::config::check(agent, &url) {
         return refused(url, e.message);
@@ -170,7 +176,7 @@ async fn open_linked(agent: &AgentId, from: TabId, url: String) -> NewTab {
     match web::call_as::<Tab>(web::tabs_create(&web::to_js(&props))).await {
         Ok(tab) => {
             // Its adoption is told to this click, which names it: no note in the next answer.
-            let _ = adoption(from).await;
+            let _ = adoption(adoptions).await;
             NewTab::Opened {
                 tab_id: TabId(tab.id),
                 url,
