@@ -1,6 +1,6 @@
-//! How an element shows, as the readers of a page's words ask it: the Markdown, the page text
-//! and the search read only what a person sees, whatever the page's style hides it with.
-//! `content/dom.rs` answers from the browser's own `checkVisibility`.
+//! How an element shows, as the readers of a page ask it: the Markdown, the page text, the
+//! search, the snapshot and names read only what a person sees, whatever the page's style
+//! hides it with. `content/dom.rs` answers from the browser's own `checkVisibility`.
 
 /// How an element shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -10,8 +10,8 @@ pub enum Showing {
     /// Rendered with `visibility: hidden` (or `collapse`): its own text is not seen, though a
     /// child of its may be (`visibility: visible` inside it).
     Invisible,
-    /// No box of its own (`display: contents`, every slot by default): what it holds shows in
-    /// its place; `seen` says whether its own text is.
+    /// No box of its own (`display: contents`, every slot by default), inside elements that
+    /// are rendered: what it holds shows in its place; `seen` says whether its own text is.
     BoxLess { seen: bool },
     /// Not rendered (`display: none`, inside a `content-visibility: hidden` element): nothing
     /// under it shows.

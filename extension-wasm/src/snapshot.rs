@@ -10,7 +10,6 @@ use claudezilla_protocol::envelope::{FramePlace, SnapshotPart};
 
 use crate::a11y::name::Named;
 use crate::a11y::{self, States, role_of};
-use crate::showing::Showing;
 
 mod page;
 pub use page::{Facts, FieldValue, Inside, Page, Seen, Selectors};
@@ -269,7 +268,7 @@ impl<P: Page> Walker<'_, P> {
         let Some(el) = el else {
             return Holder::Shown;
         };
-        if !self.showing(el).text_seen() {
+        if !page.showing(el).text_seen() {
             return Holder::Hidden;
         }
         if self.in_label || !carrier || !pointer_cursor(page, el) {
@@ -287,26 +286,6 @@ impl<P: Page> Walker<'_, P> {
             depth,
         );
         Holder::Control
-    }
-
-    /// How `el` shows. The walk passes plain elements without asking, and a box-less one
-    /// answers only for itself (a `display: contents` element inside one not rendered says it
-    /// shows), so the nearest element with a box is asked too.
-    fn showing(&self, el: &P::Element) -> Showing {
-        let page = self.page;
-        let showing = page.showing(el);
-        if !matches!(showing, Showing::BoxLess { .. }) {
-            return showing;
-        }
-        let mut up = page.text_owner(&page.as_node(el));
-        while let Some(at) = up {
-            match page.showing(&at) {
-                Showing::BoxLess { .. } => up = page.text_owner(&page.as_node(&at)),
-                boxed if boxed.entered() => return showing,
-                _ => return Showing::NotRendered,
-            }
-        }
-        showing
     }
 
     fn push(&mut self, line: String, at: &P::Element) -> bool {
@@ -352,7 +331,7 @@ impl<P: Page> Walker<'_, P> {
     /// The element a selector asked for ([`Start::Element`]).
     fn root(&mut self, seen: Seen<P::Element>) {
         let (page, el, tag) = (self.page, seen.el, seen.tag);
-        let showing = self.showing(el);
+        let showing = page.showing(el);
         let by_attribute = page.has_attribute(el, "hidden")
             || page.attribute(el, "aria-hidden").as_deref() == Some("true");
         let hidden = by_attribute || !showing.text_seen();
@@ -403,7 +382,7 @@ impl<P: Page> Walker<'_, P> {
         if hidden {
             return;
         }
-        let showing = self.showing(el);
+        let showing = page.showing(el);
         if !showing.entered() {
             return;
         }

@@ -256,8 +256,17 @@ thread_local! {
     };
 }
 
-/// How `el` shows ([`Showing`]). Asked in the walks and of names' parts, which never enter an
-/// element not rendered (a box-less one inside one would say it shows), and of a read's root.
+/// The node's parent in the composed tree: its parent element, or its shadow root's host.
+pub fn composed_parent(node: &Node) -> Option<Element> {
+    node.parent_element().or_else(|| {
+        node.get_root_node()
+            .dyn_ref::<web_sys::ShadowRoot>()
+            .map(web_sys::ShadowRoot::host)
+    })
+}
+
+/// How `el` shows ([`Showing`]), whatever holds it: asked by every read of a page's words and
+/// of its roles and names, of each element they pass and of a read's root.
 pub fn showing(el: &Element) -> Showing {
     // The stricter question first: its options only add conditions, so a yes (the common
     // case) answers alone, in one crossing.
@@ -269,13 +278,29 @@ pub fn showing(el: &Element) -> Showing {
     }
     // Neither: box-less or not rendered, told by one computed style.
     match style(el).filter(is_box_less) {
-        Some(style) => Showing::BoxLess {
+        Some(style) if boxed_ancestor_rendered(el) => Showing::BoxLess {
             seen: style
                 .get_property_value("visibility")
                 .is_ok_and(|v| v == "visible"),
         },
-        None => Showing::NotRendered,
+        _ => Showing::NotRendered,
     }
+}
+
+/// `checkVisibility` answers a box-less element for itself alone: inside one not rendered it
+/// would still say its children show. Its nearest ancestor with a box says whether they do.
+fn boxed_ancestor_rendered(el: &Element) -> bool {
+    let mut up = composed_parent(el);
+    while let Some(at) = up {
+        if is_visible(&at) {
+            return true;
+        }
+        if !box_less(&at) {
+            return false;
+        }
+        up = composed_parent(&at);
+    }
+    true
 }
 
 /// The elements matching `selector` under a document, shadow root or element (none when the

@@ -94,11 +94,7 @@ impl walk::Page for Frame {
         text.parent_element()
     }
     fn parent_or_host(&self, el: &Element) -> Option<Element> {
-        el.parent_element().or_else(|| {
-            el.get_root_node()
-                .dyn_ref::<web_sys::ShadowRoot>()
-                .map(web_sys::ShadowRoot::host)
-        })
+        super::dom::composed_parent(el)
     }
     fn interactive_role(&self, el: &Element) -> Option<&'static str> {
         let (role, interactive) = role_of(el, &el.local_name(), true);

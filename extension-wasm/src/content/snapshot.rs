@@ -133,11 +133,7 @@ impl Page for Dom {
     }
 
     fn text_owner(&self, node: &Node) -> Option<Element> {
-        node.parent_element().or_else(|| {
-            js_sys::Reflect::get(&node.get_root_node(), &"host".into())
-                .ok()
-                .and_then(|h| h.dyn_into::<Element>().ok())
-        })
+        dom::composed_parent(node)
     }
 
     fn text(&self, node: &Node) -> Option<String> {

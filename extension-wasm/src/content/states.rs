@@ -8,11 +8,10 @@
 
 use std::cell::RefCell;
 
-use js_sys::Reflect;
 use wasm_bindgen::JsCast;
 use web_sys::{CssStyleSheet, Element, HtmlStyleElement, MouseEvent, MouseEventInit};
 
-use super::dom::document;
+use super::dom::{self, document};
 use super::style_sheets::PageSheets;
 use crate::style_rules::{self, MAX_MIRRORED};
 
@@ -48,24 +47,11 @@ pub fn force(element: &Element) -> String {
     let mut at = Some(element.clone());
     while let Some(el) = at {
         let _ = el.set_attribute(ATTR, "");
-        at = composed_parent(&el);
+        at = dom::composed_parent(&el);
         chain.push(el);
     }
     HOVERED.with(|h| *h.borrow_mut() = chain);
     report
-}
-
-/// The element's parent in the composed tree: its parent, or its shadow root's host.
-pub(in crate::content) fn composed_parent(el: &Element) -> Option<Element> {
-    el.parent_element().or_else(|| shadow_host(el))
-}
-
-fn shadow_host(el: &Element) -> Option<Element> {
-    let root = el.get_root_node();
-    Reflect::get(&root, &"host".into())
-        .ok()?
-        .dyn_into::<Element>()
-        .ok()
 }
 
 /// The pointer leaves what it hovered: out/leave events, and the forced `:hover` removed.

@@ -349,14 +349,11 @@ impl Page for Fake {
     }
 
     fn showing(&self, el: &usize) -> Showing {
-        // As the browser answers: a box-less element says so whatever holds it.
-        if self.style(*el, "display:contents") {
-            return Showing::BoxLess {
-                seen: self.seen(*el),
-            };
+        if self.not_rendered(*el) {
+            return Showing::NotRendered;
         }
-        match (self.not_rendered(*el), self.seen(*el)) {
-            (true, _) => Showing::NotRendered,
+        match (self.style(*el, "display:contents"), self.seen(*el)) {
+            (true, seen) => Showing::BoxLess { seen },
             (false, true) => Showing::Rendered,
             (false, false) => Showing::Invisible,
         }

@@ -223,7 +223,7 @@ fn composed_within(node: &Element, ancestor: &Element) -> bool {
         if &el == ancestor {
             return true;
         }
-        at = crate::content::states::composed_parent(&el);
+        at = crate::content::dom::composed_parent(&el);
     }
     false
 }
@@ -345,7 +345,7 @@ pub(super) fn focus_by_pointer(element: &Element, at: (i32, i32)) {
             caret_at(&el, at);
             return;
         }
-        target = crate::content::states::composed_parent(&el);
+        target = crate::content::dom::composed_parent(&el);
     }
     crate::content::focus::blur();
 }
