@@ -63,18 +63,8 @@ pub fn run() -> Result {
 /// Windows build's tests under Wine (`wine.rs`).
 pub fn test(filter: &[String]) -> Result {
     sh::run(cmd("cargo", &["fmt", "--all", "--check"]))?;
-    sh::run(cmd(
-        "cargo",
-        &[
-            "clippy",
-            "--release",
-            "--workspace",
-            "--all-targets",
-            "--",
-            "-D",
-            "warnings",
-        ],
-    ))?;
+    // The native crates are linted as they are built (`build::linted`): the workspace's by
+    // `build::for_tests`, xtask's by its tests below.
     let wasm_clippy = [
         &["clippy"][..],
         &build::WASM_BUILD,
@@ -82,17 +72,29 @@ pub fn test(filter: &[String]) -> Result {
     ]
     .concat();
     sh::run(cmd("cargo", &wasm_clippy))?;
-    // The binaries (and their unit tests), built for macOS and Windows as far as checking goes.
+    // A filter names native tests: the Windows ones run with the whole suite only.
+    let wine = filter.is_empty().then(wine::usable).flatten();
+    // The binaries (and their unit tests), built for macOS and Windows as far as checking
+    // goes, and xtask for Windows (its `cfg(windows)` items; the native build has its unix
+    // ones). The Windows build Wine runs is linted as it is built.
     for target in setup::CROSS_TARGETS {
-        if setup::cross_target(target) {
-            let clippy = [
-                &["clippy", "--target", target][..],
-                &setup::desktop_packages(),
-                &["-p", "xtask", "--all-targets", "--", "-D", "warnings"],
-            ]
-            .concat();
-            sh::run(cmd("cargo", &clippy))?;
+        if !setup::cross_target(target) {
+            continue;
         }
+        let mut packages = match target == wine::TARGET && wine.is_some() {
+            true => Vec::new(),
+            false => setup::desktop_packages(),
+        };
+        if target == wine::TARGET {
+            packages.extend(["-p", "xtask"]);
+        }
+        let clippy = [
+            &["clippy", "--target", target][..],
+            &packages,
+            &["--all-targets", "--", "-D", "warnings"],
+        ]
+        .concat();
+        sh::run(cmd("cargo", &clippy))?;
     }
     // axe-core goes in as npm ships it (minified; its template engine builds functions from
     // strings, which the linter warns of): our own files are linted, the vendored one is not.
@@ -124,16 +126,18 @@ pub fn test(filter: &[String]) -> Result {
     ]
     .concat();
     let mut tally = sh::Tally::default();
-    let mut tests = filtered(&release);
+    let mut tests = build::linted(filtered(&release));
     tests.env("CLAUDE_CLI", setup::claude_cli());
     let native = sh::run_tests(tests, &mut tally);
-    // xtask's own, built as `cargo xtask` runs it.
-    let xtask = sh::run_tests(filtered(&["test", "-p", "xtask"]), &mut tally);
+    // xtask's own, in the profile `cargo xtask` built its dependencies in.
+    let xtask = sh::run_tests(
+        build::linted(filtered(&["test", "-p", "xtask"])),
+        &mut tally,
+    );
     let native = native.and(xtask);
-    // A filter names native tests: the Windows ones run with the whole suite only.
-    let windows = match filter.is_empty() {
-        true => wine::test(&mut tally),
-        false => Ok(()),
+    let windows = match wine {
+        Some(wine) => wine::test(&wine, &mut tally),
+        None => Ok(()),
     };
     let result = native.and(windows);
     if !tally.failures.is_empty() {

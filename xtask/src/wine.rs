@@ -8,23 +8,27 @@ use std::path::{Path, PathBuf};
 use crate::setup;
 use crate::sh::{self, Result, cmd, exists, root};
 
-const TARGET: &str = "x86_64-pc-windows-gnu";
+pub const TARGET: &str = "x86_64-pc-windows-gnu";
 const MINGW: &str = "x86_64-w64-mingw32-gcc";
 
-/// Runs the Windows tests, adding to `tally`; `Ok` without running when Wine cannot be had.
-pub fn test(tally: &mut sh::Tally) -> Result {
+/// Wine's launcher when the Windows tests can run here (Linux, Wine and MinGW, installed if
+/// missing, and the Windows target); `None`, with a word why, when they cannot.
+pub fn usable() -> Option<PathBuf> {
     if !cfg!(target_os = "linux") {
-        return Ok(());
+        return None;
     }
     let Some(wine) = wine() else {
         eprintln!(
             "Windows tests not run: Wine and MinGW are missing (Debian/Ubuntu: `sudo apt-get install wine64 gcc-mingw-w64-x86-64-win32`)"
         );
-        return Ok(());
+        return None;
     };
-    if !setup::cross_target(TARGET) {
-        return Ok(());
-    }
+    setup::cross_target(TARGET).then_some(wine)
+}
+
+/// Runs the Windows tests under `wine` (from `usable`), adding to `tally`. Their build is also
+/// the Windows lint of the desktop crates (`build::linted`).
+pub fn test(wine: &Path, tally: &mut sh::Tally) -> Result {
     let bin = root().join("target").join(TARGET).join("debug");
     random_source_for_wine(&[&bin.join("deps"), &bin])?;
     let prefix = root().join("target/wine");
@@ -35,23 +39,23 @@ pub fn test(tally: &mut sh::Tally) -> Result {
         &["--bins", "--tests"],
     ]
     .concat();
-    sh::run(cmd("cargo", &build))?;
-    let _server = Server::start(&wine, &prefix);
+    sh::run(crate::build::linted(cmd("cargo", &build)))?;
+    let _server = Server::start(wine, &prefix);
     let args = [
         &["test", "--target", TARGET][..],
         &setup::desktop_packages(),
     ]
     .concat();
-    let mut tests = cmd("cargo", &args);
+    let mut tests = crate::build::linted(cmd("cargo", &args));
     tests
-        .env("CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER", &wine)
+        .env("CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER", wine)
         .env("WINEPREFIX", &prefix)
         .env("WINEDEBUG", "-all");
     sh::run_tests(tests, tally)?;
 
     let mut together = cmd(&windows_test_program()?.to_string_lossy(), &["--ignored"]);
     together
-        .env("CLAUDEZILLA_WINE", &wine)
+        .env("CLAUDEZILLA_WINE", wine)
         .env("CLAUDEZILLA_WINDOWS_BIN", &bin)
         .env("WINEPREFIX", &prefix);
     sh::run_tests(together, tally)
@@ -106,7 +110,7 @@ fn windows_test_program() -> Result<PathBuf> {
         &["--no-run"],
     ]
     .concat();
-    let built = cmd("cargo", &args)
+    let built = crate::build::linted(cmd("cargo", &args))
         .output()
         .map_err(|e| format!("cannot start cargo: {e}"))?;
     // Cargo says where each test program is: `Executable tests/windows.rs (target/…)`.

@@ -307,7 +307,7 @@ where
     F: FnOnce() -> Fut + Send + 'static,
     Fut: Future<Output = anyhow::Result<()>>,
 {
-    Trial::test(name, move || {
+    timed(name, move || {
         finish(
             runtime().block_on(async { tokio::time::timeout(TEST_LIMIT, test()).await }),
             None,
@@ -337,12 +337,41 @@ where
     F: FnOnce(Arc<Shared>) -> Fut + Send + 'static,
     Fut: Future<Output = anyhow::Result<()>>,
 {
-    Trial::test(name, move || {
+    timed(name, move || {
         let s = fixture().map_err(|e| Failed::from(format!("{e:#}")))?;
         let result =
             runtime().block_on(async { tokio::time::timeout(TEST_LIMIT, test(s.clone())).await });
         finish(result, Some(&s.browser))
     })
+}
+
+/// How long each test took, so a slow suite shows where its time goes (`slowest`).
+static TIMES: Mutex<Vec<(String, Duration)>> = Mutex::new(Vec::new());
+
+fn timed(name: &str, test: impl FnOnce() -> Result<(), Failed> + Send + 'static) -> Trial {
+    let owned = name.to_owned();
+    Trial::test(name, move || {
+        let started = std::time::Instant::now();
+        let result = test();
+        let took = started.elapsed();
+        TIMES
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((owned, took));
+        result
+    })
+}
+
+/// The `count` slowest tests of the run, slowest first, one per line.
+pub fn slowest(count: usize) -> String {
+    let mut times = TIMES.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    times.sort_by_key(|(_, took)| std::cmp::Reverse(*took));
+    times
+        .iter()
+        .take(count)
+        .map(|(name, took)| format!("  {:>6.1} s  {name}", took.as_secs_f64()))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn finish(

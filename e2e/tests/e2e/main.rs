@@ -554,6 +554,7 @@ fn main() {
         ),
     ]);
     let conclusion = libtest_mimic::run(&args, trials);
+    eprintln!("The slowest tests:\n{}", common::slowest(15));
     // Tear the shared browser down before exiting (statics are not dropped).
     let shared = common::SHARED
         .lock()
