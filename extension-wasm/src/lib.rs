@@ -10,7 +10,8 @@
 //! * [`capture_plan`]: what a screenshot captures, capped whatever the page measures.
 //! * [`pixels`], [`jpeg`]: decoding, stitching, shrinking and encoding pictures.
 //! * [`load`]: when a navigation counts as finished, and whether it reached what was asked;
-//!   [`arrival`]: what the navigation's answer says of it.
+//!   [`arrival`]: what the navigation's answer says of it; [`trip`]: a navigation, a new
+//!   tab and a tab a page opened, carried through.
 //! * [`native_link`]: the host link's welcome, reconnect backoff and pings; an answer's last
 //!   size bound.
 //! * [`network`]: requests in flight, for "the network is quiet".

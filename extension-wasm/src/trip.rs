@@ -205,6 +205,7 @@ pub async fn arrived<T: Tabs>(tabs: &T, asked: Option<&str>, mark: u64, loaded: 
     Ok(report)
 }
 
+pub mod adopt;
 pub mod open;
 
 #[cfg(test)]

@@ -123,7 +123,7 @@ struct State {
     private_attach: bool,
     /// Tabs being clicked: where what became of the tabs their pages open meanwhile goes, to
     /// the click waiting for it (`tabs::click`).
-    clicking: HashMap<TabId, futures_channel::mpsc::UnboundedSender<tabs::Adopted>>,
+    clicking: HashMap<TabId, futures_channel::mpsc::UnboundedSender<crate::trip::adopt::Adopted>>,
     /// What pages did during an operation (dialogs), for the answer of that operation.
     page_notes: HashMap<TabId, Vec<String>>,
     /// The secrets each agent has typed, which every frame of its tabs hides.

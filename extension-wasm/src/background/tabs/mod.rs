@@ -14,6 +14,7 @@ use super::{Shown, now, persist, with_state};
 use crate::load::LoadWatch;
 use crate::pool::{AuthorizedTab, Opened};
 use crate::refusal::Refusal;
+use crate::trip::adopt::{self, Adopted, Adopter, OpenedTab};
 use crate::trip::open::Opener;
 use crate::web::{self, Tab, Window};
 
@@ -22,7 +23,7 @@ mod opened;
 mod waits;
 
 pub use navigation::*;
-pub use opened::{Adopted, click};
+pub use opened::click;
 pub use waits::*;
 
 thread_local! {
@@ -424,63 +425,73 @@ async fn adopt_popup(target: NavigationTarget) {
     }
 }
 
-/// A tab opened by an agent's page (`window.open`, a `target=_blank` link) belongs to that
-/// agent: it counts against the pool (over the limit it is closed), the agent hears of it in
-/// the click's answer or its next one, and it is closed with the agent's other tabs. One
-/// opened from a user's tab the agent attached stays the user's (the pool decides); the agent
-/// hears of it.
+/// A tab opened by an agent's page becomes the agent's (`crate::trip::adopt`).
 pub(super) async fn adopt_opened(tab: Tab, opener: TabId) {
-    let id = TabId(tab.id);
-    let Some(opened) = with_state(|s| {
-        (!s.pool.contains(id))
-            .then(|| s.pool.opened_from(opener))
-            .flatten()
-    }) else {
-        return;
+    let opened = OpenedTab {
+        id: TabId(tab.id),
+        url: tab.url,
+        window: tab.window_id,
     };
-    let owner = match opened {
-        Opened::Agents(owner) => owner,
-        Opened::Users { attached_by } => {
-            return super::outbox::notify(
-                &attached_by,
-                format!(
-                    "tab {opener} (the user's, attached to you) opened tab {id}: it is the user's, not yours — \
-                     the user may have opened it there (a middle-click, a sign-in popup), and the browser does not say who did; \
-                     firefox_attach_tab asks the user for it"
-                ),
-            );
-        }
-    };
-    if let Err(full) = with_state(|s| s.pool.admit(&owner, now())) {
-        let _ = web::call(web::tabs_remove(&JsValue::from(tab.id))).await;
-        let closed = Err(full.message);
-        if !with_state(|s| opened::heard(s, opener, &closed)) {
-            super::outbox::notify(&owner, opened::note(opener, &closed));
-        }
-        return;
+    adopt::adopt(&Browser, opened, opener).await;
+}
+
+/// The pool and the browser, as taking an opened tab in asks them.
+struct Browser;
+
+impl Adopter for Browser {
+    fn opened_from(&self, tab: TabId, opener: TabId) -> Option<Opened> {
+        with_state(|s| {
+            (!s.pool.contains(tab))
+                .then(|| s.pool.opened_from(opener))
+                .flatten()
+        })
     }
-    let clicking = with_state(|s| {
-        s.pool.insert(id, owner.clone(), tab.url.clone());
-        s.requests.claim(id);
-        opened::heard(s, opener, &Ok(id))
-    });
-    super::tabs_changed();
-    persist::mark_tab(tab.id, &owner).await;
-    // Into the agents' window with the agent's other tabs (a popup window included).
-    let window = with_state(|s| s.pool.window);
-    if let Some(window_id) = window.filter(|w| *w != tab.window_id) {
+
+    fn admit(&self, owner: &AgentId) -> Result<(), ErrorBody> {
+        with_state(|s| s.pool.admit(owner, now()))
+    }
+
+    async fn close(&self, tab: TabId) {
+        let _ = web::call(web::tabs_remove(&JsValue::from(tab.0))).await;
+    }
+
+    fn take(&self, tab: &OpenedTab, owner: &AgentId) {
+        with_state(|s| {
+            s.pool.insert(tab.id, owner.clone(), tab.url.clone());
+            s.requests.claim(tab.id);
+        });
+    }
+
+    fn tell_click(&self, opener: TabId, adopted: &Adopted) -> bool {
+        with_state(|s| opened::heard(s, opener, adopted))
+    }
+
+    fn changed(&self) {
+        super::tabs_changed();
+    }
+
+    async fn mark(&self, tab: TabId, owner: &AgentId) {
+        persist::mark_tab(tab.0, owner).await;
+    }
+
+    fn window(&self) -> Option<u32> {
+        with_state(|s| s.pool.window)
+    }
+
+    async fn move_to(&self, tab: TabId, window_id: u32) {
         let to = web::to_js(&MoveTo {
             window_id,
             index: -1,
         });
-        let _ = web::call(web::tabs_move(tab.id, &to)).await;
+        let _ = web::call(web::tabs_move(tab.0, &to)).await;
     }
-    if let Some(window_id) = window {
-        group(tab.id, window_id).await;
+
+    async fn group(&self, tab: TabId, window: u32) {
+        group(tab.0, window).await;
     }
-    // A click being answered names the tab itself.
-    if !clicking {
-        super::outbox::notify(&owner, opened::note(opener, &Ok(id)));
+
+    fn notify(&self, agent: &AgentId, text: String) {
+        super::outbox::notify(agent, text);
     }
 }
 

@@ -1,7 +1,7 @@
 //! Tabs a click opens, named in the click's own answer: the new tab a link asks for (opened
 //! here, since Firefox's popup blocker refuses it to a synthetic click) and the popup the
 //! page's own `window.open` opened where the user allows popups. Either becomes the agent's
-//! tab through [`super::adopt_opened`], which tells the click waiting for it.
+//! tab through `crate::trip::adopt`, which tells the click waiting for it.
 
 use claudezilla_protocol::envelope::PageOp;
 use claudezilla_protocol::reply::{Clicked, NewTab};
@@ -13,13 +13,11 @@ use serde::Serialize;
 use super::super::{State, now, with_state};
 use crate::load::LoadWatch;
 use crate::pool::{AuthorizedTab, Opened};
+use crate::trip::adopt::{self, Adopted};
 use crate::web::{self, Tab};
 
 /// Longest wait after a click for Firefox to report the tab it opened.
 const ADOPT_WAIT_MS: f64 = 1_000.0;
-
-/// What became of a tab opened from a tab being clicked: the agent's tab, or closed and why.
-pub type Adopted = Result<TabId, String>;
 
 /// What became of the tabs a click's page opened, as they come.
 type Adoptions = UnboundedReceiver<Adopted>;
@@ -66,19 +64,9 @@ pub async fn click(
     with_state(|s| s.clicking.remove(&from));
     // More tabs than the answer names (a page opening several): each in a note with it.
     while let Ok(adopted) = rest.try_recv() {
-        super::super::outbox::notify(agent, note(from, &adopted));
+        super::super::outbox::notify(agent, adopt::note(from, &adopted));
     }
     answered
-}
-
-/// What the agent hears of a tab its page opened that no answer names.
-pub(super) fn note(opener: TabId, adopted: &Adopted) -> String {
-    match adopted {
-        Ok(id) => format!(
-            "your page in tab {opener} opened tab {id}; it is yours (firefox_get_tabs lists it, firefox_close_tab closes it)"
-        ),
-        Err(why) => format!("your page in tab {opener} opened a tab, which was closed: {why}"),
-    }
 }
 
 /// Tells the click being answered on `opener` (if any) what became of a tab it opened; false
@@ -147,7 +135,7 @@ struct CreateLinked<'a> {
 
 /// The new tab a clicked link asks for (see `content::act::links`), opened as the agent's,
 /// beside its others, in the cookie jar of the tab clicked in; its opener is that tab, so
-/// [`super::adopt_opened`] makes it the agent's and the pool's limit holds.
+/// `crate::trip::adopt` makes it the agent's and the pool's limit holds.
 async fn open_linked(
     agent: &AgentId,
     from: TabId,

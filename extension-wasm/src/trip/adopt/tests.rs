@@ -1,0 +1,203 @@
+use std::cell::RefCell;
+
+use claudezilla_protocol::ErrorCode;
+
+use super::*;
+use crate::at_once::run;
+
+/// A pool and browser whose answers are scripted, logging every step in order.
+struct Fake {
+    opened: Option<Opened>,
+    admit: Result<(), ErrorBody>,
+    /// A click on the opener waits for what it opened.
+    clicking: bool,
+    window: Option<u32>,
+    log: RefCell<Vec<String>>,
+}
+
+/// An agent whose short name is `agent_` and `n` four times (`agent(0xaa)`: `agent_aaaaaaaa`).
+fn agent(n: u8) -> AgentId {
+    AgentId::new([n; 16], 100)
+}
+
+fn fake(opened: Option<Opened>) -> Fake {
+    Fake {
+        opened,
+        admit: Ok(()),
+        clicking: false,
+        window: Some(7),
+        log: RefCell::default(),
+    }
+}
+
+fn popup(window: u32) -> OpenedTab {
+    OpenedTab {
+        id: TabId(9),
+        url: "https://example.com/popup".into(),
+        window,
+    }
+}
+
+impl Fake {
+    fn say(&self, step: String) {
+        self.log.borrow_mut().push(step);
+    }
+
+    fn steps(&self) -> Vec<String> {
+        self.log.borrow().clone()
+    }
+}
+
+impl Adopter for Fake {
+    fn opened_from(&self, _tab: TabId, _opener: TabId) -> Option<Opened> {
+        self.opened.clone()
+    }
+
+    fn admit(&self, owner: &AgentId) -> Result<(), ErrorBody> {
+        self.say(format!("admit {owner}"));
+        self.admit.clone()
+    }
+
+    async fn close(&self, tab: TabId) {
+        self.say(format!("close {tab}"));
+    }
+
+    fn take(&self, tab: &OpenedTab, owner: &AgentId) {
+        self.say(format!("take {} for {owner} at {}", tab.id, tab.url));
+    }
+
+    fn tell_click(&self, opener: TabId, adopted: &Adopted) -> bool {
+        self.say(format!("tell click on {opener}: {adopted:?}"));
+        self.clicking
+    }
+
+    fn changed(&self) {
+        self.say("changed".into());
+    }
+
+    async fn mark(&self, tab: TabId, owner: &AgentId) {
+        self.say(format!("mark {tab} as {owner}"));
+    }
+
+    fn window(&self) -> Option<u32> {
+        self.window
+    }
+
+    async fn move_to(&self, tab: TabId, window: u32) {
+        self.say(format!("move {tab} to window {window}"));
+    }
+
+    async fn group(&self, tab: TabId, window: u32) {
+        self.say(format!("group {tab} in window {window}"));
+    }
+
+    fn notify(&self, agent: &AgentId, text: String) {
+        self.say(format!("notify {agent}: {text}"));
+    }
+}
+
+#[test]
+fn a_tab_from_an_agents_page_is_taken_before_it_is_marked_and_joins_the_agents_window() {
+    let a = fake(Some(Opened::Agents(agent(0xaa))));
+    run(adopt(&a, popup(3), TabId(2)));
+    assert_eq!(
+        a.steps(),
+        [
+            "admit agent_aaaaaaaa",
+            "take 9 for agent_aaaaaaaa at https://example.com/popup",
+            "tell click on 2: Ok(TabId(9))",
+            "changed",
+            "mark 9 as agent_aaaaaaaa",
+            "move 9 to window 7",
+            "group 9 in window 7",
+            "notify agent_aaaaaaaa: your page in tab 2 opened tab 9; it is yours (firefox_get_tabs lists it, firefox_close_tab closes it)",
+        ]
+    );
+}
+
+#[test]
+fn a_click_waiting_names_the_tab_so_no_note_is_sent_and_a_tab_in_the_window_is_not_moved() {
+    let a = Fake {
+        clicking: true,
+        ..fake(Some(Opened::Agents(agent(0xaa))))
+    };
+    run(adopt(&a, popup(7), TabId(2)));
+    let steps = a.steps();
+    assert!(!steps.iter().any(|s| s.starts_with("notify")), "{steps:?}");
+    assert!(!steps.iter().any(|s| s.starts_with("move")), "{steps:?}");
+    assert_eq!(
+        steps.last().map(String::as_str),
+        Some("group 9 in window 7")
+    );
+}
+
+#[test]
+fn without_an_agents_window_the_tab_stays_where_it_opened() {
+    let a = Fake {
+        window: None,
+        ..fake(Some(Opened::Agents(agent(0xaa))))
+    };
+    run(adopt(&a, popup(3), TabId(2)));
+    let steps = a.steps();
+    assert!(
+        !steps
+            .iter()
+            .any(|s| s.starts_with("move") || s.starts_with("group")),
+        "{steps:?}"
+    );
+    assert!(
+        steps
+            .last()
+            .is_some_and(|s| s.starts_with("notify agent_aaaaaaaa:"))
+    );
+}
+
+#[test]
+fn past_the_agents_share_the_tab_is_closed_and_the_click_or_a_note_says_why() {
+    let full = || Err(ErrorBody::new(ErrorCode::PoolFull, "the pool is full"));
+    let a = Fake {
+        admit: full(),
+        ..fake(Some(Opened::Agents(agent(0xaa))))
+    };
+    run(adopt(&a, popup(3), TabId(2)));
+    assert_eq!(
+        a.steps(),
+        [
+            "admit agent_aaaaaaaa",
+            "close 9",
+            "tell click on 2: Err(\"the pool is full\")",
+            "notify agent_aaaaaaaa: your page in tab 2 opened a tab, which was closed: the pool is full",
+        ]
+    );
+    let clicked = Fake {
+        admit: full(),
+        clicking: true,
+        ..fake(Some(Opened::Agents(agent(0xaa))))
+    };
+    run(adopt(&clicked, popup(3), TabId(2)));
+    assert_eq!(
+        clicked.steps().last().map(String::as_str),
+        Some("tell click on 2: Err(\"the pool is full\")")
+    );
+}
+
+#[test]
+fn a_tab_from_a_users_attached_tab_stays_theirs_and_its_agent_hears_of_it() {
+    let a = fake(Some(Opened::Users {
+        attached_by: agent(0xbb),
+    }));
+    run(adopt(&a, popup(3), TabId(2)));
+    let steps = a.steps();
+    assert_eq!(steps.len(), 1, "{steps:?}");
+    assert!(
+        steps[0].starts_with("notify agent_bbbbbbbb: tab 2 (the user's, attached to you) opened tab 9: it is the user's, not yours"),
+        "{steps:?}"
+    );
+}
+
+#[test]
+fn a_tab_already_in_the_pool_or_from_no_pool_tab_is_left_alone() {
+    let a = fake(None);
+    run(adopt(&a, popup(3), TabId(2)));
+    assert!(a.steps().is_empty());
+}
