@@ -246,9 +246,13 @@ pub fn apt_install(packages: &[&str], what: &str) -> Result {
             packages.join(" ")
         ));
     }
-    let mut update = cmd("apt-get", &["update", "-q"]);
-    update.env("DEBIAN_FRONTEND", "noninteractive");
-    sh::run(update)?;
+    // Once a run: Firefox and then Wine may each be missing on a fresh machine.
+    static UPDATED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if !UPDATED.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        let mut update = cmd("apt-get", &["update", "-q"]);
+        update.env("DEBIAN_FRONTEND", "noninteractive");
+        sh::run(update)?;
+    }
     let mut args = vec!["install", "-y", "-q", "--no-install-recommends"];
     args.extend(packages);
     let mut install = cmd("apt-get", &args);
