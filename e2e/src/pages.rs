@@ -15,6 +15,8 @@ pub struct Page {
     /// Served as `Content-Disposition: attachment` under this name (a download).
     pub attachment: Option<&'static str>,
     pub delay: Duration,
+    /// Sent after its head by this long: a download stays in progress meanwhile.
+    pub body_delay: Duration,
     /// A 302 to this path on the same server named `localhost` (another host for allowlists).
     pub redirect_to_localhost: Option<&'static str>,
 }
@@ -26,6 +28,7 @@ impl Page {
             content_type: "text/html; charset=utf-8",
             attachment: None,
             delay: Duration::ZERO,
+            body_delay: Duration::ZERO,
             redirect_to_localhost: None,
         }
     }
@@ -36,6 +39,7 @@ impl Page {
             content_type: "image/svg+xml",
             attachment: None,
             delay: Duration::ZERO,
+            body_delay: Duration::ZERO,
             redirect_to_localhost: None,
         }
     }
@@ -46,6 +50,7 @@ impl Page {
             content_type: "text/javascript",
             attachment: None,
             delay: Duration::ZERO,
+            body_delay: Duration::ZERO,
             redirect_to_localhost: None,
         }
     }
@@ -166,6 +171,7 @@ impl PageServer {
                         page.body.len(),
                     );
                     let _ = stream.write_all(head.as_bytes()).await;
+                    tokio::time::sleep(page.body_delay).await;
                     let _ = stream.write_all(&page.body).await;
                     let _ = stream.shutdown().await;
                 });

@@ -34,8 +34,16 @@ fn pages() -> HashMap<&'static str, Page> {
             Page::html(
                 "<!doctype html><title>Files</title>\
                  <a id=conftest href=/files/conftest.py>conftest</a>\
-                 <a id=gotest href=/files/x_test.go>go test</a>",
+                 <a id=gotest href=/files/x_test.go>go test</a>\
+                 <a id=slow href=/files/slow.txt>slow</a>",
             ),
+        ),
+        (
+            "/files/slow.txt",
+            Page {
+                body_delay: SLOW_BODY,
+                ..Page::download(b"slow-bytes-41c7".to_vec(), "slow.txt")
+            },
         ),
         (
             "/files/conftest.py",
@@ -147,6 +155,43 @@ pub async fn downloads_a_runner_would_pick_up_stay_inert(s: Arc<Shared>) -> anyh
     ensure!(!dl.join("x_test.go").exists());
     ensure!(!project.path().join("downloads/x_test.go").exists());
     b.close().await?;
+    Ok(())
+}
+
+/// How long `/files/slow.txt` is in progress: its body comes this long after its head.
+const SLOW_BODY: Duration = Duration::from_secs(2);
+
+/// A download wait ends when the browser says the download did, not at its timeout: asked
+/// while the file is in progress, with a minute to wait, the answer lists it complete well
+/// before the minute is up (a wait that missed the browser's word would run it out, and
+/// then read the list).
+pub async fn a_download_wait_ends_with_the_download(s: Arc<Shared>) -> anyhow::Result<()> {
+    const WAIT: Duration = Duration::from_secs(60);
+    let site = PageServer::start(pages()).await?;
+    let project = tempfile::tempdir()?;
+    let a = s.agent_in("files-slow", project.path()).await?;
+    let tab = a.open(&site.url("/files/downloads.html")).await?;
+    click(&a, tab, "#slow").await?;
+    let asked = std::time::Instant::now();
+    let wait = u64::try_from(WAIT.as_millis())?;
+    let listed = call(
+        &a,
+        "firefox_downloads",
+        json!({"wait": true, "timeout": wait}),
+    )
+    .await?
+    .text;
+    let took = asked.elapsed();
+    ensure!(
+        listed.starts_with("1 download") && listed.contains("slow.txt: complete"),
+        "{listed}"
+    );
+    ensure!(
+        took < WAIT / 2,
+        "the wait ran {took:?} of its {WAIT:?} for a download of {SLOW_BODY:?}: {listed}"
+    );
+    ensure!(std::fs::read(project.path().join("downloads/slow.txt"))? == b"slow-bytes-41c7");
+    a.close().await?;
     Ok(())
 }
 

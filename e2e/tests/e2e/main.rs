@@ -436,6 +436,10 @@ fn main() {
             files::downloads_a_runner_would_pick_up_stay_inert,
         ),
         with_shared(
+            "files::a_download_wait_ends_with_the_download",
+            files::a_download_wait_ends_with_the_download,
+        ),
+        with_shared(
             "files::secrets_are_never_uploaded",
             files::secrets_are_never_uploaded,
         ),

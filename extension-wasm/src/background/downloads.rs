@@ -14,9 +14,6 @@ use super::{now, outbox, tabs, with_state};
 use crate::downloads::{DownloadItem, OpenPage, busy, page_made_owner};
 use crate::web::{self, Tab};
 
-/// How often a waiting call looks again.
-const POLL_MS: u32 = 200;
-
 #[derive(Serialize)]
 struct ById {
     id: u32,
@@ -34,6 +31,25 @@ pub fn listen() {
     });
     web::DOWNLOADS_ON_CREATED.with(|e| e.add_listener(created.as_ref().unchecked_ref()));
     created.forget();
+    // Any download's state, the user's too: a waiting call reads its agent's list again.
+    let changed = Closure::<dyn FnMut(JsValue)>::new(|_: JsValue| changed());
+    web::DOWNLOADS_ON_CHANGED.with(|e| e.add_listener(changed.as_ref().unchecked_ref()));
+    changed.forget();
+}
+
+/// Wakes the calls waiting on downloads.
+fn changed() {
+    for waiter in with_state(|s| std::mem::take(&mut s.download_waiters)) {
+        let _ = waiter.send(());
+    }
+}
+
+/// Ends at the next change of a download (made the agents', started, ended), for a call that
+/// reads the list after asking.
+fn next_change() -> futures_channel::oneshot::Receiver<()> {
+    let (waiter, change) = futures_channel::oneshot::channel();
+    with_state(|s| s.download_waiters.push(waiter));
+    change
 }
 
 async fn claim(item: DownloadItem) {
@@ -47,6 +63,7 @@ async fn claim(item: DownloadItem) {
         return;
     }
     with_state(|s| s.downloads.own(item.id, &agent));
+    changed();
     // A navigation that became this download is over: the page stays where it was.
     if let Some(tab) = tab
         && with_state(|s| s.main_frames.downloaded(tab, &item.url))
@@ -119,7 +136,8 @@ async fn owner(item: &DownloadItem) -> Option<(AgentId, Option<TabId>)> {
 }
 
 /// `firefox_downloads`: deletes the browser's copies of the files the MCP server moved, then
-/// lists the agent's downloads (waiting, when asked, until none is in progress).
+/// lists the agent's downloads (waiting, when asked, until one has started and none is in
+/// progress: the list is read again at each change the browser tells of).
 pub async fn list(
     agent: &AgentId,
     a: ResolvedDownloads,
@@ -133,11 +151,21 @@ pub async fn list(
         }
     }
     loop {
+        // Asked before the read, so a change during it is not missed.
+        let change = next_change();
         let downloads = current(agent).await;
-        if !a.args.wait || !busy(&downloads) || now() + u64::from(POLL_MS) >= until {
+        let left = until.saturating_sub(now());
+        if !a.args.wait || !busy(&downloads) || left == 0 {
             return Ok(reply::Downloads { downloads });
         }
-        web::sleep(POLL_MS).await;
+        if web::with_deadline(u32::try_from(left).unwrap_or(u32::MAX), change)
+            .await
+            .is_none()
+        {
+            // Time is up: the list as it is now (a file's bytes change without telling).
+            let downloads = current(agent).await;
+            return Ok(reply::Downloads { downloads });
+        }
     }
 }
 

@@ -116,6 +116,8 @@ struct State {
     /// Waiting for a tab's title: Firefox may report a load complete before the page's title
     /// reached the tab, and tell of the title in a later update.
     title_waiters: HashMap<TabId, Vec<oneshot::Sender<String>>>,
+    /// `firefox_downloads` calls waiting for a download to start or end.
+    download_waiters: Vec<oneshot::Sender<()>>,
     /// Agents asking for the user's tabs, and who waits for each answer.
     approvals: crate::approvals::Approvals,
     approval_wakers: HashMap<u32, oneshot::Sender<bool>>,

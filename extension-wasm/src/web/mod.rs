@@ -176,6 +176,8 @@ extern "C" {
     pub static NAVIGATION_TARGET_CREATED: BrowserEvent;
     #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "downloads"], js_name = onCreated)]
     pub static DOWNLOADS_ON_CREATED: BrowserEvent;
+    #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "downloads"], js_name = onChanged)]
+    pub static DOWNLOADS_ON_CHANGED: BrowserEvent;
     #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "runtime"], js_name = onMessage)]
     pub static RUNTIME_ON_MESSAGE: BrowserEvent;
     #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "webRequest"], js_name = onBeforeRequest)]
