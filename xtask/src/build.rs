@@ -49,10 +49,12 @@ pub fn for_tests() -> Result {
 /// driver in rustc's place for the workspace's own crates, as `cargo clippy` does (where it
 /// only checks), and the flags travel in `CLIPPY_ARGS`, in `cargo clippy`'s own form. A
 /// separate `cargo clippy` would compile every dependency a second time, as metadata: 107 s of
-/// a clean machine's run for the native crates, 105 for Windows'. The driver's code differs
-/// from rustc's only in running MIR's optimisations at level 0 (LLVM's are the same); what
-/// ships is built by `all`, without it. Every cargo command of a linted build must say so, or
-/// cargo builds the workspace's crates again without the driver.
+/// a clean machine's run for the native crates, 105 for Windows'. The driver compiles as rustc
+/// does but for clippy's settings (MIR optimised at level 0, so LLVM is given other input;
+/// `--cfg clippy`). The extension is never built by it; the binaries in `target/release`
+/// (which `install` links) are, after a test run, until the next `build`. Every cargo command
+/// of a linted build must say so, or cargo builds the workspace's crates again without the
+/// driver.
 pub fn linted(mut c: Command) -> Command {
     c.env("RUSTC_WORKSPACE_WRAPPER", "clippy-driver").env(
         "CLIPPY_ARGS",

@@ -64,7 +64,8 @@ pub fn run() -> Result {
 pub fn test(filter: &[String]) -> Result {
     sh::run(cmd("cargo", &["fmt", "--all", "--check"]))?;
     // The native crates are linted as they are built (`build::linted`): the workspace's by
-    // `build::for_tests`, xtask's by its tests below.
+    // `build::for_tests`, xtask's by its tests below (its test build holds all its code; an
+    // item only its tests use is not flagged as dead there).
     let wasm_clippy = [
         &["clippy"][..],
         &build::WASM_BUILD,
@@ -75,8 +76,8 @@ pub fn test(filter: &[String]) -> Result {
     // A filter names native tests: the Windows ones run with the whole suite only.
     let wine = filter.is_empty().then(wine::usable).flatten();
     // The binaries (and their unit tests), built for macOS and Windows as far as checking
-    // goes, and xtask for Windows (its `cfg(windows)` items; the native build has its unix
-    // ones). The Windows build Wine runs is linted as it is built.
+    // goes, and xtask for Windows (its `cfg(windows)` items; the native test build has its
+    // unix ones). The Windows build Wine runs is linted as it is built.
     for target in setup::CROSS_TARGETS {
         if !setup::cross_target(target) {
             continue;

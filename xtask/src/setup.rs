@@ -248,10 +248,11 @@ pub fn apt_install(packages: &[&str], what: &str) -> Result {
     }
     // Once a run: Firefox and then Wine may each be missing on a fresh machine.
     static UPDATED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-    if !UPDATED.swap(true, std::sync::atomic::Ordering::Relaxed) {
+    if !UPDATED.load(std::sync::atomic::Ordering::Relaxed) {
         let mut update = cmd("apt-get", &["update", "-q"]);
         update.env("DEBIAN_FRONTEND", "noninteractive");
         sh::run(update)?;
+        UPDATED.store(true, std::sync::atomic::Ordering::Relaxed);
     }
     let mut args = vec!["install", "-y", "-q", "--no-install-recommends"];
     args.extend(packages);

@@ -12,7 +12,7 @@ pub const TARGET: &str = "x86_64-pc-windows-gnu";
 const MINGW: &str = "x86_64-w64-mingw32-gcc";
 
 /// Wine's launcher when the Windows tests can run here (Linux, Wine and MinGW, installed if
-/// missing, and the Windows target); `None`, with a word why, when they cannot.
+/// missing, and the Windows target); `None` when they cannot (with a word why on Linux).
 pub fn usable() -> Option<PathBuf> {
     if !cfg!(target_os = "linux") {
         return None;

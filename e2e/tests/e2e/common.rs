@@ -348,7 +348,7 @@ where
 /// How long each test took, so a slow suite shows where its time goes (`slowest`).
 static TIMES: Mutex<Vec<(String, Duration)>> = Mutex::new(Vec::new());
 
-fn timed(name: &str, test: impl FnOnce() -> Result<(), Failed> + Send + 'static) -> Trial {
+pub fn timed(name: &str, test: impl FnOnce() -> Result<(), Failed> + Send + 'static) -> Trial {
     let owned = name.to_owned();
     Trial::test(name, move || {
         let started = std::time::Instant::now();

@@ -307,7 +307,7 @@ where
     F: FnOnce(Arc<Site>) -> Fut + Send + 'static,
     Fut: Future<Output = anyhow::Result<()>>,
 {
-    Trial::test(name, move || {
+    crate::common::timed(name, move || {
         let site = runtime()
             .block_on(Site::start())
             .map_err(|e| Failed::from(format!("{e:#}")))?;

@@ -162,25 +162,31 @@ pub async fn downloads_a_runner_would_pick_up_stay_inert(s: Arc<Shared>) -> anyh
 const SLOW_BODY: Duration = Duration::from_secs(2);
 
 /// A download wait ends when the browser says the download did, not at its timeout: asked
-/// while the file is in progress, with a minute to wait, the answer lists it complete well
-/// before the minute is up (a wait that missed the browser's word would run it out, and
-/// then read the list).
+/// with a minute to wait before the file is clicked for, the answer lists it complete well
+/// before the minute is up. The wait first hears the download start, then end (its body comes
+/// `SLOW_BODY` after its head); one that missed either would run the minute out.
 pub async fn a_download_wait_ends_with_the_download(s: Arc<Shared>) -> anyhow::Result<()> {
     const WAIT: Duration = Duration::from_secs(60);
     let site = PageServer::start(pages()).await?;
     let project = tempfile::tempdir()?;
     let a = s.agent_in("files-slow", project.path()).await?;
     let tab = a.open(&site.url("/files/downloads.html")).await?;
-    click(&a, tab, "#slow").await?;
     let asked = std::time::Instant::now();
     let wait = u64::try_from(WAIT.as_millis())?;
-    let listed = call(
-        &a,
-        "firefox_downloads",
-        json!({"wait": true, "timeout": wait}),
-    )
-    .await?
-    .text;
+    let (listed, clicked) = tokio::join!(
+        call(
+            &a,
+            "firefox_downloads",
+            json!({"wait": true, "timeout": wait}),
+        ),
+        async {
+            // The wait is under way (it finds no download) before the click starts one.
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            click(&a, tab, "#slow").await
+        }
+    );
+    clicked?;
+    let listed = listed?.text;
     let took = asked.elapsed();
     ensure!(
         listed.starts_with("1 download") && listed.contains("slow.txt: complete"),

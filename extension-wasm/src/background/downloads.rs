@@ -31,9 +31,11 @@ pub fn listen() {
     });
     web::DOWNLOADS_ON_CREATED.with(|e| e.add_listener(created.as_ref().unchecked_ref()));
     created.forget();
-    // Any download's state, the user's too: a waiting call reads its agent's list again.
+    // Any download's state, the user's too, or one erased from the list (the one in
+    // progress, say): a waiting call reads its agent's list again.
     let changed = Closure::<dyn FnMut(JsValue)>::new(|_: JsValue| changed());
     web::DOWNLOADS_ON_CHANGED.with(|e| e.add_listener(changed.as_ref().unchecked_ref()));
+    web::DOWNLOADS_ON_ERASED.with(|e| e.add_listener(changed.as_ref().unchecked_ref()));
     changed.forget();
 }
 
@@ -48,7 +50,11 @@ fn changed() {
 /// reads the list after asking.
 fn next_change() -> futures_channel::oneshot::Receiver<()> {
     let (waiter, change) = futures_channel::oneshot::channel();
-    with_state(|s| s.download_waiters.push(waiter));
+    with_state(|s| {
+        // Those of calls that ended without a change go, so a quiet browser keeps none.
+        s.download_waiters.retain(|w| !w.is_canceled());
+        s.download_waiters.push(waiter);
+    });
     change
 }
 
@@ -150,19 +156,24 @@ pub async fn list(
             let _ = web::call(web::downloads_remove_file(m.id)).await;
         }
     }
+    if !a.args.wait {
+        let downloads = current(agent).await;
+        return Ok(reply::Downloads { downloads });
+    }
     loop {
         // Asked before the read, so a change during it is not missed.
         let change = next_change();
         let downloads = current(agent).await;
         let left = until.saturating_sub(now());
-        if !a.args.wait || !busy(&downloads) || left == 0 {
+        if !busy(&downloads) || left == 0 {
             return Ok(reply::Downloads { downloads });
         }
         if web::with_deadline(u32::try_from(left).unwrap_or(u32::MAX), change)
             .await
             .is_none()
         {
-            // Time is up: the list as it is now (a file's bytes change without telling).
+            // Time is up: the list as it is now (a file's bytes change without telling). Read
+            // after `until`, within the margin the background keeps to answer.
             let downloads = current(agent).await;
             return Ok(reply::Downloads { downloads });
         }

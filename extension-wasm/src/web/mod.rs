@@ -178,6 +178,8 @@ extern "C" {
     pub static DOWNLOADS_ON_CREATED: BrowserEvent;
     #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "downloads"], js_name = onChanged)]
     pub static DOWNLOADS_ON_CHANGED: BrowserEvent;
+    #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "downloads"], js_name = onErased)]
+    pub static DOWNLOADS_ON_ERASED: BrowserEvent;
     #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "runtime"], js_name = onMessage)]
     pub static RUNTIME_ON_MESSAGE: BrowserEvent;
     #[wasm_bindgen(thread_local_v2, js_namespace = ["browser", "webRequest"], js_name = onBeforeRequest)]
