@@ -533,14 +533,15 @@ pub async fn a_trace_becomes_a_playwright_test(s: Arc<Shared>) -> anyhow::Result
         !spec.contains(CARD) && !spec.contains("7f3e"),
         "the secret's value: {spec}"
     );
-    type_checks(&spec)?;
+    type_checks(std::slice::from_ref(&spec))?;
     a.close().await?;
     Ok(())
 }
 
 /// `tsc --noEmit --strict` against the pinned `@playwright/test` and `@types/node` types,
-/// with the file named as Playwright runs it.
-fn type_checks(spec: &str) -> anyhow::Result<()> {
+/// each file named as Playwright runs it; one run for them all (each of tsc's runs starts
+/// Node and reads the types: a second or two).
+fn type_checks(specs: &[String]) -> anyhow::Result<()> {
     let modules = claudezilla_e2e::widgets_dir().join("node_modules");
     let tsc = modules.join(".bin/tsc");
     ensure!(
@@ -549,23 +550,36 @@ fn type_checks(spec: &str) -> anyhow::Result<()> {
         tsc.display()
     );
     let dir = tempfile::tempdir()?;
-    std::fs::write(dir.path().join("checkout.spec.ts"), spec)?;
+    let files: Vec<String> = (1..=specs.len())
+        .map(|n| format!("step{n}.spec.ts"))
+        .collect();
+    for (file, spec) in files.iter().zip(specs) {
+        std::fs::write(dir.path().join(file), spec)?;
+    }
     std::os::unix::fs::symlink(&modules, dir.path().join("node_modules"))?;
-    std::fs::write(
-        dir.path().join("tsconfig.json"),
-        r#"{"compilerOptions": {"strict": true, "noEmit": true, "target": "es2022",
+    let config = json!({
+        "compilerOptions": {"strict": true, "noEmit": true, "target": "es2022",
             "module": "esnext", "moduleResolution": "bundler", "types": ["node"],
-            "skipLibCheck": true}, "files": ["checkout.spec.ts"]}"#,
-    )?;
+            "skipLibCheck": true},
+        "files": files,
+    });
+    std::fs::write(dir.path().join("tsconfig.json"), config.to_string())?;
     let out = std::process::Command::new(&tsc)
         .args(["-p", "tsconfig.json"])
         .current_dir(dir.path())
         .output()?;
+    // tsc names the file of each error: stepN is the Nth spec.
     ensure!(
         out.status.success(),
-        "tsc: {}{}\n{spec}",
+        "tsc: {}{}\n{}",
         String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
+        String::from_utf8_lossy(&out.stderr),
+        files
+            .iter()
+            .zip(specs)
+            .map(|(file, spec)| format!("--- {file}\n{spec}"))
+            .collect::<Vec<_>>()
+            .join("\n")
     );
     Ok(())
 }
@@ -644,9 +658,7 @@ pub async fn real_widgets_get_locators_that_resolve(
         by_role >= 30,
         "most controls are named by role: {by_role} by role, {by_css} by CSS, {unchecked} unchecked"
     );
-    for spec in &specs {
-        type_checks(spec)?;
-    }
+    type_checks(&specs)?;
     a.close().await?;
     Ok(())
 }

@@ -29,6 +29,10 @@ popup.style.cssText = "background:#fff;border:1px solid #999;padding:6px 10px;wh
 popup.textContent = "Lighthouse: open on Sundays";
 
 const map = new Map({ target: "map", view: new View({ center: [0, 0], zoom: 4 }) });
+// Rendered once now: the attribution control hides itself at its first render (no layer here
+// has attributions), and a background tab may give that render no frame for a while, so a
+// read before it and one after would see different controls.
+map.renderSync();
 map.addOverlay(new Overlay({ element: marker, position: [0, 0], positioning: "bottom-center" }));
 const bubble = new Overlay({ element: popup, positioning: "bottom-center", offset: [0, -36] });
 map.addOverlay(bubble);
