@@ -14,6 +14,10 @@ use super::{now, outbox, tabs, with_state};
 use crate::downloads::{DownloadItem, OpenPage, busy, page_made_owner};
 use crate::web::{self, Tab};
 
+/// Least time between two reads of a waiting call's list: a page that starts downloads in a
+/// stream (each a change) makes a wait read at most ten times a second, as the poll did five.
+const READ_GAP_MS: u64 = 100;
+
 #[derive(Serialize)]
 struct ById {
     id: u32,
@@ -163,12 +167,18 @@ pub async fn list(
     loop {
         // Asked before the read, so a change during it is not missed.
         let change = next_change();
+        let read_at = now();
         let downloads = current(agent).await;
         let left = until.saturating_sub(now());
         if !busy(&downloads) || left == 0 {
             return Ok(reply::Downloads { downloads });
         }
-        if web::with_deadline(u32::try_from(left).unwrap_or(u32::MAX), change)
+        let changed = async {
+            let _ = change.await;
+            let gap = (read_at + READ_GAP_MS).saturating_sub(now());
+            web::sleep(u32::try_from(gap).unwrap_or(0)).await;
+        };
+        if web::with_deadline(u32::try_from(left).unwrap_or(u32::MAX), changed)
             .await
             .is_none()
         {
