@@ -36,6 +36,7 @@
 //! * [`consent_words`]: which banner buttons accept and which reject.
 //! * [`console_ring`]: a page's console as it is kept and read; [`dialog_policy`]: how a
 //!   page's dialogs are answered and told.
+//! * [`click_refusals`]: what Firefox refused the page during a click, as the answer says it.
 //! * [`refusal`]: what a rejected browser call means, read once from Firefox's words;
 //!   [`retry_plan`]: when a message to a frame or a navigation is tried again, and how long
 //!   a try lasts.
@@ -70,6 +71,7 @@ pub mod arrival;
 mod at_once;
 pub mod capture_lock;
 pub mod capture_plan;
+pub mod click_refusals;
 pub mod composed;
 pub mod consent_words;
 pub mod console_ring;

@@ -4,7 +4,8 @@
 //! (`navigator.clipboard.writeText` rejects with `NotAllowedError`, `execCommand('copy')`
 //! answers false), fullscreen (`requestFullscreen()` rejects) and a file chooser (a file
 //! field's click shows none). The page's functions are wrapped for the click only (Firefox's
-//! `exportFunction`), then put back; the listener is removed with them.
+//! `exportFunction`), then put back; the listener is removed with them. What each call
+//! means for the answer, and the words, are [`click_refusals`]'s.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -14,22 +15,12 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Event, EventTarget, HtmlInputElement};
 
+use crate::click_refusals::{self, Seen};
 use crate::content::find::describe;
 use crate::content::page_world::{self, Method};
 
 /// Longest wait after the click for a refused promise's answer (clipboard, fullscreen).
 const PROMISE_WAIT_MS: u32 = 150;
-/// Most characters of an address or a copied text said back.
-const SHOWN: usize = 200;
-
-#[derive(Default)]
-struct Seen {
-    refusals: Vec<String>,
-    /// The first address the page's `window.open` did open (the user allows popups here).
-    popped: Option<String>,
-    /// Promises of the page's (a clipboard write, a fullscreen request) not settled yet.
-    pending: u32,
-}
 
 type Shared = Rc<RefCell<Seen>>;
 
@@ -74,48 +65,26 @@ impl Watch {
         };
         if let Some(window) = at(&[]) {
             watch.wrap(&window, "open", |seen, args, opened| {
-                // No address opens about:blank (a window the page means to send on).
-                let url = match args.get(0).as_string().filter(|u| !u.is_empty()) {
-                    Some(url) => shown(&url),
-                    None => "about:blank".to_owned(),
-                };
-                if !opened.is_null() {
-                    seen.borrow_mut().popped.get_or_insert(url);
-                } else {
-                    push(seen, format!(
-                        "the page's window.open(\"{url}\") was blocked by Firefox's popup blocker (a synthetic click carries no user activation); \
-                         open the address yourself with firefox_create_window {{url}} (the popup's window.opener link is lost), \
-                         or ask the user to allow popups for this site"
-                    ));
-                }
+                let address = args.get(0).as_string();
+                seen.borrow_mut().window_open(address, !opened.is_null());
             });
         }
         if let Some(document) = at(&["document"]) {
             watch.wrap(&document, "execCommand", |seen, args, done| {
-                let name = args.get(0).as_string().unwrap_or_default().to_ascii_lowercase();
-                if matches!(name.as_str(), "copy" | "cut") && *done == JsValue::FALSE {
-                    push(seen, format!(
-                        "the page's clipboard {name} (document.execCommand) was refused: Firefox gives a synthetic click no user activation, \
-                         so the page's selection is not on the clipboard; read the text from the page instead"
-                    ));
-                }
+                let command = args.get(0).as_string().unwrap_or_default();
+                seen.borrow_mut()
+                    .exec_command(&command, *done == JsValue::FALSE);
             });
         }
         if let Some(clipboard) = at(&["navigator", "clipboard"]) {
             watch.wrap(&clipboard, "writeText", |seen, args, written| {
-                let text = shown(&args.get(0).as_string().unwrap_or_default());
-                on_refusal(seen, written, move |error| format!(
-                    "the page's clipboard write was refused ({error}: Firefox gives a synthetic click no user activation), \
-                     so \"{text}\" is not on the clipboard; read the text from the page instead"
-                ));
+                let text = args.get(0).as_string().unwrap_or_default();
+                on_refusal(seen, written, click_refusals::clipboard_write(&text));
             });
         }
         if let Some(element) = at(&["Element", "prototype"]) {
             watch.wrap(&element, "requestFullscreen", |seen, _, requested| {
-                on_refusal(seen, requested, |error| format!(
-                    "the page asked for fullscreen and Firefox refused it ({error}: a synthetic click carries no user activation); \
-                     the page stays as it was, and can be read and driven as it is"
-                ));
+                on_refusal(seen, requested, click_refusals::fullscreen);
             });
         }
         watch
@@ -162,11 +131,10 @@ impl Watch {
     /// waits a moment for a refused promise's answer.
     pub async fn heard(self) -> (Vec<String>, Option<String>) {
         let until = crate::web::now_ms() + f64::from(PROMISE_WAIT_MS);
-        while self.seen.borrow().pending > 0 && crate::web::now_ms() < until {
+        while self.seen.borrow().pending() && crate::web::now_ms() < until {
             crate::web::sleep(10).await;
         }
-        let mut seen = self.seen.borrow_mut();
-        (std::mem::take(&mut seen.refusals), seen.popped.take())
+        self.seen.borrow_mut().heard()
     }
 }
 
@@ -206,34 +174,12 @@ fn hear_file_chooser(seen: &Shared) -> Option<Listening> {
         else {
             return;
         };
-        push(
-            &seen,
-            format!(
-                "the click asked for a file chooser ({}): Firefox opens none for a synthetic click (it carries no user activation); \
-             attach the file with firefox_upload_file on the element you clicked",
-                describe(&field)
-            ),
-        );
+        seen.borrow_mut().file_chooser(&describe(&field));
     });
     window
         .add_event_listener_with_callback_and_bool(CLICK, listener.as_ref().unchecked_ref(), true)
         .ok()?;
     Some((window, listener))
-}
-
-/// Most refusals said for one click: a page calling `window.open` in a loop must not grow the
-/// answer (the rest are counted in one line).
-const MOST_REFUSALS: usize = 8;
-
-fn push(seen: &Shared, refusal: String) {
-    let mut seen = seen.borrow_mut();
-    match seen.refusals.len() {
-        n if n < MOST_REFUSALS => seen.refusals.push(refusal),
-        n if n == MOST_REFUSALS => seen.refusals.push(
-            "the page asked for more of the same during this click; the rest are not listed".into(),
-        ),
-        _ => {}
-    }
 }
 
 /// Hears how a promise of the page's ends: a rejection is kept, in `said`'s words (given the
@@ -245,21 +191,14 @@ fn on_refusal(seen: &Shared, promise: &JsValue, said: impl FnOnce(&str) -> Strin
     let Some(page) = page_world::global() else {
         return;
     };
-    seen.borrow_mut().pending += 1;
+    seen.borrow_mut().awaiting();
     let (ok_seen, no_seen) = (seen.clone(), seen.clone());
-    let fulfilled = Closure::once_into_js(move |_: JsValue| {
-        let mut seen = ok_seen.borrow_mut();
-        seen.pending = seen.pending.saturating_sub(1);
-    });
+    let fulfilled = Closure::once_into_js(move |_: JsValue| ok_seen.borrow_mut().fulfilled());
     let rejected = Closure::once_into_js(move |e: JsValue| {
         let name = Reflect::get(&e, &"name".into())
             .ok()
-            .and_then(|n| n.as_string())
-            .unwrap_or_else(|| "an error".into());
-        let mut seen = no_seen.borrow_mut();
-        seen.pending = seen.pending.saturating_sub(1);
-        drop(seen);
-        push(&no_seen, said(&name));
+            .and_then(|n| n.as_string());
+        no_seen.borrow_mut().rejected(name, said);
     });
     let export = |f: JsValue| {
         page_world::export(f.unchecked_ref(), &page)
@@ -275,8 +214,4 @@ fn on_refusal(seen: &Shared, promise: &JsValue, said: impl FnOnce(&str) -> Strin
 
 fn function(owner: &JsValue, name: &str) -> Option<Function> {
     Reflect::get(owner, &name.into()).ok()?.dyn_into().ok()
-}
-
-fn shown(text: &str) -> String {
-    crate::a11y::clean(text, SHOWN)
 }
