@@ -17,6 +17,7 @@
 //! * [`network`]: requests in flight, for "the network is quiet".
 //! * [`text`], [`a11y`], [`markdown`], [`suggest`]: answers' text, roles and names (their
 //!   order of sources, what a field's value shows), Markdown, "did you mean".
+//! * [`hit_test`]: where the pointer lands, and what a press of it focuses.
 //! * [`input_plan`]: the events of a click and of a key press, in order, and what the browser
 //!   does for a key a page did not handle; [`drag_plan`]: a drag's drop point, path and end;
 //!   [`wheel`]: the box a wheel turn the page left alone moves; [`field_kind`]: which fields
@@ -84,6 +85,7 @@ pub mod focus_loop;
 pub mod frame_alias;
 pub mod glob;
 pub mod hidden;
+pub mod hit_test;
 pub mod hop_trace;
 pub mod input_plan;
 pub mod jpeg;

@@ -1,5 +1,6 @@
 //! The pointer: pointer and mouse events as a hand makes them, clicks (on elements and at
-//! points), the focus and caret a press gives, hovering.
+//! points), the focus and caret a press gives, hovering. Where the pointer lands and what a
+//! press focuses are [`hit_test`]'s, over the page as [`Hit`] reads it.
 
 use claudezilla_protocol::ErrorBody;
 use claudezilla_protocol::args::{MouseButton, Point};
@@ -15,6 +16,7 @@ use super::links::NewTabCatch;
 use super::refused::Watch;
 use crate::content::dom::document;
 use crate::content::find::describe;
+use crate::hit_test::{self, PointerPage};
 use crate::input_plan::{self, ClickStep, event_shape};
 
 use super::*;
@@ -188,66 +190,66 @@ fn viewport() -> (f64, f64) {
     })
 }
 
-/// What a click on `element` lands on, as a real click is dispatched (hit-testing): the
-/// innermost element at `at` when that is the element or inside it, or inside one of its
-/// labels. Something else there (an overlay, a banner, a sticky header) is said instead of
-/// clicked through. A point outside the viewport, a covering ancestor (the element lets the
-/// pointer through) and a control drawn over by its own styling (a few pixels, or a hidden
-/// native input) keep the element itself.
+/// What a click on `element` aimed at `at` lands on ([`hit_test::landing`]).
 fn landing(element: &Element, at: (i32, i32)) -> Result<Element, ErrorBody> {
-    let Ok(hit) = element_at(f64::from(at.0), f64::from(at.1)) else {
-        return Ok(element.clone());
-    };
-    if composed_within(&hit, element) || labelled_by(element, &hit) {
-        return Ok(hit);
-    }
-    let r = element.get_bounding_client_rect();
-    let drawn_over = r.width() < 4.0 || r.height() < 4.0 || transparent(element);
-    if composed_within(element, &hit) || drawn_over {
-        return Ok(element.clone());
-    }
-    Err(page_error(format!(
-        "{} is covered at its centre ({}, {}) by {}: a person's click would land there, so nothing was clicked",
-        describe(element),
-        at.0,
-        at.1,
-        describe(&hit)
-    ))
-    .with_hint("close or dismiss what covers it (a banner, dialog or overlay) or scroll it clear, then click again; firefox_click {x, y} clicks whatever is at a point"))
+    hit_test::landing(&Hit, element, at)
 }
 
-/// Is `node` `ancestor` or inside it, through shadow roots?
-fn composed_within(node: &Element, ancestor: &Element) -> bool {
-    let mut at = Some(node.clone());
-    while let Some(el) = at {
-        if &el == ancestor {
-            return true;
-        }
-        at = crate::content::dom::composed_parent(&el);
+/// The page as hit-testing reads it ([`hit_test::PointerPage`]).
+struct Hit;
+
+impl PointerPage for Hit {
+    type Element = Element;
+
+    fn viewport(&self) -> (f64, f64) {
+        viewport()
     }
-    false
-}
 
-/// Is `hit` inside a label of the field `element` (a styled checkbox's visible box)?
-fn labelled_by(element: &Element, hit: &Element) -> bool {
-    let Some(labels) = element
-        .dyn_ref::<HtmlInputElement>()
-        .and_then(HtmlInputElement::labels)
-    else {
-        return false;
-    };
-    (0..labels.length())
-        .filter_map(|i| labels.item(i))
-        .filter_map(|l| l.dyn_into::<Element>().ok())
-        .any(|label| composed_within(hit, &label))
-}
+    fn top_at(&self, x: f64, y: f64) -> Option<Element> {
+        document().ok()?.element_from_point(x as f32, y as f32)
+    }
 
-/// Drawn with no opacity of its own: a native control a styled one stands in for.
-fn transparent(element: &Element) -> bool {
-    web_sys::window()
-        .and_then(|w| w.get_computed_style(element).ok().flatten())
-        .and_then(|style| style.get_property_value("opacity").ok())
-        .is_some_and(|o| o.trim() == "0")
+    fn shadow_at(&self, host: &Element, x: f64, y: f64) -> Option<Element> {
+        host.shadow_root()?.element_from_point(x as f32, y as f32)
+    }
+
+    fn composed_parent(&self, el: &Element) -> Option<Element> {
+        crate::content::dom::composed_parent(el)
+    }
+
+    fn labels(&self, el: &Element) -> Vec<Element> {
+        let Some(labels) = el
+            .dyn_ref::<HtmlInputElement>()
+            .and_then(HtmlInputElement::labels)
+        else {
+            return Vec::new();
+        };
+        (0..labels.length())
+            .filter_map(|i| labels.item(i))
+            .filter_map(|l| l.dyn_into::<Element>().ok())
+            .collect()
+    }
+
+    fn size(&self, el: &Element) -> (f64, f64) {
+        let r = el.get_bounding_client_rect();
+        (r.width(), r.height())
+    }
+
+    /// A native control a styled one stands in for.
+    fn transparent(&self, el: &Element) -> bool {
+        web_sys::window()
+            .and_then(|w| w.get_computed_style(el).ok().flatten())
+            .and_then(|style| style.get_property_value("opacity").ok())
+            .is_some_and(|o| o.trim() == "0")
+    }
+
+    fn click_focusable(&self, el: &Element) -> bool {
+        el.matches(&CLICK_FOCUSABLE).unwrap_or(false)
+    }
+
+    fn describe(&self, el: &Element) -> String {
+        describe(el)
+    }
 }
 
 /// Clicks whatever is at a point of the viewport (CSS pixels), as a user clicking there
@@ -277,30 +279,11 @@ pub(super) fn enabled(element: &Element) -> Result<(), ErrorBody> {
     Ok(())
 }
 
-/// The innermost element at a viewport point, through open shadow roots.
+/// The innermost element at a viewport point, through open shadow roots
+/// ([`hit_test::element_at`]).
 pub(in crate::content) fn element_at(x: f64, y: f64) -> Result<Element, ErrorBody> {
-    let doc = document()?;
-    let (w, h) = viewport();
-    let outside = || {
-        page_error(format!(
-            "({x}, {y}) is outside the viewport ({w} × {h} CSS pixels)"
-        ))
-        .with_hint("points are viewport CSS pixels: a screenshot's pixel divided by its scale")
-    };
-    if x < 0.0 || y < 0.0 || x >= w || y >= h {
-        return Err(outside());
-    }
-    let mut element = doc
-        .element_from_point(x as f32, y as f32)
-        .ok_or_else(outside)?;
-    while let Some(inner) = element
-        .shadow_root()
-        .and_then(|root| root.element_from_point(x as f32, y as f32))
-        .filter(|inner| inner != &element)
-    {
-        element = inner;
-    }
-    Ok(element)
+    document()?;
+    hit_test::element_at(&Hit, x, y)
 }
 
 /// The pointer arrives at `at` over `element` and presses `clicks` times; returns the words
@@ -334,20 +317,17 @@ pub(super) fn press(
         .unwrap_or_default()
 }
 
-/// What a press of the pointer on `element` does to focus: the element or its nearest
-/// focusable ancestor takes it (through shadow hosts), or, when there is none, whatever had it
-/// loses it; in a text field or editor the caret goes where the pointer is.
+/// What a press of the pointer on `element` does to focus ([`hit_test::press_focuses`]):
+/// what it focuses takes focus, or, when nothing does, whatever had it loses it; in a text
+/// field or editor the caret goes where the pointer is.
 pub(super) fn focus_by_pointer(element: &Element, at: (i32, i32)) {
-    let mut target = Some(element.clone());
-    while let Some(el) = target {
-        if el.matches(&CLICK_FOCUSABLE).unwrap_or(false) {
+    match hit_test::press_focuses(&Hit, element) {
+        Some(el) => {
             crate::content::focus::focus(&el, false);
             caret_at(&el, at);
-            return;
         }
-        target = crate::content::dom::composed_parent(&el);
+        None => crate::content::focus::blur(),
     }
-    crate::content::focus::blur();
 }
 
 /// What a press of the pointer can focus ([`input_plan::click_focusable`]).
