@@ -34,7 +34,8 @@
 //! * [`downloads`]: which agent a download belongs to.
 //! * [`secret_fields`]: which fields of which frames a secret may be typed into.
 //! * [`activity`]: what agents did, for the user and for each agent (no secrets).
-//! * [`consent_words`]: which banner buttons accept and which reject.
+//! * [`consent_words`]: which banner buttons accept and which reject; [`consent_banner`]:
+//!   which button dismisses a consent banner.
 //! * [`console_ring`]: a page's console as it is kept and read; [`dialog_policy`]: how a
 //!   page's dialogs are answered and told.
 //! * [`click_refusals`]: what Firefox refused the page during a click, as the answer says it.
@@ -74,6 +75,7 @@ pub mod capture_lock;
 pub mod capture_plan;
 pub mod click_refusals;
 pub mod composed;
+pub mod consent_banner;
 pub mod consent_words;
 pub mod console_ring;
 pub mod dialog_policy;
