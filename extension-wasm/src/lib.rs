@@ -19,7 +19,8 @@
 //!   order of sources, what a field's value shows), Markdown, "did you mean".
 //! * [`hit_test`]: where the pointer lands, and what a press of it focuses.
 //! * [`input_plan`]: the events of a click and of a key press, in order, and what the browser
-//!   does for a key a page did not handle; [`drag_plan`]: a drag's drop point, path and end;
+//!   does for a key a page did not handle; [`key_press`]: a key press carried out;
+//!   [`drag_plan`]: a drag's drop point, path and end;
 //!   [`wheel`]: the box a wheel turn the page left alone moves; [`field_kind`]: which fields
 //!   take typed text.
 //! * [`request_log`]: each tab's network log, fed by [`request_events`]; [`redact`]: credentials
@@ -91,6 +92,7 @@ pub mod hit_test;
 pub mod hop_trace;
 pub mod input_plan;
 pub mod jpeg;
+pub mod key_press;
 pub mod load;
 pub mod markdown;
 pub mod native_link;

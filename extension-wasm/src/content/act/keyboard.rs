@@ -1,5 +1,6 @@
 //! Key presses: keyboard events as real keystrokes carry them, and what the browser does for
-//! a real press that synthetic events do not trigger (Enter submits, Tab moves focus, …).
+//! a real press that synthetic events do not trigger (Enter submits, Tab moves focus, …), as
+//! [`key_press`] decides over the page as [`Keys`] reaches it.
 
 use claudezilla_protocol::ErrorBody;
 use claudezilla_protocol::keys::{Chord, Key, Modifiers};
@@ -11,7 +12,8 @@ use web_sys::{
 
 use crate::content::dom::document;
 use crate::content::find::describe;
-use crate::input_plan::{self, Focused, KeyAction, KeyKind};
+use crate::input_plan::{self, Focused, KeyKind};
+use crate::key_press::{self, Keyboard};
 
 use super::*;
 
@@ -52,111 +54,7 @@ pub fn press_key(target: Option<Element>, chord: &Chord) -> Result<reply::Acted,
     let element = target
         .or_else(crate::content::focus::active)
         .or_else(|| doc.body().map(Element::from));
-    let Some(element) = element else {
-        return Err(page_error("nothing to press the key on".into()));
-    };
-    if !holds_focus(&element) {
-        crate::content::focus::focus(&element, false);
-    }
-    let (key, m) = (&chord.key, chord.modifiers);
-    let plan = input_plan::key_plan(chord);
-    for (modifier, held) in &plan.modifiers_down {
-        key_event(&element, KeyKind::Down, modifier, *held);
-    }
-    let down = key_event(&element, KeyKind::Down, key, m);
-    let pressed = down && (!plan.keypress || key_event(&element, KeyKind::Press, key, m));
-    let effect = match pressed {
-        true => default_action(&element, key, m)?,
-        false => "the page handled it".to_owned(),
-    };
-    key_event(&element, KeyKind::Up, key, m);
-    for (modifier, held) in &plan.modifiers_up {
-        key_event(&element, KeyKind::Up, modifier, *held);
-    }
-    let name = input_plan::chord_name(chord);
-    acted(format!(
-        "Pressed {name} on {}: {effect}.",
-        describe(&element)
-    ))
-}
-
-/// What the browser does for a real key press, which synthetic events do not trigger
-/// ([`input_plan::key_action`] decides; this does it).
-pub(super) fn default_action(
-    element: &Element,
-    key: &Key,
-    m: Modifiers,
-) -> Result<String, ErrorBody> {
-    let multiline = element.dyn_ref::<HtmlTextAreaElement>().is_some()
-        || element
-            .dyn_ref::<HtmlElement>()
-            .is_some_and(HtmlElement::is_content_editable);
-    let form = element
-        .dyn_ref::<HtmlInputElement>()
-        .and_then(HtmlInputElement::form);
-    let on = Focused {
-        text_field: is_text_field(element),
-        multiline,
-        button_like: is_button_like(element),
-        in_form: form.is_some(),
-    };
-    // An implicit submission (and a focus move) commits the field first, as the browser does.
-    Ok(match input_plan::key_action(key, m, on) {
-        KeyAction::SelectAllText => {
-            place_caret(element, true);
-            "selected all of its text".into()
-        }
-        KeyAction::SelectAllPage => {
-            edit("selectAll", "");
-            "selected all of the page".into()
-        }
-        KeyAction::Edit(command) => match edit(command, "") {
-            true => format!("{command} the last edit"),
-            false => format!("nothing to {command}"),
-        },
-        KeyAction::NoShortcutDefault => "no default action for this shortcut".into(),
-        KeyAction::NewLine => {
-            if element.dyn_ref::<HtmlTextAreaElement>().is_none() {
-                commit(None);
-            }
-            if !edit("insertParagraph", "") && !edit("insertText", "\n") {
-                let _ = set_by_script(element, "\n", false);
-            }
-            "inserted a newline".into()
-        }
-        KeyAction::Activate => {
-            commit(None);
-            if let Some(html) = element.dyn_ref::<HtmlElement>() {
-                html.click();
-            }
-            "activated it".into()
-        }
-        KeyAction::Submit => {
-            commit(None);
-            form.map_or_else(String::new, |form| submit(&form))
-        }
-        KeyAction::NotInAForm => {
-            commit(None);
-            "dispatched the key events (not in a form)".into()
-        }
-        KeyAction::MoveFocus { backwards } => {
-            commit(None);
-            move_focus(element, backwards)
-        }
-        KeyAction::Click => {
-            click(element)?;
-            "activated it".into()
-        }
-        KeyAction::Delete(command) => match edit(command, "") {
-            true => "deleted a character".into(),
-            false => "nothing to delete".into(),
-        },
-        KeyAction::Type(text) => {
-            set_text(element, &text, false)?;
-            format!("typed {text:?}")
-        }
-        KeyAction::Nothing => "dispatched the key events".into(),
-    })
+    acted(key_press::press_key(&Keys, element, chord)?)
 }
 
 /// A field that takes text, or any element inside an editor (`isContentEditable` is
@@ -168,67 +66,113 @@ pub(super) fn is_text_field(element: &Element) -> bool {
             .is_some_and(HtmlElement::is_content_editable)
 }
 
-pub(super) fn is_button_like(element: &Element) -> bool {
-    matches!(element.local_name().as_str(), "button" | "a" | "summary")
-        || element.get_attribute("role").as_deref() == Some("button")
-        || element.dyn_ref::<HtmlInputElement>().is_some_and(|i| {
-            matches!(
-                i.type_().as_str(),
-                "button" | "submit" | "checkbox" | "radio"
-            )
-        })
-}
-
-pub(super) fn submit(form: &HtmlFormElement) -> String {
-    let name = describe(form);
-    let default_button = form
-        .query_selector(
-            "button:not([type]), button[type=submit], input[type=submit], input[type=image]",
-        )
-        .ok()
-        .flatten();
-    match default_button
-        .as_ref()
-        .and_then(|b| b.dyn_ref::<HtmlElement>())
-    {
-        Some(button) if !button.matches(":disabled").unwrap_or(false) => {
-            button.click();
-            format!(
-                "submitted {name} by activating its default button {}",
-                describe(button)
-            )
-        }
-        _ => match form.request_submit() {
-            Ok(()) => format!("submitted {name} with requestSubmit()"),
-            Err(e) => format!(
-                "could not submit {name}: {}",
-                crate::web::js_error_message(&e)
-            ),
-        },
-    }
-}
-
 /// What Tab reaches ([`input_plan::tab_focusable`]).
 static TAB_FOCUSABLE: std::sync::LazyLock<String> =
     std::sync::LazyLock::new(input_plan::tab_focusable);
 
-pub(super) fn move_focus(from: &Element, backwards: bool) -> String {
-    let Ok(all) = document().and_then(|d| {
-        d.query_selector_all(&TAB_FOCUSABLE)
-            .map_err(|_| page_error(String::new()))
-    }) else {
-        return "could not move focus".into();
-    };
-    let list: Vec<Element> = (0..all.length())
-        .filter_map(|i| all.item(i)?.dyn_into().ok())
-        .collect();
-    let here = list.iter().position(|e| e == from);
-    let next = input_plan::next_focus(list.len(), here, backwards).and_then(|i| list.get(i));
-    match next {
-        Some(next) => {
-            crate::content::focus::focus(next, true);
-            format!("moved focus to {}", describe(next))
+/// The page as a key press reaches it ([`key_press::Keyboard`]).
+struct Keys;
+
+impl Keyboard for Keys {
+    type Element = Element;
+
+    fn holds_focus(&self, el: &Element) -> bool {
+        holds_focus(el)
+    }
+
+    fn focus(&self, el: &Element, keyboard: bool) {
+        crate::content::focus::focus(el, keyboard);
+    }
+
+    fn key_event(&self, el: &Element, kind: KeyKind, key: &Key, m: Modifiers) -> bool {
+        key_event(el, kind, key, m)
+    }
+
+    fn focused(&self, el: &Element) -> Focused {
+        let input = el.dyn_ref::<HtmlInputElement>();
+        Focused {
+            text_field: is_text_field(el),
+            multiline: self.is_textarea(el)
+                || el
+                    .dyn_ref::<HtmlElement>()
+                    .is_some_and(HtmlElement::is_content_editable),
+            button_like: key_press::button_like(
+                &el.local_name(),
+                el.get_attribute("role").as_deref(),
+                input.map(HtmlInputElement::type_).as_deref(),
+            ),
+            in_form: false,
         }
-        None => "nothing focusable".into(),
+    }
+
+    fn form(&self, el: &Element) -> Option<Element> {
+        let input = el.dyn_ref::<HtmlInputElement>()?;
+        input.form().map(Element::from)
+    }
+
+    fn is_textarea(&self, el: &Element) -> bool {
+        el.dyn_ref::<HtmlTextAreaElement>().is_some()
+    }
+
+    fn select_all_text(&self, el: &Element) {
+        place_caret(el, true);
+    }
+
+    fn edit(&self, command: &str, value: &str) -> bool {
+        edit(command, value)
+    }
+
+    fn commit(&self) {
+        commit(None);
+    }
+
+    fn append_by_script(&self, el: &Element, text: &str) {
+        let _ = set_by_script(el, text, false);
+    }
+
+    fn activate(&self, el: &Element) {
+        if let Some(html) = el.dyn_ref::<HtmlElement>() {
+            html.click();
+        }
+    }
+
+    fn click(&self, el: &Element) -> Result<(), ErrorBody> {
+        click(el).map(drop)
+    }
+
+    fn type_text(&self, el: &Element, text: &str) -> Result<(), ErrorBody> {
+        set_text(el, text, false).map(drop)
+    }
+
+    fn default_button(&self, form: &Element) -> Option<Element> {
+        form.query_selector(
+            "button:not([type]), button[type=submit], input[type=submit], input[type=image]",
+        )
+        .ok()
+        .flatten()
+        .filter(|b| b.dyn_ref::<HtmlElement>().is_some())
+    }
+
+    fn disabled(&self, el: &Element) -> bool {
+        el.matches(":disabled").unwrap_or(false)
+    }
+
+    fn request_submit(&self, form: &Element) -> Result<(), String> {
+        let form: &HtmlFormElement = form.unchecked_ref();
+        form.request_submit()
+            .map_err(|e| crate::web::js_error_message(&e))
+    }
+
+    fn tab_order(&self) -> Option<Vec<Element>> {
+        let all = document().ok()?.query_selector_all(&TAB_FOCUSABLE).ok()?;
+        Some(
+            (0..all.length())
+                .filter_map(|i| all.item(i)?.dyn_into().ok())
+                .collect(),
+        )
+    }
+
+    fn describe(&self, el: &Element) -> String {
+        describe(el)
     }
 }

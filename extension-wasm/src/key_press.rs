@@ -1,0 +1,206 @@
+//! One key press carried out on an element as a keystroke reaches it: focus moved there
+//! first, the modifiers held ([`input_plan::key_plan`]), `keydown`, `keypress` for a key that
+//! types, what the browser does for a press no handler cancelled
+//! ([`input_plan::key_action`]) and the words that say it, `keyup`, the modifiers let go;
+//! with a form's implicit submission (its default button, else `requestSubmit()`) and Tab's
+//! move through the tab order. Over [`Keyboard`], which `content/act/keyboard.rs`
+//! implements; tested on a page of the tests' own.
+
+use claudezilla_protocol::keys::{Chord, Key, Modifiers};
+use claudezilla_protocol::{ErrorBody, ErrorCode};
+
+use crate::input_plan::{self, Focused, KeyAction, KeyKind};
+
+/// What a key press asks of the page.
+pub trait Keyboard {
+    type Element: PartialEq;
+
+    /// Whether focus is on the element, or (an editor) inside it.
+    fn holds_focus(&self, el: &Self::Element) -> bool;
+    /// Moves focus to it, as a press of the pointer does or (`keyboard`) as Tab does.
+    fn focus(&self, el: &Self::Element, keyboard: bool);
+    /// Dispatches a keyboard event; false when a handler cancelled it.
+    fn key_event(&self, el: &Self::Element, kind: KeyKind, key: &Key, m: Modifiers) -> bool;
+    /// What the element is, as a key's default action cares; `in_form` is [`Self::form`]'s.
+    fn focused(&self, el: &Self::Element) -> Focused;
+    /// The form an input belongs to.
+    fn form(&self, el: &Self::Element) -> Option<Self::Element>;
+    fn is_textarea(&self, el: &Self::Element) -> bool;
+    /// Selects all of a field's text.
+    fn select_all_text(&self, el: &Self::Element);
+    /// Runs an editing command on the focused field; false when the browser would not.
+    fn edit(&self, command: &str, value: &str) -> bool;
+    /// Commits the edit in progress (its `change`, as the browser fires it).
+    fn commit(&self);
+    /// Appends text by setting the value (where the editor takes no command).
+    fn append_by_script(&self, el: &Self::Element, text: &str);
+    /// Its own `click()`: the activation behaviour, without the pointer.
+    fn activate(&self, el: &Self::Element);
+    /// A whole click, as a hand makes one.
+    fn click(&self, el: &Self::Element) -> Result<(), ErrorBody>;
+    /// Types text at the caret, as the editor takes it.
+    fn type_text(&self, el: &Self::Element, text: &str) -> Result<(), ErrorBody>;
+    /// A form's default button: its first submit button.
+    fn default_button(&self, form: &Self::Element) -> Option<Self::Element>;
+    fn disabled(&self, el: &Self::Element) -> bool;
+    /// The form's `requestSubmit()`; the error's message when it throws.
+    fn request_submit(&self, form: &Self::Element) -> Result<(), String>;
+    /// What Tab reaches, in document order; none when the page cannot be asked.
+    fn tab_order(&self) -> Option<Vec<Self::Element>>;
+    fn describe(&self, el: &Self::Element) -> String;
+}
+
+/// Presses `chord` on `element` (the target, else the focused element, else the body); the
+/// answer's words.
+pub fn press_key<K: Keyboard>(
+    page: &K,
+    element: Option<K::Element>,
+    chord: &Chord,
+) -> Result<String, ErrorBody> {
+    let Some(element) = element else {
+        return Err(ErrorBody::new(
+            ErrorCode::PageError,
+            "nothing to press the key on",
+        ));
+    };
+    if !page.holds_focus(&element) {
+        page.focus(&element, false);
+    }
+    let (key, m) = (&chord.key, chord.modifiers);
+    let plan = input_plan::key_plan(chord);
+    for (modifier, held) in &plan.modifiers_down {
+        page.key_event(&element, KeyKind::Down, modifier, *held);
+    }
+    let down = page.key_event(&element, KeyKind::Down, key, m);
+    let pressed = down && (!plan.keypress || page.key_event(&element, KeyKind::Press, key, m));
+    let effect = match pressed {
+        true => default_action(page, &element, key, m)?,
+        false => "the page handled it".to_owned(),
+    };
+    page.key_event(&element, KeyKind::Up, key, m);
+    for (modifier, held) in &plan.modifiers_up {
+        page.key_event(&element, KeyKind::Up, modifier, *held);
+    }
+    let name = input_plan::chord_name(chord);
+    Ok(format!(
+        "Pressed {name} on {}: {effect}.",
+        page.describe(&element)
+    ))
+}
+
+/// What the browser does for a real key press, which synthetic events do not trigger
+/// ([`input_plan::key_action`] decides; this does it); the words for it.
+pub fn default_action<K: Keyboard>(
+    page: &K,
+    element: &K::Element,
+    key: &Key,
+    m: Modifiers,
+) -> Result<String, ErrorBody> {
+    let form = page.form(element);
+    let on = Focused {
+        in_form: form.is_some(),
+        ..page.focused(element)
+    };
+    // An implicit submission (and a focus move) commits the field first, as the browser does.
+    Ok(match input_plan::key_action(key, m, on) {
+        KeyAction::SelectAllText => {
+            page.select_all_text(element);
+            "selected all of its text".into()
+        }
+        KeyAction::SelectAllPage => {
+            page.edit("selectAll", "");
+            "selected all of the page".into()
+        }
+        KeyAction::Edit(command) => match page.edit(command, "") {
+            true => format!("{command} the last edit"),
+            false => format!("nothing to {command}"),
+        },
+        KeyAction::NoShortcutDefault => "no default action for this shortcut".into(),
+        KeyAction::NewLine => {
+            if !page.is_textarea(element) {
+                page.commit();
+            }
+            if !page.edit("insertParagraph", "") && !page.edit("insertText", "\n") {
+                page.append_by_script(element, "\n");
+            }
+            "inserted a newline".into()
+        }
+        KeyAction::Activate => {
+            page.commit();
+            page.activate(element);
+            "activated it".into()
+        }
+        KeyAction::Submit => {
+            page.commit();
+            form.map_or_else(String::new, |form| submit(page, &form))
+        }
+        KeyAction::NotInAForm => {
+            page.commit();
+            "dispatched the key events (not in a form)".into()
+        }
+        KeyAction::MoveFocus { backwards } => {
+            page.commit();
+            move_focus(page, element, backwards)
+        }
+        KeyAction::Click => {
+            page.click(element)?;
+            "activated it".into()
+        }
+        KeyAction::Delete(command) => match page.edit(command, "") {
+            true => "deleted a character".into(),
+            false => "nothing to delete".into(),
+        },
+        KeyAction::Type(text) => {
+            page.type_text(element, &text)?;
+            format!("typed {text:?}")
+        }
+        KeyAction::Nothing => "dispatched the key events".into(),
+    })
+}
+
+/// Submits `form` as Enter in its field does: its default button activated, unless it is
+/// disabled or missing, then `requestSubmit()`.
+pub fn submit<K: Keyboard>(page: &K, form: &K::Element) -> String {
+    let name = page.describe(form);
+    match page.default_button(form) {
+        Some(button) if !page.disabled(&button) => {
+            page.activate(&button);
+            format!(
+                "submitted {name} by activating its default button {}",
+                page.describe(&button)
+            )
+        }
+        _ => match page.request_submit(form) {
+            Ok(()) => format!("submitted {name} with requestSubmit()"),
+            Err(e) => format!("could not submit {name}: {e}"),
+        },
+    }
+}
+
+/// Tab from `from`: focus moves to the next element of the tab order (the previous one
+/// `backwards`), as the keyboard moves it.
+fn move_focus<K: Keyboard>(page: &K, from: &K::Element, backwards: bool) -> String {
+    let Some(list) = page.tab_order() else {
+        return "could not move focus".into();
+    };
+    let here = list.iter().position(|e| e == from);
+    let next = input_plan::next_focus(list.len(), here, backwards).and_then(|i| list.get(i));
+    match next {
+        Some(next) => {
+            page.focus(next, true);
+            format!("moved focus to {}", page.describe(next))
+        }
+        None => "nothing focusable".into(),
+    }
+}
+
+/// Whether Enter and Space activate an element (`local_name`, its `role`, an input's
+/// `type`): a button, link, summary, checkbox or radio.
+pub fn button_like(local_name: &str, role: Option<&str>, input_type: Option<&str>) -> bool {
+    matches!(local_name, "button" | "a" | "summary")
+        || role == Some("button")
+        || input_type.is_some_and(|t| matches!(t, "button" | "submit" | "checkbox" | "radio"))
+}
+
+#[cfg(test)]
+mod tests;
