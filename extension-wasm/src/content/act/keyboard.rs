@@ -127,7 +127,7 @@ impl Keyboard for Keys {
     }
 
     fn append_by_script(&self, el: &Element, text: &str) {
-        let _ = set_by_script(el, text, false);
+        set_by_script(el, text, false);
     }
 
     fn activate(&self, el: &Element) {

@@ -1,5 +1,5 @@
-//! Typing text into fields and editors as the editor would take it, and the `change` a
-//! committed edit fires.
+//! Typing text into fields and editors as the editor would take it ([`crate::typing`]
+//! decides, over the page as [`Fields`] reaches it), and the `change` a committed edit fires.
 
 use claudezilla_protocol::ErrorBody;
 use claudezilla_protocol::reply;
@@ -11,7 +11,8 @@ use claudezilla_protocol::args::Typing;
 use crate::content::dom::{document, field_of};
 use crate::content::find::describe;
 use crate::content::secrets;
-use crate::typed::{self, Edit, Entry, Settle};
+use crate::typed::Entry;
+use crate::typing::{self, Editor};
 
 use super::*;
 
@@ -168,46 +169,18 @@ pub(super) fn holds_focus(element: &Element) -> bool {
     })
 }
 
-/// Types `text` into a field (at the caret, or over the selection; in place of everything with
-/// `clear`) as the editor does; by script only where the editor will not. Returns how, and the
-/// new length.
+/// Types `text` into a field ([`typing::set_text`]); returns the new length, and how.
 pub(super) fn set_text(
     element: &Element,
     text: &str,
     clear: bool,
 ) -> Result<(usize, Entry), ErrorBody> {
-    check_editable(element)?;
-    // Typed where the caret is (or over the selection) when the field has focus already, as a
-    // person types; otherwise the field is focused with the caret at its end.
-    let had_focus = holds_focus(element);
-    if !had_focus {
-        crate::content::focus::focus(element, false);
-    }
-    if holds_focus(element) {
-        editing(element, field_value(element).unwrap_or_default());
-        if clear || !had_focus {
-            place_caret(element, clear);
-        }
-        let done = match typed::edit_for(text, clear) {
-            Edit::Delete => edit("delete", ""),
-            Edit::Nothing => true,
-            Edit::Insert => edit("insertText", text),
-        };
-        if done {
-            let length = field_value(element).unwrap_or_default().chars().count();
-            return Ok((length, Entry::Editor));
-        }
-    }
-    set_by_script(element, text, clear).map(|length| (length, Entry::Script))
+    typing::set_text(&Fields, element, text, clear)
 }
 
 /// The fallback: the element's own value setter (seen through the content script's wrapper it
 /// is the native one, so React-style value tracking notices), then input and change events.
-pub(super) fn set_by_script(
-    element: &Element,
-    text: &str,
-    clear: bool,
-) -> Result<usize, ErrorBody> {
+pub(super) fn set_by_script(element: &Element, text: &str, clear: bool) -> usize {
     let joined = |old: String| if clear { text.to_owned() } else { old + text };
     let length = if let Some(input) = element.dyn_ref::<HtmlInputElement>() {
         input.set_value(&joined(input.value()));
@@ -222,20 +195,7 @@ pub(super) fn set_by_script(
     };
     input_event(element, Some(text));
     event(element, "change");
-    Ok(length)
-}
-
-/// The value's length once the field has settled ([`Settle`]).
-async fn settled_length(element: &Element, length: usize) -> usize {
-    let mut settle = Settle::new(crate::web::now_ms(), length);
-    while settle.in_time(crate::web::now_ms()) {
-        crate::web::sleep(typed::SETTLE_READ_MS).await;
-        let now = field_value(element).unwrap_or_default().chars().count();
-        if settle.read(crate::web::now_ms(), now) {
-            break;
-        }
-    }
-    settle.length()
+    length
 }
 
 /// Types text, or a secret once its site is checked (remembered so that answers show its name).
@@ -245,27 +205,65 @@ pub async fn type_typing(
     clear: bool,
 ) -> Result<reply::Typed, ErrorBody> {
     match typing {
-        Typing::Text(text) => type_into(element, text, clear).await,
+        Typing::Text(text) => typing::type_into(&Fields, element, text, clear).await,
         Typing::Secret(secret) => {
             secrets::admit(secret, element)?;
-            type_into(element, &secret.value, clear).await
+            typing::type_into(&Fields, element, &secret.value, clear).await
         }
     }
 }
 
-async fn type_into(element: &Element, text: &str, clear: bool) -> Result<reply::Typed, ErrorBody> {
-    let before = field_value(element).unwrap_or_default().chars().count();
-    let (mut length, entry) = set_text(element, text, clear)?;
-    let wanted = typed::wanted(text, before, clear);
-    if length != wanted {
-        length = settled_length(element, length).await;
+/// The page's fields as typing reaches them ([`typing::Editor`]).
+struct Fields;
+
+impl Editor for Fields {
+    type Element = Element;
+
+    fn check_editable(&self, el: &Element) -> Result<(), ErrorBody> {
+        check_editable(el)
     }
-    let whole = field_value(element).is_some_and(|v| v.contains(text));
-    Ok(reply::Typed {
-        element: describe(element),
-        value_length: length as u32,
-        note: typed::note(entry, length, wanted, whole, || {
-            element.get_attribute("maxlength")
-        }),
-    })
+
+    fn holds_focus(&self, el: &Element) -> bool {
+        holds_focus(el)
+    }
+
+    fn focus(&self, el: &Element) {
+        crate::content::focus::focus(el, false);
+    }
+
+    fn value(&self, el: &Element) -> Option<String> {
+        field_value(el)
+    }
+
+    fn editing(&self, el: &Element, before: String) {
+        editing(el, before);
+    }
+
+    fn place_caret(&self, el: &Element, select_all: bool) {
+        place_caret(el, select_all);
+    }
+
+    fn edit(&self, command: &str, value: &str) -> bool {
+        edit(command, value)
+    }
+
+    fn set_by_script(&self, el: &Element, text: &str, clear: bool) -> usize {
+        set_by_script(el, text, clear)
+    }
+
+    fn now(&self) -> f64 {
+        crate::web::now_ms()
+    }
+
+    fn sleep(&self, ms: u32) -> impl Future<Output = ()> {
+        crate::web::sleep(ms)
+    }
+
+    fn max_length(&self, el: &Element) -> Option<String> {
+        el.get_attribute("maxlength")
+    }
+
+    fn describe(&self, el: &Element) -> String {
+        describe(el)
+    }
 }
