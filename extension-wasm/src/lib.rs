@@ -22,7 +22,8 @@
 //!   does for a key a page did not handle; [`key_press`]: a key press carried out;
 //!   [`drag_plan`]: a drag's drop point, path and end;
 //!   [`wheel`]: the box a wheel turn the page left alone moves; [`field_kind`]: which fields
-//!   take typed text; [`typed`], [`typing`]: typing decided, and carried out.
+//!   take typed text; [`typed`], [`typing`]: typing decided, and carried out;
+//!   [`upload_plan`]: where an uploaded file goes.
 //! * [`request_log`]: each tab's network log, fed by [`request_events`]; [`redact`]: credentials
 //!   out of what is shown.
 //! * [`request_routes`]: each agent's routes, and what of them needs the evaluate switch.
@@ -127,6 +128,7 @@ pub mod text;
 pub mod trip;
 pub mod typed;
 pub mod typing;
+pub mod upload_plan;
 pub mod wheel;
 pub mod window_plan;
 

@@ -1,4 +1,5 @@
-//! Form controls: choosing options of a select, filling fields by kind, attaching files.
+//! Form controls: choosing options of a select, filling fields by kind, attaching files
+//! (where a file goes is [`upload_plan`]'s).
 
 use claudezilla_protocol::ErrorBody;
 use claudezilla_protocol::args::FieldEntry;
@@ -9,6 +10,7 @@ use web_sys::{DataTransfer, Element, HtmlInputElement, HtmlOptionElement, HtmlSe
 use crate::content::find::describe;
 use crate::content::secrets;
 use crate::field_kind::{self, Fill, Select};
+use crate::upload_plan::{self, DropZone, Picker};
 
 use super::*;
 
@@ -84,7 +86,7 @@ pub fn upload(
 ) -> Result<reply::Acted, ErrorBody> {
     let described = describe(element);
     let size = bytes.len();
-    let Some((input, way)) = file_field(element) else {
+    let Some((input, way)) = upload_plan::field(&Fields, element) else {
         return drop_file(element, name, mime, bytes);
     };
     let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
@@ -128,17 +130,29 @@ fn drop_file(
         ))
     })?;
     scroll_into_view(element);
-    let at = centre(element);
-    drag_event(element, "dragenter", at, &transfer);
-    if drag_event(element, "dragover", at, &transfer) {
-        drag_event(element, "dragleave", at, &transfer);
-        return no_field(element, &what);
+    let zone = Zone {
+        at: centre(element),
+        transfer,
+    };
+    acted(upload_plan::drop_on(&zone, element, &what)?)
+}
+
+/// The element a file is dropped on, at its centre ([`upload_plan::DropZone`]).
+struct Zone {
+    at: (i32, i32),
+    transfer: DataTransfer,
+}
+
+impl DropZone for Zone {
+    type Element = Element;
+
+    fn drag_event(&self, el: &Element, kind: &'static str) -> bool {
+        drag_event(el, kind, self.at, &self.transfer)
     }
-    drag_event(element, "drop", at, &transfer);
-    acted(format!(
-        "Dropped {what} on {}: it has no file field, so the file came as a drag from the desktop brings it (dragenter, dragover, drop), and the zone took the drop.",
-        describe(element)
-    ))
+
+    fn describe(&self, el: &Element) -> String {
+        describe(el)
+    }
 }
 
 /// A `DataTransfer` holding the file, made by the page's own constructors and filled by its
@@ -165,34 +179,32 @@ fn page_transfer(name: &str, mime: &str, bytes: &[u8]) -> Result<DataTransfer, J
     Ok(transfer.unchecked_into())
 }
 
-/// The file field an upload to `element` goes through, as a person's pick would: the element
-/// itself, the field its label names, one inside it, or the one its click opens the file
-/// chooser of (a drop zone's button clicking a hidden field); with how it was found.
-fn file_field(element: &Element) -> Option<(HtmlInputElement, &'static str)> {
-    let file = |e: &Element| {
-        e.dyn_ref::<HtmlInputElement>()
+/// The page's file fields as an upload finds them ([`upload_plan::Picker`]).
+struct Fields;
+
+impl Picker for Fields {
+    type Element = Element;
+    type Field = HtmlInputElement;
+
+    fn itself(&self, el: &Element) -> Option<HtmlInputElement> {
+        el.dyn_ref::<HtmlInputElement>()
             .filter(|i| i.type_().eq_ignore_ascii_case("file"))
             .cloned()
-    };
-    if let Some(input) = file(element) {
-        return Some((input, ""));
     }
-    if let Some(input) = element
-        .dyn_ref::<web_sys::HtmlLabelElement>()
-        .and_then(web_sys::HtmlLabelElement::control)
-        .and_then(|c| file(&c))
-    {
-        return Some((input, ", through the file field its label names"));
+
+    fn labelled(&self, el: &Element) -> Option<HtmlInputElement> {
+        let control = el.dyn_ref::<web_sys::HtmlLabelElement>()?.control()?;
+        self.itself(&control)
     }
-    if let Some(input) = element
-        .query_selector("input[type=file]")
-        .ok()
-        .flatten()
-        .and_then(|c| file(&c))
-    {
-        return Some((input, ", through the file field inside it"));
+
+    fn inside(&self, el: &Element) -> Option<HtmlInputElement> {
+        let inner = el.query_selector("input[type=file]").ok()??;
+        self.itself(&inner)
     }
-    chooser_of(element).map(|input| (input, ", through the file field its click opens the file chooser of (the chooser itself was not opened)"))
+
+    fn chooser_of(&self, el: &Element) -> Option<HtmlInputElement> {
+        chooser_of(el)
+    }
 }
 
 /// Clicks `element` as a person would to pick a file, and catches the file field whose
@@ -224,12 +236,3 @@ fn chooser_of(element: &Element) -> Option<HtmlInputElement> {
 }
 
 const CLICK: &str = "click";
-
-/// Nowhere to put the file: no file field, and no drop zone either.
-fn no_field(element: &Element, what: &str) -> Result<reply::Acted, ErrorBody> {
-    Err(page_error(format!(
-        "{} is no file field, holds none, its click opened no file chooser and it takes no drop (it did not accept dragover): {what} was not attached",
-        describe(element)
-    ))
-    .with_hint("upload to the page's <input type=file> (firefox_snapshot lists it as file), to the button that opens its file chooser, or to the zone where it takes dropped files"))
-}
