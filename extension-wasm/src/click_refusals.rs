@@ -2,7 +2,10 @@
 //! blocked, a clipboard write or copy refused, fullscreen refused, a file chooser not opened
 //! (a synthetic click carries no user activation). Over plain data: the content script's
 //! `content/act/refused.rs` wraps the page's functions for the click and tells [`Seen`] what
-//! each call did; the refusals' words, their bound and the popup kept are decided here.
+//! each call did; the refusals' words, their bound, the popup kept and the new tab the
+//! answer names are decided here.
+
+use claudezilla_protocol::reply;
 
 /// Most refusals said for one click: a page calling `window.open` in a loop must not grow the
 /// answer (the rest are counted in one line).
@@ -94,6 +97,16 @@ impl Seen {
             ),
             _ => {}
         }
+    }
+}
+
+/// The new tab a click's answer names: the one its link asked for (the click's default
+/// stopped for it), else the popup the page's own `window.open` opened (`Seen::heard`).
+pub fn new_tab(asked: Option<String>, popped: Option<String>) -> Option<reply::NewTab> {
+    match (asked, popped) {
+        (Some(url), _) => Some(reply::NewTab::Asked { url }),
+        (None, Some(url)) => Some(reply::NewTab::Popped { url }),
+        (None, None) => None,
     }
 }
 

@@ -116,3 +116,21 @@ fn hearing_empties_what_was_seen() {
     let _ = seen.heard();
     assert_eq!(seen.heard(), (Vec::new(), None));
 }
+
+#[test]
+fn the_links_own_tab_is_named_before_a_popup() {
+    let url = |u: &str| Some(u.to_owned());
+    assert_eq!(
+        new_tab(url("https://a.example/"), url("https://b.example/")),
+        Some(reply::NewTab::Asked {
+            url: "https://a.example/".into()
+        })
+    );
+    assert_eq!(
+        new_tab(None, url("https://b.example/")),
+        Some(reply::NewTab::Popped {
+            url: "https://b.example/".into()
+        })
+    );
+    assert_eq!(new_tab(None, None), None);
+}

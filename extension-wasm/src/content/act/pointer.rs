@@ -163,14 +163,9 @@ async fn clicked(element: String, catch: Option<NewTabCatch>, watch: Watch) -> r
     let asked = catch.as_ref().and_then(NewTabCatch::taken);
     drop(catch);
     let (refused, popped) = watch.heard().await;
-    let new_tab = match (asked, popped) {
-        (Some(url), _) => Some(reply::NewTab::Asked { url }),
-        (None, Some(url)) => Some(reply::NewTab::Popped { url }),
-        (None, None) => None,
-    };
     reply::Clicked {
         element,
-        new_tab,
+        new_tab: crate::click_refusals::new_tab(asked, popped),
         refused,
     }
 }
