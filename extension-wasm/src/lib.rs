@@ -31,6 +31,7 @@
 //! * [`hop_trace`]: one traced request's hop times, kept apart from the requests interleaved
 //!   with it.
 //! * [`downloads`]: which agent a download belongs to.
+//! * [`jars`]: which cookie jar (container) an agent's new tab opens in.
 //! * [`secret_fields`]: which fields of which frames a secret may be typed into.
 //! * [`activity`]: what agents did, for the user and for each agent (no secrets).
 //! * [`consent_words`]: which banner buttons accept and which reject.
@@ -84,6 +85,7 @@ pub mod glob;
 pub mod hidden;
 pub mod hop_trace;
 pub mod input_plan;
+pub mod jars;
 pub mod jpeg;
 pub mod load;
 pub mod markdown;

@@ -100,7 +100,7 @@ struct State {
     /// The agents' downloads, and their tabs' recent page addresses (to tell whose a new one is).
     downloads: crate::downloads::Downloads,
     /// Each agent's own container, once it asked for one.
-    containers: HashMap<AgentId, containers::Jar>,
+    containers: HashMap<AgentId, crate::jars::Jar>,
     /// Open the agents' window as a private window.
     private_windows: bool,
     /// A tab's load cancelled by its agent's allowlist, for the navigation waiting on it.
