@@ -27,6 +27,7 @@
 //! * [`allowlist`], [`glob`]: the user's and the agents' domain lists; URL globs.
 //! * [`saved_state`]: which cookies of a saved state may be loaded; [`page_storage`]: what
 //!   one `firefox_storage` call does to a page's storage.
+//! * [`site_data`]: what the cookie and storage tools do with an agent's sites.
 //! * [`focus_loop`]: focus loops and the Stop hook's verdict.
 //! * [`hop_trace`]: one traced request's hop times, kept apart from the requests interleaved
 //!   with it.
@@ -110,6 +111,7 @@ pub mod search;
 pub mod secret_fields;
 pub mod shot;
 pub mod showing;
+pub mod site_data;
 pub mod snapshot;
 pub mod sorting;
 pub mod stitch;

@@ -129,9 +129,11 @@ async fn on_tab(agent: &AgentId, tab: AuthorizedTab, work: TabWork, b: Budget) -
             with_state(|s| s.downloads.acted(tab.id(), web::now_ms()));
             answered::<asks::Evaluate>(devtools::evaluate(tab, a, b.until, b.ms).await)
         }
-        TabWork::Cookies(a) => answered::<asks::Cookies>(storage::cookies(tab, a).await),
+        TabWork::Cookies(a) => {
+            answered::<asks::Cookies>(storage::cookies(agent, tab, a, b.until, b.ms).await)
+        }
         TabWork::Storage(a) => {
-            answered::<asks::Storage>(storage::storage(tab, a, b.until, b.ms).await)
+            answered::<asks::Storage>(storage::storage(agent, tab, a, b.until, b.ms).await)
         }
         TabWork::Viewport(size) => {
             answered::<asks::SetViewport>(window_size::set_viewport(agent, tab, size).await)
