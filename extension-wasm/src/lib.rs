@@ -5,7 +5,8 @@
 //!   with slot requests, reservations, slots held for tabs being made, and idle agents.
 //! * [`route`]: where each command runs: the page operation, tab, frame and wait, or the
 //!   background's work on a tab or for the agent.
-//! * [`approvals`]: the user's consent before an agent drives one of the user's tabs.
+//! * [`approvals`]: the user's consent before an agent drives one of the user's tabs;
+//!   [`attaching`]: the attach's order, from the tab found to the tab taken.
 //! * [`capture_lock`]: the screenshot mutex, granted in arrival order.
 //! * [`capture_plan`]: what a screenshot captures, capped whatever the page measures.
 //! * [`pixels`], [`jpeg`]: decoding, stitching, shrinking and encoding pictures.
@@ -70,6 +71,7 @@ pub mod approvals;
 pub mod arrival;
 #[cfg(test)]
 mod at_once;
+pub mod attaching;
 pub mod capture_lock;
 pub mod capture_plan;
 pub mod composed;
