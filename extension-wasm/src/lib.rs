@@ -36,6 +36,7 @@
 //! * [`jars`]: which cookie jar (container) an agent's new tab opens in.
 //! * [`secret_fields`]: which fields of which frames a secret may be typed into.
 //! * [`activity`]: what agents did, for the user and for each agent (no secrets).
+//! * [`popup_status`]: what the toolbar popup is told.
 //! * [`consent_words`]: which banner buttons accept and which reject.
 //! * [`console_ring`]: a page's console as it is kept and read; [`dialog_policy`]: how a
 //!   page's dialogs are answered and told.
@@ -101,6 +102,7 @@ pub mod page_title;
 pub mod perf;
 pub mod pixels;
 pub mod pool;
+pub mod popup_status;
 pub mod redact;
 pub mod refusal;
 pub mod request_events;
