@@ -25,7 +25,8 @@
 //! * [`request_log`]: each tab's network log, fed by [`request_events`]; [`redact`]: credentials
 //!   out of what is shown.
 //! * [`request_routes`]: each agent's routes, and what of them needs the evaluate switch.
-//! * [`allowlist`], [`glob`]: the user's and the agents' domain lists; URL globs.
+//! * [`allowlist`], [`glob`]: the user's and the agents' domain lists; URL globs;
+//!   [`agent_config`]: each agent's own settings.
 //! * [`saved_state`]: which cookies of a saved state may be loaded; [`page_storage`]: what
 //!   one `firefox_storage` call does to a page's storage.
 //! * [`site_data`]: what the cookie and storage tools do with an agent's sites.
@@ -67,6 +68,7 @@
 
 pub mod a11y;
 pub mod activity;
+pub mod agent_config;
 pub mod allowlist;
 pub mod approvals;
 pub mod arrival;

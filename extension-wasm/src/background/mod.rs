@@ -83,7 +83,7 @@ struct State {
     /// Tabs whose console is captured (restarted in each page they load).
     console_tabs: HashSet<TabId>,
     /// Each agent's allowlist and consent setting.
-    configs: HashMap<AgentId, config::AgentConfig>,
+    configs: HashMap<AgentId, crate::agent_config::AgentConfig>,
     /// The user's allowlist from the popup (kept in the extension's storage); the
     /// environment's (`CLAUDEZILLA_ALLOWED_DOMAINS`, in `tuning`) stands before it.
     user_domains: Vec<String>,
