@@ -5,7 +5,8 @@
 //!   with slot requests, reservations, slots held for tabs being made, and idle agents.
 //! * [`route`]: where each command runs: the page operation, tab, frame and wait, or the
 //!   background's work on a tab or for the agent.
-//! * [`approvals`]: the user's consent before an agent drives one of the user's tabs.
+//! * [`approvals`]: the user's consent before an agent drives one of the user's tabs;
+//!   [`attaching`]: the attach's order, from the tab found to the tab taken.
 //! * [`capture_lock`]: the screenshot mutex, granted in arrival order.
 //! * [`capture_plan`]: what a screenshot captures, capped whatever the page measures.
 //! * [`pixels`], [`jpeg`]: decoding, stitching, shrinking and encoding pictures.
@@ -27,15 +28,19 @@
 //! * [`request_log`]: each tab's network log, fed by [`request_events`]; [`redact`]: credentials
 //!   out of what is shown.
 //! * [`request_routes`]: each agent's routes, and what of them needs the evaluate switch.
-//! * [`allowlist`], [`glob`]: the user's and the agents' domain lists; URL globs.
+//! * [`allowlist`], [`glob`]: the user's and the agents' domain lists; URL globs;
+//!   [`agent_config`]: each agent's own settings.
 //! * [`saved_state`]: which cookies of a saved state may be loaded; [`page_storage`]: what
 //!   one `firefox_storage` call does to a page's storage.
+//! * [`site_data`]: what the cookie and storage tools do with an agent's sites.
 //! * [`focus_loop`]: focus loops and the Stop hook's verdict.
 //! * [`hop_trace`]: one traced request's hop times, kept apart from the requests interleaved
 //!   with it.
 //! * [`downloads`]: which agent a download belongs to.
+//! * [`jars`]: which cookie jar (container) an agent's new tab opens in.
 //! * [`secret_fields`]: which fields of which frames a secret may be typed into.
 //! * [`activity`]: what agents did, for the user and for each agent (no secrets).
+//! * [`popup_status`]: what the toolbar popup is told.
 //! * [`consent_words`]: which banner buttons accept and which reject; [`consent_banner`]:
 //!   which button dismisses a consent banner.
 //! * [`console_ring`]: a page's console as it is kept and read; [`dialog_policy`]: how a
@@ -68,11 +73,13 @@
 
 pub mod a11y;
 pub mod activity;
+pub mod agent_config;
 pub mod allowlist;
 pub mod approvals;
 pub mod arrival;
 #[cfg(test)]
 mod at_once;
+pub mod attaching;
 pub mod capture_lock;
 pub mod capture_plan;
 pub mod click_refusals;
@@ -92,6 +99,7 @@ pub mod hidden;
 pub mod hit_test;
 pub mod hop_trace;
 pub mod input_plan;
+pub mod jars;
 pub mod jpeg;
 pub mod key_press;
 pub mod load;
@@ -105,6 +113,7 @@ pub mod page_title;
 pub mod perf;
 pub mod pixels;
 pub mod pool;
+pub mod popup_status;
 pub mod redact;
 pub mod refusal;
 pub mod request_events;
@@ -117,6 +126,7 @@ pub mod search;
 pub mod secret_fields;
 pub mod shot;
 pub mod showing;
+pub mod site_data;
 pub mod snapshot;
 pub mod sorting;
 pub mod stitch;

@@ -91,6 +91,24 @@ pub fn bounded(id: RequestId, outcome: Outcome) -> String {
     serde_json::to_string(&FromExtension::Response(Response { id, outcome })).unwrap_or_default()
 }
 
+/// The answer to a message from the host that this extension cannot read (`error`): a
+/// request the host let through (its arguments fail a check here, or the two were built from
+/// different versions) is answered, not dropped, so the agent learns why at once instead of
+/// waiting out its timeout. None when `message` is no request with an id.
+pub fn unreadable(message: &str, error: &serde_json::Error) -> Option<String> {
+    let value: serde_json::Value = serde_json::from_str(message).ok()?;
+    let id = value
+        .get("id")
+        .and_then(serde_json::Value::as_f64)
+        .filter(|id| id.fract() == 0.0 && *id >= 0.0)?;
+    if value.get("type").and_then(serde_json::Value::as_str) != Some("request") {
+        return None;
+    }
+    let refused = ErrorBody::new(ErrorCode::InvalidArgument, error.to_string())
+        .with_hint("the host and the extension may be of different versions: run cargo xtask run");
+    Some(bounded(id as RequestId, Err(refused)))
+}
+
 #[cfg(test)]
 mod tests {
     use claudezilla_protocol::Reply;
@@ -175,5 +193,31 @@ mod tests {
                 }
             }
         }
+    }
+
+    fn refusal_of(message: &str) -> Option<String> {
+        let error = serde_json::from_str::<claudezilla_protocol::ToExtension>(message).unwrap_err();
+        unreadable(message, &error)
+    }
+
+    #[test]
+    fn an_unreadable_request_is_answered_with_why() {
+        let answer = refusal_of(r#"{"type":"request","id":7,"agentId":1}"#).unwrap();
+        let parsed: serde_json::Value = serde_json::from_str(&answer).unwrap();
+        assert_eq!(parsed["id"], 7);
+        assert_eq!(parsed["outcome"]["Err"]["code"], "INVALID_ARGUMENT");
+        assert_eq!(
+            parsed["outcome"]["Err"]["hint"],
+            "the host and the extension may be of different versions: run cargo xtask run"
+        );
+    }
+
+    #[test]
+    fn what_is_no_request_with_an_id_is_not_answered() {
+        assert_eq!(refusal_of(r#"{"type":"request","id":-1}"#), None);
+        assert_eq!(refusal_of(r#"{"type":"request","id":1.5}"#), None);
+        assert_eq!(refusal_of(r#"{"type":"request"}"#), None);
+        assert_eq!(refusal_of(r#"{"type":"welcome","id":3}"#), None);
+        assert_eq!(refusal_of(r#"{"type":"request","id":"3"}"#), None);
     }
 }

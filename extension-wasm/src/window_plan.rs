@@ -3,6 +3,8 @@
 
 use claudezilla_protocol::TabId;
 
+pub mod sizing;
+
 /// The window's new outer size (device pixels) to turn the viewport `seen` into `wanted`.
 pub fn grown(window: (u32, u32), seen: (f64, f64), wanted: (f64, f64)) -> (u32, u32) {
     let side = |outer: u32, d: f64| (f64::from(outer) + d).round().max(1.0) as u32;

@@ -3,11 +3,12 @@
 //! owned like any agent tab but never closed by us.
 
 use claudezilla_protocol::reply;
-use claudezilla_protocol::reply::{BrowserTab, LoadState, TabReport};
-use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, TabId};
+use claudezilla_protocol::reply::{BrowserTab, TabReport};
+use claudezilla_protocol::{AgentId, ErrorBody, TabId};
 use serde::Serialize;
 
 use super::{config, content, now, with_state};
+use crate::attaching::{self, Attacher, UserTab};
 use crate::web::{self, Tab};
 
 #[derive(Serialize)]
@@ -37,118 +38,92 @@ pub async fn list_all(agent: &AgentId) -> Result<reply::AllTabs, ErrorBody> {
     Ok(reply::AllTabs { tabs })
 }
 
-/// The longest an agent waits for the user's answer.
-const APPROVAL_WAIT_MS: u32 = 120_000;
+/// One agent's request for one of the user's tabs.
+struct Browser<'a> {
+    agent: &'a AgentId,
+}
+
+impl Attacher for Browser<'_> {
+    async fn look(&self, tab: TabId) -> Result<UserTab, ErrorBody> {
+        let t: Tab = web::call_as(web::tabs_get(tab.0)).await?;
+        Ok(UserTab {
+            url: t.url,
+            title: t.title,
+            complete: t.status == "complete",
+            private: t.incognito,
+        })
+    }
+
+    fn allowed(&self, url: &str) -> Result<(), ErrorBody> {
+        config::check(self.agent, url)
+    }
+
+    fn private_allowed(&self) -> bool {
+        with_state(|s| s.private_attach)
+    }
+
+    fn may_take(&self, tab: TabId) -> Result<(), ErrorBody> {
+        with_state(|s| {
+            s.pool.admit(self.agent, now())?;
+            s.pool.can_attach(tab, self.agent)
+        })
+    }
+
+    fn ask(&self, tab: TabId, title: &str, origin: &str, private: bool) -> Option<u32> {
+        with_state(|s| {
+            s.approvals
+                .ask(self.agent.short(), tab, title, origin, private)
+        })
+    }
+
+    fn answer(&self, request: u32, ms: u32) -> impl Future<Output = Option<bool>> {
+        let (answer, answered) = futures_channel::oneshot::channel();
+        with_state(|s| s.approval_wakers.insert(request, answer));
+        async move { web::with_deadline(ms, answered).await?.ok() }
+    }
+
+    fn settle(&self, request: u32) {
+        with_state(|s| {
+            s.approvals.settle(request);
+            s.approval_wakers.remove(&request);
+        });
+    }
+
+    async fn show_badge(&self) {
+        show_badge().await;
+    }
+
+    fn take(&self, tab: TabId, url: &str) -> Result<(), ErrorBody> {
+        with_state(|s| {
+            s.pool.admit(self.agent, now())?;
+            s.pool.attach(tab, self.agent, url.to_owned())?;
+            // The log starts at the attachment: what the user browsed before is not the
+            // agent's.
+            s.requests.forget(tab);
+            s.requests.claim(tab);
+            Ok(())
+        })
+    }
+
+    fn changed(&self) {
+        super::tabs_changed();
+    }
+
+    async fn start(&self, tab: TabId, title: &str) {
+        if let Some(attached) = with_state(|s| {
+            s.pool.update_page(tab, None, Some(title.to_owned()));
+            s.pool.pool_tab(tab)
+        }) {
+            content::preload(attached).await;
+        }
+    }
+}
 
 /// Drives one of the user's tabs — once the user has allowed it in the toolbar popup. A tab
-/// of a private window is not even asked for unless the user allowed that in the popup.
+/// of a private window is not even asked for unless the user allowed that in the popup
+/// ([`attaching::attach`]).
 pub async fn attach(agent: &AgentId, tab: TabId, budget_ms: u32) -> Result<TabReport, ErrorBody> {
-    let now_tab: Tab = web::call_as(web::tabs_get(tab.0)).await.map_err(|e| {
-        ErrorBody::new(
-            ErrorCode::NoSuchTab,
-            format!("tab {tab} does not exist ({})", e.message),
-        )
-        .with_hint("firefox_list_all_tabs lists the browser's tabs")
-    })?;
-    config::check(agent, &now_tab.url)?;
-    if now_tab.incognito && !with_state(|s| s.private_attach) {
-        return Err(ErrorBody::new(
-            ErrorCode::Denied,
-            format!("tab {tab} is in a private window, which agents may not ask for"),
-        )
-        .with_hint("the user can allow asking for private tabs in the Claudezilla toolbar popup"));
-    }
-    // Asking the user is pointless when the tab could not be taken anyway.
-    with_state(|s| {
-        s.pool.admit(agent, now())?;
-        s.pool.can_attach(tab, agent)
-    })?;
-    ask_the_user(agent, &now_tab, budget_ms).await?;
-    // The user allowed the site they were shown: if the tab went elsewhere meanwhile, that
-    // is not what they allowed.
-    let now_tab = still_the_site_allowed(tab, &now_tab).await?;
-    with_state(|s| {
-        s.pool.admit(agent, now())?;
-        s.pool.attach(tab, agent, now_tab.url.clone())?;
-        // The log starts at the attachment: what the user browsed before is not the agent's.
-        s.requests.forget(tab);
-        s.requests.claim(tab);
-        Ok::<_, ErrorBody>(())
-    })?;
-    super::tabs_changed();
-    if let Some(attached) = with_state(|s| {
-        s.pool.update_page(tab, None, Some(now_tab.title.clone()));
-        s.pool.pool_tab(tab)
-    }) {
-        content::preload(attached).await;
-    }
-    Ok(TabReport {
-        tab_id: tab,
-        url: crate::text::cap(&now_tab.url, crate::text::MAX_URL_CHARS),
-        title: now_tab.title,
-        load_state: match now_tab.status.as_str() {
-            "complete" => LoadState::Complete,
-            _ => LoadState::Loading,
-        },
-        waited_ms: 0,
-        note: None,
-        container: None,
-    })
-}
-
-/// The tab as it is now, if it still shows the site (origin) the user was asked about.
-async fn still_the_site_allowed(tab: TabId, asked: &Tab) -> Result<Tab, ErrorBody> {
-    let now: Tab = web::call_as(web::tabs_get(tab.0)).await.map_err(|e| {
-        ErrorBody::new(
-            ErrorCode::NoSuchTab,
-            format!(
-                "tab {tab} was closed while the user decided ({})",
-                e.message
-            ),
-        )
-    })?;
-    crate::approvals::still_the_site(tab, &asked.url, &now.url)?;
-    Ok(now)
-}
-
-/// Waits for the user's answer in the popup (the toolbar button shows how many wait).
-async fn ask_the_user(agent: &AgentId, tab: &Tab, budget_ms: u32) -> Result<(), ErrorBody> {
-    let id = TabId(tab.id);
-    let origin = crate::allowlist::origin(&tab.url);
-    let asked = with_state(|s| {
-        s.approvals
-            .ask(agent.short(), id, &tab.title, &origin, tab.incognito)
-    });
-    let Some(request) = asked else {
-        return Err(ErrorBody::new(
-            ErrorCode::Busy,
-            format!("tab {id} is asked for already, or too many requests wait for the user"),
-        )
-        .with_hint("wait for the user to answer the requests in the Claudezilla popup"));
-    };
-    let (answer, answered) = futures_channel::oneshot::channel();
-    with_state(|s| s.approval_wakers.insert(request, answer));
-    show_badge().await;
-    let wait = APPROVAL_WAIT_MS.min(budget_ms);
-    let decision = web::with_deadline(wait, answered).await;
-    with_state(|s| {
-        s.approvals.settle(request);
-        s.approval_wakers.remove(&request);
-    });
-    show_badge().await;
-    match decision {
-        Some(Ok(true)) => Ok(()),
-        Some(Ok(false)) => Err(ErrorBody::new(
-            ErrorCode::Denied,
-            format!("the user refused to let you drive tab {id}"),
-        )
-        .with_hint("do not ask again unless the user tells you to")),
-        _ => Err(ErrorBody::new(
-            ErrorCode::Denied,
-            format!("the user did not answer within {} s", wait / 1_000),
-        )
-        .with_hint("ask the user to click the Claudezilla toolbar button (it shows a badge) and allow it, then call firefox_attach_tab again")),
-    }
+    attaching::attach(&Browser { agent }, tab, budget_ms).await
 }
 
 #[derive(Serialize)]

@@ -12,17 +12,11 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 use super::{State, with_state};
-use crate::allowlist;
 use crate::web;
+use crate::{agent_config, allowlist};
 
 /// Where the popup's allowlist is kept (`storage.local`), so it outlives a restart.
 const STORED_KEY: &str = "userAllowedDomains";
-
-#[derive(Debug, Clone, Default)]
-pub struct AgentConfig {
-    pub allowed_domains: Vec<String>,
-    pub handle_consent: bool,
-}
 
 /// The user's allowlist in force: the environment's, else the popup's (empty: no limit).
 pub fn user_list(s: &State) -> &[String] {
@@ -40,22 +34,7 @@ pub fn user_allows(s: &State, url: &str) -> bool {
 pub fn set(agent: &AgentId, a: SetConfigArgs) -> Result<reply::Config, ErrorBody> {
     with_state(|s| {
         let user = user_list(s).to_vec();
-        let narrowed = a
-            .allowed_domains
-            .map(|d| allowlist::narrow(&user, d))
-            .transpose()?;
-        let c = s.configs.entry(agent.clone()).or_default();
-        if let Some(domains) = narrowed {
-            c.allowed_domains = domains;
-        }
-        if let Some(on) = a.handle_consent {
-            c.handle_consent = on;
-        }
-        Ok(reply::Config {
-            allowed_domains: c.allowed_domains.clone(),
-            handle_consent: c.handle_consent,
-            user_domains: user,
-        })
+        agent_config::set(&mut s.configs, agent, &user, a)
     })
 }
 

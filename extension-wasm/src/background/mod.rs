@@ -83,7 +83,7 @@ struct State {
     /// Tabs whose console is captured (restarted in each page they load).
     console_tabs: HashSet<TabId>,
     /// Each agent's allowlist and consent setting.
-    configs: HashMap<AgentId, config::AgentConfig>,
+    configs: HashMap<AgentId, crate::agent_config::AgentConfig>,
     /// The user's allowlist from the popup (kept in the extension's storage); the
     /// environment's (`CLAUDEZILLA_ALLOWED_DOMAINS`, in `tuning`) stands before it.
     user_domains: Vec<String>,
@@ -100,7 +100,7 @@ struct State {
     /// The agents' downloads, and their tabs' recent page addresses (to tell whose a new one is).
     downloads: crate::downloads::Downloads,
     /// Each agent's own container, once it asked for one.
-    containers: HashMap<AgentId, containers::Jar>,
+    containers: HashMap<AgentId, crate::jars::Jar>,
     /// Open the agents' window as a private window.
     private_windows: bool,
     /// A tab's load cancelled by its agent's allowlist, for the navigation waiting on it.

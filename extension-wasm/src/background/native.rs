@@ -2,13 +2,11 @@
 
 use std::cell::RefCell;
 
-use claudezilla_protocol::{
-    ErrorBody, ErrorCode, FromExtension, NATIVE_HOST_NAME, Request, RequestId, ToExtension, VERSION,
-};
+use claudezilla_protocol::{FromExtension, NATIVE_HOST_NAME, Request, ToExtension, VERSION};
 use wasm_bindgen::prelude::*;
 
 use super::{commands, outbox, with_state};
-use crate::native_link::{Health, Link, bounded};
+use crate::native_link::{Health, Link, bounded, unreadable};
 use crate::web::{self, Port};
 
 const HEALTH_INTERVAL_MS: u32 = 30_000;
@@ -43,14 +41,15 @@ pub fn is_connected() -> bool {
 }
 
 fn on_message(value: JsValue) {
-    let parsed = js_sys::JSON::stringify(&value)
+    let Some(text) = js_sys::JSON::stringify(&value)
         .ok()
         .and_then(|s| s.as_string())
-        .map(|s| serde_json::from_str::<ToExtension>(&s));
-    let msg = match parsed {
-        Some(Ok(msg)) => msg,
-        Some(Err(e)) => return refuse_unreadable(&value, &e),
-        None => return web::log("unreadable message from the host"),
+    else {
+        return web::log("unreadable message from the host");
+    };
+    let msg = match serde_json::from_str::<ToExtension>(&text) {
+        Ok(msg) => msg,
+        Err(e) => return refuse_unreadable(&text, &e),
     };
     match msg {
         ToExtension::Welcome {
@@ -74,24 +73,11 @@ fn on_message(value: JsValue) {
     }
 }
 
-/// A request the host let through but this extension cannot read (its arguments fail a
-/// check here, or the two were built from different versions) is answered, not dropped: the
-/// agent learns why at once instead of waiting out its timeout.
-fn refuse_unreadable(value: &JsValue, error: &serde_json::Error) {
+/// A request this extension cannot read is answered, not dropped ([`unreadable`]).
+fn refuse_unreadable(text: &str, error: &serde_json::Error) {
     web::log(&format!("unreadable message from the host: {error}"));
-    let id = js_sys::Reflect::get(value, &"id".into())
-        .ok()
-        .and_then(|id| id.as_f64())
-        .filter(|id| id.fract() == 0.0 && *id >= 0.0);
-    let is_request = js_sys::Reflect::get(value, &"type".into())
-        .ok()
-        .and_then(|t| t.as_string())
-        .is_some_and(|t| t == "request");
-    if let (Some(id), true) = (id, is_request) {
-        let refused = ErrorBody::new(ErrorCode::InvalidArgument, error.to_string()).with_hint(
-            "the host and the extension may be of different versions: run cargo xtask run",
-        );
-        outbox::post(&bounded(id as RequestId, Err(refused)));
+    if let Some(answer) = unreadable(text, error) {
+        outbox::post(&answer);
     }
 }
 

@@ -1,17 +1,13 @@
 //! Answers the toolbar popup: the pool, the waiting agents, the screenshot lock, the loops;
 //! and takes the user's decisions: the switches, the allowlist, giving an attached tab back.
 
-use claudezilla_protocol::envelope::{
-    CaptureState, PopupActivity, PopupRequest, PopupStatus, PopupTab,
-};
-use claudezilla_protocol::{AgentId, validate};
+use claudezilla_protocol::envelope::{PopupRequest, PopupStatus};
+use claudezilla_protocol::validate;
 use wasm_bindgen::prelude::*;
 
 use super::{attach, config, native, now, with_state};
+use crate::popup_status::{self, Parts};
 use crate::web;
-
-/// Activity entries the popup shows (newest first, grouped by agent there).
-const POPUP_ACTIVITY: usize = 60;
 
 /// The fields of a `runtime.MessageSender` that say who sent a message.
 #[derive(serde::Deserialize, Default)]
@@ -68,49 +64,23 @@ pub fn listen() {
 }
 
 fn status() -> PopupStatus {
-    let now = now();
-    // The popup is nobody's agent: no slot request is its own.
-    let nobody = AgentId::new([0; 16], 0);
+    let connected = native::is_connected();
     with_state(|s| {
-        let requests = s.pool.slot_requests(&nobody, now);
-        PopupStatus {
-            connected: native::is_connected(),
-            pool_limit: requests.pool_limit,
-            tabs: s
-                .pool
-                .entries_for_user()
-                .into_iter()
-                .map(|t| PopupTab {
-                    tab_id: t.tab_id,
-                    title: t.title,
-                    owner: t.owner,
-                    attached: t.attached,
-                })
-                .collect(),
-            waiting: requests.waiting.into_iter().map(|w| w.agent).collect(),
-            reserved: requests.reserved.into_iter().map(|w| w.agent).collect(),
-            capture: s.capture.holder().map(|h| CaptureState {
-                holder: h.agent.short().to_owned(),
-                held_ms: now.saturating_sub(h.since),
-                waiting: s.capture.waiting() as u32,
-            }),
-            evaluate: s.code_allowed(),
-            evaluate_by_environment: s.tuning.allow_evaluate,
-            loops: s.loops.summary(now),
-            approvals: s.approvals.pending().to_vec(),
+        let evaluate = s.code_allowed();
+        let allowed_domains = config::user_list(s).to_vec();
+        let parts = Parts {
+            connected,
+            pool: &mut s.pool,
+            capture: &s.capture,
+            loops: &s.loops,
+            approvals: &s.approvals,
+            activity: &s.activity,
+            tuning: &s.tuning,
+            evaluate,
+            storage_switch: s.storage_switch,
             private_attach: s.private_attach,
-            storage: s.storage_switch || s.tuning.allow_storage,
-            storage_by_environment: s.tuning.allow_storage,
-            allowed_domains: config::user_list(s).to_vec(),
-            allowed_domains_by_environment: !s.tuning.allowed_domains.is_empty(),
-            activity: s
-                .activity
-                .newest(POPUP_ACTIVITY)
-                .map(|e| PopupActivity {
-                    agent: e.agent.short().to_owned(),
-                    entry: e.entry.clone(),
-                })
-                .collect(),
-        }
+            allowed_domains,
+        };
+        popup_status::status(parts, now())
     })
 }
