@@ -46,6 +46,7 @@
 //! * [`style_rules`]: which of a page's style rules are mirrored for `:hover` and `:focus`,
 //!   and which give `::before` / `::after` words.
 //! * [`search`]: where a text or pattern shows in a frame's text, and the line around it.
+//! * [`lookup`]: waiting for an element or text in a frame, and what its errors say.
 //! * [`frame_alias`]: the short names refs give a tab's frames.
 //! * [`snapshot`]: what a frame's snapshot lists, and where it stops.
 //! * [`stitch`]: one snapshot or page text from every frame of a tab, under one size limit.
@@ -86,6 +87,7 @@ pub mod hop_trace;
 pub mod input_plan;
 pub mod jpeg;
 pub mod load;
+pub mod lookup;
 pub mod markdown;
 pub mod native_link;
 pub mod network;
