@@ -46,6 +46,7 @@
 //! * [`style_rules`]: which of a page's style rules are mirrored for `:hover` and `:focus`,
 //!   and which give `::before` / `::after` words.
 //! * [`search`]: where a text or pattern shows in a frame's text, and the line around it.
+//! * [`axe_run`]: one frame's audit by axe-core, and what of its results an answer keeps.
 //! * [`lookup`]: waiting for an element or text in a frame, and what its errors say.
 //! * [`frame_alias`]: the short names refs give a tab's frames.
 //! * [`snapshot`]: what a frame's snapshot lists, and where it stops.
@@ -69,6 +70,7 @@ pub mod approvals;
 pub mod arrival;
 #[cfg(test)]
 mod at_once;
+pub mod axe_run;
 pub mod capture_lock;
 pub mod capture_plan;
 pub mod composed;
