@@ -369,3 +369,18 @@ impl crate::composed::Tree for Dom {
             .collect()
     }
 }
+
+impl crate::composed::Words for Dom {
+    fn kind(&self, node: &Node) -> crate::composed::Kind {
+        use crate::composed::Kind;
+        match node_type(node) {
+            Node::TEXT_NODE => Kind::Text(text(node).unwrap_or_default()),
+            Node::ELEMENT_NODE => Kind::Element(node.unchecked_ref::<Element>().local_name()),
+            _ => Kind::Other,
+        }
+    }
+
+    fn attribute(&self, el: &Node, name: &str) -> Option<String> {
+        attribute(el.unchecked_ref(), name)
+    }
+}
