@@ -36,6 +36,7 @@
 //! * [`consent_words`]: which banner buttons accept and which reject.
 //! * [`console_ring`]: a page's console as it is kept and read; [`dialog_policy`]: how a
 //!   page's dialogs are answered and told.
+//! * [`page_value`]: a page's JavaScript values as console lines and evaluated results.
 //! * [`refusal`]: what a rejected browser call means, read once from Firefox's words;
 //!   [`retry_plan`]: when a message to a frame or a navigation is tried again, and how long
 //!   a try lasts.
@@ -97,6 +98,7 @@ pub mod page_state;
 pub mod page_storage;
 pub mod page_text;
 pub mod page_title;
+pub mod page_value;
 pub mod perf;
 pub mod pixels;
 pub mod pool;
