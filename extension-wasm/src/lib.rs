@@ -28,6 +28,7 @@
 //! * [`saved_state`]: which cookies of a saved state may be loaded; [`page_storage`]: what
 //!   one `firefox_storage` call does to a page's storage.
 //! * [`focus_loop`]: focus loops and the Stop hook's verdict.
+//! * [`form_fill`]: a form's fields set in order, and what an error part-way says.
 //! * [`hop_trace`]: one traced request's hop times, kept apart from the requests interleaved
 //!   with it.
 //! * [`downloads`]: which agent a download belongs to.
@@ -83,6 +84,7 @@ pub mod drag_plan;
 pub mod exchange;
 pub mod field_kind;
 pub mod focus_loop;
+pub mod form_fill;
 pub mod frame_alias;
 pub mod glob;
 pub mod hidden;
