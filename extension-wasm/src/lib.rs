@@ -8,6 +8,7 @@
 //! * [`approvals`]: the user's consent before an agent drives one of the user's tabs.
 //! * [`capture_lock`]: the screenshot mutex, granted in arrival order.
 //! * [`capture_plan`]: what a screenshot captures, capped whatever the page measures.
+//! * [`page_marks`]: which of a frame's elements an annotated screenshot marks.
 //! * [`pixels`], [`jpeg`]: decoding, stitching, shrinking and encoding pictures.
 //! * [`load`]: when a navigation counts as finished, and whether it reached what was asked;
 //!   [`arrival`]: what the navigation's answer says of it; [`trip`]: a navigation, a new
@@ -96,6 +97,7 @@ pub mod lookup;
 pub mod markdown;
 pub mod native_link;
 pub mod network;
+pub mod page_marks;
 pub mod page_state;
 pub mod page_storage;
 pub mod page_text;
