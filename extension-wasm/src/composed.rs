@@ -1,7 +1,8 @@
 //! The page as a person sees it is the composed tree: a shadow host shows its shadow tree, its
 //! light children appear where its slots place them, and a slot with nothing assigned shows its
-//! own content. The walks over it are written once here, over [`Tree`]; the content script
-//! gives them the DOM (`content/dom.rs`), the tests a tree of their own.
+//! own content. The walks over it are written once here, over [`Tree`] (and [`Words`] for the
+//! words a part shows); the content script gives them the DOM (`content/dom.rs`), the tests a
+//! tree of their own.
 
 /// What a walk asks of the tree.
 pub trait Tree {
@@ -54,6 +55,62 @@ pub fn open_roots<T: Tree>(tree: &T, root: T::Node, max: usize) -> Vec<T::Node> 
     roots
 }
 
+/// A node as the words walk reads it.
+pub enum Kind {
+    Text(String),
+    /// An element, with its tag.
+    Element(String),
+    Other,
+}
+
+/// What the words walk asks of the tree beyond its shape.
+pub trait Words: Tree {
+    fn kind(&self, node: &Self::Node) -> Kind;
+    fn attribute(&self, el: &Self::Node, name: &str) -> Option<String>;
+}
+
+/// The words the page shows under `node` (through shadow roots and slots), leaving out what is
+/// not for people — scripts and styles, what is `hidden` or `aria-hidden` — each element's
+/// words apart from the next; `max_bytes` of text read at most, then no more nodes.
+pub fn shown_words<W: Words>(tree: &W, node: &W::Node, max_bytes: usize) -> String {
+    let mut words = String::new();
+    words_under(tree, node, &mut words, &mut 0, max_bytes);
+    words
+}
+
+fn words_under<W: Words>(
+    tree: &W,
+    node: &W::Node,
+    out: &mut String,
+    read: &mut usize,
+    max_bytes: usize,
+) {
+    for n in shown_children(tree, node) {
+        if *read > max_bytes {
+            return;
+        }
+        match tree.kind(&n) {
+            Kind::Text(text) => {
+                *read += text.len();
+                out.push_str(&text);
+            }
+            Kind::Element(tag) if shows_words(tree, &n, &tag) => {
+                out.push(' ');
+                words_under(tree, &n, out, read, max_bytes);
+                out.push(' ');
+            }
+            Kind::Element(_) | Kind::Other => {}
+        }
+    }
+}
+
+/// Are an element's words for people: not a script or style, not `hidden` or `aria-hidden`?
+fn shows_words<W: Words>(tree: &W, el: &W::Node, tag: &str) -> bool {
+    !crate::a11y::is_skipped(tag)
+        && tree.attribute(el, "hidden").is_none()
+        && tree.attribute(el, "aria-hidden").as_deref() != Some("true")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -65,6 +122,7 @@ mod tests {
         children: HashMap<&'static str, Vec<&'static str>>,
         shadows: HashMap<&'static str, &'static str>,
         assigned: HashMap<&'static str, Vec<&'static str>>,
+        attributes: HashMap<&'static str, Vec<(&'static str, &'static str)>>,
     }
 
     impl Fake {
@@ -80,6 +138,11 @@ mod tests {
 
         fn slot(mut self, slot: &'static str, nodes: &[&'static str]) -> Self {
             self.assigned.insert(slot, nodes.to_vec());
+            self
+        }
+
+        fn attribute(mut self, el: &'static str, name: &'static str, value: &'static str) -> Self {
+            self.attributes.entry(el).or_default().push((name, value));
             self
         }
     }
@@ -111,6 +174,23 @@ mod tests {
                 stack.extend(self.children(&n).into_iter().rev());
             }
             out
+        }
+    }
+
+    /// Nodes named `'…` are text (the rest of the name); an element's tag is its name up to
+    /// any `#`.
+    impl Words for Fake {
+        fn kind(&self, node: &&'static str) -> Kind {
+            match node.strip_prefix('\'') {
+                Some(text) => Kind::Text(text.to_owned()),
+                None => Kind::Element(node.split('#').next().unwrap_or_default().to_owned()),
+            }
+        }
+
+        fn attribute(&self, el: &&'static str, name: &str) -> Option<String> {
+            let all = self.attributes.get(el)?;
+            let (_, value) = all.iter().find(|(n, _)| *n == name)?;
+            Some((*value).to_owned())
         }
     }
 
@@ -155,5 +235,41 @@ mod tests {
         );
         assert_eq!(open_roots(&t, "doc", 2), ["doc", "card#shadow"]);
         assert_eq!(open_roots(&Fake::default(), "doc", 100), ["doc"]);
+    }
+
+    /// A button whose label is slotted into its shadow tree, beside an icon's hidden words.
+    fn labelled_button() -> Fake {
+        Fake::default()
+            .node("button", &["'Save", "span#light"])
+            .shadow("button", "button#shadow")
+            .node("button#shadow", &["i#icon", "slot", "style", "b#gone"])
+            .node("i#icon", &["'★"])
+            .attribute("i#icon", "aria-hidden", "true")
+            .slot("slot", &["'Save", "span#light"])
+            .node("span#light", &["'now"])
+            .node("style", &["'b{color:red}"])
+            .node("b#gone", &["'old"])
+            .attribute("b#gone", "hidden", "")
+    }
+
+    #[test]
+    fn words_are_what_the_page_shows_for_people() {
+        let t = labelled_button();
+        assert_eq!(shown_words(&t, &"button", 400), " Save now  ");
+        let shown = Fake::default()
+            .node("p", &["i#icon"])
+            .node("i#icon", &["'★"])
+            .attribute("i#icon", "aria-hidden", "false");
+        assert_eq!(shown_words(&shown, &"p", 400), " ★ ");
+    }
+
+    #[test]
+    fn words_stop_once_enough_text_is_read() {
+        let t = Fake::default()
+            .node("p", &["'abc", "'def", "'ghi"])
+            .node("q", &["'abcd", "'efgh"]);
+        // Text is read until more than the bound has been: the node after is left.
+        assert_eq!(shown_words(&t, &"p", 3), "abcdef");
+        assert_eq!(shown_words(&t, &"q", 3), "abcd");
     }
 }

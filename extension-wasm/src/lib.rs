@@ -9,6 +9,7 @@
 //!   [`attaching`]: the attach's order, from the tab found to the tab taken.
 //! * [`capture_lock`]: the screenshot mutex, granted in arrival order.
 //! * [`capture_plan`]: what a screenshot captures, capped whatever the page measures.
+//! * [`page_marks`]: which of a frame's elements an annotated screenshot marks.
 //! * [`pixels`], [`jpeg`]: decoding, stitching, shrinking and encoding pictures.
 //! * [`load`]: when a navigation counts as finished, and whether it reached what was asked;
 //!   [`arrival`]: what the navigation's answer says of it; [`trip`]: a navigation, a new
@@ -34,6 +35,7 @@
 //!   one `firefox_storage` call does to a page's storage.
 //! * [`site_data`]: what the cookie and storage tools do with an agent's sites.
 //! * [`focus_loop`]: focus loops and the Stop hook's verdict.
+//! * [`form_fill`]: a form's fields set in order, and what an error part-way says.
 //! * [`hop_trace`]: one traced request's hop times, kept apart from the requests interleaved
 //!   with it.
 //! * [`downloads`]: which agent a download belongs to.
@@ -46,6 +48,7 @@
 //! * [`console_ring`]: a page's console as it is kept and read; [`dialog_policy`]: how a
 //!   page's dialogs are answered and told.
 //! * [`click_refusals`]: what Firefox refused the page during a click, as the answer says it.
+//! * [`page_value`]: a page's JavaScript values as console lines and evaluated results.
 //! * [`refusal`]: what a rejected browser call means, read once from Firefox's words;
 //!   [`retry_plan`]: when a message to a frame or a navigation is tried again, and how long
 //!   a try lasts.
@@ -56,6 +59,8 @@
 //! * [`style_rules`]: which of a page's style rules are mirrored for `:hover` and `:focus`,
 //!   and which give `::before` / `::after` words.
 //! * [`search`]: where a text or pattern shows in a frame's text, and the line around it.
+//! * [`axe_run`]: one frame's audit by axe-core, and what of its results an answer keeps.
+//! * [`lookup`]: waiting for an element or text in a frame, and what its errors say.
 //! * [`frame_alias`]: the short names refs give a tab's frames.
 //! * [`snapshot`]: what a frame's snapshot lists, and where it stops.
 //! * [`stitch`]: one snapshot or page text from every frame of a tab, under one size limit.
@@ -80,6 +85,7 @@ pub mod arrival;
 #[cfg(test)]
 mod at_once;
 pub mod attaching;
+pub mod axe_run;
 pub mod capture_lock;
 pub mod capture_plan;
 pub mod click_refusals;
@@ -93,6 +99,7 @@ pub mod drag_plan;
 pub mod exchange;
 pub mod field_kind;
 pub mod focus_loop;
+pub mod form_fill;
 pub mod frame_alias;
 pub mod glob;
 pub mod hidden;
@@ -103,13 +110,16 @@ pub mod jars;
 pub mod jpeg;
 pub mod key_press;
 pub mod load;
+pub mod lookup;
 pub mod markdown;
 pub mod native_link;
 pub mod network;
+pub mod page_marks;
 pub mod page_state;
 pub mod page_storage;
 pub mod page_text;
 pub mod page_title;
+pub mod page_value;
 pub mod perf;
 pub mod pixels;
 pub mod pool;

@@ -1,6 +1,7 @@
 //! How an element shows, as the readers of a page ask it: the Markdown, the page text, the
 //! search, the snapshot and names read only what a person sees, whatever the page's style
-//! hides it with. `content/dom.rs` answers from the browser's own `checkVisibility`.
+//! hides it with. Told here (`showing`) over [`Probe`], which `content/dom.rs` answers from
+//! the browser's own `checkVisibility` and computed style.
 
 /// How an element shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,3 +30,55 @@ impl Showing {
         matches!(self, Self::Rendered | Self::BoxLess { seen: true })
     }
 }
+
+/// What telling how an element shows asks of the browser.
+pub trait Probe {
+    type Element;
+
+    /// Rendered and not made invisible (`checkVisibility` counting `visibility` too).
+    fn seen(&self, el: &Self::Element) -> bool;
+    /// Rendered (`checkVisibility`): for an element without a box, false even where what it
+    /// holds shows.
+    fn rendered(&self, el: &Self::Element) -> bool;
+    /// For an element without a box of its own (`display: contents`): whether its own text is
+    /// visible (`visibility: visible`); none for any other element.
+    fn box_less(&self, el: &Self::Element) -> Option<bool>;
+    /// Its parent in the composed tree (a shadow root's host).
+    fn parent(&self, el: &Self::Element) -> Option<Self::Element>;
+}
+
+/// How `el` shows, whatever holds it.
+pub fn showing<P: Probe>(probe: &P, el: &P::Element) -> Showing {
+    // The stricter question first: its options only add conditions, so a yes (the common
+    // case) answers alone, in one crossing.
+    if probe.seen(el) {
+        return Showing::Rendered;
+    }
+    if probe.rendered(el) {
+        return Showing::Invisible;
+    }
+    // Neither: box-less or not rendered.
+    match probe.box_less(el) {
+        Some(seen) if boxed_ancestor_rendered(probe, el) => Showing::BoxLess { seen },
+        _ => Showing::NotRendered,
+    }
+}
+
+/// `checkVisibility` answers a box-less element for itself alone: inside one not rendered it
+/// would still say its children show. Its nearest ancestor with a box says whether they do.
+fn boxed_ancestor_rendered<P: Probe>(probe: &P, el: &P::Element) -> bool {
+    let mut up = probe.parent(el);
+    while let Some(at) = up {
+        if probe.rendered(&at) {
+            return true;
+        }
+        if probe.box_less(&at).is_none() {
+            return false;
+        }
+        up = probe.parent(&at);
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests;

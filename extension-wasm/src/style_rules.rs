@@ -51,6 +51,30 @@ pub struct Mirrored {
     pub cut: bool,
 }
 
+impl Mirrored {
+    /// What a hover's answer adds of what was not mirrored (empty when all was): `; ` and the
+    /// notes, for the answer to append.
+    pub fn note(&self) -> String {
+        let mut notes = Vec::new();
+        if self.unreadable > 0 {
+            notes.push(format!(
+                "{} stylesheet(s) could not be read (cross-origin): their :hover styles are not shown",
+                self.unreadable
+            ));
+        }
+        if self.cut {
+            notes.push(format!(
+                "only the first {MAX_MIRRORED} :hover and :focus rules are applied"
+            ));
+        }
+        if notes.is_empty() {
+            String::new()
+        } else {
+            format!("; {}", notes.join("; "))
+        }
+    }
+}
+
 /// The `:hover` and `:focus…` rules of the page's sheets that apply now (inside `@media` that
 /// matches, `@supports` and `@layer` as they are, `@import`ed sheets), rewritten onto the
 /// attributes `states` pairs with each pseudo-class.
@@ -397,6 +421,31 @@ mod tests {
         assert_eq!(
             generating(&fake(vec![Some(vec![style(".a", "color: red")])])),
             [None, None]
+        );
+    }
+
+    fn read(unreadable: usize, cut: bool) -> Mirrored {
+        Mirrored {
+            rules: Vec::new(),
+            unreadable,
+            cut,
+        }
+    }
+
+    #[test]
+    fn the_note_tells_what_was_not_mirrored() {
+        assert_eq!(read(0, false).note(), "");
+        assert_eq!(
+            read(2, false).note(),
+            "; 2 stylesheet(s) could not be read (cross-origin): their :hover styles are not shown"
+        );
+        assert_eq!(
+            read(0, true).note(),
+            "; only the first 2000 :hover and :focus rules are applied"
+        );
+        assert_eq!(
+            read(1, true).note(),
+            "; 1 stylesheet(s) could not be read (cross-origin): their :hover styles are not shown; only the first 2000 :hover and :focus rules are applied"
         );
     }
 }

@@ -13,12 +13,9 @@ use web_sys::{Element, HtmlImageElement};
 
 use super::dom::{document, is_visible};
 use super::find::{self, describe, ref_for};
+use crate::page_marks::{self, Marked};
 use crate::shot::settle::Settling;
 use crate::web;
-
-const INTERACTIVE: &str = "a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [role=link], [role=checkbox], [role=tab], [role=menuitem], [contenteditable], [tabindex]:not([tabindex='-1'])";
-/// Most badges an annotated screenshot carries.
-const MAX_MARKS: usize = 30;
 
 fn window() -> Result<web_sys::Window, ErrorBody> {
     web_sys::window().ok_or_else(|| ErrorBody::new(ErrorCode::PageError, "no window"))
@@ -100,7 +97,7 @@ fn in_view(el: &Element) -> bool {
             )
         })
         .unwrap_or_default();
-    r.bottom() > 0.0 && r.right() > 0.0 && r.top() < h && r.left() < w
+    page_marks::overlaps([r.left(), r.top(), r.width(), r.height()], [0.0, 0.0, w, h])
 }
 
 pub(super) async fn animation_frame() -> Result<(), ErrorBody> {
@@ -150,45 +147,23 @@ pub fn metrics(
             .max(doc.body().as_ref().map_or(0, |b| f(b))) as f64
     };
     let page = [size(Element::scroll_width), size(Element::scroll_height)];
-    let boxed = |el: &Element| {
-        let r = el.get_bounding_client_rect();
-        [r.left() + sx, r.top() + sy, r.width(), r.height()]
-    };
+    let boxes = Boxes { sx, sy, frame };
     let element = match target {
         Some(t) => {
             let el = find::resolve(t, frame)?;
-            let b = boxed(&el);
-            if b[2] < 1.0 || b[3] < 1.0 {
-                return Err(ErrorBody::new(
-                    ErrorCode::PageError,
-                    format!("{} has no visible box to capture", describe(&el)),
-                ));
-            }
-            Some(b)
+            Some(page_marks::captured(boxes.rect(&el), || describe(&el))?)
         }
         None => None,
     };
     let mut found = Vec::new();
     if marks {
         let list = doc
-            .query_selector_all(INTERACTIVE)
+            .query_selector_all(page_marks::INTERACTIVE)
             .map_err(|e| ErrorBody::new(ErrorCode::Internal, web::js_error_message(&e)))?;
-        for i in 0..list.length() {
-            if found.len() == MAX_MARKS {
-                break;
-            }
-            let Some(el) = list.item(i).and_then(|n| n.dyn_into::<Element>().ok()) else {
-                continue;
-            };
-            let b = boxed(&el);
-            let in_view = b[1] + b[3] > sy
-                && b[1] < sy + viewport[1]
-                && b[0] + b[2] > sx
-                && b[0] < sx + viewport[0];
-            if b[2] > 0.0 && b[3] > 0.0 && (in_view || element.is_some()) && is_visible(&el) {
-                found.push((format!("{} {}", ref_for(&el, frame), describe(&el)), b));
-            }
-        }
+        let candidates =
+            (0..list.length()).filter_map(|i| list.item(i)?.dyn_into::<Element>().ok());
+        let view = [sx, sy, viewport[0], viewport[1]];
+        found = page_marks::marks(&boxes, candidates, view, element.is_some());
     }
     Ok(PageReply::Metrics(PageMetrics {
         viewport,
@@ -197,4 +172,28 @@ pub fn metrics(
         element,
         marks: found,
     }))
+}
+
+/// The frame's elements as badges mark them, their boxes in the page's coordinates.
+struct Boxes {
+    sx: f64,
+    sy: f64,
+    frame: u32,
+}
+
+impl Marked for Boxes {
+    type Element = Element;
+
+    fn rect(&self, el: &Element) -> page_marks::Rect {
+        let r = el.get_bounding_client_rect();
+        [r.left() + self.sx, r.top() + self.sy, r.width(), r.height()]
+    }
+
+    fn visible(&self, el: &Element) -> bool {
+        is_visible(el)
+    }
+
+    fn label(&self, el: &Element) -> String {
+        format!("{} {}", ref_for(el, self.frame), describe(el))
+    }
 }

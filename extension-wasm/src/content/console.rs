@@ -13,6 +13,9 @@ use js_sys::{Array, Function, Reflect};
 use wasm_bindgen::prelude::*;
 
 use crate::console_ring::ConsoleRing;
+use crate::page_value::Value;
+/// A page value as text (`dialogs.rs` describes a dialog's message with it too).
+pub use crate::page_value::describe;
 use crate::web;
 
 thread_local! {
@@ -83,57 +86,46 @@ pub fn stop() {
     CAPTURE.with(|c| *c.borrow_mut() = ConsoleRing::default());
 }
 
-/// A page value as text: strings as they are, errors as `Name: message`, other objects as
-/// JSON where they have one.
-pub fn describe(value: &JsValue) -> String {
-    if let Some(s) = value.as_string() {
-        return s;
+/// A page value as [`page_value::describe`] reads it; each read caught (a page's object may
+/// throw or lie).
+impl Value for JsValue {
+    fn as_text(&self) -> Option<String> {
+        self.as_string()
     }
-    if let Some(n) = value.as_f64() {
-        return match n {
-            f64::INFINITY => "Infinity".into(),
-            f64::NEG_INFINITY => "-Infinity".into(),
-            n => n.to_string(),
-        };
+    fn as_number(&self) -> Option<f64> {
+        self.as_f64()
     }
-    if let Some(b) = value.as_bool() {
-        return b.to_string();
+    fn as_bool(&self) -> Option<bool> {
+        JsValue::as_bool(self)
     }
-    if value.is_null() {
-        return "null".into();
+    fn is_null(&self) -> bool {
+        JsValue::is_null(self)
     }
-    if value.is_undefined() {
-        return "undefined".into();
+    fn is_undefined(&self) -> bool {
+        JsValue::is_undefined(self)
     }
-    if !value.is_object() {
-        // bigint and symbol.
-        return own_text(value);
+    fn is_object(&self) -> bool {
+        JsValue::is_object(self)
     }
-    let get = |k: &str| {
-        Reflect::get(value, &k.into())
+    fn type_of(&self) -> String {
+        self.js_typeof().as_string().unwrap_or_default()
+    }
+    fn text_at(&self, key: &str) -> Option<String> {
+        Reflect::get(self, &key.into()).ok()?.as_string()
+    }
+    fn property(&self, key: &str) -> Self {
+        Reflect::get(self, &key.into()).unwrap_or_default()
+    }
+    fn json(&self) -> Option<String> {
+        js_sys::JSON::stringify(self).ok()?.as_string()
+    }
+    fn own_text(&self) -> Option<String> {
+        Reflect::get(self, &"toString".into())
             .ok()
-            .and_then(|v| v.as_string())
-    };
-    if let (Some(name), Some(message)) = (get("name"), get("message")) {
-        return format!("{name}: {message}");
+            .and_then(|f| f.dyn_into::<Function>().ok())
+            .and_then(|f| f.call0(self).ok())
+            .and_then(|s| s.as_string())
     }
-    match js_sys::JSON::stringify(value)
-        .ok()
-        .and_then(|s| s.as_string())
-    {
-        Some(json) if json != "{}" => json,
-        _ => own_text(value),
-    }
-}
-
-/// `value.toString()`, caught: a page's object may throw or lie.
-fn own_text(value: &JsValue) -> String {
-    Reflect::get(value, &"toString".into())
-        .ok()
-        .and_then(|f| f.dyn_into::<Function>().ok())
-        .and_then(|f| f.call0(value).ok())
-        .and_then(|s| s.as_string())
-        .unwrap_or_else(|| format!("[{}]", value.js_typeof().as_string().unwrap_or_default()))
 }
 
 /// Starts capture if needed and returns the newest entries (of one level, if given).

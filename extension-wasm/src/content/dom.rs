@@ -265,42 +265,36 @@ pub fn composed_parent(node: &Node) -> Option<Element> {
     })
 }
 
-/// How `el` shows ([`Showing`]), whatever holds it: asked by every read of a page's words and
+/// How `el` shows ([`crate::showing::showing`]): asked by every read of a page's words and
 /// of its roles and names, of each element they pass and of a read's root.
 pub fn showing(el: &Element) -> Showing {
-    // The stricter question first: its options only add conditions, so a yes (the common
-    // case) answers alone, in one crossing.
-    if VISIBILITY_TOO.with(|o| native_visible(el, o)) {
-        return Showing::Rendered;
-    }
-    if is_visible(el) {
-        return Showing::Invisible;
-    }
-    // Neither: box-less or not rendered, told by one computed style.
-    match style(el).filter(is_box_less) {
-        Some(style) if boxed_ancestor_rendered(el) => Showing::BoxLess {
-            seen: style
-                .get_property_value("visibility")
-                .is_ok_and(|v| v == "visible"),
-        },
-        _ => Showing::NotRendered,
-    }
+    crate::showing::showing(&Dom, el)
 }
 
-/// `checkVisibility` answers a box-less element for itself alone: inside one not rendered it
-/// would still say its children show. Its nearest ancestor with a box says whether they do.
-fn boxed_ancestor_rendered(el: &Element) -> bool {
-    let mut up = composed_parent(el);
-    while let Some(at) = up {
-        if is_visible(&at) {
-            return true;
-        }
-        if !box_less(&at) {
-            return false;
-        }
-        up = composed_parent(&at);
+impl crate::showing::Probe for Dom {
+    type Element = Element;
+
+    fn seen(&self, el: &Element) -> bool {
+        VISIBILITY_TOO.with(|o| native_visible(el, o))
     }
-    true
+
+    fn rendered(&self, el: &Element) -> bool {
+        is_visible(el)
+    }
+
+    /// One computed style tells both.
+    fn box_less(&self, el: &Element) -> Option<bool> {
+        let style = style(el).filter(is_box_less)?;
+        Some(
+            style
+                .get_property_value("visibility")
+                .is_ok_and(|v| v == "visible"),
+        )
+    }
+
+    fn parent(&self, el: &Element) -> Option<Element> {
+        composed_parent(el)
+    }
 }
 
 /// The elements matching `selector` under a document, shadow root or element (none when the
@@ -367,5 +361,20 @@ impl crate::composed::Tree for Dom {
             .into_iter()
             .map(Node::from)
             .collect()
+    }
+}
+
+impl crate::composed::Words for Dom {
+    fn kind(&self, node: &Node) -> crate::composed::Kind {
+        use crate::composed::Kind;
+        match node_type(node) {
+            Node::TEXT_NODE => Kind::Text(text(node).unwrap_or_default()),
+            Node::ELEMENT_NODE => Kind::Element(node.unchecked_ref::<Element>().local_name()),
+            _ => Kind::Other,
+        }
+    }
+
+    fn attribute(&self, el: &Node, name: &str) -> Option<String> {
+        attribute(el.unchecked_ref(), name)
     }
 }

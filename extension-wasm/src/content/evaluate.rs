@@ -10,12 +10,9 @@ use futures_channel::oneshot;
 use js_sys::{Function, Reflect};
 use wasm_bindgen::prelude::*;
 
-use super::console::describe;
 use super::find::describe as describe_element;
+use crate::page_value;
 use crate::web;
-
-/// Characters of a result sent back; more is cut with a note.
-const MAX_RESULT: usize = 50_000;
 
 #[wasm_bindgen]
 extern "C" {
@@ -29,19 +26,6 @@ fn page_world() -> Result<JsValue, ErrorBody> {
         .ok_or_else(|| ErrorBody::new(ErrorCode::PageError, "cannot reach the page's world"))
 }
 
-fn threw(e: &JsValue) -> ErrorBody {
-    let mut what = describe(e);
-    // Firefox refuses eval under a policy without 'unsafe-eval' with an `EvalError`, the type
-    // the language keeps for that (the page's own code has no reason to throw one).
-    let name = Reflect::get(e, &"name".into())
-        .ok()
-        .and_then(|n| n.as_string());
-    if name.as_deref() == Some("EvalError") {
-        what.push_str(" (this page's Content Security Policy forbids eval)");
-    }
-    ErrorBody::new(ErrorCode::PageError, format!("the expression threw {what}"))
-}
-
 pub async fn evaluate(expression: &str, until: u64) -> Result<reply::Evaluated, ErrorBody> {
     let page = page_world()?;
     let eval: Function = Reflect::get(&page, &"eval".into())
@@ -50,7 +34,7 @@ pub async fn evaluate(expression: &str, until: u64) -> Result<reply::Evaluated, 
         .ok_or_else(|| ErrorBody::new(ErrorCode::PageError, "the page has no eval"))?;
     let mut value = eval
         .call1(&page, &JsValue::from_str(expression))
-        .map_err(|e| threw(&e))?;
+        .map_err(|e| page_value::threw(&e))?;
     if let Some(then) = thenable(&value) {
         let left = (until as f64 - web::now_ms()).max(0.0) as u32;
         value = web::with_deadline(left, settle(&value, &then))
@@ -89,39 +73,28 @@ async fn settle(promise: &JsValue, then: &Function) -> Result<JsValue, ErrorBody
         }
     });
     let scope = web_sys::window().map(JsValue::from).unwrap_or_default();
-    let export = |f: &Function| super::page_world::export(f, &scope).map_err(|e| threw(&e));
+    let export =
+        |f: &Function| super::page_world::export(f, &scope).map_err(|e| page_value::threw(&e));
     let ok = export(on_ok.as_ref().unchecked_ref())?;
     let err = export(on_err.as_ref().unchecked_ref())?;
-    then.call2(promise, &ok, &err).map_err(|e| threw(&e))?;
+    then.call2(promise, &ok, &err)
+        .map_err(|e| page_value::threw(&e))?;
     let outcome = rx
         .await
         .map_err(|_| ErrorBody::new(ErrorCode::Internal, "the promise's callbacks were dropped"))?;
     // Both closures stay alive until here; whichever the page did not call is dropped now.
     drop((on_ok, on_err));
-    outcome.map_err(|e| threw(&e))
+    outcome.map_err(|e| page_value::threw(&e))
 }
 
-/// The value as JSON (via the page's own `JSON.stringify`), or a description when it has none.
+/// The value as JSON (via the page's own `JSON.stringify`), or a description when it has none
+/// ([`page_value::evaluated`]).
 fn render(page: &JsValue, value: &JsValue) -> reply::Evaluated {
-    let js_type = value.js_typeof().as_string().unwrap_or_default();
-    let text = match js_type.as_str() {
-        "undefined" => "undefined".to_owned(),
-        "function" => format!(
-            "[function {}]",
-            describe(&Reflect::get(value, &"name".into()).unwrap_or_default())
-        ),
-        "symbol" | "bigint" => describe(value),
-        _ => match xray(value).dyn_ref::<web_sys::Element>() {
-            Some(el) => format!("[element {}]", describe_element(el)),
-            None => json(page, value).unwrap_or_else(|| format!("[not JSON: {}]", describe(value))),
-        },
+    let element = || {
+        let el = xray(value).dyn_into::<web_sys::Element>().ok()?;
+        Some(describe_element(&el))
     };
-    let (cut, total, truncated) = crate::text::truncate_chars(&text, MAX_RESULT);
-    let value = match truncated {
-        true => format!("{cut}\n… (cut at {MAX_RESULT} of {total} characters)"),
-        false => text,
-    };
-    reply::Evaluated { value, js_type }
+    page_value::evaluated(value, element, || json(page, value))
 }
 
 fn json(page: &JsValue, value: &JsValue) -> Option<String> {

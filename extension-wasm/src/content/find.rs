@@ -11,8 +11,7 @@ use web_sys::{Document, Element, HtmlElement, Node};
 pub use super::dom::query_all_in;
 use super::dom::{Dom, document};
 use crate::composed;
-
-use crate::suggest;
+use crate::lookup::{self, Candidate, Outcome, Watch};
 use crate::web;
 
 thread_local! {
@@ -39,24 +38,12 @@ pub fn ref_for(element: &Element, frame: u32) -> ElementRef {
 }
 
 fn by_ref(r: ElementRef) -> Result<Element, ErrorBody> {
-    let found = REFS.with(|refs| {
+    let known = REFS.with(|refs| {
         refs.borrow()
             .get((r.index as usize).wrapping_sub(1))
             .cloned()
     });
-    match found {
-        Some(el) if el.is_connected() => Ok(el),
-        Some(_) => Err(ErrorBody::new(
-            ErrorCode::ElementNotFound,
-            format!("ref {r} is stale: that element left the page"),
-        )
-        .with_hint("call firefox_snapshot again and use the new refs")),
-        None => Err(ErrorBody::new(
-            ErrorCode::ElementNotFound,
-            format!("ref {r} is unknown in this page"),
-        )
-        .with_hint("refs last until the page changes; call firefox_snapshot again")),
-    }
+    lookup::by_ref(r, known, |el| el.is_connected())
 }
 
 /// The first element matching `selector` in the document or any open shadow root.
@@ -110,70 +97,47 @@ pub async fn wait_for(target: &FrameTarget, frame: u32, until: u64) -> Result<El
     let FrameTarget::Selector(selector) = target else {
         return resolve(target, frame);
     };
-    let started = web::now_ms();
-    loop {
-        if let Some(el) = query(selector)? {
-            return Ok(el);
-        }
-        let now = web::now_ms();
-        if now >= until as f64 {
-            return Err(not_found(selector, Some((now - started) as u32)));
-        }
-        // Looked for again at the page's next change.
-        super::changes::next_change(until).await;
+    match lookup::wait(&Changes, until, || query(selector)).await? {
+        Outcome::Found(el, _) => Ok(el),
+        Outcome::RanOut(waited) => Err(not_found(selector, Some(waited))),
+    }
+}
+
+/// The page as a wait watches it: looked at again at its next change.
+pub struct Changes;
+
+impl Watch for Changes {
+    fn now_ms(&self) -> f64 {
+        web::now_ms()
+    }
+
+    fn next_change(&self, until: u64) -> impl Future<Output = ()> {
+        super::changes::next_change(until)
     }
 }
 
 /// "No element matches" with up to 5 selectors the page does have that look alike.
 pub fn not_found(selector: &str, waited: Option<u32>) -> ErrorBody {
-    let waited = waited
-        .map(|ms| format!(" (waited {ms} ms)"))
-        .unwrap_or_default();
-    let suggestions = suggest::closest(selector, &candidates(), 5);
-    let hint = if suggestions.is_empty() {
-        "check the selector, or use a ref from firefox_snapshot".to_owned()
-    } else {
-        format!(
-            "did you mean: {}? (firefox_snapshot gives refs for every control)",
-            suggestions.join(", ")
-        )
-    };
-    ErrorBody::new(
-        ErrorCode::ElementNotFound,
-        format!("no element matches {selector:?}{waited}"),
-    )
-    .with_hint(hint)
+    lookup::not_found(selector, waited, &candidates())
 }
 
-/// Selectors that exist on the page: ids, classes, names and the tags of controls.
+/// Selectors that exist on the page ([`lookup::candidates`]).
 fn candidates() -> Vec<String> {
-    let selector = "[id], [class], [name], button, a, input, select, textarea";
     let Some(all) = document()
         .ok()
-        .and_then(|d| d.query_selector_all(selector).ok())
+        .and_then(|d| d.query_selector_all(lookup::CANDIDATES).ok())
     else {
         return Vec::new();
     };
-    let mut out = Vec::new();
-    for i in 0..all.length().min(3_000) {
-        let Some(el) = all.item(i).and_then(|n| n.dyn_into::<Element>().ok()) else {
-            continue;
-        };
-        let tag = el.local_name();
-        let id = el.id();
-        if !id.is_empty() {
-            out.push(format!("#{id}"));
-        }
-        if let Some(name) = el.get_attribute("name") {
-            out.push(format!("{tag}[name=\"{name}\"]"));
-        }
-        for class in el.class_name().split_whitespace().take(3) {
-            out.push(format!(".{class}"));
-            out.push(format!("{tag}.{class}"));
-        }
-        out.push(tag);
-    }
-    out
+    let elements = (0..all.length())
+        .filter_map(|i| all.item(i)?.dyn_into::<Element>().ok())
+        .map(|el| Candidate {
+            tag: el.local_name(),
+            id: el.id(),
+            name: el.get_attribute("name"),
+            class: el.class_name(),
+        });
+    lookup::candidates(elements)
 }
 
 /// Short description for answers: `button#save.primary "Save"`.

@@ -29,7 +29,6 @@ use claudezilla_protocol::args::{DropTarget, Needle};
 use claudezilla_protocol::envelope::{
     ContentReply, ContentRequest, Locatable, PageDone, PageOp, PageReply,
 };
-use claudezilla_protocol::reply;
 use claudezilla_protocol::reply::ConsoleLevel;
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 use wasm_bindgen::prelude::*;
@@ -258,14 +257,8 @@ async fn run(
                 .map(PageDone::Acted)
         }
         PageOp::FillForm { fields } => {
-            let mut done = Vec::new();
-            for (target, value) in &fields {
-                let element = resolve(target, frame).map_err(|e| partial(e, &done))?;
-                done.push(act::fill(&element, value).map_err(|e| partial(e, &done))?);
-            }
-            Ok(PageDone::Acted(reply::Acted {
-                what: format!("Filled {} field(s): {}.", done.len(), done.join("; ")),
-            }))
+            let set = |(target, value): &_| act::fill(&resolve(target, frame)?, value);
+            crate::form_fill::fill_all(&fields, set).map(PageDone::Acted)
         }
         PageOp::Upload { target, file } => {
             let bytes = base64::engine::general_purpose::STANDARD
@@ -362,13 +355,4 @@ async fn run(
         }
     };
     done.map(PageReply::Done)
-}
-
-/// An error part-way through a form: say which fields were already set.
-fn partial(e: ErrorBody, done: &[String]) -> ErrorBody {
-    if done.is_empty() {
-        return e;
-    }
-    let message = format!("{} (after setting: {})", e.message, done.join("; "));
-    ErrorBody { message, ..e }
 }

@@ -43,47 +43,7 @@ pub fn rendered_children(node: &Node) -> Vec<Node> {
 /// The element's words as the page shows them (through shadow roots and slots, without what
 /// is `aria-hidden`), cleaned and cut at `max` characters.
 pub fn flat_text(el: &Element, max: usize) -> String {
-    let mut words = String::new();
-    words_under(el.as_ref(), &mut words, &mut 0, &|_| false);
-    a11y::clean(&words, max)
-}
-
-/// Appends the words the page shows under `node` (through shadow roots and slots) to `out`,
-/// leaving out what is not for people and the elements `left_out` picks; reads `MAX_WORDS`
-/// bytes at most (`read` counts them).
-fn words_under(
-    node: &Node,
-    out: &mut String,
-    read: &mut usize,
-    left_out: &dyn Fn(&Element) -> bool,
-) {
-    for n in rendered_children(node) {
-        if *read > MAX_WORDS {
-            return;
-        }
-        match dom::node_type(&n) {
-            Node::TEXT_NODE => {
-                let text = dom::text(&n).unwrap_or_default();
-                *read += text.len();
-                out.push_str(&text);
-            }
-            Node::ELEMENT_NODE
-                if shows_words(n.unchecked_ref()) && !left_out(n.unchecked_ref()) =>
-            {
-                out.push(' ');
-                words_under(&n, out, read, left_out);
-                out.push(' ');
-            }
-            _ => {}
-        }
-    }
-}
-
-/// Are an element's words for people: not a script or style, not `hidden` or `aria-hidden`?
-fn shows_words(el: &Element) -> bool {
-    !a11y::is_skipped(&el.local_name())
-        && !dom::has_attribute(el, "hidden")
-        && dom::attribute(el, "aria-hidden").as_deref() != Some("true")
+    a11y::clean(&composed::shown_words(&Dom, el.as_ref(), MAX_WORDS), max)
 }
 
 /// The element of `root` (a document or a shadow root) with this id.

@@ -19,6 +19,7 @@ use super::dom::{self, Dom, document, is_visible as check_visibility};
 use super::find::{self, describe, ref_for};
 use crate::a11y::clean;
 use crate::composed::Tree;
+use crate::lookup::{self, Awaited};
 use crate::markdown::{self, Markdown, Shown};
 use crate::page_state;
 use crate::page_text;
@@ -29,7 +30,6 @@ use crate::text::{cap, tidy, truncate_chars};
 const MAX_ATTRIBUTES: u32 = 50;
 /// Characters of a field's value shown.
 const MAX_VALUE_CHARS: usize = 2_000;
-use crate::web;
 
 thread_local! {
     /// The page's last uncaught errors, newest last (for the page state).
@@ -316,37 +316,18 @@ pub async fn wait_for(
     text: Option<&str>,
     until: u64,
 ) -> Result<reply::Waited, ErrorBody> {
-    let started = web::now_ms();
-    loop {
-        let met = match (selector, text) {
-            (Some(s), _) => find::query(s)?.is_some(),
+    let awaited = Awaited::of(selector, text);
+    let met = || {
+        let met = match awaited {
+            Awaited::Element(s) => find::query(s)?.is_some(),
             // Searched hidden: waiting for a value's first part must not tell it.
-            (_, Some(t)) => document()?
+            Awaited::Text(t) => document()?
                 .body()
                 .map(|b| b.inner_text())
                 .is_some_and(|body| crate::hidden::hide(&body).contains(t)),
-            _ => true,
+            Awaited::Nothing => true,
         };
-        let waited = (web::now_ms() - started) as u32;
-        let what = selector
-            .map(|s| format!("an element matching {s:?}"))
-            .or(text.map(|t| format!("the text {t:?}")))
-            .unwrap_or_default();
-        if met {
-            return Ok(reply::Waited {
-                what: format!("{what} is there"),
-                waited_ms: waited,
-            });
-        }
-        if web::now_ms() >= until as f64 {
-            return Err(ErrorBody::new(
-                ErrorCode::Timeout,
-                format!("{what} did not appear within {waited} ms"),
-            )
-            .with_hint(
-                "pass a larger timeout, or check with firefox_get_content what the page shows",
-            ));
-        }
-        super::changes::next_change(until).await;
-    }
+        Ok(met.then_some(()))
+    };
+    lookup::waited(awaited, lookup::wait(&find::Changes, until, met).await?)
 }

@@ -13,7 +13,7 @@ use web_sys::{CssStyleSheet, Element, HtmlStyleElement, MouseEvent, MouseEventIn
 
 use super::dom::{self, document};
 use super::style_sheets::PageSheets;
-use crate::style_rules::{self, MAX_MIRRORED};
+use crate::style_rules;
 
 /// The attribute standing in for `:hover`.
 const ATTR: &str = "data-claudezilla-hover";
@@ -101,7 +101,7 @@ fn mirror() -> String {
         old.remove();
     }
     let read = style_rules::mirrored(&PageSheets, &STATES);
-    let rules = read.rules;
+    let rules = &read.rules;
     if !rules.is_empty()
         && let Ok(style) = doc.create_element("style")
     {
@@ -119,27 +119,11 @@ fn mirror() -> String {
                 .and_then(|s| s.dyn_into::<CssStyleSheet>().ok())
         {
             // The CSS object model, not inline text: a page's CSP does not stop it.
-            for rule in &rules {
+            for rule in rules {
                 let at = sheet.css_rules().map(|l| l.length()).unwrap_or(0);
                 let _ = sheet.insert_rule_with_index(rule, at);
             }
         }
     }
-    let mut notes = Vec::new();
-    if read.unreadable > 0 {
-        notes.push(format!(
-            "{} stylesheet(s) could not be read (cross-origin): their :hover styles are not shown",
-            read.unreadable
-        ));
-    }
-    if read.cut {
-        notes.push(format!(
-            "only the first {MAX_MIRRORED} :hover and :focus rules are applied"
-        ));
-    }
-    if notes.is_empty() {
-        String::new()
-    } else {
-        format!("; {}", notes.join("; "))
-    }
+    read.note()
 }

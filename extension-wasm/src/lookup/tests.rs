@@ -1,0 +1,188 @@
+use std::cell::Cell;
+
+use super::*;
+use crate::at_once::run;
+
+/// A page whose clock starts at 1,000 ms and whose every change comes `step` ms later.
+struct Page {
+    clock: Cell<f64>,
+    step: f64,
+    changes: Cell<u32>,
+}
+
+fn page(step: f64) -> Page {
+    Page {
+        clock: Cell::new(1_000.0),
+        step,
+        changes: Cell::new(0),
+    }
+}
+
+impl Watch for Page {
+    fn now_ms(&self) -> f64 {
+        self.clock.get()
+    }
+
+    async fn next_change(&self, _until: u64) {
+        self.changes.set(self.changes.get() + 1);
+        self.clock.set(self.clock.get() + self.step);
+    }
+}
+
+/// A look that finds `found` at its `at`-th try.
+fn finds_at(at: u32, tries: &Cell<u32>) -> impl FnMut() -> Result<Option<&'static str>, ErrorBody> {
+    move || {
+        tries.set(tries.get() + 1);
+        Ok((tries.get() == at).then_some("found"))
+    }
+}
+
+#[test]
+fn a_wait_ends_at_the_first_look_that_finds() {
+    let page = page(40.0);
+    let tries = Cell::new(0);
+    let outcome = run(wait(&page, 2_000, finds_at(3, &tries))).unwrap();
+    assert_eq!(outcome, Outcome::Found("found", 80));
+    assert_eq!(page.changes.get(), 2);
+}
+
+#[test]
+fn a_wait_found_at_once_waits_for_no_change() {
+    let page = page(40.0);
+    let tries = Cell::new(0);
+    let outcome = run(wait(&page, 0, finds_at(1, &tries))).unwrap();
+    assert_eq!(outcome, Outcome::Found("found", 0));
+    assert_eq!(page.changes.get(), 0);
+}
+
+#[test]
+fn a_wait_runs_out_at_the_deadline_after_a_last_look() {
+    let page = page(100.0);
+    let tries = Cell::new(0);
+    let outcome = run(wait(&page, 1_250, finds_at(u32::MAX, &tries))).unwrap();
+    // Looked at 1,000, 1,100, 1,200 and 1,300: the last look is past the deadline.
+    assert_eq!(outcome, Outcome::RanOut(300));
+    assert_eq!(tries.get(), 4);
+    assert_eq!(page.changes.get(), 3);
+}
+
+#[test]
+fn a_look_that_fails_ends_the_wait() {
+    let page = page(10.0);
+    let failed = run(wait(&page, 5_000, || -> Result<Option<()>, _> {
+        Err(ErrorBody::new(ErrorCode::InvalidArgument, "bad selector"))
+    }));
+    assert_eq!(failed.unwrap_err().code, ErrorCode::InvalidArgument);
+    assert_eq!(page.changes.get(), 0);
+}
+
+#[test]
+fn a_ref_names_its_element_while_it_is_in_the_page() {
+    let r = ElementRef { frame: 1, index: 3 };
+    assert_eq!(by_ref(r, Some(7), |_| true).unwrap(), 7);
+    let stale = by_ref(r, Some(7), |_| false).unwrap_err();
+    assert_eq!(stale.code, ErrorCode::ElementNotFound);
+    assert_eq!(
+        stale.message,
+        "ref f1e3 is stale: that element left the page"
+    );
+    assert_eq!(
+        stale.hint.as_deref(),
+        Some("call firefox_snapshot again and use the new refs")
+    );
+    let unknown = by_ref(ElementRef { frame: 0, index: 9 }, None::<u8>, |_| true).unwrap_err();
+    assert_eq!(unknown.message, "ref e9 is unknown in this page");
+    assert_eq!(
+        unknown.hint.as_deref(),
+        Some("refs last until the page changes; call firefox_snapshot again")
+    );
+}
+
+#[test]
+fn not_found_offers_what_looks_alike_and_says_how_long_it_waited() {
+    let candidates = ["#submit", "button", ".submitted", "#other"].map(String::from);
+    let e = not_found("#sumbit", Some(120), &candidates);
+    assert_eq!(e.code, ErrorCode::ElementNotFound);
+    assert_eq!(e.message, "no element matches \"#sumbit\" (waited 120 ms)");
+    let hint = e.hint.unwrap();
+    assert!(
+        hint.starts_with("did you mean: #submit, "),
+        "closest first: {hint}"
+    );
+    assert!(hint.ends_with("? (firefox_snapshot gives refs for every control)"));
+}
+
+#[test]
+fn not_found_without_candidates_points_at_refs() {
+    let e = not_found("#x", None, &[]);
+    assert_eq!(e.message, "no element matches \"#x\"");
+    assert_eq!(
+        e.hint.as_deref(),
+        Some("check the selector, or use a ref from firefox_snapshot")
+    );
+}
+
+fn candidate(tag: &str, id: &str, name: Option<&str>, class: &str) -> Candidate {
+    Candidate {
+        tag: tag.into(),
+        id: id.into(),
+        name: name.map(Into::into),
+        class: class.into(),
+    }
+}
+
+#[test]
+fn candidates_are_ids_names_first_classes_and_tags() {
+    let found = candidates(
+        [
+            candidate("input", "email", Some("mail"), ""),
+            candidate("div", "", None, "a  b c d"),
+        ]
+        .into_iter(),
+    );
+    assert_eq!(
+        found,
+        [
+            "#email",
+            "input[name=\"mail\"]",
+            "input",
+            ".a",
+            "div.a",
+            ".b",
+            "div.b",
+            ".c",
+            "div.c",
+            "div"
+        ]
+    );
+}
+
+#[test]
+fn candidates_read_a_bounded_number_of_elements() {
+    let many = (0..10_000).map(|_| candidate("a", "", None, ""));
+    assert_eq!(candidates(many).len(), MAX_CANDIDATES);
+}
+
+#[test]
+fn a_selector_is_waited_for_before_text() {
+    assert_eq!(Awaited::of(Some("#a"), Some("hi")), Awaited::Element("#a"));
+    assert_eq!(Awaited::of(None, Some("hi")), Awaited::Text("hi"));
+    assert_eq!(Awaited::of(None, None), Awaited::Nothing);
+}
+
+#[test]
+fn a_wait_for_says_what_appeared_or_did_not() {
+    let met = waited(Awaited::Element("#a"), Outcome::Found((), 12)).unwrap();
+    assert_eq!(met.what, "an element matching \"#a\" is there");
+    assert_eq!(met.waited_ms, 12);
+    let late = waited(Awaited::Text("Done"), Outcome::RanOut(5_000)).unwrap_err();
+    assert_eq!(late.code, ErrorCode::Timeout);
+    assert_eq!(
+        late.message,
+        "the text \"Done\" did not appear within 5000 ms"
+    );
+    assert_eq!(
+        late.hint.as_deref(),
+        Some("pass a larger timeout, or check with firefox_get_content what the page shows")
+    );
+}

@@ -1,0 +1,95 @@
+use std::collections::HashMap;
+
+use super::*;
+
+/// Elements by name, each as the browser would answer of it alone.
+#[derive(Default)]
+struct Page {
+    elements: HashMap<&'static str, Element>,
+}
+
+#[derive(Clone, Copy)]
+struct Element {
+    seen: bool,
+    rendered: bool,
+    box_less: Option<bool>,
+    parent: Option<&'static str>,
+}
+
+const SEEN: Element = Element {
+    seen: true,
+    rendered: true,
+    box_less: None,
+    parent: None,
+};
+const INVISIBLE: Element = Element {
+    seen: false,
+    ..SEEN
+};
+const NOT_RENDERED: Element = Element {
+    seen: false,
+    rendered: false,
+    ..SEEN
+};
+/// `display: contents`, its own text visible.
+const CONTENTS: Element = Element {
+    box_less: Some(true),
+    ..NOT_RENDERED
+};
+
+impl Page {
+    fn with(mut self, name: &'static str, el: Element, parent: Option<&'static str>) -> Self {
+        self.elements.insert(name, Element { parent, ..el });
+        self
+    }
+}
+
+impl Probe for Page {
+    type Element = &'static str;
+
+    fn seen(&self, el: &&'static str) -> bool {
+        self.elements[el].seen
+    }
+    fn rendered(&self, el: &&'static str) -> bool {
+        self.elements[el].rendered
+    }
+    fn box_less(&self, el: &&'static str) -> Option<bool> {
+        self.elements[el].box_less
+    }
+    fn parent(&self, el: &&'static str) -> Option<&'static str> {
+        self.elements[el].parent
+    }
+}
+
+#[test]
+fn the_browser_tells_rendered_and_invisible_elements_alone() {
+    let page = Page::default()
+        .with("p", SEEN, None)
+        .with("span", INVISIBLE, Some("p"))
+        .with("none", NOT_RENDERED, Some("p"));
+    assert_eq!(showing(&page, &"p"), Showing::Rendered);
+    assert_eq!(showing(&page, &"span"), Showing::Invisible);
+    assert_eq!(showing(&page, &"none"), Showing::NotRendered);
+}
+
+#[test]
+fn a_box_less_element_shows_as_its_nearest_boxed_ancestor_does() {
+    let hidden_text = Element {
+        box_less: Some(false),
+        ..CONTENTS
+    };
+    let page = Page::default()
+        .with("main", SEEN, None)
+        .with("row", CONTENTS, Some("main"))
+        .with("cells", hidden_text, Some("row"))
+        .with("gone", NOT_RENDERED, Some("main"))
+        .with("inside", CONTENTS, Some("gone"))
+        .with("top", CONTENTS, None);
+    assert_eq!(showing(&page, &"row"), Showing::BoxLess { seen: true });
+    // Through another box-less element, up to the rendered one.
+    assert_eq!(showing(&page, &"cells"), Showing::BoxLess { seen: false });
+    // Inside an element not rendered, nothing shows, whatever it says of itself.
+    assert_eq!(showing(&page, &"inside"), Showing::NotRendered);
+    // With no ancestor at all (a detached part), it is taken as shown.
+    assert_eq!(showing(&page, &"top"), Showing::BoxLess { seen: true });
+}
