@@ -2,8 +2,9 @@
 //! blocked, a clipboard write or copy refused, fullscreen refused, a file chooser not opened
 //! (a synthetic click carries no user activation). Over plain data: the content script's
 //! `content/act/refused.rs` wraps the page's functions for the click and tells [`Seen`] what
-//! each call did; the refusals' words, their bound, the popup kept and the new tab the
-//! answer names are decided here.
+//! each call did, and `content/act/pointer.rs` asks [`new_tab`] when it answers the click;
+//! the refusals' words, their bound, the popup kept and the new tab the answer names are
+//! decided here.
 
 use claudezilla_protocol::reply;
 
@@ -71,11 +72,10 @@ impl Seen {
         self.pending = self.pending.saturating_sub(1);
     }
 
-    /// A watched promise was rejected with `error` (its name, if it has one), said in
-    /// `said`'s words.
-    pub fn rejected(&mut self, error: Option<String>, said: impl FnOnce(&str) -> String) {
+    /// A watched promise was rejected; `refusal` says it ([`rejection`]).
+    pub fn rejected(&mut self, refusal: String) {
         self.fulfilled();
-        self.push(said(error.as_deref().unwrap_or("an error")));
+        self.push(refusal);
     }
 
     /// Some promise has not settled yet.
@@ -108,6 +108,11 @@ pub fn new_tab(asked: Option<String>, popped: Option<String>) -> Option<reply::N
         (None, Some(url)) => Some(reply::NewTab::Popped { url }),
         (None, None) => None,
     }
+}
+
+/// A rejected promise in `said`'s words, given its error's name (if it has one).
+pub fn rejection(error: Option<&str>, said: impl FnOnce(&str) -> String) -> String {
+    said(error.unwrap_or("an error"))
 }
 
 /// The words of a refused clipboard write of `text`, given the rejection's error (the text

@@ -19,7 +19,7 @@ pub trait PointerPage {
     fn shadow_at(&self, host: &Self::Element, x: f64, y: f64) -> Option<Self::Element>;
     /// The element's parent, a shadow root's host for its top elements.
     fn composed_parent(&self, el: &Self::Element) -> Option<Self::Element>;
-    /// The labels of a form field (none for any other element).
+    /// An `<input>`'s labels (none for any other element).
     fn labels(&self, el: &Self::Element) -> Vec<Self::Element>;
     /// The width and height of the element's box.
     fn size(&self, el: &Self::Element) -> (f64, f64);

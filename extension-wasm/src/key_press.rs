@@ -21,8 +21,12 @@ pub trait Keyboard {
     fn focus(&self, el: &Self::Element, keyboard: bool);
     /// Dispatches a keyboard event; false when a handler cancelled it.
     fn key_event(&self, el: &Self::Element, kind: KeyKind, key: &Key, m: Modifiers) -> bool;
-    /// What the element is, as a key's default action cares; `in_form` is [`Self::form`]'s.
-    fn focused(&self, el: &Self::Element) -> Focused;
+    /// A field that takes text, or any element inside an editor.
+    fn takes_text(&self, el: &Self::Element) -> bool;
+    /// Inside an editor (`isContentEditable`).
+    fn editable(&self, el: &Self::Element) -> bool;
+    /// Enter and Space activate it ([`button_like`]).
+    fn is_button_like(&self, el: &Self::Element) -> bool;
     /// The form an input belongs to.
     fn form(&self, el: &Self::Element) -> Option<Self::Element>;
     fn is_textarea(&self, el: &Self::Element) -> bool;
@@ -90,7 +94,7 @@ pub fn press_key<K: Keyboard>(
 
 /// What the browser does for a real key press, which synthetic events do not trigger
 /// ([`input_plan::key_action`] decides; this does it); the words for it.
-pub fn default_action<K: Keyboard>(
+fn default_action<K: Keyboard>(
     page: &K,
     element: &K::Element,
     key: &Key,
@@ -98,8 +102,10 @@ pub fn default_action<K: Keyboard>(
 ) -> Result<String, ErrorBody> {
     let form = page.form(element);
     let on = Focused {
+        text_field: page.takes_text(element),
+        multiline: page.is_textarea(element) || page.editable(element),
+        button_like: page.is_button_like(element),
         in_form: form.is_some(),
-        ..page.focused(element)
     };
     // An implicit submission (and a focus move) commits the field first, as the browser does.
     Ok(match input_plan::key_action(key, m, on) {
@@ -160,7 +166,7 @@ pub fn default_action<K: Keyboard>(
 
 /// Submits `form` as Enter in its field does: its default button activated, unless it is
 /// disabled or missing, then `requestSubmit()`.
-pub fn submit<K: Keyboard>(page: &K, form: &K::Element) -> String {
+fn submit<K: Keyboard>(page: &K, form: &K::Element) -> String {
     let name = page.describe(form);
     match page.default_button(form) {
         Some(button) if !page.disabled(&button) => {

@@ -84,10 +84,10 @@ fn promises_are_pending_until_settled_and_a_rejection_is_said() {
     assert!(seen.pending());
     seen.fulfilled();
     assert!(seen.pending());
-    seen.rejected(Some("NotAllowedError".into()), clipboard_write("hello"));
+    seen.rejected(rejection(Some("NotAllowedError"), clipboard_write("hello")));
     assert!(!seen.pending());
     seen.awaiting();
-    seen.rejected(None, fullscreen);
+    seen.rejected(rejection(None, fullscreen));
     let (refusals, _) = seen.heard();
     assert_eq!(
         refusals,

@@ -42,10 +42,12 @@ impl Banners for Fake {
         self.disabled.contains(el)
     }
 
+    /// Its text content is its own text, then its buttons'.
     fn about(&self, el: &usize) -> [String; 3] {
         let id = self.id.get(el).copied().unwrap_or_default();
-        let text = self.text.get(el).copied().unwrap_or_default();
-        [id.into(), String::new(), text.into()]
+        let inside = std::iter::once(*el).chain(self.buttons(el));
+        let text: String = inside.filter_map(|e| self.text.get(&e).copied()).collect();
+        [id.into(), String::new(), text]
     }
 
     fn shown_text(&self, el: &usize) -> String {
@@ -134,8 +136,13 @@ fn a_button_without_words_is_read_by_its_value_then_its_label() {
 
 #[test]
 fn only_visible_containers_about_consent_count() {
-    let mut other = banner();
-    other.id = HashMap::from([(1, "newsletter")]);
+    // A newsletter's popup, with an "OK" that would rank as an accept.
+    let other = Fake {
+        containers: vec![(1, vec![2, 3])],
+        id: HashMap::from([(1, "newsletter")]),
+        text: HashMap::from([(1, "Get our weekly news"), (2, "No thanks"), (3, "OK")]),
+        ..Fake::default()
+    };
     let mut hidden = banner();
     hidden.hidden.push(1);
     for page in [other, hidden] {
@@ -155,4 +162,15 @@ fn a_disabled_accept_button_is_not_pressed() {
         dismiss(&page),
         "No consent banner with an accept button was found."
     );
+}
+
+#[test]
+fn a_container_is_about_consent_by_its_buttons_words_too() {
+    let page = Fake {
+        containers: vec![(1, vec![2])],
+        text: HashMap::from([(2, "Accept cookies")]),
+        ..Fake::default()
+    };
+    dismiss(&page);
+    assert_eq!(*page.clicked.borrow(), [2]);
 }

@@ -12,7 +12,7 @@ use web_sys::{
 
 use crate::content::dom::document;
 use crate::content::find::describe;
-use crate::input_plan::{self, Focused, KeyKind};
+use crate::input_plan::{self, KeyKind};
 use crate::key_press::{self, Keyboard};
 
 use super::*;
@@ -88,21 +88,22 @@ impl Keyboard for Keys {
         key_event(el, kind, key, m)
     }
 
-    fn focused(&self, el: &Element) -> Focused {
+    fn takes_text(&self, el: &Element) -> bool {
+        is_text_field(el)
+    }
+
+    fn editable(&self, el: &Element) -> bool {
+        el.dyn_ref::<HtmlElement>()
+            .is_some_and(HtmlElement::is_content_editable)
+    }
+
+    fn is_button_like(&self, el: &Element) -> bool {
         let input = el.dyn_ref::<HtmlInputElement>();
-        Focused {
-            text_field: is_text_field(el),
-            multiline: self.is_textarea(el)
-                || el
-                    .dyn_ref::<HtmlElement>()
-                    .is_some_and(HtmlElement::is_content_editable),
-            button_like: key_press::button_like(
-                &el.local_name(),
-                el.get_attribute("role").as_deref(),
-                input.map(HtmlInputElement::type_).as_deref(),
-            ),
-            in_form: false,
-        }
+        key_press::button_like(
+            &el.local_name(),
+            el.get_attribute("role").as_deref(),
+            input.map(HtmlInputElement::type_).as_deref(),
+        )
     }
 
     fn form(&self, el: &Element) -> Option<Element> {

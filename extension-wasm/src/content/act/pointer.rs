@@ -8,7 +8,7 @@ use claudezilla_protocol::keys::Modifiers;
 use claudezilla_protocol::reply;
 use wasm_bindgen::JsCast;
 use web_sys::{
-    DataTransfer, DragEvent, DragEventInit, Element, HtmlElement, HtmlInputElement,
+    DataTransfer, Document, DragEvent, DragEventInit, Element, HtmlElement, HtmlInputElement,
     HtmlTextAreaElement, MouseEvent, MouseEventInit, PointerEvent, PointerEventInit,
 };
 
@@ -150,7 +150,7 @@ fn click_now(
     enabled(element)?;
     scroll_into_view(element);
     let at = visible_centre(element);
-    let target = landing(element, at)?;
+    let target = hit_test::landing(&Hit::new(), element, at)?;
     let catch = NewTabCatch::arm(&target, button, modifiers);
     let how = press(&target, at, false, clicks, button, modifiers);
     // Named as the agent knows it, whatever inner part the pointer is over.
@@ -185,13 +185,15 @@ fn viewport() -> (f64, f64) {
     })
 }
 
-/// What a click on `element` aimed at `at` lands on ([`hit_test::landing`]).
-fn landing(element: &Element, at: (i32, i32)) -> Result<Element, ErrorBody> {
-    hit_test::landing(&Hit, element, at)
-}
+/// The page as hit-testing reads it ([`hit_test::PointerPage`]): its document, none when
+/// there is none (then nothing is at any point).
+struct Hit(Option<Document>);
 
-/// The page as hit-testing reads it ([`hit_test::PointerPage`]).
-struct Hit;
+impl Hit {
+    fn new() -> Self {
+        Self(document().ok())
+    }
+}
 
 impl PointerPage for Hit {
     type Element = Element;
@@ -201,7 +203,7 @@ impl PointerPage for Hit {
     }
 
     fn top_at(&self, x: f64, y: f64) -> Option<Element> {
-        document().ok()?.element_from_point(x as f32, y as f32)
+        self.0.as_ref()?.element_from_point(x as f32, y as f32)
     }
 
     fn shadow_at(&self, host: &Element, x: f64, y: f64) -> Option<Element> {
@@ -277,8 +279,7 @@ pub(super) fn enabled(element: &Element) -> Result<(), ErrorBody> {
 /// The innermost element at a viewport point, through open shadow roots
 /// ([`hit_test::element_at`]).
 pub(in crate::content) fn element_at(x: f64, y: f64) -> Result<Element, ErrorBody> {
-    document()?;
-    hit_test::element_at(&Hit, x, y)
+    hit_test::element_at(&Hit(Some(document()?)), x, y)
 }
 
 /// The pointer arrives at `at` over `element` and presses `clicks` times; returns the words
@@ -316,7 +317,7 @@ pub(super) fn press(
 /// what it focuses takes focus, or, when nothing does, whatever had it loses it; in a text
 /// field or editor the caret goes where the pointer is.
 pub(super) fn focus_by_pointer(element: &Element, at: (i32, i32)) {
-    match hit_test::press_focuses(&Hit, element) {
+    match hit_test::press_focuses(&Hit::new(), element) {
         Some(el) => {
             crate::content::focus::focus(&el, false);
             caret_at(&el, at);
@@ -367,7 +368,8 @@ pub fn hover(element: &Element) -> Result<reply::Acted, ErrorBody> {
     crate::content::states::leave();
     scroll_into_view(element);
     let at = visible_centre(element);
-    let styles = point_over(&landing(element, at)?, at);
+    let target = hit_test::landing(&Hit::new(), element, at)?;
+    let styles = point_over(&target, at);
     acted(format!("Hovered over {}{styles}.", describe(element)))
 }
 

@@ -174,7 +174,8 @@ fn hear_file_chooser(seen: &Shared) -> Option<Listening> {
         else {
             return;
         };
-        seen.borrow_mut().file_chooser(&describe(&field));
+        let field = describe(&field);
+        seen.borrow_mut().file_chooser(&field);
     });
     window
         .add_event_listener_with_callback_and_bool(CLICK, listener.as_ref().unchecked_ref(), true)
@@ -198,7 +199,8 @@ fn on_refusal(seen: &Shared, promise: &JsValue, said: impl FnOnce(&str) -> Strin
         let name = Reflect::get(&e, &"name".into())
             .ok()
             .and_then(|n| n.as_string());
-        no_seen.borrow_mut().rejected(name, said);
+        let refusal = click_refusals::rejection(name.as_deref(), said);
+        no_seen.borrow_mut().rejected(refusal);
     });
     let export = |f: JsValue| {
         page_world::export(f.unchecked_ref(), &page)
