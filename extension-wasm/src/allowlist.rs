@@ -4,6 +4,15 @@
 
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 
+/// The user's list in force: the environment's when it set one (the popup cannot change
+/// that), else the popup's.
+pub fn users<'a>(environment: &'a [String], popup: &'a [String]) -> &'a [String] {
+    match environment.is_empty() {
+        true => popup,
+        false => environment,
+    }
+}
+
 /// True when `url` may load under `patterns` (no patterns: everything may).
 ///
 /// `example.com` allows the domain and its subdomains, `*.example.com` only the subdomains.
@@ -182,6 +191,14 @@ mod tests {
 
     fn list(p: &[&str]) -> Vec<String> {
         p.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn the_environments_list_stands_over_the_popups() {
+        let (env, popup) = (list(&["example.com"]), list(&["test.org"]));
+        assert_eq!(users(&env, &popup), env);
+        assert_eq!(users(&[], &popup), popup);
+        assert!(users(&[], &[]).is_empty());
     }
 
     #[test]

@@ -8,6 +8,7 @@ use claudezilla_protocol::AgentId;
 use claudezilla_protocol::envelope::{CaptureState, PopupActivity, PopupStatus, PopupTab, Tuning};
 
 use crate::activity::Activity;
+use crate::allowlist::users;
 use crate::approvals::Approvals;
 use crate::capture_lock::CaptureLock;
 use crate::focus_loop::Loops;
@@ -31,8 +32,8 @@ pub struct Parts<'a> {
     /// The popup's own switches.
     pub storage_switch: bool,
     pub private_attach: bool,
-    /// The user's allowlist in force.
-    pub allowed_domains: Vec<String>,
+    /// The allowlist the user set in the popup (the environment's, if any, stands over it).
+    pub popup_domains: &'a [String],
 }
 
 /// The popup's status at `now`.
@@ -68,7 +69,7 @@ pub fn status(p: Parts<'_>, now: u64) -> PopupStatus {
         private_attach: p.private_attach,
         storage: p.storage_switch || p.tuning.allow_storage,
         storage_by_environment: p.tuning.allow_storage,
-        allowed_domains: p.allowed_domains,
+        allowed_domains: users(&p.tuning.allowed_domains, p.popup_domains).to_vec(),
         allowed_domains_by_environment: !p.tuning.allowed_domains.is_empty(),
         activity: p
             .activity

@@ -10,18 +10,19 @@ use claudezilla_protocol::args::{
 };
 use claudezilla_protocol::envelope::PageOp;
 use claudezilla_protocol::reply::{self, CookiesAnswer, StorageAnswer};
-use claudezilla_protocol::{ErrorBody, ErrorCode, TabId};
+use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, TabId};
 use serde::Serialize;
 
 use crate::allowlist::{host, origin};
 use crate::jars::Jar;
+use crate::retry_plan::Budget;
 use crate::saved_state::{BrowserCookie, LoadReport, admit, save_cookies, save_origin};
 
 /// Most cookies one answer lists.
 const MAX_COOKIES: usize = 200;
 
 /// Which cookies a `cookies.*` call means.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CookieQuery<'a> {
     pub url: &'a str,
@@ -34,21 +35,21 @@ pub struct CookieQuery<'a> {
 }
 
 /// A saved cookie as `cookies.set` takes it back.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct SetCookie<'a> {
-    pub url: &'a str,
-    pub name: &'a str,
-    pub value: &'a str,
+struct SetCookie<'a> {
+    url: &'a str,
+    name: &'a str,
+    value: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub domain: Option<&'a str>,
-    pub path: &'a str,
-    pub secure: bool,
-    pub http_only: bool,
+    domain: Option<&'a str>,
+    path: &'a str,
+    secure: bool,
+    http_only: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub expiration_date: Option<f64>,
+    expiration_date: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub store_id: Option<&'a str>,
+    store_id: Option<&'a str>,
 }
 
 /// A tab's page as the browser shows it now: its address and cookie jar.
@@ -77,24 +78,26 @@ pub trait SiteData {
         &self,
         query: &CookieQuery<'_>,
     ) -> impl Future<Output = Result<bool, ErrorBody>>;
-    /// The page's own answer to a storage operation.
+    /// The page's own answer to a storage operation, within the call's budget.
     fn page_storage(
         &self,
         tab: Self::Tab,
         op: PageOp,
+        b: Budget,
     ) -> impl Future<Output = Result<StorageAnswer, ErrorBody>>;
-    /// Hands the page a storage operation, whatever it answers.
+    /// Hands the page a storage operation, whatever it answers, within the call's budget.
     fn put_in_page(
         &self,
         tab: Self::Tab,
         op: PageOp,
+        b: Budget,
     ) -> impl Future<Output = Result<(), ErrorBody>>;
     /// The agent's tabs.
-    fn tabs(&self) -> Vec<Self::Tab>;
+    fn tabs(&self, agent: &AgentId) -> Vec<Self::Tab>;
     /// The jar the agent's tabs open in (None: the user's session).
-    fn jar(&self) -> impl Future<Output = Result<Option<Jar>, ErrorBody>>;
+    fn jar(&self, agent: &AgentId) -> impl Future<Output = Result<Option<Jar>, ErrorBody>>;
     /// The user's and the agent's allowlists let the agent's tabs load `url`.
-    fn allows(&self, url: &str) -> bool;
+    fn allows(&self, agent: &AgentId, url: &str) -> bool;
     /// Seconds since the epoch.
     fn now_s(&self) -> f64;
 }
@@ -181,6 +184,7 @@ pub async fn storage<D: SiteData>(
     d: &D,
     tab: D::Tab,
     a: StorageArgs,
+    b: Budget,
 ) -> Result<StorageAnswer, ErrorBody> {
     switched_on(d)?;
     web_page(d, tab).await?;
@@ -190,13 +194,13 @@ pub async fn storage<D: SiteData>(
         key: a.key,
         value: a.value,
     };
-    d.page_storage(tab, op).await
+    d.page_storage(tab, op, b).await
 }
 
 /// The agent's tabs showing web pages.
-async fn web_pages<D: SiteData>(d: &D) -> Vec<(D::Tab, Page)> {
+async fn web_pages<D: SiteData>(d: &D, agent: &AgentId) -> Vec<(D::Tab, Page)> {
     let mut pages = Vec::new();
-    for tab in d.tabs() {
+    for tab in d.tabs(agent) {
         if let Ok(page) = web_page(d, tab).await {
             pages.push((tab, page));
         }
@@ -206,10 +210,14 @@ async fn web_pages<D: SiteData>(d: &D) -> Vec<(D::Tab, Page)> {
 
 /// `firefox_storage_state` save: the cookies and local storage of the agent's open sites —
 /// only those the allowlists allow (`crate::saved_state`).
-pub async fn save_state<D: SiteData>(d: &D) -> Result<SavedState, ErrorBody> {
+pub async fn save_state<D: SiteData>(
+    d: &D,
+    agent: &AgentId,
+    b: Budget,
+) -> Result<SavedState, ErrorBody> {
     switched_on(d)?;
     let mut state = SavedState::default();
-    for (tab, page) in web_pages(d).await {
+    for (tab, page) in web_pages(d, agent).await {
         let query = CookieQuery {
             url: &page.url,
             name: None,
@@ -225,7 +233,7 @@ pub async fn save_state<D: SiteData>(d: &D) -> Result<SavedState, ErrorBody> {
         };
         if let Ok(StorageAnswer::Stored(reply::Stored {
             origin, entries, ..
-        })) = d.page_storage(tab, op).await
+        })) = d.page_storage(tab, op, b).await
         {
             save_origin(&mut state, origin, entries);
         }
@@ -235,16 +243,21 @@ pub async fn save_state<D: SiteData>(d: &D) -> Result<SavedState, ErrorBody> {
 
 /// `firefox_storage_state` load: a saved state put back into the agent's session (its own
 /// container's jar, or the user's), for the sites it has open and the allowlists allow.
-pub async fn load_state<D: SiteData>(d: &D, state: SavedState) -> Result<reply::Acted, ErrorBody> {
+pub async fn load_state<D: SiteData>(
+    d: &D,
+    agent: &AgentId,
+    state: SavedState,
+    b: Budget,
+) -> Result<reply::Acted, ErrorBody> {
     switched_on(d)?;
-    let jar = d.jar().await?;
+    let jar = d.jar(agent).await?;
     let store = jar.as_ref().map(|j| j.cookie_store_id.as_str());
-    let pages = web_pages(d).await;
+    let pages = web_pages(d, agent).await;
     let open_hosts: Vec<String> = pages.iter().filter_map(|(_, p)| host(&p.url)).collect();
     let now_s = d.now_s();
     let mut report = LoadReport::default();
     for c in &state.cookies {
-        if let Err(why) = admit(c, &open_hosts, |url| d.allows(url), now_s) {
+        if let Err(why) = admit(c, &open_hosts, |url| d.allows(agent, url), now_s) {
             report.skip(why, c);
             continue;
         }
@@ -275,7 +288,7 @@ pub async fn load_state<D: SiteData>(d: &D, state: SavedState) -> Result<reply::
                 key: Some(key.clone()),
                 value: Some(value.clone()),
             };
-            d.put_in_page(*tab, op).await?;
+            d.put_in_page(*tab, op, b).await?;
         }
         report.origin(&o.origin, true);
     }

@@ -1,4 +1,4 @@
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use super::*;
 use crate::at_once::run;
@@ -10,7 +10,10 @@ struct Fake {
     private_allowed: bool,
     may_take: Result<(), ErrorBody>,
     asked: Option<u32>,
+    /// What the user answers as soon as the badge shows: heard only if listened for then.
     answer: Option<bool>,
+    listening: Cell<bool>,
+    heard: Cell<Option<bool>>,
     log: RefCell<Vec<String>>,
 }
 
@@ -30,6 +33,8 @@ fn fake(looks: Vec<Result<UserTab, ErrorBody>>) -> Fake {
         may_take: Ok(()),
         asked: Some(4),
         answer: Some(true),
+        listening: Cell::new(false),
+        heard: Cell::new(None),
         log: RefCell::default(),
     }
 }
@@ -63,6 +68,7 @@ impl Attacher for Fake {
     }
 
     fn private_allowed(&self) -> bool {
+        self.say("private allowed?");
         self.private_allowed
     }
 
@@ -76,18 +82,23 @@ impl Attacher for Fake {
         self.asked
     }
 
-    /// Logged as the browser would listen: at the call, before the answer is awaited.
+    /// Listens as the browser does: from the call on, before the answer is awaited.
     fn answer(&self, request: u32, ms: u32) -> impl Future<Output = Option<bool>> {
         self.say(format!("listen for {request} within {ms}"));
-        std::future::ready(self.answer)
+        self.listening.set(true);
+        async { self.heard.get() }
     }
 
     fn settle(&self, request: u32) {
         self.say(format!("settle {request}"));
+        self.listening.set(false);
     }
 
     async fn show_badge(&self) {
         self.say("badge");
+        if self.listening.get() && self.heard.get().is_none() {
+            self.heard.set(self.answer);
+        }
     }
 
     fn take(&self, tab: TabId, url: &str) -> Result<(), ErrorBody> {
@@ -104,7 +115,8 @@ impl Attacher for Fake {
     }
 }
 
-/// The user's answer is listened for before the badge shows: one given at once is not lost.
+/// The user's answer is listened for before the badge shows: one given as soon as it shows,
+/// before the answer is awaited, is not lost.
 #[test]
 fn an_allowed_tab_is_taken_after_the_user_said_yes_and_it_still_shows_the_site() {
     let f = fake(vec![
@@ -191,6 +203,7 @@ fn the_user_is_not_asked_for_what_could_not_be_taken_anyway() {
         run(attach(&f, TabId(8), 300_000)).unwrap_err().message,
         "outside the allowlist"
     );
+    assert_eq!(f.steps(), ["look 8", "allowed https://bank.example/"]);
     let f = Fake {
         may_take: Err(ErrorBody::new(ErrorCode::PoolFull, "the pool is full")),
         ..twice(shop("https://shop.example/"))
@@ -199,6 +212,11 @@ fn the_user_is_not_asked_for_what_could_not_be_taken_anyway() {
         run(attach(&f, TabId(8), 300_000)).unwrap_err().code,
         ErrorCode::PoolFull
     );
+    assert_eq!(
+        f.steps(),
+        ["look 8", "allowed https://shop.example/", "may take 8"]
+    );
+    // A private tab is refused before the pool is asked.
     let private = UserTab {
         private: true,
         ..shop("https://shop.example/")
@@ -209,7 +227,14 @@ fn the_user_is_not_asked_for_what_could_not_be_taken_anyway() {
         e.message,
         "tab 8 is in a private window, which agents may not ask for"
     );
-    assert!(!f.steps().iter().any(|s| s.starts_with("ask")));
+    assert_eq!(
+        f.steps(),
+        [
+            "look 8",
+            "allowed https://shop.example/",
+            "private allowed?"
+        ]
+    );
     let f = Fake {
         private_allowed: true,
         ..twice(private)

@@ -129,17 +129,13 @@ async fn on_tab(agent: &AgentId, tab: AuthorizedTab, work: TabWork, b: Budget) -
             with_state(|s| s.downloads.acted(tab.id(), web::now_ms()));
             answered::<asks::Evaluate>(devtools::evaluate(tab, a, b.until, b.ms).await)
         }
-        TabWork::Cookies(a) => {
-            answered::<asks::Cookies>(storage::cookies(agent, tab, a, b.until, b.ms).await)
-        }
-        TabWork::Storage(a) => {
-            answered::<asks::Storage>(storage::storage(agent, tab, a, b.until, b.ms).await)
-        }
+        TabWork::Cookies(a) => answered::<asks::Cookies>(storage::cookies(tab, a).await),
+        TabWork::Storage(a) => answered::<asks::Storage>(storage::storage(tab, a, b).await),
         TabWork::Viewport(size) => {
             answered::<asks::SetViewport>(window_size::set_viewport(agent, tab, size).await)
         }
         TabWork::ResizeWindow { width, height } => {
-            answered::<asks::ResizeWindow>(window_size::resize(agent, tab, width, height).await)
+            answered::<asks::ResizeWindow>(window_size::resize(tab, width, height).await)
         }
         TabWork::WaitForUrl(glob) => {
             answered::<asks::WaitFor>(tabs::wait_for_url(tab, &glob, b.until).await)
@@ -170,11 +166,9 @@ async fn for_agent(agent: &AgentId, work: AgentWork, b: Budget) -> Outcome {
         }
         AgentWork::Route(a) => answered::<asks::Route>(intercept::set(agent, a)),
         AgentWork::Unroute(a) => answered::<asks::Unroute>(intercept::unset(agent, a)),
-        AgentWork::SaveState => {
-            answered::<asks::SaveState>(storage::save_state(agent, b.until, b.ms).await)
-        }
+        AgentWork::SaveState => answered::<asks::SaveState>(storage::save_state(agent, b).await),
         AgentWork::LoadState(state) => {
-            answered::<asks::LoadState>(storage::load_state(agent, state, b.until, b.ms).await)
+            answered::<asks::LoadState>(storage::load_state(agent, state, b).await)
         }
         AgentWork::Downloads(a) => {
             answered::<asks::Downloads>(downloads::list(agent, a, b.until).await)
@@ -184,7 +178,7 @@ async fn for_agent(agent: &AgentId, work: AgentWork, b: Budget) -> Outcome {
         })),
         AgentWork::SetConfig(a) => answered::<asks::SetConfig>(config::set(agent, a)),
         AgentWork::SetPrivateMode(a) => {
-            answered::<asks::SetPrivateMode>(window_size::set_private(agent, a.enabled).await)
+            answered::<asks::SetPrivateMode>(window_size::set_private(a.enabled).await)
         }
         AgentWork::ListAllTabs => answered::<asks::ListAllTabs>(attach::list_all(agent).await),
         AgentWork::AttachTab(a) => {

@@ -20,10 +20,7 @@ const STORED_KEY: &str = "userAllowedDomains";
 
 /// The user's allowlist in force: the environment's, else the popup's (empty: no limit).
 pub fn user_list(s: &State) -> &[String] {
-    match s.tuning.allowed_domains.is_empty() {
-        true => &s.user_domains,
-        false => &s.tuning.allowed_domains,
-    }
+    allowlist::users(&s.tuning.allowed_domains, &s.user_domains)
 }
 
 /// Does the user's allowlist let agents' tabs load `url`?

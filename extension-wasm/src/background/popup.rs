@@ -67,7 +67,6 @@ fn status() -> PopupStatus {
     let connected = native::is_connected();
     with_state(|s| {
         let evaluate = s.code_allowed();
-        let allowed_domains = config::user_list(s).to_vec();
         let parts = Parts {
             connected,
             pool: &mut s.pool,
@@ -79,7 +78,7 @@ fn status() -> PopupStatus {
             evaluate,
             storage_switch: s.storage_switch,
             private_attach: s.private_attach,
-            allowed_domains,
+            popup_domains: &s.user_domains,
         };
         popup_status::status(parts, now())
     })

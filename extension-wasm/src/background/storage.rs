@@ -13,28 +13,15 @@ use serde::Serialize;
 use super::{containers, content, with_state};
 use crate::jars::Jar;
 use crate::pool::AuthorizedTab;
+use crate::retry_plan::Budget;
 use crate::saved_state::BrowserCookie;
 use crate::site_data::{self, CookieQuery, Page, SiteData};
 use crate::web::{self, Tab};
 
-/// One agent's call, with its time.
-struct Browser<'a> {
-    agent: &'a AgentId,
-    until: u64,
-    budget_ms: u32,
-}
+/// The browser's cookies, the agents' pages and containers, the state's switch and pool.
+struct Browser;
 
-impl<'a> Browser<'a> {
-    fn of(agent: &'a AgentId, until: u64, budget_ms: u32) -> Self {
-        Self {
-            agent,
-            until,
-            budget_ms,
-        }
-    }
-}
-
-impl SiteData for Browser<'_> {
+impl SiteData for Browser {
     type Tab = AuthorizedTab;
 
     fn id(&self, tab: AuthorizedTab) -> TabId {
@@ -72,32 +59,38 @@ impl SiteData for Browser<'_> {
         &self,
         tab: AuthorizedTab,
         op: PageOp,
+        b: Budget,
     ) -> Result<StorageAnswer, ErrorBody> {
-        content::answer(tab, 0, self.until, op, self.budget_ms).await
+        content::answer(tab, 0, b.until, op, b.ms).await
     }
 
-    async fn put_in_page(&self, tab: AuthorizedTab, op: PageOp) -> Result<(), ErrorBody> {
-        content::round_trip::<Reply>(tab, 0, self.until, op, self.budget_ms)
+    async fn put_in_page(
+        &self,
+        tab: AuthorizedTab,
+        op: PageOp,
+        b: Budget,
+    ) -> Result<(), ErrorBody> {
+        content::round_trip::<Reply>(tab, 0, b.until, op, b.ms)
             .await
             .map(|_| ())
     }
 
-    fn tabs(&self) -> Vec<AuthorizedTab> {
+    fn tabs(&self, agent: &AgentId) -> Vec<AuthorizedTab> {
         with_state(|s| {
             s.pool
-                .owned_by(self.agent)
+                .owned_by(agent)
                 .into_iter()
                 .filter_map(|t| s.pool.pool_tab(t))
                 .collect()
         })
     }
 
-    async fn jar(&self) -> Result<Option<Jar>, ErrorBody> {
-        containers::jar_for(self.agent, None).await
+    async fn jar(&self, agent: &AgentId) -> Result<Option<Jar>, ErrorBody> {
+        containers::jar_for(agent, None).await
     }
 
-    fn allows(&self, url: &str) -> bool {
-        super::config::check(self.agent, url).is_ok()
+    fn allows(&self, agent: &AgentId, url: &str) -> bool {
+        super::config::check(agent, url).is_ok()
     }
 
     fn now_s(&self) -> f64 {
@@ -105,39 +98,26 @@ impl SiteData for Browser<'_> {
     }
 }
 
-pub async fn cookies(
-    agent: &AgentId,
-    tab: AuthorizedTab,
-    a: CookiesArgs,
-    until: u64,
-    budget_ms: u32,
-) -> Result<CookiesAnswer, ErrorBody> {
-    site_data::cookies(&Browser::of(agent, until, budget_ms), tab, a).await
+pub async fn cookies(tab: AuthorizedTab, a: CookiesArgs) -> Result<CookiesAnswer, ErrorBody> {
+    site_data::cookies(&Browser, tab, a).await
 }
 
 pub async fn storage(
-    agent: &AgentId,
     tab: AuthorizedTab,
     a: StorageArgs,
-    until: u64,
-    budget_ms: u32,
+    b: Budget,
 ) -> Result<StorageAnswer, ErrorBody> {
-    site_data::storage(&Browser::of(agent, until, budget_ms), tab, a).await
+    site_data::storage(&Browser, tab, a, b).await
 }
 
-pub async fn save_state(
-    agent: &AgentId,
-    until: u64,
-    budget_ms: u32,
-) -> Result<SavedState, ErrorBody> {
-    site_data::save_state(&Browser::of(agent, until, budget_ms)).await
+pub async fn save_state(agent: &AgentId, b: Budget) -> Result<SavedState, ErrorBody> {
+    site_data::save_state(&Browser, agent, b).await
 }
 
 pub async fn load_state(
     agent: &AgentId,
     state: SavedState,
-    until: u64,
-    budget_ms: u32,
+    b: Budget,
 ) -> Result<reply::Acted, ErrorBody> {
-    site_data::load_state(&Browser::of(agent, until, budget_ms), state).await
+    site_data::load_state(&Browser, agent, state, b).await
 }

@@ -18,10 +18,8 @@ struct Size {
     height: u32,
 }
 
-/// One agent's call.
-struct Browser<'a> {
-    agent: &'a AgentId,
-}
+/// The browser's windows and the state's pool.
+struct Browser;
 
 fn outer(w: Window) -> Outer {
     Outer {
@@ -31,7 +29,7 @@ fn outer(w: Window) -> Outer {
     }
 }
 
-impl Sizer for Browser<'_> {
+impl Sizer for Browser {
     type Tab = AuthorizedTab;
 
     fn id(&self, tab: AuthorizedTab) -> TabId {
@@ -67,8 +65,14 @@ impl Sizer for Browser<'_> {
             .map(outer)
     }
 
-    fn others_tabs(&self) -> usize {
-        with_state(|s| s.pool.others_tabs(self.agent))
+    async fn set_size(&self, id: u32, (width, height): (u32, u32)) -> Result<(), ErrorBody> {
+        let size = web::to_js(&Size { width, height });
+        web::call(web::windows_update(id, &size)).await?;
+        Ok(())
+    }
+
+    fn others_tabs(&self, agent: &AgentId) -> usize {
+        with_state(|s| s.pool.others_tabs(agent))
     }
 
     fn now_ms(&self) -> f64 {
@@ -102,18 +106,17 @@ pub async fn set_viewport(
     tab: AuthorizedTab,
     size: (u32, u32),
 ) -> Result<reply::Acted, ErrorBody> {
-    sizing::set_viewport(&Browser { agent }, tab, size).await
+    sizing::set_viewport(&Browser, agent, tab, size).await
 }
 
 pub async fn resize(
-    agent: &AgentId,
     tab: AuthorizedTab,
     width: u32,
     height: u32,
 ) -> Result<reply::Acted, ErrorBody> {
-    sizing::resize(&Browser { agent }, tab, (width, height)).await
+    sizing::resize(&Browser, tab, (width, height)).await
 }
 
-pub async fn set_private(agent: &AgentId, enabled: bool) -> Result<reply::Acted, ErrorBody> {
-    sizing::set_private(&Browser { agent }, enabled).await
+pub async fn set_private(enabled: bool) -> Result<reply::Acted, ErrorBody> {
+    sizing::set_private(&Browser, enabled).await
 }

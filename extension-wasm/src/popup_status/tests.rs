@@ -14,6 +14,8 @@ struct State {
     approvals: Approvals,
     activity: Activity,
     tuning: Tuning,
+    /// The list the user set in the popup.
+    popup_domains: Vec<String>,
 }
 
 fn state() -> State {
@@ -24,6 +26,7 @@ fn state() -> State {
         approvals: Approvals::default(),
         activity: Activity::default(),
         tuning: Tuning::default(),
+        popup_domains: vec!["test.org".into()],
     }
 }
 
@@ -40,7 +43,7 @@ impl State {
             evaluate: false,
             storage_switch,
             private_attach: false,
-            allowed_domains: vec!["example.com".into()],
+            popup_domains: &self.popup_domains,
         };
         status(parts, now)
     }
@@ -71,18 +74,33 @@ fn the_pools_tabs_show_with_their_owners() {
 }
 
 #[test]
-fn switches_the_environment_set_show_as_set_by_it() {
+fn agents_waiting_for_a_slot_and_holding_one_show_by_name_and_expire() {
+    let mut s = state();
+    for t in 1..=3 {
+        s.pool.insert(TabId(t), agent(0xaa), String::new());
+    }
+    s.pool.request_space(&agent(0xbb), 0);
+    s.pool.request_space(&agent(0xcc), 10);
+    s.pool.grant(&agent(0xaa), 100, 1_000).unwrap();
+    let shown = s.status(false, 500);
+    assert_eq!(shown.waiting, [agent(0xcc).short()]);
+    assert_eq!(shown.reserved, [agent(0xbb).short()]);
+    // The popup's look expires what is due, as an agent's would.
+    assert!(s.status(false, 1_100).reserved.is_empty());
+}
+
+#[test]
+fn the_environments_switches_stand_and_show_as_set_by_it() {
     let mut s = state();
     let shown = s.status(false, 0);
     assert!(!shown.storage && !shown.storage_by_environment);
     assert!(!shown.allowed_domains_by_environment);
-    assert_eq!(shown.allowed_domains, ["example.com"]);
-    assert!(s.status(true, 0).storage);
+    assert_eq!(shown.allowed_domains, ["test.org"]);
     s.tuning.allow_storage = true;
-    s.tuning.allow_evaluate = true;
     s.tuning.allowed_domains = vec!["example.com".into()];
+    // The popup's switch off and its list set, the environment's still hold.
     let shown = s.status(false, 0);
     assert!(shown.storage && shown.storage_by_environment);
-    assert!(shown.evaluate_by_environment);
+    assert_eq!(shown.allowed_domains, ["example.com"]);
     assert!(shown.allowed_domains_by_environment);
 }

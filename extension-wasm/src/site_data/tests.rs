@@ -6,6 +6,15 @@ use claudezilla_protocol::args::{SavedCookie, SavedOrigin};
 use super::*;
 use crate::at_once::run;
 
+fn agent() -> AgentId {
+    AgentId::new([7; 16], 100)
+}
+
+/// Any budget: the fake's page answers at once.
+fn budget() -> Budget {
+    Budget::of(0, 30_000)
+}
+
 /// One agent's call: its tabs' pages, the browser's cookies and the page's storage, scripted;
 /// every call to the browser logged in order.
 struct Fake {
@@ -68,6 +77,7 @@ impl SiteData for Fake {
     }
 
     async fn page(&self, tab: TabId) -> Result<Page, ErrorBody> {
+        self.say(format!("page {tab}"));
         let url = self
             .pages
             .get(&tab.0)
@@ -93,7 +103,12 @@ impl SiteData for Fake {
         Ok(query.name.is_some_and(|n| self.cookies.contains(&n)))
     }
 
-    async fn page_storage(&self, tab: TabId, op: PageOp) -> Result<StorageAnswer, ErrorBody> {
+    async fn page_storage(
+        &self,
+        tab: TabId,
+        op: PageOp,
+        _b: Budget,
+    ) -> Result<StorageAnswer, ErrorBody> {
         self.say(format!("ask {tab}: {op:?}"));
         let origin = origin(self.pages[&tab.0]);
         Ok(StorageAnswer::Stored(reply::Stored {
@@ -104,7 +119,7 @@ impl SiteData for Fake {
         }))
     }
 
-    async fn put_in_page(&self, tab: TabId, op: PageOp) -> Result<(), ErrorBody> {
+    async fn put_in_page(&self, tab: TabId, op: PageOp, _b: Budget) -> Result<(), ErrorBody> {
         self.say(format!("put {tab}: {op:?}"));
         match self.page_fails {
             true => Err(ErrorBody::new(ErrorCode::PageError, "the page went away")),
@@ -112,15 +127,17 @@ impl SiteData for Fake {
         }
     }
 
-    fn tabs(&self) -> Vec<TabId> {
+    fn tabs(&self, _agent: &AgentId) -> Vec<TabId> {
+        self.say("tabs".into());
         self.pages.keys().map(|t| TabId(*t)).collect()
     }
 
-    async fn jar(&self) -> Result<Option<Jar>, ErrorBody> {
+    async fn jar(&self, _agent: &AgentId) -> Result<Option<Jar>, ErrorBody> {
+        self.say("jar".into());
         Ok(self.jar.clone())
     }
 
-    fn allows(&self, url: &str) -> bool {
+    fn allows(&self, _agent: &AgentId, url: &str) -> bool {
         !url.contains("bank")
     }
 
@@ -163,8 +180,8 @@ fn everything_is_refused_until_the_user_switches_it_on_and_nothing_is_asked() {
             "the user can switch them on in the Claudezilla toolbar popup (\"Allow cookies and storage\")"
         )
     );
-    assert!(run(save_state(&d)).is_err());
-    assert!(run(load_state(&d, SavedState::default())).is_err());
+    assert!(run(save_state(&d, &agent(), budget())).is_err());
+    assert!(run(load_state(&d, &agent(), SavedState::default(), budget())).is_err());
     let get = StorageArgs {
         action: StorageAction::Get,
         area: StorageArea::Local,
@@ -172,7 +189,8 @@ fn everything_is_refused_until_the_user_switches_it_on_and_nothing_is_asked() {
         value: None,
         tab_id: None,
     };
-    assert!(run(storage(&d, TabId(3), get)).is_err());
+    assert!(run(storage(&d, TabId(3), get, budget())).is_err());
+    // Not even the page, the tabs or the jar.
     assert_eq!(d.steps(), Vec::<String>::new());
 }
 
@@ -209,6 +227,7 @@ fn get_lists_the_pages_cookies_in_its_own_jar_at_most_200() {
     assert_eq!(
         d.steps(),
         [
+            "page 3",
             "get CookieQuery { url: \"https://shop.example/cart\", name: Some(\"c\"), value: None, store_id: Some(\"firefox-container-2\") }"
         ]
     );
@@ -241,7 +260,8 @@ fn set_and_delete_say_what_they_did() {
         none,
         "No cookie \"gone\" for https://shop.example/cart: nothing deleted."
     );
-    let steps = d.steps();
+    // Each reads the page first; the page's lines are left out here.
+    let steps: Vec<String> = d.steps().into_iter().filter(|s| s != "page 3").collect();
     assert_eq!(
         steps[0],
         "set {\"url\":\"https://shop.example/cart\",\"name\":\"lang\",\"value\":\"fr\",\"storeId\":\"firefox-container-2\"}"
@@ -265,12 +285,15 @@ fn storage_goes_to_the_page_once_it_is_a_web_page() {
         tab_id: None,
     };
     assert!(matches!(
-        run(storage(&d, TabId(3), get)),
+        run(storage(&d, TabId(3), get, budget())),
         Ok(StorageAnswer::Stored(_))
     ));
     assert_eq!(
         d.steps(),
-        ["ask 3: Storage { action: Get, area: Session, key: Some(\"k\"), value: None }"]
+        [
+            "page 3",
+            "ask 3: Storage { action: Get, area: Session, key: Some(\"k\"), value: None }"
+        ]
     );
 }
 
@@ -280,7 +303,7 @@ fn a_save_keeps_the_cookies_and_local_storage_of_the_agents_web_pages() {
         pages: BTreeMap::from([(3, "https://shop.example/cart"), (5, "about:blank")]),
         ..fake()
     };
-    let state = run(save_state(&d)).unwrap();
+    let state = run(save_state(&d, &agent(), budget())).unwrap();
     assert_eq!(state.cookies.len(), 1);
     assert_eq!(state.cookies[0].url, "https://shop.example/");
     assert_eq!(
@@ -290,7 +313,13 @@ fn a_save_keeps_the_cookies_and_local_storage_of_the_agents_web_pages() {
             local_storage: vec![("theme".into(), "dark".into())],
         }]
     );
-    assert_eq!(d.steps().len(), 2, "{:?}", d.steps());
+    // The page that is no web page is asked nothing.
+    let asked: Vec<String> = d
+        .steps()
+        .iter()
+        .map(|s| s.chars().take(6).collect())
+        .collect();
+    assert_eq!(asked, ["tabs", "page 3", "page 5", "get Co", "ask 3:"]);
 }
 
 fn saved(url: &str, domain: &str) -> SavedCookie {
@@ -333,7 +362,7 @@ fn a_load_sets_what_is_admitted_into_the_agents_jar_and_says_what_it_left() {
             },
         ],
     };
-    let what = run(load_state(&d, state)).unwrap().what;
+    let what = run(load_state(&d, &agent(), state, budget())).unwrap().what;
     assert_eq!(
         what,
         "Loaded 1 of 2 cookies into your container Claudezilla agent_aaaaaaaa; local storage of 1 site(s): https://shop.example. \
@@ -344,6 +373,9 @@ fn a_load_sets_what_is_admitted_into_the_agents_jar_and_says_what_it_left() {
     assert_eq!(
         d.steps(),
         [
+            "jar",
+            "tabs",
+            "page 3",
             "set {\"url\":\"https://shop.example/\",\"name\":\"sid\",\"value\":\"1\",\"domain\":\".shop.example\",\"path\":\"/\",\"secure\":true,\"httpOnly\":true,\"storeId\":\"firefox-container-7\"}",
             "put 3: Storage { action: Set, area: Local, key: Some(\"a\"), value: Some(\"1\") }",
         ]
@@ -363,10 +395,12 @@ fn a_load_into_the_users_session_stops_where_a_page_refuses() {
             local_storage: vec![("a".into(), "1".into())],
         }],
     };
-    let e = run(load_state(&d, state)).unwrap_err();
+    let e = run(load_state(&d, &agent(), state, budget())).unwrap_err();
     assert_eq!(e.message, "the page went away");
     let d = fake();
-    let what = run(load_state(&d, SavedState::default())).unwrap().what;
+    let what = run(load_state(&d, &agent(), SavedState::default(), budget()))
+        .unwrap()
+        .what;
     assert!(
         what.starts_with("Loaded 0 of 0 cookies into the user's session;"),
         "{what}"

@@ -1,11 +1,11 @@
 //! The agents' window sized and switched, over [`Sizer`] (which `background/window_size.rs`
 //! implements): a viewport sized as the page measures it (`set_viewport`: the window grown by
-//! what the page lacks, twice at most, each change waited for), the window's outer size
-//! (`resize`), and private mode for the agents' window (`set_private`). The user's own windows
-//! are never resized.
+//! what the page lacks, twice at most, each time until the page sees a change, 1.5 s at most),
+//! the window's outer size (`resize`), and private mode for the agents' window
+//! (`set_private`). The user's own windows are never resized.
 
 use claudezilla_protocol::reply;
-use claudezilla_protocol::{ErrorBody, ErrorCode, TabId};
+use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, TabId};
 
 use super::{grown, viewport_words};
 
@@ -32,9 +32,13 @@ pub trait Sizer {
     /// The window holding the tab.
     fn window_of(&self, tab: TabId) -> impl Future<Output = Result<u32, ErrorBody>>;
     fn window(&self, id: u32) -> impl Future<Output = Result<Outer, ErrorBody>>;
+    /// The window's outer size set; the window as the browser reports it after.
     fn resize(&self, id: u32, size: (u32, u32)) -> impl Future<Output = Result<Outer, ErrorBody>>;
-    /// Tabs of other agents in the agents' window.
-    fn others_tabs(&self) -> usize;
+    /// The window's outer size set, what the browser reports after left unread: a viewport's
+    /// change is read from the page.
+    fn set_size(&self, id: u32, size: (u32, u32)) -> impl Future<Output = Result<(), ErrorBody>>;
+    /// Tabs of other agents than `agent` in the agents' window.
+    fn others_tabs(&self, agent: &AgentId) -> usize;
     fn now_ms(&self) -> f64;
     fn sleep(&self, ms: u32) -> impl Future<Output = ()>;
     /// Firefox lets the extension run in private windows.
@@ -81,8 +85,7 @@ async fn grow<S: Sizer>(
 ) -> Result<(), ErrorBody> {
     let window = s.window(s.window_of(tab).await?).await?;
     let size = grown((window.width, window.height), seen, wanted);
-    s.resize(window.id, size).await?;
-    Ok(())
+    s.set_size(window.id, size).await
 }
 
 /// Sizes the tab's viewport to `width` × `height` CSS pixels, as the page measures it: the
@@ -90,6 +93,7 @@ async fn grow<S: Sizer>(
 /// a narrower window: Firefox zooms per site, so the user's tabs of that site would zoom too.
 pub async fn set_viewport<S: Sizer>(
     s: &S,
+    agent: &AgentId,
     tab: S::Tab,
     (width, height): (u32, u32),
 ) -> Result<reply::Acted, ErrorBody> {
@@ -105,7 +109,7 @@ pub async fn set_viewport<S: Sizer>(
         seen = changed_viewport(s, tab, seen).await?;
     }
     Ok(reply::Acted {
-        what: viewport_words(id, (width, height), seen, s.others_tabs()),
+        what: viewport_words(id, (width, height), seen, s.others_tabs(agent)),
     })
 }
 

@@ -3,6 +3,10 @@ use std::cell::{Cell, RefCell};
 use super::*;
 use crate::at_once::run;
 
+fn agent() -> AgentId {
+    AgentId::new([7; 16], 100)
+}
+
 /// A page whose viewport reads follow a script, and a window that logs what it is told.
 struct Fake {
     attached: bool,
@@ -12,6 +16,8 @@ struct Fake {
     private_allowed: bool,
     /// The agents' window, and whether it is private.
     open: Option<bool>,
+    /// The window's outer size, as the last resize left it.
+    outer: Cell<(u32, u32)>,
     log: RefCell<Vec<String>>,
 }
 
@@ -22,6 +28,7 @@ fn fake(viewports: Vec<(f64, f64)>) -> Fake {
         clock: Cell::new(0.0),
         private_allowed: true,
         open: None,
+        outer: Cell::new((1280, 800)),
         log: RefCell::default(),
     }
 }
@@ -62,19 +69,24 @@ impl Sizer for Fake {
     }
 
     async fn window(&self, id: u32) -> Result<Outer, ErrorBody> {
-        Ok(Outer {
-            id,
-            width: 1280,
-            height: 800,
-        })
+        let (width, height) = self.outer.get();
+        self.say(format!("window {id} is {width}×{height}"));
+        Ok(Outer { id, width, height })
     }
 
     async fn resize(&self, id: u32, (width, height): (u32, u32)) -> Result<Outer, ErrorBody> {
         self.say(format!("resize {id} to {width}×{height}"));
+        self.outer.set((width, height));
         Ok(Outer { id, width, height })
     }
 
-    fn others_tabs(&self) -> usize {
+    async fn set_size(&self, id: u32, (width, height): (u32, u32)) -> Result<(), ErrorBody> {
+        self.say(format!("size {id} to {width}×{height}"));
+        self.outer.set((width, height));
+        Ok(())
+    }
+
+    fn others_tabs(&self, _agent: &AgentId) -> usize {
         0
     }
 
@@ -108,16 +120,20 @@ fn the_window_grows_by_what_the_viewport_lacks_until_the_page_has_it() {
         (370.0, 660.0),
         (375.0, 667.0),
     ]);
-    let what = run(set_viewport(&s, TabId(4), (375, 667))).unwrap().what;
+    let what = run(set_viewport(&s, &agent(), TabId(4), (375, 667)))
+        .unwrap()
+        .what;
     assert_eq!(what, "Viewport of tab 4 is now 375×667.");
-    // The second try grows from what the first left.
+    // The second try grows from the window the first left, read again.
     assert_eq!(
         s.steps(),
         [
             "window of 4",
-            "resize 2 to 391×767",
+            "window 2 is 1280×800",
+            "size 2 to 391×767",
             "window of 4",
-            "resize 2 to 1285×807",
+            "window 2 is 391×767",
+            "size 2 to 396×774",
         ]
     );
 }
@@ -125,14 +141,22 @@ fn the_window_grows_by_what_the_viewport_lacks_until_the_page_has_it() {
 #[test]
 fn two_tries_at_most_and_each_change_waited_for_a_moment_only() {
     let s = fake(vec![(500.0, 600.0)]);
-    let what = run(set_viewport(&s, TabId(4), (320, 600))).unwrap().what;
+    let what = run(set_viewport(&s, &agent(), TabId(4), (320, 600)))
+        .unwrap()
+        .what;
     assert!(
         what.starts_with(
             "Viewport of tab 4 is now 500×600 — Firefox windows cannot be narrower than 500 px"
         ),
         "{what}"
     );
-    assert_eq!(s.steps().len(), 4);
+    // The page never narrows, so the second try asks for less again.
+    let sizes: Vec<String> = s
+        .steps()
+        .into_iter()
+        .filter(|s| s.starts_with("size"))
+        .collect();
+    assert_eq!(sizes, ["size 2 to 1100×800", "size 2 to 920×800"]);
     // Each wait for a change ends a moment past 1.5 s, read every 50 ms.
     assert_eq!(s.clock.get(), 3_100.0);
 }
@@ -140,7 +164,7 @@ fn two_tries_at_most_and_each_change_waited_for_a_moment_only() {
 #[test]
 fn a_viewport_already_the_size_asked_is_left_alone() {
     let s = fake(vec![(375.0, 667.0)]);
-    run(set_viewport(&s, TabId(4), (375, 667))).unwrap();
+    run(set_viewport(&s, &agent(), TabId(4), (375, 667))).unwrap();
     assert_eq!(s.steps(), Vec::<String>::new());
 }
 
@@ -150,7 +174,7 @@ fn the_users_window_is_never_resized() {
         attached: true,
         ..fake(vec![(375.0, 667.0)])
     };
-    let e = run(set_viewport(&s, TabId(4), (100, 100))).unwrap_err();
+    let e = run(set_viewport(&s, &agent(), TabId(4), (100, 100))).unwrap_err();
     assert_eq!(e.code, ErrorCode::InvalidArgument);
     assert_eq!(
         e.message,
