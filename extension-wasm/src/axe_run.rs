@@ -35,12 +35,18 @@ pub trait Axe {
     type List;
     /// The run started, its results still to come.
     type Running;
+    /// The frame's window and document, opened once axe is there.
+    type Page;
+    /// An element axe flagged.
+    type Element;
 
     fn now_ms(&self) -> f64;
     /// axe-core is in this world (the background injected it just before).
     fn loaded(&self) -> bool;
+    /// The frame's window and document (an internal error where there is none).
+    fn open(&self) -> Result<Self::Page, ErrorBody>;
     /// Starts axe over the frame's document; its words where it refuses.
-    fn start(&self, options: &Options) -> Result<Self::Running, String>;
+    fn start(&self, page: &Self::Page, options: &Options) -> Result<Self::Running, String>;
     /// The run's results within `ms` (none when it did not finish); axe's words where it fails.
     fn results(
         &self,
@@ -55,21 +61,18 @@ pub trait Axe {
     fn list(&self, value: &Self::Value, key: &str) -> Self::List;
     fn len(&self, list: &Self::List) -> u32;
     fn item(&self, list: &Self::List, index: u32) -> Self::Value;
-    /// The element a flagged node names, if it is one (handing it a ref on first sight).
-    fn element(&self, node: &Self::Value) -> Option<Seen>;
+    /// The element a flagged node names, if it is one.
+    fn element(&self, node: &Self::Value) -> Option<Self::Element>;
+    /// Its tag, when it is or holds a password field (its markup may hold the value).
+    fn holds_password(&self, el: &Self::Element) -> Option<String>;
+    /// Its ref (handed out on first sight).
+    fn ref_for(&self, el: &Self::Element) -> ElementRef;
     /// axe-core's version.
     fn engine(&self) -> String;
     /// The frame's address.
-    fn url(&self) -> String;
+    fn url(&self, page: &Self::Page) -> String;
     /// The browser frame ids of the frame's child frames, for the background to audit next.
-    fn child_frames(&self) -> Vec<u64>;
-}
-
-/// A flagged element as the frame knows it.
-pub struct Seen {
-    pub element_ref: ElementRef,
-    /// Its tag, when it is or holds a password field (its markup may hold the value).
-    pub holds_password: Option<String>,
+    fn child_frames(&self, page: &Self::Page) -> Vec<u64>;
 }
 
 /// axe's options: the rule sets by tag (axe's default set when none is named); elements as
@@ -137,23 +140,23 @@ pub async fn audit<A: Axe>(
                 .with_hint("retry; if it persists, the page may have navigated meanwhile"),
         );
     }
+    let page = axe.open()?;
     let started = axe.now_ms();
-    let run = axe.start(&options(rules)).map_err(|e| refused(&e))?;
+    let run = axe.start(&page, &options(rules)).map_err(|e| refused(&e))?;
     let left = until.saturating_sub(axe.now_ms() as u64) as u32;
     let results = match axe.results(run, left).await {
         Some(Ok(results)) => results,
         Some(Err(e)) => return Err(refused(&e)),
         None => return Err(ran_out(left)),
     };
-    // Violations first: refs are handed out in the order elements are met.
-    let violations = findings(axe, &results, "violations", per_rule);
-    let review = findings(axe, &results, "incomplete", per_rule);
+    let frames = axe.child_frames(&page);
+    // Violations before review: refs are handed out in the order elements are met.
     Ok(Box::new(Audit {
-        url: cap(&crate::redact::redact_url(&axe.url()), URL_CHARS),
+        url: cap(&crate::redact::redact_url(&axe.url(&page)), URL_CHARS),
         engine: axe.engine(),
-        violations,
-        review,
-        frames: axe.child_frames(),
+        violations: findings(axe, &results, "violations", per_rule),
+        review: findings(axe, &results, "incomplete", per_rule),
+        frames,
         frames_audited: 1,
         not_audited: Vec::new(),
         ms: (axe.now_ms() - started).max(0.0) as u32,
@@ -201,13 +204,13 @@ fn finding<A: Axe>(axe: &A, rule: &A::Value, per_rule: u32) -> Finding {
 /// One flagged element: its ref, its markup's start (never where a password field is, in it or
 /// under it: markup may hold its value), and axe's advice.
 fn flagged<A: Axe>(axe: &A, node: &A::Value) -> Option<Flagged> {
-    let seen = axe.element(node)?;
-    let html = match seen.holds_password {
+    let element = axe.element(node)?;
+    let html = match axe.holds_password(&element) {
         Some(tag) => format!("<{tag}> (holds a password field: markup not shown)"),
         None => clean(&axe.text(node, "html"), HTML_CHARS),
     };
     Some(Flagged {
-        element_ref: seen.element_ref,
+        element_ref: axe.ref_for(&element),
         html,
         fix: clean(&axe.text(node, "failureSummary"), FIX_CHARS),
     })

@@ -66,12 +66,14 @@ pub enum Kind {
 /// What the words walk asks of the tree beyond its shape.
 pub trait Words: Tree {
     fn kind(&self, node: &Self::Node) -> Kind;
+    fn has_attribute(&self, el: &Self::Node, name: &str) -> bool;
     fn attribute(&self, el: &Self::Node, name: &str) -> Option<String>;
 }
 
 /// The words the page shows under `node` (through shadow roots and slots), leaving out what is
 /// not for people — scripts and styles, what is `hidden` or `aria-hidden` — each element's
-/// words apart from the next; `max_bytes` of text read at most, then no more nodes.
+/// words apart from the next. It stops once more than `max_bytes` of text were read (a text
+/// node is read whole), and reads no more nodes.
 pub fn shown_words<W: Words>(tree: &W, node: &W::Node, max_bytes: usize) -> String {
     let mut words = String::new();
     words_under(tree, node, &mut words, &mut 0, max_bytes);
@@ -107,7 +109,7 @@ fn words_under<W: Words>(
 /// Are an element's words for people: not a script or style, not `hidden` or `aria-hidden`?
 fn shows_words<W: Words>(tree: &W, el: &W::Node, tag: &str) -> bool {
     !crate::a11y::is_skipped(tag)
-        && tree.attribute(el, "hidden").is_none()
+        && !tree.has_attribute(el, "hidden")
         && tree.attribute(el, "aria-hidden").as_deref() != Some("true")
 }
 
@@ -187,7 +189,15 @@ mod tests {
             }
         }
 
+        fn has_attribute(&self, el: &&'static str, name: &str) -> bool {
+            self.attributes
+                .get(el)
+                .is_some_and(|all| all.iter().any(|(n, _)| *n == name))
+        }
+
         fn attribute(&self, el: &&'static str, name: &str) -> Option<String> {
+            // As the page: `hidden` is asked whether it is there, never read.
+            assert_ne!(name, "hidden", "read, not asked");
             let all = self.attributes.get(el)?;
             let (_, value) = all.iter().find(|(n, _)| *n == name)?;
             Some((*value).to_owned())

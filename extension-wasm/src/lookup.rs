@@ -1,6 +1,6 @@
 //! Looking for an element or for text in one frame, and what the agent hears of it: the wait
-//! until the request's deadline (`wait`, looked for again at each change of the page, over
-//! [`Watch`], which `content/find.rs` implements), a ref that is stale or unknown (`by_ref`),
+//! until the request's deadline (`wait`, looked for again at each change of the page and after
+//! 100 ms without one, over [`Watch`], which `content/find.rs` implements), a ref that is stale or unknown (`by_ref`),
 //! "no element matches" with the page's own selectors that look alike (`not_found`, offered
 //! from the `candidates` of the page's elements), and a `firefox_wait_for` met or run out
 //! (`waited`).
@@ -23,7 +23,9 @@ const MAX_SUGGESTIONS: usize = 5;
 /// What a wait asks of the page: its clock and its next change.
 pub trait Watch {
     fn now_ms(&self) -> f64;
-    /// Completes at the page's next change, or by `until` (ms since the epoch) at the latest.
+    /// Completes at the page's next change, or after 100 ms without one (`LOOK_AGAIN_MS` in
+    /// `content/changes.rs`: for what the observer does not see), or by `until` (ms since the
+    /// epoch), whichever is first.
     fn next_change(&self, until: u64) -> impl Future<Output = ()>;
 }
 
@@ -35,8 +37,10 @@ pub enum Outcome<T> {
 }
 
 /// Looks with `look` until it finds something or `until` (ms since the epoch) has passed,
-/// looking again at each change of the page (not a timer: an agent's tab is a background
-/// tab, whose timers Firefox holds back). An error of `look` ends the wait.
+/// looking again at each change of the page (an agent's tab is a background tab, whose timers
+/// Firefox holds back to once a second) and also after `LOOK_AGAIN_MS` (100 ms) without one,
+/// for what the page's changes do not tell (a shadow tree, a style). An error of `look` ends
+/// the wait.
 pub async fn wait<W: Watch, T>(
     watch: &W,
     until: u64,

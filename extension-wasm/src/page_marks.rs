@@ -1,12 +1,12 @@
-//! The page's side of a screenshot's measures: what is in view (`overlaps`), the box of an
-//! element captured (`captured`: refused when it has none to see), and which elements an
-//! annotated screenshot marks with badges (`marks`: controls with a box, in view or anywhere
-//! when an element is captured, visible, 30 at most). `content/capture.rs` reads the boxes.
+//! The page's side of a screenshot's measures: the box of an element captured (`captured`:
+//! refused when it has none to see), and which elements an annotated screenshot marks with
+//! badges (`marks`: controls with a box, in view or anywhere when an element is captured,
+//! visible, 30 at most). `content/capture.rs` reads the boxes.
 
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 
 /// Most badges an annotated screenshot carries.
-pub const MAX_MARKS: usize = 30;
+const MAX_MARKS: usize = 30;
 /// The elements a badge may mark: what an agent acts on.
 pub const INTERACTIVE: &str = "a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [role=link], [role=checkbox], [role=tab], [role=menuitem], [contenteditable], [tabindex]:not([tabindex='-1'])";
 
@@ -14,7 +14,7 @@ pub const INTERACTIVE: &str = "a[href], button, input:not([type=hidden]), select
 pub type Rect = [f64; 4];
 
 /// Whether `b` reaches into `view` (both in the same coordinates).
-pub fn overlaps(b: Rect, view: Rect) -> bool {
+fn overlaps(b: Rect, view: Rect) -> bool {
     b[1] + b[3] > view[1]
         && b[1] < view[1] + view[3]
         && b[0] + b[2] > view[0]
@@ -44,18 +44,19 @@ pub trait Marked {
 }
 
 /// The badges for `candidates` (the [`INTERACTIVE`] elements, in document order): those with a
-/// box, in `view` (or anywhere, where an element is captured), visible; [`MAX_MARKS`] at most.
+/// box, in `view` (or anywhere, where an element is captured), visible; `MAX_MARKS` at most.
 pub fn marks<M: Marked>(
     page: &M,
-    candidates: impl Iterator<Item = M::Element>,
+    mut candidates: impl Iterator<Item = M::Element>,
     view: Rect,
     anywhere: bool,
 ) -> Vec<(String, Rect)> {
     let mut found = Vec::new();
-    for el in candidates {
-        if found.len() == MAX_MARKS {
+    // Full before the next candidate is read of the page.
+    while found.len() < MAX_MARKS {
+        let Some(el) = candidates.next() else {
             break;
-        }
+        };
         let b = page.rect(&el);
         if b[2] > 0.0 && b[3] > 0.0 && (overlaps(b, view) || anywhere) && page.visible(&el) {
             found.push((page.label(&el), b));

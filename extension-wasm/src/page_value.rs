@@ -8,7 +8,7 @@ use claudezilla_protocol::reply::Evaluated;
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 
 /// Characters of an evaluated result sent back; more is cut with a note.
-pub const MAX_RESULT: usize = 50_000;
+const MAX_RESULT: usize = 50_000;
 
 /// What describing asks of a value. A page's object may throw or lie: each read is caught.
 pub trait Value {
@@ -85,7 +85,7 @@ pub fn threw<V: Value>(e: &V) -> ErrorBody {
 
 /// `firefox_evaluate`'s answer for `value`: by its type — an element as the agent knows it
 /// (`element`), an object as the page's own JSON (`json`) or a description where it has none
-/// — cut at [`MAX_RESULT`] characters with a note.
+/// — cut at `MAX_RESULT` characters with a note.
 pub fn evaluated<V: Value>(
     value: &V,
     element: impl FnOnce() -> Option<String>,

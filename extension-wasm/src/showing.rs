@@ -34,15 +34,19 @@ impl Showing {
 /// What telling how an element shows asks of the browser.
 pub trait Probe {
     type Element;
+    /// What [`Probe::box_less`] read of an element, asked again for its own text.
+    type Style;
 
     /// Rendered and not made invisible (`checkVisibility` counting `visibility` too).
     fn seen(&self, el: &Self::Element) -> bool;
     /// Rendered (`checkVisibility`): for an element without a box, false even where what it
     /// holds shows.
     fn rendered(&self, el: &Self::Element) -> bool;
-    /// For an element without a box of its own (`display: contents`): whether its own text is
-    /// visible (`visibility: visible`); none for any other element.
-    fn box_less(&self, el: &Self::Element) -> Option<bool>;
+    /// Its style, if it has no box of its own (`display: contents`); none for any other
+    /// element.
+    fn box_less(&self, el: &Self::Element) -> Option<Self::Style>;
+    /// Whether a box-less element's own text is visible (`visibility: visible`).
+    fn text_visible(&self, style: &Self::Style) -> bool;
     /// Its parent in the composed tree (a shadow root's host).
     fn parent(&self, el: &Self::Element) -> Option<Self::Element>;
 }
@@ -57,9 +61,12 @@ pub fn showing<P: Probe>(probe: &P, el: &P::Element) -> Showing {
     if probe.rendered(el) {
         return Showing::Invisible;
     }
-    // Neither: box-less or not rendered.
+    // Neither: box-less or not rendered. Its own visibility is asked last, only where what
+    // it holds shows.
     match probe.box_less(el) {
-        Some(seen) if boxed_ancestor_rendered(probe, el) => Showing::BoxLess { seen },
+        Some(style) if boxed_ancestor_rendered(probe, el) => Showing::BoxLess {
+            seen: probe.text_visible(&style),
+        },
         _ => Showing::NotRendered,
     }
 }

@@ -3,7 +3,7 @@
 //! read for [`crate::axe_run`], which decides what the answer keeps (elements with refs).
 //! Child frames are named for the background, which audits them in turn.
 
-use claudezilla_protocol::args::RuleSet;
+use claudezilla_protocol::args::{ElementRef, RuleSet};
 use claudezilla_protocol::reply::Audit;
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 use js_sys::{Array, Promise};
@@ -13,7 +13,7 @@ use web_sys::{Element, HtmlInputElement};
 
 use super::find::ref_for;
 use super::snapshot::child_frames;
-use crate::axe_run::{self, Axe, Options, Seen};
+use crate::axe_run::{self, Axe, Options};
 use crate::web::{self, get};
 
 /// A password field (any case of the type), whose markup an answer never shows.
@@ -26,30 +26,32 @@ pub async fn run(
     frame: u32,
     until: u64,
 ) -> Result<Box<Audit>, ErrorBody> {
-    let window = web_sys::window().ok_or_else(|| internal("no window"))?;
-    let document = window.document().ok_or_else(|| internal("no document"))?;
     let this = ThisFrame {
         axe: get(&js_sys::global(), "axe"),
-        window,
-        document,
         frame,
     };
     axe_run::audit(&this, rules, per_rule, until).await
 }
 
-/// This frame and the axe-core in its world.
+/// The axe-core in this frame's world.
 struct ThisFrame {
     axe: JsValue,
-    window: web_sys::Window,
-    document: web_sys::Document,
     /// The frame's alias, which its refs carry.
     frame: u32,
+}
+
+/// The frame's window and document.
+struct Page {
+    window: web_sys::Window,
+    document: web_sys::Document,
 }
 
 impl Axe for ThisFrame {
     type Value = JsValue;
     type List = Array;
     type Running = Promise;
+    type Page = Page;
+    type Element = Element;
 
     fn now_ms(&self) -> f64 {
         web::now_ms()
@@ -59,8 +61,14 @@ impl Axe for ThisFrame {
         get(&self.axe, "run").is_function()
     }
 
-    fn start(&self, options: &Options) -> Result<Promise, String> {
-        let args = Array::of2(&self.document, &web::to_js(options));
+    fn open(&self) -> Result<Page, ErrorBody> {
+        let window = web_sys::window().ok_or_else(|| internal("no window"))?;
+        let document = window.document().ok_or_else(|| internal("no document"))?;
+        Ok(Page { window, document })
+    }
+
+    fn start(&self, page: &Page, options: &Options) -> Result<Promise, String> {
+        let args = Array::of2(&page.document, &web::to_js(options));
         web::invoke(&self.axe, "run", &args)
             .map(Promise::from)
             .map_err(|e| web::js_error_message(&e))
@@ -91,29 +99,33 @@ impl Axe for ThisFrame {
         list.get(index)
     }
 
-    fn element(&self, node: &JsValue) -> Option<Seen> {
-        let element = get(node, "element").dyn_ref::<Element>()?.clone();
+    fn element(&self, node: &JsValue) -> Option<Element> {
+        get(node, "element").dyn_ref::<Element>().cloned()
+    }
+
+    fn holds_password(&self, element: &Element) -> Option<String> {
         let password = element
             .dyn_ref::<HtmlInputElement>()
             .is_some_and(|i| i.type_().eq_ignore_ascii_case("password"))
             || element.query_selector(PASSWORD).ok().flatten().is_some();
-        Some(Seen {
-            element_ref: ref_for(&element, self.frame),
-            holds_password: password.then(|| element.local_name()),
-        })
+        password.then(|| element.local_name())
+    }
+
+    fn ref_for(&self, element: &Element) -> ElementRef {
+        ref_for(element, self.frame)
     }
 
     fn engine(&self) -> String {
         get(&self.axe, "version").as_string().unwrap_or_default()
     }
 
-    fn url(&self) -> String {
-        self.window.location().href().unwrap_or_default()
+    fn url(&self, page: &Page) -> String {
+        page.window.location().href().unwrap_or_default()
     }
 
     /// Frames in open shadow roots too.
-    fn child_frames(&self) -> Vec<u64> {
-        child_frames(&self.document)
+    fn child_frames(&self, page: &Page) -> Vec<u64> {
+        child_frames(&page.document)
     }
 }
 

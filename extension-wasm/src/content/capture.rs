@@ -97,7 +97,7 @@ fn in_view(el: &Element) -> bool {
             )
         })
         .unwrap_or_default();
-    page_marks::overlaps([r.left(), r.top(), r.width(), r.height()], [0.0, 0.0, w, h])
+    r.bottom() > 0.0 && r.right() > 0.0 && r.top() < h && r.left() < w
 }
 
 pub(super) async fn animation_frame() -> Result<(), ErrorBody> {

@@ -86,7 +86,7 @@ pub fn stop() {
     CAPTURE.with(|c| *c.borrow_mut() = ConsoleRing::default());
 }
 
-/// A page value as [`page_value::describe`] reads it; each read caught (a page's object may
+/// A page value as [`crate::page_value::describe`] reads it; each read caught (a page's object may
 /// throw or lie).
 impl Value for JsValue {
     fn as_text(&self) -> Option<String> {

@@ -273,6 +273,8 @@ pub fn showing(el: &Element) -> Showing {
 
 impl crate::showing::Probe for Dom {
     type Element = Element;
+    /// The computed style read once: `display`, then `visibility` where the walk says so.
+    type Style = CssStyleDeclaration;
 
     fn seen(&self, el: &Element) -> bool {
         VISIBILITY_TOO.with(|o| native_visible(el, o))
@@ -282,14 +284,14 @@ impl crate::showing::Probe for Dom {
         is_visible(el)
     }
 
-    /// One computed style tells both.
-    fn box_less(&self, el: &Element) -> Option<bool> {
-        let style = style(el).filter(is_box_less)?;
-        Some(
-            style
-                .get_property_value("visibility")
-                .is_ok_and(|v| v == "visible"),
-        )
+    fn box_less(&self, el: &Element) -> Option<CssStyleDeclaration> {
+        style(el).filter(is_box_less)
+    }
+
+    fn text_visible(&self, style: &CssStyleDeclaration) -> bool {
+        style
+            .get_property_value("visibility")
+            .is_ok_and(|v| v == "visible")
     }
 
     fn parent(&self, el: &Element) -> Option<Element> {
@@ -372,6 +374,10 @@ impl crate::composed::Words for Dom {
             Node::ELEMENT_NODE => Kind::Element(node.unchecked_ref::<Element>().local_name()),
             _ => Kind::Other,
         }
+    }
+
+    fn has_attribute(&self, el: &Node, name: &str) -> bool {
+        has_attribute(el.unchecked_ref(), name)
     }
 
     fn attribute(&self, el: &Node, name: &str) -> Option<String> {

@@ -73,8 +73,15 @@ fn marks_stop_at_the_most_a_screenshot_carries() {
         elements: vec![([0.0, 100.0, 10.0, 10.0], true); 100],
         labelled: RefCell::default(),
     };
-    assert_eq!(marks(&page, 0..100, VIEW, false).len(), MAX_MARKS);
+    let pulled = std::cell::Cell::new(0);
+    let candidates = (0..100).inspect(|_| pulled.set(pulled.get() + 1));
+    assert_eq!(marks(&page, candidates, VIEW, false).len(), MAX_MARKS);
     assert_eq!(page.labelled.borrow().len(), MAX_MARKS);
+    assert_eq!(
+        pulled.get(),
+        MAX_MARKS,
+        "no candidate read past the last mark"
+    );
 }
 
 #[test]

@@ -1,11 +1,14 @@
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use super::*;
 
-/// Elements by name, each as the browser would answer of it alone.
+/// Elements by name, each as the browser would answer of it alone; every question asked is
+/// logged (`seen p`, `visibility row`).
 #[derive(Default)]
 struct Page {
     elements: HashMap<&'static str, Element>,
+    asked: RefCell<Vec<String>>,
 }
 
 #[derive(Clone, Copy)]
@@ -42,19 +45,36 @@ impl Page {
         self.elements.insert(name, Element { parent, ..el });
         self
     }
+
+    fn ask(&self, question: &str, el: &str) {
+        self.asked.borrow_mut().push(format!("{question} {el}"));
+    }
+
+    fn asked(&self) -> Vec<String> {
+        self.asked.take()
+    }
 }
 
 impl Probe for Page {
     type Element = &'static str;
+    /// The element whose style it is.
+    type Style = &'static str;
 
     fn seen(&self, el: &&'static str) -> bool {
+        self.ask("seen", el);
         self.elements[el].seen
     }
     fn rendered(&self, el: &&'static str) -> bool {
+        self.ask("rendered", el);
         self.elements[el].rendered
     }
-    fn box_less(&self, el: &&'static str) -> Option<bool> {
-        self.elements[el].box_less
+    fn box_less(&self, el: &&'static str) -> Option<&'static str> {
+        self.ask("display", el);
+        self.elements[el].box_less.map(|_| *el)
+    }
+    fn text_visible(&self, el: &&'static str) -> bool {
+        self.ask("visibility", el);
+        self.elements[el].box_less == Some(true)
     }
     fn parent(&self, el: &&'static str) -> Option<&'static str> {
         self.elements[el].parent
@@ -92,4 +112,42 @@ fn a_box_less_element_shows_as_its_nearest_boxed_ancestor_does() {
     assert_eq!(showing(&page, &"inside"), Showing::NotRendered);
     // With no ancestor at all (a detached part), it is taken as shown.
     assert_eq!(showing(&page, &"top"), Showing::BoxLess { seen: true });
+}
+
+#[test]
+fn the_walk_asks_ancestors_only_how_they_display_and_the_element_its_visibility_last() {
+    let page = Page::default()
+        .with("main", SEEN, None)
+        .with("row", CONTENTS, Some("main"))
+        .with("cells", CONTENTS, Some("row"))
+        .with("gone", NOT_RENDERED, Some("main"))
+        .with("inside", CONTENTS, Some("gone"));
+    assert_eq!(showing(&page, &"cells"), Showing::BoxLess { seen: true });
+    assert_eq!(
+        page.asked(),
+        [
+            "seen cells",
+            "rendered cells",
+            "display cells",
+            "rendered row",
+            "display row",
+            "rendered main",
+            "visibility cells",
+        ]
+    );
+    // Inside an element not rendered, its own visibility is never asked.
+    assert_eq!(showing(&page, &"inside"), Showing::NotRendered);
+    assert_eq!(
+        page.asked(),
+        [
+            "seen inside",
+            "rendered inside",
+            "display inside",
+            "rendered gone",
+            "display gone",
+        ]
+    );
+    // A rendered element is asked one question.
+    assert_eq!(showing(&page, &"main"), Showing::Rendered);
+    assert_eq!(page.asked(), ["seen main"]);
 }
