@@ -137,7 +137,8 @@ pub fn codes(kind: KeyKind, key: &Key) -> (u32, u32, u32) {
 
 /// The keyboard events of a chord: the modifier keys go down one by one (each with what is
 /// held so far), the key goes down, a keypress follows for a key that types (not in a
-/// shortcut), the key comes up, and the modifiers come up in reverse. A handler that cancels
+/// shortcut), the key comes up, and the modifiers come up in reverse (each keyup without its
+/// own modifier). A handler that cancels
 /// keydown asks for nothing else to happen: no keypress, no default action.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeyPlan {
@@ -190,9 +191,10 @@ pub fn key_plan(chord: &Chord) -> KeyPlan {
         modifiers_down.push((modifier.key(), so_far));
     }
     let mut modifiers_up = Vec::new();
+    // A modifier's own keyup no longer holds it, as a keyboard reports (UI Events).
     for modifier in m.held().collect::<Vec<_>>().into_iter().rev() {
-        modifiers_up.push((modifier.key(), so_far));
         so_far.set(modifier, false);
+        modifiers_up.push((modifier.key(), so_far));
     }
     KeyPlan {
         modifiers_down,
@@ -601,6 +603,9 @@ mod tests {
         assert_eq!(names(&plan.modifiers_up), ["Shift", "Control"]);
         assert!(plan.modifiers_down[0].1.ctrl && !plan.modifiers_down[0].1.shift);
         assert!(plan.modifiers_down[1].1.ctrl && plan.modifiers_down[1].1.shift);
+        // Released, a modifier is no longer held in its own keyup.
+        assert!(plan.modifiers_up[0].1.ctrl && !plan.modifiers_up[0].1.shift);
+        assert!(!plan.modifiers_up[1].1.ctrl && !plan.modifiers_up[1].1.shift);
         assert!(!plan.keypress, "a shortcut types nothing");
         assert!(key_plan(&parse("a").unwrap()).keypress);
         assert!(key_plan(&parse("Enter").unwrap()).keypress);

@@ -25,6 +25,9 @@ document.addEventListener('keydown', e => {
   if (e.ctrlKey && e.key === 'a') document.getElementById('keys').textContent += 'ctrl-a ';
   if (e.key === 'Escape' && e.which === 27) document.getElementById('keys').textContent += 'esc ';
 });
+document.addEventListener('keyup', e => {
+  if (e.key === 'Control' || e.key === 'Shift') document.getElementById('keys').textContent += 'up-' + e.key + ':ctrl=' + e.ctrlKey + ':shift=' + e.shiftKey + ' ';
+});
 </script>"#;
 
 /// An app that acts on `change`, as many do: one todo per committed edit.
@@ -126,6 +129,12 @@ pub async fn enter_carries_which_and_key_code(s: Arc<Shared>) -> anyhow::Result<
     }
     let keys = text_of(&a, tab, "#keys").await?;
     ensure!(keys.contains("ctrl-a") && keys.contains("esc"), "{keys}");
+    // A modifier's own keyup no longer holds it, as a keyboard reports.
+    ensure!(
+        keys.contains("up-Control:ctrl=false:shift=false")
+            && keys.contains("up-Shift:ctrl=false:shift=false"),
+        "a modifier's keyup says it is still held: {keys}"
+    );
     let bad = a
         .call("firefox_press_key", json!({"tabId": tab, "key": "Hyper+q"}))
         .await?;

@@ -171,7 +171,8 @@ fn the_element_is_focused_then_the_modifiers_held_around_the_key() {
         press(&page, "field", "Control+Alt+a"),
         Ok("Pressed Control+Alt+a on <field>: selected all of its text.".into())
     );
-    // Each modifier goes down holding those before it; the key is sent with all of them.
+    // Each modifier goes down holding those before it; the key is sent with all of them; each
+    // comes up no longer held itself.
     assert_eq!(
         page.log(),
         [
@@ -181,8 +182,8 @@ fn the_element_is_focused_then_the_modifiers_held_around_the_key() {
             "keydown a on field +ctrl +alt",
             "select all of field",
             "keyup a on field +ctrl +alt",
-            "keyup Alt on field +ctrl +alt",
-            "keyup Control on field +ctrl",
+            "keyup Alt on field +ctrl",
+            "keyup Control on field",
         ]
     );
 }
