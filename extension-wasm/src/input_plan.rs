@@ -138,8 +138,8 @@ pub fn codes(kind: KeyKind, key: &Key) -> (u32, u32, u32) {
 /// The keyboard events of a chord: the modifier keys go down one by one (each with what is
 /// held so far), the key goes down, a keypress follows for a key that types (not in a
 /// shortcut), the key comes up, and the modifiers come up in reverse (each keyup without its
-/// own modifier). A handler that cancels
-/// keydown asks for nothing else to happen: no keypress, no default action.
+/// own modifier). A handler that cancels keydown asks for nothing else to happen: no
+/// keypress, no default action.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeyPlan {
     pub modifiers_down: Vec<(Key, Modifiers)>,

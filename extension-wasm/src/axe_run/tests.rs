@@ -233,6 +233,9 @@ fn the_audit_says_where_how_long_and_which_frames_are_next() {
         "credentials redacted: {}",
         audit.url
     );
+    // What the frame's axe and the frame's children say reach the answer.
+    assert_eq!(audit.engine, "4.10.0");
+    assert_eq!(audit.frames, [17]);
     assert_eq!(audit.frames_audited, 1);
     assert_eq!(audit.ms, 30);
 }

@@ -94,13 +94,19 @@ fn the_environments_switches_stand_and_show_as_set_by_it() {
     let mut s = state();
     let shown = s.status(false, 0);
     assert!(!shown.storage && !shown.storage_by_environment);
+    assert!(!shown.evaluate_by_environment);
     assert!(!shown.allowed_domains_by_environment);
+    // The popup's switch alone turns storage on, not as the environment's.
+    let shown = s.status(true, 0);
+    assert!(shown.storage && !shown.storage_by_environment);
     assert_eq!(shown.allowed_domains, ["test.org"]);
     s.tuning.allow_storage = true;
+    s.tuning.allow_evaluate = true;
     s.tuning.allowed_domains = vec!["example.com".into()];
     // The popup's switch off and its list set, the environment's still hold.
     let shown = s.status(false, 0);
     assert!(shown.storage && shown.storage_by_environment);
+    assert!(shown.evaluate_by_environment);
     assert_eq!(shown.allowed_domains, ["example.com"]);
     assert!(shown.allowed_domains_by_environment);
 }

@@ -1,8 +1,9 @@
 //! The agents' window sized and switched, over [`Sizer`] (which `background/window_size.rs`
 //! implements): a viewport sized as the page measures it (`set_viewport`: the window grown by
-//! what the page lacks, twice at most, each time until the page sees a change, 1.5 s at most),
-//! the window's outer size (`resize`), and private mode for the agents' window
-//! (`set_private`). The user's own windows are never resized.
+//! what the page lacks, twice at most, each time until the page sees a change, about 1.5 s
+//! at most: the first look after that ends it), the window's outer size (`resize`), and
+//! private mode for the agents' window (`set_private`). The user's own windows are never
+//! resized.
 
 use claudezilla_protocol::reply;
 use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, TabId};

@@ -317,7 +317,8 @@ pub(super) fn press(
 /// what it focuses takes focus, or, when nothing does, whatever had it loses it; in a text
 /// field or editor the caret goes where the pointer is.
 pub(super) fn focus_by_pointer(element: &Element, at: (i32, i32)) {
-    match hit_test::press_focuses(&Hit::new(), element) {
+    // What a press focuses is read up the element's ancestors, at no point: no document.
+    match hit_test::press_focuses(&Hit(None), element) {
         Some(el) => {
             crate::content::focus::focus(&el, false);
             caret_at(&el, at);

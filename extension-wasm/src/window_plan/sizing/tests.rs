@@ -18,6 +18,8 @@ struct Fake {
     open: Option<bool>,
     /// The window's outer size, as the last resize left it.
     outer: Cell<(u32, u32)>,
+    /// How many times the viewport was read.
+    viewport_reads: Cell<usize>,
     log: RefCell<Vec<String>>,
 }
 
@@ -29,6 +31,7 @@ fn fake(viewports: Vec<(f64, f64)>) -> Fake {
         private_allowed: true,
         open: None,
         outer: Cell::new((1280, 800)),
+        viewport_reads: Cell::new(0),
         log: RefCell::default(),
     }
 }
@@ -55,6 +58,7 @@ impl Sizer for Fake {
     }
 
     async fn viewport(&self, _tab: TabId) -> Result<(f64, f64), ErrorBody> {
+        self.viewport_reads.set(self.viewport_reads.get() + 1);
         let mut v = self.viewports.borrow_mut();
         let seen = v[0];
         if v.len() > 1 {
@@ -182,6 +186,11 @@ fn the_users_window_is_never_resized() {
     );
     assert!(run(resize(&s, TabId(4), (800, 600))).is_err());
     assert_eq!(s.steps(), Vec::<String>::new());
+    assert_eq!(
+        s.viewport_reads.get(),
+        0,
+        "refused before the page is asked"
+    );
 }
 
 #[test]
