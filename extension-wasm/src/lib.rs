@@ -139,6 +139,8 @@ pub mod showing;
 pub mod site_data;
 pub mod snapshot;
 pub mod sorting;
+#[cfg(test)]
+mod steps;
 pub mod stitch;
 pub mod style_rules;
 pub mod suggest;

@@ -2,6 +2,7 @@ use std::cell::{Cell, RefCell};
 
 use super::*;
 use crate::at_once::run;
+use crate::steps::Steps;
 
 /// The pool, the popup and the browser, scripted; every step logged in order.
 struct Fake {
@@ -14,7 +15,7 @@ struct Fake {
     answer: Option<bool>,
     listening: Cell<bool>,
     heard: Cell<Option<bool>>,
-    log: RefCell<Vec<String>>,
+    log: Steps,
 }
 
 fn shop(url: &str) -> UserTab {
@@ -35,7 +36,7 @@ fn fake(looks: Vec<Result<UserTab, ErrorBody>>) -> Fake {
         answer: Some(true),
         listening: Cell::new(false),
         heard: Cell::new(None),
-        log: RefCell::default(),
+        log: Steps::default(),
     }
 }
 
@@ -43,24 +44,16 @@ fn twice(tab: UserTab) -> Fake {
     fake(vec![Ok(tab.clone()), Ok(tab)])
 }
 
-impl Fake {
-    fn say(&self, step: impl Into<String>) {
-        self.log.borrow_mut().push(step.into());
-    }
-
-    fn steps(&self) -> Vec<String> {
-        self.log.borrow().clone()
-    }
-}
+impl Fake {}
 
 impl Attacher for Fake {
     async fn look(&self, tab: TabId) -> Result<UserTab, ErrorBody> {
-        self.say(format!("look {tab}"));
+        self.log.say(format!("look {tab}"));
         self.looks.borrow_mut().remove(0)
     }
 
     fn allowed(&self, url: &str) -> Result<(), ErrorBody> {
-        self.say(format!("allowed {url}"));
+        self.log.say(format!("allowed {url}"));
         match url.contains("bank") {
             true => Err(ErrorBody::new(ErrorCode::Denied, "outside the allowlist")),
             false => Ok(()),
@@ -68,50 +61,51 @@ impl Attacher for Fake {
     }
 
     fn private_allowed(&self) -> bool {
-        self.say("private allowed?");
+        self.log.say("private allowed?");
         self.private_allowed
     }
 
     fn may_take(&self, tab: TabId) -> Result<(), ErrorBody> {
-        self.say(format!("may take {tab}"));
+        self.log.say(format!("may take {tab}"));
         self.may_take.clone()
     }
 
     fn ask(&self, tab: TabId, title: &str, origin: &str, private: bool) -> Option<u32> {
-        self.say(format!("ask {tab} {title:?} {origin} private={private}"));
+        self.log
+            .say(format!("ask {tab} {title:?} {origin} private={private}"));
         self.asked
     }
 
     /// Listens as the browser does: from the call on, before the answer is awaited.
     fn answer(&self, request: u32, ms: u32) -> impl Future<Output = Option<bool>> {
-        self.say(format!("listen for {request} within {ms}"));
+        self.log.say(format!("listen for {request} within {ms}"));
         self.listening.set(true);
         async { self.heard.get() }
     }
 
     fn settle(&self, request: u32) {
-        self.say(format!("settle {request}"));
+        self.log.say(format!("settle {request}"));
         self.listening.set(false);
     }
 
     async fn show_badge(&self) {
-        self.say("badge");
+        self.log.say("badge");
         if self.listening.get() && self.heard.get().is_none() {
             self.heard.set(self.answer);
         }
     }
 
     fn take(&self, tab: TabId, url: &str) -> Result<(), ErrorBody> {
-        self.say(format!("take {tab} at {url}"));
+        self.log.say(format!("take {tab} at {url}"));
         Ok(())
     }
 
     fn changed(&self) {
-        self.say("changed");
+        self.log.say("changed");
     }
 
     async fn start(&self, tab: TabId, title: &str) {
-        self.say(format!("start {tab} {title:?}"));
+        self.log.say(format!("start {tab} {title:?}"));
     }
 }
 
@@ -133,7 +127,7 @@ fn an_allowed_tab_is_taken_after_the_user_said_yes_and_it_still_shows_the_site()
     assert_eq!(report.title, "Checkout");
     assert_eq!(report.load_state, LoadState::Loading);
     assert_eq!(
-        f.steps(),
+        f.log.all(),
         [
             "look 8",
             "allowed https://shop.example/cart",
@@ -160,9 +154,13 @@ fn the_wait_is_the_calls_budget_when_shorter_and_its_end_says_so() {
     let e = run(attach(&f, TabId(8), 45_500)).unwrap_err();
     assert_eq!(e.code, ErrorCode::Denied);
     assert_eq!(e.message, "the user did not answer within 45 s");
-    assert!(f.steps().contains(&"listen for 4 within 45500".to_owned()));
+    assert!(
+        f.log
+            .all()
+            .contains(&"listen for 4 within 45500".to_owned())
+    );
     // The request leaves the popup, and the badge says so, whatever the answer.
-    assert_eq!(f.steps()[5..], ["badge", "settle 4", "badge"]);
+    assert_eq!(f.log.all()[5..], ["badge", "settle 4", "badge"]);
 }
 
 #[test]
@@ -178,7 +176,7 @@ fn a_refusal_takes_nothing() {
         e.hint.as_deref(),
         Some("do not ask again unless the user tells you to")
     );
-    assert!(!f.steps().iter().any(|s| s.starts_with("take")));
+    assert!(!f.log.all().iter().any(|s| s.starts_with("take")));
 }
 
 #[test]
@@ -203,7 +201,7 @@ fn the_user_is_not_asked_for_what_could_not_be_taken_anyway() {
         run(attach(&f, TabId(8), 300_000)).unwrap_err().message,
         "outside the allowlist"
     );
-    assert_eq!(f.steps(), ["look 8", "allowed https://bank.example/"]);
+    assert_eq!(f.log.all(), ["look 8", "allowed https://bank.example/"]);
     let f = Fake {
         may_take: Err(ErrorBody::new(ErrorCode::PoolFull, "the pool is full")),
         ..twice(shop("https://shop.example/"))
@@ -213,7 +211,7 @@ fn the_user_is_not_asked_for_what_could_not_be_taken_anyway() {
         ErrorCode::PoolFull
     );
     assert_eq!(
-        f.steps(),
+        f.log.all(),
         ["look 8", "allowed https://shop.example/", "may take 8"]
     );
     // A private tab is refused before the pool is asked.
@@ -228,7 +226,7 @@ fn the_user_is_not_asked_for_what_could_not_be_taken_anyway() {
         "tab 8 is in a private window, which agents may not ask for"
     );
     assert_eq!(
-        f.steps(),
+        f.log.all(),
         [
             "look 8",
             "allowed https://shop.example/",
@@ -241,7 +239,8 @@ fn the_user_is_not_asked_for_what_could_not_be_taken_anyway() {
     };
     assert!(run(attach(&f, TabId(8), 300_000)).is_ok());
     assert!(
-        f.steps()
+        f.log
+            .all()
             .contains(&"ask 8 \"Cart\" https://shop.example private=true".into())
     );
 }
@@ -258,7 +257,7 @@ fn a_tab_asked_for_already_is_busy() {
         e.message,
         "tab 8 is asked for already, or too many requests wait for the user"
     );
-    assert!(!f.steps().iter().any(|s| s == "badge"));
+    assert!(!f.log.all().iter().any(|s| s == "badge"));
 }
 
 #[test]
@@ -269,7 +268,7 @@ fn a_tab_that_left_the_site_or_closed_meanwhile_is_not_taken() {
     ]);
     let e = run(attach(&f, TabId(8), 300_000)).unwrap_err();
     assert_eq!(e.code, ErrorCode::Denied);
-    assert!(!f.steps().iter().any(|s| s.starts_with("take")));
+    assert!(!f.log.all().iter().any(|s| s.starts_with("take")));
     let f = fake(vec![
         Ok(shop("https://shop.example/")),
         Err(ErrorBody::new(ErrorCode::Browser, "Invalid tab ID: 8")),

@@ -1,4 +1,4 @@
-use std::cell::RefCell;
+use crate::steps::Steps;
 use std::collections::BTreeMap;
 
 use claudezilla_protocol::args::{SavedCookie, SavedOrigin};
@@ -27,7 +27,7 @@ struct Fake {
     cookies: Vec<&'static str>,
     /// The page refuses what it is handed.
     page_fails: bool,
-    log: RefCell<Vec<String>>,
+    log: Steps,
 }
 
 fn fake() -> Fake {
@@ -38,19 +38,11 @@ fn fake() -> Fake {
         jar: None,
         cookies: vec!["sid"],
         page_fails: false,
-        log: RefCell::default(),
+        log: Steps::default(),
     }
 }
 
-impl Fake {
-    fn say(&self, step: String) {
-        self.log.borrow_mut().push(step);
-    }
-
-    fn steps(&self) -> Vec<String> {
-        self.log.borrow().clone()
-    }
-}
+impl Fake {}
 
 fn cookie(name: &str) -> BrowserCookie {
     BrowserCookie {
@@ -77,7 +69,7 @@ impl SiteData for Fake {
     }
 
     async fn page(&self, tab: TabId) -> Result<Page, ErrorBody> {
-        self.say(format!("page {tab}"));
+        self.log.say(format!("page {tab}"));
         let url = self
             .pages
             .get(&tab.0)
@@ -89,17 +81,18 @@ impl SiteData for Fake {
     }
 
     async fn cookies(&self, query: &CookieQuery<'_>) -> Result<Vec<BrowserCookie>, ErrorBody> {
-        self.say(format!("get {query:?}"));
+        self.log.say(format!("get {query:?}"));
         Ok(self.cookies.iter().map(|n| cookie(n)).collect())
     }
 
     async fn set_cookie(&self, details: &impl Serialize) -> Result<(), ErrorBody> {
-        self.say(format!("set {}", serde_json::to_string(details).unwrap()));
+        self.log
+            .say(format!("set {}", serde_json::to_string(details).unwrap()));
         Ok(())
     }
 
     async fn remove_cookie(&self, query: &CookieQuery<'_>) -> Result<bool, ErrorBody> {
-        self.say(format!("remove {query:?}"));
+        self.log.say(format!("remove {query:?}"));
         Ok(query.name.is_some_and(|n| self.cookies.contains(&n)))
     }
 
@@ -109,7 +102,7 @@ impl SiteData for Fake {
         op: PageOp,
         _b: Budget,
     ) -> Result<StorageAnswer, ErrorBody> {
-        self.say(format!("ask {tab}: {op:?}"));
+        self.log.say(format!("ask {tab}: {op:?}"));
         let origin = origin(self.pages[&tab.0]);
         Ok(StorageAnswer::Stored(reply::Stored {
             origin,
@@ -120,7 +113,7 @@ impl SiteData for Fake {
     }
 
     async fn put_in_page(&self, tab: TabId, op: PageOp, _b: Budget) -> Result<(), ErrorBody> {
-        self.say(format!("put {tab}: {op:?}"));
+        self.log.say(format!("put {tab}: {op:?}"));
         match self.page_fails {
             true => Err(ErrorBody::new(ErrorCode::PageError, "the page went away")),
             false => Ok(()),
@@ -128,12 +121,12 @@ impl SiteData for Fake {
     }
 
     fn tabs(&self, _agent: &AgentId) -> Vec<TabId> {
-        self.say("tabs".into());
+        self.log.say("tabs");
         self.pages.keys().map(|t| TabId(*t)).collect()
     }
 
     async fn jar(&self, _agent: &AgentId) -> Result<Option<Jar>, ErrorBody> {
-        self.say("jar".into());
+        self.log.say("jar");
         Ok(self.jar.clone())
     }
 
@@ -191,7 +184,7 @@ fn everything_is_refused_until_the_user_switches_it_on_and_nothing_is_asked() {
     };
     assert!(run(storage(&d, TabId(3), get, budget())).is_err());
     // Not even the page, the tabs or the jar.
-    assert_eq!(d.steps(), Vec::<String>::new());
+    assert_eq!(d.log.all(), Vec::<String>::new());
 }
 
 #[test]
@@ -225,7 +218,7 @@ fn get_lists_the_pages_cookies_in_its_own_jar_at_most_200() {
     assert_eq!(listed.url, "https://shop.example/cart");
     assert_eq!(listed.cookies.len(), 200);
     assert_eq!(
-        d.steps(),
+        d.log.all(),
         [
             "page 3",
             "get CookieQuery { url: \"https://shop.example/cart\", name: Some(\"c\"), value: None, store_id: Some(\"firefox-container-2\") }"
@@ -261,7 +254,7 @@ fn set_and_delete_say_what_they_did() {
         "No cookie \"gone\" for https://shop.example/cart: nothing deleted."
     );
     // Each reads the page first; the page's lines are left out here.
-    let steps: Vec<String> = d.steps().into_iter().filter(|s| s != "page 3").collect();
+    let steps: Vec<String> = d.log.all().into_iter().filter(|s| s != "page 3").collect();
     assert_eq!(
         steps[0],
         "set {\"url\":\"https://shop.example/cart\",\"name\":\"lang\",\"value\":\"fr\",\"storeId\":\"firefox-container-2\"}"
@@ -289,7 +282,7 @@ fn storage_goes_to_the_page_once_it_is_a_web_page() {
         Ok(StorageAnswer::Stored(_))
     ));
     assert_eq!(
-        d.steps(),
+        d.log.all(),
         [
             "page 3",
             "ask 3: Storage { action: Get, area: Session, key: Some(\"k\"), value: None }"
@@ -315,7 +308,8 @@ fn a_save_keeps_the_cookies_and_local_storage_of_the_agents_web_pages() {
     );
     // The page that is no web page is asked nothing.
     let asked: Vec<String> = d
-        .steps()
+        .log
+        .all()
         .iter()
         .map(|s| s.chars().take(6).collect())
         .collect();
@@ -371,7 +365,7 @@ fn a_load_sets_what_is_admitted_into_the_agents_jar_and_says_what_it_left() {
          Local storage not loaded (no tab of yours there): https://other.example."
     );
     assert_eq!(
-        d.steps(),
+        d.log.all(),
         [
             "jar",
             "tabs",

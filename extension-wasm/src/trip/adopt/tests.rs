@@ -1,5 +1,4 @@
-use std::cell::RefCell;
-
+use crate::steps::Steps;
 use claudezilla_protocol::ErrorCode;
 
 use super::*;
@@ -12,7 +11,7 @@ struct Fake {
     /// A click on the opener waits for what it opened.
     clicking: bool,
     window: Option<u32>,
-    log: RefCell<Vec<String>>,
+    log: Steps,
 }
 
 /// An agent whose short name is `agent_` and `n` four times (`agent(0xaa)`: `agent_aaaaaaaa`).
@@ -26,7 +25,7 @@ fn fake(opened: Option<Opened>) -> Fake {
         admit: Ok(()),
         clicking: false,
         window: Some(7),
-        log: RefCell::default(),
+        log: Steps::default(),
     }
 }
 
@@ -38,15 +37,7 @@ fn popup(window: u32) -> OpenedTab {
     }
 }
 
-impl Fake {
-    fn say(&self, step: String) {
-        self.log.borrow_mut().push(step);
-    }
-
-    fn steps(&self) -> Vec<String> {
-        self.log.borrow().clone()
-    }
-}
+impl Fake {}
 
 impl Adopter for Fake {
     fn opened_from(&self, _tab: TabId, _opener: TabId) -> Option<Opened> {
@@ -54,29 +45,30 @@ impl Adopter for Fake {
     }
 
     fn admit(&self, owner: &AgentId) -> Result<(), ErrorBody> {
-        self.say(format!("admit {owner}"));
+        self.log.say(format!("admit {owner}"));
         self.admit.clone()
     }
 
     async fn close(&self, tab: TabId) {
-        self.say(format!("close {tab}"));
+        self.log.say(format!("close {tab}"));
     }
 
     fn take(&self, tab: &OpenedTab, owner: &AgentId) {
-        self.say(format!("take {} for {owner} at {}", tab.id, tab.url));
+        self.log
+            .say(format!("take {} for {owner} at {}", tab.id, tab.url));
     }
 
     fn tell_click(&self, opener: TabId, adopted: &Adopted) -> bool {
-        self.say(format!("tell click on {opener}: {adopted:?}"));
+        self.log.say(format!("tell click on {opener}: {adopted:?}"));
         self.clicking
     }
 
     fn changed(&self) {
-        self.say("changed".into());
+        self.log.say("changed");
     }
 
     async fn mark(&self, tab: TabId, owner: &AgentId) {
-        self.say(format!("mark {tab} as {owner}"));
+        self.log.say(format!("mark {tab} as {owner}"));
     }
 
     fn window(&self) -> Option<u32> {
@@ -84,15 +76,15 @@ impl Adopter for Fake {
     }
 
     async fn move_to(&self, tab: TabId, window: u32) {
-        self.say(format!("move {tab} to window {window}"));
+        self.log.say(format!("move {tab} to window {window}"));
     }
 
     async fn group(&self, tab: TabId, window: u32) {
-        self.say(format!("group {tab} in window {window}"));
+        self.log.say(format!("group {tab} in window {window}"));
     }
 
     fn notify(&self, agent: &AgentId, text: String) {
-        self.say(format!("notify {agent}: {text}"));
+        self.log.say(format!("notify {agent}: {text}"));
     }
 }
 
@@ -101,7 +93,7 @@ fn a_tab_from_an_agents_page_is_taken_before_it_is_marked_and_joins_the_agents_w
     let a = fake(Some(Opened::Agents(agent(0xaa))));
     run(adopt(&a, popup(3), TabId(2)));
     assert_eq!(
-        a.steps(),
+        a.log.all(),
         [
             "admit agent_aaaaaaaa",
             "take 9 for agent_aaaaaaaa at https://example.com/popup",
@@ -122,7 +114,7 @@ fn a_click_waiting_names_the_tab_so_no_note_is_sent_and_a_tab_in_the_window_is_n
         ..fake(Some(Opened::Agents(agent(0xaa))))
     };
     run(adopt(&a, popup(7), TabId(2)));
-    let steps = a.steps();
+    let steps = a.log.all();
     assert!(!steps.iter().any(|s| s.starts_with("notify")), "{steps:?}");
     assert!(!steps.iter().any(|s| s.starts_with("move")), "{steps:?}");
     assert_eq!(
@@ -138,7 +130,7 @@ fn without_an_agents_window_the_tab_stays_where_it_opened() {
         ..fake(Some(Opened::Agents(agent(0xaa))))
     };
     run(adopt(&a, popup(3), TabId(2)));
-    let steps = a.steps();
+    let steps = a.log.all();
     assert!(
         !steps
             .iter()
@@ -161,7 +153,7 @@ fn past_the_agents_share_the_tab_is_closed_and_the_click_or_a_note_says_why() {
     };
     run(adopt(&a, popup(3), TabId(2)));
     assert_eq!(
-        a.steps(),
+        a.log.all(),
         [
             "admit agent_aaaaaaaa",
             "close 9",
@@ -176,7 +168,7 @@ fn past_the_agents_share_the_tab_is_closed_and_the_click_or_a_note_says_why() {
     };
     run(adopt(&clicked, popup(3), TabId(2)));
     assert_eq!(
-        clicked.steps().last().map(String::as_str),
+        clicked.log.all().last().map(String::as_str),
         Some("tell click on 2: Err(\"the pool is full\")")
     );
 }
@@ -187,7 +179,7 @@ fn a_tab_from_a_users_attached_tab_stays_theirs_and_its_agent_hears_of_it() {
         attached_by: agent(0xbb),
     }));
     run(adopt(&a, popup(3), TabId(2)));
-    let steps = a.steps();
+    let steps = a.log.all();
     assert_eq!(steps.len(), 1, "{steps:?}");
     assert!(
         steps[0].starts_with("notify agent_bbbbbbbb: tab 2 (the user's, attached to you) opened tab 9: it is the user's, not yours"),
@@ -199,5 +191,5 @@ fn a_tab_from_a_users_attached_tab_stays_theirs_and_its_agent_hears_of_it() {
 fn a_tab_already_in_the_pool_or_from_no_pool_tab_is_left_alone() {
     let a = fake(None);
     run(adopt(&a, popup(3), TabId(2)));
-    assert!(a.steps().is_empty());
+    assert!(a.log.all().is_empty());
 }

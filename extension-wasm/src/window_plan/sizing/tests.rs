@@ -2,6 +2,7 @@ use std::cell::{Cell, RefCell};
 
 use super::*;
 use crate::at_once::run;
+use crate::steps::Steps;
 
 fn agent() -> AgentId {
     AgentId::new([7; 16], 100)
@@ -20,7 +21,7 @@ struct Fake {
     outer: Cell<(u32, u32)>,
     /// How many times the viewport was read.
     viewport_reads: Cell<usize>,
-    log: RefCell<Vec<String>>,
+    log: Steps,
 }
 
 fn fake(viewports: Vec<(f64, f64)>) -> Fake {
@@ -32,19 +33,11 @@ fn fake(viewports: Vec<(f64, f64)>) -> Fake {
         open: None,
         outer: Cell::new((1280, 800)),
         viewport_reads: Cell::new(0),
-        log: RefCell::default(),
+        log: Steps::default(),
     }
 }
 
-impl Fake {
-    fn say(&self, step: String) {
-        self.log.borrow_mut().push(step);
-    }
-
-    fn steps(&self) -> Vec<String> {
-        self.log.borrow().clone()
-    }
-}
+impl Fake {}
 
 impl Sizer for Fake {
     type Tab = TabId;
@@ -68,24 +61,24 @@ impl Sizer for Fake {
     }
 
     async fn window_of(&self, tab: TabId) -> Result<u32, ErrorBody> {
-        self.say(format!("window of {tab}"));
+        self.log.say(format!("window of {tab}"));
         Ok(2)
     }
 
     async fn window(&self, id: u32) -> Result<Outer, ErrorBody> {
         let (width, height) = self.outer.get();
-        self.say(format!("window {id} is {width}×{height}"));
+        self.log.say(format!("window {id} is {width}×{height}"));
         Ok(Outer { id, width, height })
     }
 
     async fn resize(&self, id: u32, (width, height): (u32, u32)) -> Result<Outer, ErrorBody> {
-        self.say(format!("resize {id} to {width}×{height}"));
+        self.log.say(format!("resize {id} to {width}×{height}"));
         self.outer.set((width, height));
         Ok(Outer { id, width, height })
     }
 
     async fn set_size(&self, id: u32, (width, height): (u32, u32)) -> Result<(), ErrorBody> {
-        self.say(format!("size {id} to {width}×{height}"));
+        self.log.say(format!("size {id} to {width}×{height}"));
         self.outer.set((width, height));
         Ok(())
     }
@@ -107,7 +100,7 @@ impl Sizer for Fake {
     }
 
     fn set_private(&self, enabled: bool) -> Option<u32> {
-        self.say(format!("private {enabled}"));
+        self.log.say(format!("private {enabled}"));
         self.open.map(|_| 2)
     }
 
@@ -130,7 +123,7 @@ fn the_window_grows_by_what_the_viewport_lacks_until_the_page_has_it() {
     assert_eq!(what, "Viewport of tab 4 is now 375×667.");
     // The second try grows from the window the first left, read again.
     assert_eq!(
-        s.steps(),
+        s.log.all(),
         [
             "window of 4",
             "window 2 is 1280×800",
@@ -156,7 +149,8 @@ fn two_tries_at_most_and_each_change_waited_for_a_moment_only() {
     );
     // The page never narrows, so the second try asks for less again.
     let sizes: Vec<String> = s
-        .steps()
+        .log
+        .all()
         .into_iter()
         .filter(|s| s.starts_with("size"))
         .collect();
@@ -169,7 +163,7 @@ fn two_tries_at_most_and_each_change_waited_for_a_moment_only() {
 fn a_viewport_already_the_size_asked_is_left_alone() {
     let s = fake(vec![(375.0, 667.0)]);
     run(set_viewport(&s, &agent(), TabId(4), (375, 667))).unwrap();
-    assert_eq!(s.steps(), Vec::<String>::new());
+    assert_eq!(s.log.all(), Vec::<String>::new());
 }
 
 #[test]
@@ -185,7 +179,7 @@ fn the_users_window_is_never_resized() {
         "tab 4 is the user's tab: its window is the user's and is not resized"
     );
     assert!(run(resize(&s, TabId(4), (800, 600))).is_err());
-    assert_eq!(s.steps(), Vec::<String>::new());
+    assert_eq!(s.log.all(), Vec::<String>::new());
     assert_eq!(
         s.viewport_reads.get(),
         0,
@@ -198,7 +192,7 @@ fn a_resize_says_the_windows_size_and_the_viewport_it_gave() {
     let s = fake(vec![(1264.0, 700.0), (784.0, 500.0)]);
     let what = run(resize(&s, TabId(4), (800, 600))).unwrap().what;
     assert_eq!(what, "Window 2 is now 800×600 (viewport 784×500).");
-    assert_eq!(s.steps(), ["window of 4", "resize 2 to 800×600"]);
+    assert_eq!(s.log.all(), ["window of 4", "resize 2 to 800×600"]);
 }
 
 #[test]
@@ -209,7 +203,7 @@ fn private_mode_needs_firefoxs_permission_and_says_what_the_open_window_is() {
     };
     let e = run(set_private(&s, true)).unwrap_err();
     assert_eq!(e.code, ErrorCode::Disabled);
-    assert!(s.steps().is_empty());
+    assert!(s.log.all().is_empty());
     // Switching it off needs no permission.
     let words = |open, enabled| {
         let s = Fake {
