@@ -4,6 +4,8 @@
 //! Written over [`Frame`], so the flow is tested natively; `background/content.rs` is the
 //! browser's side.
 
+use std::pin::pin;
+
 use claudezilla_protocol::{ErrorBody, TabId};
 
 use crate::refusal::Refusal;
@@ -26,9 +28,11 @@ pub trait Frame {
 }
 
 /// The frame's answer: the first try lasts at most `try_ms` (a document going away may never
-/// answer), and a second follows where [`retry_plan::after_first`] says.
+/// answer), and a second follows where [`retry_plan::after_first`] says. A page that stayed
+/// but is busy is waited for: the caller's deadline bounds that wait, as it bounds the call.
 pub async fn carry<F: Frame>(frame: &F, try_ms: u32) -> Result<F::Answer, ErrorBody> {
-    let first = frame.within(try_ms, exchange(frame)).await;
+    let mut first_try = pin!(exchange(frame));
+    let first = frame.within(try_ms, first_try.as_mut()).await;
     let tried = match &first {
         Some(Ok(_)) => FirstTry::Answered,
         Some(Err(f)) if f.refusal == Refusal::DocumentGone => FirstTry::Interrupted,
@@ -47,7 +51,7 @@ pub async fn carry<F: Frame>(frame: &F, try_ms: u32) -> Result<F::Answer, ErrorB
         AfterFirst::Take => first
             .ok_or_else(|| retry_plan::no_answer(frame.tab(), try_ms))?
             .map_err(|f| f.error),
-        AfterFirst::NoAnswer => Err(retry_plan::no_answer(frame.tab(), try_ms)),
+        AfterFirst::KeepWaiting => first_try.await.map_err(|f| f.error),
     }
 }
 

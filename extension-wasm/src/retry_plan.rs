@@ -74,12 +74,14 @@ pub enum AfterFirst {
     /// Once more, in the new document; `navigated`: the tab is known to have started another
     /// load (the refusal then says the page navigated away twice).
     Retry { navigated: bool },
-    /// The page did not answer in time.
-    NoAnswer,
+    /// The page is still there and busy (its own handlers hold its thread: a click whose
+    /// handler opens a dozen tabs): its answer is awaited, as long as the call's budget lets.
+    KeepWaiting,
 }
 
 /// A document that went away, or a tab that has started another load since the message
-/// left (`navigated`), gets one more try; anything else is the call's answer.
+/// left (`navigated`), gets one more try; a silent page that stayed is waited for; anything
+/// else is the call's answer.
 pub fn after_first(first: FirstTry, navigated: bool) -> AfterFirst {
     match (first, navigated) {
         (FirstTry::Interrupted, _) | (FirstTry::Refused | FirstTry::Silent, true) => {
@@ -88,7 +90,7 @@ pub fn after_first(first: FirstTry, navigated: bool) -> AfterFirst {
         (FirstTry::Answered | FirstTry::Refused, false) | (FirstTry::Answered, true) => {
             AfterFirst::Take
         }
-        (FirstTry::Silent, false) => AfterFirst::NoAnswer,
+        (FirstTry::Silent, false) => AfterFirst::KeepWaiting,
     }
 }
 
@@ -178,7 +180,7 @@ mod tests {
         assert_eq!(after_first(Interrupted, true), Retry { navigated: true });
         assert_eq!(after_first(Refused, false), Take);
         assert_eq!(after_first(Refused, true), Retry { navigated: true });
-        assert_eq!(after_first(Silent, false), NoAnswer);
+        assert_eq!(after_first(Silent, false), KeepWaiting);
         assert_eq!(after_first(Silent, true), Retry { navigated: true });
     }
 

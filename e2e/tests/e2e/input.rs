@@ -95,6 +95,11 @@ const LOADING: &str = r#"<!doctype html><title>Loading</title>
 <script>console.log('early-log-1'); alert('early-alert-2'); window.onbeforeunload = e => { e.preventDefault(); e.returnValue = 'stay'; };</script>
 <p>loaded</p><button id=ask onclick="document.getElementById('name').textContent = String(prompt('Your name?'))">Ask</button><p id=name>-</p>"#;
 
+/// A click whose handler holds the page's thread for 9 s: longer than a try's first part
+/// (the element wait's 5 s and 3 s more), within the call's timeout.
+const BUSY: &str = r#"<!doctype html><title>Busy</title>
+<button id=slow onclick="const end = Date.now() + 9000; while (Date.now() < end) {} document.getElementById('done').textContent = 'handled'">Slow</button><p id=done>-</p>"#;
+
 pub fn pages(other_origin: &str) -> HashMap<&'static str, Page> {
     HashMap::from([
         ("/input/jquery.html", Page::html(JQUERY_TODOS)),
@@ -110,6 +115,7 @@ pub fn pages(other_origin: &str) -> HashMap<&'static str, Page> {
             Page::html(components(other_origin)),
         ),
         ("/input/loading.html", Page::html(LOADING)),
+        ("/input/busy.html", Page::html(BUSY)),
     ])
 }
 
@@ -141,6 +147,30 @@ pub async fn enter_carries_which_and_key_code(s: Arc<Shared>) -> anyhow::Result<
     ensure!(
         bad.expect_error("INVALID_ARGUMENT")?.contains("Control+a"),
         "{bad:?}"
+    );
+    a.close().await?;
+    Ok(())
+}
+
+/// A page busy in its own handler is waited for as long as the agent's timeout says, not cut
+/// at the element wait's bound.
+pub async fn a_busy_handler_is_waited_for_within_the_timeout(s: Arc<Shared>) -> anyhow::Result<()> {
+    let (a, tab) = s.agent_at("busy", "/input/busy.html").await?;
+    let clicked = a
+        .call(
+            "firefox_click",
+            json!({"tabId": tab, "selector": "#slow", "timeout": 20_000}),
+        )
+        .await?;
+    ensure!(
+        !clicked.is_error,
+        "the click was cut short: {}",
+        clicked.text
+    );
+    let done = text_of(&a, tab, "#done").await?;
+    ensure!(
+        done.contains("handled"),
+        "the handler did not finish: {done}"
     );
     a.close().await?;
     Ok(())

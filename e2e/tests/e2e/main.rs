@@ -386,6 +386,10 @@ fn main() {
             input::enter_carries_which_and_key_code,
         ),
         with_shared(
+            "input::a_busy_handler_is_waited_for_within_the_timeout",
+            input::a_busy_handler_is_waited_for_within_the_timeout,
+        ),
+        with_shared(
             "input::change_fires_when_the_edit_is_committed",
             input::change_fires_when_the_edit_is_committed,
         ),
