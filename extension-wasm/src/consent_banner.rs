@@ -1,6 +1,6 @@
 //! `firefox_handle_consent`'s choice of the button that dismisses a consent banner, by
 //! accepting (never by rejecting or opening settings): the accept button of a known consent
-//! manager first, else the best accept button ([`consent_words::rank`]) among the visible,
+//! manager first, else the best accept button ([`crate::consent_words::rank`]) among the visible,
 //! enabled buttons of the visible banner-like containers about consent, in the document and
 //! open shadow roots; and the answer's words. Over [`Banners`], which `content/consent.rs`
 //! implements; tested on a page of the tests' own.

@@ -31,7 +31,7 @@ pub struct Budget {
     pub ms: u32,
     /// Waits end early enough to report "not found" within the budget.
     pub until: u64,
-    /// An element wait's deadline (at most [`ELEMENT_WAIT_MS`]).
+    /// An element wait's deadline (at most `ELEMENT_WAIT_MS`).
     pub element_until: u64,
 }
 

@@ -115,7 +115,7 @@ fn boundary(text: &str, at: usize) -> usize {
     at
 }
 
-/// The line `at` is on, at most [`CONTEXT_CHARS`] each side, the match between « and ».
+/// The line `at` is on, at most `CONTEXT_CHARS` each side, the match between « and ».
 pub fn context(text: &str, at: Range<usize>) -> String {
     let line_start = text[..at.start].rfind('\n').map_or(0, |i| i + 1);
     let line_end = text[at.end..].find('\n').map_or(text.len(), |i| at.end + i);

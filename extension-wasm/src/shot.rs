@@ -1,5 +1,5 @@
 //! One screenshot, from a settled page to the encoded picture: wait for the network and the
-//! page to settle (no turn needed), measure, plan ([`capture_plan`]), then in a turn at the
+//! page to settle (no turn needed), measure, plan ([`crate::capture_plan`]), then in a turn at the
 //! capture lock capture the region strip by strip, stitch, mark and encode within the byte
 //! budget. Written over [`Camera`], so the flow is tested natively; `background/capture.rs`
 //! is the browser's side.

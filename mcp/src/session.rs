@@ -1,5 +1,5 @@
 //! The agent's session with the browser, below every tool: its link to the host, the folders
-//! it may use, the user's secrets, its trace, and [`Claudezilla::ask`], the one path every
+//! it may use, the user's secrets, its trace, and `Claudezilla::ask`, the one path every
 //! tool's command takes. `crate::server` builds it with the tools' router and serves it.
 
 use std::path::PathBuf;

@@ -3,8 +3,8 @@
 //! nothing else) and the same as JSON. Typed text and secrets never enter its words: arguments
 //! are kept only where they name a place (tab, element, URL, key), other text as its length,
 //! and what was typed is replaced in every answer recorded after (pictures show the page).
-//! On request its pictures also make one animated PNG ([`movie`]), and its actions one
-//! Playwright test ([`playwright`]), each element named before the action ([`replay`]).
+//! On request its pictures also make one animated PNG (`movie`), and its actions one
+//! Playwright test (`playwright`), each element named before the action ([`replay`]).
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -357,7 +357,7 @@ pub mod replay;
 pub use playwright::spec;
 use replay::Replay;
 
-/// A trace's pictures as one animated PNG ([`movie`]), with its frames and how long it plays
+/// A trace's pictures as one animated PNG (`movie`), with its frames and how long it plays
 /// once; None when no picture decoded.
 pub fn movie_of(entries: &[Entry]) -> Result<Option<(Vec<u8>, usize, u64)>, png::EncodingError> {
     let frames = movie::frames(entries);

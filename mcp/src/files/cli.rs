@@ -27,7 +27,7 @@ pub struct Options {
 
 impl Options {
     /// Reads `--allow-dir DIR` (repeatable), `--downloads-dir DIR`, `--secrets FILE` (each also
-    /// as `--x=VALUE`), [`ENV_ALLOW_DIRS`], [`ENV_DOWNLOADS_DIR`] and [`ENV_SECRETS_FILE`] (the
+    /// as `--x=VALUE`), [`ENV_ALLOW_DIRS`], [`ENV_DOWNLOADS_DIR`] and `ENV_SECRETS_FILE` (the
     /// flag wins); anything else on the command line is an error.
     pub fn parse(
         args: impl IntoIterator<Item = OsString>,

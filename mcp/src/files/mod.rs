@@ -11,7 +11,7 @@
 //! target folder and renamed into place, so an existing symlink is replaced, never followed.
 //! On Windows a path naming a DOS device (`CON`, `NUL`, `COM1.txt`, …) is refused: such a name
 //! opens the device in any folder. An upload is never the user's secrets file nor a file
-//! holding one of its values; what may be named what, and where, is [`rules`]'s to say.
+//! holding one of its values; what may be named what, and where, is `rules`'s to say.
 
 use std::ffi::OsString;
 use std::io::{Read, Write};
@@ -202,7 +202,7 @@ impl Allowed {
 
     /// Copies a finished download from where the browser wrote it into the downloads folder
     /// (made if missing) under its own name — kept inert as `NAME.download` when a tool would
-    /// pick that name up ([`rules::inert`]) — or `name (2).ext` when that is taken: nothing is
+    /// pick that name up (`rules::inert`) — or `name (2).ext` when that is taken: nothing is
     /// ever replaced. Only the file the browser reported is read: a regular file, not a
     /// symlink, of exactly `size` bytes. Returns where it is now.
     pub fn take_download(
@@ -246,7 +246,7 @@ impl Allowed {
 
     /// Checks a destination for a file of `kind` now (so a bad path fails before any work)
     /// and keeps the folder open for the write. An answer goes beneath the output folder
-    /// ([`rules::placed`]), made when missing.
+    /// (`rules::placed`), made when missing.
     pub fn prepare_save(
         &self,
         path: &str,

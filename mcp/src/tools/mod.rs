@@ -1,5 +1,5 @@
 //! The tools, one module per group. Each tool turns its arguments into a protocol
-//! [`claudezilla_protocol::Command`], runs it through [`crate::session::Claudezilla::ask`], and
+//! [`claudezilla_protocol::Command`], runs it through `crate::session::Claudezilla::ask`, and
 //! renders the typed reply as text (or an image) for the model.
 
 /// Declares a group's tools, one entry each, as a table: its name, argument type, what it runs

@@ -1,7 +1,7 @@
 //! What a test does for one recorded action ([`Step`]), read from the action's arguments
 //! before it runs. Its elements are first the targets the agent named, then, once the browser
 //! has named them as the page was just before the action, their locators
-//! ([`super::playwright`] writes them).
+//! (`super::playwright` writes them).
 
 use claudezilla_protocol::TabId;
 use claudezilla_protocol::args::{

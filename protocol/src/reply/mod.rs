@@ -1,6 +1,6 @@
 //! What comes back: a typed [`Reply`], or an [`ErrorBody`] with a stable [`ErrorCode`].
 //!
-//! Every kind of answer is a type of its own ([`answers`] for the small ones, [`payloads`]
+//! Every kind of answer is a type of its own (`answers` for the small ones, `payloads`
 //! for the pages' and the browser's), so a command names the one it gives (`commands!`) and
 //! [`Answer`] takes it out of the `Reply` that crossed the wire: renderers match a type, not
 //! a reply that might be any.
