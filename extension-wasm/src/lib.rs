@@ -10,6 +10,7 @@
 //! * [`capture_lock`]: the screenshot mutex, granted in arrival order.
 //! * [`capture_plan`]: what a screenshot captures, capped whatever the page measures.
 //! * [`page_marks`]: which of a frame's elements an annotated screenshot marks.
+//! * [`page_names`]: what names read of a page (labels found once a tree, lists numbered once).
 //! * [`pixels`], [`jpeg`]: decoding, stitching, shrinking and encoding pictures.
 //! * [`load`]: when a navigation counts as finished, and whether it reached what was asked;
 //!   [`arrival`]: what the navigation's answer says of it; [`trip`]: a navigation, a new
@@ -115,6 +116,7 @@ pub mod markdown;
 pub mod native_link;
 pub mod network;
 pub mod page_marks;
+pub mod page_names;
 pub mod page_state;
 pub mod page_storage;
 pub mod page_text;
