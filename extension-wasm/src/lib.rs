@@ -10,6 +10,8 @@
 //! * [`capture_lock`]: the screenshot mutex, granted in arrival order.
 //! * [`capture_plan`]: what a screenshot captures, capped whatever the page measures.
 //! * [`page_marks`]: which of a frame's elements an annotated screenshot marks.
+//! * [`page_content`]: which element a read of a frame's content reads, and how each format
+//!   reads it; what one element's details show.
 //! * [`page_names`]: what names read of a page (labels found once a tree, lists numbered once).
 //! * [`pixels`], [`jpeg`]: decoding, stitching, shrinking and encoding pictures.
 //! * [`load`]: when a navigation counts as finished, and whether it reached what was asked;
@@ -115,6 +117,7 @@ pub mod lookup;
 pub mod markdown;
 pub mod native_link;
 pub mod network;
+pub mod page_content;
 pub mod page_marks;
 pub mod page_names;
 pub mod page_state;
