@@ -10,6 +10,10 @@
 //! * [`capture_lock`]: the screenshot mutex, granted in arrival order.
 //! * [`capture_plan`]: what a screenshot captures, capped whatever the page measures.
 //! * [`page_marks`]: which of a frame's elements an annotated screenshot marks.
+//! * [`child_batches`]: a node's children read a batch at a time, as the snapshot walks.
+//! * [`page_content`]: which element a read of a frame's content reads, and how each format
+//!   reads it; what one element's details show.
+//! * [`page_names`]: what names read of a page (labels found once a tree, lists numbered once).
 //! * [`pixels`], [`jpeg`]: decoding, stitching, shrinking and encoding pictures.
 //! * [`load`]: when a navigation counts as finished, and whether it reached what was asked;
 //!   [`arrival`]: what the navigation's answer says of it; [`trip`]: a navigation, a new
@@ -88,6 +92,7 @@ pub mod attaching;
 pub mod axe_run;
 pub mod capture_lock;
 pub mod capture_plan;
+pub mod child_batches;
 pub mod click_refusals;
 pub mod composed;
 pub mod consent_banner;
@@ -114,7 +119,9 @@ pub mod lookup;
 pub mod markdown;
 pub mod native_link;
 pub mod network;
+pub mod page_content;
 pub mod page_marks;
+pub mod page_names;
 pub mod page_state;
 pub mod page_storage;
 pub mod page_text;

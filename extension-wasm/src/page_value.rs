@@ -2,7 +2,8 @@
 //! uncaught rejection's reason (`describe`: strings as they are, errors as `Name: message`,
 //! other objects as JSON where they have one), `firefox_evaluate`'s result (`evaluated`: by
 //! its type, cut with a note) and what its expression threw (`threw`: with the reason where
-//! the page's policy forbids `eval`). Over [`Value`], which `content/console.rs` implements.
+//! the page's policy forbids `eval`), and a `prompt`'s default answer as the page gave it
+//! (`prompt_default`). Over [`Value`], which `content/console.rs` implements.
 
 use claudezilla_protocol::reply::Evaluated;
 use claudezilla_protocol::{ErrorBody, ErrorCode};
@@ -28,6 +29,22 @@ pub trait Value {
     fn json(&self) -> Option<String>;
     /// Its own `toString()`, when that gives text.
     fn own_text(&self) -> Option<String>;
+}
+
+/// A page's default answer as `prompt` takes it (`prompt(message, 5)` defaults to "5"); none
+/// when left out. An object's own `toString` is not run (page code, which may throw): it
+/// counts as no default.
+pub fn prompt_default<V: Value>(value: &V) -> Option<String> {
+    if let Some(text) = value.as_text() {
+        return Some(text);
+    }
+    if value.is_null() {
+        return Some("null".into());
+    }
+    if value.as_number().is_some() || value.as_bool().is_some() {
+        return Some(describe(value));
+    }
+    None
 }
 
 /// A page value as text: strings as they are, errors as `Name: message`, other objects as

@@ -8,6 +8,8 @@ use crate::sorting::sort_by;
 
 mod report;
 pub use report::{LCP, Timeline, report};
+mod paint;
+pub use paint::{Painting, painted};
 
 /// Where the tab to measure is, as the background finds it before a fresh load.
 #[derive(Debug, Clone, Copy)]

@@ -14,7 +14,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::console_ring::ConsoleRing;
 use crate::page_value::Value;
-/// A page value as text (`dialogs.rs` describes a dialog's message with it too).
+/// A page value as text (`mod.rs` describes an unhandled rejection's reason with it too).
 pub use crate::page_value::describe;
 use crate::web;
 

@@ -10,6 +10,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::content::page_world;
 use crate::dialog_policy::{Dialog, DialogPolicy};
+use crate::page_value::prompt_default;
 
 thread_local! {
     static POLICY: RefCell<DialogPolicy> = RefCell::new(DialogPolicy::default());
@@ -31,22 +32,6 @@ pub fn answered_early(kind: &str, message: &str) {
     if let Some(kind) = Dialog::named(kind) {
         with_policy(|p| p.answered_early(kind, message));
     }
-}
-
-/// A page's default answer as `prompt` takes it (`prompt(message, 5)` defaults to "5"); none
-/// when left out. An object's own `toString` is not run (page code, which may throw): it
-/// counts as no default.
-fn as_dom_string(value: &JsValue) -> Option<String> {
-    if let Some(text) = value.as_string() {
-        return Some(text);
-    }
-    if value.is_null() {
-        return Some("null".into());
-    }
-    if value.as_f64().is_some() || value.as_bool().is_some() {
-        return Some(super::console::describe(value));
-    }
-    None
 }
 
 /// Replaces the page's dialog functions (when the content script starts, and again if the tab
@@ -77,7 +62,7 @@ pub fn install() {
     });
     let prompt =
         Closure::<dyn Fn(JsValue, JsValue) -> JsValue>::new(move |m: JsValue, default: JsValue| {
-            with_policy(|p| p.prompt(&text(&m), as_dom_string(&default)))
+            with_policy(|p| p.prompt(&text(&m), prompt_default(&default)))
                 .map_or(JsValue::NULL, JsValue::from)
         });
     for (dialog, f) in [

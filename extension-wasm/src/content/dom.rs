@@ -10,6 +10,7 @@ use web_sys::{
     Node,
 };
 
+use crate::child_batches::{self, BATCH, Batches};
 use crate::field_kind::Field;
 use crate::showing::Showing;
 use crate::snapshot::Facts;
@@ -81,27 +82,14 @@ pub fn facts(node: &Node, marked: &JsValue) -> Facts {
     Facts::from_bits(facts_of(node, marked))
 }
 
-/// The element's tag (`localName`): from the numbers already learnt, else asked once.
+/// The element's tag (`localName`): from the numbers already learnt, else asked once
+/// ([`child_batches::tag`]).
 pub fn tag(el: &Element, facts: Facts) -> String {
     let Some(index) = facts.tag_number() else {
         return local_name(el);
     };
-    let at = index as usize - 1;
-    if let Some(tag) = TAGS.with_borrow(|tags| tags.get(at).cloned()) {
-        return tag;
-    }
-    // Asked with no borrow held: a call into JS may throw.
-    let learnt = TAGS.with_borrow(Vec::len);
-    let new: Vec<String> = (learnt..=at)
-        .map_while(|i| tag_numbered(i as u32 + 1))
-        .collect();
-    TAGS.with_borrow_mut(|tags| {
-        if tags.len() == learnt {
-            tags.extend(new);
-        }
-        tags.get(at).cloned()
-    })
-    .unwrap_or_else(|| local_name(el))
+    TAGS.with(|tags| child_batches::tag(tags, index, tag_numbered))
+        .unwrap_or_else(|| local_name(el))
 }
 
 thread_local! {
@@ -110,64 +98,30 @@ thread_local! {
 }
 
 /// A node's children (open shadow roots not entered) with their [`Facts`], read in batches as
-/// the walk goes (a walk cut short reads no further); `marked` says which elements are marked
+/// the walk goes ([`child_batches::Children`]).
+pub type Children<'a> = child_batches::Children<Reader<'a>>;
+
+/// The shim's reader of one node's children; `marked` says which elements are marked
 /// (selectors, or the set [`marked_in`] made of the parent's tree).
-pub struct Children<'a> {
-    parent: &'a Node,
-    marked: &'a JsValue,
-    batch: js_sys::Array,
-    facts: [u32; BATCH],
-    got: usize,
-    next: usize,
-    last: Option<Node>,
+pub struct Reader<'a> {
+    pub parent: &'a Node,
+    pub marked: &'a JsValue,
 }
 
-/// Children read in one call at most.
-const BATCH: usize = 64;
+impl Batches for Reader<'_> {
+    type Node = Node;
+    type Batch = js_sys::Array;
 
-impl<'a> Children<'a> {
-    pub fn of(parent: &'a Node, marked: &'a JsValue) -> Self {
-        let mut facts = [0; BATCH];
-        let batch = children_after(parent, None, marked, &mut facts);
-        Self {
-            parent,
-            marked,
-            got: batch.length() as usize,
-            batch,
-            facts,
-            next: 0,
-            last: None,
-        }
+    fn read(&self, after: Option<&Node>, facts: &mut [u32; BATCH]) -> js_sys::Array {
+        children_after(self.parent, after, self.marked, facts)
     }
-}
 
-impl Iterator for Children<'_> {
-    type Item = (Node, Facts);
+    fn len(&self, batch: &js_sys::Array) -> usize {
+        batch.length() as usize
+    }
 
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.next == self.got {
-            if self.got < BATCH {
-                return None;
-            }
-            self.batch = children_after(
-                self.parent,
-                self.last.as_ref(),
-                self.marked,
-                &mut self.facts,
-            );
-            self.got = self.batch.length() as usize;
-            self.next = 0;
-            if self.got == 0 {
-                return None;
-            }
-        }
-        let node: Node = self.batch.get(self.next as u32).unchecked_into();
-        let facts = Facts::from_bits(self.facts[self.next]);
-        self.next += 1;
-        if self.next == BATCH {
-            self.last = Some(node.clone());
-        }
-        Some((node, facts))
+    fn get(&self, batch: &js_sys::Array, at: usize) -> Node {
+        batch.get(at as u32).unchecked_into()
     }
 }
 

@@ -17,44 +17,40 @@ thread_local! {
     static IGNORE: Closure<dyn FnMut()> = Closure::new(|| {});
 }
 
-/// Longest wait for a just-loaded page's Largest Contentful Paint to be reported.
-const LCP_WAIT_MS: f64 = 2_000.0;
-
-/// Read once the page has painted. Firefox reports a paint's Largest Contentful Paint when
-/// the paint is presented, which can be frames after it (later still on a busy machine): the
-/// read waits for that entry, frame by frame, at most [`LCP_WAIT_MS`] and never past `until`.
-/// A page with nothing contentful to paint costs that wait.
+/// Read once the page has painted and Firefox has reported its LCP ([`perf::painted`]).
 pub async fn measure(until: u64) -> Result<Box<PagePerformance>, ErrorBody> {
     let window = web_sys::window().ok_or_else(|| internal("no window"))?;
-    let observer = get(&window, "PerformanceObserver");
-    let reports_lcp = supported(&observer).iter().any(|s| s == perf::LCP);
-    // A hidden document paints nothing: no entry will come, so none is waited for.
-    let hidden = window
-        .document()
-        .is_some_and(|d| d.visibility_state() == web_sys::VisibilityState::Hidden);
-    let wait_ms = if hidden { 0.0 } else { LCP_WAIT_MS };
-    let deadline = (until as f64).min(crate::web::now_ms() + wait_ms);
-    for frame in 0.. {
-        super::capture::animation_frame().await?;
-        let painted = frame >= 1;
-        let reported = !reports_lcp || !buffered(&observer, perf::LCP).is_empty();
-        if painted && (reported || crate::web::now_ms() >= deadline) {
-            break;
-        }
-    }
-    let url = window.location().href().unwrap_or_default();
-    let timeline = Page {
-        observer,
+    let page = Page {
+        observer: get(&window, "PerformanceObserver"),
         performance: get(&window, "performance"),
+        window,
     };
-    Ok(Box::new(perf::report(&timeline, &url, hidden)))
+    let hidden = perf::painted(&page, until).await?;
+    let url = page.window.location().href().unwrap_or_default();
+    Ok(Box::new(perf::report(&page, &url, hidden)))
 }
 
-/// This frame's performance timeline ([`perf::Timeline`]).
+/// This frame's performance timeline ([`perf::Timeline`]) and its frames.
 struct Page {
+    window: web_sys::Window,
     /// The `PerformanceObserver` class.
     observer: JsValue,
     performance: JsValue,
+}
+
+impl perf::Painting for Page {
+    fn now_ms(&self) -> f64 {
+        crate::web::now_ms()
+    }
+
+    fn hidden(&self) -> bool {
+        let document = self.window.document();
+        document.is_some_and(|d| d.visibility_state() == web_sys::VisibilityState::Hidden)
+    }
+
+    fn frame(&self) -> impl Future<Output = Result<(), ErrorBody>> {
+        super::capture::animation_frame()
+    }
 }
 
 impl perf::Timeline for Page {

@@ -4,11 +4,11 @@
 use claudezilla_protocol::reply;
 use std::cell::RefCell;
 
+use claudezilla_protocol::ErrorBody;
 use claudezilla_protocol::args::ContentFormat;
 use claudezilla_protocol::args::ElementRef;
 use claudezilla_protocol::envelope::PageLimits;
 use claudezilla_protocol::reply::{ElementInfo, PageContent, PageState};
-use claudezilla_protocol::{ErrorBody, ErrorCode};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{
     Element, HtmlAnchorElement, HtmlElement, HtmlInputElement, HtmlSelectElement,
@@ -17,19 +17,13 @@ use web_sys::{
 
 use super::dom::{self, Dom, document, is_visible as check_visibility};
 use super::find::{self, describe, ref_for};
-use crate::a11y::clean;
 use crate::composed::Tree;
 use crate::lookup::{self, Awaited};
-use crate::markdown::{self, Markdown, Shown};
+use crate::markdown::{self, Shown};
+use crate::page_content;
 use crate::page_state;
 use crate::page_text;
 use crate::showing::Showing;
-use crate::text::{cap, tidy, truncate_chars};
-
-/// Attributes shown of one element.
-const MAX_ATTRIBUTES: u32 = 50;
-/// Characters of a field's value shown.
-const MAX_VALUE_CHARS: usize = 2_000;
 
 thread_local! {
     /// The page's last uncaught errors, newest last (for the page state).
@@ -68,60 +62,14 @@ pub fn get_content(
     max_length: u32,
     format: ContentFormat,
 ) -> Result<PageContent, ErrorBody> {
-    let doc = document()?;
-    let root = match selector {
-        Some(selector) => find::query(selector)?.ok_or_else(|| find::not_found(selector, None))?,
-        None => doc
-            .body()
-            .map(Element::from)
-            .or_else(|| doc.document_element())
-            .ok_or_else(|| ErrorBody::new(ErrorCode::PageError, "the page has no body yet"))?,
-    };
-    let paths = match format {
-        ContentFormat::Html => js_sys::Set::new(&JsValue::UNDEFINED),
-        _ => hidden_paths(&root),
-    };
-    let mut frames = Vec::new();
-    // A part the page does not render shows nothing (its `innerText` would be all its words).
-    let unseen = !matches!(format, ContentFormat::Html)
-        && (dom::has_hidden_attribute(&root) || !dom::showing(&root).entered());
-    let full = match format {
-        _ if unseen => String::new(),
-        ContentFormat::Text if paths.size() == 0 => tidy(&match root.dyn_ref::<HtmlElement>() {
-            Some(html) => html.inner_text(),
-            None => root.text_content().unwrap_or_default(),
-        }),
-        ContentFormat::Text => {
-            let read = page_text::composed_text(&Page, &root, &|el| paths.has(el));
-            frames = read.frames;
-            tidy(&read.text)
-        }
-        ContentFormat::Markdown => {
-            let mut md = Markdown::new();
-            let in_place = |el: &Element| paths.has(el);
-            let composed = (paths.size() > 0).then_some(&in_place as &dyn Fn(&Element) -> bool);
-            let mut walk = markdown::Walk::new(&Page, composed);
-            walk.read(&root, &mut md);
-            frames = walk.frames;
-            md.finish()
-        }
-        ContentFormat::Html => root.outer_html(),
-    };
-    // Before the cut: no first part of a value may show.
-    let full = crate::hidden::hide(&full);
-    let (kept, total, truncated) = truncate_chars(&full, max_length as usize);
-    Ok(PageContent {
-        url: crate::hidden::hide(&doc.url().unwrap_or_default()).into_owned(),
-        title: crate::hidden::hide(&doc.title()).into_owned(),
-        text: kept.to_owned(),
-        total_length: total as u32,
-        truncated,
-        frames,
-    })
+    let page = Page { doc: document()? };
+    page_content::content(&page, selector, max_length, format)
 }
 
-/// The page as the Markdown walk ([`markdown::Walk`]) reads it.
-struct Page;
+/// The page as the Markdown walk ([`markdown::Walk`]) and a read of its content see it.
+struct Page {
+    doc: web_sys::Document,
+}
 
 fn shown(node: Node) -> Shown<Element> {
     match dom::node_type(&node) {
@@ -191,62 +139,104 @@ impl page_text::Rendered for Page {
     }
 }
 
-const STYLES: &[&str] = &[
-    "display",
-    "visibility",
-    "opacity",
-    "color",
-    "background-color",
-    "font-size",
-    "font-weight",
-    "position",
-    "z-index",
-    "cursor",
-    "pointer-events",
-];
+impl page_content::Document for Page {
+    type Paths = js_sys::Set;
+
+    fn query(&self, selector: &str) -> Result<Option<Element>, ErrorBody> {
+        find::query(selector)
+    }
+    fn not_found(&self, selector: &str) -> ErrorBody {
+        find::not_found(selector, None)
+    }
+    fn body(&self) -> Option<Element> {
+        self.doc.body().map(Element::from)
+    }
+    fn document_element(&self) -> Option<Element> {
+        self.doc.document_element()
+    }
+    fn hidden_paths(&self, root: &Element) -> js_sys::Set {
+        hidden_paths(root)
+    }
+    fn is_on(&self, paths: &js_sys::Set, el: &Element) -> bool {
+        paths.has(el)
+    }
+    fn none_on(&self, paths: &js_sys::Set) -> bool {
+        paths.size() == 0
+    }
+    fn has_hidden_attribute(&self, el: &Element) -> bool {
+        dom::has_hidden_attribute(el)
+    }
+    fn text_content(&self, el: &Element) -> String {
+        el.text_content().unwrap_or_default()
+    }
+    fn outer_html(&self, el: &Element) -> String {
+        el.outer_html()
+    }
+    fn url(&self) -> String {
+        self.doc.url().unwrap_or_default()
+    }
+    fn title(&self) -> String {
+        self.doc.title()
+    }
+}
 
 pub fn get_element(el: &Element, frame: u32) -> Result<Box<ElementInfo>, ErrorBody> {
-    let attrs = el.attributes();
-    // A page may give an element thousands of attributes: the first 50 are shown.
-    let attributes = (0..attrs.length().min(MAX_ATTRIBUTES))
-        .filter_map(|i| attrs.item(i))
-        .map(|a| (clean(&a.name(), 100), clean(&a.value(), 200)))
-        .collect();
-    let r = el.get_bounding_client_rect();
-    let styles = web_sys::window()
-        .and_then(|w| w.get_computed_style(el).ok().flatten())
-        .map(|s| {
-            STYLES
-                .iter()
-                .map(|p| (p.to_string(), s.get_property_value(p).unwrap_or_default()))
-                .collect()
-        })
-        .unwrap_or_default();
-    let value = el
-        .dyn_ref::<HtmlInputElement>()
-        .map(HtmlInputElement::value)
-        .or_else(|| {
-            el.dyn_ref::<HtmlTextAreaElement>()
-                .map(HtmlTextAreaElement::value)
-        })
-        .or_else(|| {
-            el.dyn_ref::<HtmlSelectElement>()
-                .map(HtmlSelectElement::value)
-        });
-    let text = el
-        .dyn_ref::<HtmlElement>()
-        .map(HtmlElement::inner_text)
-        .unwrap_or_else(|| el.text_content().unwrap_or_default());
-    Ok(Box::new(ElementInfo {
-        element: format!("{} ({})", describe(el), ref_for(el, frame)),
-        tag: el.local_name(),
-        attributes,
-        visible: check_visibility(el),
-        rect: [r.x(), r.y(), r.width(), r.height()],
-        styles,
-        text: clean(&text, 500),
-        value: value.map(|v| cap(&super::secrets::shown_value(el, &v), MAX_VALUE_CHARS)),
-    }))
+    Ok(Box::new(page_content::element(&Inspect { frame }, el)))
+}
+
+/// One element as `firefox_get_element` reads it.
+struct Inspect {
+    frame: u32,
+}
+
+impl page_content::Inspected for Inspect {
+    type Element = Element;
+
+    fn attributes(&self, el: &Element, first: u32) -> Vec<(String, String)> {
+        let attrs = el.attributes();
+        (0..attrs.length().min(first))
+            .filter_map(|i| attrs.item(i))
+            .map(|a| (a.name(), a.value()))
+            .collect()
+    }
+    fn rect(&self, el: &Element) -> [f64; 4] {
+        let r = el.get_bounding_client_rect();
+        [r.x(), r.y(), r.width(), r.height()]
+    }
+    fn styles(&self, el: &Element, properties: &[&str]) -> Option<Vec<String>> {
+        let style = web_sys::window()?.get_computed_style(el).ok()??;
+        let value = |p: &&str| style.get_property_value(p).unwrap_or_default();
+        Some(properties.iter().map(value).collect())
+    }
+    fn value(&self, el: &Element) -> Option<String> {
+        el.dyn_ref::<HtmlInputElement>()
+            .map(HtmlInputElement::value)
+            .or_else(|| {
+                el.dyn_ref::<HtmlTextAreaElement>()
+                    .map(HtmlTextAreaElement::value)
+            })
+            .or_else(|| {
+                el.dyn_ref::<HtmlSelectElement>()
+                    .map(HtmlSelectElement::value)
+            })
+    }
+    fn held(&self, el: &Element) -> Option<String> {
+        super::secrets::held(el)
+    }
+    fn text(&self, el: &Element) -> String {
+        el.dyn_ref::<HtmlElement>()
+            .map(HtmlElement::inner_text)
+            .unwrap_or_else(|| el.text_content().unwrap_or_default())
+    }
+    fn tag(&self, el: &Element) -> String {
+        el.local_name()
+    }
+    fn visible(&self, el: &Element) -> bool {
+        check_visibility(el)
+    }
+    fn described(&self, el: &Element) -> (String, String) {
+        (describe(el), ref_for(el, self.frame).to_string())
+    }
 }
 
 /// Headings, links, buttons, inputs, images, landmarks, counts and recent errors; the actionable

@@ -6,7 +6,7 @@ use claudezilla_protocol::{ErrorBody, ErrorCode};
 use wasm_bindgen::prelude::*;
 use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, Node};
 
-use super::dom::{self, Children, Dom, document};
+use super::dom::{self, Children, Dom, Reader, document};
 use super::find;
 use super::names::{self, Labels};
 use super::secrets;
@@ -90,7 +90,7 @@ impl Page for Dom {
         parent: &'a Node,
         marked: &'a JsValue,
     ) -> impl Iterator<Item = (Node, Facts)> + 'a {
-        Children::of(parent, marked)
+        Children::of(Reader { parent, marked })
     }
 
     fn facts(&self, node: &Node, marked: &JsValue) -> Facts {

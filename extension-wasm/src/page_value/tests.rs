@@ -189,3 +189,24 @@ fn a_long_result_is_cut_with_a_note() {
         MAX_RESULT
     );
 }
+
+#[test]
+fn a_prompts_default_is_a_primitive_as_text_and_never_an_objects() {
+    assert_eq!(prompt_default(&text("5")).as_deref(), Some("5"));
+    assert_eq!(prompt_default(&number(5.0)).as_deref(), Some("5"));
+    let no = Fake {
+        boolean: Some(false),
+        type_of: "boolean",
+        ..Fake::default()
+    };
+    assert_eq!(prompt_default(&no).as_deref(), Some("false"));
+    let null = Fake {
+        null: true,
+        object: true,
+        type_of: "object",
+        ..Fake::default()
+    };
+    assert_eq!(prompt_default(&null).as_deref(), Some("null"));
+    assert_eq!(prompt_default(&undefined()), None);
+    assert_eq!(prompt_default(&object(Some("{}"), Some("page code"))), None);
+}
