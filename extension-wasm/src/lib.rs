@@ -56,7 +56,8 @@
 //! * [`refusal`]: what a rejected browser call means, read once from Firefox's words;
 //!   [`retry_plan`]: when a message to a frame or a navigation is tried again, and how long
 //!   a try lasts.
-//! * [`perf`]: what a page's performance entries add up to (INP, CLS, resources).
+//! * [`perf`]: what a page's performance entries add up to (INP, CLS, resources), and the wait
+//!   for the largest paint.
 //! * [`sorting`]: a stable sort the content module's lists share (one copy of the standard
 //!   sort in its wasm, where each list's own was one more).
 //! * [`page_text`]: a page's text with its shadow roots read in place and its frames marked.

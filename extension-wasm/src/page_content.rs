@@ -22,7 +22,7 @@ const MAX_ATTRIBUTES: u32 = 50;
 const MAX_VALUE_CHARS: usize = 2_000;
 
 /// The computed styles `firefox_get_element` shows.
-pub const STYLES: &[&str] = &[
+const STYLES: &[&str] = &[
     "display",
     "visibility",
     "opacity",

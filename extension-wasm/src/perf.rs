@@ -1,6 +1,7 @@
 //! `firefox_performance`'s arithmetic on the page's performance entries: resources by type,
 //! Interaction to Next Paint and Cumulative Layout Shift as the web-vitals definitions give
-//! them. The content script reads the entries; what they add up to is decided here.
+//! them. The content script reads the entries; what they add up to is decided here, and how
+//! long the read waits for the largest paint (`paint`).
 
 use claudezilla_protocol::reply::{Resource, ResourceKind, Shifts};
 

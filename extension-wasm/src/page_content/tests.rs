@@ -15,6 +15,7 @@ struct Doc {
     root: Option<usize>,
     ids: Vec<(&'static str, usize)>,
     paths: Vec<usize>,
+    title: &'static str,
 }
 
 impl Source for Doc {
@@ -97,7 +98,7 @@ impl Document for Doc {
         "https://shop.test/?pw=hunter2-long".into()
     }
     fn title(&self) -> String {
-        "Shop".into()
+        self.title.into()
     }
 }
 
@@ -113,6 +114,7 @@ fn shop() -> Doc {
         page,
         body: Some(body),
         ids: vec![("note", p)],
+        title: "Shop",
         ..Doc::default()
     }
 }
@@ -213,10 +215,12 @@ fn secrets_are_hidden_before_the_cut() {
     let words = doc.page.words("pw hunter2-long");
     let p = doc.page.add("p", &[], &[words]);
     doc.ids.push(("pw", p));
+    doc.title = "Shop for hunter2-long";
     let cut = content(&doc, Some("#pw"), 8, ContentFormat::Text).unwrap();
     assert_eq!((cut.text.as_str(), cut.truncated), ("pw <secr", true));
     assert_eq!(cut.total_length, "pw <secret:PW>".len() as u32);
     assert_eq!(cut.url, "https://shop.test/?pw=<secret:PW>");
+    assert_eq!(cut.title, "Shop for <secret:PW>");
 }
 
 /// One element as the tests inspect it.

@@ -164,6 +164,7 @@ impl NamePage for Fake {
             Some("invisible") => Showing::Invisible,
             Some("none") => Showing::NotRendered,
             Some("contents") => Showing::BoxLess { seen: true },
+            Some("contents-unseen") => Showing::BoxLess { seen: false },
             _ => Showing::Rendered,
         }
     }
@@ -398,6 +399,9 @@ fn a_fields_value_never_shows_a_password_and_shows_a_secret_by_its_name() {
     }
     let field = field(&mut page, "input", "text");
     page.nodes[field].held = Some("{{LOGIN}}".into());
+    // A password holding a typed secret shows nothing either, not even the secret's name.
+    let password = page.add(0, "input", &[("type", "password")]);
+    page.nodes[password].held = Some("{{PASSWORD}}".into());
     let mut kept = Kept::default();
     let mut sources = Sources {
         page: &page,
@@ -405,6 +409,7 @@ fn a_fields_value_never_shows_a_password_and_shows_a_secret_by_its_name() {
         root: None,
     };
     assert_eq!(sources.value(&field).as_deref(), Some("{{LOGIN}}"));
+    assert_eq!(sources.value(&password), None);
 }
 
 #[test]
@@ -432,6 +437,16 @@ fn what_the_walk_knows_of_the_element_named_is_not_asked_again() {
     page.nodes[button].children.clear();
     assert_eq!(page.name(&mut kept, button, Some(facts)), "");
     assert_eq!(asked(&page), (naming, shadow, text + 1));
+
+    // What is known is the named element's alone: an element inside it is asked.
+    let icon = page.add(button, "span", &[("aria-label", "Cart")]);
+    let facts = Facts::element(false, false);
+    assert_eq!(page.name(&mut kept, button, Some(facts)), "Cart");
+    assert!(
+        page.log.all().contains(&format!("naming {icon}")),
+        "{:?}",
+        page.log.all()
+    );
 }
 
 #[test]
@@ -461,6 +476,7 @@ fn a_box_shows_to_a_name_as_its_children_do() {
     let mut page = Fake::new();
     let cases = [
         ("contents", Shown::Rendered),
+        ("contents-unseen", Shown::Invisible),
         ("invisible", Shown::Invisible),
         ("none", Shown::NotRendered),
         ("", Shown::Rendered),

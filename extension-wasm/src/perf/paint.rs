@@ -10,7 +10,7 @@ use claudezilla_protocol::ErrorBody;
 use super::report::{LCP, Timeline};
 
 /// Longest wait for a just-loaded page's Largest Contentful Paint to be reported.
-pub const LCP_WAIT_MS: f64 = 2_000.0;
+const LCP_WAIT_MS: f64 = 2_000.0;
 
 /// The page's clock and frames.
 pub trait Painting {
