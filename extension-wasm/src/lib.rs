@@ -88,6 +88,7 @@ pub mod attaching;
 pub mod axe_run;
 pub mod capture_lock;
 pub mod capture_plan;
+pub mod caret;
 pub mod click_refusals;
 pub mod composed;
 pub mod consent_banner;

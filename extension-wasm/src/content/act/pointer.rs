@@ -14,6 +14,7 @@ use web_sys::{
 
 use super::links::NewTabCatch;
 use super::refused::Watch;
+use crate::caret::{self, Pressed};
 use crate::content::dom::document;
 use crate::content::find::describe;
 use crate::hit_test::{self, PointerPage};
@@ -331,35 +332,36 @@ pub(super) fn focus_by_pointer(element: &Element, at: (i32, i32)) {
 static CLICK_FOCUSABLE: std::sync::LazyLock<String> =
     std::sync::LazyLock::new(input_plan::click_focusable);
 
-/// Puts the caret of a text field or editor that was just focused where the pointer pressed.
+/// Puts the caret of a text field or editor that was just focused where the pointer pressed
+/// ([`caret::pressed`]).
 pub(super) fn caret_at(field: &Element, at: (i32, i32)) {
     let editable = field
         .dyn_ref::<HtmlElement>()
         .is_some_and(HtmlElement::is_content_editable);
-    if !(editable || is_text_field(field)) {
-        return;
-    }
-    let Ok(doc) = document() else {
-        return;
-    };
-    let Some(pos) = doc.caret_position_from_point(at.0 as f32, at.1 as f32) else {
-        return;
-    };
-    let (Some(node), offset) = (pos.offset_node(), pos.offset()) else {
-        return;
+    let under = || {
+        let pos = document()
+            .ok()?
+            .caret_position_from_point(at.0 as f32, at.1 as f32)?;
+        Some((pos.offset_node()?, pos.offset()))
     };
     let field_node: &web_sys::Node = field.as_ref();
-    if &node == field_node {
-        if let Some(input) = field.dyn_ref::<HtmlInputElement>() {
-            let _ = input.set_selection_range(offset, offset);
-        } else if let Some(area) = field.dyn_ref::<HtmlTextAreaElement>() {
-            let _ = area.set_selection_range(offset, offset);
+    let inside = |node: &web_sys::Node| field.contains(Some(node));
+    match caret::pressed(field_node, is_text_field(field), editable, under, inside) {
+        Some(Pressed::Own(offset)) => {
+            if let Some(input) = field.dyn_ref::<HtmlInputElement>() {
+                let _ = input.set_selection_range(offset, offset);
+            } else if let Some(area) = field.dyn_ref::<HtmlTextAreaElement>() {
+                let _ = area.set_selection_range(offset, offset);
+            }
         }
-    } else if editable
-        && field.contains(Some(&node))
-        && let Some(selection) = web_sys::window().and_then(|w| w.get_selection().ok().flatten())
-    {
-        let _ = selection.collapse_with_offset(Some(&node), offset);
+        Some(Pressed::Within(node, offset)) => {
+            if let Some(selection) =
+                web_sys::window().and_then(|w| w.get_selection().ok().flatten())
+            {
+                let _ = selection.collapse_with_offset(Some(&node), offset);
+            }
+        }
+        None => {}
     }
 }
 
