@@ -123,6 +123,7 @@ pub mod page_title;
 pub mod page_value;
 pub mod perf;
 pub mod pixels;
+pub mod pointer_press;
 pub mod pool;
 pub mod popup_status;
 pub mod redact;

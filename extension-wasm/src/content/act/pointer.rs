@@ -1,6 +1,7 @@
 //! The pointer: pointer and mouse events as a hand makes them, clicks (on elements and at
 //! points), the focus and caret a press gives, hovering. Where the pointer lands and what a
-//! press focuses are [`hit_test`]'s, over the page as [`Hit`] reads it.
+//! press focuses are [`hit_test`]'s, a press's order [`pointer_press`]'s, over the page as
+//! [`Hit`] reads it.
 
 use claudezilla_protocol::ErrorBody;
 use claudezilla_protocol::args::{MouseButton, Point};
@@ -19,6 +20,7 @@ use crate::content::dom::document;
 use crate::content::find::describe;
 use crate::hit_test::{self, PointerPage};
 use crate::input_plan::{self, ClickStep, event_shape};
+use crate::pointer_press::{self, Presser};
 
 use super::*;
 
@@ -151,9 +153,10 @@ fn click_now(
     enabled(element)?;
     scroll_into_view(element);
     let at = visible_centre(element);
-    let target = hit_test::landing(&Hit::new(), element, at)?;
+    let page = Hit::new();
+    let target = hit_test::landing(&page, element, at)?;
     let catch = NewTabCatch::arm(&target, button, modifiers);
-    let how = press(&target, at, false, clicks, button, modifiers);
+    let how = pointer_press::press(&page, &target, at, false, clicks, button, modifiers);
     // Named as the agent knows it, whatever inner part the pointer is over.
     Ok((format!("{}{how}", describe(element)), catch))
 }
@@ -250,6 +253,37 @@ impl PointerPage for Hit {
     }
 }
 
+impl Presser for Hit {
+    fn leave(&self) {
+        crate::content::states::leave();
+    }
+
+    fn commit(&self, el: &Element) {
+        commit(Some(el));
+    }
+
+    fn take(&self, el: &Element, step: ClickStep, at: (i32, i32), modifiers: Modifiers) -> bool {
+        let p = Press {
+            at,
+            modifiers,
+            ..Press::default()
+        };
+        take(el, step, p)
+    }
+
+    fn focus(&self, el: &Element) {
+        crate::content::focus::focus(el, false);
+    }
+
+    fn blur(&self) {
+        crate::content::focus::blur();
+    }
+
+    fn caret_at(&self, el: &Element, at: (i32, i32)) {
+        caret_at(el, at);
+    }
+}
+
 /// Clicks whatever is at a point of the viewport (CSS pixels), as a user clicking there
 /// would: on a canvas or a map, where no element stands for the thing clicked.
 pub async fn click_at(
@@ -264,7 +298,8 @@ pub async fn click_at(
     let at = (x.round() as i32, y.round() as i32);
     let watch = Watch::arm();
     let catch = NewTabCatch::arm(&element, button, modifiers);
-    let how = press(&element, at, true, clicks, button, modifiers);
+    // What a press focuses is read up the element's ancestors, at no point: no document.
+    let how = pointer_press::press(&Hit(None), &element, at, true, clicks, button, modifiers);
     let name = format!("{}{how} at ({}, {})", describe(&element), at.0, at.1);
     Ok(clicked(name, catch, watch).await)
 }
@@ -283,58 +318,13 @@ pub(in crate::content) fn element_at(x: f64, y: f64) -> Result<Element, ErrorBod
     hit_test::element_at(&Hit(Some(document()?)), x, y)
 }
 
-/// The pointer arrives at `at` over `element` and presses `clicks` times; returns the words
-/// for how it pressed (" (double-click)"), empty for a plain click. An `exact` click keeps its coordinates on the `click`
-/// event too (a canvas reads them); otherwise `HTMLElement.click()` makes it.
-pub(super) fn press(
-    element: &Element,
-    at: (i32, i32),
-    exact: bool,
-    clicks: u8,
-    button: MouseButton,
-    modifiers: Modifiers,
-) -> String {
-    crate::content::states::leave();
-    commit(Some(element));
-    let p = Press {
-        at,
-        modifiers,
-        ..Press::default()
-    };
-    for step in input_plan::click(clicks, button, modifiers, exact) {
-        let unstopped = take(element, step, p);
-        if let ClickStep::Down { focuses: true, .. } = step
-            && unstopped
-        {
-            focus_by_pointer(element, at);
-        }
-    }
-    input_plan::click_words(clicks, button)
-        .map(|how| format!(" ({how})"))
-        .unwrap_or_default()
-}
-
-/// What a press of the pointer on `element` does to focus ([`hit_test::press_focuses`]):
-/// what it focuses takes focus, or, when nothing does, whatever had it loses it; in a text
-/// field or editor the caret goes where the pointer is.
-pub(super) fn focus_by_pointer(element: &Element, at: (i32, i32)) {
-    // What a press focuses is read up the element's ancestors, at no point: no document.
-    match hit_test::press_focuses(&Hit(None), element) {
-        Some(el) => {
-            crate::content::focus::focus(&el, false);
-            caret_at(&el, at);
-        }
-        None => crate::content::focus::blur(),
-    }
-}
-
 /// What a press of the pointer can focus ([`input_plan::click_focusable`]).
 static CLICK_FOCUSABLE: std::sync::LazyLock<String> =
     std::sync::LazyLock::new(input_plan::click_focusable);
 
 /// Puts the caret of a text field or editor that was just focused where the pointer pressed
 /// ([`caret::pressed`]).
-pub(super) fn caret_at(field: &Element, at: (i32, i32)) {
+fn caret_at(field: &Element, at: (i32, i32)) {
     let editable = field
         .dyn_ref::<HtmlElement>()
         .is_some_and(HtmlElement::is_content_editable);
