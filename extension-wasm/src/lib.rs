@@ -97,6 +97,7 @@ pub mod console_ring;
 pub mod dialog_policy;
 pub mod downloads;
 pub mod drag_plan;
+pub mod early_mark;
 pub mod exchange;
 pub mod field_kind;
 pub mod focus_loop;
