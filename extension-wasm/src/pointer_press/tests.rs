@@ -4,12 +4,15 @@ use claudezilla_protocol::keys::Modifiers;
 use super::*;
 use crate::steps::Steps;
 
-/// A page of named elements: a link inside a button (focusable), a span in no focusable
-/// element; a page handler cancels `mousedown` where asked.
+/// A page of named elements: a `b` inside a button (focusable), a span in no focusable
+/// element, `top` at every point; a page handler cancels `mousedown` where asked; the
+/// elements `disabled` match `:disabled`.
 #[derive(Default)]
 struct Fake {
     steps: Steps,
     cancels_down: bool,
+    top: Option<&'static str>,
+    disabled: Vec<&'static str>,
 }
 
 impl PointerPage for Fake {
@@ -19,7 +22,7 @@ impl PointerPage for Fake {
         (800.0, 600.0)
     }
     fn top_at(&self, _: f64, _: f64) -> Option<&'static str> {
-        None
+        self.top
     }
     fn shadow_at(&self, _: &&'static str, _: f64, _: f64) -> Option<&'static str> {
         None
@@ -48,6 +51,25 @@ impl PointerPage for Fake {
 }
 
 impl Presser for Fake {
+    type Catch = &'static str;
+
+    fn disabled(&self, el: &&'static str) -> bool {
+        self.disabled.contains(el)
+    }
+    fn scroll_into_view(&self, el: &&'static str) {
+        self.steps.say(format!("scroll {el} into view"));
+    }
+    fn visible_centre(&self, _: &&'static str) -> (i32, i32) {
+        (3, 4)
+    }
+    fn arm(&self, el: &&'static str, _: MouseButton, _: Modifiers) -> Option<&'static str> {
+        self.steps.say(format!("arm on {el}"));
+        Some(el)
+    }
+    fn point_over(&self, el: &&'static str, at: (i32, i32)) -> String {
+        self.steps.say(format!("over {el} at {at:?}"));
+        " (its :hover styles)".into()
+    }
     fn leave(&self) {
         self.steps.say("leave");
     }
@@ -182,4 +204,68 @@ fn a_double_click_focuses_once_and_says_how_it_pressed() {
         Modifiers::default(),
     );
     assert_eq!(how, " (right-clicked)");
+}
+
+#[test]
+fn a_click_on_an_element_lands_where_aimed_after_its_catch_is_armed() {
+    let page = Fake {
+        top: Some("b"),
+        ..Fake::default()
+    };
+    let plain = Modifiers::default();
+    let (name, catch) = click_now(&page, &"button", 1, MouseButton::Left, plain).unwrap();
+    // Named as the agent knows it, whatever inner part the pointer is over.
+    assert_eq!((name.as_str(), catch), ("<button>", Some("b")));
+    let steps = page.steps.all();
+    assert_eq!(steps[..3], ["scroll button into view", "arm on b", "leave"]);
+    assert!(
+        steps.contains(&"click() 1 on b at (3, 4)".to_owned()),
+        "{steps:?}"
+    );
+}
+
+#[test]
+fn a_disabled_element_is_neither_clicked_nor_scrolled_to() {
+    let page = Fake {
+        disabled: vec!["button"],
+        ..Fake::default()
+    };
+    let refused = click_now(&page, &"button", 1, MouseButton::Left, Modifiers::default())
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(refused.code, ErrorCode::PageError);
+    assert_eq!(refused.message, "<button> is disabled");
+    assert_eq!(
+        refused.hint.as_deref(),
+        Some("wait for the page to enable it (fill required fields first)")
+    );
+    assert!(page.steps.all().is_empty());
+}
+
+#[test]
+fn hovering_says_what_it_is_over_and_where() {
+    let page = Fake {
+        top: Some("span"),
+        ..Fake::default()
+    };
+    assert_eq!(
+        hover(&page, &"span").unwrap(),
+        "Hovered over <span> (its :hover styles)."
+    );
+    assert_eq!(
+        page.steps.all(),
+        ["leave", "scroll span into view", "over span at (3, 4)"]
+    );
+    assert_eq!(
+        hover_at(&page, 10.4, 20.6).unwrap(),
+        "Hovered over <span> at (10, 21) (its :hover styles)."
+    );
+    let outside = hover_at(&page, 900.0, 20.0).unwrap_err();
+    assert!(
+        outside
+            .message
+            .starts_with("(900, 20) is outside the viewport"),
+        "{}",
+        outside.message
+    );
 }

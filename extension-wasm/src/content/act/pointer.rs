@@ -119,7 +119,8 @@ fn take(element: &Element, step: ClickStep, p: Press) -> bool {
 
 /// A plain left click, part of another action (a form's submit button, Enter on a link).
 pub fn click(element: &Element) -> Result<reply::Clicked, ErrorBody> {
-    let (element, _) = click_now(element, 1, MouseButton::Left, Modifiers::default())?;
+    let (left, plain) = (MouseButton::Left, Modifiers::default());
+    let (element, _) = pointer_press::click_now(&Hit::new(), element, 1, left, plain)?;
     Ok(reply::Clicked {
         element,
         new_tab: None,
@@ -138,27 +139,9 @@ pub async fn click_with(
     modifiers: Modifiers,
 ) -> Result<reply::Clicked, ErrorBody> {
     let watch = Watch::arm();
-    let (element, catch) = click_now(element, clicks, button, modifiers)?;
+    let (element, catch) =
+        pointer_press::click_now(&Hit::new(), element, clicks, button, modifiers)?;
     Ok(clicked(element, catch, watch).await)
-}
-
-/// The click itself, on what is under the pointer at the element's visible centre: how the
-/// element is named, and the catch of a new tab its link asks for.
-fn click_now(
-    element: &Element,
-    clicks: u8,
-    button: MouseButton,
-    modifiers: Modifiers,
-) -> Result<(String, Option<NewTabCatch>), ErrorBody> {
-    enabled(element)?;
-    scroll_into_view(element);
-    let at = visible_centre(element);
-    let page = Hit::new();
-    let target = hit_test::landing(&page, element, at)?;
-    let catch = NewTabCatch::arm(&target, button, modifiers);
-    let how = pointer_press::press(&page, &target, at, false, clicks, button, modifiers);
-    // Named as the agent knows it, whatever inner part the pointer is over.
-    Ok((format!("{}{how}", describe(element)), catch))
 }
 
 /// The click's answer: the new tab its link asks for (its default stopped, see
@@ -254,6 +237,35 @@ impl PointerPage for Hit {
 }
 
 impl Presser for Hit {
+    type Catch = NewTabCatch;
+
+    fn disabled(&self, el: &Element) -> bool {
+        el.matches(":disabled").unwrap_or(false)
+    }
+
+    fn scroll_into_view(&self, el: &Element) {
+        scroll_into_view(el);
+    }
+
+    fn visible_centre(&self, el: &Element) -> (i32, i32) {
+        visible_centre(el)
+    }
+
+    fn arm(&self, el: &Element, button: MouseButton, m: Modifiers) -> Option<NewTabCatch> {
+        NewTabCatch::arm(el, button, m)
+    }
+
+    fn point_over(&self, el: &Element, at: (i32, i32)) -> String {
+        arrive(
+            el,
+            Press {
+                at,
+                ..Press::default()
+            },
+        );
+        crate::content::states::force(el)
+    }
+
     fn leave(&self) {
         crate::content::states::leave();
     }
@@ -294,22 +306,15 @@ pub async fn click_at(
 ) -> Result<reply::Clicked, ErrorBody> {
     let (x, y) = (point.x(), point.y());
     let element = element_at(x, y)?;
-    enabled(&element)?;
+    // What a press focuses is read up the element's ancestors, at no point: no document.
+    let page = Hit(None);
+    pointer_press::enabled(&page, &element)?;
     let at = (x.round() as i32, y.round() as i32);
     let watch = Watch::arm();
     let catch = NewTabCatch::arm(&element, button, modifiers);
-    // What a press focuses is read up the element's ancestors, at no point: no document.
-    let how = pointer_press::press(&Hit(None), &element, at, true, clicks, button, modifiers);
+    let how = pointer_press::press(&page, &element, at, true, clicks, button, modifiers);
     let name = format!("{}{how} at ({}, {})", describe(&element), at.0, at.1);
     Ok(clicked(name, catch, watch).await)
-}
-
-pub(super) fn enabled(element: &Element) -> Result<(), ErrorBody> {
-    if element.matches(":disabled").unwrap_or(false) {
-        return Err(page_error(format!("{} is disabled", describe(element)))
-            .with_hint("wait for the page to enable it (fill required fields first)"));
-    }
-    Ok(())
 }
 
 /// The innermost element at a viewport point, through open shadow roots
@@ -356,43 +361,19 @@ fn caret_at(field: &Element, at: (i32, i32)) {
 }
 
 /// The pointer over an element: its events, and its `:hover` styles applied (to it and its
-/// ancestors) until the pointer moves elsewhere.
+/// ancestors) until the pointer moves elsewhere ([`pointer_press::hover`]).
 pub fn hover(element: &Element) -> Result<reply::Acted, ErrorBody> {
-    crate::content::states::leave();
-    scroll_into_view(element);
-    let at = visible_centre(element);
-    let target = hit_test::landing(&Hit::new(), element, at)?;
-    let styles = point_over(&target, at);
-    acted(format!("Hovered over {}{styles}.", describe(element)))
-}
-
-/// The pointer arrives at `at` over `target`, whose `:hover` styles then apply; what the
-/// answer says of those styles.
-fn point_over(target: &Element, at: (i32, i32)) -> String {
-    arrive(
-        target,
-        Press {
-            at,
-            ..Press::default()
-        },
-    );
-    crate::content::states::force(target)
+    acted(pointer_press::hover(&Hit::new(), element)?)
 }
 
 /// The pointer over whatever is at a point of the viewport (CSS pixels): a canvas chart shows
 /// its tooltip only under the pointer, where no element stands for the bar.
 pub fn hover_at(point: Point) -> Result<reply::Acted, ErrorBody> {
-    let (x, y) = (point.x(), point.y());
-    let element = element_at(x, y)?;
-    crate::content::states::leave();
-    let at = (x.round() as i32, y.round() as i32);
-    let styles = point_over(&element, at);
-    acted(format!(
-        "Hovered over {} at ({}, {}){styles}.",
-        describe(&element),
-        at.0,
-        at.1
-    ))
+    acted(pointer_press::hover_at(
+        &Hit(Some(document()?)),
+        point.x(),
+        point.y(),
+    )?)
 }
 
 /// One HTML5 drag event on `target`; false when a handler cancelled it.
