@@ -19,24 +19,24 @@ pub trait Nodes {
 /// (UTF-16, as offsets count), or the start of an empty last line.
 pub fn end_of_text<N: Nodes>(nodes: &N, editor: &N::Node) -> (N::Node, u32) {
     let mut at = editor.clone();
-    loop {
-        let mut child = nodes.last_child(&at);
-        // A trailing <br> (an empty line's placeholder) is not where text goes.
-        while let Some(c) = &child
-            && matches!(nodes.kind(c), Kind::Element(tag) if tag.eq_ignore_ascii_case("br"))
-        {
-            child = nodes.previous_sibling(c);
-        }
-        let Some(c) = child else {
-            return (at, 0);
-        };
+    let mut child = nodes.last_child(&at);
+    // Each child's kind read once: a text's is its whole text, copied out of the page.
+    while let Some(c) = child {
         match nodes.kind(&c) {
+            // A trailing <br> (an empty line's placeholder) is not where text goes.
+            Kind::Element(tag) if tag.eq_ignore_ascii_case("br") => {
+                child = nodes.previous_sibling(&c);
+            }
             Kind::Text(text) => return (c, text.encode_utf16().count() as u32),
-            Kind::Element(_) => at = c,
+            Kind::Element(_) => {
+                child = nodes.last_child(&c);
+                at = c;
+            }
             // An empty line: before its placeholder.
             Kind::Other => return (at, 0),
         }
     }
+    (at, 0)
 }
 
 /// Where a press puts the caret of the field it focused.

@@ -254,10 +254,15 @@ const MAX_CAPTURE: usize = 64 * 1024;
 const MAX_READING: usize = 32;
 
 /// Is a request's response read for its agent: an http(s) response of a tab whose agent asked
-/// for bodies (`asked`), never one of a tab attached from the user, while fewer than
-/// `MAX_READING` others are being read (`reading`)?
-pub fn reads_body(url: &str, asked: bool, attached: bool, reading: usize) -> bool {
-    url.starts_with("http") && asked && !attached && reading < MAX_READING
+/// for bodies, never one of a tab attached from the user (`of_tab`: asked, attached; read only
+/// for an http(s) response), while fewer than `MAX_READING` others are being read (`reading`)?
+pub fn reads_body(url: &str, of_tab: impl FnOnce() -> (bool, bool), reading: usize) -> bool {
+    url.starts_with("http")
+        && {
+            let (asked, attached) = of_tab();
+            asked && !attached
+        }
+        && reading < MAX_READING
 }
 
 /// A body being read: what was kept (its first `MAX_CAPTURE` bytes), and the whole size.
@@ -577,15 +582,17 @@ mod tests {
 
     #[test]
     fn bodies_are_read_for_asking_agents_tabs_while_there_is_room() {
-        assert!(reads_body("https://h/a", true, false, 0));
-        assert!(reads_body("http://h/a", true, false, MAX_READING - 1));
-        assert!(!reads_body("http://h/a", true, false, MAX_READING));
-        assert!(!reads_body("http://h/a", false, false, 0));
+        let asked = || (true, false);
+        assert!(reads_body("https://h/a", asked, 0));
+        assert!(reads_body("http://h/a", asked, MAX_READING - 1));
+        assert!(!reads_body("http://h/a", asked, MAX_READING));
+        assert!(!reads_body("http://h/a", || (false, false), 0));
         assert!(
-            !reads_body("http://h/a", true, true, 0),
+            !reads_body("http://h/a", || (true, true), 0),
             "attached from the user"
         );
-        assert!(!reads_body("data:text/plain,a", true, false, 0));
+        let unread = || -> (bool, bool) { panic!("the tab is read only for an http(s) response") };
+        assert!(!reads_body("data:text/plain,a", unread, 0));
     }
 
     #[test]

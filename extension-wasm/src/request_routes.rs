@@ -8,8 +8,8 @@
 //! cookies or loosen the site's defences: both are as strong as `firefox_evaluate` and need
 //! the user's same switch. Data responses (fetch/XHR, images, fonts, media) do not.
 //!
-//! Also which agent tabs the blocking listeners are added to (`listened`), what a request of
-//! one meets (`meets`), and the headers a fulfilled response waits for (`PendingHeaders`),
+//! Also which agent tabs the blocking listeners are added to (`listened`), whose routes a
+//! request of one meets (`routed_owner`), and the headers a fulfilled response waits for (`PendingHeaders`),
 //! over the pool and plain data; `background/intercept.rs` holds the listeners.
 
 use std::collections::{HashMap, HashSet};
@@ -91,14 +91,17 @@ pub fn check_headers(headers: &[(String, String)], code_allowed: bool) -> Result
 
 /// The route a `firefox_route` call adds, its pattern and rule (a fulfill's headers checked
 /// against the evaluate switch); none when the call only lists the agent's routes.
-pub fn asked(a: RouteArgs, code_allowed: bool) -> Result<Option<(String, Rule)>, ErrorBody> {
+pub fn asked(
+    a: RouteArgs,
+    code_allowed: impl FnOnce() -> bool,
+) -> Result<Option<(String, Rule)>, ErrorBody> {
     let (Some(pattern), Some(action)) = (a.pattern, a.action) else {
         return Ok(None);
     };
     let rule = match action {
         RouteAction::Fulfill => {
             let headers: Vec<(String, String)> = a.headers.into_iter().collect();
-            check_headers(&headers, code_allowed)?;
+            check_headers(&headers, code_allowed())?;
             Rule::Fulfill {
                 body: a.body,
                 headers,
@@ -267,24 +270,16 @@ pub fn listened(pool: &Pool, routes: &RouteTable, body_tabs: &HashSet<TabId>) ->
     pool.tab_ids().into_iter().filter(needs).collect()
 }
 
-/// What a request of `tab` to `url` (of type `kind`) meets, and whose tab it is: none for a
-/// tab outside the pool, a tab attached from the user, or an address the user's allowlist
-/// refuses (`user_allows`).
-pub fn meets(
+/// The agent whose routes a request of `tab` meets: none for a tab outside the pool, a tab
+/// attached from the user, or an address the user's allowlist refuses (`user_allows`, asked
+/// only of an agent's own tab).
+pub fn routed_owner(
     pool: &Pool,
-    routes: &mut RouteTable,
     tab: TabId,
-    url: &str,
-    kind: &str,
-    user_allows: bool,
-    code_allowed: bool,
-) -> Option<(AgentId, Verdict)> {
-    let owner = pool.owner(tab)?.clone();
-    if pool.is_attached(tab) || !user_allows {
-        return None;
-    }
-    let verdict = routes.hit(&owner, url, kind, code_allowed);
-    Some((owner, verdict))
+    user_allows: impl FnOnce() -> bool,
+) -> Option<AgentId> {
+    let owner = pool.owner(tab)?;
+    (!pool.is_attached(tab) && user_allows()).then(|| owner.clone())
 }
 
 /// Fulfilled responses whose headers are still to come, at most.
@@ -659,19 +654,23 @@ mod tests {
 
     #[test]
     fn a_route_call_adds_its_rule_or_only_lists() {
-        let asked_of = |json, code| asked(route_args(json), code);
-        assert_eq!(asked_of(serde_json::json!({}), false), Ok(None));
+        let asked_of = |json, code: bool| asked(route_args(json), || code);
+        // The switch is read for a fulfill alone.
+        let unread = || -> bool { panic!("the evaluate switch read") };
+        assert_eq!(asked(route_args(serde_json::json!({})), unread), Ok(None));
         assert_eq!(
-            asked_of(
-                serde_json::json!({"pattern": "**/a", "action": "delay", "delayMs": 40}),
-                false
+            asked(
+                route_args(
+                    serde_json::json!({"pattern": "**/a", "action": "delay", "delayMs": 40})
+                ),
+                unread
             ),
             Ok(Some(("**/a".into(), Rule::Delay(40))))
         );
         assert_eq!(
-            asked_of(
-                serde_json::json!({"pattern": "**/a", "action": "abort"}),
-                false
+            asked(
+                route_args(serde_json::json!({"pattern": "**/a", "action": "abort"})),
+                unread
             ),
             Ok(Some(("**/a".into(), Rule::Abort)))
         );
@@ -731,23 +730,23 @@ mod tests {
 
     #[test]
     fn only_an_agent_tab_within_the_allowlist_meets_routes() {
-        let (pool, mut routes, routed) = three_tabs();
-        let mut met = |tab, allows| {
-            meets(
-                &pool,
-                &mut routes,
-                TabId(tab),
-                "http://a/x",
-                "script",
-                allows,
-                false,
-            )
-        };
-        assert_eq!(met(1, true), Some((routed, Verdict::Apply(Rule::Abort))));
-        assert_eq!(met(2, true), Some((agent(2), Verdict::Pass)));
+        let (pool, _, routed) = three_tabs();
+        let met = |tab, allows: bool| routed_owner(&pool, TabId(tab), || allows);
+        assert_eq!(met(1, true), Some(routed));
+        assert_eq!(met(2, true), Some(agent(2)));
         assert_eq!(met(1, false), None, "outside the user's allowlist");
-        assert_eq!(met(3, true), None, "attached from the user");
-        assert_eq!(met(4, true), None, "not an agent tab");
+        // The allowlist is asked only of an agent's own tab.
+        let unasked = || -> bool { panic!("the allowlist asked") };
+        assert_eq!(
+            routed_owner(&pool, TabId(3), unasked),
+            None,
+            "attached from the user"
+        );
+        assert_eq!(
+            routed_owner(&pool, TabId(4), unasked),
+            None,
+            "not an agent tab"
+        );
     }
 
     #[test]
@@ -760,9 +759,12 @@ mod tests {
         for n in 0..MAX_PENDING {
             pending.hold(n.to_string(), Vec::new());
         }
+        // As many as the bound are all held (the first one given back, then held again).
+        assert_eq!(pending.take("0"), Some(Vec::new()));
+        pending.hold("0".into(), Vec::new());
         // Full: the next one clears those whose headers never came.
         pending.hold("b".into(), set.clone());
-        assert_eq!(pending.take("0"), None);
+        assert_eq!(pending.take("1"), None);
         assert_eq!(pending.take("b"), Some(set));
     }
 }

@@ -39,7 +39,8 @@ thread_local! {
 }
 
 pub fn set(agent: &AgentId, a: RouteArgs) -> Result<reply::Routes, ErrorBody> {
-    let Some((pattern, rule)) = request_routes::asked(a, with_state(|s| s.code_allowed()))? else {
+    let Some((pattern, rule)) = request_routes::asked(a, || with_state(|s| s.code_allowed()))?
+    else {
         return list(agent);
     };
     with_state(|s| s.routes.add(agent, &pattern, rule))?;
@@ -91,13 +92,14 @@ struct NewHeaders {
     response_headers: Vec<Header>,
 }
 
-/// What a request of an agent tab meets, and whose tab it is ([`request_routes::meets`]).
+/// What a request of an agent tab meets, and whose tab it is (whether routes apply:
+/// [`request_routes::routed_owner`]).
 fn verdict_for(d: &Details) -> Option<(AgentId, TabId, Verdict)> {
     let tab = TabId(u32::try_from(d.tab_id).ok()?);
     with_state(|s| {
-        let (allows, code) = (config::user_allows(s, &d.url), s.code_allowed());
-        let met = request_routes::meets(&s.pool, &mut s.routes, tab, &d.url, &d.kind, allows, code);
-        met.map(|(owner, verdict)| (owner, tab, verdict))
+        let owner = request_routes::routed_owner(&s.pool, tab, || config::user_allows(s, &d.url))?;
+        let verdict = s.routes.hit(&owner, &d.url, &d.kind, s.code_allowed());
+        Some((owner, tab, verdict))
     })
 }
 
@@ -186,9 +188,9 @@ fn capture_if_asked(d: &Details) {
     let Ok(tab) = u32::try_from(d.tab_id).map(TabId) else {
         return;
     };
-    let (asked, attached) = with_state(|s| (s.body_tabs.contains(&tab), s.pool.is_attached(tab)));
+    let of_tab = || with_state(|s| (s.body_tabs.contains(&tab), s.pool.is_attached(tab)));
     let reading = READING.with(|m| m.borrow().len());
-    if !request_log::reads_body(&d.url, asked, attached, reading) {
+    if !request_log::reads_body(&d.url, of_tab, reading) {
         return;
     }
     let Ok(filter) = web::filter_response_data(&d.request_id) else {

@@ -1,4 +1,5 @@
 use super::*;
+use crate::steps::Steps;
 
 /// A tree of the tests' own: each node its kind and its children, node 0 the editor.
 struct Tree(Vec<(Kind, Vec<usize>)>);
@@ -30,6 +31,26 @@ impl Nodes for Tree {
             Kind::Element(tag) => Kind::Element(tag.clone()),
             Kind::Other => Kind::Other,
         }
+    }
+}
+
+/// A tree whose kind reads are told, to count them.
+struct Told<'a>(&'a Tree, Steps);
+
+impl Nodes for Told<'_> {
+    type Node = usize;
+
+    fn last_child(&self, node: &usize) -> Option<usize> {
+        self.0.last_child(node)
+    }
+
+    fn previous_sibling(&self, node: &usize) -> Option<usize> {
+        self.0.previous_sibling(node)
+    }
+
+    fn kind(&self, node: &usize) -> Kind {
+        self.1.say(format!("kind of {node}"));
+        self.0.kind(node)
     }
 }
 
@@ -80,6 +101,22 @@ fn a_trailing_br_is_passed_and_an_empty_line_is_its_start() {
 }
 
 #[test]
+fn each_node_on_the_way_is_read_once() {
+    // <div><p>one</p><p>two<br></p></div>: a text's kind is its whole text, read once.
+    let tree = Tree(vec![
+        el("div", &[1, 3]),
+        el("p", &[2]),
+        text("one"),
+        el("p", &[4, 5]),
+        text("two"),
+        el("br", &[]),
+    ]);
+    let told = Told(&tree, Steps::default());
+    assert_eq!(end_of_text(&told, &0), (4, 3));
+    assert_eq!(told.1.all(), ["kind of 3", "kind of 5", "kind of 4"]);
+}
+
+#[test]
 fn a_press_puts_the_caret_in_the_field_or_inside_its_editor_only() {
     let under = |node: u8| move || Some((node, 4));
     // A text field: its own value, where the pointer is.
@@ -93,6 +130,11 @@ fn a_press_puts_the_caret_in_the_field_or_inside_its_editor_only() {
         Some(Pressed::Within(2, 4))
     );
     assert_eq!(pressed(&1, true, true, under(2), |_| false), None);
+    // An editor (no text field) pressed on itself: at that offset of its own.
+    assert_eq!(
+        pressed(&1, false, true, under(1), |_| true),
+        Some(Pressed::Own(4))
+    );
     // A text field never takes a caret at another node.
     assert_eq!(pressed(&1, true, false, under(2), |_| true), None);
     // Nothing under the pointer, or a field that takes no text (never asked where).

@@ -256,10 +256,16 @@ fn hovering_says_what_it_is_over_and_where() {
         page.steps.all(),
         ["leave", "scroll span into view", "over span at (3, 4)"]
     );
+    // At a point: what is there, the hover left first, the point rounded.
+    let page = Fake {
+        top: Some("span"),
+        ..Fake::default()
+    };
     assert_eq!(
         hover_at(&page, 10.4, 20.6).unwrap(),
         "Hovered over <span> at (10, 21) (its :hover styles)."
     );
+    assert_eq!(page.steps.all(), ["leave", "over span at (10, 21)"]);
     let outside = hover_at(&page, 900.0, 20.0).unwrap_err();
     assert!(
         outside

@@ -119,8 +119,13 @@ fn take(element: &Element, step: ClickStep, p: Press) -> bool {
 
 /// A plain left click, part of another action (a form's submit button, Enter on a link).
 pub fn click(element: &Element) -> Result<reply::Clicked, ErrorBody> {
-    let (left, plain) = (MouseButton::Left, Modifiers::default());
-    let (element, _) = pointer_press::click_now(&Hit::new(), element, 1, left, plain)?;
+    let (element, _) = pointer_press::click_now(
+        &Hit::new(),
+        element,
+        1,
+        MouseButton::Left,
+        Modifiers::default(),
+    )?;
     Ok(reply::Clicked {
         element,
         new_tab: None,
@@ -306,7 +311,7 @@ pub async fn click_at(
 ) -> Result<reply::Clicked, ErrorBody> {
     let (x, y) = (point.x(), point.y());
     let element = element_at(x, y)?;
-    // What a press focuses is read up the element's ancestors, at no point: no document.
+    // The element is already found: nothing a press reads needs the document.
     let page = Hit(None);
     pointer_press::enabled(&page, &element)?;
     let at = (x.round() as i32, y.round() as i32);
@@ -341,7 +346,9 @@ fn caret_at(field: &Element, at: (i32, i32)) {
     };
     let field_node: &web_sys::Node = field.as_ref();
     let inside = |node: &web_sys::Node| field.contains(Some(node));
-    match caret::pressed(field_node, is_text_field(field), editable, under, inside) {
+    // An editor takes text: no need to ask whether it is a text field.
+    let takes_text = editable || is_text_field(field);
+    match caret::pressed(field_node, takes_text, editable, under, inside) {
         Some(Pressed::Own(offset)) => {
             if let Some(input) = field.dyn_ref::<HtmlInputElement>() {
                 let _ = input.set_selection_range(offset, offset);
