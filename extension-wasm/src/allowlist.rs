@@ -185,6 +185,17 @@ pub fn refusal(user: &[String], own: Option<&[String]>, url: &str) -> Option<Err
     )
 }
 
+/// Why a frame of an agent tab was not loaded, if the `user`'s list keeps it out (what reading
+/// that frame later says).
+pub fn frame_refusal(user: &[String], url: &str) -> Option<String> {
+    (!allows(user, url)).then(|| {
+        format!(
+            "a frame of {} was not loaded: outside the user's allowed domains",
+            crate::redact::shown_url(url, 300)
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -314,5 +325,18 @@ mod tests {
                 .contains("outside your allowed domains (api.example.com)")
         );
         assert!(agents.hint.unwrap().contains("firefox_set_config"));
+    }
+
+    #[test]
+    fn a_frame_outside_the_users_list_is_refused_in_words_without_credentials() {
+        let user = list(&["example.com"]);
+        assert_eq!(frame_refusal(&user, "https://example.com/f"), None);
+        assert_eq!(
+            frame_refusal(&user, "https://ads.test/f?token=abc").as_deref(),
+            Some(
+                "a frame of https://ads.test/f?token=[redacted] was not loaded: outside the user's allowed domains"
+            )
+        );
+        assert_eq!(frame_refusal(&[], "https://ads.test/f"), None, "no list");
     }
 }

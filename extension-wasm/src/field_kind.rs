@@ -109,6 +109,23 @@ pub struct Picked {
     pub labels: Vec<String>,
 }
 
+impl Picked {
+    /// What is set on each option, in order: its state wanted, or nothing where a single
+    /// select's chosen option unselects it itself (unselecting the others one by one would
+    /// reset it to its first option).
+    pub fn settings(&self, multiple: bool) -> impl Iterator<Item = Option<bool>> + '_ {
+        self.selected
+            .iter()
+            .map(move |&wanted| (multiple || wanted).then_some(wanted))
+    }
+}
+
+/// What filling a check box or radio button says: its name and its state after.
+pub fn check_words(name: &str, checked: bool) -> String {
+    let now = if checked { "checked" } else { "unchecked" };
+    format!("{name} {now}")
+}
+
 impl Select<'_> {
     /// The options `values` (each a value or a label) pick, or why none is: the page changes
     /// only when every value names an option.
@@ -382,5 +399,23 @@ mod tests {
         assert_eq!(refused.message, "box is a check box, not for secret PIN");
         // The value is never in the refusal.
         assert!(!refused.message.contains("1234"));
+    }
+
+    #[test]
+    fn a_single_select_sets_only_its_choice_a_multiple_one_every_option() {
+        let picked = Picked {
+            selected: vec![false, true, false],
+            labels: vec!["B".into()],
+        };
+        let single: Vec<_> = picked.settings(false).collect();
+        assert_eq!(single, [None, Some(true), None]);
+        let multiple: Vec<_> = picked.settings(true).collect();
+        assert_eq!(multiple, [Some(false), Some(true), Some(false)]);
+    }
+
+    #[test]
+    fn a_filled_box_says_its_state_after() {
+        assert_eq!(check_words("<input#terms>", true), "<input#terms> checked");
+        assert_eq!(check_words("<input#news>", false), "<input#news> unchecked");
     }
 }

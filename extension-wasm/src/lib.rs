@@ -23,7 +23,9 @@
 //! * [`network`]: requests in flight, for "the network is quiet".
 //! * [`text`], [`a11y`], [`markdown`], [`suggest`]: answers' text, roles and names (their
 //!   order of sources, what a field's value shows), Markdown, "did you mean".
-//! * [`hit_test`]: where the pointer lands, and what a press of it focuses.
+//! * [`hit_test`]: where the pointer lands, and what a press of it focuses;
+//!   [`pointer_press`]: a press, a click and a hover carried out, and their words;
+//!   [`caret`]: where the caret goes, at the end of an editor's text or where a press is.
 //! * [`input_plan`]: the events of a click and of a key press, in order, and what the browser
 //!   does for a key a page did not handle; [`key_press`]: a key press carried out;
 //!   [`drag_plan`]: a drag's drop point, path and end;
@@ -32,7 +34,11 @@
 //!   [`upload_plan`]: where an uploaded file goes.
 //! * [`request_log`]: each tab's network log, fed by [`request_events`]; [`redact`]: credentials
 //!   out of what is shown.
-//! * [`request_routes`]: each agent's routes, and what of them needs the evaluate switch.
+//! * [`request_routes`]: each agent's routes, what of them needs the evaluate switch, whose
+//!   routes a request meets and what the background does with it, and which tabs the
+//!   blocking listeners hear.
+//! * [`early_mark`]: how the early script tells an agent tab's documents apart, and which of
+//!   its loads count.
 //! * [`allowlist`], [`glob`]: the user's and the agents' domain lists; URL globs;
 //!   [`agent_config`]: each agent's own settings.
 //! * [`saved_state`]: which cookies of a saved state may be loaded; [`page_storage`]: what
@@ -93,6 +99,7 @@ pub mod attaching;
 pub mod axe_run;
 pub mod capture_lock;
 pub mod capture_plan;
+pub mod caret;
 pub mod child_batches;
 pub mod click_refusals;
 pub mod composed;
@@ -102,6 +109,7 @@ pub mod console_ring;
 pub mod dialog_policy;
 pub mod downloads;
 pub mod drag_plan;
+pub mod early_mark;
 pub mod exchange;
 pub mod field_kind;
 pub mod focus_loop;
@@ -130,6 +138,7 @@ pub mod page_title;
 pub mod page_value;
 pub mod perf;
 pub mod pixels;
+pub mod pointer_press;
 pub mod pool;
 pub mod popup_status;
 pub mod redact;

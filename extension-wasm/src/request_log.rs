@@ -247,6 +247,51 @@ fn body_text(bytes: &[u8]) -> Option<&str> {
     (!text.contains('\0')).then_some(text)
 }
 
+/// Most bytes of one response read for its agent.
+const MAX_CAPTURE: usize = 64 * 1024;
+/// Most responses read at once (past it, a response is passed on unread), so the bytes held
+/// while reading stay under `MAX_READING * MAX_CAPTURE` (2 MiB).
+const MAX_READING: usize = 32;
+
+/// Is a request's response read for its agent: an http(s) response of a tab whose agent asked
+/// for bodies, never one of a tab attached from the user (`of_tab`: asked, attached; read only
+/// for an http(s) response), while fewer than `MAX_READING` others are being read (`reading`)?
+pub fn reads_body(url: &str, of_tab: impl FnOnce() -> (bool, bool), reading: usize) -> bool {
+    url.starts_with("http")
+        && {
+            let (asked, attached) = of_tab();
+            asked && !attached
+        }
+        && reading < MAX_READING
+}
+
+/// A body being read: what was kept (its first `MAX_CAPTURE` bytes), and the whole size.
+#[derive(Debug, Default)]
+pub struct Reading {
+    kept: Vec<u8>,
+    total: u64,
+}
+
+impl Reading {
+    /// A chunk of `len` bytes arrives: counted, and the room its first bytes are copied into
+    /// (empty once the cap is kept).
+    pub fn chunk(&mut self, len: usize) -> &mut [u8] {
+        self.total += len as u64;
+        let take = MAX_CAPTURE.saturating_sub(self.kept.len()).min(len);
+        let start = self.kept.len();
+        self.kept.resize(start + take, 0);
+        &mut self.kept[start..]
+    }
+
+    pub fn kept(&self) -> &[u8] {
+        &self.kept
+    }
+
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -533,5 +578,34 @@ mod tests {
             UNCLAIMED_MS + 5.0,
         );
         assert_eq!(log.query(user, &all, 100.0).1, 0);
+    }
+
+    #[test]
+    fn bodies_are_read_for_asking_agents_tabs_while_there_is_room() {
+        let asked = || (true, false);
+        assert!(reads_body("https://h/a", asked, 0));
+        assert!(reads_body("http://h/a", asked, MAX_READING - 1));
+        assert!(!reads_body("http://h/a", asked, MAX_READING));
+        assert!(!reads_body("http://h/a", || (false, false), 0));
+        assert!(
+            !reads_body("http://h/a", || (true, true), 0),
+            "attached from the user"
+        );
+        let unread = || -> (bool, bool) { panic!("the tab is read only for an http(s) response") };
+        assert!(!reads_body("data:text/plain,a", unread, 0));
+    }
+
+    #[test]
+    fn a_read_keeps_the_first_bytes_and_counts_them_all() {
+        let mut r = Reading::default();
+        let room = r.chunk(3);
+        assert_eq!(room.len(), 3);
+        room.copy_from_slice(b"abc");
+        let big = MAX_CAPTURE;
+        assert_eq!(r.chunk(big).len(), MAX_CAPTURE - 3);
+        assert!(r.chunk(10).is_empty(), "the cap is kept");
+        assert_eq!(r.kept().len(), MAX_CAPTURE);
+        assert_eq!(&r.kept()[..3], b"abc");
+        assert_eq!(r.total(), 3 + big as u64 + 10);
     }
 }

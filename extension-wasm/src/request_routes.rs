@@ -7,14 +7,19 @@
 //! style sheet, worker) runs the agent's code in the site's origin, and some headers plant
 //! cookies or loosen the site's defences: both are as strong as `firefox_evaluate` and need
 //! the user's same switch. Data responses (fetch/XHR, images, fonts, media) do not.
+//!
+//! Also which agent tabs the blocking listeners are added to (`listened`), whose routes a
+//! request of one meets (`routed_owner`), and the headers a fulfilled response waits for (`PendingHeaders`),
+//! over the pool and plain data; `background/intercept.rs` holds the listeners.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use claudezilla_protocol::args::RouteAction;
+use claudezilla_protocol::args::{RouteAction, RouteArgs};
 use claudezilla_protocol::reply::RouteInfo;
-use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode};
+use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, TabId};
 
 use crate::glob::Glob;
+use crate::pool::Pool;
 
 /// Most routes one agent holds.
 pub const MAX_ROUTES: usize = 50;
@@ -82,6 +87,30 @@ pub fn check_headers(headers: &[(String, String)], code_allowed: bool) -> Result
         ),
     )
     .with_hint("fulfill without them; or the user can switch firefox_evaluate on in the Claudezilla toolbar popup"))
+}
+
+/// The route a `firefox_route` call adds, its pattern and rule (a fulfill's headers checked
+/// against the evaluate switch); none when the call only lists the agent's routes.
+pub fn asked(
+    a: RouteArgs,
+    code_allowed: impl FnOnce() -> bool,
+) -> Result<Option<(String, Rule)>, ErrorBody> {
+    let (Some(pattern), Some(action)) = (a.pattern, a.action) else {
+        return Ok(None);
+    };
+    let rule = match action {
+        RouteAction::Fulfill => {
+            let headers: Vec<(String, String)> = a.headers.into_iter().collect();
+            check_headers(&headers, code_allowed())?;
+            Rule::Fulfill {
+                body: a.body,
+                headers,
+            }
+        }
+        RouteAction::Abort => Rule::Abort,
+        RouteAction::Delay => Rule::Delay(a.delay_ms.unwrap_or_default()),
+    };
+    Ok(Some((pattern, rule)))
 }
 
 /// What a request meets.
@@ -227,6 +256,51 @@ impl RouteTable {
     /// Has the agent any route?
     pub fn has_routes(&self, agent: &AgentId) -> bool {
         self.agents.contains_key(agent)
+    }
+}
+
+/// The agent tabs whose requests the blocking listeners hear, and only those: the tabs of an
+/// agent with a route, and those whose bodies an agent reads (`body_tabs`); never a tab
+/// attached from the user.
+pub fn listened(pool: &Pool, routes: &RouteTable, body_tabs: &HashSet<TabId>) -> Vec<TabId> {
+    let needs = |tab: &TabId| {
+        let routed = pool.owner(*tab).is_some_and(|o| routes.has_routes(o));
+        !pool.is_attached(*tab) && (routed || body_tabs.contains(tab))
+    };
+    pool.tab_ids().into_iter().filter(needs).collect()
+}
+
+/// The agent whose routes a request of `tab` meets: none for a tab outside the pool, a tab
+/// attached from the user, or an address the user's allowlist refuses (`user_allows`, asked
+/// only of an agent's own tab).
+pub fn routed_owner(
+    pool: &Pool,
+    tab: TabId,
+    user_allows: impl FnOnce() -> bool,
+) -> Option<AgentId> {
+    let owner = pool.owner(tab)?;
+    (!pool.is_attached(tab) && user_allows()).then(|| owner.clone())
+}
+
+/// Fulfilled responses whose headers are still to come, at most.
+const MAX_PENDING: usize = 256;
+
+/// Headers to set on fulfilled responses still to come, by request id.
+#[derive(Debug, Default)]
+pub struct PendingHeaders(HashMap<String, Vec<(String, String)>>);
+
+impl PendingHeaders {
+    pub fn hold(&mut self, request_id: String, headers: Vec<(String, String)>) {
+        // Requests that fail before their headers leave entries: bounded.
+        if self.0.len() >= MAX_PENDING {
+            self.0.clear();
+        }
+        self.0.insert(request_id, headers);
+    }
+
+    /// The headers a response's arrival sets, given once.
+    pub fn take(&mut self, request_id: &str) -> Option<Vec<(String, String)>> {
+        self.0.remove(request_id)
     }
 }
 
@@ -572,5 +646,125 @@ mod tests {
             handling(held(false), "script", "https://a.example/app.js"),
             Handling::Pass { notice: None }
         );
+    }
+
+    fn route_args(json: serde_json::Value) -> RouteArgs {
+        serde_json::from_value(json).expect("valid arguments")
+    }
+
+    #[test]
+    fn a_route_call_adds_its_rule_or_only_lists() {
+        let asked_of = |json, code: bool| asked(route_args(json), || code);
+        // The switch is read for a fulfill alone.
+        let unread = || -> bool { panic!("the evaluate switch read") };
+        assert_eq!(asked(route_args(serde_json::json!({})), unread), Ok(None));
+        assert_eq!(
+            asked(
+                route_args(
+                    serde_json::json!({"pattern": "**/a", "action": "delay", "delayMs": 40})
+                ),
+                unread
+            ),
+            Ok(Some(("**/a".into(), Rule::Delay(40))))
+        );
+        assert_eq!(
+            asked(
+                route_args(serde_json::json!({"pattern": "**/a", "action": "abort"})),
+                unread
+            ),
+            Ok(Some(("**/a".into(), Rule::Abort)))
+        );
+        let fulfill = serde_json::json!({"pattern": "**/a", "action": "fulfill", "body": "x",
+            "headers": {"set-cookie": "a=1", "content-type": "text/plain"}});
+        let refused = asked_of(fulfill.clone(), false).unwrap_err();
+        assert_eq!(refused.code, ErrorCode::Disabled);
+        assert!(
+            refused
+                .message
+                .starts_with("the header(s) set-cookie change"),
+            "{}",
+            refused.message
+        );
+        let headers = vec![
+            ("content-type".to_owned(), "text/plain".to_owned()),
+            ("set-cookie".to_owned(), "a=1".to_owned()),
+        ];
+        assert_eq!(
+            asked_of(fulfill, true),
+            Ok(Some((
+                "**/a".into(),
+                Rule::Fulfill {
+                    body: Some("x".into()),
+                    headers
+                }
+            )))
+        );
+    }
+
+    /// A pool of three tabs: 1 of an agent with routes, 2 of one without, 3 attached from the
+    /// user to the routed agent.
+    fn three_tabs() -> (Pool, RouteTable, AgentId) {
+        let (routed, plain) = (agent(1), agent(2));
+        let mut pool = Pool::new();
+        pool.insert(TabId(1), routed.clone(), "http://a/".into());
+        pool.insert(TabId(2), plain, "http://b/".into());
+        pool.attach(TabId(3), &routed, "http://c/".into()).unwrap();
+        let mut routes = RouteTable::default();
+        routes.add(&routed, "**", Rule::Abort).unwrap();
+        (pool, routes, routed)
+    }
+
+    #[test]
+    fn listeners_go_on_routed_and_read_tabs_never_on_attached_ones() {
+        let (pool, routes, _) = three_tabs();
+        let listened_to = |body_tabs: &[u32]| {
+            let reads = body_tabs.iter().map(|t| TabId(*t)).collect();
+            let mut tabs = listened(&pool, &routes, &reads);
+            tabs.sort_by_key(|t| t.0);
+            tabs
+        };
+        assert_eq!(listened_to(&[]), vec![TabId(1)]);
+        assert_eq!(listened_to(&[2, 3]), vec![TabId(1), TabId(2)]);
+        assert_eq!(listened_to(&[9]), vec![TabId(1)]);
+    }
+
+    #[test]
+    fn only_an_agent_tab_within_the_allowlist_meets_routes() {
+        let (pool, _, routed) = three_tabs();
+        let met = |tab, allows: bool| routed_owner(&pool, TabId(tab), || allows);
+        assert_eq!(met(1, true), Some(routed));
+        assert_eq!(met(2, true), Some(agent(2)));
+        assert_eq!(met(1, false), None, "outside the user's allowlist");
+        // The allowlist is asked only of an agent's own tab.
+        let unasked = || -> bool { panic!("the allowlist asked") };
+        assert_eq!(
+            routed_owner(&pool, TabId(3), unasked),
+            None,
+            "attached from the user"
+        );
+        assert_eq!(
+            routed_owner(&pool, TabId(4), unasked),
+            None,
+            "not an agent tab"
+        );
+    }
+
+    #[test]
+    fn pending_headers_are_given_once_and_bounded() {
+        let mut pending = PendingHeaders::default();
+        let set = vec![("x".to_owned(), "1".to_owned())];
+        pending.hold("a".into(), set.clone());
+        assert_eq!(pending.take("a"), Some(set.clone()));
+        assert_eq!(pending.take("a"), None);
+        for n in 0..MAX_PENDING {
+            pending.hold(n.to_string(), Vec::new());
+        }
+        // As many as the bound are all held (the first one given back, then held again).
+        assert_eq!(pending.take("0"), Some(Vec::new()));
+        pending.hold("0".into(), Vec::new());
+        // Full: the next one clears those whose headers never came.
+        pending.hold("b".into(), set.clone());
+        assert_eq!(pending.take("1"), None);
+        assert_eq!(pending.take("b"), Some(set));
     }
 }

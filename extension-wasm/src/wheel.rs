@@ -10,9 +10,10 @@ pub trait Boxes {
     fn parent(&self, el: &Self::Element) -> Option<Self::Element>;
     /// The document's root element: the page's own scrolling, not a box's.
     fn is_root(&self, el: &Self::Element) -> bool;
-    /// Its style lets it scroll on `axis` (`overflow` auto, scroll or overlay) and its content
-    /// is larger than its box there.
-    fn scrolls(&self, el: &Self::Element, axis: Axis) -> bool;
+    /// The size of its content and of its box on `axis` (`scrollWidth`, `clientWidth`).
+    fn extent(&self, el: &Self::Element, axis: Axis) -> (i32, i32);
+    /// Its computed `overflow` on `axis` (`overflow-x`, `overflow-y`), where it can be read.
+    fn overflow(&self, el: &Self::Element, axis: Axis) -> Option<String>;
     /// Where the box (`None`: the page) is scrolled to, left and top.
     fn position(&self, el: Option<&Self::Element>) -> (f64, f64);
     fn scroll_by(&self, el: Option<&Self::Element>, dx: f64, dy: f64);
@@ -26,6 +27,16 @@ pub enum Axis {
     Y,
 }
 
+/// Does the box scroll on its own on `axis`: its content larger than its box there, and its
+/// style letting it scroll (`overflow` auto, scroll or overlay; the style read only then)?
+fn scrolls<B: Boxes>(boxes: &B, el: &B::Element, axis: Axis) -> bool {
+    let (content, size) = boxes.extent(el, axis);
+    content > size
+        && boxes
+            .overflow(el, axis)
+            .is_some_and(|o| matches!(o.as_str(), "auto" | "scroll" | "overlay"))
+}
+
 /// The nearest box at or above `el` that scrolls on its own (not the page) in a direction the
 /// turn (`dx`, `dy`) goes.
 pub fn scroll_box<B: Boxes>(boxes: &B, el: &B::Element, dx: f64, dy: f64) -> Option<B::Element> {
@@ -34,7 +45,8 @@ pub fn scroll_box<B: Boxes>(boxes: &B, el: &B::Element, dx: f64, dy: f64) -> Opt
         if boxes.is_root(&e) {
             return None;
         }
-        if (dy != 0.0 && boxes.scrolls(&e, Axis::Y)) || (dx != 0.0 && boxes.scrolls(&e, Axis::X)) {
+        if (dy != 0.0 && scrolls(boxes, &e, Axis::Y)) || (dx != 0.0 && scrolls(boxes, &e, Axis::X))
+        {
             return Some(e);
         }
         at = boxes.parent(&e);

@@ -171,13 +171,11 @@ pub fn sync_frames() {
                     let Some((tab, url, frame)) = agent_request(d) else {
                         return JsValue::UNDEFINED;
                     };
-                    if with_state(|s| user_allows(s, &url)) {
+                    let Some(message) =
+                        with_state(|s| allowlist::frame_refusal(user_list(s), &url))
+                    else {
                         return JsValue::UNDEFINED;
-                    }
-                    let message = format!(
-                        "a frame of {} was not loaded: outside the user's allowed domains",
-                        crate::redact::shown_url(&url, 300)
-                    );
+                    };
                     // Reading that frame later says why it is empty.
                     with_state(|s| s.refuse_frame(tab, frame, message.clone()));
                     cancel(&message)

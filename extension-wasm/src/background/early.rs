@@ -18,14 +18,12 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 use super::with_state;
+use crate::early_mark;
 use crate::tab_listeners::PerTab;
 use crate::web;
 
 /// A listener of one tab's response headers.
 type Marker = Closure<dyn FnMut(JsValue) -> JsValue>;
-
-/// The Server-Timing metric name the script looks for.
-const METRIC: &str = "claudezilla";
 
 thread_local! {
     /// This run's secret, so a page cannot make its own documents look like agent documents
@@ -33,7 +31,7 @@ thread_local! {
     static SECRET: String = {
         let mut bytes = [0u8; 16];
         let _ = web::fill_random(&mut bytes);
-        bytes.iter().map(|b| format!("{b:02x}")).collect()
+        early_mark::secret_hex(&bytes)
     };
     /// The marking listener of each agent tab, by tab.
     static MARKERS: RefCell<PerTab<Marker>> = RefCell::new(PerTab::default());
@@ -106,8 +104,7 @@ fn on_message(message: JsValue, sender: JsValue) -> JsValue {
     ) else {
         return JsValue::UNDEFINED;
     };
-    if let (Some(tab), Some(0)) = (sender.tab, sender.frame_id) {
-        let tab = claudezilla_protocol::TabId(tab.id);
+    if let Some(tab) = early_mark::top_load(sender.tab.map(|t| t.id), sender.frame_id) {
         super::tabs::page_loaded(tab, loaded.claudezilla_loaded, &loaded.title);
     }
     JsValue::UNDEFINED
@@ -123,7 +120,7 @@ pub fn listen() {
         matches: ["http://*/*", "https://*/*"],
         js: [
             Code::Code {
-                code: format!("var claudezillaEarlySecret = {secret:?};"),
+                code: early_mark::prelude(&secret),
             },
             Code::File { file: "/early.js" },
         ],
@@ -162,11 +159,9 @@ fn marker(tab: TabId) -> Marker {
         if !with_state(|s| s.pool.contains(tab)) {
             return JsValue::UNDEFINED;
         }
-        let mut headers = h.response_headers;
-        let value = format!("{METRIC};desc={}", SECRET.with(Clone::clone));
-        headers.push(serde_json::json!({"name": "Server-Timing", "value": value}));
+        let secret = SECRET.with(Clone::clone);
         web::to_js(&Changed {
-            response_headers: headers,
+            response_headers: early_mark::marked(h.response_headers, &secret),
         })
     });
     let filter = web::to_js(&Filter {

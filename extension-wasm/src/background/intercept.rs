@@ -12,21 +12,17 @@
 use claudezilla_protocol::reply;
 use std::collections::HashMap;
 
-use claudezilla_protocol::args::{RouteAction, RouteArgs, UnrouteArgs};
+use claudezilla_protocol::args::{RouteArgs, UnrouteArgs};
 use claudezilla_protocol::{AgentId, ErrorBody, TabId};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
 use super::{config, outbox, with_state};
-use crate::request_routes::{
-    self, Handling, Header, Rule, Verdict, check_headers, fulfilled_headers,
-};
+use crate::request_log::{self, Reading};
+use crate::request_routes::{self, Handling, Header, PendingHeaders, Verdict, fulfilled_headers};
 use crate::tab_listeners::PerTab;
 use crate::web::{self, Cancel, TabUrls};
-
-/// Fulfilled responses whose headers are still to come, at most.
-const MAX_PENDING: usize = 256;
 
 /// One tab's blocking listeners (kept to remove them again).
 struct Listeners {
@@ -38,25 +34,14 @@ thread_local! {
     static LISTENERS: std::cell::RefCell<PerTab<Listeners>> =
         std::cell::RefCell::new(PerTab::default());
     /// Headers to set on responses still to come, by request id.
-    static HEADERS: std::cell::RefCell<HashMap<String, Vec<(String, String)>>> =
-        std::cell::RefCell::new(HashMap::new());
+    static HEADERS: std::cell::RefCell<PendingHeaders> =
+        std::cell::RefCell::new(PendingHeaders::default());
 }
 
 pub fn set(agent: &AgentId, a: RouteArgs) -> Result<reply::Routes, ErrorBody> {
-    let (Some(pattern), Some(action)) = (a.pattern, a.action) else {
+    let Some((pattern, rule)) = request_routes::asked(a, || with_state(|s| s.code_allowed()))?
+    else {
         return list(agent);
-    };
-    let rule = match action {
-        RouteAction::Fulfill => {
-            let headers: Vec<(String, String)> = a.headers.into_iter().collect();
-            check_headers(&headers, with_state(|s| s.code_allowed()))?;
-            Rule::Fulfill {
-                body: a.body,
-                headers,
-            }
-        }
-        RouteAction::Abort => Rule::Abort,
-        RouteAction::Delay => Rule::Delay(a.delay_ms.unwrap_or_default()),
     };
     with_state(|s| s.routes.add(agent, &pattern, rule))?;
     sync();
@@ -107,15 +92,12 @@ struct NewHeaders {
     response_headers: Vec<Header>,
 }
 
-/// What a request of an agent tab meets, and whose tab it is. A tab attached from the user
-/// meets no route, nor does an address outside the user's allowlist.
+/// What a request of an agent tab meets, and whose tab it is (whether routes apply:
+/// [`request_routes::routed_owner`]).
 fn verdict_for(d: &Details) -> Option<(AgentId, TabId, Verdict)> {
     let tab = TabId(u32::try_from(d.tab_id).ok()?);
     with_state(|s| {
-        let owner = s.pool.owner(tab)?.clone();
-        if s.pool.is_attached(tab) || !config::user_allows(s, &d.url) {
-            return None;
-        }
+        let owner = request_routes::routed_owner(&s.pool, tab, || config::user_allows(s, &d.url))?;
         let verdict = s.routes.hit(&owner, &d.url, &d.kind, s.code_allowed());
         Some((owner, tab, verdict))
     })
@@ -150,14 +132,7 @@ fn on_request(d: JsValue) -> JsValue {
             if let Some(body) = body {
                 replace_body(&d.request_id, body.into_bytes());
             }
-            HEADERS.with(|h| {
-                let mut h = h.borrow_mut();
-                // Requests that fail before their headers leave entries: bounded.
-                if h.len() >= MAX_PENDING {
-                    h.clear();
-                }
-                h.insert(d.request_id, headers)
-            });
+            HEADERS.with_borrow_mut(|h| h.hold(d.request_id, headers));
             JsValue::UNDEFINED
         }
         Handling::Pass { notice } => {
@@ -190,26 +165,13 @@ fn on_headers(r: JsValue) -> JsValue {
     let Ok(r) = serde_wasm_bindgen::from_value::<Response>(r) else {
         return JsValue::UNDEFINED;
     };
-    let Some(set) = HEADERS.with(|h| h.borrow_mut().remove(&r.request_id)) else {
+    let Some(set) = HEADERS.with_borrow_mut(|h| h.take(&r.request_id)) else {
         return JsValue::UNDEFINED;
     };
     let headers = fulfilled_headers(r.response_headers, set);
     web::to_js(&NewHeaders {
         response_headers: headers,
     })
-}
-
-/// Most bytes of one response read for its agent.
-const MAX_CAPTURE: usize = 64 * 1024;
-/// Most responses read at once (past it, a response is passed on unread), so the bytes held
-/// while reading stay under `MAX_READING * MAX_CAPTURE` (2 MiB).
-const MAX_READING: usize = 32;
-
-/// A body being read: what was kept, and the whole size.
-#[derive(Default)]
-struct Reading {
-    kept: Vec<u8>,
-    total: u64,
 }
 
 /// The closures of each body being read, dropped once it ends.
@@ -220,16 +182,15 @@ thread_local! {
         std::cell::RefCell::new(HashMap::new());
 }
 
-/// Reads the response of a request of a tab whose agent asked for bodies, passing every byte
-/// on unchanged.
+/// Reads the response of a request of a tab whose agent asked for bodies
+/// ([`request_log::reads_body`]), passing every byte on unchanged.
 fn capture_if_asked(d: &Details) {
     let Ok(tab) = u32::try_from(d.tab_id).map(TabId) else {
         return;
     };
-    let asked = d.url.starts_with("http")
-        && with_state(|s| s.body_tabs.contains(&tab) && !s.pool.is_attached(tab));
-    let room = READING.with(|m| m.borrow().len() < MAX_READING);
-    if !asked || !room {
+    let of_tab = || with_state(|s| (s.body_tabs.contains(&tab), s.pool.is_attached(tab)));
+    let reading = READING.with(|m| m.borrow().len());
+    if !request_log::reads_body(&d.url, of_tab, reading) {
         return;
     }
     let Ok(filter) = web::filter_response_data(&d.request_id) else {
@@ -245,13 +206,9 @@ fn capture_if_asked(d: &Details) {
             };
             let chunk = js_sys::Uint8Array::new(&data);
             let mut r = reading.borrow_mut();
-            r.total += u64::from(chunk.length());
-            let room = MAX_CAPTURE.saturating_sub(r.kept.len());
-            let take = room.min(chunk.length() as usize);
-            if take > 0 {
-                let start = r.kept.len();
-                r.kept.resize(start + take, 0);
-                chunk.subarray(0, take as u32).copy_to(&mut r.kept[start..]);
+            let room = r.chunk(chunk.length() as usize);
+            if !room.is_empty() {
+                chunk.subarray(0, room.len() as u32).copy_to(room);
             }
             stream.write(&chunk);
         })
@@ -266,7 +223,7 @@ fn capture_if_asked(d: &Details) {
             if stopped {
                 stream.close();
                 let r = reading.borrow();
-                with_state(|s| s.requests.body(tab, &id, &r.kept, r.total));
+                with_state(|s| s.requests.body(tab, &id, r.kept(), r.total()));
             }
             // Dropped after this call returns, not while it runs.
             let id = id.clone();
@@ -284,17 +241,10 @@ fn capture_if_asked(d: &Details) {
     });
 }
 
-/// Keeps the blocking listeners on the agent tabs that need them, and only there: the tabs of
-/// an agent with a route, and those whose bodies an agent reads (never a tab attached from the
-/// user). Called as routes, body reading or the pool's tabs change.
+/// Keeps the blocking listeners on the agent tabs that need them, and only there
+/// ([`request_routes::listened`]). Called as routes, body reading or the pool's tabs change.
 pub fn sync() {
-    let wanted: Vec<TabId> = with_state(|s| {
-        let needs = |tab: &TabId| {
-            let routed = s.pool.owner(*tab).is_some_and(|o| s.routes.has_routes(o));
-            !s.pool.is_attached(*tab) && (routed || s.body_tabs.contains(tab))
-        };
-        s.pool.tab_ids().into_iter().filter(needs).collect()
-    });
+    let wanted = with_state(|s| request_routes::listened(&s.pool, &s.routes, &s.body_tabs));
     LISTENERS.with_borrow_mut(|l| l.follow(&wanted, register, unregister));
 }
 

@@ -3,7 +3,8 @@ use std::cell::RefCell;
 use super::*;
 
 /// A chain of boxes, each the parent of the one after it; the first is the document's root.
-/// Each box scrolls on the axes it is given, up to its end.
+/// Each box's content overflows it on the axes it is given; it scrolls there, up to its end,
+/// where its style (`overflow`, auto unless given) lets it.
 struct Fake {
     boxes: Vec<FakeBox>,
     /// Where each box, and the page (last), is scrolled to.
@@ -14,13 +15,28 @@ struct FakeBox {
     name: &'static str,
     x: bool,
     y: bool,
+    overflow: &'static str,
 }
 
 fn fake(boxes: &[(&'static str, bool, bool)]) -> Fake {
+    styled(
+        &boxes
+            .iter()
+            .map(|&(n, x, y)| (n, x, y, "auto"))
+            .collect::<Vec<_>>(),
+    )
+}
+
+fn styled(boxes: &[(&'static str, bool, bool, &'static str)]) -> Fake {
     Fake {
         boxes: boxes
             .iter()
-            .map(|&(name, x, y)| FakeBox { name, x, y })
+            .map(|&(name, x, y, overflow)| FakeBox {
+                name,
+                x,
+                y,
+                overflow,
+            })
             .collect(),
         at: RefCell::new(vec![(0.0, 0.0); boxes.len() + 1]),
     }
@@ -43,12 +59,19 @@ impl Boxes for Fake {
     fn is_root(&self, el: &usize) -> bool {
         *el == 0
     }
-    fn scrolls(&self, el: &usize, axis: Axis) -> bool {
+    fn extent(&self, el: &usize, axis: Axis) -> (i32, i32) {
         let b = &self.boxes[*el];
-        match axis {
+        let overflows = match axis {
             Axis::X => b.x,
             Axis::Y => b.y,
-        }
+        };
+        (if overflows { 300 } else { 200 }, 200)
+    }
+    fn overflow(&self, el: &usize, axis: Axis) -> Option<String> {
+        let style = self.boxes[*el].overflow;
+        let (content, size) = self.extent(el, axis);
+        assert!(content > size, "the style of a box that fits is not read");
+        (!style.is_empty()).then(|| style.into())
     }
     fn position(&self, el: Option<&usize>) -> (f64, f64) {
         self.at.borrow()[self.slot(el)]
@@ -122,4 +145,24 @@ fn answers_say_what_moved() {
     assert!(!scrolled("button", (0.0, 5.0), (0.0, 5.0), true).contains("nothing moved"));
     assert_eq!(point_named(None, Some(300)), "x=-, y=300");
     assert_eq!(point_named(Some(-4), None), "x=-4, y=-");
+}
+
+#[test]
+fn a_box_scrolls_where_its_content_overflows_and_its_style_lets_it() {
+    // root ▸ box ▸ card: the box's content overflows it downward, its style alone decides.
+    let boxed = |overflow| {
+        styled(&[
+            ("html", true, true, "auto"),
+            ("div#box", false, true, overflow),
+            ("div.card", false, false, "auto"),
+        ])
+    };
+    for style in ["auto", "scroll", "overlay"] {
+        assert_eq!(scroll_box(&boxed(style), &2, 0.0, 40.0), Some(1), "{style}");
+    }
+    for style in ["hidden", "visible", "clip", ""] {
+        assert_eq!(scroll_box(&boxed(style), &2, 0.0, 40.0), None, "{style:?}");
+    }
+    // Styled to scroll but fitting its content across: a turn across passes it.
+    assert_eq!(scroll_box(&boxed("auto"), &2, 40.0, 0.0), None);
 }

@@ -36,11 +36,9 @@ pub fn select_option(element: &Element, values: &[String]) -> Result<reply::Acte
         options: &read,
     }
     .pick(values)?;
-    for (option, wanted) in options.iter().zip(&picked.selected) {
-        // A single select's chosen option unselects the others itself (unselecting them one
-        // by one would reset it to its first option).
-        if select.multiple() || *wanted {
-            option.set_selected(*wanted);
+    for (option, wanted) in options.iter().zip(picked.settings(select.multiple())) {
+        if let Some(wanted) = wanted {
+            option.set_selected(wanted);
         }
     }
     input_event(element, None);
@@ -60,12 +58,7 @@ pub fn fill(element: &Element, value: &FieldEntry) -> Result<String, ErrorBody> 
             if input.checked() != want {
                 click(element)?;
             }
-            let now = if input.checked() {
-                "checked"
-            } else {
-                "unchecked"
-            };
-            Ok(format!("{name} {now}"))
+            Ok(field_kind::check_words(&name, input.checked()))
         }
         Fill::Choose(t) => {
             select_option(element, &[t.to_owned()]).map(|_| format!("{name} = {t:?}"))

@@ -1,6 +1,7 @@
 //! The pointer: pointer and mouse events as a hand makes them, clicks (on elements and at
 //! points), the focus and caret a press gives, hovering. Where the pointer lands and what a
-//! press focuses are [`hit_test`]'s, over the page as [`Hit`] reads it.
+//! press focuses are [`hit_test`]'s, a press's order [`pointer_press`]'s, over the page as
+//! [`Hit`] reads it.
 
 use claudezilla_protocol::ErrorBody;
 use claudezilla_protocol::args::{MouseButton, Point};
@@ -14,10 +15,12 @@ use web_sys::{
 
 use super::links::NewTabCatch;
 use super::refused::Watch;
+use crate::caret::{self, Pressed};
 use crate::content::dom::document;
 use crate::content::find::describe;
 use crate::hit_test::{self, PointerPage};
 use crate::input_plan::{self, ClickStep, event_shape};
+use crate::pointer_press::{self, Presser};
 
 use super::*;
 
@@ -116,7 +119,13 @@ fn take(element: &Element, step: ClickStep, p: Press) -> bool {
 
 /// A plain left click, part of another action (a form's submit button, Enter on a link).
 pub fn click(element: &Element) -> Result<reply::Clicked, ErrorBody> {
-    let (element, _) = click_now(element, 1, MouseButton::Left, Modifiers::default())?;
+    let (element, _) = pointer_press::click_now(
+        &Hit::new(),
+        element,
+        1,
+        MouseButton::Left,
+        Modifiers::default(),
+    )?;
     Ok(reply::Clicked {
         element,
         new_tab: None,
@@ -135,26 +144,9 @@ pub async fn click_with(
     modifiers: Modifiers,
 ) -> Result<reply::Clicked, ErrorBody> {
     let watch = Watch::arm();
-    let (element, catch) = click_now(element, clicks, button, modifiers)?;
+    let (element, catch) =
+        pointer_press::click_now(&Hit::new(), element, clicks, button, modifiers)?;
     Ok(clicked(element, catch, watch).await)
-}
-
-/// The click itself, on what is under the pointer at the element's visible centre: how the
-/// element is named, and the catch of a new tab its link asks for.
-fn click_now(
-    element: &Element,
-    clicks: u8,
-    button: MouseButton,
-    modifiers: Modifiers,
-) -> Result<(String, Option<NewTabCatch>), ErrorBody> {
-    enabled(element)?;
-    scroll_into_view(element);
-    let at = visible_centre(element);
-    let target = hit_test::landing(&Hit::new(), element, at)?;
-    let catch = NewTabCatch::arm(&target, button, modifiers);
-    let how = press(&target, at, false, clicks, button, modifiers);
-    // Named as the agent knows it, whatever inner part the pointer is over.
-    Ok((format!("{}{how}", describe(element)), catch))
 }
 
 /// The click's answer: the new tab its link asks for (its default stopped, see
@@ -249,6 +241,66 @@ impl PointerPage for Hit {
     }
 }
 
+impl Presser for Hit {
+    type Catch = NewTabCatch;
+
+    fn disabled(&self, el: &Element) -> bool {
+        el.matches(":disabled").unwrap_or(false)
+    }
+
+    fn scroll_into_view(&self, el: &Element) {
+        scroll_into_view(el);
+    }
+
+    fn visible_centre(&self, el: &Element) -> (i32, i32) {
+        visible_centre(el)
+    }
+
+    fn arm(&self, el: &Element, button: MouseButton, m: Modifiers) -> Option<NewTabCatch> {
+        NewTabCatch::arm(el, button, m)
+    }
+
+    fn point_over(&self, el: &Element, at: (i32, i32)) -> String {
+        arrive(
+            el,
+            Press {
+                at,
+                ..Press::default()
+            },
+        );
+        crate::content::states::force(el)
+    }
+
+    fn leave(&self) {
+        crate::content::states::leave();
+    }
+
+    fn commit(&self, el: &Element) {
+        commit(Some(el));
+    }
+
+    fn take(&self, el: &Element, step: ClickStep, at: (i32, i32), modifiers: Modifiers) -> bool {
+        let p = Press {
+            at,
+            modifiers,
+            ..Press::default()
+        };
+        take(el, step, p)
+    }
+
+    fn focus(&self, el: &Element) {
+        crate::content::focus::focus(el, false);
+    }
+
+    fn blur(&self) {
+        crate::content::focus::blur();
+    }
+
+    fn caret_at(&self, el: &Element, at: (i32, i32)) {
+        caret_at(el, at);
+    }
+}
+
 /// Clicks whatever is at a point of the viewport (CSS pixels), as a user clicking there
 /// would: on a canvas or a map, where no element stands for the thing clicked.
 pub async fn click_at(
@@ -259,21 +311,15 @@ pub async fn click_at(
 ) -> Result<reply::Clicked, ErrorBody> {
     let (x, y) = (point.x(), point.y());
     let element = element_at(x, y)?;
-    enabled(&element)?;
+    // The element is already found: nothing a press reads needs the document.
+    let page = Hit(None);
+    pointer_press::enabled(&page, &element)?;
     let at = (x.round() as i32, y.round() as i32);
     let watch = Watch::arm();
     let catch = NewTabCatch::arm(&element, button, modifiers);
-    let how = press(&element, at, true, clicks, button, modifiers);
+    let how = pointer_press::press(&page, &element, at, true, clicks, button, modifiers);
     let name = format!("{}{how} at ({}, {})", describe(&element), at.0, at.1);
     Ok(clicked(name, catch, watch).await)
-}
-
-pub(super) fn enabled(element: &Element) -> Result<(), ErrorBody> {
-    if element.matches(":disabled").unwrap_or(false) {
-        return Err(page_error(format!("{} is disabled", describe(element)))
-            .with_hint("wait for the page to enable it (fill required fields first)"));
-    }
-    Ok(())
 }
 
 /// The innermost element at a viewport point, through open shadow roots
@@ -282,125 +328,59 @@ pub(in crate::content) fn element_at(x: f64, y: f64) -> Result<Element, ErrorBod
     hit_test::element_at(&Hit(Some(document()?)), x, y)
 }
 
-/// The pointer arrives at `at` over `element` and presses `clicks` times; returns the words
-/// for how it pressed (" (double-click)"), empty for a plain click. An `exact` click keeps its coordinates on the `click`
-/// event too (a canvas reads them); otherwise `HTMLElement.click()` makes it.
-pub(super) fn press(
-    element: &Element,
-    at: (i32, i32),
-    exact: bool,
-    clicks: u8,
-    button: MouseButton,
-    modifiers: Modifiers,
-) -> String {
-    crate::content::states::leave();
-    commit(Some(element));
-    let p = Press {
-        at,
-        modifiers,
-        ..Press::default()
-    };
-    for step in input_plan::click(clicks, button, modifiers, exact) {
-        let unstopped = take(element, step, p);
-        if let ClickStep::Down { focuses: true, .. } = step
-            && unstopped
-        {
-            focus_by_pointer(element, at);
-        }
-    }
-    input_plan::click_words(clicks, button)
-        .map(|how| format!(" ({how})"))
-        .unwrap_or_default()
-}
-
-/// What a press of the pointer on `element` does to focus ([`hit_test::press_focuses`]):
-/// what it focuses takes focus, or, when nothing does, whatever had it loses it; in a text
-/// field or editor the caret goes where the pointer is.
-pub(super) fn focus_by_pointer(element: &Element, at: (i32, i32)) {
-    // What a press focuses is read up the element's ancestors, at no point: no document.
-    match hit_test::press_focuses(&Hit(None), element) {
-        Some(el) => {
-            crate::content::focus::focus(&el, false);
-            caret_at(&el, at);
-        }
-        None => crate::content::focus::blur(),
-    }
-}
-
 /// What a press of the pointer can focus ([`input_plan::click_focusable`]).
 static CLICK_FOCUSABLE: std::sync::LazyLock<String> =
     std::sync::LazyLock::new(input_plan::click_focusable);
 
-/// Puts the caret of a text field or editor that was just focused where the pointer pressed.
-pub(super) fn caret_at(field: &Element, at: (i32, i32)) {
+/// Puts the caret of a text field or editor that was just focused where the pointer pressed
+/// ([`caret::pressed`]).
+fn caret_at(field: &Element, at: (i32, i32)) {
     let editable = field
         .dyn_ref::<HtmlElement>()
         .is_some_and(HtmlElement::is_content_editable);
-    if !(editable || is_text_field(field)) {
-        return;
-    }
-    let Ok(doc) = document() else {
-        return;
-    };
-    let Some(pos) = doc.caret_position_from_point(at.0 as f32, at.1 as f32) else {
-        return;
-    };
-    let (Some(node), offset) = (pos.offset_node(), pos.offset()) else {
-        return;
+    let under = || {
+        let pos = document()
+            .ok()?
+            .caret_position_from_point(at.0 as f32, at.1 as f32)?;
+        Some((pos.offset_node()?, pos.offset()))
     };
     let field_node: &web_sys::Node = field.as_ref();
-    if &node == field_node {
-        if let Some(input) = field.dyn_ref::<HtmlInputElement>() {
-            let _ = input.set_selection_range(offset, offset);
-        } else if let Some(area) = field.dyn_ref::<HtmlTextAreaElement>() {
-            let _ = area.set_selection_range(offset, offset);
+    let inside = |node: &web_sys::Node| field.contains(Some(node));
+    // An editor takes text: no need to ask whether it is a text field.
+    let takes_text = editable || is_text_field(field);
+    match caret::pressed(field_node, takes_text, editable, under, inside) {
+        Some(Pressed::Own(offset)) => {
+            if let Some(input) = field.dyn_ref::<HtmlInputElement>() {
+                let _ = input.set_selection_range(offset, offset);
+            } else if let Some(area) = field.dyn_ref::<HtmlTextAreaElement>() {
+                let _ = area.set_selection_range(offset, offset);
+            }
         }
-    } else if editable
-        && field.contains(Some(&node))
-        && let Some(selection) = web_sys::window().and_then(|w| w.get_selection().ok().flatten())
-    {
-        let _ = selection.collapse_with_offset(Some(&node), offset);
+        Some(Pressed::Within(node, offset)) => {
+            if let Some(selection) =
+                web_sys::window().and_then(|w| w.get_selection().ok().flatten())
+            {
+                let _ = selection.collapse_with_offset(Some(&node), offset);
+            }
+        }
+        None => {}
     }
 }
 
 /// The pointer over an element: its events, and its `:hover` styles applied (to it and its
-/// ancestors) until the pointer moves elsewhere.
+/// ancestors) until the pointer moves elsewhere ([`pointer_press::hover`]).
 pub fn hover(element: &Element) -> Result<reply::Acted, ErrorBody> {
-    crate::content::states::leave();
-    scroll_into_view(element);
-    let at = visible_centre(element);
-    let target = hit_test::landing(&Hit::new(), element, at)?;
-    let styles = point_over(&target, at);
-    acted(format!("Hovered over {}{styles}.", describe(element)))
-}
-
-/// The pointer arrives at `at` over `target`, whose `:hover` styles then apply; what the
-/// answer says of those styles.
-fn point_over(target: &Element, at: (i32, i32)) -> String {
-    arrive(
-        target,
-        Press {
-            at,
-            ..Press::default()
-        },
-    );
-    crate::content::states::force(target)
+    acted(pointer_press::hover(&Hit::new(), element)?)
 }
 
 /// The pointer over whatever is at a point of the viewport (CSS pixels): a canvas chart shows
 /// its tooltip only under the pointer, where no element stands for the bar.
 pub fn hover_at(point: Point) -> Result<reply::Acted, ErrorBody> {
-    let (x, y) = (point.x(), point.y());
-    let element = element_at(x, y)?;
-    crate::content::states::leave();
-    let at = (x.round() as i32, y.round() as i32);
-    let styles = point_over(&element, at);
-    acted(format!(
-        "Hovered over {} at ({}, {}){styles}.",
-        describe(&element),
-        at.0,
-        at.1
-    ))
+    acted(pointer_press::hover_at(
+        &Hit(Some(document()?)),
+        point.x(),
+        point.y(),
+    )?)
 }
 
 /// One HTML5 drag event on `target`; false when a handler cancelled it.

@@ -110,16 +110,20 @@ impl wheel::Boxes for Page {
         document().ok().and_then(|d| d.document_element()).as_ref() == Some(el)
     }
 
-    fn scrolls(&self, el: &Element, axis: Axis) -> bool {
-        let (property, content, size) = match axis {
-            Axis::X => ("overflow-x", el.scroll_width(), el.client_width()),
-            Axis::Y => ("overflow-y", el.scroll_height(), el.client_height()),
+    fn extent(&self, el: &Element, axis: Axis) -> (i32, i32) {
+        match axis {
+            Axis::X => (el.scroll_width(), el.client_width()),
+            Axis::Y => (el.scroll_height(), el.client_height()),
+        }
+    }
+
+    fn overflow(&self, el: &Element, axis: Axis) -> Option<String> {
+        let property = match axis {
+            Axis::X => "overflow-x",
+            Axis::Y => "overflow-y",
         };
-        content > size
-            && web_sys::window()
-                .and_then(|w| w.get_computed_style(el).ok().flatten())
-                .and_then(|s| s.get_property_value(property).ok())
-                .is_some_and(|o| matches!(o.as_str(), "auto" | "scroll" | "overlay"))
+        let style = web_sys::window()?.get_computed_style(el).ok()??;
+        style.get_property_value(property).ok()
     }
 
     fn position(&self, el: Option<&Element>) -> (f64, f64) {

@@ -4,10 +4,12 @@
 use claudezilla_protocol::ErrorBody;
 use claudezilla_protocol::reply;
 use wasm_bindgen::JsCast;
-use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement};
+use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement, Node};
 
 use claudezilla_protocol::args::Typing;
 
+use crate::caret;
+use crate::composed::Kind;
 use crate::content::dom::{document, field_of};
 use crate::content::find::describe;
 use crate::content::secrets;
@@ -59,32 +61,31 @@ pub(super) fn place_caret(element: &Element, select_all: bool) {
         let _ = selection.select_all_children(element);
         if !select_all {
             // Inside the last line, not after it: an editor would make a new paragraph there.
-            let (node, offset) = end_of_text(element);
+            let (node, offset) = caret::end_of_text(&Lines, element);
             let _ = selection.collapse_with_offset(Some(&node), offset);
         }
     }
 }
 
-/// The end of the last text in an editor: its deepest last text node (the start of an empty
-/// last line).
-pub(super) fn end_of_text(element: &Element) -> (web_sys::Node, u32) {
-    let mut at: web_sys::Node = element.clone().into();
-    loop {
-        let mut child = at.last_child();
-        // A trailing <br> (an empty line's placeholder) is not where text goes.
-        while let Some(c) = &child
-            && c.node_name().eq_ignore_ascii_case("br")
-        {
-            child = c.previous_sibling();
-        }
-        match child {
-            Some(c) if c.node_type() == web_sys::Node::TEXT_NODE => {
-                let len = c.text_content().unwrap_or_default().encode_utf16().count() as u32;
-                return (c, len);
-            }
-            Some(c) if c.node_type() == web_sys::Node::ELEMENT_NODE => at = c,
-            // An empty line: before its placeholder.
-            _ => return (at, 0),
+/// An editor's nodes, as the walk to the end of its text reads them ([`caret::Nodes`]).
+struct Lines;
+
+impl caret::Nodes for Lines {
+    type Node = Node;
+
+    fn last_child(&self, node: &Node) -> Option<Node> {
+        node.last_child()
+    }
+
+    fn previous_sibling(&self, node: &Node) -> Option<Node> {
+        node.previous_sibling()
+    }
+
+    fn kind(&self, node: &Node) -> Kind {
+        match node.node_type() {
+            Node::TEXT_NODE => Kind::Text(node.text_content().unwrap_or_default()),
+            Node::ELEMENT_NODE => Kind::Element(node.node_name()),
+            _ => Kind::Other,
         }
     }
 }

@@ -1,0 +1,146 @@
+//! One press of the pointer carried out on an element, as a hand makes it: the hover left, the
+//! edit in progress committed (unless it is the element's own), the click's steps
+//! ([`input_plan::click`]) taken in order, and after a `mousedown` no handler cancelled, focus
+//! moved as a press moves it ([`hit_test::press_focuses`]: what it focuses takes focus, the
+//! caret then where the pointer is; when nothing does, whatever had focus loses it); then the
+//! words for how it pressed. On it, a click on an element (`click_now`: refused while the
+//! element is disabled, else scrolled into view and pressed where a pointer aimed at its
+//! visible centre lands), and hovering an element or a point (`hover`, `hover_at`). Over
+//! [`Presser`], which `content/act/pointer.rs` implements; tested on a page of the tests' own.
+
+use claudezilla_protocol::args::MouseButton;
+use claudezilla_protocol::keys::Modifiers;
+use claudezilla_protocol::{ErrorBody, ErrorCode};
+
+use crate::hit_test::{self, PointerPage};
+use crate::input_plan::{self, ClickStep};
+
+/// What a press asks of the page, beyond what hit-testing reads.
+pub trait Presser: PointerPage {
+    /// What a click on a link that opens a new tab leaves to catch.
+    type Catch;
+
+    /// Matches `:disabled`.
+    fn disabled(&self, el: &Self::Element) -> bool;
+    fn scroll_into_view(&self, el: &Self::Element);
+    /// The centre of the part of the element inside the viewport.
+    fn visible_centre(&self, el: &Self::Element) -> (i32, i32);
+    /// Armed before a click on `el` when it (or its link) opens a new tab.
+    fn arm(&self, el: &Self::Element, button: MouseButton, m: Modifiers) -> Option<Self::Catch>;
+    /// The pointer arrives at `at` over `el`, whose `:hover` styles then apply; what the
+    /// answer says of those styles.
+    fn point_over(&self, el: &Self::Element, at: (i32, i32)) -> String;
+    /// The pointer leaves what it was over (the `:hover` styles forced there go).
+    fn leave(&self);
+    /// Commits the edit in progress (its `change`), unless it is `el`'s own.
+    fn commit(&self, el: &Self::Element);
+    /// Carries out one step of the click at `at`; false when a handler cancelled its mouse
+    /// event.
+    fn take(&self, el: &Self::Element, step: ClickStep, at: (i32, i32), m: Modifiers) -> bool;
+    /// Moves focus to it, as a press of the pointer does.
+    fn focus(&self, el: &Self::Element);
+    /// Whatever has focus loses it.
+    fn blur(&self);
+    /// Puts the caret of a field just focused where the pointer pressed (`caret::pressed`).
+    fn caret_at(&self, el: &Self::Element, at: (i32, i32));
+}
+
+/// The pointer arrives at `at` over `el` and presses `clicks` times; the words for how it
+/// pressed (" (double-clicked)"), empty for a plain click. An `exact` click keeps its
+/// coordinates on the `click` event too (a canvas reads them); otherwise `HTMLElement.click()`
+/// makes it.
+pub fn press<P: Presser>(
+    page: &P,
+    el: &P::Element,
+    at: (i32, i32),
+    exact: bool,
+    clicks: u8,
+    button: MouseButton,
+    modifiers: Modifiers,
+) -> String {
+    page.leave();
+    page.commit(el);
+    for step in input_plan::click(clicks, button, modifiers, exact) {
+        let unstopped = page.take(el, step, at, modifiers);
+        if let ClickStep::Down { focuses: true, .. } = step
+            && unstopped
+        {
+            focus_by_pointer(page, el, at);
+        }
+    }
+    input_plan::click_words(clicks, button)
+        .map(|how| format!(" ({how})"))
+        .unwrap_or_default()
+}
+
+/// Refuses a disabled element, saying how it may become enabled.
+pub fn enabled<P: Presser>(page: &P, el: &P::Element) -> Result<(), ErrorBody> {
+    if page.disabled(el) {
+        return Err(ErrorBody::new(
+            ErrorCode::PageError,
+            format!("{} is disabled", page.describe(el)),
+        )
+        .with_hint("wait for the page to enable it (fill required fields first)"));
+    }
+    Ok(())
+}
+
+/// The click itself, on what is under the pointer at the element's visible centre: how the
+/// element is named, and the catch of a new tab its link asks for.
+pub fn click_now<P: Presser>(
+    page: &P,
+    el: &P::Element,
+    clicks: u8,
+    button: MouseButton,
+    modifiers: Modifiers,
+) -> Result<(String, Option<P::Catch>), ErrorBody> {
+    enabled(page, el)?;
+    page.scroll_into_view(el);
+    let at = page.visible_centre(el);
+    let target = hit_test::landing(page, el, at)?;
+    let catch = page.arm(&target, button, modifiers);
+    let how = press(page, &target, at, false, clicks, button, modifiers);
+    // Named as the agent knows it, whatever inner part the pointer is over.
+    Ok((format!("{}{how}", page.describe(el)), catch))
+}
+
+/// The pointer over an element, where a pointer aimed at its visible centre lands; the
+/// answer's words.
+pub fn hover<P: Presser>(page: &P, el: &P::Element) -> Result<String, ErrorBody> {
+    page.leave();
+    page.scroll_into_view(el);
+    let at = page.visible_centre(el);
+    let target = hit_test::landing(page, el, at)?;
+    let styles = page.point_over(&target, at);
+    Ok(format!("Hovered over {}{styles}.", page.describe(el)))
+}
+
+/// The pointer over whatever is at a point of the viewport (CSS pixels); the answer's words.
+pub fn hover_at<P: Presser>(page: &P, x: f64, y: f64) -> Result<String, ErrorBody> {
+    let el = hit_test::element_at(page, x, y)?;
+    page.leave();
+    let at = (x.round() as i32, y.round() as i32);
+    let styles = page.point_over(&el, at);
+    Ok(format!(
+        "Hovered over {} at ({}, {}){styles}.",
+        page.describe(&el),
+        at.0,
+        at.1
+    ))
+}
+
+/// What a press of the pointer on `el` does to focus: what it focuses takes focus and, in a
+/// text field or editor, the caret goes where the pointer is; when nothing does, whatever had
+/// focus loses it.
+fn focus_by_pointer<P: Presser>(page: &P, el: &P::Element, at: (i32, i32)) {
+    match hit_test::press_focuses(page, el) {
+        Some(target) => {
+            page.focus(&target);
+            page.caret_at(&target, at);
+        }
+        None => page.blur(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,277 @@
+use claudezilla_protocol::args::MouseButton;
+use claudezilla_protocol::keys::Modifiers;
+
+use super::*;
+use crate::steps::Steps;
+
+/// A page of named elements: a `b` inside a button (focusable), a span in no focusable
+/// element, `top` at every point; a page handler cancels `mousedown` where asked; the
+/// elements `disabled` match `:disabled`.
+#[derive(Default)]
+struct Fake {
+    steps: Steps,
+    cancels_down: bool,
+    top: Option<&'static str>,
+    disabled: Vec<&'static str>,
+}
+
+impl PointerPage for Fake {
+    type Element = &'static str;
+
+    fn viewport(&self) -> (f64, f64) {
+        (800.0, 600.0)
+    }
+    fn top_at(&self, _: f64, _: f64) -> Option<&'static str> {
+        self.top
+    }
+    fn shadow_at(&self, _: &&'static str, _: f64, _: f64) -> Option<&'static str> {
+        None
+    }
+    fn composed_parent(&self, el: &&'static str) -> Option<&'static str> {
+        match *el {
+            "b" => Some("button"),
+            _ => None,
+        }
+    }
+    fn labels(&self, _: &&'static str) -> Vec<&'static str> {
+        Vec::new()
+    }
+    fn size(&self, _: &&'static str) -> (f64, f64) {
+        (100.0, 30.0)
+    }
+    fn transparent(&self, _: &&'static str) -> bool {
+        false
+    }
+    fn click_focusable(&self, el: &&'static str) -> bool {
+        *el == "button"
+    }
+    fn describe(&self, el: &&'static str) -> String {
+        format!("<{el}>")
+    }
+}
+
+impl Presser for Fake {
+    type Catch = &'static str;
+
+    fn disabled(&self, el: &&'static str) -> bool {
+        self.disabled.contains(el)
+    }
+    fn scroll_into_view(&self, el: &&'static str) {
+        self.steps.say(format!("scroll {el} into view"));
+    }
+    fn visible_centre(&self, _: &&'static str) -> (i32, i32) {
+        (3, 4)
+    }
+    fn arm(&self, el: &&'static str, _: MouseButton, _: Modifiers) -> Option<&'static str> {
+        self.steps.say(format!("arm on {el}"));
+        Some(el)
+    }
+    fn point_over(&self, el: &&'static str, at: (i32, i32)) -> String {
+        self.steps.say(format!("over {el} at {at:?}"));
+        " (its :hover styles)".into()
+    }
+    fn leave(&self) {
+        self.steps.say("leave");
+    }
+    fn commit(&self, el: &&'static str) {
+        self.steps.say(format!("commit unless {el}"));
+    }
+    fn take(&self, el: &&'static str, step: ClickStep, at: (i32, i32), m: Modifiers) -> bool {
+        let (kind, detail) = match step {
+            ClickStep::Pointer(p) | ClickStep::Mouse(p) | ClickStep::Down { press: p, .. } => {
+                (p.kind, p.detail)
+            }
+            ClickStep::Activate(p) => ("click()", p.detail),
+        };
+        let shift = if m.shift { " shift" } else { "" };
+        self.steps
+            .say(format!("{kind} {detail} on {el} at {at:?}{shift}"));
+        !(self.cancels_down && kind == "mousedown")
+    }
+    fn focus(&self, el: &&'static str) {
+        self.steps.say(format!("focus {el}"));
+    }
+    fn blur(&self) {
+        self.steps.say("blur");
+    }
+    fn caret_at(&self, el: &&'static str, at: (i32, i32)) {
+        self.steps.say(format!("caret in {el} at {at:?}"));
+    }
+}
+
+/// The steps of a press, the pointer's arrival left out.
+fn pressed(page: &Fake) -> Vec<String> {
+    page.steps
+        .all()
+        .into_iter()
+        .filter(|s| !s.contains("over ") && !s.contains("enter ") && !s.contains("move "))
+        .collect()
+}
+
+#[test]
+fn a_click_presses_then_focuses_what_the_press_focuses_with_the_caret_there() {
+    let page = Fake::default();
+    let how = press(
+        &page,
+        &"b",
+        (3, 4),
+        false,
+        1,
+        MouseButton::Left,
+        Modifiers::default(),
+    );
+    assert_eq!(how, "");
+    assert_eq!(
+        pressed(&page),
+        [
+            "leave",
+            "commit unless b",
+            "pointerdown 1 on b at (3, 4)",
+            "mousedown 1 on b at (3, 4)",
+            "focus button",
+            "caret in button at (3, 4)",
+            "pointerup 1 on b at (3, 4)",
+            "mouseup 1 on b at (3, 4)",
+            "click() 1 on b at (3, 4)",
+        ]
+    );
+}
+
+#[test]
+fn a_press_on_nothing_focusable_blurs_and_a_cancelled_one_moves_no_focus() {
+    let page = Fake::default();
+    press(
+        &page,
+        &"span",
+        (1, 1),
+        true,
+        1,
+        MouseButton::Left,
+        Modifiers::default(),
+    );
+    let steps = pressed(&page);
+    assert_eq!(steps[3..5], ["mousedown 1 on span at (1, 1)", "blur"]);
+    assert_eq!(
+        steps.last().unwrap(),
+        "click 1 on span at (1, 1)",
+        "an exact click"
+    );
+    let cancelling = Fake {
+        cancels_down: true,
+        ..Fake::default()
+    };
+    press(
+        &cancelling,
+        &"b",
+        (1, 1),
+        false,
+        1,
+        MouseButton::Left,
+        Modifiers::default(),
+    );
+    assert!(
+        !pressed(&cancelling)
+            .iter()
+            .any(|s| s.starts_with("focus") || s == "blur"),
+        "{:?}",
+        cancelling.steps.all()
+    );
+}
+
+#[test]
+fn a_double_click_focuses_once_and_says_how_it_pressed() {
+    let page = Fake::default();
+    let shift = Modifiers {
+        shift: true,
+        ..Modifiers::default()
+    };
+    let how = press(&page, &"b", (5, 6), false, 2, MouseButton::Left, shift);
+    assert_eq!(how, " (double-clicked)");
+    let steps = page.steps.all();
+    assert_eq!(steps.iter().filter(|s| s.starts_with("focus")).count(), 1);
+    assert!(
+        steps.contains(&"dblclick 2 on b at (5, 6) shift".to_owned()),
+        "{steps:?}"
+    );
+    let right = Fake::default();
+    let how = press(
+        &right,
+        &"b",
+        (5, 6),
+        false,
+        1,
+        MouseButton::Right,
+        Modifiers::default(),
+    );
+    assert_eq!(how, " (right-clicked)");
+}
+
+#[test]
+fn a_click_on_an_element_lands_where_aimed_after_its_catch_is_armed() {
+    let page = Fake {
+        top: Some("b"),
+        ..Fake::default()
+    };
+    let plain = Modifiers::default();
+    let (name, catch) = click_now(&page, &"button", 1, MouseButton::Left, plain).unwrap();
+    // Named as the agent knows it, whatever inner part the pointer is over.
+    assert_eq!((name.as_str(), catch), ("<button>", Some("b")));
+    let steps = page.steps.all();
+    assert_eq!(steps[..3], ["scroll button into view", "arm on b", "leave"]);
+    assert!(
+        steps.contains(&"click() 1 on b at (3, 4)".to_owned()),
+        "{steps:?}"
+    );
+}
+
+#[test]
+fn a_disabled_element_is_neither_clicked_nor_scrolled_to() {
+    let page = Fake {
+        disabled: vec!["button"],
+        ..Fake::default()
+    };
+    let refused = click_now(&page, &"button", 1, MouseButton::Left, Modifiers::default())
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(refused.code, ErrorCode::PageError);
+    assert_eq!(refused.message, "<button> is disabled");
+    assert_eq!(
+        refused.hint.as_deref(),
+        Some("wait for the page to enable it (fill required fields first)")
+    );
+    assert!(page.steps.all().is_empty());
+}
+
+#[test]
+fn hovering_says_what_it_is_over_and_where() {
+    let page = Fake {
+        top: Some("span"),
+        ..Fake::default()
+    };
+    assert_eq!(
+        hover(&page, &"span").unwrap(),
+        "Hovered over <span> (its :hover styles)."
+    );
+    assert_eq!(
+        page.steps.all(),
+        ["leave", "scroll span into view", "over span at (3, 4)"]
+    );
+    // At a point: what is there, the hover left first, the point rounded.
+    let page = Fake {
+        top: Some("span"),
+        ..Fake::default()
+    };
+    assert_eq!(
+        hover_at(&page, 10.4, 20.6).unwrap(),
+        "Hovered over <span> at (10, 21) (its :hover styles)."
+    );
+    assert_eq!(page.steps.all(), ["leave", "over span at (10, 21)"]);
+    let outside = hover_at(&page, 900.0, 20.0).unwrap_err();
+    assert!(
+        outside
+            .message
+            .starts_with("(900, 20) is outside the viewport"),
+        "{}",
+        outside.message
+    );
+}
