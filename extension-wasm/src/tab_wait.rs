@@ -10,7 +10,6 @@ use claudezilla_protocol::{ErrorBody, ErrorCode, TabId};
 
 use crate::load::{LoadWatch, placeholder_title};
 use crate::page_title::{self, Titles};
-use crate::trip::Loaded;
 
 /// A tab's address and title as an event showed them.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,6 +17,9 @@ pub struct Shown {
     pub url: String,
     pub title: String,
 }
+
+/// A tab's page as a load's wait answers it.
+pub type Loaded = Result<TabReport, ErrorBody>;
 
 /// What a load waiter is told: when (the precise clock) the background heard of the load's
 /// end, and the page the event showed (none when the wait ended otherwise: a refusal, a
