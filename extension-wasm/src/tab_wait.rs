@@ -48,7 +48,21 @@ pub enum Waited {
     Out,
 }
 
-/// What waiting on one tab asks of the browser; the call's budget began at `started`.
+/// A call's budget: `ms` from `started` (`now_ms`'s clock).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Budget {
+    pub started: f64,
+    pub ms: u32,
+}
+
+impl Budget {
+    /// What is left of it at `now` (ms).
+    pub fn left_at(self, now: f64) -> f64 {
+        left(self.ms, self.started, now)
+    }
+}
+
+/// What waiting on one tab asks of the browser.
 pub trait TabWatch: Titles {
     /// A waiter registered for a change of the tab, before the tab is looked at.
     type Waiter;
@@ -63,14 +77,6 @@ pub trait TabWatch: Titles {
     fn refused(&self) -> Option<ErrorBody>;
     /// The pool keeps the tab's page as it was reported.
     fn seen(&self, page: &Shown);
-    /// When the call's budget began (`now_ms`'s clock).
-    fn started(&self) -> f64;
-    fn budget_ms(&self) -> u32;
-}
-
-/// What is left of the budget (ms).
-pub fn left_ms<T: TabWatch>(t: &T) -> f64 {
-    left(t.budget_ms(), t.started(), t.now_ms())
 }
 
 /// What is left at `now` of a budget of `budget_ms` from `started`.
@@ -78,22 +84,22 @@ pub fn left(budget_ms: u32, started: f64, now: f64) -> f64 {
     (f64::from(budget_ms) - (now - started)).max(0.0)
 }
 
-/// Waits for `load` (asked of the browser at `asked_at`, the precise clock); one that finished
-/// before the waiter existed is seen by a look at the tab.
-pub async fn loaded<T: TabWatch>(t: &T, load: LoadWatch, asked_at: f64) -> Loaded {
+/// Waits for `load` (asked of the browser at `asked_at`, the precise clock) within `budget`;
+/// one that finished before the waiter existed is seen by a look at the tab.
+pub async fn loaded<T: TabWatch>(t: &T, load: LoadWatch, asked_at: f64, budget: Budget) -> Loaded {
     let done = t.watch(load);
     let now = t.look().await.map_err(|e| gone(t.tab(), e))?;
     if load.satisfied_by(&now.status) {
-        return report(t, LoadState::Complete, None).await;
+        return report(t, LoadState::Complete, None, budget.started).await;
     }
-    finish(t, done, asked_at).await
+    finish(t, done, asked_at, budget).await
 }
 
-/// Waits for `done` within what is left of the budget and reports the tab: a refusal of its
+/// Waits for `done` within what is left of `budget` and reports the tab: a refusal of its
 /// load heard meanwhile wins; the budget run out, it is reported loading. `asked_at` (the
 /// precise clock) is when the browser was asked for the load, for the trace.
-pub async fn finish<T: TabWatch>(t: &T, done: T::Waiter, asked_at: f64) -> Loaded {
-    let waited = t.wait(done, left_ms(t) as u32).await;
+pub async fn finish<T: TabWatch>(t: &T, done: T::Waiter, asked_at: f64, budget: Budget) -> Loaded {
+    let waited = t.wait(done, budget.left_at(t.now_ms()) as u32).await;
     if let Some(refused) = t.refused() {
         return Err(refused);
     }
@@ -102,18 +108,24 @@ pub async fn finish<T: TabWatch>(t: &T, done: T::Waiter, asked_at: f64) -> Loade
             crate::hop_trace::record(|trace| {
                 trace.load_us = ((heard.at - asked_at).max(0.0) * 1e3) as u64;
             });
-            report(t, LoadState::Complete, heard.page).await
+            report(t, LoadState::Complete, heard.page, budget.started).await
         }
         Waited::Closed => Err(ErrorBody::new(
             ErrorCode::NoSuchTab,
             format!("tab {} was closed while loading", t.tab()),
         )),
-        Waited::Out => report(t, LoadState::Loading, None).await,
+        Waited::Out => report(t, LoadState::Loading, None, budget.started).await,
     }
 }
 
-/// Reports the tab as `seen` by the event that ended the wait, or as the browser says now.
-pub async fn report<T: TabWatch>(t: &T, load_state: LoadState, seen: Option<Shown>) -> Loaded {
+/// Reports the tab as `seen` by the event that ended the wait, or as the browser says now; the
+/// wait began at `started` (`now_ms`'s clock).
+pub async fn report<T: TabWatch>(
+    t: &T,
+    load_state: LoadState,
+    seen: Option<Shown>,
+    started: f64,
+) -> Loaded {
     let mut now = match seen {
         Some(seen) => seen,
         None => t.look().await.map_err(|e| gone(t.tab(), e))?.shown,
@@ -134,7 +146,7 @@ pub async fn report<T: TabWatch>(t: &T, load_state: LoadState, seen: Option<Show
         url: now.url,
         title: now.title,
         load_state,
-        waited_ms: (t.now_ms() - t.started()) as u32,
+        waited_ms: (t.now_ms() - started) as u32,
         note: None,
         container: None,
     })

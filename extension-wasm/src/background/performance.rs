@@ -82,8 +82,11 @@ impl Stage for Measured {
         earlier.first().map(|t| t.id)
     }
 
-    async fn activate(&self, tab: Option<u32>) -> Result<(), ErrorBody> {
-        let tab = tab.unwrap_or(self.tab.id().0);
+    async fn show(&self) -> Result<(), ErrorBody> {
+        self.activate(self.tab.id().0).await
+    }
+
+    async fn activate(&self, tab: u32) -> Result<(), ErrorBody> {
         web::call(web::tabs_update(
             tab,
             &web::to_js(&Activate { active: true }),

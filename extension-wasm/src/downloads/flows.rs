@@ -135,7 +135,8 @@ async fn owner<D: Downloader>(d: &D, item: &DownloadItem) -> Option<(AgentId, Op
 }
 
 /// Deletes the browser's copies of the files the MCP server moved, then lists the agent's
-/// downloads (waiting, when asked, until `until`: the list is read again at each change).
+/// downloads (waiting, when asked, until one has started and none is in progress, or until
+/// `until`: the list is read again at each change the browser tells of).
 pub async fn list<D: Downloader>(
     d: &D,
     agent: &AgentId,

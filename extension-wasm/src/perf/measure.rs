@@ -23,8 +23,10 @@ pub trait Stage {
     fn place(&self) -> impl Future<Output = Result<(u32, TabPlace), ErrorBody>>;
     /// The active tab of `window` now, if any.
     fn active_in(&self, window: u32) -> impl Future<Output = Option<u32>>;
-    /// Makes `tab` (the measured one when none) the active tab of its window.
-    fn activate(&self, tab: Option<u32>) -> impl Future<Output = Result<(), ErrorBody>>;
+    /// Makes the measured tab the active tab of its window.
+    fn show(&self) -> impl Future<Output = Result<(), ErrorBody>>;
+    /// Makes `tab` the active tab of its window again.
+    fn activate(&self, tab: u32) -> impl Future<Output = Result<(), ErrorBody>>;
     /// Reloads the tab and waits for its page within `budget_ms`.
     fn reload(&self, budget_ms: u32) -> impl Future<Output = Result<(), ErrorBody>>;
     /// The page's entries, read within `budget_ms`.
@@ -43,7 +45,7 @@ pub async fn measure<S: Stage>(
         return s.read(budget_ms).await;
     }
     let _turn = s.turn().await;
-    let shown = show(s).await;
+    let shown = show_if_allowed(s).await;
     let measured = reload_and_read(s, budget_ms).await;
     let showing = match shown {
         Ok(earlier) => Showing::Shown {
@@ -68,7 +70,7 @@ async fn reload_and_read<S: Stage>(
 
 /// Shows the tab if the plan allows: the window's earlier active tab, to give back after.
 /// Otherwise what was left as it was, and why.
-async fn show<S: Stage>(s: &S) -> Result<Option<u32>, Showing> {
+async fn show_if_allowed<S: Stage>(s: &S) -> Result<Option<u32>, Showing> {
     let (window, place) = s
         .place()
         .await
@@ -79,7 +81,7 @@ async fn show<S: Stage>(s: &S) -> Result<Option<u32>, Showing> {
         ShowPlan::Show => {}
     }
     let earlier = s.active_in(window).await;
-    s.activate(None).await.map_err(|e| {
+    s.show().await.map_err(|e| {
         not_shown(format!(
             "Firefox refused to make it the active tab: {}",
             e.message
@@ -95,7 +97,7 @@ fn not_shown(why: String) -> Showing {
 /// Makes the window's earlier active tab active again, if it is still there.
 async fn give_back<S: Stage>(s: &S, tab: Option<u32>) -> Option<u32> {
     let tab = tab?;
-    s.activate(Some(tab)).await.ok().map(|()| tab)
+    s.activate(tab).await.ok().map(|()| tab)
 }
 
 #[cfg(test)]

@@ -7,6 +7,10 @@ use crate::steps::Steps;
 
 const URL: &str = "http://127.0.0.1:8000/page.html";
 const PLACEHOLDER: &str = "127.0.0.1:8000/page.html";
+const BUDGET: Budget = Budget {
+    started: 0.0,
+    ms: 10_000,
+};
 
 /// A tab whose looks and waits answer as scripted, in order (the last look repeats); a wait
 /// that hears takes 100 ms of the clock, one that runs out all it was given. Every call is
@@ -119,20 +123,12 @@ impl TabWatch for Fake {
     fn seen(&self, page: &Shown) {
         self.log.say(format!("seen {} {:?}", page.url, page.title));
     }
-
-    fn started(&self) -> f64 {
-        0.0
-    }
-
-    fn budget_ms(&self) -> u32 {
-        10_000
-    }
 }
 
 #[test]
 fn a_load_finished_before_its_waiter_existed_is_seen_by_a_look() {
     let t = fake(vec![look(URL, "Page", "complete")], vec![]);
-    let report = run(loaded(&t, LoadWatch::NewBlank, 0.0)).unwrap();
+    let report = run(loaded(&t, LoadWatch::NewBlank, 0.0, BUDGET)).unwrap();
     assert_eq!(
         t.log.all(),
         [
@@ -152,7 +148,7 @@ fn a_load_heard_is_reported_as_its_event_showed_it_within_what_is_left_of_the_bu
         vec![look(URL, "Old", "loading")],
         vec![heard(Some(shown(URL, "New")))],
     );
-    let report = run(loaded(&t, LoadWatch::navigation(), 0.0)).unwrap();
+    let report = run(loaded(&t, LoadWatch::navigation(), 0.0, BUDGET)).unwrap();
     assert_eq!(
         t.log.all()[2..],
         [
@@ -167,19 +163,29 @@ fn a_load_heard_is_reported_as_its_event_showed_it_within_what_is_left_of_the_bu
 fn a_refusal_heard_meanwhile_wins_over_the_loads_end() {
     let t = fake(vec![look(URL, "Page", "complete")], vec![heard(None)]);
     *t.refused.borrow_mut() = Some(ErrorBody::new(ErrorCode::NotAllowed, "not allowed"));
-    let refused = run(finish(&t, LoadWatch::NextComplete, 0.0)).unwrap_err();
+    let refused = run(finish(&t, LoadWatch::NextComplete, 0.0, BUDGET)).unwrap_err();
     assert_eq!(refused.message, "not allowed");
     assert_eq!(t.log.all(), ["wait NextComplete 7500"]);
+    for waited in [Waited::Out, Waited::Closed] {
+        let t = fake(vec![look(URL, "Page", "loading")], vec![waited]);
+        *t.refused.borrow_mut() = Some(ErrorBody::new(ErrorCode::NotAllowed, "not allowed"));
+        let refused = run(finish(&t, LoadWatch::NextComplete, 0.0, BUDGET)).unwrap_err();
+        assert_eq!(
+            (refused.code, refused.message.as_str()),
+            (ErrorCode::NotAllowed, "not allowed")
+        );
+        assert_eq!(t.log.all(), ["wait NextComplete 7500"]);
+    }
 }
 
 #[test]
 fn a_tab_closed_while_loading_is_said_and_one_still_loading_when_time_ran_out_is_reported_so() {
     let t = fake(vec![look(URL, "Page", "loading")], vec![Waited::Closed]);
-    let closed = run(finish(&t, LoadWatch::NextComplete, 0.0)).unwrap_err();
+    let closed = run(finish(&t, LoadWatch::NextComplete, 0.0, BUDGET)).unwrap_err();
     assert_eq!(closed.code, ErrorCode::NoSuchTab);
     assert_eq!(closed.message, "tab 7 was closed while loading");
     let t = fake(vec![look(URL, "Page", "loading")], vec![Waited::Out]);
-    let report = run(finish(&t, LoadWatch::NextComplete, 0.0)).unwrap();
+    let report = run(finish(&t, LoadWatch::NextComplete, 0.0, BUDGET)).unwrap();
     assert_eq!(report.load_state, LoadState::Loading);
     assert_eq!(report.waited_ms, 10_000);
 }
@@ -190,7 +196,7 @@ fn a_tab_gone_when_looked_at_says_so_with_the_browsers_words() {
         vec![Err(ErrorBody::new(ErrorCode::Browser, "Invalid tab ID: 7"))],
         vec![],
     );
-    let gone = run(loaded(&t, LoadWatch::navigation(), 0.0)).unwrap_err();
+    let gone = run(loaded(&t, LoadWatch::navigation(), 0.0, BUDGET)).unwrap_err();
     assert_eq!(gone.code, ErrorCode::NoSuchTab);
     assert_eq!(gone.message, "tab 7 is gone (Invalid tab ID: 7)");
     assert_eq!(
@@ -203,10 +209,10 @@ fn a_tab_gone_when_looked_at_says_so_with_the_browsers_words() {
 fn only_a_complete_load_under_a_placeholder_title_asks_the_page_for_its_own() {
     let mut t = fake(vec![look(URL, PLACEHOLDER, "complete")], vec![]);
     t.page_title = Some("Own title");
-    let report = run(report(&t, LoadState::Complete, None)).unwrap();
+    let report = run(report(&t, LoadState::Complete, None, 0.0)).unwrap();
     assert_eq!(report.title, "Own title");
     assert!(t.log.all().contains(&"ask the page".to_owned()));
-    let loading = run(super::report(&t, LoadState::Loading, None)).unwrap();
+    let loading = run(super::report(&t, LoadState::Loading, None, 0.0)).unwrap();
     assert_eq!(loading.title, PLACEHOLDER);
     assert_eq!(
         t.log.all().last().unwrap(),
@@ -249,6 +255,12 @@ fn a_url_wait_past_its_time_or_on_a_closed_tab_says_which() {
     assert_eq!(
         late.message,
         "the URL is still http://x/a after 500 ms, not \"http://x/b\""
+    );
+    assert_eq!(
+        late.hint.as_deref(),
+        Some(
+            "* matches within one path part, ** anything; pass a larger timeout if the page is slow"
+        )
     );
     let t = fake(
         vec![look("http://x/a", "A", "complete")],

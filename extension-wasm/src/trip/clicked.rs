@@ -66,8 +66,8 @@ pub trait Clicker {
         url: &str,
         jar: Option<&str>,
     ) -> impl Future<Output = Result<TabId, ErrorBody>>;
-    /// The new tab `tab`, waited on until `until` (ms since the epoch).
-    fn tab(&self, tab: TabId, until: u64) -> Self::Tab;
+    /// The new tab `tab`, to wait on.
+    fn tab(&self, tab: TabId) -> Self::Tab;
 }
 
 /// The click (`clicking`, which answers the page's own words) answered with the tab it opened;
@@ -117,7 +117,7 @@ async fn popped<C: Clicker>(
         Some(Ok(tab_id)) => NewTab::Opened {
             url: match load::is_blank(&url) {
                 // Opened blank and sent on by the page (sign-in libraries do): where it went.
-                true => first_address(&c.tab(tab_id, until), until).await,
+                true => first_address(&c.tab(tab_id), until).await,
                 false => url,
             },
             tab_id,

@@ -14,7 +14,7 @@ use serde::Serialize;
 use crate::background::{Heard, with_state};
 use crate::load::{LoadWatch, Reached};
 use crate::pool::AuthorizedTab;
-use crate::tab_wait::{self, TabWatch};
+use crate::tab_wait::{self, Budget, TabWatch};
 use crate::trip::{self, Go, Tabs};
 use crate::web;
 
@@ -36,6 +36,7 @@ pub async fn navigate(
 /// `budget_ms`).
 pub(super) struct TabTrip {
     one: OneTab,
+    budget: Budget,
     /// When the browser was last asked to go (`web::precise_ms`), for the trace.
     asked_at: Cell<f64>,
 }
@@ -43,7 +44,11 @@ pub(super) struct TabTrip {
 impl TabTrip {
     pub(super) fn new(tab: TabId, started: f64, budget_ms: u32) -> Self {
         Self {
-            one: OneTab::new(tab, started, budget_ms),
+            one: OneTab::new(tab),
+            budget: Budget {
+                started,
+                ms: budget_ms,
+            },
             asked_at: Cell::new(web::precise_ms()),
         }
     }
@@ -80,11 +85,11 @@ impl Tabs for TabTrip {
     }
 
     async fn finish(&self, waiter: Self::Waiter) -> Loaded {
-        tab_wait::finish(&self.one, waiter, self.asked_at.get()).await
+        tab_wait::finish(&self.one, waiter, self.asked_at.get(), self.budget).await
     }
 
     async fn report(&self) -> Loaded {
-        tab_wait::report(&self.one, LoadState::Complete, None).await
+        tab_wait::report(&self.one, LoadState::Complete, None, self.budget.started).await
     }
 
     fn reached(&self, mark: u64, asked: Option<&str>, url: &str) -> Reached {
@@ -102,7 +107,7 @@ impl Tabs for TabTrip {
     }
 
     fn left_ms(&self) -> f64 {
-        tab_wait::left_ms(&self.one)
+        self.budget.left_at(web::now_ms())
     }
 
     fn now_ms(&self) -> f64 {
@@ -153,7 +158,5 @@ pub async fn wait_for_url(
     glob: &str,
     until: u64,
 ) -> Result<reply::Waited, ErrorBody> {
-    let now = web::now_ms();
-    let budget_ms = (until as f64 - now).max(0.0) as u32;
-    tab_wait::url_matches(&OneTab::new(tab.id(), now, budget_ms), glob, until).await
+    tab_wait::url_matches(&OneTab::new(tab.id()), glob, until).await
 }

@@ -117,9 +117,8 @@ impl Clicker for Click<'_> {
         Ok(TabId(tab.id))
     }
 
-    fn tab(&self, tab: TabId, until: u64) -> OneTab {
-        let now = web::now_ms();
-        OneTab::new(tab, now, (until as f64 - now).max(0.0) as u32)
+    fn tab(&self, tab: TabId) -> OneTab {
+        OneTab::new(tab)
     }
 }
 

@@ -7,7 +7,7 @@ use futures_channel::oneshot;
 use crate::background::{LoadWaiter, with_state};
 use crate::load::LoadWatch;
 use crate::page_title::Titles;
-use crate::tab_wait::{self, Heard, Look, Shown, TabWatch, Waited};
+use crate::tab_wait::{self, Budget, Heard, Look, Shown, TabWatch, Waited};
 use crate::web::{self, Tab};
 
 use super::*;
@@ -32,23 +32,21 @@ pub(super) async fn wait_loaded(
     budget_ms: u32,
 ) -> Loaded {
     let asked_at = web::precise_ms();
-    tab_wait::loaded(&OneTab::new(tab, started, budget_ms), load, asked_at).await
+    let budget = Budget {
+        started,
+        ms: budget_ms,
+    };
+    tab_wait::loaded(&OneTab::new(tab), load, asked_at, budget).await
 }
 
-/// One tab waited on, within a budget of `budget_ms` from `started` (`web::now_ms`).
+/// One tab waited on.
 pub(super) struct OneTab {
     tab: TabId,
-    started: f64,
-    budget_ms: u32,
 }
 
 impl OneTab {
-    pub(super) fn new(tab: TabId, started: f64, budget_ms: u32) -> Self {
-        Self {
-            tab,
-            started,
-            budget_ms,
-        }
+    pub(super) fn new(tab: TabId) -> Self {
+        Self { tab }
     }
 }
 
@@ -91,14 +89,6 @@ impl TabWatch for OneTab {
             s.pool
                 .update_page(self.tab, Some(page.url.clone()), Some(page.title.clone()))
         });
-    }
-
-    fn started(&self) -> f64 {
-        self.started
-    }
-
-    fn budget_ms(&self) -> u32 {
-        self.budget_ms
     }
 }
 

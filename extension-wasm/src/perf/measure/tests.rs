@@ -1,4 +1,5 @@
 use std::cell::Cell;
+use std::rc::Rc;
 
 use claudezilla_protocol::ErrorCode;
 
@@ -7,15 +8,27 @@ use crate::at_once::run;
 use crate::steps::Steps;
 
 /// A tab whose place and browser answers are scripted; a reload takes `reload_ms` of the
-/// clock. Every step is logged.
+/// clock. Every step is logged, the turn's end too.
 struct Fake {
     place: Result<(u32, TabPlace), ErrorBody>,
     earlier: Option<u32>,
     /// The browser refuses to activate this tab (0: the measured one).
     refuses: Option<u32>,
+    /// The reload's error.
+    reload_fails: Option<ErrorBody>,
     reload_ms: f64,
     clock: Cell<f64>,
-    log: Steps,
+    /// Shared with the turn, which logs its end.
+    log: Rc<Steps>,
+}
+
+/// A turn at showing a tab, held until dropped.
+struct Turn(Rc<Steps>);
+
+impl Drop for Turn {
+    fn drop(&mut self) {
+        self.0.say("turn over");
+    }
 }
 
 fn place(active: bool, attached: bool, in_agents_window: bool) -> (u32, TabPlace) {
@@ -34,17 +47,19 @@ fn fake(place: (u32, TabPlace)) -> Fake {
         place: Ok(place),
         earlier: Some(5),
         refuses: None,
+        reload_fails: None,
         reload_ms: 100.0,
         clock: Cell::new(0.0),
-        log: Steps::default(),
+        log: Rc::default(),
     }
 }
 
 impl Stage for Fake {
-    type Turn = ();
+    type Turn = Turn;
 
-    async fn turn(&self) {
+    async fn turn(&self) -> Turn {
         self.log.say("turn");
+        Turn(Rc::clone(&self.log))
     }
 
     async fn place(&self) -> Result<(u32, TabPlace), ErrorBody> {
@@ -57,18 +72,20 @@ impl Stage for Fake {
         self.earlier
     }
 
-    async fn activate(&self, tab: Option<u32>) -> Result<(), ErrorBody> {
-        self.log.say(format!("activate {tab:?}"));
-        match self.refuses == Some(tab.unwrap_or(0)) {
-            true => Err(ErrorBody::new(ErrorCode::Browser, "Invalid tab ID")),
-            false => Ok(()),
-        }
+    async fn show(&self) -> Result<(), ErrorBody> {
+        self.log.say("show");
+        self.answer(0)
+    }
+
+    async fn activate(&self, tab: u32) -> Result<(), ErrorBody> {
+        self.log.say(format!("activate {tab}"));
+        self.answer(tab)
     }
 
     async fn reload(&self, budget_ms: u32) -> Result<(), ErrorBody> {
         self.log.say(format!("reload within {budget_ms}"));
         self.clock.set(self.clock.get() + self.reload_ms);
-        Ok(())
+        self.reload_fails.clone().map_or(Ok(()), Err)
     }
 
     async fn read(&self, budget_ms: u32) -> Result<Box<PagePerformance>, ErrorBody> {
@@ -78,6 +95,16 @@ impl Stage for Fake {
 
     fn now_ms(&self) -> f64 {
         self.clock.get()
+    }
+}
+
+impl Fake {
+    /// The browser's answer to activating `tab` (0: the measured one).
+    fn answer(&self, tab: u32) -> Result<(), ErrorBody> {
+        match self.refuses == Some(tab) {
+            true => Err(ErrorBody::new(ErrorCode::Browser, "Invalid tab ID")),
+            false => Ok(()),
+        }
     }
 }
 
@@ -100,10 +127,11 @@ fn a_fresh_load_shows_the_tab_in_a_turn_then_gives_the_earlier_one_back() {
             "turn",
             "place",
             "active in 2",
-            "activate None",
+            "show",
             "reload within 8000",
             "read within 7900",
-            "activate Some(5)"
+            "activate 5",
+            "turn over"
         ]
     );
 }
@@ -114,7 +142,10 @@ fn the_read_keeps_a_second_however_long_the_load_took() {
     f.reload_ms = 7_800.0;
     let report = run(measure(&f, true, 8_000)).unwrap();
     assert_eq!(report.showing, Showing::AlreadyShown);
-    assert_eq!(f.log.all()[2..], ["reload within 8000", "read within 1000"]);
+    assert_eq!(
+        f.log.all()[2..4],
+        ["reload within 8000", "read within 1000"]
+    );
 }
 
 #[test]
@@ -126,6 +157,16 @@ fn a_tab_not_shown_says_why_and_is_still_measured() {
         Showing::NotShown {
             why: "it is the user's tab (attached), and the user's windows are not switched under them".into()
         }
+    );
+    assert_eq!(
+        f.log.all(),
+        [
+            "turn",
+            "place",
+            "reload within 8000",
+            "read within 7900",
+            "turn over"
+        ]
     );
     let mut f = fake(place(false, false, true));
     f.place = Err(ErrorBody::new(ErrorCode::Browser, "Invalid tab ID: 7"));
@@ -145,7 +186,19 @@ fn a_tab_not_shown_says_why_and_is_still_measured() {
             why: "Firefox refused to make it the active tab: Invalid tab ID".into()
         }
     );
-    assert!(!f.log.all().contains(&"activate Some(5)".to_owned()));
+    // Measured all the same, and no earlier tab to give back.
+    assert_eq!(
+        f.log.all(),
+        [
+            "turn",
+            "place",
+            "active in 2",
+            "show",
+            "reload within 8000",
+            "read within 7900",
+            "turn over"
+        ]
+    );
 }
 
 #[test]
@@ -154,4 +207,19 @@ fn an_earlier_tab_gone_meanwhile_is_not_said_restored() {
     f.refuses = Some(5);
     let report = run(measure(&f, true, 8_000)).unwrap();
     assert_eq!(report.showing, Showing::Shown { restored: None });
+}
+
+#[test]
+fn a_failed_reload_still_gives_the_earlier_tab_back_within_the_turn_and_is_answered() {
+    let mut f = fake(place(false, false, true));
+    f.reload_fails = Some(ErrorBody::new(
+        ErrorCode::Timeout,
+        "the reload took too long",
+    ));
+    let failed = run(measure(&f, true, 8_000)).unwrap_err();
+    assert_eq!(failed.message, "the reload took too long");
+    assert_eq!(
+        f.log.all()[4..],
+        ["reload within 8000", "activate 5", "turn over"]
+    );
 }

@@ -17,6 +17,8 @@ struct Fake {
     /// What the page's tabs became, as Firefox reports them (none: not within the wait).
     adoptions: RefCell<VecDeque<Option<Adopted>>>,
     refuse: Option<&'static str>,
+    /// The pool's refusal of one more tab.
+    full: Option<&'static str>,
     window: Option<u32>,
     /// The new tab's addresses, one a look (the last repeats).
     addresses: RefCell<Vec<&'static str>>,
@@ -31,6 +33,7 @@ fn fake(opened: Option<Opened>) -> Fake {
         waited_on: false,
         adoptions: RefCell::default(),
         refuse: None,
+        full: None,
         window: Some(3),
         addresses: RefCell::default(),
         clock: Cell::new(0.0),
@@ -48,6 +51,16 @@ fn clicked(new_tab: Option<NewTab>) -> Result<Clicked, ErrorBody> {
         new_tab,
         refused: vec![],
     })
+}
+
+/// The click itself, logged when it runs, answering `answer`.
+async fn clicking(log: &Steps, answer: Result<Clicked, ErrorBody>) -> Result<Clicked, ErrorBody> {
+    log.say("click");
+    answer
+}
+
+fn asked(url: &str) -> Option<NewTab> {
+    Some(NewTab::Asked { url: url.into() })
 }
 
 impl Clicker for Fake {
@@ -97,7 +110,10 @@ impl Clicker for Fake {
 
     fn admit(&self) -> Result<(), ErrorBody> {
         self.log.say("admit");
-        Ok(())
+        match self.full {
+            Some(why) => Err(ErrorBody::new(ErrorCode::PoolFull, why)),
+            None => Ok(()),
+        }
     }
 
     async fn clicked_tab(&self) -> Result<ClickedTab, ErrorBody> {
@@ -117,8 +133,8 @@ impl Clicker for Fake {
         Ok(TabId(8))
     }
 
-    fn tab(&self, tab: TabId, until: u64) -> Popup {
-        self.log.say(format!("tab {tab} until {until}"));
+    fn tab(&self, tab: TabId) -> Popup {
+        self.log.say(format!("tab {tab}"));
         Popup {
             addresses: RefCell::new(self.addresses.take().into()),
             clock: self.clock.get(),
@@ -191,14 +207,6 @@ impl TabWatch for Popup {
     }
 
     fn seen(&self, _page: &Shown) {}
-
-    fn started(&self) -> f64 {
-        0.0
-    }
-
-    fn budget_ms(&self) -> u32 {
-        0
-    }
 }
 
 #[test]
@@ -207,11 +215,7 @@ fn a_linked_tab_opens_beside_the_agents_others_in_the_clicked_tabs_jar_and_is_na
     f.adoptions.borrow_mut().push_back(Some(Ok(TabId(8))));
     let answer = run(click(
         &f,
-        async {
-            clicked(Some(NewTab::Asked {
-                url: "https://x/".into(),
-            }))
-        },
+        clicking(&f.log, clicked(asked("https://x/"))),
         5_000,
     ))
     .unwrap();
@@ -226,6 +230,7 @@ fn a_linked_tab_opens_beside_the_agents_others_in_the_clicked_tabs_jar_and_is_na
         f.log.all(),
         [
             "listen",
+            "click",
             "allowed https://x/?",
             "admit",
             "open https://x/ in window 3, jar Some(\"firefox-container-2\")",
@@ -239,14 +244,9 @@ fn a_linked_tab_opens_beside_the_agents_others_in_the_clicked_tabs_jar_and_is_na
 fn a_link_the_allowlist_refuses_is_not_opened_and_says_why() {
     let mut f = fake(agents());
     f.refuse = Some("x is not allowed");
-    f.window = None;
     let answer = run(click(
         &f,
-        async {
-            clicked(Some(NewTab::Asked {
-                url: "https://x/".into(),
-            }))
-        },
+        clicking(&f.log, clicked(asked("https://x/"))),
         5_000,
     ))
     .unwrap();
@@ -268,13 +268,13 @@ fn a_click_on_a_users_tab_or_one_another_click_waits_on_waits_for_no_tab() {
     let popped = Some(NewTab::Popped {
         url: "https://x/p".into(),
     });
-    let answer = run(click(&f, async { clicked(popped.clone()) }, 5_000)).unwrap();
+    let answer = run(click(&f, clicking(&f.log, clicked(popped.clone())), 5_000)).unwrap();
     assert_eq!(answer.new_tab, popped);
-    assert!(f.log.all().is_empty());
+    assert_eq!(f.log.all(), ["click"]);
     let mut f = fake(agents());
     f.waited_on = true;
-    run(click(&f, async { clicked(popped.clone()) }, 5_000)).unwrap();
-    assert!(f.log.all().is_empty());
+    run(click(&f, clicking(&f.log, clicked(popped.clone())), 5_000)).unwrap();
+    assert_eq!(f.log.all(), ["click"]);
 }
 
 #[test]
@@ -285,16 +285,10 @@ fn a_blank_popup_is_named_by_where_the_page_sends_it_within_a_moment() {
         .borrow_mut()
         .extend(["about:blank", "https://login.example/"]);
     f.clock.set(4_400.0);
-    let answer = run(click(
-        &f,
-        async {
-            clicked(Some(NewTab::Popped {
-                url: "about:blank".into(),
-            }))
-        },
-        5_000,
-    ))
-    .unwrap();
+    let popped = clicked(Some(NewTab::Popped {
+        url: "about:blank".into(),
+    }));
+    let answer = run(click(&f, clicking(&f.log, popped), 5_000)).unwrap();
     assert_eq!(
         answer.new_tab,
         Some(NewTab::Opened {
@@ -306,8 +300,9 @@ fn a_blank_popup_is_named_by_where_the_page_sends_it_within_a_moment() {
         f.log.all(),
         [
             "listen",
+            "click",
             "adoption within 1000",
-            "tab 8 until 5000",
+            "tab 8",
             // What is left of the click's time, a second at most.
             "wait 600",
             "stop listening"
@@ -321,16 +316,10 @@ fn tabs_the_answer_does_not_name_are_told_in_notes_and_a_refused_popup_says_why(
     f.adoptions
         .borrow_mut()
         .extend([Some(Err("the pool is full".into())), Some(Ok(TabId(9)))]);
-    let answer = run(click(
-        &f,
-        async {
-            clicked(Some(NewTab::Popped {
-                url: "https://x/p".into(),
-            }))
-        },
-        5_000,
-    ))
-    .unwrap();
+    let popped = clicked(Some(NewTab::Popped {
+        url: "https://x/p".into(),
+    }));
+    let answer = run(click(&f, clicking(&f.log, popped), 5_000)).unwrap();
     assert_eq!(
         answer.new_tab,
         Some(NewTab::Refused {
@@ -342,4 +331,78 @@ fn tabs_the_answer_does_not_name_are_told_in_notes_and_a_refused_popup_says_why(
         f.log.all().last().unwrap(),
         &format!("note: {}", adopt::note(TabId(7), &Ok(TabId(9))))
     );
+}
+
+#[test]
+fn a_link_past_the_agents_share_of_the_pool_is_not_opened_and_says_why() {
+    let mut f = fake(agents());
+    f.full = Some("the pool of 12 agent tabs is full: you hold 12");
+    let answer = run(click(
+        &f,
+        clicking(&f.log, clicked(asked("https://x/"))),
+        5_000,
+    ))
+    .unwrap();
+    assert_eq!(
+        answer.new_tab,
+        Some(NewTab::Refused {
+            url: "https://x/".into(),
+            why: "the pool of 12 agent tabs is full: you hold 12".into()
+        })
+    );
+    assert!(!f.log.all().iter().any(|s| s.starts_with("open")));
+}
+
+#[test]
+fn a_linked_tab_opens_in_the_clicked_tabs_window_before_the_agents_have_one() {
+    let mut f = fake(agents());
+    f.window = None;
+    run(click(
+        &f,
+        clicking(&f.log, clicked(asked("https://x/"))),
+        5_000,
+    ))
+    .unwrap();
+    assert!(
+        f.log
+            .all()
+            .contains(&"open https://x/ in window 9, jar Some(\"firefox-container-2\")".to_owned())
+    );
+}
+
+#[test]
+fn a_failed_click_stops_listening_and_tells_the_tabs_its_page_opened_in_notes() {
+    let f = fake(agents());
+    f.adoptions.borrow_mut().push_back(Some(Ok(TabId(9))));
+    let failed = Err(ErrorBody::new(ErrorCode::ElementNotFound, "no element e4"));
+    let error = run(click(&f, clicking(&f.log, failed), 5_000)).unwrap_err();
+    assert_eq!(error.message, "no element e4");
+    assert_eq!(
+        f.log.all(),
+        [
+            "listen".to_owned(),
+            "click".to_owned(),
+            "stop listening".to_owned(),
+            format!("note: {}", adopt::note(TabId(7), &Ok(TabId(9))))
+        ]
+    );
+}
+
+#[test]
+fn a_blank_popup_waits_a_second_at_most_for_where_the_page_sends_it() {
+    let f = fake(agents());
+    f.adoptions.borrow_mut().push_back(Some(Ok(TabId(8))));
+    f.addresses.borrow_mut().push("about:blank");
+    let popped = clicked(Some(NewTab::Popped {
+        url: "about:blank".into(),
+    }));
+    let answer = run(click(&f, clicking(&f.log, popped), 60_000)).unwrap();
+    assert_eq!(
+        answer.new_tab,
+        Some(NewTab::Opened {
+            tab_id: TabId(8),
+            url: "about:blank".into()
+        })
+    );
+    assert!(f.log.all().contains(&"wait 1000".to_owned()));
 }
