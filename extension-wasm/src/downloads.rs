@@ -266,6 +266,8 @@ pub fn page_made_owner<'a>(
     owners.all(|a| a == Some(first)).then_some(first)
 }
 
+pub mod flows;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -163,6 +163,7 @@ pub mod style_rules;
 pub mod suggest;
 pub mod tab_listeners;
 pub mod tab_mark;
+pub mod tab_wait;
 pub mod text;
 pub mod trip;
 pub mod typed;

@@ -7,6 +7,7 @@ use claudezilla_protocol::reply::{Resource, ResourceKind, Shifts};
 
 use crate::sorting::sort_by;
 
+pub mod measure;
 mod report;
 pub use report::{LCP, Timeline, report};
 mod paint;

@@ -5,7 +5,7 @@
 //! `background/tabs/navigation.rs` is the browser's side.
 
 use claudezilla_protocol::args::NavAction;
-use claudezilla_protocol::reply::{LoadState, TabReport};
+use claudezilla_protocol::reply::LoadState;
 use claudezilla_protocol::{ErrorBody, ErrorCode, TabId};
 
 use crate::arrival;
@@ -13,7 +13,7 @@ use crate::load::{LoadWatch, Reached};
 use crate::retry_plan;
 
 /// A tab's page as a navigation or a new tab answers it.
-pub type Loaded = Result<TabReport, ErrorBody>;
+pub use crate::tab_wait::Loaded;
 
 /// Where a navigation goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -206,6 +206,7 @@ pub async fn arrived<T: Tabs>(tabs: &T, asked: Option<&str>, mark: u64, loaded: 
 }
 
 pub mod adopt;
+pub mod clicked;
 pub mod open;
 
 #[cfg(test)]

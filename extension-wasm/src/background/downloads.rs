@@ -1,7 +1,8 @@
 //! `firefox_downloads`: files the agents' pages download. Each new download is matched to an
 //! agent (`crate::downloads`); the agent hears of it in its next answer, and the tool lists its
 //! downloads, waits for them to finish, and — once the MCP server has copied a finished file
-//! into the allowed folders — deletes the browser's copy, so it lands nowhere else.
+//! into the allowed folders — deletes the browser's copy, so it lands nowhere else. The flows
+//! are `crate::downloads::flows`'s; this is the browser's side.
 
 use claudezilla_protocol::args::{MAX_DOWNLOADS, ResolvedDownloads};
 use claudezilla_protocol::reply;
@@ -11,12 +12,9 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::{now, outbox, tabs, with_state};
-use crate::downloads::{DownloadItem, OpenPage, busy, page_made_owner};
+use crate::downloads::DownloadItem;
+use crate::downloads::flows::{self, Downloader, TabPage};
 use crate::web::{self, Tab};
-
-/// Least time between two reads of a waiting call's list: a page that starts downloads in a
-/// stream (each a change) makes a wait read at most ten times a second, as the poll did five.
-const READ_GAP_MS: u64 = 100;
 
 #[derive(Serialize)]
 struct ById {
@@ -63,130 +61,116 @@ fn next_change() -> futures_channel::oneshot::Receiver<()> {
 }
 
 async fn claim(item: DownloadItem) {
-    let Some((agent, tab)) = owner(&item).await else {
-        return;
-    };
-    if let Some(refused) = outside_allowlist(&agent, &item) {
-        // Not the agent's to have: the file never lands, in the project or anywhere.
-        let _ = web::call(web::downloads_cancel(item.id)).await;
-        outbox::notify(&agent, refused);
-        return;
-    }
-    with_state(|s| s.downloads.own(item.id, &agent));
-    changed();
-    // A navigation that became this download is over: the page stays where it was.
-    if let Some(tab) = tab
-        && with_state(|s| s.main_frames.downloaded(tab, &item.url))
-    {
-        tabs::main_frame_heard(tab);
-        tabs::settle(tab);
-    }
-    outbox::notify(
-        &agent,
-        format!(
-            "Your page started a download ({}): firefox_downloads waits for it and moves it into your project.",
-            item.file_name()
-        ),
-    );
+    flows::claim(&Browser, item).await;
 }
 
-/// Why `agent` may not have this download: it comes from outside the user's or the agent's
-/// allowlist ([`DownloadItem::source`]).
-fn outside_allowlist(agent: &AgentId, item: &DownloadItem) -> Option<String> {
-    let refused = super::config::check(agent, item.source()?).err()?;
-    Some(format!(
-        "A download was cancelled ({}): {}",
-        item.file_name(),
-        refused.message
-    ))
-}
-
-/// The agent whose tab fetched the file (and that tab), whose own container it was downloaded
-/// in, or whose page made it.
-async fn owner(item: &DownloadItem) -> Option<(AgentId, Option<TabId>)> {
-    // No agent tab, no agent's download: the user's own downloads cost nothing more.
-    if with_state(|s| s.pool.is_empty()) {
-        return None;
-    }
-    let by_request = with_state(|s| {
-        let tab = s.downloads.tab_that_requested(&item.url, web::now_ms())?;
-        Some((s.pool.owner(tab)?.clone(), Some(tab)))
-    });
-    if by_request.is_some() {
-        return by_request;
-    }
-    let by_container = with_state(|s| {
-        let jar = item.cookie_store_id.as_deref()?;
-        s.containers
-            .iter()
-            .find(|(_, c)| c.cookie_store_id == jar)
-            .map(|(agent, _)| (agent.clone(), None))
-    });
-    if by_container.is_some() {
-        return by_container;
-    }
-    if !item.page_made() {
-        return None;
-    }
-    let tabs: Vec<Tab> = web::call_as(web::tabs_query(&web::to_js(&AnyTab {})))
-        .await
-        .ok()?;
-    with_state(|s| {
-        let pages: Vec<OpenPage> = tabs
-            .iter()
-            .map(|t| OpenPage {
-                url: &t.url,
-                agent: s.pool.owner(TabId(t.id)),
-                acted: s.downloads.acted_at(TabId(t.id)),
-            })
-            .collect();
-        page_made_owner(&item.url, item.referrer.as_deref(), &pages, web::now_ms())
-            .map(|agent| (agent.clone(), None))
-    })
-}
-
-/// `firefox_downloads`: deletes the browser's copies of the files the MCP server moved, then
-/// lists the agent's downloads (waiting, when asked, until one has started and none is in
-/// progress: the list is read again at each change the browser tells of).
+/// `firefox_downloads`: the agent's downloads, once the files the MCP server moved are
+/// deleted from the browser ([`flows::list`]).
 pub async fn list(
     agent: &AgentId,
     a: ResolvedDownloads,
     until: u64,
 ) -> Result<reply::Downloads, ErrorBody> {
-    for m in &a.moved {
-        if with_state(|s| s.downloads.moved(agent, m.id, &m.path)) {
-            // The file was copied out: the browser's copy goes (its entry stays in the
-            // Library, so the user sees what agents downloaded).
-            let _ = web::call(web::downloads_remove_file(m.id)).await;
-        }
+    flows::list(&Browser, agent, a, until).await
+}
+
+/// The agents' downloads in the state and the browser, as claiming and listing ask them.
+struct Browser;
+
+impl Downloader for Browser {
+    type Change = futures_channel::oneshot::Receiver<()>;
+
+    fn no_agent_tabs(&self) -> bool {
+        with_state(|s| s.pool.is_empty())
     }
-    if !a.args.wait {
-        let downloads = current(agent).await;
-        return Ok(reply::Downloads { downloads });
+
+    fn requested_by(&self, url: &str) -> Option<(AgentId, TabId)> {
+        with_state(|s| {
+            let tab = s.downloads.tab_that_requested(url, web::now_ms())?;
+            Some((s.pool.owner(tab)?.clone(), tab))
+        })
     }
-    loop {
-        // Asked before the read, so a change during it is not missed.
-        let change = next_change();
-        let read_at = now();
-        let downloads = current(agent).await;
-        let left = until.saturating_sub(now());
-        if !busy(&downloads) || left == 0 {
-            return Ok(reply::Downloads { downloads });
-        }
-        let changed = async {
-            let _ = change.await;
-            let gap = (read_at + READ_GAP_MS).saturating_sub(now());
-            web::sleep(u32::try_from(gap).unwrap_or(0)).await;
-        };
-        if web::with_deadline(u32::try_from(left).unwrap_or(u32::MAX), changed)
+
+    fn container_of(&self, jar: &str) -> Option<AgentId> {
+        with_state(|s| {
+            s.containers
+                .iter()
+                .find(|(_, c)| c.cookie_store_id == jar)
+                .map(|(agent, _)| agent.clone())
+        })
+    }
+
+    async fn pages(&self) -> Option<Vec<TabPage>> {
+        let tabs: Vec<Tab> = web::call_as(web::tabs_query(&web::to_js(&AnyTab {})))
             .await
-            .is_none()
-        {
-            // Time is up: the list as it is now (a file's bytes change without telling). Read
-            // after `until`, within the margin the background keeps to answer.
-            let downloads = current(agent).await;
-            return Ok(reply::Downloads { downloads });
-        }
+            .ok()?;
+        Some(with_state(|s| {
+            tabs.into_iter()
+                .map(|t| TabPage {
+                    agent: s.pool.owner(TabId(t.id)).cloned(),
+                    acted: s.downloads.acted_at(TabId(t.id)),
+                    url: t.url,
+                })
+                .collect()
+        }))
+    }
+
+    fn check(&self, agent: &AgentId, url: &str) -> Result<(), ErrorBody> {
+        super::config::check(agent, url)
+    }
+
+    async fn cancel(&self, id: u32) {
+        let _ = web::call(web::downloads_cancel(id)).await;
+    }
+
+    fn notify(&self, agent: &AgentId, text: String) {
+        outbox::notify(agent, text);
+    }
+
+    fn own(&self, id: u32, agent: &AgentId) {
+        with_state(|s| s.downloads.own(id, agent));
+        changed();
+    }
+
+    fn downloaded(&self, tab: TabId, url: &str) -> bool {
+        with_state(|s| s.main_frames.downloaded(tab, url))
+    }
+
+    fn settle(&self, tab: TabId) {
+        tabs::main_frame_heard(tab);
+        tabs::settle(tab);
+    }
+
+    fn moved(&self, agent: &AgentId, id: u32, path: &str) -> bool {
+        with_state(|s| s.downloads.moved(agent, id, path))
+    }
+
+    async fn remove_file(&self, id: u32) {
+        let _ = web::call(web::downloads_remove_file(id)).await;
+    }
+
+    fn next_change(&self) -> Self::Change {
+        next_change()
+    }
+
+    async fn change(&self, change: Self::Change) {
+        let _ = change.await;
+    }
+
+    async fn current(&self, agent: &AgentId) -> Vec<DownloadInfo> {
+        current(agent).await
+    }
+
+    async fn sleep(&self, ms: u32) {
+        web::sleep(ms).await;
+    }
+
+    async fn within<T>(&self, ms: u32, work: impl Future<Output = T>) -> Option<T> {
+        web::with_deadline(ms, work).await
+    }
+
+    fn now(&self) -> u64 {
+        now()
     }
 }
 

@@ -34,6 +34,7 @@ use wasm_bindgen::prelude::*;
 use crate::capture_lock::{CaptureLock, Ticket};
 use crate::load::LoadWatch;
 use crate::pool::Pool;
+use crate::tab_wait::{Heard, Shown};
 use crate::web;
 
 /// Someone waiting for a tab to finish loading.
@@ -42,21 +43,7 @@ struct LoadWaiter {
     done: oneshot::Sender<Heard>,
 }
 
-/// What a load waiter is told: when (`web::precise_ms`) the background heard of the load's
-/// end, and the page the event showed (none when the wait ended otherwise: a refusal, a
-/// download), which spares asking the browser again.
-struct Heard {
-    at: f64,
-    page: Option<Shown>,
-}
-
-/// A tab's address and title as an event showed them.
-#[derive(Clone)]
-struct Shown {
-    url: String,
-    title: String,
-}
-
+/// A load waiter's word, heard now (`web::precise_ms`).
 impl Heard {
     fn now(page: Option<Shown>) -> Self {
         Self {

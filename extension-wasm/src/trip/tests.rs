@@ -2,6 +2,8 @@ use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 
+use claudezilla_protocol::reply::TabReport;
+
 use super::*;
 use crate::at_once::run;
 

@@ -190,7 +190,7 @@ impl Opener for NewTab<'_> {
     }
 
     fn left_ms(&self) -> f64 {
-        left_ms(self.started, self.budget_ms)
+        crate::tab_wait::left(self.budget_ms, self.started, web::now_ms())
     }
 }
 
@@ -295,7 +295,7 @@ pub async fn close(tab: AuthorizedTab) -> Result<reply::Closed, ErrorBody> {
     with_state(|s| s.pool.remove(tab));
     web::call(web::tabs_remove(&JsValue::from(tab.0)))
         .await
-        .map_err(|e| gone(tab, e))?;
+        .map_err(|e| crate::tab_wait::gone(tab, e))?;
     Ok(reply::Closed { tab_id: tab })
 }
 

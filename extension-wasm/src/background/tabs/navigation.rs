@@ -7,15 +7,16 @@ use std::cell::Cell;
 use claudezilla_protocol::args::NavAction;
 use claudezilla_protocol::reply;
 use claudezilla_protocol::reply::LoadState;
-use claudezilla_protocol::{ErrorBody, ErrorCode, TabId};
+use claudezilla_protocol::{ErrorBody, TabId};
 use futures_channel::oneshot;
 use serde::Serialize;
 
 use crate::background::{Heard, with_state};
 use crate::load::{LoadWatch, Reached};
 use crate::pool::AuthorizedTab;
+use crate::tab_wait::{self, Budget, TabWatch};
 use crate::trip::{self, Go, Tabs};
-use crate::web::{self, Tab};
+use crate::web;
 
 use super::*;
 
@@ -34,9 +35,8 @@ pub async fn navigate(
 /// The browser's side of one navigation of one tab, within one call's budget (`started`,
 /// `budget_ms`).
 pub(super) struct TabTrip {
-    tab: TabId,
-    started: f64,
-    budget_ms: u32,
+    one: OneTab,
+    budget: Budget,
     /// When the browser was last asked to go (`web::precise_ms`), for the trace.
     asked_at: Cell<f64>,
 }
@@ -44,9 +44,11 @@ pub(super) struct TabTrip {
 impl TabTrip {
     pub(super) fn new(tab: TabId, started: f64, budget_ms: u32) -> Self {
         Self {
-            tab,
-            started,
-            budget_ms,
+            one: OneTab::new(tab),
+            budget: Budget {
+                started,
+                ms: budget_ms,
+            },
             asked_at: Cell::new(web::precise_ms()),
         }
     }
@@ -56,23 +58,23 @@ impl Tabs for TabTrip {
     type Waiter = oneshot::Receiver<Heard>;
 
     fn tab(&self) -> TabId {
-        self.tab
+        self.one.tab()
     }
 
     fn mark(&self) -> u64 {
         with_state(|s| {
-            s.blocked.remove(&self.tab);
+            s.blocked.remove(&self.tab());
             s.main_frames.mark()
         })
     }
 
     fn watch(&self, load: LoadWatch) -> Self::Waiter {
-        watch(self.tab, load)
+        watch(self.tab(), load)
     }
 
     async fn go(&self, go: Go<'_>) -> Result<(), ErrorBody> {
         self.asked_at.set(web::precise_ms());
-        let tab = self.tab.0;
+        let tab = self.tab().0;
         let asked = match go {
             Go::To(url) => web::tabs_update(tab, &web::to_js(&SetUrl { url })),
             Go::Back => web::tabs_go_back(tab),
@@ -83,30 +85,29 @@ impl Tabs for TabTrip {
     }
 
     async fn finish(&self, waiter: Self::Waiter) -> Loaded {
-        let asked_at = self.asked_at.get();
-        finish_wait(self.tab, waiter, self.started, asked_at, self.budget_ms).await
+        tab_wait::finish(&self.one, waiter, self.asked_at.get(), self.budget).await
     }
 
     async fn report(&self) -> Loaded {
-        report(self.tab, self.started, LoadState::Complete).await
+        tab_wait::report(&self.one, LoadState::Complete, None, self.budget.started).await
     }
 
     fn reached(&self, mark: u64, asked: Option<&str>, url: &str) -> Reached {
-        with_state(|s| s.main_frames.reached(self.tab, mark, asked, url))
+        with_state(|s| s.main_frames.reached(self.tab(), mark, asked, url))
     }
 
     async fn news(&self, ms: u32) -> bool {
-        web::with_deadline(ms, main_frame_news(self.tab))
+        web::with_deadline(ms, main_frame_news(self.tab()))
             .await
             .is_some()
     }
 
     async fn scriptable(&self, ms: u32) -> Option<bool> {
-        web::with_deadline(ms, scriptable(self.tab)).await
+        web::with_deadline(ms, scriptable(self.tab())).await
     }
 
     fn left_ms(&self) -> f64 {
-        left_ms(self.started, self.budget_ms)
+        self.budget.left_at(web::now_ms())
     }
 
     fn now_ms(&self) -> f64 {
@@ -150,38 +151,12 @@ pub(super) async fn scriptable(tab: TabId) -> bool {
         .is_ok()
 }
 
-/// Waits until the tab's URL matches `glob`, or `until` (ms since the epoch): checked at each
-/// change of the tab's address, not polled.
+/// Waits until the tab's URL matches `glob`, or `until` (ms since the epoch)
+/// ([`tab_wait::url_matches`]).
 pub async fn wait_for_url(
     tab: AuthorizedTab,
     glob: &str,
     until: u64,
 ) -> Result<reply::Waited, ErrorBody> {
-    let tab = tab.id();
-    let started = web::now_ms();
-    loop {
-        // Watched before the look, so a change between the two is not missed.
-        let changed = watch(tab, LoadWatch::UrlChange);
-        let now: Tab = web::call_as(web::tabs_get(tab.0))
-            .await
-            .map_err(|e| gone(tab, e))?;
-        let waited = (web::now_ms() - started) as u32;
-        if crate::glob::matches(glob, &now.url) {
-            return Ok(reply::Waited {
-                what: format!("the URL {} matches {glob:?}", now.url),
-                waited_ms: waited,
-            });
-        }
-        if web::now_ms() >= until as f64 {
-            return Err(ErrorBody::new(ErrorCode::Timeout, format!("the URL is still {} after {waited} ms, not {glob:?}", now.url))
-                .with_hint("* matches within one path part, ** anything; pass a larger timeout if the page is slow"));
-        }
-        let left = (until as f64 - web::now_ms()).max(0.0) as u32;
-        if let Some(Err(_)) = web::with_deadline(left, changed).await {
-            return Err(ErrorBody::new(
-                ErrorCode::NoSuchTab,
-                format!("tab {tab} was closed while waiting for its URL"),
-            ));
-        }
-    }
+    tab_wait::url_matches(&OneTab::new(tab.id()), glob, until).await
 }

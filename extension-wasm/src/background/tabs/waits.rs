@@ -1,13 +1,13 @@
 //! The load waiters: registered per tab, fed every change of the tab's status and address
 //! (and the page's own word that it loaded), ended when their watch is satisfied.
 
-use claudezilla_protocol::reply::{LoadState, TabReport};
-use claudezilla_protocol::{ErrorBody, ErrorCode, TabId};
+use claudezilla_protocol::{ErrorBody, TabId};
 use futures_channel::oneshot;
 
-use crate::background::{Heard, LoadWaiter, Shown, with_state};
+use crate::background::{LoadWaiter, with_state};
 use crate::load::LoadWatch;
-use crate::page_title::{self, Titles};
+use crate::page_title::Titles;
+use crate::tab_wait::{self, Budget, Heard, Look, Shown, TabWatch, Waited};
 use crate::web::{self, Tab};
 
 use super::*;
@@ -24,115 +24,72 @@ pub(super) fn watch(tab: TabId, watch: LoadWatch) -> oneshot::Receiver<Heard> {
     rx
 }
 
+/// Waits for `load` of `tab` within a budget of `budget_ms` from `started` (`web::now_ms`).
 pub(super) async fn wait_loaded(
     tab: TabId,
     load: LoadWatch,
     started: f64,
     budget_ms: u32,
 ) -> Loaded {
-    let done = watch(tab, load);
     let asked_at = web::precise_ms();
-    // The load may have finished before the waiter existed.
-    let now: Tab = web::call_as(web::tabs_get(tab.0))
-        .await
-        .map_err(|e| gone(tab, e))?;
-    if load.satisfied_by(&now.status) {
-        return report(tab, started, LoadState::Complete).await;
-    }
-    finish_wait(tab, done, started, asked_at, budget_ms).await
-}
-
-/// Waits for `done` within what is left of the budget and reports the tab; `asked_at`
-/// (`web::precise_ms`) is when the browser was asked for the load, for the trace.
-pub(super) async fn finish_wait(
-    tab: TabId,
-    done: oneshot::Receiver<Heard>,
-    started: f64,
-    asked_at: f64,
-    budget_ms: u32,
-) -> Loaded {
-    let left = left_ms(started, budget_ms) as u32;
-    let waited = web::with_deadline(left, done).await;
-    if let Some(refused) = with_state(|s| s.blocked.remove(&tab)) {
-        return Err(refused);
-    }
-    match waited {
-        Some(Ok(heard)) => {
-            crate::hop_trace::record(|t| {
-                t.load_us = ((heard.at - asked_at).max(0.0) * 1e3) as u64;
-            });
-            report_seen(tab, started, LoadState::Complete, heard.page).await
-        }
-        Some(Err(_)) => Err(ErrorBody::new(
-            ErrorCode::NoSuchTab,
-            format!("tab {tab} was closed while loading"),
-        )),
-        None => report(tab, started, LoadState::Loading).await,
-    }
-}
-
-/// What is left of a budget of `budget_ms` from `started` (`web::now_ms`).
-pub(super) fn left_ms(started: f64, budget_ms: u32) -> f64 {
-    (f64::from(budget_ms) - (web::now_ms() - started)).max(0.0)
-}
-
-pub(super) async fn report(tab: TabId, started: f64, load_state: LoadState) -> Loaded {
-    report_seen(tab, started, load_state, None).await
-}
-
-/// Reports the tab as `seen` by the event that ended the wait, or as the browser says now.
-pub(super) async fn report_seen(
-    tab: TabId,
-    started: f64,
-    load_state: LoadState,
-    seen: Option<Shown>,
-) -> Loaded {
-    let mut now = match seen {
-        Some(seen) => seen,
-        None => shown_now(tab).await?,
+    let budget = Budget {
+        started,
+        ms: budget_ms,
     };
-    // Firefox may say "complete" before the page's title has reached the tab (a cold start,
-    // or a busy browser), whichever way the load's end was heard: the page itself is asked,
-    // once.
-    if load_state == LoadState::Complete
-        && crate::load::placeholder_title(&now.title, &now.url)
-        && let Some(title) = page_title::real_title(&TabTitles(tab)).await
-    {
-        now.title = title;
+    tab_wait::loaded(&OneTab::new(tab), load, asked_at, budget).await
+}
+
+/// One tab waited on.
+pub(super) struct OneTab {
+    tab: TabId,
+}
+
+impl OneTab {
+    pub(super) fn new(tab: TabId) -> Self {
+        Self { tab }
     }
-    with_state(|s| {
-        s.pool
-            .update_page(tab, Some(now.url.clone()), Some(now.title.clone()))
-    });
-    Ok(TabReport {
-        tab_id: tab,
-        // Whole until `arrived` has judged it.
-        url: now.url,
-        title: now.title,
-        load_state,
-        waited_ms: (web::now_ms() - started) as u32,
-        note: None,
-        container: None,
-    })
 }
 
-/// The tab's page as the browser shows it now.
-async fn shown_now(tab: TabId) -> Result<Shown, ErrorBody> {
-    let now: Tab = web::call_as(web::tabs_get(tab.0))
-        .await
-        .map_err(|e| gone(tab, e))?;
-    Ok(Shown {
-        url: now.url,
-        title: now.title,
-    })
-}
+impl TabWatch for OneTab {
+    type Waiter = oneshot::Receiver<Heard>;
 
-pub(super) fn gone(tab: TabId, e: ErrorBody) -> ErrorBody {
-    ErrorBody::new(
-        ErrorCode::NoSuchTab,
-        format!("tab {tab} is gone ({})", e.message),
-    )
-    .with_hint("firefox_get_tabs lists your open tabs")
+    fn tab(&self) -> TabId {
+        self.tab
+    }
+
+    fn watch(&self, load: LoadWatch) -> Self::Waiter {
+        watch(self.tab, load)
+    }
+
+    async fn look(&self) -> Result<Look, ErrorBody> {
+        let now: Tab = web::call_as(web::tabs_get(self.tab.0)).await?;
+        Ok(Look {
+            shown: Shown {
+                url: now.url,
+                title: now.title,
+            },
+            status: now.status,
+        })
+    }
+
+    async fn wait(&self, waiter: Self::Waiter, ms: u32) -> Waited {
+        match web::with_deadline(ms, waiter).await {
+            Some(Ok(heard)) => Waited::Heard(heard),
+            Some(Err(_)) => Waited::Closed,
+            None => Waited::Out,
+        }
+    }
+
+    fn refused(&self) -> Option<ErrorBody> {
+        with_state(|s| s.blocked.remove(&self.tab))
+    }
+
+    fn seen(&self, page: &Shown) {
+        with_state(|s| {
+            s.pool
+                .update_page(self.tab, Some(page.url.clone()), Some(page.title.clone()))
+        });
+    }
 }
 
 /// Ends the waits for a load of `tab` that became a download (`State::settle_loads`).
@@ -179,18 +136,16 @@ pub(super) fn wake(
     });
 }
 
-/// The browser's side of finding one tab's own title ([`page_title`]).
-struct TabTitles(TabId);
-
-impl Titles for TabTitles {
+/// The browser's side of finding one tab's own title ([`crate::page_title`]).
+impl Titles for OneTab {
     type Update = oneshot::Receiver<String>;
 
     fn update(&self) -> Self::Update {
-        title_update(self.0)
+        title_update(self.tab)
     }
 
     async fn shown(&self) -> Option<(String, String)> {
-        let shown = shown_now(self.0).await.ok()?;
+        let shown = self.look().await.ok()?.shown;
         Some((shown.title, shown.url))
     }
 
@@ -198,7 +153,7 @@ impl Titles for TabTitles {
         let script = web::to_js(&Probe {
             code: "document.title",
         });
-        let asked = web::call(web::tabs_execute_script(self.0.0, &script));
+        let asked = web::call(web::tabs_execute_script(self.tab.0, &script));
         let results = web::with_deadline(ms, asked).await?.ok()?;
         Some(
             js_sys::Array::from(&results)
