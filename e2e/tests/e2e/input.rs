@@ -153,15 +153,32 @@ pub async fn enter_carries_which_and_key_code(s: Arc<Shared>) -> anyhow::Result<
 }
 
 /// A page busy in its own handler is waited for as long as the agent's timeout says, not cut
-/// at the element wait's bound.
+/// at the element wait's bound; meanwhile it holds only that call, not the background.
 pub async fn a_busy_handler_is_waited_for_within_the_timeout(s: Arc<Shared>) -> anyhow::Result<()> {
     let (a, tab) = s.agent_at("busy", "/input/busy.html").await?;
-    let clicked = a
-        .call(
-            "firefox_click",
-            json!({"tabId": tab, "selector": "#slow", "timeout": 20_000}),
-        )
-        .await?;
+    let other = s.agent("busy-neighbour").await?;
+    let click = a.call(
+        "firefox_click",
+        json!({"tabId": tab, "selector": "#slow", "timeout": 20_000}),
+    );
+    let neighbour = async {
+        // Started once the click has surely reached the page (its handler holds it 9 s).
+        tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+        let heard = other.call("firefox_list_all_tabs", json!({})).await;
+        (heard, std::time::Instant::now())
+    };
+    let (clicked, (heard, heard_at)) = tokio::join!(
+        async { (click.await, std::time::Instant::now()) },
+        neighbour
+    );
+    let (clicked, clicked_at) = clicked;
+    let clicked = clicked?;
+    heard?.ok()?;
+    ensure!(
+        heard_at < clicked_at,
+        "another agent's call waited for the busy page"
+    );
+    other.close().await?;
     ensure!(
         !clicked.is_error,
         "the click was cut short: {}",
