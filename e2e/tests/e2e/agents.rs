@@ -223,6 +223,32 @@ pub async fn first_tabs_opened_together_share_one_window() -> anyhow::Result<()>
     Ok(())
 }
 
+/// An agent whose very first tab is in a container of its own: no agents' window exists yet,
+/// so the window is opened with the tab, in that container; and the browser answers every
+/// agent after it (a browser call that threw once left the window's lock held for good).
+pub async fn a_first_tab_in_an_own_container_opens_the_window() -> anyhow::Result<()> {
+    let own = Own::start(&[]).await?;
+    let url = own.pages.url("/other.html");
+    let jarred = own.agent("jarred").await?;
+    let opened = jarred
+        .call(
+            "firefox_create_window",
+            json!({"url": url, "container": "own", "timeout": 10000}),
+        )
+        .await?
+        .ok()?;
+    ensure!(opened.text.contains("Container: "), "{}", opened.text);
+    let other = own.agent("plain").await?;
+    other.open(&url).await?;
+    let after = diagnose(&other).await?;
+    ensure!(
+        after.contains("2 of 12 tabs in use by 2 agent(s)")
+            && after.contains("(2 browser window(s) open)"),
+        "one agents' window, both tabs in it: {after}"
+    );
+    Ok(())
+}
+
 pub async fn a_killed_agent_frees_its_tabs(s: Arc<Shared>) -> anyhow::Result<()> {
     let doomed = s.agent("doomed").await?;
     let watcher = s.agent("watcher2").await?;

@@ -191,6 +191,10 @@ fn main() {
             "agents::first_tabs_opened_together_share_one_window",
             agents::first_tabs_opened_together_share_one_window,
         ),
+        plain(
+            "agents::a_first_tab_in_an_own_container_opens_the_window",
+            agents::a_first_tab_in_an_own_container_opens_the_window,
+        ),
         with_shared(
             "agents::a_killed_agent_frees_its_tabs",
             agents::a_killed_agent_frees_its_tabs,

@@ -15,40 +15,44 @@ use wasm_bindgen_futures::JsFuture;
 
 #[wasm_bindgen]
 extern "C" {
-    #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = create)]
-    pub fn tabs_create(props: &JsValue) -> Promise;
-    #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = get)]
-    pub fn tabs_get(tab_id: u32) -> Promise;
-    #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = update)]
-    pub fn tabs_update(tab_id: u32, props: &JsValue) -> Promise;
-    #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = remove)]
-    pub fn tabs_remove(tab_ids: &JsValue) -> Promise;
-    #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = move)]
-    pub fn tabs_move(tab_ids: u32, props: &JsValue) -> Promise;
-    #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = sendMessage)]
-    pub fn tabs_send_message(tab_id: u32, message: &JsValue, options: &JsValue) -> Promise;
-    #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = executeScript)]
-    pub fn tabs_execute_script(tab_id: u32, details: &JsValue) -> Promise;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = create)]
+    pub fn tabs_create(props: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = get)]
+    pub fn tabs_get(tab_id: u32) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = update)]
+    pub fn tabs_update(tab_id: u32, props: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = remove)]
+    pub fn tabs_remove(tab_ids: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = move)]
+    pub fn tabs_move(tab_ids: u32, props: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = sendMessage)]
+    pub fn tabs_send_message(
+        tab_id: u32,
+        message: &JsValue,
+        options: &JsValue,
+    ) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = executeScript)]
+    pub fn tabs_execute_script(tab_id: u32, details: &JsValue) -> Result<Promise, JsValue>;
     /// A frame's details, among them its parent's frame id (-1 for the top frame).
-    #[wasm_bindgen(js_namespace = ["browser", "webNavigation"], js_name = getFrame)]
-    pub fn web_navigation_get_frame(details: &JsValue) -> Promise;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "webNavigation"], js_name = getFrame)]
+    pub fn web_navigation_get_frame(details: &JsValue) -> Result<Promise, JsValue>;
     /// Captures a tab without activating it (Firefox 59+), whole or a document rectangle.
-    #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = captureTab)]
-    pub fn tabs_capture_tab(tab_id: u32, options: &JsValue) -> Promise;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = captureTab)]
+    pub fn tabs_capture_tab(tab_id: u32, options: &JsValue) -> Result<Promise, JsValue>;
 
-    #[wasm_bindgen(js_namespace = ["browser", "cookies"], js_name = getAll)]
-    pub fn cookies_get_all(details: &JsValue) -> Promise;
-    #[wasm_bindgen(js_namespace = ["browser", "cookies"], js_name = set)]
-    pub fn cookies_set(details: &JsValue) -> Promise;
-    #[wasm_bindgen(js_namespace = ["browser", "cookies"], js_name = remove)]
-    pub fn cookies_remove(details: &JsValue) -> Promise;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "cookies"], js_name = getAll)]
+    pub fn cookies_get_all(details: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "cookies"], js_name = set)]
+    pub fn cookies_set(details: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "cookies"], js_name = remove)]
+    pub fn cookies_remove(details: &JsValue) -> Result<Promise, JsValue>;
 
-    #[wasm_bindgen(js_namespace = ["browser", "contextualIdentities"], js_name = create)]
-    pub fn contextual_identities_create(details: &JsValue) -> Promise;
-    #[wasm_bindgen(js_namespace = ["browser", "contextualIdentities"], js_name = query)]
-    pub fn contextual_identities_query(details: &JsValue) -> Promise;
-    #[wasm_bindgen(js_namespace = ["browser", "contextualIdentities"], js_name = remove)]
-    pub fn contextual_identities_remove(cookie_store_id: &str) -> Promise;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "contextualIdentities"], js_name = create)]
+    pub fn contextual_identities_create(details: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "contextualIdentities"], js_name = query)]
+    pub fn contextual_identities_query(details: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "contextualIdentities"], js_name = remove)]
+    pub fn contextual_identities_remove(cookie_store_id: &str) -> Result<Promise, JsValue>;
 
     /// A response's body as it arrives, ours to rewrite (Firefox only).
     #[wasm_bindgen(catch, js_namespace = ["browser", "webRequest"], js_name = filterResponseData)]
@@ -68,59 +72,64 @@ extern "C" {
     #[wasm_bindgen(method, setter)]
     pub fn set_onerror(this: &StreamFilter, handler: &JsValue);
 
-    #[wasm_bindgen(js_namespace = ["browser", "downloads"], js_name = search)]
-    pub fn downloads_search(query: &JsValue) -> Promise;
-    #[wasm_bindgen(js_namespace = ["browser", "downloads"], js_name = removeFile)]
-    pub fn downloads_remove_file(id: u32) -> Promise;
-    #[wasm_bindgen(js_namespace = ["browser", "downloads"], js_name = cancel)]
-    pub fn downloads_cancel(id: u32) -> Promise;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "downloads"], js_name = search)]
+    pub fn downloads_search(query: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "downloads"], js_name = removeFile)]
+    pub fn downloads_remove_file(id: u32) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "downloads"], js_name = cancel)]
+    pub fn downloads_cancel(id: u32) -> Result<Promise, JsValue>;
 
-    #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = goBack)]
-    pub fn tabs_go_back(tab_id: u32) -> Promise;
-    #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = goForward)]
-    pub fn tabs_go_forward(tab_id: u32) -> Promise;
-    #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = reload)]
-    pub fn tabs_reload(tab_id: u32) -> Promise;
-    #[wasm_bindgen(js_namespace = ["browser", "tabs"], js_name = query)]
-    pub fn tabs_query(query: &JsValue) -> Promise;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = goBack)]
+    pub fn tabs_go_back(tab_id: u32) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = goForward)]
+    pub fn tabs_go_forward(tab_id: u32) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = reload)]
+    pub fn tabs_reload(tab_id: u32) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = query)]
+    pub fn tabs_query(query: &JsValue) -> Result<Promise, JsValue>;
     /// Firefox 138+; missing before, hence `catch`.
     #[wasm_bindgen(catch, js_namespace = ["browser", "tabs"], js_name = group)]
     pub fn tabs_group(options: &JsValue) -> Result<Promise, JsValue>;
     #[wasm_bindgen(catch, js_namespace = ["browser", "tabGroups"], js_name = update)]
     pub fn tab_groups_update(group_id: u32, props: &JsValue) -> Result<Promise, JsValue>;
 
-    #[wasm_bindgen(js_namespace = ["browser", "browserAction"], js_name = setBadgeText)]
-    pub fn browser_action_set_badge_text(details: &JsValue) -> Promise;
-    #[wasm_bindgen(js_namespace = ["browser", "browserAction"], js_name = setBadgeBackgroundColor)]
-    pub fn browser_action_set_badge_background_color(details: &JsValue) -> Promise;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "browserAction"], js_name = setBadgeText)]
+    pub fn browser_action_set_badge_text(details: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "browserAction"], js_name = setBadgeBackgroundColor)]
+    pub fn browser_action_set_badge_background_color(details: &JsValue)
+    -> Result<Promise, JsValue>;
 
-    #[wasm_bindgen(js_namespace = ["browser", "windows"], js_name = create)]
-    pub fn windows_create(props: &JsValue) -> Promise;
-    #[wasm_bindgen(js_namespace = ["browser", "windows"], js_name = get)]
-    pub fn windows_get(window_id: u32) -> Promise;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "windows"], js_name = create)]
+    pub fn windows_create(props: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "windows"], js_name = get)]
+    pub fn windows_get(window_id: u32) -> Result<Promise, JsValue>;
 
-    #[wasm_bindgen(js_namespace = ["browser", "windows"], js_name = getAll)]
-    pub fn windows_get_all(options: &JsValue) -> Promise;
-    #[wasm_bindgen(js_namespace = ["browser", "windows"], js_name = remove)]
-    pub fn windows_remove(window_id: u32) -> Promise;
-    #[wasm_bindgen(js_namespace = ["browser", "windows"], js_name = update)]
-    pub fn windows_update(window_id: u32, props: &JsValue) -> Promise;
-    #[wasm_bindgen(js_namespace = ["browser", "extension"], js_name = isAllowedIncognitoAccess)]
-    pub fn is_allowed_incognito_access() -> Promise;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "windows"], js_name = getAll)]
+    pub fn windows_get_all(options: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "windows"], js_name = remove)]
+    pub fn windows_remove(window_id: u32) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "windows"], js_name = update)]
+    pub fn windows_update(window_id: u32, props: &JsValue) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "extension"], js_name = isAllowedIncognitoAccess)]
+    pub fn is_allowed_incognito_access() -> Result<Promise, JsValue>;
 
-    #[wasm_bindgen(js_namespace = ["browser", "sessions"], js_name = setTabValue)]
-    pub fn sessions_set_tab_value(tab_id: u32, key: &str, value: &str) -> Promise;
-    #[wasm_bindgen(js_namespace = ["browser", "sessions"], js_name = getTabValue)]
-    pub fn sessions_get_tab_value(tab_id: u32, key: &str) -> Promise;
-    #[wasm_bindgen(js_namespace = ["browser", "sessions"], js_name = setWindowValue)]
-    pub fn sessions_set_window_value(window_id: u32, key: &str, value: &str) -> Promise;
-    #[wasm_bindgen(js_namespace = ["browser", "sessions"], js_name = getWindowValue)]
-    pub fn sessions_get_window_value(window_id: u32, key: &str) -> Promise;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "sessions"], js_name = setTabValue)]
+    pub fn sessions_set_tab_value(tab_id: u32, key: &str, value: &str) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "sessions"], js_name = getTabValue)]
+    pub fn sessions_get_tab_value(tab_id: u32, key: &str) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "sessions"], js_name = setWindowValue)]
+    pub fn sessions_set_window_value(
+        window_id: u32,
+        key: &str,
+        value: &str,
+    ) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "sessions"], js_name = getWindowValue)]
+    pub fn sessions_get_window_value(window_id: u32, key: &str) -> Result<Promise, JsValue>;
 
-    #[wasm_bindgen(js_namespace = ["browser", "storage", "local"], js_name = get)]
-    pub fn storage_local_get(key: &str) -> Promise;
-    #[wasm_bindgen(js_namespace = ["browser", "storage", "local"], js_name = set)]
-    pub fn storage_local_set(items: &JsValue) -> Promise;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "storage", "local"], js_name = get)]
+    pub fn storage_local_get(key: &str) -> Result<Promise, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = ["browser", "storage", "local"], js_name = set)]
+    pub fn storage_local_set(items: &JsValue) -> Result<Promise, JsValue>;
 
     #[wasm_bindgen(js_namespace = ["browser", "runtime"], js_name = reload)]
     pub fn runtime_reload();
@@ -307,16 +316,39 @@ pub fn to_js<T: Serialize>(value: &T) -> JsValue {
         .unwrap_or(JsValue::UNDEFINED)
 }
 
-/// Awaits a browser promise, turning a rejection into a BROWSER error with its message.
-pub async fn call(promise: Promise) -> Result<JsValue, ErrorBody> {
-    JsFuture::from(promise)
-        .await
-        .map_err(|e| ErrorBody::new(ErrorCode::Browser, js_error_message(&e)))
+/// A browser call as made: its promise, or what the call threw before making one. Firefox
+/// checks an API's arguments against its schema and throws at once; a throw not caught would
+/// unwind through the wasm frames awaiting it without running their destructors (a lock's
+/// guard among them), so every binding above that returns a promise catches.
+pub trait Made {
+    fn made(self) -> Result<Promise, JsValue>;
 }
 
-/// Awaits a browser promise and reads its result as `T`.
-pub async fn call_as<T: DeserializeOwned>(promise: Promise) -> Result<T, ErrorBody> {
-    let value = call(promise).await?;
+impl Made for Promise {
+    fn made(self) -> Result<Promise, JsValue> {
+        Ok(self)
+    }
+}
+
+impl Made for Result<Promise, JsValue> {
+    fn made(self) -> Result<Promise, JsValue> {
+        self
+    }
+}
+
+/// Awaits a browser call, turning a throw or a rejection into a BROWSER error with its message.
+pub async fn call(made: impl Made) -> Result<JsValue, ErrorBody> {
+    fn refused(e: JsValue) -> ErrorBody {
+        ErrorBody::new(ErrorCode::Browser, js_error_message(&e))
+    }
+    JsFuture::from(made.made().map_err(refused)?)
+        .await
+        .map_err(refused)
+}
+
+/// Awaits a browser call and reads its result as `T`.
+pub async fn call_as<T: DeserializeOwned>(made: impl Made) -> Result<T, ErrorBody> {
+    let value = call(made).await?;
     serde_wasm_bindgen::from_value(value).map_err(|e| {
         ErrorBody::new(
             ErrorCode::Internal,
