@@ -18,6 +18,8 @@
 //! * [`load`]: when a navigation counts as finished, and whether it reached what was asked;
 //!   [`arrival`]: what the navigation's answer says of it; [`trip`]: a navigation, a new
 //!   tab and a tab a page opened, carried through.
+//! * [`agents_window`]: the agents' window: a tab opened in it (or in a new one), the tab
+//!   group, a tab or the window closed (and when that is refused), released tabs closed.
 //! * [`native_link`]: the host link's welcome, reconnect backoff and pings; an answer's last
 //!   size bound.
 //! * [`network`]: requests in flight, for "the network is quiet".
@@ -75,6 +77,8 @@
 //! * [`frame_alias`]: the short names refs give a tab's frames.
 //! * [`snapshot`]: what a frame's snapshot lists, and where it stops.
 //! * [`stitch`]: one snapshot or page text from every frame of a tab, under one size limit.
+//! * [`tab_frames`]: the reads that span a tab's frames, each frame asked within its share
+//!   (an audit's given axe-core first), and a locator's frames named up from the element's.
 //! * [`tab_listeners`]: which tabs' blocking listeners to add and take out as the pool changes.
 //! * [`tab_mark`]: the owner's mark an agent tab carries across a restart.
 //! * [`window_plan`]: sizing an agent's viewport, and what the answer says of it.
@@ -90,6 +94,7 @@
 pub mod a11y;
 pub mod activity;
 pub mod agent_config;
+pub mod agents_window;
 pub mod allowlist;
 pub mod approvals;
 pub mod arrival;
@@ -161,6 +166,7 @@ mod steps;
 pub mod stitch;
 pub mod style_rules;
 pub mod suggest;
+pub mod tab_frames;
 pub mod tab_listeners;
 pub mod tab_mark;
 pub mod tab_wait;
