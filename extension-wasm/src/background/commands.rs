@@ -214,7 +214,9 @@ async fn for_agent(agent: &AgentId, work: AgentWork, b: Budget) -> Outcome {
         AgentWork::Goodbye => answered::<asks::Goodbye>(Ok(reply::Bye {
             tabs_closed: release_agent(agent).await,
         })),
-        AgentWork::RequestTabSpace => answered::<asks::RequestTabSpace>(Ok(request_space(agent))),
+        AgentWork::RequestTabSpace => {
+            answered::<asks::RequestTabSpace>(Ok(with_state(|s| s.pool.ask_space(agent, now()))))
+        }
         AgentWork::GrantTabSpace => answered::<asks::GrantTabSpace>(grant(agent).await),
         AgentWork::GetSlotRequests => answered::<asks::GetSlotRequests>(Ok(with_state(|s| {
             s.pool.slot_requests(agent, now())
@@ -249,35 +251,13 @@ async fn diagnose(agent: &AgentId) -> Result<ExtensionDiagnosis, ErrorBody> {
     Ok(d)
 }
 
-fn request_space(agent: &AgentId) -> reply::SlotRequested {
-    let (position, room) = with_state(|s| {
-        let now = now();
-        s.pool.expire(now);
-        let room = s.pool.room_for(agent) > 0;
-        let position = if room {
-            0
-        } else {
-            s.pool.request_space(agent, now)
-        };
-        (position as u32, room)
-    });
-    reply::SlotRequested {
-        position,
-        room_now: room,
-    }
-}
-
 async fn grant(agent: &AgentId) -> Result<reply::Granted, ErrorBody> {
     let (grant, reserved_ms) = with_state(|s| {
         let reserved = s.tuning.reservation_ms;
         s.pool.grant(agent, now(), reserved).map(|g| (g, reserved))
     })?;
     agents_window::remove_all(&InBrowser, &[grant.released]).await;
-    Ok(reply::Granted {
-        released_tab: grant.released,
-        to: grant.to.short().to_owned(),
-        reserved_ms: reserved_ms.min(u64::from(u32::MAX)) as u32,
-    })
+    Ok(grant.answer(reserved_ms))
 }
 
 /// Closes and forgets every tab of an agent that said goodbye, whose connection dropped, or

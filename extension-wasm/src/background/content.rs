@@ -99,27 +99,11 @@ pub async fn round_trip<T: DeserializeOwned>(
         .unwrap_or_else(|| Err(retry_plan::no_answer(tab, budget_ms)))
 }
 
-/// Remembers the secrets `op` types for the tab's agent (and hides them in what the
-/// background shows itself: titles, addresses); every secret that agent has typed so far,
-/// for the frame to hide.
+/// What the frame hides, the secrets `op` types kept for the tab's agent
+/// ([`crate::hidden::to_hide`]).
 fn typed_secrets(tab: TabId, op: &PageOp) -> Vec<FilledSecret> {
     let typing = op.secrets();
-    with_state(|s| {
-        let Some(agent) = s.pool.owner(tab).cloned() else {
-            return Vec::new();
-        };
-        if typing.is_empty() {
-            return s
-                .typed
-                .get(&agent)
-                .map(|t| t.secrets().to_vec())
-                .unwrap_or_default();
-        }
-        crate::hidden::learn(typing.iter().copied());
-        let typed = s.typed.entry(agent).or_default();
-        typed.add(typing);
-        typed.secrets().to_vec()
-    })
+    with_state(|s| crate::hidden::to_hide(&mut s.typed, s.pool.owner(tab), &typing))
 }
 
 /// One frame of an agent's tab, as the exchange with its content script asks it.
