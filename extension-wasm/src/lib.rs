@@ -80,7 +80,8 @@
 //! * [`tab_frames`]: the reads that span a tab's frames, each frame asked within its share
 //!   (an audit's given axe-core first), and a locator's frames named up from the element's.
 //! * [`tab_listeners`]: which tabs' blocking listeners to add and take out as the pool changes.
-//! * [`tab_mark`]: the owner's mark an agent tab carries across a restart.
+//! * [`tab_mark`]: the owner's mark an agent tab carries across a restart, and the pool a
+//!   restart finds by the marks.
 //! * [`window_plan`]: sizing an agent's viewport, and what the answer says of it.
 //! * [`composed`]: walks over the composed tree (shadow roots, slots) as the page shows it.
 //! * [`showing`]: how an element shows to the readers of a page's words (rendered, invisible,
