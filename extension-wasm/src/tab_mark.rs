@@ -4,7 +4,6 @@
 //! finds by the marks ([`restore`], over [`Marks`], which `background/persist.rs` implements).
 
 use claudezilla_protocol::{AgentId, TabId};
-use serde::Deserialize;
 
 use crate::pool::{Pool, fingerprint};
 
@@ -33,32 +32,20 @@ pub fn parse(mark: &str) -> Option<[u8; 16]> {
 }
 
 /// A window as `windows.getAll({populate: true})` gives it, the fields a restart reads.
-#[derive(Debug, Deserialize)]
+#[derive(Debug)]
 pub struct OpenWindow {
     pub id: u32,
-    #[serde(default)]
     pub tabs: Vec<OpenTab>,
 }
 
-/// One of its tabs (a `tabs.Tab`, read as every other is: its window id required, its title
-/// cut as it arrives).
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
+/// One of its tabs.
+#[derive(Debug)]
 pub struct OpenTab {
     pub id: u32,
-    pub window_id: u32,
-    #[serde(default)]
     pub url: String,
-    #[serde(default, deserialize_with = "short_title")]
     pub title: String,
     /// Its tab group, where the browser has tab groups (-1: none).
-    #[serde(default)]
     pub group_id: Option<i64>,
-}
-
-fn short_title<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    let title = String::deserialize(d)?;
-    Ok(crate::a11y::clean(&title, crate::text::MAX_TITLE_CHARS))
 }
 
 /// The session store's marks, as a restart reads them.
@@ -165,7 +152,6 @@ mod tests {
     fn tab(id: u32, group: i64) -> OpenTab {
         OpenTab {
             id,
-            window_id: 1,
             url: format!("https://a.test/{id}"),
             title: format!("page {id}"),
             group_id: Some(group),
@@ -234,21 +220,6 @@ mod tests {
         let store = Store::default();
         assert!(run(restore(&store, vec![window(1, vec![tab(10, -1)])])).is_none());
         assert_eq!(*store.log.borrow(), ["window 1"]);
-    }
-
-    #[test]
-    fn a_tab_is_read_as_every_tab_is() {
-        let long = "t ".repeat(400);
-        let json = serde_json::json!({"id": 2, "tabs": [
-            {"id": 20, "windowId": 2, "title": long, "groupId": 3}
-        ]});
-        let window: OpenWindow = serde_json::from_value(json).unwrap();
-        let title = crate::a11y::clean(&long, crate::text::MAX_TITLE_CHARS);
-        assert_eq!(window.tabs[0].title, title);
-        assert!(title.chars().count() < long.chars().count());
-        assert_eq!(window.tabs[0].url, "");
-        let without_window = serde_json::json!({"id": 2, "tabs": [{"id": 20}]});
-        assert!(serde_json::from_value::<OpenWindow>(without_window).is_err());
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Talking to the content scripts in an agent's tab (one per frame), injecting them where
-//! missing, and reading every frame of a tab for one snapshot or page text ([`stitch`]).
+//! missing; the browser's side of the reads that span a tab's frames ([`tab_frames`]).
 
 use claudezilla_protocol::args::FilledSecret;
 use claudezilla_protocol::envelope::{ContentReply, ContentRequest, PageOp};

@@ -7,8 +7,8 @@ use claudezilla_protocol::AgentId;
 use serde::Serialize;
 
 use super::{now, with_state};
-use crate::tab_mark::{self, AGENTS_WINDOW, Marks, OpenWindow};
-use crate::web;
+use crate::tab_mark::{self, AGENTS_WINDOW, Marks, OpenTab, OpenWindow};
+use crate::web::{self, Tab, Window};
 
 const WINDOW_KEY: &str = "claudezilla-window";
 const OWNER_KEY: &str = "claudezilla-owner";
@@ -16,6 +16,21 @@ const OWNER_KEY: &str = "claudezilla-owner";
 #[derive(Serialize)]
 struct Populate {
     populate: bool,
+}
+
+/// A window and its tabs, the fields a restart reads.
+fn open(window: Window) -> OpenWindow {
+    let tab = |t: Tab| OpenTab {
+        id: t.id,
+        url: t.url,
+        title: t.title,
+        group_id: t.group_id,
+    };
+    let tabs = window.tabs.into_iter().map(tab).collect();
+    OpenWindow {
+        id: window.id,
+        tabs,
+    }
 }
 
 pub async fn mark_window(window: u32) {
@@ -34,9 +49,10 @@ pub async fn mark_tab(tab: u32, owner: &AgentId) {
 /// ([`tab_mark::restore`]).
 pub async fn restore() {
     let populate = web::to_js(&Populate { populate: true });
-    let windows: Vec<OpenWindow> = web::call_as(web::windows_get_all(&populate))
+    let windows: Vec<Window> = web::call_as(web::windows_get_all(&populate))
         .await
         .unwrap_or_default();
+    let windows = windows.into_iter().map(open).collect();
     let Some(restored) = tab_mark::restore(&Session, windows).await else {
         return;
     };

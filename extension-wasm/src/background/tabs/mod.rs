@@ -1,4 +1,5 @@
-//! The agents' window and tabs: opening, navigating, closing, and waiting for loads.
+//! The agents' window and tabs, the browser's side: opening ([`crate::trip::open`]), the window,
+//! its group and closing ([`agents_window`]), navigating, and waiting for loads.
 
 use std::sync::Arc;
 
