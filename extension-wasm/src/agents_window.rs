@@ -23,7 +23,8 @@ pub struct CreateTab<'a> {
     cookie_store_id: Option<&'a str>,
 }
 
-/// `windows.create`'s properties for a new agents' window.
+/// `windows.create`'s properties for a new agents' window, in the schema's camelCase: Firefox
+/// refuses a key it does not know (`cookie_store_id`), and with it the window.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CreateWindow<'a> {

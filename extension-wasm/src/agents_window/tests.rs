@@ -225,6 +225,7 @@ fn without_a_window_one_is_opened_kept_and_marked() {
     let f = fake();
     f.pool.borrow_mut().group = Some(5);
     assert_eq!(run(open_tab(&f, "about:blank", Some("jar"))), Ok(TabId(8)));
+    // `cookieStoreId`, the schema's key: Firefox refuses `cookie_store_id`.
     assert_eq!(
         f.log(),
         [
