@@ -138,6 +138,7 @@ mod tests {
         // Every later operation of that agent's tabs hides them; another agent's hides its own.
         assert_eq!(to_hide(&mut typed, Some(&agent(1)), &[]), [pw, pin]);
         assert_eq!(to_hide(&mut typed, Some(&agent(2)), &[]), []);
+        assert!(!typed.contains_key(&agent(2)), "a read keeps nothing");
     }
 
     #[test]

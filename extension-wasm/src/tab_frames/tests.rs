@@ -1,9 +1,9 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use claudezilla_protocol::args::{FrameTarget, Needle, Words};
+use claudezilla_protocol::args::{ContentFormat, FrameTarget, Needle, Words};
 use claudezilla_protocol::envelope::FramePlace;
-use claudezilla_protocol::reply::{Query, Searched};
+use claudezilla_protocol::reply::{Query, Searched, frame_marker};
 use futures_util::FutureExt;
 use serde_json::{Value, json};
 
@@ -24,6 +24,8 @@ struct Fake {
     /// The probe's answer in each frame: axe there, or the browser's refusal; none: the
     /// browser never answers.
     axe: HashMap<u64, Option<Result<bool, ErrorBody>>>,
+    /// The browser's refusal of a script into a frame, where it refuses.
+    no_inject: HashMap<u64, ErrorBody>,
     now: u64,
     until: u64,
     log: RefCell<Vec<String>>,
@@ -36,6 +38,7 @@ fn fake() -> Fake {
         parents: HashMap::new(),
         refused: HashMap::new(),
         axe: HashMap::new(),
+        no_inject: HashMap::new(),
         now: 1_000,
         until: 1_300,
         log: RefCell::default(),
@@ -118,7 +121,10 @@ impl FrameAsk for &Fake {
 
     async fn inject(&self, inject: &Inject) -> Result<(), ErrorBody> {
         self.said(format!("inject {}", serde_json::to_string(inject).unwrap()));
-        Ok(())
+        match inject.frame_id.and_then(|f| self.no_inject.get(&f)) {
+            Some(refusal) => Err(refusal.clone()),
+            None => Ok(()),
+        }
     }
 
     /// The deadline passes at once for work the browser never finishes.
@@ -138,7 +144,16 @@ fn searched() -> Searched {
 }
 
 fn found(frames: Vec<u64>) -> Value {
-    json!({"kind": "found", "matches": [], "total": 0, "frames": frames, "searched": searched()})
+    found_n(0, frames)
+}
+
+/// `n` matches found in a frame that holds `frames`.
+fn found_n(n: u32, frames: Vec<u64>) -> Value {
+    let matches: Vec<_> = (1..=n)
+        .map(|i| json!({"ref": format!("e{i}"), "role": "text", "name": "", "context": "«x»"}))
+        .collect();
+    json!({"kind": "found", "matches": matches, "total": n, "frames": frames,
+        "searched": searched()})
 }
 
 fn find_op(limit: u32) -> PageOp {
@@ -229,6 +244,45 @@ fn the_top_frame_is_asked_as_the_agent_asked_then_each_frame_by_its_alias() {
     let found = run(find(&f, find_op(20), 20)).unwrap();
     assert_eq!(found.searched.frames, 2);
     assert_eq!(f.log(), ["ask 0 Some(20)", "alias of 5", "ask 1 Some(20)"]);
+}
+
+#[test]
+fn a_frame_searched_is_asked_for_what_the_top_frames_matches_left() {
+    let f = fake()
+        .answering(0, found_n(3, vec![5]))
+        .answering(1, found(vec![]));
+    let found = run(find(&f, find_op(20), 20)).unwrap();
+    assert_eq!(found.total, 3);
+    assert_eq!(f.log(), ["ask 0 Some(20)", "alias of 5", "ask 1 Some(17)"]);
+}
+
+#[test]
+fn a_frames_page_text_is_asked_within_what_the_top_frames_left() {
+    let top_text = format!("top line\n{}", frame_marker(0));
+    let top = json!({"kind": "content", "url": "https://a.test/", "title": "A", "text": top_text,
+        "totalLength": 10, "truncated": false, "frames": [5]});
+    let child = json!({"kind": "content", "url": "https://a.test/f", "title": "F", "text": "child",
+        "totalLength": 5, "truncated": false});
+    let f = fake().answering(0, top).answering(1, child);
+    let page = run(content(&f, content_op(1_000), 1_000)).unwrap();
+    assert!(page.text.contains("child"), "{}", page.text);
+    let share = 1_000 - top_text.chars().count();
+    assert_eq!(
+        f.log(),
+        [
+            "ask 0 Some(1000)".into(),
+            "alias of 5".into(),
+            format!("ask 1 Some({share})")
+        ]
+    );
+}
+
+fn content_op(max_length: u32) -> PageOp {
+    PageOp::GetContent {
+        selector: None,
+        max_length,
+        format: ContentFormat::Text,
+    }
 }
 
 #[test]
@@ -337,6 +391,22 @@ fn a_page_that_takes_no_script_refuses_the_audit_in_the_agents_words() {
         "the page in tab 7 cannot be scripted (Missing host permission for the tab)"
     );
     assert!(!f.log().iter().any(|l| l.starts_with("ask")));
+}
+
+#[test]
+fn a_page_that_refuses_axe_refuses_the_audit_in_the_agents_words() {
+    let mut f = fake();
+    f.no_inject.insert(
+        0,
+        ErrorBody::new(ErrorCode::Browser, "Missing host permission for the tab"),
+    );
+    let e = run(audit(&f, audit_op(), 5)).unwrap_err();
+    assert_eq!(e.code, ErrorCode::PageError);
+    assert_eq!(
+        e.message,
+        "the page in tab 7 cannot be scripted (Missing host permission for the tab)"
+    );
+    assert_eq!(f.log(), ["within 300".into(), probe_in(0), axe_into(0)]);
 }
 
 #[test]
