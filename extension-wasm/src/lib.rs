@@ -53,6 +53,8 @@
 //! * [`downloads`]: which agent a download belongs to.
 //! * [`jars`]: which cookie jar (container) an agent's new tab opens in.
 //! * [`secret_fields`]: which fields of which frames a secret may be typed into.
+//! * [`hidden`]: the typed secrets this instance hides in every text it shows, and what a
+//!   frame of an agent's tab is told to hide.
 //! * [`activity`]: what agents did, for the user and for each agent (no secrets).
 //! * [`popup_status`]: what the toolbar popup is told.
 //! * [`consent_words`]: which banner buttons accept and which reject; [`consent_banner`]:

@@ -433,9 +433,10 @@ impl Pool {
     pub fn ask_space(&mut self, agent: &AgentId, now: u64) -> SlotRequested {
         self.expire(now);
         let room_now = self.room_for(agent) > 0;
-        let position = match room_now {
-            true => 0,
-            false => self.request_space(agent, now),
+        let position = if room_now {
+            0
+        } else {
+            self.request_space(agent, now)
         };
         SlotRequested {
             position: position as u32,

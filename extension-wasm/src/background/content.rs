@@ -1,5 +1,6 @@
 //! Talking to the content scripts in an agent's tab (one per frame), injecting them where
-//! missing; the browser's side of the reads that span a tab's frames ([`tab_frames`]).
+//! missing; and [`Frames`], the browser's side of the reads that span a tab's frames
+//! ([`tab_frames`]).
 
 use claudezilla_protocol::args::FilledSecret;
 use claudezilla_protocol::envelope::{ContentReply, ContentRequest, PageOp};
