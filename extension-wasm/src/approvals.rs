@@ -1,7 +1,8 @@
 //! The user's consent before an agent drives one of the user's own tabs (`firefox_attach_tab`).
 //! Each request waits here until the user allows or refuses it in the toolbar popup (the
 //! button shows a badge meanwhile), or until the agent stops waiting. Pure, so the rules are
-//! tested natively; the background holds the wakers.
+//! tested natively; the background holds the wakers. Also what an agent sees of each tab
+//! ([`seen_by`]) and of every tab of the browser ([`listing`]).
 
 use claudezilla_protocol::envelope::PopupApproval;
 use claudezilla_protocol::reply::BrowserTab;
@@ -96,7 +97,7 @@ pub fn seen_by(
 }
 
 /// A browser tab as `tabs.query` gives it, the fields a listing shows.
-pub struct AnyTab {
+pub struct ListedTab {
     pub id: TabId,
     pub window_id: u32,
     pub title: String,
@@ -106,7 +107,7 @@ pub struct AnyTab {
 /// Every tab of the browser as `agent` sees it (`firefox_list_all_tabs`): whose it is (its
 /// own, another agent's, the user's), attached or not, and as much of its title and address as
 /// [`seen_by`] shows.
-pub fn listing(pool: &Pool, agent: &AgentId, tabs: Vec<AnyTab>) -> Vec<BrowserTab> {
+pub fn listing(pool: &Pool, agent: &AgentId, tabs: Vec<ListedTab>) -> Vec<BrowserTab> {
     tabs.into_iter()
         .map(|t| {
             let owner = pool.owner(t.id);
@@ -148,10 +149,10 @@ mod tests {
         AgentId::new([n; 16], 100)
     }
 
-    fn any(id: u32) -> AnyTab {
-        AnyTab {
+    fn any(id: u32) -> ListedTab {
+        ListedTab {
             id: TabId(id),
-            window_id: 3,
+            window_id: id + 10,
             title: format!("page {id}"),
             url: format!("https://user:pw@a.test/{id}?q=1"),
         }
@@ -186,7 +187,7 @@ mod tests {
                 (4, "page 4", Some(me.short()), true, true),
             ]
         );
-        assert!(listed.iter().all(|t| t.window_id == 3));
+        assert!(listed.iter().all(|t| t.window_id == t.tab_id.0 + 10));
         // Its own tabs in full but for credentials; others' by origin.
         assert_eq!(listed[0].url, "https://[redacted]@a.test/1?q=1");
         assert_eq!(listed[2].url, "https://a.test");

@@ -5,7 +5,8 @@
 //!   with slot requests, reservations, slots held for tabs being made, and idle agents.
 //! * [`route`]: where each command runs: the page operation, tab, frame and wait, or the
 //!   background's work on a tab or for the agent.
-//! * [`approvals`]: the user's consent before an agent drives one of the user's tabs;
+//! * [`approvals`]: the user's consent before an agent drives one of the user's tabs, and what
+//!   an agent sees of each tab and of the whole browser;
 //!   [`attaching`]: the attach's order, from the tab found to the tab taken.
 //! * [`capture_lock`]: the screenshot mutex, granted in arrival order.
 //! * [`capture_plan`]: what a screenshot captures, capped whatever the page measures.

@@ -17,7 +17,7 @@ struct AnyTab {}
 
 pub async fn list_all(agent: &AgentId) -> Result<reply::AllTabs, ErrorBody> {
     let tabs: Vec<Tab> = web::call_as(web::tabs_query(&web::to_js(&AnyTab {}))).await?;
-    let tabs = tabs.into_iter().map(|t| approvals::AnyTab {
+    let tabs = tabs.into_iter().map(|t| approvals::ListedTab {
         id: TabId(t.id),
         window_id: t.window_id,
         title: t.title,

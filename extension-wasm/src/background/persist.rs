@@ -19,7 +19,7 @@ struct Populate {
 }
 
 /// A window and its tabs, the fields a restart reads.
-fn open(window: Window) -> OpenWindow {
+fn as_open_window(window: Window) -> OpenWindow {
     let tab = |t: Tab| OpenTab {
         id: t.id,
         url: t.url,
@@ -52,7 +52,7 @@ pub async fn restore() {
     let windows: Vec<Window> = web::call_as(web::windows_get_all(&populate))
         .await
         .unwrap_or_default();
-    let windows = windows.into_iter().map(open).collect();
+    let windows = windows.into_iter().map(as_open_window).collect();
     let Some(restored) = tab_mark::restore(&Session, windows).await else {
         return;
     };

@@ -1,5 +1,7 @@
-//! The agents' window and tabs, the browser's side: opening ([`crate::trip::open`]), the window,
-//! its group and closing ([`agents_window`]), navigating, and waiting for loads.
+//! The agents' window and tabs, the browser's side: opening ([`crate::trip::open`]) and
+//! adopting the tabs agents' pages open ([`crate::trip::adopt`]), the window, its group and
+//! closing ([`agents_window`]), navigating ([`crate::trip`]), waiting for loads, and the tab
+//! events that end waits.
 
 use std::sync::Arc;
 
