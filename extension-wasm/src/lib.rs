@@ -83,6 +83,7 @@
 //! * [`tab_frames`]: the reads that span a tab's frames, each frame asked within its share
 //!   (an audit's given axe-core first), and a locator's frames named up from the element's.
 //! * [`tab_listeners`]: which tabs' blocking listeners to add and take out as the pool changes.
+//! * [`browser_tab`]: a tab and a window as the browser gives them, a page's title cut.
 //! * [`tab_mark`]: the owner's mark an agent tab carries across a restart, and the pool a
 //!   restart finds by the marks.
 //! * [`window_plan`]: sizing an agent's viewport, and what the answer says of it.
@@ -106,6 +107,7 @@ pub mod arrival;
 mod at_once;
 pub mod attaching;
 pub mod axe_run;
+pub mod browser_tab;
 pub mod capture_lock;
 pub mod capture_plan;
 pub mod caret;

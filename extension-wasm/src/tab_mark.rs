@@ -5,6 +5,7 @@
 
 use claudezilla_protocol::{AgentId, TabId};
 
+use crate::browser_tab::Window;
 use crate::pool::{Pool, fingerprint};
 
 /// The mark of the agents' window.
@@ -29,23 +30,6 @@ pub fn parse(mark: &str) -> Option<[u8; 16]> {
         *byte = u8::from_str_radix(&mark[2 * i..2 * i + 2], 16).ok()?;
     }
     Some(out)
-}
-
-/// A window as `windows.getAll({populate: true})` gives it, the fields a restart reads.
-#[derive(Debug)]
-pub struct OpenWindow {
-    pub id: u32,
-    pub tabs: Vec<OpenTab>,
-}
-
-/// One of its tabs.
-#[derive(Debug)]
-pub struct OpenTab {
-    pub id: u32,
-    pub url: String,
-    pub title: String,
-    /// Its tab group, where the browser has tab groups (-1: none).
-    pub group_id: Option<i64>,
 }
 
 /// The session store's marks, as a restart reads them.
@@ -79,7 +63,7 @@ impl Restored {
 /// The pool of the first window marked as the agents': its tabs that carry an owner's mark
 /// re-adopted with their titles (the others left alone), its tab group the first such tab's.
 /// None where no window is marked. Marks are read one at a time, in the windows' order.
-pub async fn restore(m: &impl Marks, windows: Vec<OpenWindow>) -> Option<Restored> {
+pub async fn restore(m: &impl Marks, windows: Vec<Window>) -> Option<Restored> {
     for window in windows {
         if m.window_mark(window.id).await.as_deref() != Some(AGENTS_WINDOW) {
             continue;
@@ -145,17 +129,14 @@ mod tests {
         }
     }
 
-    fn window(id: u32, tabs: Vec<OpenTab>) -> OpenWindow {
-        OpenWindow { id, tabs }
+    /// Read as the browser gives it (`windows.getAll({populate: true})`).
+    fn window(id: u32, tabs: Vec<serde_json::Value>) -> Window {
+        serde_json::from_value(serde_json::json!({"id": id, "tabs": tabs})).unwrap()
     }
 
-    fn tab(id: u32, group: i64) -> OpenTab {
-        OpenTab {
-            id,
-            url: format!("https://a.test/{id}"),
-            title: format!("page {id}"),
-            group_id: Some(group),
-        }
+    fn tab(id: u32, group: i64) -> serde_json::Value {
+        serde_json::json!({"id": id, "windowId": 1, "url": format!("https://a.test/{id}"),
+            "title": format!("page {id}"), "groupId": group})
     }
 
     fn owner() -> AgentId {

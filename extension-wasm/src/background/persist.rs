@@ -7,8 +7,8 @@ use claudezilla_protocol::AgentId;
 use serde::Serialize;
 
 use super::{now, with_state};
-use crate::tab_mark::{self, AGENTS_WINDOW, Marks, OpenTab, OpenWindow};
-use crate::web::{self, Tab, Window};
+use crate::tab_mark::{self, AGENTS_WINDOW, Marks};
+use crate::web::{self, Window};
 
 const WINDOW_KEY: &str = "claudezilla-window";
 const OWNER_KEY: &str = "claudezilla-owner";
@@ -16,21 +16,6 @@ const OWNER_KEY: &str = "claudezilla-owner";
 #[derive(Serialize)]
 struct Populate {
     populate: bool,
-}
-
-/// A window and its tabs, the fields a restart reads.
-fn as_open_window(window: Window) -> OpenWindow {
-    let tab = |t: Tab| OpenTab {
-        id: t.id,
-        url: t.url,
-        title: t.title,
-        group_id: t.group_id,
-    };
-    let tabs = window.tabs.into_iter().map(tab).collect();
-    OpenWindow {
-        id: window.id,
-        tabs,
-    }
 }
 
 pub async fn mark_window(window: u32) {
@@ -52,7 +37,6 @@ pub async fn restore() {
     let windows: Vec<Window> = web::call_as(web::windows_get_all(&populate))
         .await
         .unwrap_or_default();
-    let windows = windows.into_iter().map(as_open_window).collect();
     let Some(restored) = tab_mark::restore(&Session, windows).await else {
         return;
     };
