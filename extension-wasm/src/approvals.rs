@@ -1,12 +1,15 @@
 //! The user's consent before an agent drives one of the user's own tabs (`firefox_attach_tab`).
 //! Each request waits here until the user allows or refuses it in the toolbar popup (the
 //! button shows a badge meanwhile), or until the agent stops waiting. Pure, so the rules are
-//! tested natively; the background holds the wakers.
+//! tested natively; the background holds the wakers. Also what an agent sees of each tab
+//! ([`seen_by`]) and of every tab of the browser ([`listing`]).
 
 use claudezilla_protocol::envelope::PopupApproval;
+use claudezilla_protocol::reply::BrowserTab;
 use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, TabId};
 
 use crate::allowlist::origin;
+use crate::pool::Pool;
 
 /// Requests waiting at once; more are refused at once (an agent cannot flood the popup).
 pub const MAX_PENDING: usize = 10;
@@ -93,6 +96,35 @@ pub fn seen_by(
     }
 }
 
+/// A browser tab as `tabs.query` gives it, the fields a listing shows.
+pub struct ListedTab {
+    pub id: TabId,
+    pub window_id: u32,
+    pub title: String,
+    pub url: String,
+}
+
+/// Every tab of the browser as `agent` sees it (`firefox_list_all_tabs`): whose it is (its
+/// own, another agent's, the user's), attached or not, and as much of its title and address as
+/// [`seen_by`] shows.
+pub fn listing(pool: &Pool, agent: &AgentId, tabs: Vec<ListedTab>) -> Vec<BrowserTab> {
+    tabs.into_iter()
+        .map(|t| {
+            let owner = pool.owner(t.id);
+            let (title, url) = seen_by(agent, owner, t.title, &t.url);
+            BrowserTab {
+                tab_id: t.id,
+                window_id: t.window_id,
+                title,
+                url,
+                agent: owner.map(|o| o.short().to_owned()),
+                mine: owner == Some(agent),
+                attached: pool.is_attached(t.id),
+            }
+        })
+        .collect()
+}
+
 /// The user allowed the site (origin) they were shown: a tab that moved to another while they
 /// decided is not what they allowed.
 pub fn still_the_site(tab: TabId, asked_url: &str, now_url: &str) -> Result<(), ErrorBody> {
@@ -112,6 +144,55 @@ pub fn still_the_site(tab: TabId, asked_url: &str, now_url: &str) -> Result<(), 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn agent(n: u8) -> AgentId {
+        AgentId::new([n; 16], 100)
+    }
+
+    fn any(id: u32) -> ListedTab {
+        ListedTab {
+            id: TabId(id),
+            window_id: id + 10,
+            title: format!("page {id}"),
+            url: format!("https://user:pw@a.test/{id}?q=1"),
+        }
+    }
+
+    #[test]
+    fn a_listing_shows_each_tab_as_the_asking_agent_may_see_it() {
+        let mut pool = Pool::new();
+        pool.insert(TabId(1), agent(1), String::new());
+        pool.insert(TabId(2), agent(2), String::new());
+        pool.attach(TabId(4), &agent(1), String::new()).unwrap();
+        let listed = listing(&pool, &agent(1), vec![any(1), any(2), any(3), any(4)]);
+        let seen: Vec<_> = listed
+            .iter()
+            .map(|t| {
+                (
+                    t.tab_id.0,
+                    t.title.as_str(),
+                    t.agent.as_deref(),
+                    t.mine,
+                    t.attached,
+                )
+            })
+            .collect();
+        let (me, other) = (agent(1), agent(2));
+        assert_eq!(
+            seen,
+            [
+                (1, "page 1", Some(me.short()), true, false),
+                (2, "", Some(other.short()), false, false),
+                (3, "page 3", None, false, false),
+                (4, "page 4", Some(me.short()), true, true),
+            ]
+        );
+        assert!(listed.iter().all(|t| t.window_id == t.tab_id.0 + 10));
+        // Its own tabs in full but for credentials; others' by origin.
+        assert_eq!(listed[0].url, "https://[redacted]@a.test/1?q=1");
+        assert_eq!(listed[2].url, "https://a.test");
+        assert_eq!(listed[1].url, "https://a.test");
+    }
 
     #[test]
     fn only_our_pages_speak_for_the_user() {

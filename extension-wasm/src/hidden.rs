@@ -7,7 +7,9 @@
 
 use std::borrow::Cow;
 use std::cell::RefCell;
+use std::collections::HashMap;
 
+use claudezilla_protocol::AgentId;
 use claudezilla_protocol::args::{FilledSecret, SecretName};
 use claudezilla_protocol::hiding::{Hider, Shifts};
 
@@ -62,6 +64,30 @@ pub fn learn<'a>(secrets: impl IntoIterator<Item = &'a FilledSecret>) {
     });
 }
 
+/// What a frame of `owner`'s tab is told to hide as an operation typing `typing` goes to it:
+/// the secrets typed now are kept for that agent (in `typed`) and learnt here (hidden from
+/// then on in what the background shows itself: titles, addresses); every secret that agent
+/// has typed so far. Nothing for a tab no agent owns.
+pub fn to_hide(
+    typed: &mut HashMap<AgentId, Typed>,
+    owner: Option<&AgentId>,
+    typing: &[&FilledSecret],
+) -> Vec<FilledSecret> {
+    let Some(agent) = owner else {
+        return Vec::new();
+    };
+    if typing.is_empty() {
+        return typed
+            .get(agent)
+            .map(|t| t.secrets().to_vec())
+            .unwrap_or_default();
+    }
+    learn(typing.iter().copied());
+    let typed = typed.entry(agent.clone()).or_default();
+    typed.add(typing.iter().copied());
+    typed.secrets().to_vec()
+}
+
 /// `text` with every known value replaced by `<secret:NAME>`.
 pub fn hide(text: &str) -> Cow<'_, str> {
     KNOWN.with(|known| known.borrow().hider.hide(text, SecretName::placeholder))
@@ -87,6 +113,41 @@ mod tests {
             value: value.to_owned(),
             sites: Vec::new(),
         }
+    }
+
+    fn agent(n: u8) -> AgentId {
+        AgentId::new([n; 16], 100)
+    }
+
+    #[test]
+    fn a_frame_hides_what_its_tabs_agent_typed() {
+        let mut typed = HashMap::new();
+        let pw = secret("PW", "hunter2-long");
+        assert_eq!(to_hide(&mut typed, Some(&agent(1)), &[]), []);
+        assert_eq!(
+            to_hide(&mut typed, Some(&agent(1)), &[&pw]),
+            std::slice::from_ref(&pw)
+        );
+        // Hidden in the background's own texts from now on.
+        assert_eq!(hide("is hunter2-long"), "is <secret:PW>");
+        let pin = secret("PIN", "8812-0937");
+        assert_eq!(
+            to_hide(&mut typed, Some(&agent(1)), &[&pin, &pw]),
+            [pw.clone(), pin.clone()]
+        );
+        // Every later operation of that agent's tabs hides them; another agent's hides its own.
+        assert_eq!(to_hide(&mut typed, Some(&agent(1)), &[]), [pw, pin]);
+        assert_eq!(to_hide(&mut typed, Some(&agent(2)), &[]), []);
+        assert!(!typed.contains_key(&agent(2)), "a read keeps nothing");
+    }
+
+    #[test]
+    fn a_tab_no_agent_owns_is_told_nothing_and_teaches_nothing() {
+        let mut typed = HashMap::new();
+        let pw = secret("PW", "hunter2-long");
+        assert_eq!(to_hide(&mut typed, None, &[&pw]), []);
+        assert!(typed.is_empty());
+        assert_eq!(hide("hunter2-long"), "hunter2-long");
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //!   with slot requests, reservations, slots held for tabs being made, and idle agents.
 //! * [`route`]: where each command runs: the page operation, tab, frame and wait, or the
 //!   background's work on a tab or for the agent.
-//! * [`approvals`]: the user's consent before an agent drives one of the user's tabs;
+//! * [`approvals`]: the user's consent before an agent drives one of the user's tabs, and what
+//!   an agent sees of each tab and of the whole browser;
 //!   [`attaching`]: the attach's order, from the tab found to the tab taken.
 //! * [`capture_lock`]: the screenshot mutex, granted in arrival order.
 //! * [`capture_plan`]: what a screenshot captures, capped whatever the page measures.
@@ -18,6 +19,8 @@
 //! * [`load`]: when a navigation counts as finished, and whether it reached what was asked;
 //!   [`arrival`]: what the navigation's answer says of it; [`trip`]: a navigation, a new
 //!   tab and a tab a page opened, carried through.
+//! * [`agents_window`]: the agents' window: a tab opened in it (or in a new one), the tab
+//!   group, a tab or the window closed (and when that is refused), released tabs closed.
 //! * [`native_link`]: the host link's welcome, reconnect backoff and pings; an answer's last
 //!   size bound.
 //! * [`network`]: requests in flight, for "the network is quiet".
@@ -51,6 +54,8 @@
 //! * [`downloads`]: which agent a download belongs to.
 //! * [`jars`]: which cookie jar (container) an agent's new tab opens in.
 //! * [`secret_fields`]: which fields of which frames a secret may be typed into.
+//! * [`hidden`]: the typed secrets this instance hides in every text it shows, and what a
+//!   frame of an agent's tab is told to hide.
 //! * [`activity`]: what agents did, for the user and for each agent (no secrets).
 //! * [`popup_status`]: what the toolbar popup is told.
 //! * [`consent_words`]: which banner buttons accept and which reject; [`consent_banner`]:
@@ -75,8 +80,12 @@
 //! * [`frame_alias`]: the short names refs give a tab's frames.
 //! * [`snapshot`]: what a frame's snapshot lists, and where it stops.
 //! * [`stitch`]: one snapshot or page text from every frame of a tab, under one size limit.
+//! * [`tab_frames`]: the reads that span a tab's frames, each frame asked within its share
+//!   (an audit's given axe-core first), and a locator's frames named up from the element's.
 //! * [`tab_listeners`]: which tabs' blocking listeners to add and take out as the pool changes.
-//! * [`tab_mark`]: the owner's mark an agent tab carries across a restart.
+//! * [`browser_tab`]: a tab and a window as the browser gives them, a page's title cut.
+//! * [`tab_mark`]: the owner's mark an agent tab carries across a restart, and the pool a
+//!   restart finds by the marks.
 //! * [`window_plan`]: sizing an agent's viewport, and what the answer says of it.
 //! * [`composed`]: walks over the composed tree (shadow roots, slots) as the page shows it.
 //! * [`showing`]: how an element shows to the readers of a page's words (rendered, invisible,
@@ -90,6 +99,7 @@
 pub mod a11y;
 pub mod activity;
 pub mod agent_config;
+pub mod agents_window;
 pub mod allowlist;
 pub mod approvals;
 pub mod arrival;
@@ -97,6 +107,7 @@ pub mod arrival;
 mod at_once;
 pub mod attaching;
 pub mod axe_run;
+pub mod browser_tab;
 pub mod capture_lock;
 pub mod capture_plan;
 pub mod caret;
@@ -161,6 +172,7 @@ mod steps;
 pub mod stitch;
 pub mod style_rules;
 pub mod suggest;
+pub mod tab_frames;
 pub mod tab_listeners;
 pub mod tab_mark;
 pub mod tab_wait;

@@ -9,7 +9,9 @@
 
 use std::collections::BTreeMap;
 
-use claudezilla_protocol::reply::{ExtensionDiagnosis, SlotRequests, TabEntry, WaitingAgent};
+use claudezilla_protocol::reply::{
+    ExtensionDiagnosis, Granted, SlotRequested, SlotRequests, TabEntry, WaitingAgent,
+};
 use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, TabId};
 
 /// What the browser keeps of a tab's owner across restarts (in the session store, on disk):
@@ -115,6 +117,17 @@ pub struct Released {
 pub struct Grant {
     pub released: TabId,
     pub to: AgentId,
+}
+
+impl Grant {
+    /// The granter's answer: the slot is reserved `reserved_ms` for the agent it went to.
+    pub fn answer(&self, reserved_ms: u64) -> Granted {
+        Granted {
+            released_tab: self.released,
+            to: self.to.short().to_owned(),
+            reserved_ms: reserved_ms.min(u64::from(u32::MAX)) as u32,
+        }
+    }
 }
 
 impl Pool {
@@ -413,6 +426,22 @@ impl Pool {
             })
             .cloned()
             .collect()
+    }
+
+    /// `firefox_request_tab_space`: room now (no place in line taken), else `agent`'s place in
+    /// line for the next slot another agent grants ([`request_space`](Self::request_space)).
+    pub fn ask_space(&mut self, agent: &AgentId, now: u64) -> SlotRequested {
+        self.expire(now);
+        let room_now = self.room_for(agent) > 0;
+        let position = if room_now {
+            0
+        } else {
+            self.request_space(agent, now)
+        };
+        SlotRequested {
+            position: position as u32,
+            room_now,
+        }
     }
 
     /// Queues `agent` for the next slot another agent grants. Returns its place (1-based), or
@@ -957,6 +986,53 @@ mod tests {
         pool.insert(TabId(50), agent(5), String::new());
         assert_eq!(pool.len(), POOL_LIMIT);
         assert!(pool.slot_requests(&agent(5), 300).reserved.is_empty());
+    }
+
+    #[test]
+    fn asking_for_space_queues_only_where_there_is_no_room() {
+        let mut pool = Pool::new();
+        fill(&mut pool, 1, 3, 10);
+        let room = SlotRequested {
+            position: 0,
+            room_now: true,
+        };
+        assert_eq!(pool.ask_space(&agent(5), 0), room);
+        assert!(pool.requests.is_empty(), "room now takes no place in line");
+        for owner in 2..=4 {
+            fill(&mut pool, owner, 3, owner as u32 * 10);
+        }
+        let place = |position| SlotRequested {
+            position,
+            room_now: false,
+        };
+        assert_eq!(pool.ask_space(&agent(5), 100), place(1));
+        assert_eq!(pool.ask_space(&agent(6), 100), place(2));
+        assert_eq!(pool.ask_space(&agent(5), 150), place(1));
+        pool.grant(&agent(2), 200, 1_000).unwrap();
+        assert_eq!(
+            pool.ask_space(&agent(5), 300),
+            room,
+            "its reservation is room"
+        );
+        assert_eq!(pool.ask_space(&agent(6), 300), place(1));
+        // The reservation ran out: the slot is anyone's.
+        assert_eq!(pool.ask_space(&agent(6), 1_200), room);
+    }
+
+    #[test]
+    fn a_grant_answers_whose_slot_it_is_and_for_how_long() {
+        let grant = Grant {
+            released: TabId(20),
+            to: agent(5),
+        };
+        let answer = grant.answer(30_000);
+        assert_eq!(answer.released_tab, TabId(20));
+        assert_eq!(answer.to, agent(5).short());
+        assert_eq!(answer.reserved_ms, 30_000);
+        assert_eq!(
+            grant.answer(u64::from(u32::MAX) + 5_000).reserved_ms,
+            u32::MAX
+        );
     }
 
     #[test]

@@ -3,11 +3,12 @@
 //! owned like any agent tab but never closed by us.
 
 use claudezilla_protocol::reply;
-use claudezilla_protocol::reply::{BrowserTab, TabReport};
+use claudezilla_protocol::reply::TabReport;
 use claudezilla_protocol::{AgentId, ErrorBody, TabId};
 use serde::Serialize;
 
 use super::{config, content, now, with_state};
+use crate::approvals;
 use crate::attaching::{self, Attacher, UserTab};
 use crate::web::{self, Tab};
 
@@ -16,25 +17,13 @@ struct AnyTab {}
 
 pub async fn list_all(agent: &AgentId) -> Result<reply::AllTabs, ErrorBody> {
     let tabs: Vec<Tab> = web::call_as(web::tabs_query(&web::to_js(&AnyTab {}))).await?;
-    let tabs = with_state(|s| {
-        tabs.into_iter()
-            .map(|t| {
-                let id = TabId(t.id);
-                let owner = s.pool.owner(id);
-                let mine = owner == Some(agent);
-                let (title, url) = crate::approvals::seen_by(agent, owner, t.title, &t.url);
-                BrowserTab {
-                    tab_id: id,
-                    window_id: t.window_id,
-                    title,
-                    url,
-                    agent: owner.map(|o| o.short().to_owned()),
-                    mine,
-                    attached: s.pool.is_attached(id),
-                }
-            })
-            .collect()
+    let tabs = tabs.into_iter().map(|t| approvals::ListedTab {
+        id: TabId(t.id),
+        window_id: t.window_id,
+        title: t.title,
+        url: t.url,
     });
+    let tabs = with_state(|s| approvals::listing(&s.pool, agent, tabs.collect()));
     Ok(reply::AllTabs { tabs })
 }
 

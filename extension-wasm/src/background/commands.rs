@@ -8,6 +8,7 @@ use claudezilla_protocol::envelope::PageOp;
 use claudezilla_protocol::reply::{self, Answer, ExtensionDiagnosis};
 use claudezilla_protocol::{AgentId, Asking, ErrorBody, Outcome, Request, VERSION, asks};
 
+use super::tabs::InBrowser;
 use super::{
     attach, capture, config, containers, content, devtools, downloads, intercept, now, performance,
     storage, tabs, window_size, with_state,
@@ -16,6 +17,7 @@ use crate::pool::AuthorizedTab;
 use crate::retry_plan::Budget;
 use crate::route::{AgentWork, Placed, TabWork, Wait, place};
 use crate::web;
+use crate::{agents_window, tab_frames};
 
 pub async fn handle(request: Request) -> Outcome {
     let outcome = carry_out(request).await;
@@ -71,22 +73,23 @@ async fn on_tab(agent: &AgentId, tab: AuthorizedTab, work: TabWork, b: Budget) -
                 Wait::Budget => b.until,
                 Wait::Element => b.element_until,
             };
+            let frames = || content::Frames::new(tab, until, b.ms);
             // Reads that span frames are stitched from each; a click may open a tab.
             match op {
-                op @ PageOp::Snapshot { max_chars, .. } => answered::<asks::Snapshot>(
-                    content::snapshot(tab, until, op, max_chars, b.ms).await,
-                ),
+                op @ PageOp::Snapshot { max_chars, .. } => {
+                    answered::<asks::Snapshot>(tab_frames::snapshot(frames(), op, max_chars).await)
+                }
                 op @ PageOp::GetContent { max_length, .. } => answered::<asks::GetContent>(
-                    content::page_content(tab, until, op, max_length, b.ms).await,
+                    tab_frames::content(frames(), op, max_length).await,
                 ),
                 op @ PageOp::Find { limit, .. } => {
-                    answered::<asks::Find>(content::find(tab, until, op, limit, b.ms).await)
+                    answered::<asks::Find>(tab_frames::find(frames(), op, limit).await)
                 }
                 op @ PageOp::Audit { per_rule, .. } => {
-                    answered::<asks::Audit>(content::audit(tab, until, op, per_rule, b.ms).await)
+                    answered::<asks::Audit>(tab_frames::audit(frames(), op, per_rule).await)
                 }
                 op @ PageOp::Locate { .. } => {
-                    answered::<asks::Locate>(content::locate(tab, frame, until, op, b.ms).await)
+                    answered::<asks::Locate>(tab_frames::locate(frames(), frame, op).await)
                 }
                 op @ (PageOp::Click { .. } | PageOp::ClickAt { .. }) => {
                     answered::<asks::Click>(tabs::click(agent, tab, frame, until, op, b.ms).await)
@@ -147,7 +150,7 @@ async fn on_tab(agent: &AgentId, tab: AuthorizedTab, work: TabWork, b: Budget) -
             answered::<asks::Performance>(performance::measure(tab, reload, b.until, b.ms).await)
         }
         TabWork::Close => {
-            let closed = tabs::close(tab).await;
+            let closed = agents_window::close(&InBrowser, tab).await;
             containers::release(agent, false).await;
             answered::<asks::CloseTab>(closed)
         }
@@ -211,12 +214,16 @@ async fn for_agent(agent: &AgentId, work: AgentWork, b: Budget) -> Outcome {
         AgentWork::Goodbye => answered::<asks::Goodbye>(Ok(reply::Bye {
             tabs_closed: release_agent(agent).await,
         })),
-        AgentWork::RequestTabSpace => answered::<asks::RequestTabSpace>(Ok(request_space(agent))),
+        AgentWork::RequestTabSpace => {
+            answered::<asks::RequestTabSpace>(Ok(with_state(|s| s.pool.ask_space(agent, now()))))
+        }
         AgentWork::GrantTabSpace => answered::<asks::GrantTabSpace>(grant(agent).await),
         AgentWork::GetSlotRequests => answered::<asks::GetSlotRequests>(Ok(with_state(|s| {
             s.pool.slot_requests(agent, now())
         }))),
-        AgentWork::CloseWindow => answered::<asks::CloseWindow>(tabs::close_window(agent).await),
+        AgentWork::CloseWindow => {
+            answered::<asks::CloseWindow>(agents_window::close_window(&InBrowser, agent).await)
+        }
         AgentWork::Heartbeat => answered::<asks::Heartbeat>(Ok(())),
         AgentWork::ReloadExtension => {
             // Answer first; the reload tears down this page.
@@ -244,35 +251,13 @@ async fn diagnose(agent: &AgentId) -> Result<ExtensionDiagnosis, ErrorBody> {
     Ok(d)
 }
 
-fn request_space(agent: &AgentId) -> reply::SlotRequested {
-    let (position, room) = with_state(|s| {
-        let now = now();
-        s.pool.expire(now);
-        let room = s.pool.room_for(agent) > 0;
-        let position = if room {
-            0
-        } else {
-            s.pool.request_space(agent, now)
-        };
-        (position as u32, room)
-    });
-    reply::SlotRequested {
-        position,
-        room_now: room,
-    }
-}
-
 async fn grant(agent: &AgentId) -> Result<reply::Granted, ErrorBody> {
     let (grant, reserved_ms) = with_state(|s| {
         let reserved = s.tuning.reservation_ms;
         s.pool.grant(agent, now(), reserved).map(|g| (g, reserved))
     })?;
-    tabs::remove_all(&[grant.released]).await;
-    Ok(reply::Granted {
-        released_tab: grant.released,
-        to: grant.to.short().to_owned(),
-        reserved_ms: reserved_ms.min(u64::from(u32::MAX)) as u32,
-    })
+    agents_window::remove_all(&InBrowser, &[grant.released]).await;
+    Ok(grant.answer(reserved_ms))
 }
 
 /// Closes and forgets every tab of an agent that said goodbye, whose connection dropped, or
@@ -285,7 +270,7 @@ pub async fn release_agent(agent: &AgentId) -> u32 {
         s.pool.release(agent)
     });
     released.given_back.into_iter().for_each(attach::forget);
-    tabs::remove_all(&released.closed).await;
+    agents_window::remove_all(&InBrowser, &released.closed).await;
     containers::release(agent, true).await;
     intercept::release(agent);
     downloads::release(agent);

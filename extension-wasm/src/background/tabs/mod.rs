@@ -1,19 +1,23 @@
-//! The agents' window and tabs: opening, navigating, closing, and waiting for loads.
+//! The agents' window and tabs, the browser's side: opening ([`crate::trip::open`]) and
+//! adopting the tabs agents' pages open ([`crate::trip::adopt`]), the window, its group and
+//! closing ([`agents_window`]), navigating ([`crate::trip`]), waiting for loads, and the tab
+//! events that end waits.
 
 use std::sync::Arc;
 
 use claudezilla_protocol::args::Container;
-use claudezilla_protocol::reply;
-use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, TabId};
+use claudezilla_protocol::{AgentId, ErrorBody, TabId};
 use futures_util::future::LocalBoxFuture;
 use futures_util::lock::{Mutex, OwnedMutexGuard};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::{Shown, now, persist, with_state};
+use crate::agents_window::{
+    self, CreateTab, CreateWindow, GroupLook, GroupTabs, NewWindow, Windows,
+};
 use crate::load::LoadWatch;
-use crate::pool::{AuthorizedTab, Opened};
-use crate::refusal::Refusal;
+use crate::pool::{Opened, Pool};
 use crate::trip::adopt::{self, Adopted, Adopter, OpenedTab};
 use crate::trip::open::Opener;
 use crate::web::{self, Tab, Window};
@@ -30,25 +34,6 @@ thread_local! {
     /// Serialises "find or open the agents' window, then add a tab", so agents that start
     /// together share one window instead of opening one each.
     static WINDOW_LOCK: Arc<Mutex<()>> = Arc::new(Mutex::new(()));
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(super) struct CreateTab<'a> {
-    window_id: u32,
-    url: &'a str,
-    active: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    cookie_store_id: Option<&'a str>,
-}
-
-/// A tab a clicked link opens, from the tab it was clicked in.
-#[derive(Serialize)]
-pub(super) struct CreateWindow<'a> {
-    url: &'a str,
-    incognito: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    cookie_store_id: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -127,11 +112,11 @@ impl Opener for NewTab<'_> {
         let jar = self.jar.clone();
         let agent = self.agent.clone();
         Box::pin(async move {
-            let tab = open_tab(crate::load::BLANK, jar.as_deref()).await;
+            let tab = agents_window::open_tab(&InBrowser, crate::load::BLANK, jar.as_deref()).await;
             if tab.is_err() {
                 with_state(|s| s.pool.let_go(&agent));
             }
-            Ok(TabId(tab?.id))
+            tab
         })
     }
 
@@ -167,7 +152,7 @@ impl Opener for NewTab<'_> {
 
     async fn group(&self, tab: TabId) {
         if let Some(window) = with_state(|s| s.pool.window) {
-            group(tab.0, window).await;
+            agents_window::group(&InBrowser, tab, window).await;
         }
     }
 
@@ -181,7 +166,7 @@ impl Opener for NewTab<'_> {
 
     async fn close(&self, tab: TabId) {
         if let Some(ours) = with_state(|s| s.pool.pool_tab(tab)) {
-            let _ = close(ours).await;
+            let _ = agents_window::close(&InBrowser, ours).await;
         }
     }
 
@@ -194,159 +179,79 @@ impl Opener for NewTab<'_> {
     }
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(super) struct GroupTabs {
-    tab_ids: [u32; 1],
-    #[serde(skip_serializing_if = "Option::is_none")]
-    group_id: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    create_properties: Option<InWindow>,
-}
+/// The browser's side of the agents' window ([`agents_window`]).
+pub(super) struct InBrowser;
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(super) struct InWindow {
-    window_id: u32,
-}
+impl Windows for InBrowser {
+    type Turn = OwnedMutexGuard<()>;
 
-#[derive(Serialize)]
-pub(super) struct GroupLook {
-    title: &'static str,
-    color: &'static str,
-}
+    fn pool<R>(&self, f: impl FnOnce(&mut Pool) -> R) -> R {
+        with_state(|s| f(&mut s.pool))
+    }
 
-/// Puts the tab in the "Claudezilla" tab group where the browser has tab groups; elsewhere
-/// (or if grouping fails) the dedicated window alone keeps agents' tabs together.
-pub(super) async fn group(tab: u32, window_id: u32) {
-    let known = with_state(|s| s.pool.group);
-    let request = GroupTabs {
-        tab_ids: [tab],
-        group_id: known,
-        create_properties: known.is_none().then_some(InWindow { window_id }),
-    };
-    let Ok(promise) = web::tabs_group(&web::to_js(&request)) else {
-        return;
-    };
-    let Ok(group) = web::call(promise).await else {
-        return;
-    };
-    let Some(group) = group.as_f64().map(|g| g as u32) else {
-        return;
-    };
-    if known != Some(group) {
-        with_state(|s| s.pool.group = Some(group));
-        if let Ok(p) = web::tab_groups_update(
-            group,
-            &web::to_js(&GroupLook {
-                title: "Claudezilla",
-                color: "orange",
-            }),
-        ) {
+    fn changed(&self) {
+        super::tabs_changed();
+    }
+
+    fn private(&self) -> bool {
+        with_state(|s| s.private_windows)
+    }
+
+    async fn window_alive(&self, window: u32) -> bool {
+        web::call(web::windows_get(window)).await.is_ok()
+    }
+
+    async fn create_tab(&self, props: &CreateTab<'_>) -> Result<TabId, ErrorBody> {
+        let tab: Tab = web::call_as(web::tabs_create(&web::to_js(props))).await?;
+        Ok(TabId(tab.id))
+    }
+
+    async fn create_window(&self, props: &CreateWindow<'_>) -> Result<NewWindow, ErrorBody> {
+        let window: Window = web::call_as(web::windows_create(&web::to_js(props))).await?;
+        let first_tab = window.tabs.first().map(|t| TabId(t.id));
+        Ok(NewWindow {
+            id: window.id,
+            first_tab,
+        })
+    }
+
+    async fn mark_window(&self, window: u32) {
+        persist::mark_window(window).await;
+    }
+
+    async fn group(&self, request: &GroupTabs) -> Option<u32> {
+        let grouped = web::call(web::tabs_group(&web::to_js(request)).ok()?).await;
+        grouped.ok()?.as_f64().map(|g| g as u32)
+    }
+
+    async fn style_group(&self, group: u32, look: &GroupLook) {
+        if let Ok(p) = web::tab_groups_update(group, &web::to_js(look)) {
             let _ = web::call(p).await;
         }
     }
-}
 
-pub(super) async fn open_tab(url: &str, jar: Option<&str>) -> Result<Tab, ErrorBody> {
-    let window = with_state(|s| s.pool.window);
-    if let Some(window_id) = window
-        && web::call(web::windows_get(window_id)).await.is_ok()
-    {
-        // Not activated: the active tab changes only for screenshots, under their lock.
-        let props = CreateTab {
-            window_id,
-            url,
-            active: false,
-            cookie_store_id: jar,
-        };
-        match web::call_as(web::tabs_create(&web::to_js(&props))).await {
-            // The window closed meanwhile (another agent's last tabs went): open a new one.
-            Err(e) if Refusal::of(&e.message) == Refusal::WindowGone => {}
-            created => return created,
-        }
+    async fn remove_tab(&self, tab: TabId) -> Result<(), ErrorBody> {
+        web::call(web::tabs_remove(&JsValue::from(tab.0))).await?;
+        Ok(())
     }
-    let incognito = with_state(|s| s.private_windows);
-    let window: Window = web::call_as(web::windows_create(&web::to_js(&CreateWindow {
-        url,
-        incognito,
-        cookie_store_id: jar,
-    })))
-    .await?;
-    with_state(|s| s.pool.window_opened(window.id));
-    persist::mark_window(window.id).await;
-    window
-        .tabs
-        .into_iter()
-        .next()
-        .ok_or_else(|| ErrorBody::new(ErrorCode::Browser, "the new window has no tab"))
-}
 
-/// Closes an agent tab; an attached tab is the user's and is refused.
-pub async fn close(tab: AuthorizedTab) -> Result<reply::Closed, ErrorBody> {
-    let tab = tab.id();
-    if with_state(|s| s.pool.is_attached(tab)) {
-        return Err(ErrorBody::new(
-            ErrorCode::Ownership,
-            format!("Cannot close tab {tab}: it is the user's tab, attached"),
-        )
-        .with_hint("give it back with firefox_detach_tab; it stays open"));
+    async fn remove_tabs(&self, tabs: &[TabId]) {
+        let ids: js_sys::Array = tabs.iter().map(|t| JsValue::from(t.0)).collect();
+        let _ = web::call(web::tabs_remove(&ids)).await;
     }
-    with_state(|s| s.pool.remove(tab));
-    web::call(web::tabs_remove(&JsValue::from(tab.0)))
-        .await
-        .map_err(|e| crate::tab_wait::gone(tab, e))?;
-    Ok(reply::Closed { tab_id: tab })
-}
 
-/// Closes the agents' window, if only `agent`'s tabs are in it.
-pub async fn close_window(agent: &AgentId) -> Result<reply::WindowClosed, ErrorBody> {
-    let (window, others) = with_state(|s| (s.pool.window, s.pool.others_tabs(agent)));
-    if others > 0 {
-        return Err(window_in_use(others));
+    async fn remove_window(&self, window: u32) {
+        let _ = web::call(web::windows_remove(window)).await;
     }
-    let Some(window) = window else {
-        return Ok(reply::WindowClosed { tabs_closed: 0 });
-    };
-    let closed = with_state(|s| s.pool.window_closed(window)).len() as u32;
-    super::tabs_changed();
-    let _ = web::call(web::windows_remove(window)).await;
-    Ok(reply::WindowClosed {
-        tabs_closed: closed,
-    })
-}
 
-/// The refusal for closing the window while others work in it.
-pub fn window_in_use(others: usize) -> ErrorBody {
-    ErrorBody::new(
-        ErrorCode::Ownership,
-        format!("Cannot close the agent window: {others} tab(s) in it belong to other agents"),
-    )
-    .with_hint("close your own tabs with firefox_close_tab instead")
-}
-
-/// Closes tabs that were already taken out of the pool; tabs already gone are fine.
-pub async fn remove_all(tabs: &[TabId]) {
-    if tabs.is_empty() {
-        return;
+    fn turn(&self) -> impl Future<Output = Self::Turn> {
+        WINDOW_LOCK.with(Arc::clone).lock_owned()
     }
-    let ids = js_sys::Array::new();
-    for tab in tabs {
-        ids.push(&JsValue::from(tab.0));
-    }
-    // Under the window lock: a tab being opened meanwhile must not land in a window that
-    // closes with these tabs. A holder may keep the turn for its whole call (up to minutes):
-    // past a while these close without it, rather than hold up idle release, which runs this.
-    let turn = web::with_deadline(REMOVE_TURN_MS, WINDOW_LOCK.with(Arc::clone).lock_owned()).await;
-    let _ = web::with_deadline(REMOVE_MS, web::call(web::tabs_remove(&ids))).await;
-    drop(turn);
-    // A window whose last agent tabs went closes: forget it now.
-    with_state(|s| s.pool.forget_window_if_empty());
-}
 
-/// Longest [`remove_all`] waits for the window's turn, then for the browser to close the tabs.
-const REMOVE_TURN_MS: u32 = 15_000;
-const REMOVE_MS: u32 = 10_000;
+    async fn within<T>(&self, ms: u32, work: impl Future<Output = T>) -> Option<T> {
+        web::with_deadline(ms, work).await
+    }
+}
 
 /// Wires the browser's tab and window events into the pool and the load waiters.
 pub fn listen() {
@@ -487,7 +392,7 @@ impl Adopter for Browser {
     }
 
     async fn group(&self, tab: TabId, window: u32) {
-        group(tab.0, window).await;
+        agents_window::group(&InBrowser, tab, window).await;
     }
 
     fn notify(&self, agent: &AgentId, text: String) {
