@@ -127,13 +127,12 @@ pub fn listen() {
         run_at: "document_start",
         all_frames: true,
     };
-    if let Ok(promise) = web::content_scripts_register(&web::to_js(&register)) {
-        wasm_bindgen_futures::spawn_local(async move {
-            if let Err(e) = web::call(promise).await {
-                crate::web::log(&format!("cannot register the early script: {}", e.message));
-            }
-        });
-    }
+    let made = web::content_scripts_register(&web::to_js(&register));
+    wasm_bindgen_futures::spawn_local(async move {
+        if let Err(e) = web::call(made).await {
+            crate::web::log(&format!("cannot register the early script: {}", e.message));
+        }
+    });
 }
 
 /// Adds the marking listener of each tab that joined the pool since the last call, and removes

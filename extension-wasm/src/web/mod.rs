@@ -269,38 +269,24 @@ pub fn to_js<T: Serialize>(value: &T) -> JsValue {
         .unwrap_or(JsValue::UNDEFINED)
 }
 
-/// A browser call as made: its promise, or what the call threw before making one. Firefox
-/// checks an API's arguments against its schema and throws at once; a throw not caught would
-/// unwind through the wasm frames awaiting it without running their destructors (a lock's
-/// guard among them), so every binding above that returns a promise catches.
-pub trait Made {
-    fn made(self) -> Result<Promise, JsValue>;
-}
-
-impl Made for Promise {
-    fn made(self) -> Result<Promise, JsValue> {
-        Ok(self)
-    }
-}
-
-impl Made for Result<Promise, JsValue> {
-    fn made(self) -> Result<Promise, JsValue> {
-        self
-    }
-}
-
 /// Awaits a browser call, turning a throw or a rejection into a BROWSER error with its message.
-pub async fn call(made: impl Made) -> Result<JsValue, ErrorBody> {
+///
+/// A call is taken as made: its promise, or what it threw before making one. Firefox checks an
+/// API's arguments against its schema and throws at once; a throw not caught would unwind
+/// through the wasm frames awaiting it without running their destructors (a lock's guard among
+/// them), so every binding above that returns a promise catches, and a binding that did not
+/// would not be accepted here.
+pub async fn call(made: Result<Promise, JsValue>) -> Result<JsValue, ErrorBody> {
     fn refused(e: JsValue) -> ErrorBody {
         ErrorBody::new(ErrorCode::Browser, js_error_message(&e))
     }
-    JsFuture::from(made.made().map_err(refused)?)
+    JsFuture::from(made.map_err(refused)?)
         .await
         .map_err(refused)
 }
 
 /// Awaits a browser call and reads its result as `T`.
-pub async fn call_as<T: DeserializeOwned>(made: impl Made) -> Result<T, ErrorBody> {
+pub async fn call_as<T: DeserializeOwned>(made: Result<Promise, JsValue>) -> Result<T, ErrorBody> {
     let value = call(made).await?;
     serde_wasm_bindgen::from_value(value).map_err(|e| {
         ErrorBody::new(

@@ -220,14 +220,12 @@ impl Windows for InBrowser {
     }
 
     async fn group(&self, request: &GroupTabs) -> Option<u32> {
-        let grouped = web::call(web::tabs_group(&web::to_js(request)).ok()?).await;
+        let grouped = web::call(web::tabs_group(&web::to_js(request))).await;
         grouped.ok()?.as_f64().map(|g| g as u32)
     }
 
     async fn style_group(&self, group: u32, look: &GroupLook) {
-        if let Ok(p) = web::tab_groups_update(group, &web::to_js(look)) {
-            let _ = web::call(p).await;
-        }
+        let _ = web::call(web::tab_groups_update(group, &web::to_js(look))).await;
     }
 
     async fn remove_tab(&self, tab: TabId) -> Result<(), ErrorBody> {
