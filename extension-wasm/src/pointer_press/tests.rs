@@ -275,3 +275,56 @@ fn hovering_says_what_it_is_over_and_where() {
         outside.message
     );
 }
+
+#[test]
+fn a_click_at_a_point_arms_its_watch_then_its_catch_and_keeps_its_coordinates() {
+    let page = Fake {
+        top: Some("span"),
+        ..Fake::default()
+    };
+    let watch = || page.steps.say("watch");
+    let plain = Modifiers::default();
+    let (name, catch, ()) =
+        click_at(&page, (10.4, 20.6), 1, MouseButton::Left, plain, watch).unwrap();
+    assert_eq!((name.as_str(), catch), ("<span> at (10, 21)", Some("span")));
+    let steps = pressed(&page);
+    assert_eq!(
+        steps[..4],
+        ["watch", "arm on span", "leave", "commit unless span"]
+    );
+    assert_eq!(
+        steps.last().unwrap(),
+        "click 1 on span at (10, 21)",
+        "exact"
+    );
+    let page = Fake {
+        top: Some("b"),
+        ..Fake::default()
+    };
+    let (name, ..) = click_at(&page, (1.0, 2.0), 2, MouseButton::Left, plain, || ()).unwrap();
+    assert_eq!(name, "<b> (double-clicked) at (1, 2)");
+}
+
+#[test]
+fn a_click_at_a_disabled_thing_or_outside_arms_no_watch() {
+    let page = Fake {
+        top: Some("button"),
+        disabled: vec!["button"],
+        ..Fake::default()
+    };
+    let never = || panic!("a watch armed for a click refused");
+    let plain = Modifiers::default();
+    let refused = click_at(&page, (1.0, 2.0), 1, MouseButton::Left, plain, never)
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(refused.message, "<button> is disabled");
+    assert!(page.steps.all().is_empty());
+    let outside = click_at(&page, (900.0, 2.0), 1, MouseButton::Left, plain, never)
+        .map(|_| ())
+        .unwrap_err();
+    assert!(
+        outside.message.contains("outside the viewport"),
+        "{}",
+        outside.message
+    );
+}

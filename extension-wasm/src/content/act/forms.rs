@@ -122,7 +122,7 @@ fn drop_file(
             crate::web::js_error_message(&e)
         ))
     })?;
-    scroll_into_view(element);
+    scroll_into_view(element, false);
     let zone = Zone {
         at: centre(element),
         transfer,

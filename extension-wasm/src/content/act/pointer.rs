@@ -168,7 +168,7 @@ fn visible_centre(element: &Element) -> (i32, i32) {
     input_plan::visible_centre([r.left(), r.top(), r.right(), r.bottom()], viewport())
 }
 
-fn viewport() -> (f64, f64) {
+pub(super) fn viewport() -> (f64, f64) {
     web_sys::window().map_or((0.0, 0.0), |w| {
         let size = |v: Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue>| {
             v.ok().and_then(|v| v.as_f64()).unwrap_or(0.0)
@@ -249,7 +249,7 @@ impl Presser for Hit {
     }
 
     fn scroll_into_view(&self, el: &Element) {
-        scroll_into_view(el);
+        scroll_into_view(el, false);
     }
 
     fn visible_centre(&self, el: &Element) -> (i32, i32) {
@@ -309,16 +309,15 @@ pub async fn click_at(
     button: MouseButton,
     modifiers: Modifiers,
 ) -> Result<reply::Clicked, ErrorBody> {
-    let (x, y) = (point.x(), point.y());
-    let element = element_at(x, y)?;
-    // The element is already found: nothing a press reads needs the document.
-    let page = Hit(None);
-    pointer_press::enabled(&page, &element)?;
-    let at = (x.round() as i32, y.round() as i32);
-    let watch = Watch::arm();
-    let catch = NewTabCatch::arm(&element, button, modifiers);
-    let how = pointer_press::press(&page, &element, at, true, clicks, button, modifiers);
-    let name = format!("{}{how} at ({}, {})", describe(&element), at.0, at.1);
+    let page = Hit(Some(document()?));
+    let (name, catch, watch) = pointer_press::click_at(
+        &page,
+        (point.x(), point.y()),
+        clicks,
+        button,
+        modifiers,
+        Watch::arm,
+    )?;
     Ok(clicked(name, catch, watch).await)
 }
 
