@@ -29,7 +29,6 @@ use claudezilla_protocol::args::{DropTarget, Needle};
 use claudezilla_protocol::envelope::{
     ContentReply, ContentRequest, Locatable, PageDone, PageOp, PageReply,
 };
-use claudezilla_protocol::reply::ConsoleLevel;
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 use wasm_bindgen::prelude::*;
 
@@ -106,9 +105,9 @@ fn first_byte() -> Option<f64> {
 }
 
 /// Takes over from `early.js`: the dialogs it answered and the console messages it kept while
-/// the page loaded (present only in agent tabs' documents).
+/// the page loaded (present only in agent tabs' documents; [`crate::early_kept`]).
 fn take_over_early() {
-    use js_sys::{Array, Reflect};
+    use js_sys::Reflect;
     let Some(early) = web_sys::window()
         .and_then(|w| Reflect::get(&w, &"claudezillaEarly".into()).ok())
         .filter(|e| e.is_object())
@@ -116,34 +115,12 @@ fn take_over_early() {
         return;
     };
     let _ = Reflect::set(&early, &"done".into(), &JsValue::TRUE);
-    let field = |value: &JsValue, name: &str| {
-        Reflect::get(value, &name.into())
-            .ok()
-            .and_then(|v| v.as_string())
-            .unwrap_or_default()
-    };
-    let list = |name: &str| {
-        Reflect::get(&early, &name.into())
-            .ok()
-            .and_then(|v| v.dyn_into::<Array>().ok())
-            .map(|a| a.to_vec())
-            .unwrap_or_default()
-    };
-    for d in list("dialogs") {
-        dialogs::answered_early(&field(&d, "kind"), &field(&d, "message"));
+    let mut kept: crate::early_kept::Kept =
+        serde_wasm_bindgen::from_value(early).unwrap_or_default();
+    for d in &kept.dialogs {
+        dialogs::answered_early(&d.kind, &d.message);
     }
-    let entries = list("console")
-        .iter()
-        .map(|c| claudezilla_protocol::reply::ConsoleEntry {
-            level: ConsoleLevel::try_from(field(c, "level")).unwrap_or(ConsoleLevel::Log),
-            message: field(c, "message"),
-            time: Reflect::get(c, &"time".into())
-                .ok()
-                .and_then(|t| t.as_f64())
-                .unwrap_or_default(),
-        })
-        .collect();
-    console::early(entries);
+    console::early(kept.console());
 }
 
 /// Runs one request (a `ContentRequest` object) and returns its `ContentReply` object.
