@@ -32,6 +32,7 @@
 //!   [`wheel`]: a scroll and a wheel turn carried out, and the box a turn the page left alone
 //!   moves; [`field_kind`]: which fields
 //!   take typed text; [`typed`], [`typing`]: typing decided, and carried out;
+//!   [`edit_commit`]: when an edit is committed with `change`;
 //!   [`upload_plan`]: where an uploaded file goes.
 //! * [`request_log`]: each tab's network log, fed by [`request_events`]; [`redact`]: credentials
 //!   out of what is shown.
@@ -112,6 +113,7 @@ pub mod downloads;
 pub mod drag_plan;
 pub mod early_kept;
 pub mod early_mark;
+pub mod edit_commit;
 pub mod exchange;
 pub mod field_kind;
 pub mod focus_loop;

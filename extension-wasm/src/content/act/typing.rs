@@ -1,5 +1,9 @@
 //! Typing text into fields and editors as the editor would take it ([`crate::typing`]
-//! decides, over the page as [`Fields`] reaches it), and the `change` a committed edit fires.
+//! decides, over the page as [`Fields`] reaches it), and the `change` a committed edit fires
+//! ([`edit_commit`] decides, over [`Changes`]).
+
+use std::cell::Cell;
+use std::rc::Rc;
 
 use claudezilla_protocol::ErrorBody;
 use claudezilla_protocol::reply;
@@ -13,6 +17,7 @@ use crate::composed::Kind;
 use crate::content::dom::{document, field_of};
 use crate::content::find::describe;
 use crate::content::secrets;
+use crate::edit_commit::{self, Commits, Current};
 use crate::typed::Entry;
 use crate::typing::{self, Editor};
 
@@ -91,59 +96,48 @@ impl caret::Nodes for Lines {
 }
 
 thread_local! {
-    /// The field being edited, its value before, and whether the page has seen `change`: a
-    /// browser fires `change` when an edit is committed (the field loses focus, Enter), which
-    /// a tab in the background does not always do for us.
-    static EDITING: std::cell::RefCell<Option<Editing>> = const { std::cell::RefCell::new(None) };
+    /// The field being edited ([`edit_commit`]).
+    static EDITING: Current<Element> = const { std::cell::RefCell::new(None) };
 }
 
-pub(super) struct Editing {
-    element: Element,
-    before: String,
-    changed: std::rc::Rc<std::cell::Cell<bool>>,
-}
-
-/// Remembers the edit of `element` until it is committed.
+/// Remembers the edit of `element` until it is committed ([`edit_commit::begin`]).
 pub(super) fn editing(element: &Element, before: String) {
-    if EDITING.with(|e| e.borrow().as_ref().is_some_and(|e| &e.element == element)) {
-        return;
-    }
-    commit(None);
-    let changed = std::rc::Rc::new(std::cell::Cell::new(false));
-    let seen = changed.clone();
-    let on_change = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || seen.set(true));
-    let options = web_sys::AddEventListenerOptions::new();
-    options.set_once(true);
-    let _ = element.add_event_listener_with_callback_and_add_event_listener_options(
-        "change",
-        on_change.as_ref().unchecked_ref(),
-        &options,
-    );
-    on_change.forget();
-    EDITING.with(|e| {
-        *e.borrow_mut() = Some(Editing {
-            element: element.clone(),
-            before,
-            changed,
-        })
-    });
+    EDITING.with(|e| edit_commit::begin(&Changes, e, element, before));
 }
 
-/// The edit is committed (focus moves on, Enter): `change`, if the value changed and the
-/// browser has not said so itself. Not when acting on the field being edited (`next`).
+/// The edit is committed (focus moves on, Enter): `change` where the browser would
+/// ([`edit_commit::commit`]). Not when acting on the field being edited (`next`).
 pub fn commit(next: Option<&Element>) {
-    let Some(edit) = EDITING.with(|e| {
-        let mut e = e.borrow_mut();
-        if next.is_some_and(|n| e.as_ref().is_some_and(|e| &e.element == n)) {
-            return None;
-        }
-        e.take()
-    }) else {
-        return;
-    };
-    let now = field_value(&edit.element).unwrap_or_default();
-    if !edit.changed.get() && now != edit.before {
-        event(&edit.element, "change");
+    EDITING.with(|e| edit_commit::commit(&Changes, e, next));
+}
+
+/// The page's fields as an edit's commit reaches them ([`edit_commit::Commits`]).
+struct Changes;
+
+impl Commits for Changes {
+    type Element = Element;
+
+    fn value(&self, el: &Element) -> Option<String> {
+        field_value(el)
+    }
+
+    fn hear_change(&self, el: &Element) -> Rc<Cell<bool>> {
+        let changed = Rc::new(Cell::new(false));
+        let seen = changed.clone();
+        let on_change = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || seen.set(true));
+        let options = web_sys::AddEventListenerOptions::new();
+        options.set_once(true);
+        let _ = el.add_event_listener_with_callback_and_add_event_listener_options(
+            "change",
+            on_change.as_ref().unchecked_ref(),
+            &options,
+        );
+        on_change.forget();
+        changed
+    }
+
+    fn change(&self, el: &Element) {
+        event(el, "change");
     }
 }
 
