@@ -145,13 +145,9 @@ impl Keyboard for Keys {
         set_text(el, text, false).map(drop)
     }
 
-    fn default_button(&self, form: &Element) -> Option<Element> {
-        form.query_selector(
-            "button:not([type]), button[type=submit], input[type=submit], input[type=image]",
-        )
-        .ok()
-        .flatten()
-        .filter(|b| b.dyn_ref::<HtmlElement>().is_some())
+    fn first_in(&self, within: &Element, selector: &str) -> Option<Element> {
+        let first = within.query_selector(selector).ok().flatten();
+        first.filter(|b| b.dyn_ref::<HtmlElement>().is_some())
     }
 
     fn disabled(&self, el: &Element) -> bool {
