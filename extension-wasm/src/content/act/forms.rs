@@ -78,9 +78,9 @@ pub fn upload(
     bytes: &[u8],
 ) -> Result<reply::Acted, ErrorBody> {
     let described = describe(element);
-    let size = bytes.len();
+    let what = upload_plan::file_named(name, bytes.len());
     let Some((input, way)) = upload_plan::field(&Fields, element) else {
-        return drop_file(element, name, mime, bytes);
+        return drop_file(element, &what, name, mime, bytes);
     };
     let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
     let options = web_sys::FilePropertyBag::new();
@@ -100,9 +100,7 @@ pub fn upload(
     input.set_files(transfer.files().as_ref());
     input_event(input.as_ref(), None);
     event(input.as_ref(), "change");
-    acted(format!(
-        "Attached {name} ({size} bytes) to {described}{way}."
-    ))
+    acted(upload_plan::attached(&what, &described, way))
 }
 
 /// No file field to set: the file is dropped on `element` as a drag from the desktop drops it
@@ -111,11 +109,11 @@ pub fn upload(
 /// that does not is told, and nothing is dropped.
 fn drop_file(
     element: &Element,
+    what: &str,
     name: &str,
     mime: &str,
     bytes: &[u8],
 ) -> Result<reply::Acted, ErrorBody> {
-    let what = format!("{name} ({} bytes)", bytes.len());
     let transfer = page_transfer(name, mime, bytes).map_err(|e| {
         page_error(format!(
             "cannot make the dropped file {what} in the page: {}",
@@ -127,7 +125,7 @@ fn drop_file(
         at: centre(element),
         transfer,
     };
-    acted(upload_plan::drop_on(&zone, element, &what)?)
+    acted(upload_plan::drop_on(&zone, element, what)?)
 }
 
 /// The element a file is dropped on, at its centre ([`upload_plan::DropZone`]).
