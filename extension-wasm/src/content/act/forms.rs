@@ -193,37 +193,33 @@ impl Picker for Fields {
         self.itself(&inner)
     }
 
-    fn chooser_of(&self, el: &Element) -> Option<HtmlInputElement> {
-        chooser_of(el)
+    /// Clicks `element` as a person would to pick a file, and catches the file field whose
+    /// chooser that click opens (its `click()` on the field, heard on the way down), stopping the
+    /// chooser itself.
+    fn chooser_of(&self, element: &Element) -> Option<HtmlInputElement> {
+        let window = web_sys::window()?;
+        let caught: std::rc::Rc<std::cell::RefCell<Option<HtmlInputElement>>> = Default::default();
+        let keep = caught.clone();
+        let listener = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+            let Some(input) = e
+                .target()
+                .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
+                .filter(|i| i.type_().eq_ignore_ascii_case("file"))
+            else {
+                return;
+            };
+            e.prevent_default();
+            *keep.borrow_mut() = Some(input);
+        });
+        let callback = listener.as_ref().unchecked_ref();
+        window
+            .add_event_listener_with_callback_and_bool(CLICK, callback, true)
+            .ok()?;
+        let clicked = click(element);
+        let _ = window.remove_event_listener_with_callback_and_bool(CLICK, callback, true);
+        clicked.ok()?;
+        caught.take()
     }
-}
-
-/// Clicks `element` as a person would to pick a file, and catches the file field whose
-/// chooser that click opens (its `click()` on the field, heard on the way down), stopping the
-/// chooser itself.
-fn chooser_of(element: &Element) -> Option<HtmlInputElement> {
-    let window = web_sys::window()?;
-    let caught: std::rc::Rc<std::cell::RefCell<Option<HtmlInputElement>>> = Default::default();
-    let keep = caught.clone();
-    let listener = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
-        let Some(input) = e
-            .target()
-            .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
-            .filter(|i| i.type_().eq_ignore_ascii_case("file"))
-        else {
-            return;
-        };
-        e.prevent_default();
-        *keep.borrow_mut() = Some(input);
-    });
-    let callback = listener.as_ref().unchecked_ref();
-    window
-        .add_event_listener_with_callback_and_bool(CLICK, callback, true)
-        .ok()?;
-    let clicked = click(element);
-    let _ = window.remove_event_listener_with_callback_and_bool(CLICK, callback, true);
-    clicked.ok()?;
-    caught.take()
 }
 
 const CLICK: &str = "click";

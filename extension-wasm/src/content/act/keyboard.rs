@@ -17,38 +17,6 @@ use crate::key_press::{self, Keyboard};
 
 use super::*;
 
-/// A keyboard event as a real keystroke has it, legacy `keyCode`/`charCode`/`which` included
-/// (`which` must be defined on the page's view of the event: the constructor leaves it 0).
-pub(super) fn key_event(element: &Element, kind: KeyKind, key: &Key, m: Modifiers) -> bool {
-    let (key_code, char_code, which) = input_plan::codes(kind, key);
-    let init = KeyboardEventInit::new();
-    init.set_key(&key.key);
-    init.set_code(&key.code);
-    init.set_key_code(key_code);
-    init.set_char_code(char_code);
-    init.set_which(which);
-    init.set_bubbles(true);
-    init.set_cancelable(true);
-    init.set_composed(true);
-    init.set_ctrl_key(m.ctrl);
-    init.set_shift_key(m.shift);
-    init.set_alt_key(m.alt);
-    init.set_meta_key(m.meta);
-    if let Some(view) = web_sys::window() {
-        init.set_view(Some(&view));
-    }
-    let Ok(event) = KeyboardEvent::new_with_keyboard_event_init_dict(kind.name(), &init) else {
-        return true;
-    };
-    if let Ok(page_view) = js_sys::Reflect::get(&event, &"wrappedJSObject".into()) {
-        let descriptor = js_sys::Object::new();
-        let _ = js_sys::Reflect::set(&descriptor, &"value".into(), &which.into());
-        let page_view: &js_sys::Object = page_view.unchecked_ref();
-        let _ = js_sys::Reflect::define_property(page_view, &"which".into(), &descriptor);
-    }
-    element.dispatch_event(&event).unwrap_or(true)
-}
-
 pub fn press_key(target: Option<Element>, chord: &Chord) -> Result<reply::Acted, ErrorBody> {
     let doc = document()?;
     let element = target
@@ -84,8 +52,36 @@ impl Keyboard for Keys {
         crate::content::focus::focus(el, keyboard);
     }
 
-    fn key_event(&self, el: &Element, kind: KeyKind, key: &Key, m: Modifiers) -> bool {
-        key_event(el, kind, key, m)
+    /// A keyboard event as a real keystroke has it, legacy `keyCode`/`charCode`/`which` included
+    /// (`which` must be defined on the page's view of the event: the constructor leaves it 0).
+    fn key_event(&self, element: &Element, kind: KeyKind, key: &Key, m: Modifiers) -> bool {
+        let (key_code, char_code, which) = input_plan::codes(kind, key);
+        let init = KeyboardEventInit::new();
+        init.set_key(&key.key);
+        init.set_code(&key.code);
+        init.set_key_code(key_code);
+        init.set_char_code(char_code);
+        init.set_which(which);
+        init.set_bubbles(true);
+        init.set_cancelable(true);
+        init.set_composed(true);
+        init.set_ctrl_key(m.ctrl);
+        init.set_shift_key(m.shift);
+        init.set_alt_key(m.alt);
+        init.set_meta_key(m.meta);
+        if let Some(view) = web_sys::window() {
+            init.set_view(Some(&view));
+        }
+        let Ok(event) = KeyboardEvent::new_with_keyboard_event_init_dict(kind.name(), &init) else {
+            return true;
+        };
+        if let Ok(page_view) = js_sys::Reflect::get(&event, &"wrappedJSObject".into()) {
+            let descriptor = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&descriptor, &"value".into(), &which.into());
+            let page_view: &js_sys::Object = page_view.unchecked_ref();
+            let _ = js_sys::Reflect::define_property(page_view, &"which".into(), &descriptor);
+        }
+        element.dispatch_event(&event).unwrap_or(true)
     }
 
     fn takes_text(&self, el: &Element) -> bool {

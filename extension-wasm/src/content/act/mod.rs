@@ -39,6 +39,7 @@ pub(in crate::content) fn scroll_into_view(element: &Element, smooth: bool) {
     element.scroll_into_view_with_scroll_into_view_options(&options);
 }
 
+/// A scroll's behaviour: smooth, or at once.
 pub(super) fn behavior(smooth: bool) -> ScrollBehavior {
     match smooth {
         true => ScrollBehavior::Smooth,

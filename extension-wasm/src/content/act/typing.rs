@@ -39,11 +39,6 @@ pub(super) fn field_value(element: &Element) -> Option<String> {
         .map(|h| h.inner_text().replace(['\u{feff}', '\u{200b}'], ""))
 }
 
-/// Checks that `element` takes typed text; its description otherwise says why not.
-pub(super) fn check_editable(element: &Element) -> Result<(), ErrorBody> {
-    field_of(element).check_typing(&describe(element))
-}
-
 /// Puts the caret at the end of the field, or selects all of it (to be replaced).
 pub(super) fn place_caret(element: &Element, select_all: bool) {
     if let Some(input) = element.dyn_ref::<HtmlInputElement>() {
@@ -215,7 +210,7 @@ impl Editor for Fields {
     type Element = Element;
 
     fn check_editable(&self, el: &Element) -> Result<(), ErrorBody> {
-        check_editable(el)
+        field_of(el).check_typing(&describe(el))
     }
 
     fn holds_focus(&self, el: &Element) -> bool {
