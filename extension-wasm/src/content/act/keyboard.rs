@@ -14,6 +14,7 @@ use crate::content::dom::document;
 use crate::content::find::describe;
 use crate::input_plan::{self, KeyKind};
 use crate::key_press::{self, Keyboard};
+use crate::typing::Editor;
 
 use super::*;
 
@@ -45,7 +46,7 @@ impl Keyboard for Keys {
     type Element = Element;
 
     fn holds_focus(&self, el: &Element) -> bool {
-        holds_focus(el)
+        Fields.holds_focus(el)
     }
 
     fn focus(&self, el: &Element, keyboard: bool) {
@@ -112,11 +113,11 @@ impl Keyboard for Keys {
     }
 
     fn select_all_text(&self, el: &Element) {
-        place_caret(el, true);
+        Fields.place_caret(el, true);
     }
 
     fn edit(&self, command: &str, value: &str) -> bool {
-        edit(command, value)
+        Fields.edit(command, value)
     }
 
     fn commit(&self) {
@@ -124,7 +125,7 @@ impl Keyboard for Keys {
     }
 
     fn append_by_script(&self, el: &Element, text: &str) {
-        set_by_script(el, text, false);
+        Fields.set_by_script(el, text, false);
     }
 
     fn activate(&self, el: &Element) {
