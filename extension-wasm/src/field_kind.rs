@@ -120,10 +120,20 @@ impl Picked {
     }
 }
 
-/// What filling a check box or radio button says: its name and its state after.
-pub fn check_words(name: &str, checked: bool) -> String {
-    let now = if checked { "checked" } else { "unchecked" };
-    format!("{name} {now}")
+/// A check box or radio button named `name` filled to `want`: clicked (as a user toggles it)
+/// only when its state differs; what it says is its state read after, which a radio button
+/// clicked while checked, or a page's handler, may leave otherwise.
+pub fn check<E>(
+    name: &str,
+    want: bool,
+    checked: impl Fn() -> bool,
+    click: impl FnOnce() -> Result<(), E>,
+) -> Result<String, E> {
+    if checked() != want {
+        click()?;
+    }
+    let now = if checked() { "checked" } else { "unchecked" };
+    Ok(format!("{name} {now}"))
 }
 
 impl Select<'_> {
@@ -413,9 +423,38 @@ mod tests {
         assert_eq!(multiple, [Some(false), Some(true), Some(false)]);
     }
 
+    /// A box whose click sets it to `after`, checked at first where `before`; the clicks.
+    fn filled(before: bool, want: bool, after: bool) -> (Result<String, String>, u32) {
+        let (state, clicks) = (std::cell::Cell::new(before), std::cell::Cell::new(0));
+        let click = || {
+            clicks.set(clicks.get() + 1);
+            state.set(after);
+            Ok(())
+        };
+        let said = check("<input#terms>", want, || state.get(), click);
+        (said, clicks.get())
+    }
+
     #[test]
-    fn a_filled_box_says_its_state_after() {
-        assert_eq!(check_words("<input#terms>", true), "<input#terms> checked");
-        assert_eq!(check_words("<input#news>", false), "<input#news> unchecked");
+    fn a_box_is_clicked_only_when_its_state_differs_and_says_its_state_after() {
+        assert_eq!(
+            filled(false, true, true),
+            (Ok("<input#terms> checked".into()), 1)
+        );
+        assert_eq!(
+            filled(true, true, false),
+            (Ok("<input#terms> checked".into()), 0)
+        );
+        assert_eq!(
+            filled(true, false, false).0,
+            Ok("<input#terms> unchecked".into())
+        );
+        // A page that keeps the box checked: the answer says so.
+        assert_eq!(
+            filled(true, false, true),
+            (Ok("<input#terms> checked".into()), 1)
+        );
+        let refused = check("<input#x>", true, || false, || Err("disabled".to_owned()));
+        assert_eq!(refused, Err("disabled".into()));
     }
 }

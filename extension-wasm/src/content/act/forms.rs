@@ -55,10 +55,7 @@ pub fn fill(element: &Element, value: &FieldEntry) -> Result<String, ErrorBody> 
     match field_kind::fill(&name, kind.as_deref(), select, value)? {
         Fill::Check(want) => {
             let input = input.expect("a check box is an input");
-            if input.checked() != want {
-                click(element)?;
-            }
-            Ok(field_kind::check_words(&name, input.checked()))
+            field_kind::check(&name, want, || input.checked(), || click(element).map(drop))
         }
         Fill::Choose(t) => {
             select_option(element, &[t.to_owned()]).map(|_| format!("{name} = {t:?}"))
