@@ -115,12 +115,37 @@ fn take_over_early() {
         return;
     };
     let _ = Reflect::set(&early, &"done".into(), &JsValue::TRUE);
-    let mut kept: crate::early_kept::Kept =
-        serde_wasm_bindgen::from_value(early).unwrap_or_default();
+    let kept = crate::early_kept::read(&EarlyRecord, &early);
     for d in &kept.dialogs {
         dialogs::answered_early(&d.kind, &d.message);
     }
-    console::early(kept.console());
+    console::early(kept.console);
+}
+
+/// `early.js`'s record read through `Reflect`, which catches a getter's throw (and a read of
+/// what is no object) as `undefined`.
+struct EarlyRecord;
+
+impl crate::early_kept::Record for EarlyRecord {
+    type Value = JsValue;
+    fn list(&self, of: &JsValue, name: &str) -> Option<Vec<JsValue>> {
+        Some(
+            early_field(of, name)
+                .dyn_into::<js_sys::Array>()
+                .ok()?
+                .to_vec(),
+        )
+    }
+    fn text(&self, of: &JsValue, name: &str) -> Option<String> {
+        early_field(of, name).as_string()
+    }
+    fn number(&self, of: &JsValue, name: &str) -> Option<f64> {
+        early_field(of, name).as_f64()
+    }
+}
+
+fn early_field(of: &JsValue, name: &str) -> JsValue {
+    js_sys::Reflect::get(of, &name.into()).unwrap_or_default()
 }
 
 /// Runs one request (a `ContentRequest` object) and returns its `ContentReply` object.
