@@ -82,6 +82,8 @@ impl Boxes for Fake {
         (!style.is_empty()).then(|| style.into())
     }
     fn position(&self, el: Option<&usize>) -> (f64, f64) {
+        let of = el.map_or("page", |e| self.boxes[*e].name);
+        self.steps.say(format!("position {of}"));
         self.at.borrow()[self.slot(el)]
     }
     fn scroll_by(&self, el: Option<&usize>, dx: f64, dy: f64) {
@@ -97,11 +99,13 @@ impl Boxes for Fake {
 }
 
 /// The viewport is 800 by 600, every box's centre at (7, 9); the last box is at every point
-/// inside the viewport, nothing outside it.
+/// inside the viewport, nothing outside it. Box `n` is in view with the page at (0, 50 n).
 impl Wheel for Fake {
     fn scroll_into_view(&self, el: &usize, smooth: bool) {
         let name = self.boxes[*el].name;
         self.steps.say(format!("{name} into view, smooth {smooth}"));
+        let page = self.boxes.len();
+        self.at.borrow_mut()[page] = (0.0, 50.0 * *el as f64);
     }
     fn scroll_to(&self, left: i32, top: i32, smooth: bool) {
         self.steps
@@ -218,16 +222,36 @@ fn a_scroll_to_a_point_keeps_the_coordinate_not_given() {
         scroll(&page, None, None, Some(300), false),
         "Scrolled to x=-, y=300; the page is now at 30, 300."
     );
-    assert_eq!(page.steps.all(), ["page to 30, 300, smooth false"]);
+    let steps = [
+        "position page",
+        "page to 30, 300, smooth false",
+        "position page",
+    ];
+    assert_eq!(page.steps.all(), steps);
+    let page = fake(&[("html", true, true)]);
+    page.at.borrow_mut()[1] = (30.0, 40.0);
+    scroll(&page, None, Some(5), None, true);
+    assert_eq!(page.steps.all()[1], "page to 5, 40, smooth true");
 }
 
 #[test]
 fn a_scroll_to_an_element_names_it_after_scrolling_as_asked() {
     let page = fake(&[("html", true, true), ("h2", false, false)]);
-    let words = scroll(&page, Some(&1), Some(5), None, true);
-    assert_eq!(page.steps.all(), ["h2 into view, smooth true", "name h2"]);
+    let words = scroll(&page, Some(&1), Some(5), None, false);
+    let steps = [
+        "position page",
+        "h2 into view, smooth false",
+        "name h2",
+        "position page",
+    ];
+    assert_eq!(page.steps.all(), steps);
+    assert_eq!(words, "Scrolled to h2; the page is now at 0, 50.");
+    let page = fake(&[("html", true, true), ("h2", false, false)]);
+    page.at.borrow_mut()[2] = (0.0, 50.0);
+    let words = scroll(&page, Some(&1), None, None, true);
+    assert_eq!(page.steps.all()[1], "h2 into view, smooth true");
     // A smooth scroll has only begun: not said to have gone nowhere.
-    assert_eq!(words, "Scrolled to h2; the page is now at 0, 0.");
+    assert_eq!(words, "Scrolled to h2; the page is now at 0, 50.");
 }
 
 #[test]
@@ -240,6 +264,8 @@ fn a_turn_over_an_element_aims_at_its_centre_and_names_it_before_the_page_sees_i
             "div#list into view, smooth false",
             "name div#list",
             "wheel on div#list at (7, 9) by 0, 40",
+            "position div#list",
+            "position div#list",
             "name div#list",
         ]
     );
