@@ -183,8 +183,8 @@ fn submit<K: Keyboard>(page: &K, form: &K::Element) -> String {
     }
 }
 
-/// A form's default button, as implicit submission finds it: the first of its submit buttons
-/// (a `<button>` without a type is one) and its submit and image inputs.
+/// A form's default button: its first submit button, by selector (a `<button>` without a type
+/// is one, and submit and image inputs are).
 const DEFAULT_BUTTON: &str =
     "button:not([type]), button[type=submit], input[type=submit], input[type=image]";
 
