@@ -29,14 +29,15 @@ pub fn select_option(element: &Element, values: &[String]) -> Result<reply::Acte
         .iter()
         .map(|o| (o.value(), o.text().trim().to_owned()))
         .collect();
+    let (disabled, multiple) = (select.disabled(), select.multiple());
     let picked = Select {
         name: &name,
-        disabled: select.disabled(),
-        multiple: select.multiple(),
+        disabled,
+        multiple,
         options: &read,
     }
     .pick(values)?;
-    for (option, wanted) in options.iter().zip(picked.settings(select.multiple())) {
+    for (option, wanted) in options.iter().zip(picked.settings(multiple)) {
         if let Some(wanted) = wanted {
             option.set_selected(wanted);
         }
