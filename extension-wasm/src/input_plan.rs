@@ -464,6 +464,24 @@ mod tests {
             ..blank
         };
         assert!(opens_new_tab(http, MouseButton::Left, plain));
+        // Only web pages: no other scheme, nor an address that only looks like one.
+        for address in ["ftp://example.com/", "file:///x", "data:text/html,x", ""] {
+            let other = Link { address, ..blank };
+            assert!(
+                !opens_new_tab(other, MouseButton::Left, plain),
+                "{address:?}"
+            );
+        }
+        let meta = Modifiers {
+            meta: true,
+            ..plain
+        };
+        let shift = Modifiers {
+            shift: true,
+            ..plain
+        };
+        assert!(opens_new_tab(web, MouseButton::Left, meta));
+        assert!(opens_new_tab(web, MouseButton::Left, shift));
     }
 
     #[test]
