@@ -1,7 +1,7 @@
 //! What kind of field an element is, as typing and secrets see it (one reading of the element,
 //! `content/dom.rs` `field_of`): which take typed text, and why one refuses it (its type,
 //! disabled, read-only); which options of a `<select>` a choice picks; what a form fill does
-//! with each entry.
+//! with each entry, and a box filled (`check`: clicked only where its state differs).
 
 use claudezilla_protocol::args::{FieldEntry, FilledSecret, Typing};
 use claudezilla_protocol::{ErrorBody, ErrorCode};
@@ -120,10 +120,20 @@ impl Picked {
     }
 }
 
-/// What filling a check box or radio button says: its name and its state after.
-pub fn check_words(name: &str, checked: bool) -> String {
-    let now = if checked { "checked" } else { "unchecked" };
-    format!("{name} {now}")
+/// A check box or radio button named `name` filled to `want`: clicked (as a user toggles it)
+/// only when its state differs; what it says is its state read after, which a radio button
+/// clicked while checked, or a page's handler, may leave otherwise.
+pub fn check<E>(
+    name: &str,
+    want: bool,
+    checked: impl Fn() -> bool,
+    click: impl FnOnce() -> Result<(), E>,
+) -> Result<String, E> {
+    if checked() != want {
+        click()?;
+    }
+    let now = if checked() { "checked" } else { "unchecked" };
+    Ok(format!("{name} {now}"))
 }
 
 impl Select<'_> {
@@ -212,6 +222,8 @@ pub fn fill<'a>(
 
 #[cfg(test)]
 mod tests {
+    use std::cell::Cell;
+
     use super::*;
 
     fn input(kind: &str) -> Field {
@@ -413,9 +425,38 @@ mod tests {
         assert_eq!(multiple, [Some(false), Some(true), Some(false)]);
     }
 
+    /// A box whose click sets it to `after`, checked at first where `before`; the clicks and
+    /// the reads of its state.
+    fn filled(before: bool, want: bool, after: bool) -> (Result<String, String>, u32, u32) {
+        let (state, clicks, reads) = (Cell::new(before), Cell::new(0), Cell::new(0));
+        let click = || {
+            clicks.set(clicks.get() + 1);
+            state.set(after);
+            Ok(())
+        };
+        let checked = || {
+            reads.set(reads.get() + 1);
+            state.get()
+        };
+        let said = check("<input#terms>", want, checked, click);
+        (said, clicks.get(), reads.get())
+    }
+
     #[test]
-    fn a_filled_box_says_its_state_after() {
-        assert_eq!(check_words("<input#terms>", true), "<input#terms> checked");
-        assert_eq!(check_words("<input#news>", false), "<input#news> unchecked");
+    fn a_box_is_clicked_only_when_its_state_differs_and_says_its_state_after() {
+        let checked = || Ok("<input#terms> checked".into());
+        assert_eq!(filled(false, true, true), (checked(), 1, 2));
+        assert_eq!(filled(true, true, false), (checked(), 0, 2));
+        let unchecked = Ok("<input#terms> unchecked".into());
+        assert_eq!(filled(true, false, false), (unchecked, 1, 2));
+        // A page that keeps the box checked: the answer says so.
+        assert_eq!(filled(true, false, true), (checked(), 1, 2));
+        let reads = Cell::new(0);
+        let checked = || {
+            reads.set(reads.get() + 1);
+            false
+        };
+        let refused = check("<input#x>", true, checked, || Err("disabled".to_owned()));
+        assert_eq!((refused, reads.get()), (Err("disabled".into()), 1));
     }
 }

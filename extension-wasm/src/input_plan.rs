@@ -302,21 +302,31 @@ pub struct Link<'a> {
     pub target: Option<&'a str>,
     /// It downloads (`download`): the browser saves it, no tab opens.
     pub download: bool,
-    /// Its address is a web page (http or https): other schemes are left to the page.
-    pub web: bool,
+    /// Its resolved address: only a web page's (http or https) opens for the agent; other
+    /// schemes are left to the page.
+    pub address: &'a str,
 }
 
 /// Does a click on this link open a new tab, as a person's would: `target=_blank`, a middle
 /// click, or Control, Meta or Shift held. Firefox's popup blocker refuses that to a synthetic
 /// click, so the click's default is stopped and the tab opened for the agent instead.
 pub fn opens_new_tab(link: Link<'_>, button: MouseButton, m: Modifiers) -> bool {
-    if link.download || !link.web || button == MouseButton::Right {
+    let web = link.address.starts_with("http://") || link.address.starts_with("https://");
+    if link.download || !web || button == MouseButton::Right {
         return false;
     }
     let blank = link
         .target
         .is_some_and(|t| t.trim().eq_ignore_ascii_case("_blank"));
     blank || button == MouseButton::Middle || m.ctrl || m.meta || m.shift
+}
+
+/// The event a click with `button` ends in, whose default follows a link.
+pub fn default_event(button: MouseButton) -> &'static str {
+    match button {
+        MouseButton::Middle => "auxclick",
+        MouseButton::Left | MouseButton::Right => "click",
+    }
 }
 
 /// The elements HTML makes focusable by themselves; an element with a `tabindex` is too.
@@ -417,7 +427,7 @@ mod tests {
     #[test]
     fn links_open_new_tabs_as_a_persons_click_would() {
         let web = Link {
-            web: true,
+            address: "https://example.com/",
             ..Link::default()
         };
         let blank = Link {
@@ -440,7 +450,7 @@ mod tests {
         };
         assert!(!opens_new_tab(saved, MouseButton::Left, plain));
         let script = Link {
-            web: false,
+            address: "javascript:void(0)",
             ..blank
         };
         assert!(!opens_new_tab(script, MouseButton::Left, plain));
@@ -449,6 +459,36 @@ mod tests {
             ..web
         };
         assert!(!opens_new_tab(framed, MouseButton::Left, plain));
+        let http = Link {
+            address: "http://example.com/",
+            ..blank
+        };
+        assert!(opens_new_tab(http, MouseButton::Left, plain));
+        // Only web pages: no other scheme, nor an address that only looks like one.
+        for address in ["ftp://example.com/", "file:///x", "data:text/html,x", ""] {
+            let other = Link { address, ..blank };
+            assert!(
+                !opens_new_tab(other, MouseButton::Left, plain),
+                "{address:?}"
+            );
+        }
+        let meta = Modifiers {
+            meta: true,
+            ..plain
+        };
+        let shift = Modifiers {
+            shift: true,
+            ..plain
+        };
+        assert!(opens_new_tab(web, MouseButton::Left, meta));
+        assert!(opens_new_tab(web, MouseButton::Left, shift));
+    }
+
+    #[test]
+    fn a_middle_click_ends_in_auxclick_the_others_in_click() {
+        assert_eq!(default_event(MouseButton::Middle), "auxclick");
+        assert_eq!(default_event(MouseButton::Left), "click");
+        assert_eq!(default_event(MouseButton::Right), "click");
     }
 
     fn kinds(steps: &[ClickStep]) -> Vec<&'static str> {

@@ -44,8 +44,8 @@ pub trait Keyboard {
     fn click(&self, el: &Self::Element) -> Result<(), ErrorBody>;
     /// Types text at the caret, as the editor takes it.
     fn type_text(&self, el: &Self::Element, text: &str) -> Result<(), ErrorBody>;
-    /// A form's default button: its first submit button.
-    fn default_button(&self, form: &Self::Element) -> Option<Self::Element>;
+    /// The first HTML element inside `within` that matches `selector`.
+    fn first_in(&self, within: &Self::Element, selector: &str) -> Option<Self::Element>;
     fn disabled(&self, el: &Self::Element) -> bool;
     /// The form's `requestSubmit()`; the error's message when it throws.
     fn request_submit(&self, form: &Self::Element) -> Result<(), String>;
@@ -168,7 +168,7 @@ fn default_action<K: Keyboard>(
 /// disabled or missing, then `requestSubmit()`.
 fn submit<K: Keyboard>(page: &K, form: &K::Element) -> String {
     let name = page.describe(form);
-    match page.default_button(form) {
+    match page.first_in(form, DEFAULT_BUTTON) {
         Some(button) if !page.disabled(&button) => {
             page.activate(&button);
             format!(
@@ -182,6 +182,11 @@ fn submit<K: Keyboard>(page: &K, form: &K::Element) -> String {
         },
     }
 }
+
+/// A form's default button: its first submit button, by selector (a `<button>` without a type
+/// is one, and submit and image inputs are).
+const DEFAULT_BUTTON: &str =
+    "button:not([type]), button[type=submit], input[type=submit], input[type=image]";
 
 /// Tab from `from`: focus moves to the next element of the tab order (the previous one
 /// `backwards`), as the keyboard moves it.

@@ -32,8 +32,10 @@
 //! * [`input_plan`]: the events of a click and of a key press, in order, and what the browser
 //!   does for a key a page did not handle; [`key_press`]: a key press carried out;
 //!   [`drag_plan`]: a drag's drop point, path and end;
-//!   [`wheel`]: the box a wheel turn the page left alone moves; [`field_kind`]: which fields
+//!   [`wheel`]: a scroll and a wheel turn carried out, and the box a turn the page left alone
+//!   moves; [`field_kind`]: which fields
 //!   take typed text; [`typed`], [`typing`]: typing decided, and carried out;
+//!   [`edit_commit`]: when an edit is committed with `change`;
 //!   [`upload_plan`]: where an uploaded file goes.
 //! * [`request_log`]: each tab's network log, fed by [`request_events`]; [`redact`]: credentials
 //!   out of what is shown.
@@ -41,7 +43,7 @@
 //!   routes a request meets and what the background does with it, and which tabs the
 //!   blocking listeners hear.
 //! * [`early_mark`]: how the early script tells an agent tab's documents apart, and which of
-//!   its loads count.
+//!   its loads count; [`early_kept`]: what it kept while the page loaded, taken over.
 //! * [`allowlist`], [`glob`]: the user's and the agents' domain lists; URL globs;
 //!   [`agent_config`]: each agent's own settings.
 //! * [`saved_state`]: which cookies of a saved state may be loaded; [`page_storage`]: what
@@ -120,7 +122,9 @@ pub mod console_ring;
 pub mod dialog_policy;
 pub mod downloads;
 pub mod drag_plan;
+pub mod early_kept;
 pub mod early_mark;
+pub mod edit_commit;
 pub mod exchange;
 pub mod field_kind;
 pub mod focus_loop;

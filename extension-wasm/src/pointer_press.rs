@@ -5,7 +5,9 @@
 //! caret then where the pointer is; when nothing does, whatever had focus loses it); then the
 //! words for how it pressed. On it, a click on an element (`click_now`: refused while the
 //! element is disabled, else scrolled into view and pressed where a pointer aimed at its
-//! visible centre lands), and hovering an element or a point (`hover`, `hover_at`). Over
+//! visible centre lands), a click at a point (`click_at`: on what is there, the click's watch
+//! armed only once it is found enabled), and hovering an element or a point (`hover`,
+//! `hover_at`). Over
 //! [`Presser`], which `content/act/pointer.rs` implements; tested on a page of the tests' own.
 
 use claudezilla_protocol::args::MouseButton;
@@ -102,6 +104,28 @@ pub fn click_now<P: Presser>(
     let how = press(page, &target, at, false, clicks, button, modifiers);
     // Named as the agent knows it, whatever inner part the pointer is over.
     Ok((format!("{}{how}", page.describe(el)), catch))
+}
+
+/// A click at a point of the viewport (CSS pixels), on whatever is there: refused when that is
+/// disabled; else `watch` armed (what Firefox refuses the click), then the catch of a new tab,
+/// then the press, keeping its coordinates. How the element is named, with the point, the
+/// catch and the watch.
+pub fn click_at<P: Presser, W>(
+    page: &P,
+    (x, y): (f64, f64),
+    clicks: u8,
+    button: MouseButton,
+    modifiers: Modifiers,
+    watch: impl FnOnce() -> W,
+) -> Result<(String, Option<P::Catch>, W), ErrorBody> {
+    let el = hit_test::element_at(page, x, y)?;
+    enabled(page, &el)?;
+    let at = (x.round() as i32, y.round() as i32);
+    let watch = watch();
+    let catch = page.arm(&el, button, modifiers);
+    let how = press(page, &el, at, true, clicks, button, modifiers);
+    let name = format!("{}{how} at ({}, {})", page.describe(&el), at.0, at.1);
+    Ok((name, catch, watch))
 }
 
 /// The pointer over an element, where a pointer aimed at its visible centre lands; the

@@ -3,7 +3,8 @@
 //! opens the chooser of (a drop zone's button clicking a hidden field), with the words that
 //! say which (`field`, over [`Picker`]); else the file dropped on the element as a drag from
 //! the desktop brings it, when the zone says it takes a drop by cancelling `dragover`, or the
-//! error saying nothing took it (`drop_on`, over [`DropZone`]). `content/act/forms.rs`
+//! error saying nothing took it (`drop_on`, over [`DropZone`]); and the answers' words.
+//! `content/act/forms.rs`
 //! implements both; tested on a page of the tests' own.
 
 use claudezilla_protocol::{ErrorBody, ErrorCode};
@@ -37,6 +38,16 @@ pub fn field<P: Picker>(page: &P, el: &P::Element) -> Option<(P::Field, &'static
         return Some((field, ", through the file field inside it"));
     }
     page.chooser_of(el).map(|field| (field, ", through the file field its click opens the file chooser of (the chooser itself was not opened)"))
+}
+
+/// A file as the answers name it: its name and size.
+pub fn file_named(name: &str, size: usize) -> String {
+    format!("{name} ({size} bytes)")
+}
+
+/// The answer to `file` attached to the field found for `to` (`way`: how, from [`field`]).
+pub fn attached(file: &str, to: &str, way: &str) -> String {
+    format!("Attached {file} to {to}{way}.")
 }
 
 /// A zone a file is dropped on.

@@ -1,7 +1,11 @@
 //! Scrolling as the browser does it where the page does not: the box a wheel turn the page left
 //! alone moves (the nearest that scrolls on its own in the direction turned, else the page), and
-//! what the answers of a scroll and of a wheel turn say. `content/act/scroll.rs` reads the boxes
-//! and moves them.
+//! what the answers of a scroll and of a wheel turn say; and the flows of a scroll (`scroll`:
+//! the page's position read before and after) and of a wheel turn (`turn`: the element under the
+//! turn named before the page sees it, moved for it only when the page left the turn alone).
+//! Over [`Wheel`], which `content/act/scroll.rs` implements.
+
+use claudezilla_protocol::ErrorBody;
 
 /// The page's boxes as a wheel turn sees them.
 pub trait Boxes {
@@ -19,6 +23,79 @@ pub trait Boxes {
     fn scroll_by(&self, el: Option<&Self::Element>, dx: f64, dy: f64);
     /// The element as the answer names it.
     fn describe(&self, el: &Self::Element) -> String;
+}
+
+/// The page as a scroll or a wheel turn acts on it, beyond its boxes.
+pub trait Wheel: Boxes {
+    /// Scrolls `el` to the viewport's centre, smoothly or at once.
+    fn scroll_into_view(&self, el: &Self::Element, smooth: bool);
+    /// Scrolls the page to (`left`, `top`), smoothly or at once.
+    fn scroll_to(&self, left: i32, top: i32, smooth: bool);
+    /// The viewport's width and height (CSS pixels).
+    fn viewport(&self) -> (f64, f64);
+    /// The centre of the element's box in the viewport.
+    fn centre(&self, el: &Self::Element) -> (i32, i32);
+    /// The innermost element at a viewport point.
+    fn element_at(&self, x: f64, y: f64) -> Result<Self::Element, ErrorBody>;
+    /// Dispatches a `wheel` event by (`dx`, `dy`) at `at` on `el`; true when the page took it
+    /// (cancelled it).
+    fn wheel_event(&self, el: &Self::Element, at: (i32, i32), dx: f64, dy: f64) -> bool;
+}
+
+/// Scrolls `target` into view, else the page to (`x`, `y`) (a coordinate not given stays
+/// where the page is); the answer's words.
+pub fn scroll<W: Wheel>(
+    page: &W,
+    target: Option<&W::Element>,
+    x: Option<i32>,
+    y: Option<i32>,
+    smooth: bool,
+) -> String {
+    let before = page.position(None);
+    let what = match target {
+        Some(el) => {
+            page.scroll_into_view(el, smooth);
+            page.describe(el)
+        }
+        None => {
+            let (left, top) = (x.unwrap_or(before.0 as i32), y.unwrap_or(before.1 as i32));
+            page.scroll_to(left, top, smooth);
+            point_named(x, y)
+        }
+    };
+    scrolled(&what, before, page.position(None), smooth)
+}
+
+/// Turns the wheel over `target` (its centre, scrolled into view) or over what is at `point`
+/// (default: the viewport's centre). The page sees the `wheel` event first, as maps and
+/// canvases expect; when it does not take the turn, what the browser would move moves
+/// ([`scroll_in_place`]). The answer's words.
+pub fn turn<W: Wheel>(
+    page: &W,
+    target: Option<W::Element>,
+    point: Option<(f64, f64)>,
+    dx: f64,
+    dy: f64,
+) -> Result<String, ErrorBody> {
+    let (el, at) = match target {
+        Some(el) => {
+            page.scroll_into_view(&el, false);
+            let at = page.centre(&el);
+            (el, at)
+        }
+        None => {
+            let (x, y) = point.unwrap_or_else(|| {
+                let (width, height) = page.viewport();
+                (width / 2.0, height / 2.0)
+            });
+            (page.element_at(x, y)?, (x.round() as i32, y.round() as i32))
+        }
+    };
+    // Named before the page sees the turn, which may change it.
+    let name = page.describe(&el);
+    let taken = page.wheel_event(&el, at, dx, dy);
+    let moved = (!taken).then(|| scroll_in_place(page, &el, dx, dy));
+    Ok(turned(dx, dy, &name, at, moved.as_deref()))
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -109,7 +109,7 @@ fn press(at: (i32, i32), buttons: u16) -> Press {
 }
 
 pub async fn drag(from: &Element, to: Landing) -> Result<Acted, ErrorBody> {
-    scroll_into_view(from);
+    scroll_into_view(from, false);
     super::states::leave();
     let start = centre(from);
     let (end, aim) = match &to {

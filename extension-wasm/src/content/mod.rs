@@ -29,7 +29,6 @@ use claudezilla_protocol::args::{DropTarget, Needle};
 use claudezilla_protocol::envelope::{
     ContentReply, ContentRequest, Locatable, PageDone, PageOp, PageReply,
 };
-use claudezilla_protocol::reply::ConsoleLevel;
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 use wasm_bindgen::prelude::*;
 
@@ -106,9 +105,9 @@ fn first_byte() -> Option<f64> {
 }
 
 /// Takes over from `early.js`: the dialogs it answered and the console messages it kept while
-/// the page loaded (present only in agent tabs' documents).
+/// the page loaded (present only in agent tabs' documents; [`crate::early_kept`]).
 fn take_over_early() {
-    use js_sys::{Array, Reflect};
+    use js_sys::Reflect;
     let Some(early) = web_sys::window()
         .and_then(|w| Reflect::get(&w, &"claudezillaEarly".into()).ok())
         .filter(|e| e.is_object())
@@ -116,34 +115,37 @@ fn take_over_early() {
         return;
     };
     let _ = Reflect::set(&early, &"done".into(), &JsValue::TRUE);
-    let field = |value: &JsValue, name: &str| {
-        Reflect::get(value, &name.into())
-            .ok()
-            .and_then(|v| v.as_string())
-            .unwrap_or_default()
-    };
-    let list = |name: &str| {
-        Reflect::get(&early, &name.into())
-            .ok()
-            .and_then(|v| v.dyn_into::<Array>().ok())
-            .map(|a| a.to_vec())
-            .unwrap_or_default()
-    };
-    for d in list("dialogs") {
-        dialogs::answered_early(&field(&d, "kind"), &field(&d, "message"));
+    let kept = crate::early_kept::read(&EarlyRecord, &early);
+    for d in &kept.dialogs {
+        dialogs::answered_early(&d.kind, &d.message);
     }
-    let entries = list("console")
-        .iter()
-        .map(|c| claudezilla_protocol::reply::ConsoleEntry {
-            level: ConsoleLevel::try_from(field(c, "level")).unwrap_or(ConsoleLevel::Log),
-            message: field(c, "message"),
-            time: Reflect::get(c, &"time".into())
-                .ok()
-                .and_then(|t| t.as_f64())
-                .unwrap_or_default(),
-        })
-        .collect();
-    console::early(entries);
+    console::early(kept.console);
+}
+
+/// `early.js`'s record read through `Reflect`, which catches a getter's throw (and a read of
+/// what is no object) as `undefined`.
+struct EarlyRecord;
+
+impl crate::early_kept::Record for EarlyRecord {
+    type Value = JsValue;
+    fn list(&self, of: &JsValue, name: &str) -> Option<Vec<JsValue>> {
+        Some(
+            early_field(of, name)
+                .dyn_into::<js_sys::Array>()
+                .ok()?
+                .to_vec(),
+        )
+    }
+    fn text(&self, of: &JsValue, name: &str) -> Option<String> {
+        early_field(of, name).as_string()
+    }
+    fn number(&self, of: &JsValue, name: &str) -> Option<f64> {
+        early_field(of, name).as_f64()
+    }
+}
+
+fn early_field(of: &JsValue, name: &str) -> JsValue {
+    js_sys::Reflect::get(of, &name.into()).unwrap_or_default()
 }
 
 /// Runs one request (a `ContentRequest` object) and returns its `ContentReply` object.

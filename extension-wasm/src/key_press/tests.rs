@@ -117,7 +117,14 @@ impl Keyboard for Fake {
         Ok(())
     }
 
-    fn default_button(&self, _: &&'static str) -> Option<&'static str> {
+    fn first_in(&self, _: &&'static str, selector: &str) -> Option<&'static str> {
+        // Buttons with no type submit too; image inputs do.
+        let submitters =
+            "button:not([type]), button[type=submit], input[type=submit], input[type=image]";
+        assert_eq!(
+            selector, submitters,
+            "only a form's default button is asked for"
+        );
         self.default_button
     }
 

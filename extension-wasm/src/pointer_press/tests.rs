@@ -46,6 +46,7 @@ impl PointerPage for Fake {
         *el == "button"
     }
     fn describe(&self, el: &&'static str) -> String {
+        self.steps.say(format!("name {el}"));
         format!("<{el}>")
     }
 }
@@ -239,7 +240,7 @@ fn a_disabled_element_is_neither_clicked_nor_scrolled_to() {
         refused.hint.as_deref(),
         Some("wait for the page to enable it (fill required fields first)")
     );
-    assert!(page.steps.all().is_empty());
+    assert_eq!(page.steps.all(), ["name button"]);
 }
 
 #[test]
@@ -254,7 +255,12 @@ fn hovering_says_what_it_is_over_and_where() {
     );
     assert_eq!(
         page.steps.all(),
-        ["leave", "scroll span into view", "over span at (3, 4)"]
+        [
+            "leave",
+            "scroll span into view",
+            "over span at (3, 4)",
+            "name span"
+        ]
     );
     // At a point: what is there, the hover left first, the point rounded.
     let page = Fake {
@@ -265,12 +271,64 @@ fn hovering_says_what_it_is_over_and_where() {
         hover_at(&page, 10.4, 20.6).unwrap(),
         "Hovered over <span> at (10, 21) (its :hover styles)."
     );
-    assert_eq!(page.steps.all(), ["leave", "over span at (10, 21)"]);
+    let steps = ["leave", "over span at (10, 21)", "name span"];
+    assert_eq!(page.steps.all(), steps);
     let outside = hover_at(&page, 900.0, 20.0).unwrap_err();
     assert!(
         outside
             .message
             .starts_with("(900, 20) is outside the viewport"),
+        "{}",
+        outside.message
+    );
+}
+
+#[test]
+fn a_click_at_a_point_arms_its_watch_then_its_catch_and_keeps_its_coordinates() {
+    let page = Fake {
+        top: Some("span"),
+        ..Fake::default()
+    };
+    let watch = || page.steps.say("watch");
+    let plain = Modifiers::default();
+    let (name, catch, ()) =
+        click_at(&page, (10.4, 20.6), 1, MouseButton::Left, plain, watch).unwrap();
+    assert_eq!((name.as_str(), catch), ("<span> at (10, 21)", Some("span")));
+    let steps = pressed(&page);
+    assert_eq!(
+        steps[..4],
+        ["watch", "arm on span", "leave", "commit unless span"]
+    );
+    // Named once pressed: the press may change it.
+    let exact = ["click 1 on span at (10, 21)", "name span"];
+    assert_eq!(steps[steps.len() - 2..], exact);
+    let page = Fake {
+        top: Some("b"),
+        ..Fake::default()
+    };
+    let (name, ..) = click_at(&page, (1.0, 2.0), 2, MouseButton::Left, plain, || ()).unwrap();
+    assert_eq!(name, "<b> (double-clicked) at (1, 2)");
+}
+
+#[test]
+fn a_click_at_a_disabled_thing_or_outside_arms_no_watch() {
+    let page = Fake {
+        top: Some("button"),
+        disabled: vec!["button"],
+        ..Fake::default()
+    };
+    let never = || panic!("a watch armed for a click refused");
+    let plain = Modifiers::default();
+    let refused = click_at(&page, (1.0, 2.0), 1, MouseButton::Left, plain, never)
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(refused.message, "<button> is disabled");
+    assert_eq!(page.steps.all(), ["name button"]);
+    let outside = click_at(&page, (900.0, 2.0), 1, MouseButton::Left, plain, never)
+        .map(|_| ())
+        .unwrap_err();
+    assert!(
+        outside.message.contains("outside the viewport"),
         "{}",
         outside.message
     );

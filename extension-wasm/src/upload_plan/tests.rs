@@ -139,3 +139,17 @@ fn a_zone_that_does_not_accept_dragover_is_left_and_said() {
             .starts_with("upload to the page's <input type=file>")
     );
 }
+
+#[test]
+fn an_attached_file_is_named_with_its_size_and_how_its_field_was_found() {
+    let file = file_named("a.png", 3);
+    assert_eq!(file, "a.png (3 bytes)");
+    assert_eq!(
+        attached(
+            &file,
+            "button \"Add\"",
+            ", through the file field inside it"
+        ),
+        "Attached a.png (3 bytes) to button \"Add\", through the file field inside it."
+    );
+}

@@ -29,14 +29,15 @@ pub fn select_option(element: &Element, values: &[String]) -> Result<reply::Acte
         .iter()
         .map(|o| (o.value(), o.text().trim().to_owned()))
         .collect();
+    let (disabled, multiple) = (select.disabled(), select.multiple());
     let picked = Select {
         name: &name,
-        disabled: select.disabled(),
-        multiple: select.multiple(),
+        disabled,
+        multiple,
         options: &read,
     }
     .pick(values)?;
-    for (option, wanted) in options.iter().zip(picked.settings(select.multiple())) {
+    for (option, wanted) in options.iter().zip(picked.settings(multiple)) {
         if let Some(wanted) = wanted {
             option.set_selected(wanted);
         }
@@ -55,10 +56,7 @@ pub fn fill(element: &Element, value: &FieldEntry) -> Result<String, ErrorBody> 
     match field_kind::fill(&name, kind.as_deref(), select, value)? {
         Fill::Check(want) => {
             let input = input.expect("a check box is an input");
-            if input.checked() != want {
-                click(element)?;
-            }
-            Ok(field_kind::check_words(&name, input.checked()))
+            field_kind::check(&name, want, || input.checked(), || click(element).map(drop))
         }
         Fill::Choose(t) => {
             select_option(element, &[t.to_owned()]).map(|_| format!("{name} = {t:?}"))
@@ -78,9 +76,9 @@ pub fn upload(
     bytes: &[u8],
 ) -> Result<reply::Acted, ErrorBody> {
     let described = describe(element);
-    let size = bytes.len();
+    let what = upload_plan::file_named(name, bytes.len());
     let Some((input, way)) = upload_plan::field(&Fields, element) else {
-        return drop_file(element, name, mime, bytes);
+        return drop_file(element, &what, name, mime, bytes);
     };
     let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
     let options = web_sys::FilePropertyBag::new();
@@ -100,9 +98,7 @@ pub fn upload(
     input.set_files(transfer.files().as_ref());
     input_event(input.as_ref(), None);
     event(input.as_ref(), "change");
-    acted(format!(
-        "Attached {name} ({size} bytes) to {described}{way}."
-    ))
+    acted(upload_plan::attached(&what, &described, way))
 }
 
 /// No file field to set: the file is dropped on `element` as a drag from the desktop drops it
@@ -111,23 +107,23 @@ pub fn upload(
 /// that does not is told, and nothing is dropped.
 fn drop_file(
     element: &Element,
+    what: &str,
     name: &str,
     mime: &str,
     bytes: &[u8],
 ) -> Result<reply::Acted, ErrorBody> {
-    let what = format!("{name} ({} bytes)", bytes.len());
     let transfer = page_transfer(name, mime, bytes).map_err(|e| {
         page_error(format!(
             "cannot make the dropped file {what} in the page: {}",
             crate::web::js_error_message(&e)
         ))
     })?;
-    scroll_into_view(element);
+    scroll_into_view(element, false);
     let zone = Zone {
         at: centre(element),
         transfer,
     };
-    acted(upload_plan::drop_on(&zone, element, &what)?)
+    acted(upload_plan::drop_on(&zone, element, what)?)
 }
 
 /// The element a file is dropped on, at its centre ([`upload_plan::DropZone`]).
@@ -195,37 +191,33 @@ impl Picker for Fields {
         self.itself(&inner)
     }
 
-    fn chooser_of(&self, el: &Element) -> Option<HtmlInputElement> {
-        chooser_of(el)
+    /// Clicks `element` as a person would to pick a file, and catches the file field whose
+    /// chooser that click opens (its `click()` on the field, heard on the way down), stopping the
+    /// chooser itself.
+    fn chooser_of(&self, element: &Element) -> Option<HtmlInputElement> {
+        let window = web_sys::window()?;
+        let caught: std::rc::Rc<std::cell::RefCell<Option<HtmlInputElement>>> = Default::default();
+        let keep = caught.clone();
+        let listener = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+            let Some(input) = e
+                .target()
+                .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
+                .filter(|i| i.type_().eq_ignore_ascii_case("file"))
+            else {
+                return;
+            };
+            e.prevent_default();
+            *keep.borrow_mut() = Some(input);
+        });
+        let callback = listener.as_ref().unchecked_ref();
+        window
+            .add_event_listener_with_callback_and_bool(CLICK, callback, true)
+            .ok()?;
+        let clicked = click(element);
+        let _ = window.remove_event_listener_with_callback_and_bool(CLICK, callback, true);
+        clicked.ok()?;
+        caught.take()
     }
-}
-
-/// Clicks `element` as a person would to pick a file, and catches the file field whose
-/// chooser that click opens (its `click()` on the field, heard on the way down), stopping the
-/// chooser itself.
-fn chooser_of(element: &Element) -> Option<HtmlInputElement> {
-    let window = web_sys::window()?;
-    let caught: std::rc::Rc<std::cell::RefCell<Option<HtmlInputElement>>> = Default::default();
-    let keep = caught.clone();
-    let listener = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
-        let Some(input) = e
-            .target()
-            .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
-            .filter(|i| i.type_().eq_ignore_ascii_case("file"))
-        else {
-            return;
-        };
-        e.prevent_default();
-        *keep.borrow_mut() = Some(input);
-    });
-    let callback = listener.as_ref().unchecked_ref();
-    window
-        .add_event_listener_with_callback_and_bool(CLICK, callback, true)
-        .ok()?;
-    let clicked = click(element);
-    let _ = window.remove_event_listener_with_callback_and_bool(CLICK, callback, true);
-    clicked.ok()?;
-    caught.take()
 }
 
 const CLICK: &str = "click";

@@ -14,40 +14,9 @@ use crate::content::dom::document;
 use crate::content::find::describe;
 use crate::input_plan::{self, KeyKind};
 use crate::key_press::{self, Keyboard};
+use crate::typing::Editor;
 
 use super::*;
-
-/// A keyboard event as a real keystroke has it, legacy `keyCode`/`charCode`/`which` included
-/// (`which` must be defined on the page's view of the event: the constructor leaves it 0).
-pub(super) fn key_event(element: &Element, kind: KeyKind, key: &Key, m: Modifiers) -> bool {
-    let (key_code, char_code, which) = input_plan::codes(kind, key);
-    let init = KeyboardEventInit::new();
-    init.set_key(&key.key);
-    init.set_code(&key.code);
-    init.set_key_code(key_code);
-    init.set_char_code(char_code);
-    init.set_which(which);
-    init.set_bubbles(true);
-    init.set_cancelable(true);
-    init.set_composed(true);
-    init.set_ctrl_key(m.ctrl);
-    init.set_shift_key(m.shift);
-    init.set_alt_key(m.alt);
-    init.set_meta_key(m.meta);
-    if let Some(view) = web_sys::window() {
-        init.set_view(Some(&view));
-    }
-    let Ok(event) = KeyboardEvent::new_with_keyboard_event_init_dict(kind.name(), &init) else {
-        return true;
-    };
-    if let Ok(page_view) = js_sys::Reflect::get(&event, &"wrappedJSObject".into()) {
-        let descriptor = js_sys::Object::new();
-        let _ = js_sys::Reflect::set(&descriptor, &"value".into(), &which.into());
-        let page_view: &js_sys::Object = page_view.unchecked_ref();
-        let _ = js_sys::Reflect::define_property(page_view, &"which".into(), &descriptor);
-    }
-    element.dispatch_event(&event).unwrap_or(true)
-}
 
 pub fn press_key(target: Option<Element>, chord: &Chord) -> Result<reply::Acted, ErrorBody> {
     let doc = document()?;
@@ -77,15 +46,43 @@ impl Keyboard for Keys {
     type Element = Element;
 
     fn holds_focus(&self, el: &Element) -> bool {
-        holds_focus(el)
+        Fields.holds_focus(el)
     }
 
     fn focus(&self, el: &Element, keyboard: bool) {
         crate::content::focus::focus(el, keyboard);
     }
 
-    fn key_event(&self, el: &Element, kind: KeyKind, key: &Key, m: Modifiers) -> bool {
-        key_event(el, kind, key, m)
+    /// A keyboard event as a real keystroke has it, legacy `keyCode`/`charCode`/`which` included
+    /// (`which` must be defined on the page's view of the event: the constructor leaves it 0).
+    fn key_event(&self, element: &Element, kind: KeyKind, key: &Key, m: Modifiers) -> bool {
+        let (key_code, char_code, which) = input_plan::codes(kind, key);
+        let init = KeyboardEventInit::new();
+        init.set_key(&key.key);
+        init.set_code(&key.code);
+        init.set_key_code(key_code);
+        init.set_char_code(char_code);
+        init.set_which(which);
+        init.set_bubbles(true);
+        init.set_cancelable(true);
+        init.set_composed(true);
+        init.set_ctrl_key(m.ctrl);
+        init.set_shift_key(m.shift);
+        init.set_alt_key(m.alt);
+        init.set_meta_key(m.meta);
+        if let Some(view) = web_sys::window() {
+            init.set_view(Some(&view));
+        }
+        let Ok(event) = KeyboardEvent::new_with_keyboard_event_init_dict(kind.name(), &init) else {
+            return true;
+        };
+        if let Ok(page_view) = js_sys::Reflect::get(&event, &"wrappedJSObject".into()) {
+            let descriptor = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&descriptor, &"value".into(), &which.into());
+            let page_view: &js_sys::Object = page_view.unchecked_ref();
+            let _ = js_sys::Reflect::define_property(page_view, &"which".into(), &descriptor);
+        }
+        element.dispatch_event(&event).unwrap_or(true)
     }
 
     fn takes_text(&self, el: &Element) -> bool {
@@ -116,11 +113,11 @@ impl Keyboard for Keys {
     }
 
     fn select_all_text(&self, el: &Element) {
-        place_caret(el, true);
+        Fields.place_caret(el, true);
     }
 
     fn edit(&self, command: &str, value: &str) -> bool {
-        edit(command, value)
+        Fields.edit(command, value)
     }
 
     fn commit(&self) {
@@ -128,7 +125,7 @@ impl Keyboard for Keys {
     }
 
     fn append_by_script(&self, el: &Element, text: &str) {
-        set_by_script(el, text, false);
+        Fields.set_by_script(el, text, false);
     }
 
     fn activate(&self, el: &Element) {
@@ -145,13 +142,9 @@ impl Keyboard for Keys {
         set_text(el, text, false).map(drop)
     }
 
-    fn default_button(&self, form: &Element) -> Option<Element> {
-        form.query_selector(
-            "button:not([type]), button[type=submit], input[type=submit], input[type=image]",
-        )
-        .ok()
-        .flatten()
-        .filter(|b| b.dyn_ref::<HtmlElement>().is_some())
+    fn first_in(&self, within: &Element, selector: &str) -> Option<Element> {
+        let first = within.query_selector(selector).ok().flatten();
+        first.filter(|b| b.dyn_ref::<HtmlElement>().is_some())
     }
 
     fn disabled(&self, el: &Element) -> bool {

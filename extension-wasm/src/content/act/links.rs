@@ -34,15 +34,12 @@ impl NewTabCatch {
         let facts = Link {
             target: target_attr.as_deref(),
             download: link.has_attribute("download"),
-            web: href.starts_with("http://") || href.starts_with("https://"),
+            address: &href,
         };
         if !input_plan::opens_new_tab(facts, button, modifiers) {
             return None;
         }
-        let kind = match button {
-            MouseButton::Middle => "auxclick",
-            MouseButton::Left | MouseButton::Right => "click",
-        };
+        let kind = input_plan::default_event(button);
         let taken = Rc::new(RefCell::new(None));
         let keep = taken.clone();
         let listener = Closure::<dyn FnMut(Event)>::new(move |e: Event| {

@@ -31,11 +31,20 @@ pub(in crate::content) fn acted(what: String) -> Result<reply::Acted, ErrorBody>
     Ok(reply::Acted { what })
 }
 
-pub(in crate::content) fn scroll_into_view(element: &Element) {
+/// Scrolls `element` to the viewport's centre, smoothly or at once.
+pub(in crate::content) fn scroll_into_view(element: &Element, smooth: bool) {
     let options = ScrollIntoViewOptions::new();
     options.set_block(ScrollLogicalPosition::Center);
-    options.set_behavior(ScrollBehavior::Instant);
+    options.set_behavior(behavior(smooth));
     element.scroll_into_view_with_scroll_into_view_options(&options);
+}
+
+/// A scroll's behaviour: smooth, or at once.
+pub(super) fn behavior(smooth: bool) -> ScrollBehavior {
+    match smooth {
+        true => ScrollBehavior::Smooth,
+        false => ScrollBehavior::Instant,
+    }
 }
 
 pub(in crate::content) fn centre(element: &Element) -> (i32, i32) {

@@ -83,13 +83,6 @@ pub(in crate::content) fn pointer_then_mouse(element: &Element, action: &str, p:
     mouse(element, &format!("mouse{action}"), p)
 }
 
-/// The pointer arriving over an element, as a moving mouse announces itself.
-pub(super) fn arrive(element: &Element, p: Press) {
-    for step in input_plan::arrival() {
-        take(element, step, p);
-    }
-}
-
 /// Carries out one step of a click ([`input_plan`]); false when a handler cancelled its
 /// mouse event.
 fn take(element: &Element, step: ClickStep, p: Press) -> bool {
@@ -162,13 +155,7 @@ async fn clicked(element: String, catch: Option<NewTabCatch>, watch: Watch) -> r
     }
 }
 
-/// The centre of the part of the element inside the viewport: where a person's pointer goes.
-fn visible_centre(element: &Element) -> (i32, i32) {
-    let r = element.get_bounding_client_rect();
-    input_plan::visible_centre([r.left(), r.top(), r.right(), r.bottom()], viewport())
-}
-
-fn viewport() -> (f64, f64) {
+pub(super) fn viewport() -> (f64, f64) {
     web_sys::window().map_or((0.0, 0.0), |w| {
         let size = |v: Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue>| {
             v.ok().and_then(|v| v.as_f64()).unwrap_or(0.0)
@@ -249,25 +236,28 @@ impl Presser for Hit {
     }
 
     fn scroll_into_view(&self, el: &Element) {
-        scroll_into_view(el);
+        scroll_into_view(el, false);
     }
 
+    /// Where a person's pointer goes.
     fn visible_centre(&self, el: &Element) -> (i32, i32) {
-        visible_centre(el)
+        let r = el.get_bounding_client_rect();
+        input_plan::visible_centre([r.left(), r.top(), r.right(), r.bottom()], viewport())
     }
 
     fn arm(&self, el: &Element, button: MouseButton, m: Modifiers) -> Option<NewTabCatch> {
         NewTabCatch::arm(el, button, m)
     }
 
+    /// The pointer arrives as a moving mouse announces itself.
     fn point_over(&self, el: &Element, at: (i32, i32)) -> String {
-        arrive(
-            el,
-            Press {
-                at,
-                ..Press::default()
-            },
-        );
+        let p = Press {
+            at,
+            ..Press::default()
+        };
+        for step in input_plan::arrival() {
+            take(el, step, p);
+        }
         crate::content::states::force(el)
     }
 
@@ -296,8 +286,39 @@ impl Presser for Hit {
         crate::content::focus::blur();
     }
 
-    fn caret_at(&self, el: &Element, at: (i32, i32)) {
-        caret_at(el, at);
+    /// Puts the caret of a text field or editor that was just focused where the pointer pressed
+    /// ([`caret::pressed`]).
+    fn caret_at(&self, field: &Element, at: (i32, i32)) {
+        let editable = field
+            .dyn_ref::<HtmlElement>()
+            .is_some_and(HtmlElement::is_content_editable);
+        let under = || {
+            let pos = document()
+                .ok()?
+                .caret_position_from_point(at.0 as f32, at.1 as f32)?;
+            Some((pos.offset_node()?, pos.offset()))
+        };
+        let field_node: &web_sys::Node = field.as_ref();
+        let inside = |node: &web_sys::Node| field.contains(Some(node));
+        // An editor takes text: no need to ask whether it is a text field.
+        let takes_text = editable || is_text_field(field);
+        match caret::pressed(field_node, takes_text, editable, under, inside) {
+            Some(Pressed::Own(offset)) => {
+                if let Some(input) = field.dyn_ref::<HtmlInputElement>() {
+                    let _ = input.set_selection_range(offset, offset);
+                } else if let Some(area) = field.dyn_ref::<HtmlTextAreaElement>() {
+                    let _ = area.set_selection_range(offset, offset);
+                }
+            }
+            Some(Pressed::Within(node, offset)) => {
+                if let Some(selection) =
+                    web_sys::window().and_then(|w| w.get_selection().ok().flatten())
+                {
+                    let _ = selection.collapse_with_offset(Some(&node), offset);
+                }
+            }
+            None => {}
+        }
     }
 }
 
@@ -309,16 +330,15 @@ pub async fn click_at(
     button: MouseButton,
     modifiers: Modifiers,
 ) -> Result<reply::Clicked, ErrorBody> {
-    let (x, y) = (point.x(), point.y());
-    let element = element_at(x, y)?;
-    // The element is already found: nothing a press reads needs the document.
-    let page = Hit(None);
-    pointer_press::enabled(&page, &element)?;
-    let at = (x.round() as i32, y.round() as i32);
-    let watch = Watch::arm();
-    let catch = NewTabCatch::arm(&element, button, modifiers);
-    let how = pointer_press::press(&page, &element, at, true, clicks, button, modifiers);
-    let name = format!("{}{how} at ({}, {})", describe(&element), at.0, at.1);
+    let page = Hit(Some(document()?));
+    let (name, catch, watch) = pointer_press::click_at(
+        &page,
+        (point.x(), point.y()),
+        clicks,
+        button,
+        modifiers,
+        Watch::arm,
+    )?;
     Ok(clicked(name, catch, watch).await)
 }
 
@@ -331,41 +351,6 @@ pub(in crate::content) fn element_at(x: f64, y: f64) -> Result<Element, ErrorBod
 /// What a press of the pointer can focus ([`input_plan::click_focusable`]).
 static CLICK_FOCUSABLE: std::sync::LazyLock<String> =
     std::sync::LazyLock::new(input_plan::click_focusable);
-
-/// Puts the caret of a text field or editor that was just focused where the pointer pressed
-/// ([`caret::pressed`]).
-fn caret_at(field: &Element, at: (i32, i32)) {
-    let editable = field
-        .dyn_ref::<HtmlElement>()
-        .is_some_and(HtmlElement::is_content_editable);
-    let under = || {
-        let pos = document()
-            .ok()?
-            .caret_position_from_point(at.0 as f32, at.1 as f32)?;
-        Some((pos.offset_node()?, pos.offset()))
-    };
-    let field_node: &web_sys::Node = field.as_ref();
-    let inside = |node: &web_sys::Node| field.contains(Some(node));
-    // An editor takes text: no need to ask whether it is a text field.
-    let takes_text = editable || is_text_field(field);
-    match caret::pressed(field_node, takes_text, editable, under, inside) {
-        Some(Pressed::Own(offset)) => {
-            if let Some(input) = field.dyn_ref::<HtmlInputElement>() {
-                let _ = input.set_selection_range(offset, offset);
-            } else if let Some(area) = field.dyn_ref::<HtmlTextAreaElement>() {
-                let _ = area.set_selection_range(offset, offset);
-            }
-        }
-        Some(Pressed::Within(node, offset)) => {
-            if let Some(selection) =
-                web_sys::window().and_then(|w| w.get_selection().ok().flatten())
-            {
-                let _ = selection.collapse_with_offset(Some(&node), offset);
-            }
-        }
-        None => {}
-    }
-}
 
 /// The pointer over an element: its events, and its `:hover` styles applied (to it and its
 /// ancestors) until the pointer moves elsewhere ([`pointer_press::hover`]).

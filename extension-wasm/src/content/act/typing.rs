@@ -1,5 +1,9 @@
 //! Typing text into fields and editors as the editor would take it ([`crate::typing`]
-//! decides, over the page as [`Fields`] reaches it), and the `change` a committed edit fires.
+//! decides, over the page as [`Fields`] reaches it), and the `change` a committed edit fires
+//! ([`edit_commit`] decides, over [`Changes`]).
+
+use std::cell::Cell;
+use std::rc::Rc;
 
 use claudezilla_protocol::ErrorBody;
 use claudezilla_protocol::reply;
@@ -13,59 +17,11 @@ use crate::composed::Kind;
 use crate::content::dom::{document, field_of};
 use crate::content::find::describe;
 use crate::content::secrets;
+use crate::edit_commit::{self, Commits, Current};
 use crate::typed::Entry;
 use crate::typing::{self, Editor};
 
 use super::*;
-
-/// The value of a text field, or a contenteditable's text as the page reads it: its lines
-/// (block elements) separated by newlines, without the invisible characters editors keep in
-/// the DOM for the caret (`\u{feff}`, `\u{200b}`).
-pub(super) fn field_value(element: &Element) -> Option<String> {
-    if let Some(input) = element.dyn_ref::<HtmlInputElement>() {
-        return Some(input.value());
-    }
-    if let Some(area) = element.dyn_ref::<HtmlTextAreaElement>() {
-        return Some(area.value());
-    }
-    element
-        .dyn_ref::<HtmlElement>()
-        .filter(|h| h.is_content_editable())
-        .map(|h| h.inner_text().replace(['\u{feff}', '\u{200b}'], ""))
-}
-
-/// Checks that `element` takes typed text; its description otherwise says why not.
-pub(super) fn check_editable(element: &Element) -> Result<(), ErrorBody> {
-    field_of(element).check_typing(&describe(element))
-}
-
-/// Puts the caret at the end of the field, or selects all of it (to be replaced).
-pub(super) fn place_caret(element: &Element, select_all: bool) {
-    if let Some(input) = element.dyn_ref::<HtmlInputElement>() {
-        if select_all {
-            input.select();
-        } else {
-            // Some input types (email, number) have no selection: typing appends there anyway.
-            let end = input.value().encode_utf16().count() as u32;
-            let _ = input.set_selection_range(end, end);
-        }
-    } else if let Some(area) = element.dyn_ref::<HtmlTextAreaElement>() {
-        if select_all {
-            area.select();
-        } else {
-            let end = area.value().encode_utf16().count() as u32;
-            let _ = area.set_selection_range(end, end);
-        }
-    } else if let Some(selection) = web_sys::window().and_then(|w| w.get_selection().ok().flatten())
-    {
-        let _ = selection.select_all_children(element);
-        if !select_all {
-            // Inside the last line, not after it: an editor would make a new paragraph there.
-            let (node, offset) = caret::end_of_text(&Lines, element);
-            let _ = selection.collapse_with_offset(Some(&node), offset);
-        }
-    }
-}
 
 /// An editor's nodes, as the walk to the end of its text reads them ([`caret::Nodes`]).
 struct Lines;
@@ -91,83 +47,56 @@ impl caret::Nodes for Lines {
 }
 
 thread_local! {
-    /// The field being edited, its value before, and whether the page has seen `change`: a
-    /// browser fires `change` when an edit is committed (the field loses focus, Enter), which
-    /// a tab in the background does not always do for us.
-    static EDITING: std::cell::RefCell<Option<Editing>> = const { std::cell::RefCell::new(None) };
+    /// The field being edited ([`edit_commit`]).
+    static EDITING: Current<Element> = const { std::cell::RefCell::new(None) };
 }
 
-pub(super) struct Editing {
-    element: Element,
-    before: String,
-    changed: std::rc::Rc<std::cell::Cell<bool>>,
-}
-
-/// Remembers the edit of `element` until it is committed.
-pub(super) fn editing(element: &Element, before: String) {
-    if EDITING.with(|e| e.borrow().as_ref().is_some_and(|e| &e.element == element)) {
-        return;
-    }
-    commit(None);
-    let changed = std::rc::Rc::new(std::cell::Cell::new(false));
-    let seen = changed.clone();
-    let on_change = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || seen.set(true));
-    let options = web_sys::AddEventListenerOptions::new();
-    options.set_once(true);
-    let _ = element.add_event_listener_with_callback_and_add_event_listener_options(
-        "change",
-        on_change.as_ref().unchecked_ref(),
-        &options,
-    );
-    on_change.forget();
-    EDITING.with(|e| {
-        *e.borrow_mut() = Some(Editing {
-            element: element.clone(),
-            before,
-            changed,
-        })
-    });
-}
-
-/// The edit is committed (focus moves on, Enter): `change`, if the value changed and the
-/// browser has not said so itself. Not when acting on the field being edited (`next`).
+/// The edit is committed (focus moves on, Enter): `change` where the browser would
+/// ([`edit_commit::commit`]). Not when acting on the field being edited (`next`).
 pub fn commit(next: Option<&Element>) {
-    let Some(edit) = EDITING.with(|e| {
-        let mut e = e.borrow_mut();
-        if next.is_some_and(|n| e.as_ref().is_some_and(|e| &e.element == n)) {
-            return None;
+    EDITING.with(|e| edit_commit::commit(&Changes, e, next));
+}
+
+/// The page's fields as an edit's commit reaches them ([`edit_commit::Commits`]).
+struct Changes;
+
+impl Commits for Changes {
+    type Element = Element;
+
+    /// The value of a text field, or a contenteditable's text as the page reads it: its lines
+    /// (block elements) separated by newlines, without the invisible characters editors keep in
+    /// the DOM for the caret (`\u{feff}`, `\u{200b}`).
+    fn value(&self, element: &Element) -> Option<String> {
+        if let Some(input) = element.dyn_ref::<HtmlInputElement>() {
+            return Some(input.value());
         }
-        e.take()
-    }) else {
-        return;
-    };
-    let now = field_value(&edit.element).unwrap_or_default();
-    if !edit.changed.get() && now != edit.before {
-        event(&edit.element, "change");
+        if let Some(area) = element.dyn_ref::<HtmlTextAreaElement>() {
+            return Some(area.value());
+        }
+        element
+            .dyn_ref::<HtmlElement>()
+            .filter(|h| h.is_content_editable())
+            .map(|h| h.inner_text().replace(['\u{feff}', '\u{200b}'], ""))
     }
-}
 
-/// Runs an editing command on the focused field; false when the browser would not.
-pub(super) fn edit(command: &str, value: &str) -> bool {
-    document()
-        .ok()
-        .and_then(|d| d.dyn_into::<web_sys::HtmlDocument>().ok())
-        .and_then(|d| {
-            d.exec_command_with_show_ui_and_value(command, false, value)
-                .ok()
-        })
-        .unwrap_or(false)
-}
+    fn hear_change(&self, el: &Element) -> Rc<Cell<bool>> {
+        let changed = Rc::new(Cell::new(false));
+        let seen = changed.clone();
+        let on_change = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || seen.set(true));
+        let options = web_sys::AddEventListenerOptions::new();
+        options.set_once(true);
+        let _ = el.add_event_listener_with_callback_and_add_event_listener_options(
+            "change",
+            on_change.as_ref().unchecked_ref(),
+            &options,
+        );
+        on_change.forget();
+        changed
+    }
 
-/// Is focus on `element`, or (an editor) inside it?
-pub(super) fn holds_focus(element: &Element) -> bool {
-    crate::content::focus::active().is_some_and(|a| {
-        &a == element
-            || (element
-                .dyn_ref::<HtmlElement>()
-                .is_some_and(HtmlElement::is_content_editable)
-                && element.contains(Some(&a)))
-    })
+    fn change(&self, el: &Element) {
+        event(el, "change");
+    }
 }
 
 /// Types `text` into a field ([`typing::set_text`]); returns the new length, and how.
@@ -177,26 +106,6 @@ pub(super) fn set_text(
     clear: bool,
 ) -> Result<(usize, Entry), ErrorBody> {
     typing::set_text(&Fields, element, text, clear)
-}
-
-/// The fallback: the element's own value setter (seen through the content script's wrapper it
-/// is the native one, so React-style value tracking notices), then input and change events.
-pub(super) fn set_by_script(element: &Element, text: &str, clear: bool) -> usize {
-    let joined = |old: String| if clear { text.to_owned() } else { old + text };
-    let length = if let Some(input) = element.dyn_ref::<HtmlInputElement>() {
-        input.set_value(&joined(input.value()));
-        input.value().chars().count()
-    } else if let Some(area) = element.dyn_ref::<HtmlTextAreaElement>() {
-        area.set_value(&joined(area.value()));
-        area.value().chars().count()
-    } else {
-        let value = joined(element.text_content().unwrap_or_default());
-        element.set_text_content(Some(&value));
-        value.chars().count()
-    };
-    input_event(element, Some(text));
-    event(element, "change");
-    length
 }
 
 /// Types text, or a secret once its site is checked (remembered so that answers show its name).
@@ -215,41 +124,110 @@ pub async fn type_typing(
 }
 
 /// The page's fields as typing reaches them ([`typing::Editor`]).
-struct Fields;
+pub(super) struct Fields;
 
 impl Editor for Fields {
     type Element = Element;
 
     fn check_editable(&self, el: &Element) -> Result<(), ErrorBody> {
-        check_editable(el)
+        field_of(el).check_typing(&describe(el))
     }
 
-    fn holds_focus(&self, el: &Element) -> bool {
-        holds_focus(el)
+    /// Is focus on `element`, or (an editor) inside it?
+    fn holds_focus(&self, element: &Element) -> bool {
+        crate::content::focus::active().is_some_and(|a| {
+            &a == element
+                || (element
+                    .dyn_ref::<HtmlElement>()
+                    .is_some_and(HtmlElement::is_content_editable)
+                    && element.contains(Some(&a)))
+        })
     }
 
     fn focus(&self, el: &Element) {
         crate::content::focus::focus(el, false);
     }
 
-    fn value(&self, el: &Element) -> Option<String> {
-        field_value(el)
+    /// The value of a text field, or a contenteditable's text as the page reads it: its lines
+    /// (block elements) separated by newlines, without the invisible characters editors keep in
+    /// the DOM for the caret (`\u{feff}`, `\u{200b}`).
+    fn value(&self, element: &Element) -> Option<String> {
+        if let Some(input) = element.dyn_ref::<HtmlInputElement>() {
+            return Some(input.value());
+        }
+        if let Some(area) = element.dyn_ref::<HtmlTextAreaElement>() {
+            return Some(area.value());
+        }
+        element
+            .dyn_ref::<HtmlElement>()
+            .filter(|h| h.is_content_editable())
+            .map(|h| h.inner_text().replace(['\u{feff}', '\u{200b}'], ""))
     }
 
+    /// Remembered until committed ([`edit_commit::begin`]).
     fn editing(&self, el: &Element, before: String) {
-        editing(el, before);
+        EDITING.with(|e| edit_commit::begin(&Changes, e, el, before));
     }
 
-    fn place_caret(&self, el: &Element, select_all: bool) {
-        place_caret(el, select_all);
+    /// Puts the caret at the end of the field, or selects all of it (to be replaced).
+    fn place_caret(&self, element: &Element, select_all: bool) {
+        if let Some(input) = element.dyn_ref::<HtmlInputElement>() {
+            if select_all {
+                input.select();
+            } else {
+                // Some input types (email, number) have no selection: typing appends there anyway.
+                let end = input.value().encode_utf16().count() as u32;
+                let _ = input.set_selection_range(end, end);
+            }
+        } else if let Some(area) = element.dyn_ref::<HtmlTextAreaElement>() {
+            if select_all {
+                area.select();
+            } else {
+                let end = area.value().encode_utf16().count() as u32;
+                let _ = area.set_selection_range(end, end);
+            }
+        } else if let Some(selection) =
+            web_sys::window().and_then(|w| w.get_selection().ok().flatten())
+        {
+            let _ = selection.select_all_children(element);
+            if !select_all {
+                // Inside the last line, not after it: an editor would make a new paragraph there.
+                let (node, offset) = caret::end_of_text(&Lines, element);
+                let _ = selection.collapse_with_offset(Some(&node), offset);
+            }
+        }
     }
 
+    /// Runs an editing command on the focused field; false when the browser would not.
     fn edit(&self, command: &str, value: &str) -> bool {
-        edit(command, value)
+        document()
+            .ok()
+            .and_then(|d| d.dyn_into::<web_sys::HtmlDocument>().ok())
+            .and_then(|d| {
+                d.exec_command_with_show_ui_and_value(command, false, value)
+                    .ok()
+            })
+            .unwrap_or(false)
     }
 
-    fn set_by_script(&self, el: &Element, text: &str, clear: bool) -> usize {
-        set_by_script(el, text, clear)
+    /// The fallback: the element's own value setter (seen through the content script's wrapper it
+    /// is the native one, so React-style value tracking notices), then input and change events.
+    fn set_by_script(&self, element: &Element, text: &str, clear: bool) -> usize {
+        let joined = |old: String| if clear { text.to_owned() } else { old + text };
+        let length = if let Some(input) = element.dyn_ref::<HtmlInputElement>() {
+            input.set_value(&joined(input.value()));
+            input.value().chars().count()
+        } else if let Some(area) = element.dyn_ref::<HtmlTextAreaElement>() {
+            area.set_value(&joined(area.value()));
+            area.value().chars().count()
+        } else {
+            let value = joined(element.text_content().unwrap_or_default());
+            element.set_text_content(Some(&value));
+            value.chars().count()
+        };
+        input_event(element, Some(text));
+        event(element, "change");
+        length
     }
 
     fn now(&self) -> f64 {
