@@ -154,6 +154,22 @@ impl<'a> Awaited<'a> {
         }
     }
 
+    /// Is it there now? The selector's element `found`, or the text in the `body`'s words
+    /// with the secrets typed hidden ([`crate::hidden`]): waiting for a value's first part
+    /// must not tell it. The body is read only for a text.
+    pub fn met<E>(
+        self,
+        found: impl FnOnce(&str) -> Result<bool, E>,
+        body: impl FnOnce() -> Result<Option<String>, E>,
+    ) -> Result<Option<()>, E> {
+        let met = match self {
+            Self::Element(s) => found(s)?,
+            Self::Text(t) => body()?.is_some_and(|body| crate::hidden::hide(&body).contains(t)),
+            Self::Nothing => true,
+        };
+        Ok(met.then_some(()))
+    }
+
     fn what(self) -> String {
         match self {
             Self::Element(s) => format!("an element matching {s:?}"),

@@ -22,6 +22,30 @@ const BUTTONS: &str =
 const INPUTS: &str = "input:not([type=hidden]), select, textarea";
 const LANDMARKS: &str = "nav, main, header, footer, aside, [role=navigation], [role=main], [role=search], [role=banner], [role=contentinfo], [role=dialog]";
 
+/// Uncaught errors a page state lists at most, the newest.
+const MAX_ERRORS: usize = 10;
+
+/// The page's last uncaught errors, newest last, as its page state lists them.
+#[derive(Default)]
+pub struct Errors(Vec<String>);
+
+impl Errors {
+    pub const fn new() -> Self {
+        Self(Vec::new())
+    }
+
+    /// Keeps `message`, forgetting the oldest past [`MAX_ERRORS`].
+    pub fn record(&mut self, message: String) {
+        self.0.push(message);
+        let over = self.0.len().saturating_sub(MAX_ERRORS);
+        self.0.drain(..over);
+    }
+
+    pub fn list(&self) -> Vec<String> {
+        self.0.clone()
+    }
+}
+
 /// What the outline asks of a page.
 pub trait Page {
     type Element;

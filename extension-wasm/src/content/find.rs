@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use claudezilla_protocol::args::{ElementRef, FrameTarget};
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{Document, Element, HtmlElement, Node};
+use web_sys::{Document, Element, Node};
 
 pub use super::dom::query_all_in;
 use super::dom::{Dom, document};
@@ -140,29 +140,7 @@ fn candidates() -> Vec<String> {
     lookup::candidates(elements)
 }
 
-/// Short description for answers: `button#save.primary "Save"`.
+/// Short description for answers: `button#save.primary "Save"` ([`page_names::describe`]).
 pub fn describe(element: &Element) -> String {
-    let tag = element.local_name();
-    // A field by its name (its label), not its value (a checkbox's is "on").
-    let field_name = matches!(tag.as_str(), "input" | "select" | "textarea")
-        .then(|| super::names::name(element, &tag, &mut super::names::Labels::default()))
-        .filter(|n| !n.is_empty());
-    let label = field_name
-        .or_else(|| element.get_attribute("aria-label"))
-        .or_else(|| {
-            element
-                .dyn_ref::<HtmlElement>()
-                .map(HtmlElement::inner_text)
-        })
-        .filter(|l| !l.trim().is_empty())
-        // A button input is named by its value; a field holding a secret never is.
-        .or_else(|| {
-            element
-                .dyn_ref::<web_sys::HtmlInputElement>()
-                .filter(|_| super::secrets::held(element).is_none())
-                .map(|i| i.value())
-        })
-        .or_else(|| element.get_attribute("title"))
-        .unwrap_or_default();
-    crate::text::describe_element(&tag, &element.id(), &element.class_name(), &label)
+    crate::page_names::describe(&Dom, element.as_ref())
 }

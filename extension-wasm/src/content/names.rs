@@ -4,7 +4,9 @@
 //! `aria-labelledby` resolves in the element's own tree.
 
 use wasm_bindgen::prelude::*;
-use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, Node};
+use web_sys::{
+    Element, HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, Node,
+};
 
 pub use super::dom::slotted;
 use super::dom::{self, Dom};
@@ -12,7 +14,7 @@ use super::style_sheets::PageSheets;
 use crate::a11y;
 use crate::a11y::name::Named;
 use crate::composed;
-use crate::page_names::{self, Kept, NamePage, SHOWN_NAME};
+use crate::page_names::{self, Described, Kept, NamePage, SHOWN_NAME};
 use crate::showing::Showing;
 use crate::snapshot::Seen;
 use crate::style_rules;
@@ -239,5 +241,15 @@ impl NamePage for Dom {
         el.unchecked_ref::<Element>()
             .next_element_sibling()
             .map(Node::from)
+    }
+}
+
+impl Described for Dom {
+    fn inner_text(&self, el: &Node) -> Option<String> {
+        el.dyn_ref::<HtmlElement>().map(HtmlElement::inner_text)
+    }
+
+    fn is_html_input(&self, el: &Node) -> bool {
+        el.has_type::<HtmlInputElement>()
     }
 }

@@ -26,8 +26,8 @@ use crate::page_text;
 use crate::showing::Showing;
 
 thread_local! {
-    /// The page's last uncaught errors, newest last (for the page state).
-    pub static ERRORS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+    /// The page's last uncaught errors (for the page state).
+    static ERRORS: RefCell<page_state::Errors> = const { RefCell::new(page_state::Errors::new()) };
     /// The shim's `hidden(root)`: the composed-tree paths to shadow hosts and frames.
     static HIDDEN: RefCell<Option<js_sys::Function>> = const { RefCell::new(None) };
 }
@@ -47,14 +47,7 @@ fn hidden_paths(root: &Element) -> js_sys::Set {
 }
 
 pub fn record_error(message: String) {
-    ERRORS.with(|e| {
-        let mut e = e.borrow_mut();
-        e.push(message);
-        let len = e.len();
-        if len > 10 {
-            e.drain(..len - 10);
-        }
-    });
+    ERRORS.with(|e| e.borrow_mut().record(message));
 }
 
 pub fn get_content(
@@ -246,7 +239,7 @@ pub fn page_state(frame: u32, limits: PageLimits) -> Result<Box<PageState>, Erro
         doc: document()?,
         frame,
     };
-    let errors = ERRORS.with(|e| e.borrow().clone());
+    let errors = ERRORS.with(|e| e.borrow().list());
     Ok(Box::new(page_state::outline(&page, limits, errors)))
 }
 
@@ -308,16 +301,9 @@ pub async fn wait_for(
 ) -> Result<reply::Waited, ErrorBody> {
     let awaited = Awaited::of(selector, text);
     let met = || {
-        let met = match awaited {
-            Awaited::Element(s) => find::query(s)?.is_some(),
-            // Searched hidden: waiting for a value's first part must not tell it.
-            Awaited::Text(t) => document()?
-                .body()
-                .map(|b| b.inner_text())
-                .is_some_and(|body| crate::hidden::hide(&body).contains(t)),
-            Awaited::Nothing => true,
-        };
-        Ok(met.then_some(()))
+        let found = |s: &str| Ok(find::query(s)?.is_some());
+        let body = || Ok(document()?.body().map(|b| b.inner_text()));
+        awaited.met(found, body)
     };
     lookup::waited(awaited, lookup::wait(&find::Changes, until, met).await?)
 }

@@ -9,11 +9,11 @@ use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement,
 use super::dom::{self, Children, Dom, Reader, document};
 use super::find;
 use super::names::{self, Labels};
-use super::secrets;
-use crate::a11y::Elements;
 use crate::a11y::name::Named;
+use crate::a11y::{Elements, FieldValue};
+use crate::page_names;
 use crate::showing::Showing;
-use crate::snapshot::{self, Facts, FieldValue, Inside, Limits, Page, Seen, Selectors, Start};
+use crate::snapshot::{self, Facts, Inside, Limits, Page, Seen, Selectors, Start};
 
 #[wasm_bindgen]
 extern "C" {
@@ -193,20 +193,12 @@ impl Page for Dom {
             .is_some_and(HtmlInputElement::checked)
     }
 
-    fn field_value(&self, field: &Element) -> Option<FieldValue> {
-        if let Some(area) = field.dyn_ref::<HtmlTextAreaElement>() {
-            return Some(FieldValue::Text(secrets::shown_value(field, &area.value())));
-        }
-        let input = field.dyn_ref::<HtmlInputElement>()?;
-        let value = input.value();
-        // A password shows as dots; one typed from the secrets file, as its name.
-        Some(match input.type_() == "password" {
-            true => FieldValue::Password {
-                empty: value.is_empty(),
-                secret: secrets::held(field),
-            },
-            false => FieldValue::Text(secrets::shown_value(field, &value)),
-        })
+    fn field_value(&self, field: &Element, tag: &str) -> Option<FieldValue> {
+        page_names::field_value(self, field.as_ref(), tag)
+    }
+
+    fn password_shown(&self, field: &Element) -> Option<String> {
+        page_names::password_shown(self, field.as_ref())
     }
 
     fn selected_text(&self, select: &Element) -> Option<String> {

@@ -186,3 +186,29 @@ fn a_wait_for_says_what_appeared_or_did_not() {
         Some("pass a larger timeout, or check with firefox_get_content what the page shows")
     );
 }
+
+#[test]
+fn a_wait_is_met_by_its_element_or_by_its_text_as_the_page_shows_it_hidden() {
+    let never = || -> Result<Option<String>, ()> { panic!("the body read for a selector") };
+    let found = Awaited::Element("#a").met(|s| Ok::<_, ()>(s == "#a"), never);
+    assert_eq!(found, Ok(Some(())));
+    let absent = Awaited::Element("#b").met(|s| Ok::<_, ()>(s == "#a"), never);
+    assert_eq!(absent, Ok(None));
+    let unread = |_: &str| -> Result<bool, ()> { panic!("a selector asked for a text") };
+    let body = || Ok::<_, ()>(Some("Paid: hunter2-long".to_owned()));
+    assert_eq!(Awaited::Text("Paid").met(unread, body), Ok(Some(())));
+    assert_eq!(Awaited::Text("hunter2").met(unread, body), Ok(Some(())));
+    crate::hidden::learn([&claudezilla_protocol::args::FilledSecret {
+        name: "PW".to_owned().try_into().unwrap(),
+        value: "hunter2-long".to_owned(),
+        sites: Vec::new(),
+    }]);
+    // A secret's first part is not found in its value: the wait would tell it.
+    assert_eq!(Awaited::Text("hunter2").met(unread, body), Ok(None));
+    assert_eq!(Awaited::Text("<secret:PW>").met(unread, body), Ok(Some(())));
+    let no_body = || Ok::<_, ()>(None);
+    assert_eq!(Awaited::Text("Paid").met(unread, no_body), Ok(None));
+    let gone = Awaited::Text("x").met(|_| Ok(false), || Err("gone"));
+    assert_eq!(gone, Err("gone"));
+    assert_eq!(Awaited::Nothing.met(unread, never), Ok(Some(())));
+}

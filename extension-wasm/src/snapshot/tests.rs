@@ -419,15 +419,17 @@ impl Page for Fake {
         self.attr(*input, "checked").is_some()
     }
 
-    fn field_value(&self, field: &usize) -> Option<FieldValue> {
+    fn field_value(&self, field: &usize, _: &str) -> Option<FieldValue> {
         let value = self.attr(*field, "value").unwrap_or_default().to_owned();
         Some(match self.attr(*field, "type") {
-            Some("password") => FieldValue::Password {
-                empty: value.is_empty(),
-                secret: self.attribute(field, "data-secret"),
-            },
+            Some("password") => FieldValue::Password,
             _ => FieldValue::Text(value),
         })
+    }
+
+    fn password_shown(&self, field: &usize) -> Option<String> {
+        let empty = self.attr(*field, "value").unwrap_or_default().is_empty();
+        a11y::password_shown(empty, self.attribute(field, "data-secret"))
     }
 
     fn selected_text(&self, select: &usize) -> Option<String> {
