@@ -253,24 +253,23 @@ impl crate::showing::Probe for Dom {
     }
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// A document, shadow root or element: what `querySelectorAll` is asked of.
+    #[wasm_bindgen(extends = Node)]
+    pub type Tree;
+    #[wasm_bindgen(method, catch, js_name = querySelectorAll)]
+    pub fn query_all(this: &Tree, selectors: &str) -> Result<web_sys::NodeList, JsValue>;
+}
+
 /// The elements matching `selector` under a document, shadow root or element (none when the
 /// selector is invalid: callers validate selectors first).
 pub fn query_all_in(root: &Node, selector: &str) -> Vec<Element> {
-    let list = if let Some(d) = root.dyn_ref::<Document>() {
-        d.query_selector_all(selector)
-    } else if let Some(s) = root.dyn_ref::<web_sys::ShadowRoot>() {
-        s.query_selector_all(selector)
-    } else if let Some(e) = root.dyn_ref::<Element>() {
-        e.query_selector_all(selector)
-    } else {
+    let Ok(list) = root.unchecked_ref::<Tree>().query_all(selector) else {
         return Vec::new();
     };
-    let Ok(list) = list else {
-        return Vec::new();
-    };
-    (0..list.length())
-        .filter_map(|i| list.item(i)?.dyn_into::<Element>().ok())
-        .collect()
+    let all = (0..list.length()).filter_map(|i| list.item(i));
+    all.map(JsCast::unchecked_into).collect()
 }
 
 /// What a `<slot>` shows: the nodes assigned to it, nested slots flattened.

@@ -9,7 +9,7 @@ use web_sys::{
 };
 
 pub use super::dom::slotted;
-use super::dom::{self, Dom};
+use super::dom::{self, Dom, Tree};
 use super::style_sheets::PageSheets;
 use crate::a11y;
 use crate::a11y::name::Named;
@@ -21,15 +21,6 @@ use crate::style_rules;
 
 /// Bytes of text read for one name at most (names are cut far shorter).
 const MAX_WORDS: usize = 400;
-
-#[wasm_bindgen]
-extern "C" {
-    /// A document or shadow root: what `querySelectorAll` is asked of.
-    #[wasm_bindgen(extends = Node)]
-    type Tree;
-    #[wasm_bindgen(method, js_name = querySelectorAll)]
-    fn query_all(this: &Tree, selectors: &str) -> web_sys::NodeList;
-}
 
 thread_local! {
     /// The attributes `a11y::name::NAMING` lists, as one selector.
@@ -156,7 +147,9 @@ impl NamePage for Dom {
     }
 
     fn each_label(&self, root: &Node, f: &mut dyn FnMut(&Node)) {
-        let labels = root.unchecked_ref::<Tree>().query_all("label");
+        let Ok(labels) = root.unchecked_ref::<Tree>().query_all("label") else {
+            return;
+        };
         for i in 0..labels.length() {
             if let Some(label) = labels.item(i) {
                 f(&label);
@@ -219,12 +212,8 @@ impl NamePage for Dom {
     }
 
     fn query_all(&self, el: &Node, selectors: &str) -> Vec<Node> {
-        let Ok(chosen) = el.unchecked_ref::<Element>().query_selector_all(selectors) else {
-            return Vec::new();
-        };
-        (0..chosen.length())
-            .filter_map(|i| chosen.item(i))
-            .collect()
+        let chosen = dom::query_all_in(el, selectors).into_iter();
+        chosen.map(Node::from).collect()
     }
 
     fn parent_element(&self, n: &Node) -> Option<Node> {

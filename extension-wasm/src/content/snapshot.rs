@@ -239,15 +239,8 @@ impl crate::a11y::locator::PathStep for Element {
     fn tag(&self) -> String {
         self.local_name()
     }
-    fn same_tag_before(&self) -> usize {
-        let tag = self.local_name();
-        let mut n = 0;
-        let mut sibling = self.previous_element_sibling();
-        while let Some(s) = sibling {
-            n += usize::from(s.local_name() == tag);
-            sibling = s.previous_element_sibling();
-        }
-        n
+    fn previous(&self) -> Option<Element> {
+        self.previous_element_sibling()
     }
     fn parent(&self) -> Option<Element> {
         self.parent_element()
