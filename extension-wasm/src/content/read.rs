@@ -22,7 +22,6 @@ use crate::lookup::{self, Awaited};
 use crate::markdown::{self, Shown};
 use crate::page_content;
 use crate::page_state;
-use crate::page_text;
 use crate::showing::Showing;
 
 thread_local! {
@@ -84,17 +83,14 @@ impl markdown::Source for Page {
     fn attribute(&self, el: &Element, name: &str) -> Option<String> {
         dom::attribute(el, name)
     }
-    fn text(&self, el: &Element) -> String {
-        // Words alone (most links, headings and cells) show as their element does, which the
-        // walk has seen shown: read without `innerText`'s layout work.
-        if dom::child_element_count(el) == 0 {
-            return dom::text(el).unwrap_or_default();
-        }
-        match el.dyn_ref::<HtmlElement>() {
-            Some(html) => html.inner_text(),
-            // An `<svg>`'s text has no `innerText`; it is read only where it shows.
-            None => dom::text(el).unwrap_or_default(),
-        }
+    fn child_element_count(&self, el: &Element) -> u32 {
+        dom::child_element_count(el)
+    }
+    fn text_content(&self, el: &Element) -> String {
+        dom::text(el).unwrap_or_default()
+    }
+    fn inner_text(&self, el: &Element) -> Option<String> {
+        el.dyn_ref::<HtmlElement>().map(HtmlElement::inner_text)
     }
     fn href(&self, el: &Element) -> Option<String> {
         el.dyn_ref::<HtmlAnchorElement>()
@@ -126,12 +122,6 @@ impl markdown::Source for Page {
     }
 }
 
-impl page_text::Rendered for Page {
-    fn inner_text(&self, el: &Element) -> Option<String> {
-        el.dyn_ref::<HtmlElement>().map(HtmlElement::inner_text)
-    }
-}
-
 impl page_content::Document for Page {
     type Paths = js_sys::Set;
 
@@ -158,9 +148,6 @@ impl page_content::Document for Page {
     }
     fn has_hidden_attribute(&self, el: &Element) -> bool {
         dom::has_hidden_attribute(el)
-    }
-    fn text_content(&self, el: &Element) -> String {
-        el.text_content().unwrap_or_default()
     }
     fn outer_html(&self, el: &Element) -> String {
         el.outer_html()
