@@ -22,8 +22,9 @@ extern "C" {
     // through the content script's Xray view at about twenty times the cost.
     #[wasm_bindgen(js_namespace = claudezillaNative, js_name = visible)]
     fn native_visible(el: &Element, options: &JsValue) -> bool;
+    /// Does `el` match any of `selectors` (a selector list as a JS string)?
     #[wasm_bindgen(js_namespace = claudezillaNative, js_name = matches)]
-    fn native_matches(el: &Element, selectors: &JsValue) -> bool;
+    pub fn matches(el: &Element, selectors: &JsValue) -> bool;
     /// The element's attribute `name`, as `getAttribute` reads it.
     #[wasm_bindgen(js_namespace = claudezillaNative, js_name = attribute)]
     pub fn attribute(el: &Element, name: &str) -> Option<String>;
@@ -157,16 +158,6 @@ pub fn field_of(element: &Element) -> Field {
         true => Field::ContentEditable,
         false => Field::Other,
     }
-}
-
-/// Does `el` match any of the selectors kept in `selectors`?
-pub fn has_any(el: &Element, selectors: &'static std::thread::LocalKey<JsValue>) -> bool {
-    selectors.with(|s| matches(el, s))
-}
-
-/// Does `el` match any of `selectors` (a selector list as a JS string)?
-pub fn matches(el: &Element, selectors: &JsValue) -> bool {
-    native_matches(el, selectors)
 }
 
 thread_local! {

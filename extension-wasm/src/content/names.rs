@@ -102,7 +102,7 @@ impl NamePage for Dom {
     }
 
     fn naming(&self, el: &Node) -> bool {
-        dom::has_any(el.unchecked_ref(), &NAMING)
+        NAMING.with(|naming| dom::matches(el.unchecked_ref(), naming))
     }
 
     fn child_element_count(&self, el: &Node) -> u32 {
