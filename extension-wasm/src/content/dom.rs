@@ -253,14 +253,23 @@ extern "C" {
     pub fn query_all(this: &Tree, selectors: &str) -> Result<web_sys::NodeList, JsValue>;
 }
 
+/// The elements matching `selector` under a document, shadow root or element, each read as
+/// it is asked; the browser's refusal of an invalid selector as an error.
+pub fn matching(
+    root: &Node,
+    selector: &str,
+) -> Result<impl Iterator<Item = Element> + use<>, JsValue> {
+    let list = root.unchecked_ref::<Tree>().query_all(selector)?;
+    let all = (0..list.length()).filter_map(move |i| list.item(i));
+    Ok(all.map(JsCast::unchecked_into))
+}
+
 /// The elements matching `selector` under a document, shadow root or element (none when the
 /// selector is invalid: callers validate selectors first).
 pub fn query_all_in(root: &Node, selector: &str) -> Vec<Element> {
-    let Ok(list) = root.unchecked_ref::<Tree>().query_all(selector) else {
-        return Vec::new();
-    };
-    let all = (0..list.length()).filter_map(|i| list.item(i));
-    all.map(JsCast::unchecked_into).collect()
+    matching(root, selector)
+        .map(Iterator::collect)
+        .unwrap_or_default()
 }
 
 /// What a `<slot>` shows: the nodes assigned to it, nested slots flattened.

@@ -5,7 +5,7 @@ use std::cell::RefCell;
 
 use claudezilla_protocol::args::{ElementRef, FrameTarget};
 use claudezilla_protocol::{ErrorBody, ErrorCode};
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 use web_sys::{Document, Element, Node};
 
 pub use super::dom::query_all_in;
@@ -123,20 +123,16 @@ pub fn not_found(selector: &str, waited: Option<u32>) -> ErrorBody {
 
 /// Selectors that exist on the page ([`lookup::candidates`]).
 fn candidates() -> Vec<String> {
-    let Some(all) = document()
-        .ok()
-        .and_then(|d| d.query_selector_all(lookup::CANDIDATES).ok())
-    else {
+    let all = document().map(|d| super::dom::matching(&d, lookup::CANDIDATES));
+    let Ok(Ok(all)) = all else {
         return Vec::new();
     };
-    let elements = (0..all.length())
-        .filter_map(|i| all.item(i)?.dyn_into::<Element>().ok())
-        .map(|el| Candidate {
-            tag: el.local_name(),
-            id: el.id(),
-            name: el.get_attribute("name"),
-            class: el.class_name(),
-        });
+    let elements = all.map(|el| Candidate {
+        tag: el.local_name(),
+        id: el.id(),
+        name: el.get_attribute("name"),
+        class: el.class_name(),
+    });
     lookup::candidates(elements)
 }
 

@@ -246,15 +246,8 @@ impl page_state::Page for Outline {
         self.doc.title()
     }
     fn each(&self, selector: &str, f: &mut dyn FnMut(&Element)) -> u32 {
-        let Ok(list) = self.doc.query_selector_all(selector) else {
-            return 0;
-        };
-        for i in 0..list.length() {
-            if let Some(el) = list.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
-                f(&el);
-            }
-        }
-        list.length()
+        let all = dom::matching(&self.doc, selector).into_iter().flatten();
+        all.inspect(|el| f(el)).count() as u32
     }
     fn tag(&self, el: &Element) -> String {
         el.local_name()
