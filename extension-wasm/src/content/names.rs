@@ -39,18 +39,14 @@ pub fn flat_text(el: &Element, max: usize) -> String {
 /// found once, the style rules that give words, each numbered list.
 pub type Labels = Kept<Dom>;
 
-/// The accessible name of `el` (whose tag the caller knows), as `a11y::name` computes it.
-pub fn name(el: &Element, tag: &str, labels: &mut Labels) -> String {
-    name_as(el, tag, labels, Named::Shown)
-}
-
-/// The accessible name of `el` as a locator matches it: as [`name`], cut much later.
+/// The accessible name of `el` as a locator matches it: as [`name_as`], cut much later.
 pub fn full_name(el: &Element, tag: &str, labels: &mut Labels) -> String {
     let max = a11y::pick::MAX_LOCATOR_NAME;
     page_names::name(&Dom, labels, el.as_ref(), tag, None, Named::Shown, max)
 }
 
-/// The name of an element met as `how` says (hidden, or a script's clickable element).
+/// The accessible name of `el` (whose tag the caller knows), as `a11y::name` computes it for
+/// an element met as `how` says (shown, hidden, or a script's clickable element).
 pub fn name_as(el: &Element, tag: &str, labels: &mut Labels, how: Named) -> String {
     page_names::name(&Dom, labels, el.as_ref(), tag, None, how, SHOWN_NAME)
 }

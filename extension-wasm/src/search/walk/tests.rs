@@ -143,8 +143,12 @@ impl Page for Fake {
         let e = &self.elements[*el];
         e.parent.or(e.host)
     }
-    fn interactive_role(&self, el: &usize) -> Option<&'static str> {
-        self.elements[*el].role
+    /// A `clickable` role stands for an element acted on that has no role.
+    fn role(&self, el: &usize) -> (Option<&'static str>, bool) {
+        match self.elements[*el].role {
+            Some("clickable") => (None, true),
+            role => (role, role.is_some()),
+        }
     }
     fn element_ref(&self, el: &usize) -> ElementRef {
         ElementRef {
@@ -152,11 +156,11 @@ impl Page for Fake {
             index: *el as u32,
         }
     }
-    fn name(&self, el: &usize, clickable: bool) -> String {
+    fn name(&self, el: &usize, how: Named) -> String {
         let name = self.elements[*el].name;
-        match clickable {
-            true => format!("{name} (by its words)"),
-            false => name.into(),
+        match how {
+            Named::Clickable => format!("{name} (by its words)"),
+            _ => name.into(),
         }
     }
     fn now_ms(&self) -> f64 {
