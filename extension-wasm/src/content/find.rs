@@ -11,7 +11,7 @@ use web_sys::{Document, Element, Node};
 pub use super::dom::query_all_in;
 use super::dom::{Dom, document};
 use crate::composed;
-use crate::lookup::{self, Candidate, Outcome, Watch};
+use crate::lookup::{self, Candidate, Targets, Watch};
 use crate::web;
 
 thread_local! {
@@ -35,15 +35,6 @@ pub fn ref_for(element: &Element, frame: u32) -> ElementRef {
         }),
     };
     ElementRef { frame, index }
-}
-
-fn by_ref(r: ElementRef) -> Result<Element, ErrorBody> {
-    let known = REFS.with(|refs| {
-        refs.borrow()
-            .get((r.index as usize).wrapping_sub(1))
-            .cloned()
-    });
-    lookup::by_ref(r, known, |el| el.is_connected())
 }
 
 /// The first element matching `selector` in the document or any open shadow root.
@@ -81,38 +72,48 @@ fn invalid(selector: &str, e: &JsValue) -> ErrorBody {
 }
 
 /// The target in this frame (alias `frame`, which names its refs in messages) now, or an
-/// error (no waiting).
+/// error (no waiting; [`lookup::resolve`]).
 pub fn resolve(target: &FrameTarget, frame: u32) -> Result<Element, ErrorBody> {
-    match target {
-        FrameTarget::Ref(index) => by_ref(ElementRef {
-            frame,
-            index: *index,
-        }),
-        FrameTarget::Selector(s) => query(s)?.ok_or_else(|| not_found(s, None)),
-    }
+    lookup::resolve(&ThisFrame, target, frame)
 }
 
 /// The target, waiting for a selector to match until `until` (ms since the epoch).
 pub async fn wait_for(target: &FrameTarget, frame: u32, until: u64) -> Result<Element, ErrorBody> {
-    let FrameTarget::Selector(selector) = target else {
-        return resolve(target, frame);
-    };
-    match lookup::wait(&Changes, until, || query(selector)).await? {
-        Outcome::Found(el, _) => Ok(el),
-        Outcome::RanOut(waited) => Err(not_found(selector, Some(waited))),
-    }
+    lookup::wait_for(&ThisFrame, target, frame, until).await
 }
 
-/// The page as a wait watches it: looked at again at its next change.
-pub struct Changes;
+/// The frame as a wait watches it (looked at again at its next change) and as a target finds
+/// its elements.
+pub struct ThisFrame;
 
-impl Watch for Changes {
+impl Watch for ThisFrame {
     fn now_ms(&self) -> f64 {
         web::now_ms()
     }
 
     fn next_change(&self, until: u64) -> impl Future<Output = ()> {
         super::changes::next_change(until)
+    }
+}
+
+impl Targets for ThisFrame {
+    type Element = Element;
+
+    fn query(&self, selector: &str) -> Result<Option<Element>, ErrorBody> {
+        query(selector)
+    }
+
+    fn known(&self, index: u32) -> Option<Element> {
+        let at = (index as usize).wrapping_sub(1);
+        REFS.with(|refs| refs.borrow().get(at).cloned())
+    }
+
+    fn connected(&self, el: &Element) -> bool {
+        el.is_connected()
+    }
+
+    fn candidates(&self) -> Vec<String> {
+        candidates()
     }
 }
 

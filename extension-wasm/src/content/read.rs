@@ -285,5 +285,5 @@ pub async fn wait_for(
         let body = || Ok(document()?.body().map(|b| b.inner_text()));
         awaited.met(found, body)
     };
-    lookup::waited(awaited, lookup::wait(&find::Changes, until, met).await?)
+    lookup::waited(awaited, lookup::wait(&find::ThisFrame, until, met).await?)
 }
