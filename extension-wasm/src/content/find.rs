@@ -113,28 +113,23 @@ impl Targets for ThisFrame {
     }
 
     fn candidates(&self) -> Vec<String> {
-        candidates()
+        let all = document().map(|d| super::dom::matching(&d, lookup::CANDIDATES));
+        let Ok(Ok(all)) = all else {
+            return Vec::new();
+        };
+        let elements = all.map(|el| Candidate {
+            tag: el.local_name(),
+            id: el.id(),
+            name: el.get_attribute("name"),
+            class: el.class_name(),
+        });
+        lookup::candidates(elements)
     }
 }
 
 /// "No element matches" with up to 5 selectors the page does have that look alike.
 pub fn not_found(selector: &str, waited: Option<u32>) -> ErrorBody {
-    lookup::not_found(selector, waited, &candidates())
-}
-
-/// Selectors that exist on the page ([`lookup::candidates`]).
-fn candidates() -> Vec<String> {
-    let all = document().map(|d| super::dom::matching(&d, lookup::CANDIDATES));
-    let Ok(Ok(all)) = all else {
-        return Vec::new();
-    };
-    let elements = all.map(|el| Candidate {
-        tag: el.local_name(),
-        id: el.id(),
-        name: el.get_attribute("name"),
-        class: el.class_name(),
-    });
-    lookup::candidates(elements)
+    lookup::not_found(selector, waited, &ThisFrame.candidates())
 }
 
 /// Short description for answers: `button#save.primary "Save"` ([`page_names::describe`]).
