@@ -1,6 +1,7 @@
 //! The DOM as the snapshot ([`crate::snapshot`]) reads it: through the shim's batched reader of
 //! children and facts, the page's native getters, and selectors kept as JS strings.
 
+use claudezilla_protocol::args::FrameTarget;
 use claudezilla_protocol::envelope::PageReply;
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 use wasm_bindgen::prelude::*;
@@ -38,11 +39,7 @@ pub fn snapshot(
     limits: Limits,
 ) -> Result<PageReply, ErrorBody> {
     let start = match selector {
-        Some(s) => Start::Element(
-            find::query(s)?
-                .ok_or_else(|| find::not_found(s, None))?
-                .into(),
-        ),
+        Some(s) => Start::Element(find::resolve(&FrameTarget::Selector(s.into()), frame)?.into()),
         None => Start::Body(
             document()?
                 .body()
