@@ -456,10 +456,22 @@ fn an_element_is_described_by_its_name_its_words_a_buttons_value_or_its_title() 
     assert_eq!(describe(&page, &labelled), "div \"Menu\"");
     let read = format!("innerText of {labelled}");
     assert!(!page.log.all().contains(&read), "{:?}", page.log.all());
-    // A field by its name, not its value.
-    let field = page.add(0, "input", &[("type", "text"), ("aria-label", "Email")]);
+    // A field by its name (its label), not its value: a checkbox's is "on".
+    let field = page.add(0, "input", &[("type", "text"), ("id", "mail")]);
     page.nodes[field].value = "ann@example.com".into();
-    assert_eq!(describe(&page, &field), "input \"Email\"");
+    let label = page.add(0, "label", &[("for", "mail")]);
+    page.add_text(label, "Email");
+    assert_eq!(describe(&page, &field), "input#mail \"Email\"");
+    let agree = page.add(0, "input", &[("type", "checkbox"), ("id", "agree")]);
+    page.nodes[agree].value = "on".into();
+    let label = page.add(0, "label", &[("for", "agree")]);
+    page.add_text(label, "I agree");
+    assert_eq!(describe(&page, &agree), "input#agree \"I agree\"");
+    // An unnamed field by its words (a `<select>`'s options').
+    let select = page.add(0, "select", &[]);
+    let option = page.add(select, "option", &[]);
+    page.add_text(option, "Red");
+    assert_eq!(describe(&page, &select), "select \"Red\"");
     // An unnamed button input by its value, unless it holds a secret; white space is no word.
     let button = page.add(0, "input", &[("type", "button")]);
     page.nodes[button].value = "Go".into();
