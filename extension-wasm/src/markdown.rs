@@ -484,6 +484,8 @@ pub(crate) mod tests {
     pub(crate) struct Page {
         nodes: Vec<(String, Attributes, Vec<usize>)>,
         pub(crate) shadows: Vec<(usize, Vec<usize>)>,
+        /// Each `textContent` and `innerText` read, in order.
+        reads: crate::steps::Steps,
     }
 
     impl Page {
@@ -556,10 +558,12 @@ pub(crate) mod tests {
         }
         /// `textContent`: a `text-content` attribute stands for one that differs.
         fn text_content(&self, el: &usize) -> String {
+            self.reads.say(format!("textContent {el}"));
             self.attribute(el, "text-content")
                 .unwrap_or_else(|| self.shown_text(*el))
         }
         fn inner_text(&self, el: &usize) -> Option<String> {
+            self.reads.say(format!("innerText {el}"));
             (self.tag(el) != "svg").then(|| self.shown_text(*el))
         }
         fn href(&self, el: &usize) -> Option<String> {
@@ -646,6 +650,14 @@ pub(crate) mod tests {
         assert_eq!(text(&p, &h1), "hidden words too");
         assert_eq!(text(&p, &h2), "Sale now");
         assert_eq!(text(&p, &svg), "hidden words too");
+        // Each element's text read once, by the one way its kind is read.
+        let reads = [
+            format!("textContent {h1}"),
+            format!("innerText {h2}"),
+            format!("innerText {svg}"),
+            format!("textContent {svg}"),
+        ];
+        assert_eq!(p.reads.all(), reads);
         let body = p.add("body", &[], &[h1, h2]);
         assert_eq!(
             markdown(&p, body, None).0,
