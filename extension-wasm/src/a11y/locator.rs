@@ -277,11 +277,12 @@ mod tests {
         assert_eq!(iframe_selector("frame", attributes(&[])), "frame");
     }
 
-    /// A fake tree: (id, tag, previous sibling's index, parent index).
+    /// A fake tree: (id, tag, previous sibling's index, parent index); the tags read, counted.
     #[derive(Clone, Copy)]
     struct At<'a>(
         &'a [(&'a str, &'a str, Option<usize>, Option<usize>)],
         usize,
+        &'a std::cell::Cell<usize>,
     );
 
     impl PathStep for At<'_> {
@@ -289,13 +290,14 @@ mod tests {
             self.0[self.1].0.to_owned()
         }
         fn tag(&self) -> String {
+            self.2.set(self.2.get() + 1);
             self.0[self.1].1.to_owned()
         }
         fn previous(&self) -> Option<Self> {
-            self.0[self.1].2.map(|p| At(self.0, p))
+            self.0[self.1].2.map(|p| At(self.0, p, self.2))
         }
         fn parent(&self) -> Option<Self> {
-            self.0[self.1].3.map(|p| At(self.0, p))
+            self.0[self.1].3.map(|p| At(self.0, p, self.2))
         }
     }
 
@@ -315,17 +317,20 @@ mod tests {
             ("list", "ol", Some(2), Some(1)),
             ("", "li", None, Some(10)),
         ];
+        let tags = std::cell::Cell::new(0);
         // An id with a space is no selector: the path climbs past it to body. Siblings of
         // other tags are not counted.
         assert_eq!(
-            css_path(At(&tree, 9)),
+            css_path(At(&tree, 9, &tags)),
             "body > div:nth-of-type(1) > ul:nth-of-type(2) > li:nth-of-type(3)"
         );
-        assert_eq!(css_path(At(&tree, 11)), "#list > li:nth-of-type(1)");
+        // Each element's tag read once: the four on the path, their five earlier siblings.
+        assert_eq!(tags.get(), 9);
+        assert_eq!(css_path(At(&tree, 11, &tags)), "#list > li:nth-of-type(1)");
         let deep: Vec<_> = (0..10usize)
             .map(|i| ("", "div", None, i.checked_sub(1)))
             .collect();
-        let path = css_path(At(&deep, 9));
+        let path = css_path(At(&deep, 9, &tags));
         assert_eq!(path.matches("nth-of-type").count(), MAX_PATH_STEPS);
         assert!(path.starts_with("div > "), "{path}");
     }
