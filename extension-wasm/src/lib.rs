@@ -15,6 +15,8 @@
 //!   reads it; what one element's details show.
 //! * [`page_names`]: what names read of a page (labels found once a tree, lists numbered once),
 //!   a field's value as answers show it, and an element's short description.
+//! * [`page_state`]: a page's outline as its page state lists it, and its last uncaught
+//!   errors.
 //! * [`pixels`], [`jpeg`]: decoding, stitching, shrinking and encoding pictures.
 //! * [`load`]: when a navigation counts as finished, and whether it reached what was asked;
 //!   [`arrival`]: what the navigation's answer says of it; [`trip`]: a navigation, a new

@@ -4,9 +4,9 @@
 //! words are read in one go, how a box shows to a name, which generated words are asked for
 //! (only where a style rule may give them), a list item's marker and number (each list
 //! numbered once a walk), a field's value (never a password's; a typed secret as its name;
-//! the snapshot's rule too, [`field_value`]),
-//! the chosen options, and each field's labels, found once per tree from the labels' side; and
-//! an element's short description ([`describe`], over [`Described`]).
+//! the snapshot's rule too, [`field_value`]), the chosen options, and each field's labels,
+//! found once per tree from the labels' side; and an element's short description
+//! ([`describe`], over [`Described`]).
 
 use crate::a11y::generated::{generated_text, html_integer, list_marker, ordinals};
 use crate::a11y::name::{Generated, NameSources, Named, Shown};
@@ -300,7 +300,7 @@ pub fn field_value<P: NamePage>(page: &P, field: &P::Node, tag: &str) -> Option<
 
 /// What the snapshot shows of a password field ([`a11y::password_shown`]): nothing when empty,
 /// else its secret's name or dots.
-pub fn password_shown<P: NamePage>(page: &P, field: &P::Node) -> Option<String> {
+pub fn shown_password<P: NamePage>(page: &P, field: &P::Node) -> Option<String> {
     let empty = page.input_value(field).is_empty();
     a11y::password_shown(empty, page.held(field))
 }

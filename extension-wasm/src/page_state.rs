@@ -1,7 +1,8 @@
 //! `firefox_get_page_state`: a page's outline (headings, links, buttons, fields, images,
 //! landmarks), each list cut at the agent's limit while every element is counted, the
-//! actionable entries with their refs. Decided here over [`Page`]; `content/read.rs` answers
-//! from the DOM.
+//! actionable entries with their refs, and the page's last uncaught errors ([`Errors`], the
+//! ring the content script keeps). Decided here over [`Page`]; `content/read.rs` answers from
+//! the DOM.
 
 use claudezilla_protocol::args::ElementRef;
 use claudezilla_protocol::envelope::PageLimits;
@@ -25,7 +26,8 @@ const LANDMARKS: &str = "nav, main, header, footer, aside, [role=navigation], [r
 /// Uncaught errors a page state lists at most, the newest.
 const MAX_ERRORS: usize = 10;
 
-/// The page's last uncaught errors, newest last, as its page state lists them.
+/// The page's last uncaught errors, newest last, as its page state lists them. (`Default`:
+/// clippy asks it beside `new`, which the content script's `static` needs `const`.)
 #[derive(Default)]
 pub struct Errors(Vec<String>);
 

@@ -248,9 +248,9 @@ impl crate::showing::Probe for Dom {
 extern "C" {
     /// A document, shadow root or element: what `querySelectorAll` is asked of.
     #[wasm_bindgen(extends = Node)]
-    pub type Tree;
+    pub type ParentNode;
     #[wasm_bindgen(method, catch, js_name = querySelectorAll)]
-    pub fn query_all(this: &Tree, selectors: &str) -> Result<web_sys::NodeList, JsValue>;
+    pub fn query_all(this: &ParentNode, selectors: &str) -> Result<web_sys::NodeList, JsValue>;
 }
 
 /// The elements matching `selector` under a document, shadow root or element, each read as
@@ -259,7 +259,7 @@ pub fn matching(
     root: &Node,
     selector: &str,
 ) -> Result<impl Iterator<Item = Element> + use<>, JsValue> {
-    let list = root.unchecked_ref::<Tree>().query_all(selector)?;
+    let list = root.unchecked_ref::<ParentNode>().query_all(selector)?;
     let all = (0..list.length()).filter_map(move |i| list.item(i));
     Ok(all.map(JsCast::unchecked_into))
 }
@@ -312,10 +312,9 @@ impl crate::composed::Tree for Dom {
     }
 
     fn elements(&self, root: &Node) -> Vec<Node> {
-        query_all_in(root, "*")
-            .into_iter()
-            .map(Node::from)
-            .collect()
+        matching(root, "*")
+            .map(|all| all.map(Node::from).collect())
+            .unwrap_or_default()
     }
 }
 

@@ -9,7 +9,7 @@ use web_sys::{
 };
 
 pub use super::dom::slotted;
-use super::dom::{self, Dom, Tree};
+use super::dom::{self, Dom};
 use super::style_sheets::PageSheets;
 use crate::a11y;
 use crate::a11y::name::Named;
@@ -143,13 +143,8 @@ impl NamePage for Dom {
     }
 
     fn each_label(&self, root: &Node, f: &mut dyn FnMut(&Node)) {
-        let Ok(labels) = root.unchecked_ref::<Tree>().query_all("label") else {
-            return;
-        };
-        for i in 0..labels.length() {
-            if let Some(label) = labels.item(i) {
-                f(&label);
-            }
+        if let Ok(labels) = dom::matching(root, "label") {
+            labels.for_each(|label| f(&label));
         }
     }
 
@@ -208,8 +203,9 @@ impl NamePage for Dom {
     }
 
     fn query_all(&self, el: &Node, selectors: &str) -> Vec<Node> {
-        let chosen = dom::query_all_in(el, selectors).into_iter();
-        chosen.map(Node::from).collect()
+        dom::matching(el, selectors)
+            .map(|chosen| chosen.map(Node::from).collect())
+            .unwrap_or_default()
     }
 
     fn parent_element(&self, n: &Node) -> Option<Node> {

@@ -195,7 +195,7 @@ impl Page for Dom {
     }
 
     fn password_shown(&self, field: &Element) -> Option<String> {
-        page_names::password_shown(self, field.as_ref())
+        page_names::shown_password(self, field.as_ref())
     }
 
     fn selected_text(&self, select: &Element) -> Option<String> {

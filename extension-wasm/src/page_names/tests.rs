@@ -521,11 +521,11 @@ fn the_snapshot_reads_a_fields_type_first_and_a_passwords_value_only_for_its_dot
         "type of 3",
     ];
     assert_eq!(page.log.all(), reads, "a password's value unread");
-    assert_eq!(password_shown(&page, &password).as_deref(), Some("••••"));
+    assert_eq!(shown_password(&page, &password).as_deref(), Some("••••"));
     page.nodes[password].held = Some("{{PW}}".into());
-    assert_eq!(password_shown(&page, &password).as_deref(), Some("{{PW}}"));
+    assert_eq!(shown_password(&page, &password).as_deref(), Some("{{PW}}"));
     page.nodes[password].value.clear();
-    assert_eq!(password_shown(&page, &password), None);
+    assert_eq!(shown_password(&page, &password), None);
 }
 
 #[test]

@@ -210,7 +210,7 @@ fn the_last_ten_errors_are_kept_newest_last() {
     }
     let kept: Vec<String> = (2..12).map(|n| format!("e{n}")).collect();
     assert_eq!(errors.list(), kept);
-    let mut few = Errors::default();
+    let mut few = Errors::new();
     few.record("only".into());
     assert_eq!(few.list(), ["only"]);
 }

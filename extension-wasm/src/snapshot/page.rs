@@ -245,7 +245,7 @@ pub trait Page: Elements {
     /// An HTML `<input>`'s or `<textarea>`'s value, as `tag` says
     /// ([`crate::page_names::field_value`]).
     fn field_value(&self, field: &Self::Element, tag: &str) -> Option<FieldValue>;
-    /// What a password field shows ([`crate::page_names::password_shown`]).
+    /// What a password field shows ([`crate::page_names::shown_password`]).
     fn password_shown(&self, field: &Self::Element) -> Option<String>;
     /// The words of a `<select>`'s selected option.
     fn selected_text(&self, select: &Self::Element) -> Option<String>;

@@ -840,7 +840,11 @@ fn fields_show_their_values_and_a_password_only_dots_or_its_secret() {
             ],
             vec![],
         ),
-        el("textarea", &[("aria-label", "Note"), ("value", "hi")], vec![]),
+        el(
+            "textarea",
+            &[("aria-label", "Note"), ("value", "hi")],
+            vec![],
+        ),
     ]);
     let text = page.text_of(all());
     assert_eq!(

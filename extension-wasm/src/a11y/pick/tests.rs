@@ -104,7 +104,10 @@ impl Frame for Fake {
     fn aria_hidden_in_tree(&self, el: &usize) -> bool {
         // The climb is asked only of what the role engine may match.
         let e = &self.elements[*el];
-        assert!(e.rendered || e.box_less, "aria-hidden asked of {el}, unseen");
+        assert!(
+            e.rendered || e.box_less,
+            "aria-hidden asked of {el}, unseen"
+        );
         let mut at = Some(*el);
         while let Some(e) = at {
             if self.attr(e, "aria-hidden") == Some("true") {
