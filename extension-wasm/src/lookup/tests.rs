@@ -311,4 +311,9 @@ fn a_selector_is_looked_for_once_now_or_until_the_deadline_then_alike_ones_offer
         1_300,
     ));
     assert_eq!(refused.unwrap_err().code, ErrorCode::InvalidArgument);
+    // Found at once too: the refusal, not "no element matches", and no candidates read.
+    let f = frame(1);
+    let refused = resolve(&f, &FrameTarget::Selector("!".into()), 0).unwrap_err();
+    assert_eq!(refused.code, ErrorCode::InvalidArgument);
+    assert_eq!(f.candidates_read.get(), 0);
 }
