@@ -219,7 +219,9 @@ mod tests {
                 (ConsoleLevel::Error, "Uncaught TypeError: x is undefined"),
             ]
         );
-        assert_eq!(no_hook().code, ErrorCode::Internal);
+        let missing = no_hook();
+        assert_eq!(missing.code, ErrorCode::Internal);
+        assert_eq!(missing.message, "the console hook is missing");
         let refused = not_watched("denied");
         assert_eq!(refused.code, ErrorCode::PageError);
         assert_eq!(refused.message, "cannot watch this page's console: denied");

@@ -222,6 +222,14 @@ fn a_promise_waits_what_is_left_of_the_call_and_says_when_it_ran_out() {
         late.hint.as_deref(),
         Some("pass a larger timeout, or return a value instead of a promise")
     );
-    assert_eq!(no_eval().message, "the page has no eval");
-    assert_eq!(no_world().code, ErrorCode::PageError);
+    let (eval, world) = (no_eval(), no_world());
+    assert_eq!(
+        (eval.code, eval.message.as_str()),
+        (ErrorCode::PageError, "the page has no eval")
+    );
+    let reach = "cannot reach the page's world";
+    assert_eq!(
+        (world.code, world.message.as_str()),
+        (ErrorCode::PageError, reach)
+    );
 }
