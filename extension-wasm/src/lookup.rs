@@ -113,7 +113,7 @@ pub async fn wait<W: Watch, T>(
 
 /// The element a ref names: `known`, the element the frame handed the ref out for (none when
 /// it never did), if it is still in the page.
-pub fn by_ref<E>(
+fn by_ref<E>(
     r: ElementRef,
     known: Option<E>,
     connected: impl FnOnce(&E) -> bool,
