@@ -5,6 +5,7 @@
 use std::collections::VecDeque;
 
 use claudezilla_protocol::reply::{Console, ConsoleEntry, ConsoleLevel};
+use claudezilla_protocol::{ErrorBody, ErrorCode};
 
 /// Entries kept; the oldest go first.
 const RING: usize = 500;
@@ -34,6 +35,18 @@ impl ConsoleRing {
         for entry in early {
             self.push(entry);
         }
+    }
+
+    /// A call of one of the page's console methods: `level` as the shim names it (it hooks
+    /// exactly the five levels), the arguments described.
+    pub fn called(&mut self, level: String, args: &[String], time: f64) {
+        let level = ConsoleLevel::try_from(level).unwrap_or(ConsoleLevel::Log);
+        self.record(level, &args.join(" "), time);
+    }
+
+    /// An uncaught error or an unhandled rejection.
+    pub fn uncaught(&mut self, message: &str, time: f64) {
+        self.record(ConsoleLevel::Error, &format!("Uncaught {message}"), time);
     }
 
     /// Keeps one message, if capture is on.
@@ -84,6 +97,19 @@ fn hidden_cut(text: &str, max: usize) -> String {
     crate::text::truncate_chars(&crate::hidden::hide(text), max)
         .0
         .to_owned()
+}
+
+/// The content shim gave no console hook.
+pub fn no_hook() -> ErrorBody {
+    ErrorBody::new(ErrorCode::Internal, "the console hook is missing")
+}
+
+/// The page refused the hook (`why`: its error).
+pub fn not_watched(why: &str) -> ErrorBody {
+    ErrorBody::new(
+        ErrorCode::PageError,
+        format!("cannot watch this page's console: {why}"),
+    )
 }
 
 #[cfg(test)]
@@ -171,5 +197,33 @@ mod tests {
             assert!(!e.message.contains("correct horse"), "{}", e.message);
             assert!(e.message.contains("<secret:PW>"), "{}", e.message);
         }
+    }
+
+    #[test]
+    fn console_calls_and_uncaught_errors_are_kept_as_the_console_shows_them() {
+        let mut ring = ConsoleRing::default();
+        ring.start([]);
+        ring.called("warn".into(), &["a".into(), "{\"b\":1}".into()], 1.0);
+        ring.called("trace".into(), &[], 2.0);
+        ring.uncaught("TypeError: x is undefined", 3.0);
+        let kept: Vec<_> = ring
+            .entries
+            .iter()
+            .map(|e| (e.level, e.message.as_str()))
+            .collect();
+        assert_eq!(
+            kept,
+            [
+                (ConsoleLevel::Warn, "a {\"b\":1}"),
+                (ConsoleLevel::Log, ""),
+                (ConsoleLevel::Error, "Uncaught TypeError: x is undefined"),
+            ]
+        );
+        let missing = no_hook();
+        assert_eq!(missing.code, ErrorCode::Internal);
+        assert_eq!(missing.message, "the console hook is missing");
+        let refused = not_watched("denied");
+        assert_eq!(refused.code, ErrorCode::PageError);
+        assert_eq!(refused.message, "cannot watch this page's console: denied");
     }
 }

@@ -14,7 +14,10 @@
 //! * [`child_batches`]: a node's children read a batch at a time, as the snapshot walks.
 //! * [`page_content`]: which element a read of a frame's content reads, and how each format
 //!   reads it; what one element's details show.
-//! * [`page_names`]: what names read of a page (labels found once a tree, lists numbered once).
+//! * [`page_names`]: what names read of a page (labels found once a tree, lists numbered once),
+//!   a field's value as answers show it, and an element's short description.
+//! * [`page_state`]: a page's outline as its page state lists it, and its last uncaught
+//!   errors.
 //! * [`pixels`], [`jpeg`]: decoding, stitching, shrinking and encoding pictures.
 //! * [`load`]: when a navigation counts as finished, and whether it reached what was asked;
 //!   [`arrival`]: what the navigation's answer says of it; [`trip`]: a navigation, a new

@@ -1,11 +1,12 @@
-//! Looking for an element or for text in one frame, and what the agent hears of it: the wait
-//! until the request's deadline (`wait`, looked for again at each change of the page and after
-//! 100 ms without one, over [`Watch`], which `content/find.rs` implements), a ref that is stale or unknown (`by_ref`),
+//! Looking for an element or for text in one frame, and what the agent hears of it: a target
+//! found now or waited for (`resolve`, `wait_for`, over [`Targets`], which `content/find.rs`
+//! implements); the wait until the request's deadline (`wait`, looked for again at each change
+//! of the page and after 100 ms without one, over [`Watch`]), a ref that is stale or unknown (`by_ref`),
 //! "no element matches" with the page's own selectors that look alike (`not_found`, offered
 //! from the `candidates` of the page's elements), and a `firefox_wait_for` met or run out
 //! (`waited`).
 
-use claudezilla_protocol::args::ElementRef;
+use claudezilla_protocol::args::{ElementRef, FrameTarget};
 use claudezilla_protocol::reply::Waited;
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 
@@ -27,6 +28,55 @@ pub trait Watch {
     /// `content/changes.rs`: for what the observer does not see), or by `until` (ms since the
     /// epoch), whichever is first.
     fn next_change(&self, until: u64) -> impl Future<Output = ()>;
+}
+
+/// A frame's elements as a target finds them, beside the wait's clock and changes.
+pub trait Targets: Watch {
+    type Element;
+    /// The first element `selector` matches, through open shadow roots.
+    fn query(&self, selector: &str) -> Result<Option<Self::Element>, ErrorBody>;
+    /// The element the frame handed ref number `index` out for.
+    fn known(&self, index: u32) -> Option<Self::Element>;
+    /// Is it still in the page?
+    fn connected(&self, el: &Self::Element) -> bool;
+    /// The page's [`candidates`], read only for an element not found.
+    fn candidates(&self) -> Vec<String>;
+}
+
+/// The target in the frame whose refs are named `frame` now, or an error (no waiting).
+pub fn resolve<T: Targets>(
+    page: &T,
+    target: &FrameTarget,
+    frame: u32,
+) -> Result<T::Element, ErrorBody> {
+    match target {
+        FrameTarget::Ref(index) => {
+            let r = ElementRef {
+                frame,
+                index: *index,
+            };
+            by_ref(r, page.known(*index), |el| page.connected(el))
+        }
+        FrameTarget::Selector(s) => page
+            .query(s)?
+            .ok_or_else(|| not_found(s, None, &page.candidates())),
+    }
+}
+
+/// The target, a selector waited for until `until` (ms since the epoch); a ref is there or not.
+pub async fn wait_for<T: Targets>(
+    page: &T,
+    target: &FrameTarget,
+    frame: u32,
+    until: u64,
+) -> Result<T::Element, ErrorBody> {
+    let FrameTarget::Selector(selector) = target else {
+        return resolve(page, target, frame);
+    };
+    match wait(page, until, || page.query(selector)).await? {
+        Outcome::Found(el, _) => Ok(el),
+        Outcome::RanOut(waited) => Err(not_found(selector, Some(waited), &page.candidates())),
+    }
 }
 
 /// How a wait ended, with the milliseconds it took.
@@ -63,7 +113,7 @@ pub async fn wait<W: Watch, T>(
 
 /// The element a ref names: `known`, the element the frame handed the ref out for (none when
 /// it never did), if it is still in the page.
-pub fn by_ref<E>(
+fn by_ref<E>(
     r: ElementRef,
     known: Option<E>,
     connected: impl FnOnce(&E) -> bool,
@@ -152,6 +202,22 @@ impl<'a> Awaited<'a> {
             (None, Some(t)) => Self::Text(t),
             (None, None) => Self::Nothing,
         }
+    }
+
+    /// Is it there now? The selector's element `found`, or the text in the `body`'s words
+    /// with the secrets typed hidden ([`crate::hidden`]): waiting for a value's first part
+    /// must not tell it. The body is read only for a text.
+    pub fn met<E>(
+        self,
+        found: impl FnOnce(&str) -> Result<bool, E>,
+        body: impl FnOnce() -> Result<Option<String>, E>,
+    ) -> Result<Option<()>, E> {
+        let met = match self {
+            Self::Element(s) => found(s)?,
+            Self::Text(t) => body()?.is_some_and(|body| crate::hidden::hide(&body).contains(t)),
+            Self::Nothing => true,
+        };
+        Ok(met.then_some(()))
     }
 
     fn what(self) -> String {

@@ -165,9 +165,13 @@ pub trait Source {
     fn tag(&self, el: &Self::Element) -> String;
     fn has_attribute(&self, el: &Self::Element, name: &str) -> bool;
     fn attribute(&self, el: &Self::Element, name: &str) -> Option<String>;
-    /// The text of an element whose own text is seen, as it shows (`innerText`): what its
-    /// style hides left out.
-    fn text(&self, el: &Self::Element) -> String;
+    /// How many child elements it has.
+    fn child_element_count(&self, el: &Self::Element) -> u32;
+    /// Its `textContent`.
+    fn text_content(&self, el: &Self::Element) -> String;
+    /// Its `innerText` (what its style hides left out); none for an element that is not
+    /// HTML's (an `<svg>`).
+    fn inner_text(&self, el: &Self::Element) -> Option<String>;
     /// A link's resolved address.
     fn href(&self, el: &Self::Element) -> Option<String>;
     fn showing(&self, el: &Self::Element) -> Showing;
@@ -179,6 +183,19 @@ pub trait Source {
     fn slotted(&self, slot: &Self::Element) -> Vec<Shown<Self::Element>>;
     /// The browser's id of the frame an iframe shows, if it shows one.
     fn frame_id(&self, iframe: &Self::Element) -> Option<u64>;
+}
+
+/// The text of an element whose own text is seen, as it shows. Words alone (most links,
+/// headings and cells) show as their element does, which the walk has seen shown: read
+/// without `innerText`'s layout work; an element with no `innerText` (an `<svg>`) is read
+/// only where it shows.
+fn text<S: Source>(source: &S, el: &S::Element) -> String {
+    if source.child_element_count(el) == 0 {
+        return source.text_content(el);
+    }
+    source
+        .inner_text(el)
+        .unwrap_or_else(|| source.text_content(el))
 }
 
 /// Whether a shadow root is read in place of this host's children.
@@ -318,15 +335,15 @@ impl<'a, S: Source> Walk<'a, S> {
         }
         match tag.as_str() {
             "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
-                md.heading(tag[1..].parse().unwrap_or(1), &source.text(el))
+                md.heading(tag[1..].parse().unwrap_or(1), &text(source, el))
             }
             "a" => match source.href(el) {
-                Some(href) if source.has_attribute(el, "href") => md.link(&source.text(el), &href),
+                Some(href) if source.has_attribute(el, "href") => md.link(&text(source, el), &href),
                 _ => self.children_as(el, showing, md),
             },
             "img" => md.image(&source.attribute(el, "alt").unwrap_or_default()),
             "br" => md.paragraph(),
-            "pre" => md.code_block(&source.text(el)),
+            "pre" => md.code_block(&text(source, el)),
             "ul" | "ol" => {
                 md.list_start();
                 let number = |of: &S::Element, name: &str| {
@@ -411,7 +428,7 @@ impl<'a, S: Source> Walk<'a, S> {
         }
         // An invisible cell keeps its column, empty.
         let words = |(cell, _, showing): (S::Element, String, Showing)| match showing.text_seen() {
-            true => source.text(&cell),
+            true => text(source, &cell),
             false => String::new(),
         };
         let rows = rows.iter().map(|row| {
@@ -467,6 +484,8 @@ pub(crate) mod tests {
     pub(crate) struct Page {
         nodes: Vec<(String, Attributes, Vec<usize>)>,
         pub(crate) shadows: Vec<(usize, Vec<usize>)>,
+        /// Each `textContent` and `innerText` read, in order.
+        reads: crate::steps::Steps,
     }
 
     impl Page {
@@ -531,11 +550,21 @@ pub(crate) mod tests {
                 .find(|(k, _)| k == name)
                 .map(|(_, v)| v.clone())
         }
-        fn text(&self, el: &usize) -> String {
+        fn child_element_count(&self, el: &usize) -> u32 {
             // The walk's promise: the browser reads words alone without asking their style.
             let seen = self.showing(el).text_seen();
             assert!(seen, "the text of {el}, whose own is not seen");
-            self.shown_text(*el)
+            self.child_elements(el).len() as u32
+        }
+        /// `textContent`: a `text-content` attribute stands for one that differs.
+        fn text_content(&self, el: &usize) -> String {
+            self.reads.say(format!("textContent {el}"));
+            self.attribute(el, "text-content")
+                .unwrap_or_else(|| self.shown_text(*el))
+        }
+        fn inner_text(&self, el: &usize) -> Option<String> {
+            self.reads.say(format!("innerText {el}"));
+            (self.tag(el) != "svg").then(|| self.shown_text(*el))
         }
         fn href(&self, el: &usize) -> Option<String> {
             (self.tag(el) == "a").then(|| self.attribute(el, "href"))?
@@ -602,6 +631,38 @@ pub(crate) mod tests {
         let mut walk = Walk::new(page, composed);
         walk.read(&root, &mut md);
         (md.finish(), walk.frames)
+    }
+
+    #[test]
+    fn words_alone_are_read_as_text_content_else_inner_text_and_an_svgs_as_text_content() {
+        let mut p = Page::default();
+        let differs = [("text-content", "hidden words too")];
+        // Words alone: `textContent`, no layout asked.
+        let words = p.words("Title");
+        let h1 = p.add("h1", &differs, &[words]);
+        // Elements inside: `innerText`, what shows.
+        let (inner, tail) = (p.words("Sale"), p.words(" now"));
+        let em = p.add("em", &[], &[inner]);
+        let h2 = p.add("h2", &differs, &[em, tail]);
+        // An element with no `innerText`.
+        let shape = p.add("circle", &[], &[]);
+        let svg = p.add("svg", &differs, &[shape]);
+        assert_eq!(text(&p, &h1), "hidden words too");
+        assert_eq!(text(&p, &h2), "Sale now");
+        assert_eq!(text(&p, &svg), "hidden words too");
+        // Each element's text read once, by the one way its kind is read.
+        let reads = [
+            format!("textContent {h1}"),
+            format!("innerText {h2}"),
+            format!("innerText {svg}"),
+            format!("textContent {svg}"),
+        ];
+        assert_eq!(p.reads.all(), reads);
+        let body = p.add("body", &[], &[h1, h2]);
+        assert_eq!(
+            markdown(&p, body, None).0,
+            "# hidden words too\n\n## Sale now"
+        );
     }
 
     #[test]

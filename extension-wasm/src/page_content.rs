@@ -12,8 +12,8 @@ use claudezilla_protocol::{ErrorBody, ErrorCode};
 
 use crate::a11y::clean;
 use crate::hidden::hide;
-use crate::markdown::{self, Markdown};
-use crate::page_text::{self, Rendered};
+use crate::markdown::{self, Markdown, Source};
+use crate::page_text;
 use crate::text::{cap, tidy, truncate_chars};
 
 /// Attributes shown of one element: a page may give one thousands.
@@ -37,7 +37,7 @@ const STYLES: &[&str] = &[
 ];
 
 /// The frame's document as a read of its content sees it, beside the walks' questions.
-pub trait Document: Rendered {
+pub trait Document: Source {
     /// The elements on a path from a root to a shadow host or a frame.
     type Paths;
     /// The first element `selector` matches, through open shadow roots.
@@ -52,7 +52,6 @@ pub trait Document: Rendered {
     /// No element is on a path: plain DOM, which `innerText` reads whole.
     fn none_on(&self, paths: &Self::Paths) -> bool;
     fn has_hidden_attribute(&self, el: &Self::Element) -> bool;
-    fn text_content(&self, el: &Self::Element) -> String;
     fn outer_html(&self, el: &Self::Element) -> String;
     fn url(&self) -> String;
     fn title(&self) -> String;

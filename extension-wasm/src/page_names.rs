@@ -3,12 +3,14 @@
 //! here: what the walk already knows of the element named (its [`Facts`]), when an element's
 //! words are read in one go, how a box shows to a name, which generated words are asked for
 //! (only where a style rule may give them), a list item's marker and number (each list
-//! numbered once a walk), a field's value (never a password's; a typed secret as its name),
-//! the chosen options, and each field's labels, found once per tree from the labels' side.
+//! numbered once a walk), a field's value (never a password's; a typed secret as its name;
+//! the snapshot's rule too, [`field_value`]), the chosen options, and each field's labels,
+//! found once per tree from the labels' side; and an element's short description
+//! ([`describe`], over [`Described`]).
 
-use crate::a11y;
 use crate::a11y::generated::{generated_text, html_integer, list_marker, ordinals};
 use crate::a11y::name::{Generated, NameSources, Named, Shown};
+use crate::a11y::{self, FieldValue};
 use crate::showing::Showing;
 use crate::snapshot::Facts;
 
@@ -72,6 +74,46 @@ pub trait NamePage {
     fn parent_element(&self, n: &Self::Node) -> Option<Self::Node>;
     fn first_element_child(&self, el: &Self::Node) -> Option<Self::Node>;
     fn next_element_sibling(&self, el: &Self::Node) -> Option<Self::Node>;
+}
+
+/// What a short description of an element reads beyond its name ([`describe`]).
+pub trait Described: NamePage {
+    /// An HTML element's `innerText`; `None` for others (an `<svg>`).
+    fn inner_text(&self, el: &Self::Node) -> Option<String>;
+    /// Is it HTML's `<input>` (not another namespace's)?
+    fn is_html_input(&self, el: &Self::Node) -> bool;
+}
+
+/// An element as answers show it (`button#save.primary "Save"`): a field by its name (its
+/// label), not its value (a checkbox's is "on"); else its `aria-label` or its words; else a
+/// button input by its value (never a field holding a secret); else its `title`.
+pub fn describe<P: Described>(page: &P, el: &P::Node) -> String {
+    let tag = page.local_name(el);
+    let field_name = matches!(tag.as_str(), "input" | "select" | "textarea")
+        .then(|| {
+            name(
+                page,
+                &mut Kept::default(),
+                el,
+                &tag,
+                None,
+                Named::Shown,
+                SHOWN_NAME,
+            )
+        })
+        .filter(|n| !n.is_empty());
+    let label = field_name
+        .or_else(|| page.attribute(el, "aria-label"))
+        .or_else(|| page.inner_text(el))
+        .filter(|l| !l.trim().is_empty())
+        .or_else(|| {
+            let unheld = page.is_html_input(el) && page.held(el).is_none();
+            unheld.then(|| page.input_value(el))
+        })
+        .or_else(|| page.attribute(el, "title"))
+        .unwrap_or_default();
+    let attribute = |name| page.attribute(el, name).unwrap_or_default();
+    crate::text::describe_element(&tag, &attribute("id"), &attribute("class"), &label)
 }
 
 /// What one walk keeps of the page between the names it computes: the trees whose labels are
@@ -226,21 +268,12 @@ impl<P: NamePage> NameSources for Sources<'_, P> {
         self.labels_of(n)
     }
 
-    /// A field's value as the snapshot shows it: never a password's characters, a typed
-    /// secret as its placeholder.
+    /// A field's value in a name: never a password field's, not even its secret's name.
     fn value(&mut self, n: &P::Node) -> Option<String> {
-        let page = self.page;
-        let value = match page.local_name(n).as_str() {
-            "input" => {
-                if page.input_type(n).eq_ignore_ascii_case("password") {
-                    return None;
-                }
-                page.input_value(n)
-            }
-            "textarea" => page.textarea_value(n),
-            _ => return None,
-        };
-        Some(page.held(n).unwrap_or(value))
+        match field_value(self.page, n, &self.page.local_name(n))? {
+            FieldValue::Text(value) => Some(value),
+            FieldValue::Password => None,
+        }
     }
 
     fn selected(&mut self, n: &P::Node) -> Vec<P::Node> {
@@ -249,6 +282,27 @@ impl<P: NamePage> NameSources for Sources<'_, P> {
             None => self.page.query_all(n, "[aria-selected=true]"),
         }
     }
+}
+
+/// The value of `field`, an HTML `input` or `textarea` as `tag` says (`None` for other tags):
+/// the type read first, so a password's characters are never read.
+pub fn field_value<P: NamePage>(page: &P, field: &P::Node, tag: &str) -> Option<FieldValue> {
+    let value = match tag {
+        "input" if page.input_type(field).eq_ignore_ascii_case("password") => {
+            return Some(FieldValue::Password);
+        }
+        "input" => page.input_value(field),
+        "textarea" => page.textarea_value(field),
+        _ => return None,
+    };
+    Some(FieldValue::Text(page.held(field).unwrap_or(value)))
+}
+
+/// What the snapshot shows of a password field ([`a11y::password_shown`]): nothing when empty,
+/// else its secret's name or dots.
+pub fn shown_password<P: NamePage>(page: &P, field: &P::Node) -> Option<String> {
+    let empty = page.input_value(field).is_empty();
+    a11y::password_shown(empty, page.held(field))
 }
 
 /// A list item's marker as its list shows it: its `::marker` content, else the bullet or the

@@ -1,7 +1,8 @@
 //! `firefox_get_page_state`: a page's outline (headings, links, buttons, fields, images,
 //! landmarks), each list cut at the agent's limit while every element is counted, the
-//! actionable entries with their refs. Decided here over [`Page`]; `content/read.rs` answers
-//! from the DOM.
+//! actionable entries with their refs, and the page's last uncaught errors ([`Errors`], the
+//! ring the content script keeps). Decided here over [`Page`]; `content/read.rs` answers from
+//! the DOM.
 
 use claudezilla_protocol::args::ElementRef;
 use claudezilla_protocol::envelope::PageLimits;
@@ -21,6 +22,31 @@ const BUTTONS: &str =
     "button, input[type=button], input[type=submit], input[type=reset], [role=button]";
 const INPUTS: &str = "input:not([type=hidden]), select, textarea";
 const LANDMARKS: &str = "nav, main, header, footer, aside, [role=navigation], [role=main], [role=search], [role=banner], [role=contentinfo], [role=dialog]";
+
+/// Uncaught errors a page state lists at most, the newest.
+const MAX_ERRORS: usize = 10;
+
+/// The page's last uncaught errors, newest last, as its page state lists them. (`Default`:
+/// clippy asks it beside `new`, which the content script's `static` needs `const`.)
+#[derive(Default)]
+pub struct Errors(Vec<String>);
+
+impl Errors {
+    pub const fn new() -> Self {
+        Self(Vec::new())
+    }
+
+    /// Keeps `message`, forgetting the oldest past [`MAX_ERRORS`].
+    pub fn record(&mut self, message: String) {
+        self.0.push(message);
+        let over = self.0.len().saturating_sub(MAX_ERRORS);
+        self.0.drain(..over);
+    }
+
+    pub fn list(&self) -> Vec<String> {
+        self.0.clone()
+    }
+}
 
 /// What the outline asks of a page.
 pub trait Page {

@@ -2,19 +2,13 @@
 //! order: `innerText` for every subtree with neither, shadow roots read in place of their
 //! host's children (slots filled), frames left as markers for the background to fill.
 //!
-//! Read over [`markdown::Source`] (the Markdown walk's questions) and `innerText`; the content
+//! Read over [`Source`] (the Markdown walk's questions, `innerText` among them); the content
 //! script answers from the DOM (`content/read.rs`), the tests from a page of their own.
 
 use claudezilla_protocol::reply::frame_marker;
 
-use crate::markdown::{self, InPlace, Shown};
+use crate::markdown::{InPlace, Shown, Source};
 use crate::showing::Showing;
-
-/// What the text walk asks beyond the Markdown walk's questions.
-pub trait Rendered: markdown::Source {
-    /// The element's `innerText`; none for an element that is not HTML's (an `<svg>`).
-    fn inner_text(&self, el: &Self::Element) -> Option<String>;
-}
 
 /// A page's text, and the frames its markers stand for, in order.
 pub struct Composed {
@@ -24,7 +18,7 @@ pub struct Composed {
 
 /// The text under `root`; `in_place` says which elements are on a path to a shadow host or a
 /// frame (read node by node: `innerText` would leave those out).
-pub fn composed_text<S: Rendered>(
+pub fn composed_text<S: Source>(
     source: &S,
     root: &S::Element,
     in_place: InPlace<S::Element>,
@@ -43,7 +37,7 @@ pub fn composed_text<S: Rendered>(
     }
 }
 
-struct Reader<'a, S: Rendered> {
+struct Reader<'a, S: Source> {
     source: &'a S,
     in_place: InPlace<'a, S::Element>,
     out: String,
@@ -52,7 +46,7 @@ struct Reader<'a, S: Rendered> {
     text_seen: bool,
 }
 
-impl<S: Rendered> Reader<'_, S> {
+impl<S: Source> Reader<'_, S> {
     /// What `el` (a `tag`) holds, its own text seen or not as `showing` says.
     fn children_as(&mut self, el: &S::Element, tag: &str, showing: Showing) {
         let source = self.source;
@@ -145,13 +139,6 @@ impl<S: Rendered> Reader<'_, S> {
 mod tests {
     use super::*;
     use crate::markdown::tests::Page;
-
-    impl Rendered for Page {
-        fn inner_text(&self, el: &usize) -> Option<String> {
-            use markdown::Source;
-            (self.tag(el) != "svg").then(|| self.shown_text(*el))
-        }
-    }
 
     fn read(page: &Page, root: usize, paths: &[usize]) -> (String, Vec<u64>) {
         let in_place = |el: &usize| paths.contains(el);

@@ -100,6 +100,30 @@ pub fn threw<V: Value>(e: &V) -> ErrorBody {
     ErrorBody::new(ErrorCode::PageError, format!("the expression threw {what}"))
 }
 
+/// The page's own world could not be reached.
+pub fn no_world() -> ErrorBody {
+    ErrorBody::new(ErrorCode::PageError, "cannot reach the page's world")
+}
+
+/// The page's world has no `eval` to run the expression with.
+pub fn no_eval() -> ErrorBody {
+    ErrorBody::new(ErrorCode::PageError, "the page has no eval")
+}
+
+/// How long a returned promise is waited for: what is left of the call until `until`.
+pub fn settle_ms(until: u64, now: f64) -> u32 {
+    (until as f64 - now).max(0.0) as u32
+}
+
+/// A returned promise that did not settle in the time left.
+pub fn unsettled() -> ErrorBody {
+    ErrorBody::new(
+        ErrorCode::Timeout,
+        "the returned promise did not settle in time",
+    )
+    .with_hint("pass a larger timeout, or return a value instead of a promise")
+}
+
 /// `firefox_evaluate`'s answer for `value`: by its type — an element as the agent knows it
 /// (`element`), an object as the page's own JSON (`json`) or a description where it has none
 /// — cut at `MAX_RESULT` characters with a note.

@@ -9,10 +9,10 @@
 use claudezilla_protocol::envelope::{FramePlace, SnapshotPart};
 
 use crate::a11y::name::Named;
-use crate::a11y::{self, States, role_of};
+use crate::a11y::{self, FieldValue, States, role_of};
 
 mod page;
-pub use page::{Facts, FieldValue, Inside, Page, Seen, Selectors};
+pub use page::{Facts, Inside, Page, Seen, Selectors};
 
 /// Limits of one snapshot.
 pub struct Limits {
@@ -657,8 +657,8 @@ fn states<P: Page>(page: &P, seen: Seen<P::Element>, role: &str) -> States {
         ("input", "checkbox" | "radio") => s.checked = page.checked(el),
         ("input", "button") => {}
         ("input" | "textarea", _) => {
-            s.value = match page.field_value(el) {
-                Some(FieldValue::Password { empty, secret }) => a11y::password_shown(empty, secret),
+            s.value = match page.field_value(el, tag) {
+                Some(FieldValue::Password) => page.password_shown(el),
                 Some(FieldValue::Text(value)) => Some(a11y::clean(&value, 40)),
                 None => None,
             };

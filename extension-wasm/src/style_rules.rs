@@ -144,11 +144,13 @@ impl<S: Sheets> Mirror<'_, S> {
 /// What tells that the page's style changed since it was mirrored, cheap enough to ask at
 /// every action: how many sheets there are, and how many rules they and the sheets they
 /// `@import` hold (imports come first in a sheet, so only those rules are read; a sheet still
-/// loading counts none until it has loaded).
-pub fn signature<S: Sheets>(sheets: &S) -> (usize, u32) {
+/// loading counts none until it has loaded). Our own sheet of mirrored rules, asked last
+/// whether it is there (`ours`), is not counted among the sheets.
+pub fn signature<S: Sheets>(sheets: &S, ours: impl FnOnce() -> bool) -> (usize, u32) {
     let all = sheets.sheets();
     let rules = all.iter().flatten().map(|list| counted(sheets, list, 0));
-    (all.len(), rules.fold(0, u32::saturating_add))
+    let rules = rules.fold(0, u32::saturating_add);
+    (all.len().saturating_sub(usize::from(ours())), rules)
 }
 
 fn counted<S: Sheets>(sheets: &S, list: &S::List, depth: usize) -> u32 {
@@ -357,7 +359,7 @@ mod tests {
             Some(vec![Import(None), style("a:hover", "color: red")]),
             None,
         ]);
-        assert_eq!(signature(&loading), (2, 2));
+        assert_eq!(signature(&loading, || false), (2, 2));
         let loaded = fake(vec![
             Some(vec![
                 Import(Some(vec![
@@ -368,13 +370,16 @@ mod tests {
             ]),
             None,
         ]);
-        assert_eq!(signature(&loaded), (2, 4));
+        assert_eq!(signature(&loaded, || false), (2, 4));
+        // Our own sheet is no sheet of the page's.
+        assert_eq!(signature(&loaded, || true), (1, 4));
         // Only the leading imports are read: an `@import` after a style rule is none.
         let late = fake(vec![Some(vec![
             style("a", "color: red"),
             Import(Some(vec![style("b", "color: red")])),
         ])]);
-        assert_eq!(signature(&late), (1, 2));
+        assert_eq!(signature(&late, || false), (1, 2));
+        assert_eq!(signature(&fake(Vec::new()), || true), (0, 0));
     }
 
     #[test]

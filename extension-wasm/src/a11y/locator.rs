@@ -153,8 +153,8 @@ pub fn iframe_selector(tag: &str, attribute: impl Fn(&str) -> Option<String>) ->
 pub trait PathStep: Sized {
     fn id(&self) -> String;
     fn tag(&self) -> String;
-    /// Earlier siblings with the same tag.
-    fn same_tag_before(&self) -> usize;
+    /// The previous element sibling.
+    fn previous(&self) -> Option<Self>;
     fn parent(&self) -> Option<Self>;
 }
 
@@ -177,11 +177,25 @@ pub fn css_path<E: PathStep>(el: E) -> String {
             parts.push(tag);
             break;
         }
-        parts.push(format!("{tag}:nth-of-type({})", e.same_tag_before() + 1));
+        parts.push(format!(
+            "{tag}:nth-of-type({})",
+            same_tag_before(&e, &tag) + 1
+        ));
         at = e.parent();
     }
     parts.reverse();
     parts.join(" > ")
+}
+
+/// How many earlier siblings of `el` have its `tag`.
+fn same_tag_before<E: PathStep>(el: &E, tag: &str) -> usize {
+    let mut n = 0;
+    let mut sibling = el.previous();
+    while let Some(s) = sibling {
+        n += usize::from(s.tag() == tag);
+        sibling = s.previous();
+    }
+    n
 }
 
 /// A CSS identifier as written, with no escaping needed.
@@ -263,46 +277,60 @@ mod tests {
         assert_eq!(iframe_selector("frame", attributes(&[])), "frame");
     }
 
-    /// A fake tree: (id, tag, same tag before, parent index).
+    /// A fake tree: (id, tag, previous sibling's index, parent index); the tags read, counted.
     #[derive(Clone, Copy)]
-    struct At<'a>(&'a [(&'a str, &'a str, usize, Option<usize>)], usize);
+    struct At<'a>(
+        &'a [(&'a str, &'a str, Option<usize>, Option<usize>)],
+        usize,
+        &'a std::cell::Cell<usize>,
+    );
 
     impl PathStep for At<'_> {
         fn id(&self) -> String {
             self.0[self.1].0.to_owned()
         }
         fn tag(&self) -> String {
+            self.2.set(self.2.get() + 1);
             self.0[self.1].1.to_owned()
         }
-        fn same_tag_before(&self) -> usize {
-            self.0[self.1].2
+        fn previous(&self) -> Option<Self> {
+            self.0[self.1].2.map(|p| At(self.0, p, self.2))
         }
         fn parent(&self) -> Option<Self> {
-            self.0[self.1].3.map(|p| At(self.0, p))
+            self.0[self.1].3.map(|p| At(self.0, p, self.2))
         }
     }
 
     #[test]
     fn a_css_path_stops_at_an_id_body_or_six_steps() {
         let tree = [
-            ("", "html", 0, None),
-            ("", "body", 0, Some(0)),
-            ("main app", "div", 0, Some(1)),
-            ("", "ul", 1, Some(2)),
-            ("", "li", 2, Some(3)),
-            ("list", "ol", 0, Some(1)),
-            ("", "li", 0, Some(5)),
+            ("", "html", None, None),
+            ("", "body", None, Some(0)),
+            ("main app", "div", None, Some(1)),
+            ("", "ul", None, Some(2)),
+            ("", "p", Some(3), Some(2)),
+            ("", "ul", Some(4), Some(2)),
+            ("", "li", None, Some(5)),
+            ("", "li", Some(6), Some(5)),
+            ("", "span", Some(7), Some(5)),
+            ("", "li", Some(8), Some(5)),
+            ("list", "ol", Some(2), Some(1)),
+            ("", "li", None, Some(10)),
         ];
-        // An id with a space is no selector: the path climbs past it to body.
+        let tags = std::cell::Cell::new(0);
+        // An id with a space is no selector: the path climbs past it to body. Siblings of
+        // other tags are not counted.
         assert_eq!(
-            css_path(At(&tree, 4)),
+            css_path(At(&tree, 9, &tags)),
             "body > div:nth-of-type(1) > ul:nth-of-type(2) > li:nth-of-type(3)"
         );
-        assert_eq!(css_path(At(&tree, 6)), "#list > li:nth-of-type(1)");
+        // Each element's tag read once: the four on the path, their five earlier siblings.
+        assert_eq!(tags.get(), 9);
+        assert_eq!(css_path(At(&tree, 11, &tags)), "#list > li:nth-of-type(1)");
         let deep: Vec<_> = (0..10usize)
-            .map(|i| ("", "div", 0, i.checked_sub(1)))
+            .map(|i| ("", "div", None, i.checked_sub(1)))
             .collect();
-        let path = css_path(At(&deep, 9));
+        let path = css_path(At(&deep, 9, &tags));
         assert_eq!(path.matches("nth-of-type").count(), MAX_PATH_STEPS);
         assert!(path.starts_with("div > "), "{path}");
     }

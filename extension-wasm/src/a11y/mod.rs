@@ -354,6 +354,17 @@ pub fn fold_row(depth: usize, lines: &str, name: &str) -> Option<String> {
     Some(format!("{}row{named}{sep}{parts}\n", " ".repeat(depth)))
 }
 
+/// A field's value as answers show it ([`crate::page_names::field_value`] reads it), the one
+/// rule of names and the snapshot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FieldValue {
+    /// A password field, its value not read (`page_names::password_shown` reads what the
+    /// snapshot shows).
+    Password,
+    /// What the field holds, a typed secret's value shown as its name.
+    Text(String),
+}
+
 /// What a snapshot shows of a password field: nothing when empty, a secret's placeholder
 /// when one was typed from the secrets file, else dots (never the characters).
 pub fn password_shown(empty: bool, secret: Option<String>) -> Option<String> {

@@ -21,10 +21,14 @@ pub const MAX_LOCATOR_NAME: usize = 300;
 pub trait Frame {
     type Element: Clone + PartialEq;
 
-    /// Every element Playwright's role engine may match, in its order: a root's elements in
-    /// tree order, then each open shadow root in it, depth first; those not rendered or inside
-    /// `aria-hidden` (across shadow roots) left out.
-    fn shown_elements(&self) -> Vec<Self::Element>;
+    /// Rendered (`checkVisibility`).
+    fn rendered(&self, el: &Self::Element) -> bool;
+    /// `display: contents`: no box of its own, but its children show.
+    fn box_less(&self, el: &Self::Element) -> bool;
+    /// Inside `aria-hidden="true"` in its own tree (`closest`).
+    fn aria_hidden_in_tree(&self, el: &Self::Element) -> bool;
+    /// The host of the shadow root `el` is in; none in the document.
+    fn host(&self, el: &Self::Element) -> Option<Self::Element>;
     fn tag(&self, el: &Self::Element) -> String;
     fn attribute(&self, el: &Self::Element, name: &str) -> Option<String>;
     /// The element's role as the snapshot gives it.
@@ -33,11 +37,34 @@ pub trait Frame {
     fn full_name(&self, el: &Self::Element) -> String;
     /// The parent element, crossing out of a shadow root to its host.
     fn parent(&self, el: &Self::Element) -> Option<Self::Element>;
-    /// The elements `selector` matches in the frame's trees, in order.
+    /// The elements `selector` matches in the frame's trees, in order: a root's elements in
+    /// tree order, then each open shadow root in it, depth first.
     fn select(&self, selector: &str) -> Vec<Self::Element>;
     fn matches(&self, el: &Self::Element, selector: &str) -> bool;
     /// The element's CSS path ([`locator::css_path`]).
     fn css_path(&self, el: &Self::Element) -> String;
+}
+
+/// Every element Playwright's role engine may match, in its order: those not rendered (one
+/// with no box of its own is) or inside `aria-hidden` left out.
+fn shown_elements<F: Frame>(frame: &F) -> Vec<F::Element> {
+    let shown = |el: &F::Element| {
+        (frame.rendered(el) || frame.box_less(el)) && !aria_hidden(frame, el.clone())
+    };
+    frame.select("*").into_iter().filter(shown).collect()
+}
+
+/// Inside `aria-hidden="true"`, across the shadow roots it is in (as Playwright reads it).
+fn aria_hidden<F: Frame>(frame: &F, mut at: F::Element) -> bool {
+    loop {
+        if frame.aria_hidden_in_tree(&at) {
+            return true;
+        }
+        match frame.host(&at) {
+            Some(host) => at = host,
+            None => return false,
+        }
+    }
 }
 
 /// How `el` is picked in its frame.
@@ -103,7 +130,7 @@ struct Shown<'f, F: Frame> {
 
 impl<'f, F: Frame> Shown<'f, F> {
     fn read(frame: &'f F) -> Self {
-        let elements = frame.shown_elements();
+        let elements = shown_elements(frame);
         let roles = elements
             .iter()
             .map(|el| playwright_role(frame, el))

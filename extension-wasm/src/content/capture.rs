@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{Element, HtmlImageElement};
 
-use super::dom::{document, is_visible};
+use super::dom::{self, document, is_visible};
 use super::find::{self, describe, ref_for};
 use crate::page_marks::{self, Marked};
 use crate::shot::settle::Settling;
@@ -157,11 +157,8 @@ pub fn metrics(
     };
     let mut found = Vec::new();
     if marks {
-        let list = doc
-            .query_selector_all(page_marks::INTERACTIVE)
+        let candidates = dom::matching(&doc, page_marks::INTERACTIVE)
             .map_err(|e| ErrorBody::new(ErrorCode::Internal, web::js_error_message(&e)))?;
-        let candidates =
-            (0..list.length()).filter_map(|i| list.item(i)?.dyn_into::<Element>().ok());
         let view = [sx, sy, viewport[0], viewport[1]];
         found = page_marks::marks(&boxes, candidates, view, element.is_some());
     }

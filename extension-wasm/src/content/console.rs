@@ -6,13 +6,13 @@
 
 use std::cell::RefCell;
 
+use claudezilla_protocol::ErrorBody;
 use claudezilla_protocol::reply;
 use claudezilla_protocol::reply::{ConsoleEntry, ConsoleLevel};
-use claudezilla_protocol::{ErrorBody, ErrorCode};
 use js_sys::{Array, Function, Reflect};
 use wasm_bindgen::prelude::*;
 
-use crate::console_ring::ConsoleRing;
+use crate::console_ring::{self, ConsoleRing};
 use crate::page_value::Value;
 /// A page value as text (`mod.rs` describes an unhandled rejection's reason with it too).
 pub use crate::page_value::describe;
@@ -33,13 +33,9 @@ pub fn set_hook(hook: Function) {
     HOOK.with(|h| *h.borrow_mut() = Some(hook));
 }
 
-fn record(level: ConsoleLevel, message: &str) {
-    CAPTURE.with(|c| c.borrow_mut().record(level, message, web::now_ms()));
-}
-
 /// An uncaught error or unhandled rejection (recorded only while capture is on).
 pub fn uncaught(message: &str) {
-    record(ConsoleLevel::Error, &format!("Uncaught {message}"));
+    CAPTURE.with(|c| c.borrow_mut().uncaught(message, web::now_ms()));
 }
 
 /// Keeps the messages logged before this module started, for the capture.
@@ -52,24 +48,14 @@ pub fn start() -> Result<(), ErrorBody> {
     if CAPTURE.with(|c| c.borrow().is_on()) {
         return Ok(());
     }
-    let hook = HOOK
-        .with(|h| h.borrow().clone())
-        .ok_or_else(|| ErrorBody::new(ErrorCode::Internal, "the console hook is missing"))?;
+    let hook = HOOK.with(|h| h.borrow().clone());
+    let hook = hook.ok_or_else(console_ring::no_hook)?;
     let recorder = Closure::<dyn Fn(String, Array)>::new(|level: String, args: Array| {
         let parts: Vec<String> = args.iter().map(|a| describe(&a)).collect();
-        // The shim hooks exactly the five levels.
-        let level = ConsoleLevel::try_from(level).unwrap_or(ConsoleLevel::Log);
-        record(level, &parts.join(" "));
+        CAPTURE.with(|c| c.borrow_mut().called(level, &parts, web::now_ms()));
     });
-    let unhook = hook.call1(&JsValue::NULL, recorder.as_ref()).map_err(|e| {
-        ErrorBody::new(
-            ErrorCode::PageError,
-            format!(
-                "cannot watch this page's console: {}",
-                web::js_error_message(&e)
-            ),
-        )
-    })?;
+    let unhook = hook.call1(&JsValue::NULL, recorder.as_ref());
+    let unhook = unhook.map_err(|e| console_ring::not_watched(&web::js_error_message(&e)))?;
     // Lives as long as the page: the page's console calls it.
     recorder.forget();
     UNHOOK.with(|u| *u.borrow_mut() = unhook.dyn_into::<Function>().ok());

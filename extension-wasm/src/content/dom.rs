@@ -22,8 +22,9 @@ extern "C" {
     // through the content script's Xray view at about twenty times the cost.
     #[wasm_bindgen(js_namespace = claudezillaNative, js_name = visible)]
     fn native_visible(el: &Element, options: &JsValue) -> bool;
+    /// Does `el` match any of `selectors` (a selector list as a JS string)?
     #[wasm_bindgen(js_namespace = claudezillaNative, js_name = matches)]
-    fn native_matches(el: &Element, selectors: &JsValue) -> bool;
+    pub fn matches(el: &Element, selectors: &JsValue) -> bool;
     /// The element's attribute `name`, as `getAttribute` reads it.
     #[wasm_bindgen(js_namespace = claudezillaNative, js_name = attribute)]
     pub fn attribute(el: &Element, name: &str) -> Option<String>;
@@ -159,16 +160,6 @@ pub fn field_of(element: &Element) -> Field {
     }
 }
 
-/// Does `el` match any of the selectors kept in `selectors`?
-pub fn has_any(el: &Element, selectors: &'static std::thread::LocalKey<JsValue>) -> bool {
-    selectors.with(|s| matches(el, s))
-}
-
-/// Does `el` match any of `selectors` (a selector list as a JS string)?
-pub fn matches(el: &Element, selectors: &JsValue) -> bool {
-    native_matches(el, selectors)
-}
-
 thread_local! {
     static HIDDEN: JsValue = JsValue::from_str("hidden");
 }
@@ -253,24 +244,32 @@ impl crate::showing::Probe for Dom {
     }
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// A document, shadow root or element: what `querySelectorAll` is asked of.
+    #[wasm_bindgen(extends = Node)]
+    pub type ParentNode;
+    #[wasm_bindgen(method, catch, js_name = querySelectorAll)]
+    pub fn query_all(this: &ParentNode, selectors: &str) -> Result<web_sys::NodeList, JsValue>;
+}
+
+/// The elements matching `selector` under a document, shadow root or element, each read as
+/// it is asked; the browser's refusal of an invalid selector as an error.
+pub fn matching(
+    root: &Node,
+    selector: &str,
+) -> Result<impl Iterator<Item = Element> + use<>, JsValue> {
+    let list = root.unchecked_ref::<ParentNode>().query_all(selector)?;
+    let all = (0..list.length()).filter_map(move |i| list.item(i));
+    Ok(all.map(JsCast::unchecked_into))
+}
+
 /// The elements matching `selector` under a document, shadow root or element (none when the
 /// selector is invalid: callers validate selectors first).
 pub fn query_all_in(root: &Node, selector: &str) -> Vec<Element> {
-    let list = if let Some(d) = root.dyn_ref::<Document>() {
-        d.query_selector_all(selector)
-    } else if let Some(s) = root.dyn_ref::<web_sys::ShadowRoot>() {
-        s.query_selector_all(selector)
-    } else if let Some(e) = root.dyn_ref::<Element>() {
-        e.query_selector_all(selector)
-    } else {
-        return Vec::new();
-    };
-    let Ok(list) = list else {
-        return Vec::new();
-    };
-    (0..list.length())
-        .filter_map(|i| list.item(i)?.dyn_into::<Element>().ok())
-        .collect()
+    matching(root, selector)
+        .map(Iterator::collect)
+        .unwrap_or_default()
 }
 
 /// What a `<slot>` shows: the nodes assigned to it, nested slots flattened.
@@ -313,10 +312,9 @@ impl crate::composed::Tree for Dom {
     }
 
     fn elements(&self, root: &Node) -> Vec<Node> {
-        query_all_in(root, "*")
-            .into_iter()
-            .map(Node::from)
-            .collect()
+        matching(root, "*")
+            .map(|all| all.map(Node::from).collect())
+            .unwrap_or_default()
     }
 }
 

@@ -21,31 +21,20 @@ extern "C" {
     fn xray(value: &JsValue) -> JsValue;
 }
 
-fn page_world() -> Result<JsValue, ErrorBody> {
-    super::page_world::global()
-        .ok_or_else(|| ErrorBody::new(ErrorCode::PageError, "cannot reach the page's world"))
-}
-
 pub async fn evaluate(expression: &str, until: u64) -> Result<reply::Evaluated, ErrorBody> {
-    let page = page_world()?;
+    let page = super::page_world::global().ok_or_else(page_value::no_world)?;
     let eval: Function = Reflect::get(&page, &"eval".into())
         .ok()
         .and_then(|f| f.dyn_into().ok())
-        .ok_or_else(|| ErrorBody::new(ErrorCode::PageError, "the page has no eval"))?;
+        .ok_or_else(page_value::no_eval)?;
     let mut value = eval
         .call1(&page, &JsValue::from_str(expression))
         .map_err(|e| page_value::threw(&e))?;
     if let Some(then) = thenable(&value) {
-        let left = (until as f64 - web::now_ms()).max(0.0) as u32;
+        let left = page_value::settle_ms(until, web::now_ms());
         value = web::with_deadline(left, settle(&value, &then))
             .await
-            .ok_or_else(|| {
-                ErrorBody::new(
-                    ErrorCode::Timeout,
-                    "the returned promise did not settle in time",
-                )
-                .with_hint("pass a larger timeout, or return a value instead of a promise")
-            })??;
+            .ok_or_else(page_value::unsettled)??;
     }
     Ok(render(&page, &value))
 }

@@ -5,13 +5,13 @@ use std::cell::RefCell;
 
 use claudezilla_protocol::args::{ElementRef, FrameTarget};
 use claudezilla_protocol::{ErrorBody, ErrorCode};
-use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{Document, Element, HtmlElement, Node};
+use wasm_bindgen::JsValue;
+use web_sys::{Document, Element, Node};
 
 pub use super::dom::query_all_in;
 use super::dom::{Dom, document};
 use crate::composed;
-use crate::lookup::{self, Candidate, Outcome, Watch};
+use crate::lookup::{self, Candidate, Targets, Watch};
 use crate::web;
 
 thread_local! {
@@ -35,15 +35,6 @@ pub fn ref_for(element: &Element, frame: u32) -> ElementRef {
         }),
     };
     ElementRef { frame, index }
-}
-
-fn by_ref(r: ElementRef) -> Result<Element, ErrorBody> {
-    let known = REFS.with(|refs| {
-        refs.borrow()
-            .get((r.index as usize).wrapping_sub(1))
-            .cloned()
-    });
-    lookup::by_ref(r, known, |el| el.is_connected())
 }
 
 /// The first element matching `selector` in the document or any open shadow root.
@@ -81,32 +72,21 @@ fn invalid(selector: &str, e: &JsValue) -> ErrorBody {
 }
 
 /// The target in this frame (alias `frame`, which names its refs in messages) now, or an
-/// error (no waiting).
+/// error (no waiting; [`lookup::resolve`]).
 pub fn resolve(target: &FrameTarget, frame: u32) -> Result<Element, ErrorBody> {
-    match target {
-        FrameTarget::Ref(index) => by_ref(ElementRef {
-            frame,
-            index: *index,
-        }),
-        FrameTarget::Selector(s) => query(s)?.ok_or_else(|| not_found(s, None)),
-    }
+    lookup::resolve(&ThisFrame, target, frame)
 }
 
 /// The target, waiting for a selector to match until `until` (ms since the epoch).
 pub async fn wait_for(target: &FrameTarget, frame: u32, until: u64) -> Result<Element, ErrorBody> {
-    let FrameTarget::Selector(selector) = target else {
-        return resolve(target, frame);
-    };
-    match lookup::wait(&Changes, until, || query(selector)).await? {
-        Outcome::Found(el, _) => Ok(el),
-        Outcome::RanOut(waited) => Err(not_found(selector, Some(waited))),
-    }
+    lookup::wait_for(&ThisFrame, target, frame, until).await
 }
 
-/// The page as a wait watches it: looked at again at its next change.
-pub struct Changes;
+/// The frame as a wait watches it (looked at again at its next change) and as a target finds
+/// its elements.
+pub struct ThisFrame;
 
-impl Watch for Changes {
+impl Watch for ThisFrame {
     fn now_ms(&self) -> f64 {
         web::now_ms()
     }
@@ -116,53 +96,43 @@ impl Watch for Changes {
     }
 }
 
-/// "No element matches" with up to 5 selectors the page does have that look alike.
-pub fn not_found(selector: &str, waited: Option<u32>) -> ErrorBody {
-    lookup::not_found(selector, waited, &candidates())
-}
+impl Targets for ThisFrame {
+    type Element = Element;
 
-/// Selectors that exist on the page ([`lookup::candidates`]).
-fn candidates() -> Vec<String> {
-    let Some(all) = document()
-        .ok()
-        .and_then(|d| d.query_selector_all(lookup::CANDIDATES).ok())
-    else {
-        return Vec::new();
-    };
-    let elements = (0..all.length())
-        .filter_map(|i| all.item(i)?.dyn_into::<Element>().ok())
-        .map(|el| Candidate {
+    fn query(&self, selector: &str) -> Result<Option<Element>, ErrorBody> {
+        query(selector)
+    }
+
+    fn known(&self, index: u32) -> Option<Element> {
+        let at = (index as usize).wrapping_sub(1);
+        REFS.with(|refs| refs.borrow().get(at).cloned())
+    }
+
+    fn connected(&self, el: &Element) -> bool {
+        el.is_connected()
+    }
+
+    fn candidates(&self) -> Vec<String> {
+        let all = document().map(|d| super::dom::matching(&d, lookup::CANDIDATES));
+        let Ok(Ok(all)) = all else {
+            return Vec::new();
+        };
+        let elements = all.map(|el| Candidate {
             tag: el.local_name(),
             id: el.id(),
             name: el.get_attribute("name"),
             class: el.class_name(),
         });
-    lookup::candidates(elements)
+        lookup::candidates(elements)
+    }
 }
 
-/// Short description for answers: `button#save.primary "Save"`.
+/// "No element matches" with up to 5 selectors the page does have that look alike.
+pub fn not_found(selector: &str, waited: Option<u32>) -> ErrorBody {
+    lookup::not_found(selector, waited, &ThisFrame.candidates())
+}
+
+/// Short description for answers: `button#save.primary "Save"` ([`page_names::describe`]).
 pub fn describe(element: &Element) -> String {
-    let tag = element.local_name();
-    // A field by its name (its label), not its value (a checkbox's is "on").
-    let field_name = matches!(tag.as_str(), "input" | "select" | "textarea")
-        .then(|| super::names::name(element, &tag, &mut super::names::Labels::default()))
-        .filter(|n| !n.is_empty());
-    let label = field_name
-        .or_else(|| element.get_attribute("aria-label"))
-        .or_else(|| {
-            element
-                .dyn_ref::<HtmlElement>()
-                .map(HtmlElement::inner_text)
-        })
-        .filter(|l| !l.trim().is_empty())
-        // A button input is named by its value; a field holding a secret never is.
-        .or_else(|| {
-            element
-                .dyn_ref::<web_sys::HtmlInputElement>()
-                .filter(|_| super::secrets::held(element).is_none())
-                .map(|i| i.value())
-        })
-        .or_else(|| element.get_attribute("title"))
-        .unwrap_or_default();
-    crate::text::describe_element(&tag, &element.id(), &element.class_name(), &label)
+    crate::page_names::describe(&Dom, element.as_ref())
 }

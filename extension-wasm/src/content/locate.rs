@@ -1,7 +1,6 @@
-//! Naming one element of this frame as a Playwright test names it ([`a11y::pick`] decides how):
-//! the frame read from the DOM, with the matches counted as Playwright's role engine walks —
-//! a root's elements in tree order, then each open shadow root in it, depth first; hidden
-//! elements (not rendered, or inside `aria-hidden`, across shadow roots) left out.
+//! Naming one element of this frame as a Playwright test names it ([`a11y::pick`] decides how,
+//! and which elements its role engine counts): the frame read from the DOM, a root's elements
+//! in tree order, then each open shadow root in it, depth first.
 
 use std::cell::RefCell;
 
@@ -94,9 +93,21 @@ impl ThisFrame {
 impl Frame for ThisFrame {
     type Element = Element;
 
-    fn shown_elements(&self) -> Vec<Element> {
-        let shown = |el: &Element| (is_visible(el) || box_less(el)) && !aria_hidden(el);
-        self.select("*").into_iter().filter(shown).collect()
+    fn rendered(&self, el: &Element) -> bool {
+        is_visible(el)
+    }
+
+    fn box_less(&self, el: &Element) -> bool {
+        box_less(el)
+    }
+
+    fn aria_hidden_in_tree(&self, el: &Element) -> bool {
+        el.closest("[aria-hidden=true]").ok().flatten().is_some()
+    }
+
+    fn host(&self, el: &Element) -> Option<Element> {
+        let root = el.get_root_node().dyn_into::<ShadowRoot>().ok();
+        root.map(|root| root.host())
     }
 
     fn tag(&self, el: &Element) -> String {
@@ -136,19 +147,5 @@ impl Frame for ThisFrame {
 
     fn css_path(&self, el: &Element) -> String {
         css_path(el)
-    }
-}
-
-/// Inside `aria-hidden="true"`, across the shadow roots it is in (as Playwright reads it).
-fn aria_hidden(el: &Element) -> bool {
-    let mut at = el.clone();
-    loop {
-        if at.closest("[aria-hidden=true]").ok().flatten().is_some() {
-            return true;
-        }
-        match at.get_root_node().dyn_into::<ShadowRoot>() {
-            Ok(root) => at = root.host(),
-            Err(_) => return false,
-        }
     }
 }

@@ -4,7 +4,9 @@
 //! `aria-labelledby` resolves in the element's own tree.
 
 use wasm_bindgen::prelude::*;
-use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, Node};
+use web_sys::{
+    Element, HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, Node,
+};
 
 pub use super::dom::slotted;
 use super::dom::{self, Dom};
@@ -12,22 +14,13 @@ use super::style_sheets::PageSheets;
 use crate::a11y;
 use crate::a11y::name::Named;
 use crate::composed;
-use crate::page_names::{self, Kept, NamePage, SHOWN_NAME};
+use crate::page_names::{self, Described, Kept, NamePage, SHOWN_NAME};
 use crate::showing::Showing;
 use crate::snapshot::Seen;
 use crate::style_rules;
 
 /// Bytes of text read for one name at most (names are cut far shorter).
 const MAX_WORDS: usize = 400;
-
-#[wasm_bindgen]
-extern "C" {
-    /// A document or shadow root: what `querySelectorAll` is asked of.
-    #[wasm_bindgen(extends = Node)]
-    type Tree;
-    #[wasm_bindgen(method, js_name = querySelectorAll)]
-    fn query_all(this: &Tree, selectors: &str) -> web_sys::NodeList;
-}
 
 thread_local! {
     /// The attributes `a11y::name::NAMING` lists, as one selector.
@@ -46,18 +39,14 @@ pub fn flat_text(el: &Element, max: usize) -> String {
 /// found once, the style rules that give words, each numbered list.
 pub type Labels = Kept<Dom>;
 
-/// The accessible name of `el` (whose tag the caller knows), as `a11y::name` computes it.
-pub fn name(el: &Element, tag: &str, labels: &mut Labels) -> String {
-    name_as(el, tag, labels, Named::Shown)
-}
-
-/// The accessible name of `el` as a locator matches it: as [`name`], cut much later.
+/// The accessible name of `el` as a locator matches it: as [`name_as`], cut much later.
 pub fn full_name(el: &Element, tag: &str, labels: &mut Labels) -> String {
     let max = a11y::pick::MAX_LOCATOR_NAME;
     page_names::name(&Dom, labels, el.as_ref(), tag, None, Named::Shown, max)
 }
 
-/// The name of an element met as `how` says (hidden, or a script's clickable element).
+/// The accessible name of `el` (whose tag the caller knows), as `a11y::name` computes it for
+/// an element met as `how` says (shown, hidden, or a script's clickable element).
 pub fn name_as(el: &Element, tag: &str, labels: &mut Labels, how: Named) -> String {
     page_names::name(&Dom, labels, el.as_ref(), tag, None, how, SHOWN_NAME)
 }
@@ -109,7 +98,7 @@ impl NamePage for Dom {
     }
 
     fn naming(&self, el: &Node) -> bool {
-        dom::has_any(el.unchecked_ref(), &NAMING)
+        NAMING.with(|naming| dom::matches(el.unchecked_ref(), naming))
     }
 
     fn child_element_count(&self, el: &Node) -> u32 {
@@ -154,11 +143,8 @@ impl NamePage for Dom {
     }
 
     fn each_label(&self, root: &Node, f: &mut dyn FnMut(&Node)) {
-        let labels = root.unchecked_ref::<Tree>().query_all("label");
-        for i in 0..labels.length() {
-            if let Some(label) = labels.item(i) {
-                f(&label);
-            }
+        if let Ok(labels) = dom::matching(root, "label") {
+            labels.for_each(|label| f(&label));
         }
     }
 
@@ -217,12 +203,9 @@ impl NamePage for Dom {
     }
 
     fn query_all(&self, el: &Node, selectors: &str) -> Vec<Node> {
-        let Ok(chosen) = el.unchecked_ref::<Element>().query_selector_all(selectors) else {
-            return Vec::new();
-        };
-        (0..chosen.length())
-            .filter_map(|i| chosen.item(i))
-            .collect()
+        dom::matching(el, selectors)
+            .map(|chosen| chosen.map(Node::from).collect())
+            .unwrap_or_default()
     }
 
     fn parent_element(&self, n: &Node) -> Option<Node> {
@@ -239,5 +222,15 @@ impl NamePage for Dom {
         el.unchecked_ref::<Element>()
             .next_element_sibling()
             .map(Node::from)
+    }
+}
+
+impl Described for Dom {
+    fn inner_text(&self, el: &Node) -> Option<String> {
+        el.dyn_ref::<HtmlElement>().map(HtmlElement::inner_text)
+    }
+
+    fn is_html_input(&self, el: &Node) -> bool {
+        el.has_type::<HtmlInputElement>()
     }
 }

@@ -22,12 +22,11 @@ use crate::lookup::{self, Awaited};
 use crate::markdown::{self, Shown};
 use crate::page_content;
 use crate::page_state;
-use crate::page_text;
 use crate::showing::Showing;
 
 thread_local! {
-    /// The page's last uncaught errors, newest last (for the page state).
-    pub static ERRORS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+    /// The page's last uncaught errors (for the page state).
+    static ERRORS: RefCell<page_state::Errors> = const { RefCell::new(page_state::Errors::new()) };
     /// The shim's `hidden(root)`: the composed-tree paths to shadow hosts and frames.
     static HIDDEN: RefCell<Option<js_sys::Function>> = const { RefCell::new(None) };
 }
@@ -47,14 +46,7 @@ fn hidden_paths(root: &Element) -> js_sys::Set {
 }
 
 pub fn record_error(message: String) {
-    ERRORS.with(|e| {
-        let mut e = e.borrow_mut();
-        e.push(message);
-        let len = e.len();
-        if len > 10 {
-            e.drain(..len - 10);
-        }
-    });
+    ERRORS.with(|e| e.borrow_mut().record(message));
 }
 
 pub fn get_content(
@@ -91,17 +83,14 @@ impl markdown::Source for Page {
     fn attribute(&self, el: &Element, name: &str) -> Option<String> {
         dom::attribute(el, name)
     }
-    fn text(&self, el: &Element) -> String {
-        // Words alone (most links, headings and cells) show as their element does, which the
-        // walk has seen shown: read without `innerText`'s layout work.
-        if dom::child_element_count(el) == 0 {
-            return dom::text(el).unwrap_or_default();
-        }
-        match el.dyn_ref::<HtmlElement>() {
-            Some(html) => html.inner_text(),
-            // An `<svg>`'s text has no `innerText`; it is read only where it shows.
-            None => dom::text(el).unwrap_or_default(),
-        }
+    fn child_element_count(&self, el: &Element) -> u32 {
+        dom::child_element_count(el)
+    }
+    fn text_content(&self, el: &Element) -> String {
+        dom::text(el).unwrap_or_default()
+    }
+    fn inner_text(&self, el: &Element) -> Option<String> {
+        el.dyn_ref::<HtmlElement>().map(HtmlElement::inner_text)
     }
     fn href(&self, el: &Element) -> Option<String> {
         el.dyn_ref::<HtmlAnchorElement>()
@@ -133,12 +122,6 @@ impl markdown::Source for Page {
     }
 }
 
-impl page_text::Rendered for Page {
-    fn inner_text(&self, el: &Element) -> Option<String> {
-        el.dyn_ref::<HtmlElement>().map(HtmlElement::inner_text)
-    }
-}
-
 impl page_content::Document for Page {
     type Paths = js_sys::Set;
 
@@ -165,9 +148,6 @@ impl page_content::Document for Page {
     }
     fn has_hidden_attribute(&self, el: &Element) -> bool {
         dom::has_hidden_attribute(el)
-    }
-    fn text_content(&self, el: &Element) -> String {
-        el.text_content().unwrap_or_default()
     }
     fn outer_html(&self, el: &Element) -> String {
         el.outer_html()
@@ -246,7 +226,7 @@ pub fn page_state(frame: u32, limits: PageLimits) -> Result<Box<PageState>, Erro
         doc: document()?,
         frame,
     };
-    let errors = ERRORS.with(|e| e.borrow().clone());
+    let errors = ERRORS.with(|e| e.borrow().list());
     Ok(Box::new(page_state::outline(&page, limits, errors)))
 }
 
@@ -266,15 +246,8 @@ impl page_state::Page for Outline {
         self.doc.title()
     }
     fn each(&self, selector: &str, f: &mut dyn FnMut(&Element)) -> u32 {
-        let Ok(list) = self.doc.query_selector_all(selector) else {
-            return 0;
-        };
-        for i in 0..list.length() {
-            if let Some(el) = list.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
-                f(&el);
-            }
-        }
-        list.length()
+        let all = dom::matching(&self.doc, selector).into_iter().flatten();
+        all.inspect(|el| f(el)).count() as u32
     }
     fn tag(&self, el: &Element) -> String {
         el.local_name()
@@ -308,16 +281,9 @@ pub async fn wait_for(
 ) -> Result<reply::Waited, ErrorBody> {
     let awaited = Awaited::of(selector, text);
     let met = || {
-        let met = match awaited {
-            Awaited::Element(s) => find::query(s)?.is_some(),
-            // Searched hidden: waiting for a value's first part must not tell it.
-            Awaited::Text(t) => document()?
-                .body()
-                .map(|b| b.inner_text())
-                .is_some_and(|body| crate::hidden::hide(&body).contains(t)),
-            Awaited::Nothing => true,
-        };
-        Ok(met.then_some(()))
+        let found = |s: &str| Ok(find::query(s)?.is_some());
+        let body = || Ok(document()?.body().map(|b| b.inner_text()));
+        awaited.met(found, body)
     };
-    lookup::waited(awaited, lookup::wait(&find::Changes, until, met).await?)
+    lookup::waited(awaited, lookup::wait(&find::ThisFrame, until, met).await?)
 }

@@ -96,19 +96,15 @@ impl walk::Page for Frame {
     fn parent_or_host(&self, el: &Element) -> Option<Element> {
         super::dom::composed_parent(el)
     }
-    fn interactive_role(&self, el: &Element) -> Option<&'static str> {
-        let (role, interactive) = role_of(el, &el.local_name(), true);
-        interactive.then(|| role.unwrap_or("clickable"))
+    fn role(&self, el: &Element) -> (Option<&'static str>, bool) {
+        role_of(el, &el.local_name(), true)
     }
     fn element_ref(&self, el: &Element) -> ElementRef {
         ref_for(el, self.frame)
     }
-    fn name(&self, el: &Element, clickable: bool) -> String {
+    fn name(&self, el: &Element, how: Named) -> String {
         let labels = &mut self.labels.borrow_mut();
-        match clickable {
-            true => names::name_as(el, &el.local_name(), labels, Named::Clickable),
-            false => names::name(el, &el.local_name(), labels),
-        }
+        names::name_as(el, &el.local_name(), labels, how)
     }
     fn now_ms(&self) -> f64 {
         web::now_ms()

@@ -46,9 +46,3 @@ fn remember(secret: &FilledSecret, field: &Element) {
 pub fn held(field: &Element) -> Option<String> {
     HOLDERS.with(|h| h.get(field.unchecked_ref()).as_string())
 }
-
-/// A field's value as answers show it: its secret's name, else the value (which the cut it
-/// goes through hides, [`crate::hidden`]).
-pub fn shown_value(field: &Element, value: &str) -> String {
-    held(field).unwrap_or_else(|| value.to_owned())
-}

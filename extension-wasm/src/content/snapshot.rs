@@ -1,6 +1,7 @@
 //! The DOM as the snapshot ([`crate::snapshot`]) reads it: through the shim's batched reader of
 //! children and facts, the page's native getters, and selectors kept as JS strings.
 
+use claudezilla_protocol::args::FrameTarget;
 use claudezilla_protocol::envelope::PageReply;
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 use wasm_bindgen::prelude::*;
@@ -9,11 +10,11 @@ use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement,
 use super::dom::{self, Children, Dom, Reader, document};
 use super::find;
 use super::names::{self, Labels};
-use super::secrets;
-use crate::a11y::Elements;
 use crate::a11y::name::Named;
+use crate::a11y::{Elements, FieldValue};
+use crate::page_names;
 use crate::showing::Showing;
-use crate::snapshot::{self, Facts, FieldValue, Inside, Limits, Page, Seen, Selectors, Start};
+use crate::snapshot::{self, Facts, Inside, Limits, Page, Seen, Selectors, Start};
 
 #[wasm_bindgen]
 extern "C" {
@@ -38,11 +39,7 @@ pub fn snapshot(
     limits: Limits,
 ) -> Result<PageReply, ErrorBody> {
     let start = match selector {
-        Some(s) => Start::Element(
-            find::query(s)?
-                .ok_or_else(|| find::not_found(s, None))?
-                .into(),
-        ),
+        Some(s) => Start::Element(find::resolve(&FrameTarget::Selector(s.into()), frame)?.into()),
         None => Start::Body(
             document()?
                 .body()
@@ -193,20 +190,12 @@ impl Page for Dom {
             .is_some_and(HtmlInputElement::checked)
     }
 
-    fn field_value(&self, field: &Element) -> Option<FieldValue> {
-        if let Some(area) = field.dyn_ref::<HtmlTextAreaElement>() {
-            return Some(FieldValue::Text(secrets::shown_value(field, &area.value())));
-        }
-        let input = field.dyn_ref::<HtmlInputElement>()?;
-        let value = input.value();
-        // A password shows as dots; one typed from the secrets file, as its name.
-        Some(match input.type_() == "password" {
-            true => FieldValue::Password {
-                empty: value.is_empty(),
-                secret: secrets::held(field),
-            },
-            false => FieldValue::Text(secrets::shown_value(field, &value)),
-        })
+    fn field_value(&self, field: &Element, tag: &str) -> Option<FieldValue> {
+        page_names::field_value(self, field.as_ref(), tag)
+    }
+
+    fn password_shown(&self, field: &Element) -> Option<String> {
+        page_names::shown_password(self, field.as_ref())
     }
 
     fn selected_text(&self, select: &Element) -> Option<String> {
@@ -247,15 +236,8 @@ impl crate::a11y::locator::PathStep for Element {
     fn tag(&self) -> String {
         self.local_name()
     }
-    fn same_tag_before(&self) -> usize {
-        let tag = self.local_name();
-        let mut n = 0;
-        let mut sibling = self.previous_element_sibling();
-        while let Some(s) = sibling {
-            n += usize::from(s.local_name() == tag);
-            sibling = s.previous_element_sibling();
-        }
-        n
+    fn previous(&self) -> Option<Element> {
+        self.previous_element_sibling()
     }
     fn parent(&self) -> Option<Element> {
         self.parent_element()

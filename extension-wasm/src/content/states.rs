@@ -83,13 +83,11 @@ pub fn refresh() {
     }
 }
 
-/// How many stylesheets and rules the page has ([`style_rules::signature`]; our sheet not
-/// counted among the sheets).
+/// How many stylesheets and rules the page has ([`style_rules::signature`]).
 fn signature() -> Option<(usize, u32)> {
     let doc = document().ok()?;
-    let (sheets, rules) = style_rules::signature(&PageSheets);
-    let ours = usize::from(doc.get_element_by_id(SHEET_ID).is_some());
-    Some((sheets.saturating_sub(ours), rules))
+    let ours = || doc.get_element_by_id(SHEET_ID).is_some();
+    Some(style_rules::signature(&PageSheets, ours))
 }
 
 /// Rebuilds our stylesheet from the page's state rules (the page may have changed them).

@@ -186,3 +186,134 @@ fn a_wait_for_says_what_appeared_or_did_not() {
         Some("pass a larger timeout, or check with firefox_get_content what the page shows")
     );
 }
+
+#[test]
+fn a_wait_is_met_by_its_element_or_by_its_text_as_the_page_shows_it_hidden() {
+    let never = || -> Result<Option<String>, ()> { panic!("the body read for a selector") };
+    let found = Awaited::Element("#a").met(|s| Ok::<_, ()>(s == "#a"), never);
+    assert_eq!(found, Ok(Some(())));
+    let absent = Awaited::Element("#b").met(|s| Ok::<_, ()>(s == "#a"), never);
+    assert_eq!(absent, Ok(None));
+    let unread = |_: &str| -> Result<bool, ()> { panic!("a selector asked for a text") };
+    let body = || Ok::<_, ()>(Some("Paid: hunter2-long".to_owned()));
+    assert_eq!(Awaited::Text("Paid").met(unread, body), Ok(Some(())));
+    assert_eq!(Awaited::Text("hunter2").met(unread, body), Ok(Some(())));
+    crate::hidden::learn([&claudezilla_protocol::args::FilledSecret {
+        name: "PW".to_owned().try_into().unwrap(),
+        value: "hunter2-long".to_owned(),
+        sites: Vec::new(),
+    }]);
+    // A secret's first part is not found in its value: the wait would tell it.
+    assert_eq!(Awaited::Text("hunter2").met(unread, body), Ok(None));
+    assert_eq!(Awaited::Text("<secret:PW>").met(unread, body), Ok(Some(())));
+    let no_body = || Ok::<_, ()>(None);
+    assert_eq!(Awaited::Text("Paid").met(unread, no_body), Ok(None));
+    let gone = Awaited::Text("x").met(|_| Ok(false), || Err("gone"));
+    assert_eq!(gone, Err("gone"));
+    assert_eq!(Awaited::Nothing.met(unread, never), Ok(Some(())));
+}
+
+/// A frame whose `#late` matches from its `at`-th look; refs 1 and 2 handed out, the second's
+/// element gone from the page. Its candidates may be read only once the looking is over.
+struct Frame {
+    page: Page,
+    at: u32,
+    looks: Cell<u32>,
+    candidates_read: Cell<u32>,
+}
+
+fn frame(at: u32) -> Frame {
+    Frame {
+        page: page(100.0),
+        at,
+        looks: Cell::new(0),
+        candidates_read: Cell::new(0),
+    }
+}
+
+impl Watch for Frame {
+    fn now_ms(&self) -> f64 {
+        self.page.now_ms()
+    }
+
+    fn next_change(&self, until: u64) -> impl Future<Output = ()> {
+        self.page.next_change(until)
+    }
+}
+
+impl Targets for Frame {
+    type Element = &'static str;
+
+    fn query(&self, selector: &str) -> Result<Option<&'static str>, ErrorBody> {
+        assert_eq!(self.candidates_read.get(), 0, "a look after the candidates");
+        if selector == "!" {
+            return Err(ErrorBody::new(ErrorCode::InvalidArgument, "not CSS"));
+        }
+        self.looks.set(self.looks.get() + 1);
+        Ok((selector == "#late" && self.looks.get() >= self.at).then_some("late"))
+    }
+
+    fn known(&self, index: u32) -> Option<&'static str> {
+        ["kept", "gone"].get(index as usize - 1).copied()
+    }
+
+    fn connected(&self, el: &&'static str) -> bool {
+        *el == "kept"
+    }
+
+    fn candidates(&self) -> Vec<String> {
+        self.candidates_read.set(self.candidates_read.get() + 1);
+        vec!["#later".into()]
+    }
+}
+
+#[test]
+fn a_ref_is_found_at_once_and_never_waited_for() {
+    let f = frame(1);
+    let at = |index| FrameTarget::Ref(index);
+    assert_eq!(run(wait_for(&f, &at(1), 2, 5_000)), Ok("kept"));
+    let stale = resolve(&f, &at(2), 2).unwrap_err();
+    assert_eq!(
+        stale.message,
+        "ref f2e2 is stale: that element left the page"
+    );
+    let unknown = run(wait_for(&f, &at(3), 0, 5_000)).unwrap_err();
+    assert_eq!(unknown.message, "ref e3 is unknown in this page");
+    assert_eq!((f.page.changes.get(), f.looks.get()), (0, 0));
+    assert_eq!(f.candidates_read.get(), 0, "no selector, no suggestions");
+}
+
+#[test]
+fn a_selector_is_looked_for_once_now_or_until_the_deadline_then_alike_ones_offered() {
+    let late = FrameTarget::Selector("#late".into());
+    let f = frame(1);
+    assert_eq!(resolve(&f, &late, 0), Ok("late"));
+    assert_eq!(f.candidates_read.get(), 0);
+    let f = frame(3);
+    let now = resolve(&f, &late, 0).unwrap_err();
+    assert_eq!(now.message, "no element matches \"#late\"");
+    assert!(now.hint.unwrap().contains("#later"));
+    assert_eq!((f.looks.get(), f.candidates_read.get()), (1, 1));
+    // Waited for: found at the third look, two changes later.
+    let f = frame(3);
+    assert_eq!(run(wait_for(&f, &late, 0, 5_000)), Ok("late"));
+    assert_eq!((f.page.changes.get(), f.candidates_read.get()), (2, 0));
+    // Never there: looked for until the deadline, and said so.
+    let f = frame(u32::MAX);
+    let gone = run(wait_for(&f, &late, 0, 1_300)).unwrap_err();
+    assert_eq!(gone.message, "no element matches \"#late\" (waited 300 ms)");
+    assert_eq!((f.looks.get(), f.candidates_read.get()), (4, 1));
+    // A selector the page refuses ends the look with its error.
+    let refused = run(wait_for(
+        &frame(1),
+        &FrameTarget::Selector("!".into()),
+        0,
+        1_300,
+    ));
+    assert_eq!(refused.unwrap_err().code, ErrorCode::InvalidArgument);
+    // Found at once too: the refusal, not "no element matches", and no candidates read.
+    let f = frame(1);
+    let refused = resolve(&f, &FrameTarget::Selector("!".into()), 0).unwrap_err();
+    assert_eq!(refused.code, ErrorCode::InvalidArgument);
+    assert_eq!(f.candidates_read.get(), 0);
+}

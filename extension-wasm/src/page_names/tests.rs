@@ -216,16 +216,20 @@ impl NamePage for Fake {
         index.numbers.insert(*item, n);
     }
     fn input_type(&self, input: &usize) -> String {
+        self.log.say(format!("type of {input}"));
         self.attribute(input, "type")
             .unwrap_or_else(|| "text".into())
     }
     fn input_value(&self, input: &usize) -> String {
+        self.log.say(format!("value of {input}"));
         self.nodes[*input].value.clone()
     }
     fn textarea_value(&self, area: &usize) -> String {
+        self.log.say(format!("value of {area}"));
         self.nodes[*area].value.clone()
     }
     fn held(&self, field: &usize) -> Option<String> {
+        self.log.say(format!("held {field}"));
         self.nodes[*field].held.clone()
     }
     fn selected_options(&self, el: &usize) -> Option<Vec<usize>> {
@@ -410,6 +414,118 @@ fn a_fields_value_never_shows_a_password_and_shows_a_secret_by_its_name() {
     };
     assert_eq!(sources.value(&field).as_deref(), Some("{{LOGIN}}"));
     assert_eq!(sources.value(&password), None);
+    let password_read = format!("value of {password}");
+    assert!(
+        !page.log.all().contains(&password_read),
+        "{:?}",
+        page.log.all()
+    );
+}
+
+impl Described for Fake {
+    fn inner_text(&self, el: &usize) -> Option<String> {
+        self.log.say(format!("innerText of {el}"));
+        let words = self
+            .descendants(*el)
+            .into_iter()
+            .map(|n| self.nodes[n].text.clone());
+        (self.nodes[*el].tag != Some("svg")).then(|| words.collect())
+    }
+    fn is_html_input(&self, el: &usize) -> bool {
+        self.nodes[*el].tag == Some("input") && self.attribute(el, "xmlns").is_none()
+    }
+}
+
+#[test]
+fn an_element_is_described_by_its_name_its_words_a_buttons_value_or_its_title() {
+    let mut page = Fake::new();
+    let attrs = [
+        ("id", "save"),
+        ("class", " primary  big a b "),
+        ("title", "T"),
+    ];
+    let button = page.add(0, "button", &attrs);
+    page.add_text(button, "Save");
+    assert_eq!(
+        describe(&page, &button),
+        "button#save.primary.big.a \"Save\""
+    );
+    // The words are not read where an `aria-label` names the element.
+    let labelled = page.add(0, "div", &[("aria-label", "Menu")]);
+    page.add_text(labelled, "≡");
+    assert_eq!(describe(&page, &labelled), "div \"Menu\"");
+    let read = format!("innerText of {labelled}");
+    assert!(!page.log.all().contains(&read), "{:?}", page.log.all());
+    // A field by its name (its label), not its value: a checkbox's is "on".
+    let field = page.add(0, "input", &[("type", "text"), ("id", "mail")]);
+    page.nodes[field].value = "ann@example.com".into();
+    let label = page.add(0, "label", &[("for", "mail")]);
+    page.add_text(label, "Email");
+    assert_eq!(describe(&page, &field), "input#mail \"Email\"");
+    let agree = page.add(0, "input", &[("type", "checkbox"), ("id", "agree")]);
+    page.nodes[agree].value = "on".into();
+    let label = page.add(0, "label", &[("for", "agree")]);
+    page.add_text(label, "I agree");
+    assert_eq!(describe(&page, &agree), "input#agree \"I agree\"");
+    // An unnamed field by its words (a `<select>`'s options').
+    let select = page.add(0, "select", &[]);
+    let option = page.add(select, "option", &[]);
+    page.add_text(option, "Red");
+    assert_eq!(describe(&page, &select), "select \"Red\"");
+    // An unnamed button input by its value, unless it holds a secret; white space is no word.
+    let button = page.add(0, "input", &[("type", "button")]);
+    page.nodes[button].value = "Go".into();
+    assert_eq!(describe(&page, &button), "input \"Go\"");
+    page.nodes[button].held = Some("{{PW}}".into());
+    assert_eq!(describe(&page, &button), "input");
+    let blank = page.add(0, "span", &[("title", "Close")]);
+    page.add_text(blank, "  ");
+    assert_eq!(describe(&page, &blank), "span \"Close\"");
+    // Not HTML's input (`<svg><input>`): never asked for a value; an `<svg>` has no words.
+    let foreign = page.add(0, "input", &[("xmlns", "svg")]);
+    page.nodes[foreign].value = "v".into();
+    assert_eq!(describe(&page, &foreign), "input");
+    let svg = page.add(0, "svg", &[]);
+    page.add_text(svg, "icon");
+    assert_eq!(describe(&page, &svg), "svg");
+}
+
+#[test]
+fn the_snapshot_reads_a_fields_type_first_and_a_passwords_value_only_for_its_dots() {
+    let mut page = Fake::new();
+    let text = page.add(0, "input", &[("type", "text")]);
+    page.nodes[text].value = "ann".into();
+    let area = page.add(0, "textarea", &[]);
+    page.nodes[area].value = "note".into();
+    page.nodes[area].held = Some("{{NOTE}}".into());
+    let password = page.add(0, "input", &[("type", "PASSWORD")]);
+    page.nodes[password].value = "hunter2".into();
+    let div = page.add(0, "div", &[]);
+    let text_value = field_value(&page, &text, "input");
+    assert_eq!(text_value, Some(FieldValue::Text("ann".into())));
+    assert_eq!(
+        field_value(&page, &area, "textarea"),
+        Some(FieldValue::Text("{{NOTE}}".into()))
+    );
+    assert_eq!(
+        field_value(&page, &password, "input"),
+        Some(FieldValue::Password)
+    );
+    assert_eq!(field_value(&page, &div, "div"), None);
+    let reads = [
+        "type of 1",
+        "value of 1",
+        "held 1",
+        "value of 2",
+        "held 2",
+        "type of 3",
+    ];
+    assert_eq!(page.log.all(), reads, "a password's value unread");
+    assert_eq!(shown_password(&page, &password).as_deref(), Some("••••"));
+    page.nodes[password].held = Some("{{PW}}".into());
+    assert_eq!(shown_password(&page, &password).as_deref(), Some("{{PW}}"));
+    page.nodes[password].value.clear();
+    assert_eq!(shown_password(&page, &password), None);
 }
 
 #[test]

@@ -201,3 +201,16 @@ fn long_words_and_addresses_are_cut() {
     assert!(s.images[0].chars().count() <= 200 + 1);
     assert!(s.images[1].chars().count() <= MAX_LINK_CHARS + 1);
 }
+
+#[test]
+fn the_last_ten_errors_are_kept_newest_last() {
+    let mut errors = Errors::new();
+    for n in 0..12 {
+        errors.record(format!("e{n}"));
+    }
+    let kept: Vec<String> = (2..12).map(|n| format!("e{n}")).collect();
+    assert_eq!(errors.list(), kept);
+    let mut few = Errors::new();
+    few.record("only".into());
+    assert_eq!(few.list(), ["only"]);
+}

@@ -210,3 +210,26 @@ fn a_prompts_default_is_a_primitive_as_text_and_never_an_objects() {
     assert_eq!(prompt_default(&undefined()), None);
     assert_eq!(prompt_default(&object(Some("{}"), Some("page code"))), None);
 }
+
+#[test]
+fn a_promise_waits_what_is_left_of_the_call_and_says_when_it_ran_out() {
+    assert_eq!(settle_ms(5_000, 1_500.4), 3_499);
+    assert_eq!(settle_ms(5_000, 6_000.0), 0, "none left: no wait");
+    let late = unsettled();
+    assert_eq!(late.code, ErrorCode::Timeout);
+    assert_eq!(late.message, "the returned promise did not settle in time");
+    assert_eq!(
+        late.hint.as_deref(),
+        Some("pass a larger timeout, or return a value instead of a promise")
+    );
+    let (eval, world) = (no_eval(), no_world());
+    assert_eq!(
+        (eval.code, eval.message.as_str()),
+        (ErrorCode::PageError, "the page has no eval")
+    );
+    let reach = "cannot reach the page's world";
+    assert_eq!(
+        (world.code, world.message.as_str()),
+        (ErrorCode::PageError, reach)
+    );
+}

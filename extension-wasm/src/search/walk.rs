@@ -9,6 +9,7 @@ use claudezilla_protocol::reply::{Found, FoundMatch, Searched};
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 
 use super::{Finder, Joined, MAX_TEXT, SEARCH_MS, Stop, context, is_inline, piece_at};
+use crate::a11y::name::Named;
 use crate::showing::Showing;
 
 /// Elements climbed from a match to find one to act on.
@@ -45,12 +46,11 @@ pub trait Page {
     fn parent(&self, text: &Self::Text) -> Option<Self::Element>;
     /// The element's parent, or the host of the shadow root it is at the top of.
     fn parent_or_host(&self, el: &Self::Element) -> Option<Self::Element>;
-    /// The role the snapshot gives an element an agent can act on; none for the others.
-    fn interactive_role(&self, el: &Self::Element) -> Option<&'static str>;
+    /// The role the snapshot gives an element, and whether an agent acts on it.
+    fn role(&self, el: &Self::Element) -> (Option<&'static str>, bool);
     fn element_ref(&self, el: &Self::Element) -> ElementRef;
-    /// The element's accessible name; `clickable`: named as a script's clickable element is,
-    /// by its words.
-    fn name(&self, el: &Self::Element, clickable: bool) -> String;
+    /// The element's accessible name, met as `how` says.
+    fn name(&self, el: &Self::Element, how: Named) -> String;
     /// Milliseconds, for the search's deadline.
     fn now_ms(&self) -> f64;
 }
@@ -96,8 +96,8 @@ pub fn find<P: Page>(
             let name = match role {
                 "text" => String::new(),
                 // What a script made clickable is named by its words, as the snapshot names it.
-                "clickable" => page.name(&element, true),
-                _ => page.name(&element, false),
+                "clickable" => page.name(&element, Named::Clickable),
+                _ => page.name(&element, Named::Shown),
             };
             matches.push(FoundMatch {
                 element_ref: page.element_ref(&element),
@@ -215,13 +215,13 @@ impl<P: Page> Walk<'_, P> {
 }
 
 /// The element nearest `el` (itself, then up through shadow hosts) an agent can act on, with
-/// its role; `el` itself as `text` when none is near.
+/// its role (`clickable` where it has none); `el` itself as `text` when none is near.
 fn actionable<P: Page>(page: &P, el: &P::Element) -> (P::Element, &'static str) {
     let mut at = Some(el.clone());
     for _ in 0..MAX_CLIMB {
         let Some(current) = at else { break };
-        if let Some(role) = page.interactive_role(&current) {
-            return (current, role);
+        if let (role, true) = page.role(&current) {
+            return (current, role.unwrap_or("clickable"));
         }
         at = page.parent_or_host(&current);
     }

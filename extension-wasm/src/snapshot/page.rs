@@ -1,7 +1,7 @@
 //! The page as the snapshot reads it ([`Page`]), and what it reads with each node.
 
 use crate::a11y::name::Named;
-use crate::a11y::{self, Elements};
+use crate::a11y::{self, Elements, FieldValue};
 use crate::showing::Showing;
 
 /// What a walk reads of a node with the node itself: element, text or other; for an element,
@@ -185,15 +185,6 @@ impl Inside {
     }
 }
 
-/// A field's value as the snapshot shows it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FieldValue {
-    /// A password field: empty or not, and the secret's name when one was typed into it.
-    Password { empty: bool, secret: Option<String> },
-    /// What the field holds, a typed secret's value shown as its name.
-    Text(String),
-}
-
 /// The page as the snapshot reads it.
 pub trait Page: Elements {
     type Node;
@@ -251,8 +242,11 @@ pub trait Page: Elements {
     fn is_html_field(&self, el: &Self::Element, tag: &str) -> bool;
     /// An `<input>`'s checkedness.
     fn checked(&self, input: &Self::Element) -> bool;
-    /// An `<input>`'s or `<textarea>`'s value.
-    fn field_value(&self, field: &Self::Element) -> Option<FieldValue>;
+    /// An HTML `<input>`'s or `<textarea>`'s value, as `tag` says
+    /// ([`crate::page_names::field_value`]).
+    fn field_value(&self, field: &Self::Element, tag: &str) -> Option<FieldValue>;
+    /// What a password field shows ([`crate::page_names::shown_password`]).
+    fn password_shown(&self, field: &Self::Element) -> Option<String>;
     /// The words of a `<select>`'s selected option.
     fn selected_text(&self, select: &Self::Element) -> Option<String>;
 }

@@ -419,15 +419,18 @@ impl Page for Fake {
         self.attr(*input, "checked").is_some()
     }
 
-    fn field_value(&self, field: &usize) -> Option<FieldValue> {
+    fn field_value(&self, field: &usize, tag: &str) -> Option<FieldValue> {
+        assert_eq!(Some(tag), self.tag_of(*field), "the field's own tag");
         let value = self.attr(*field, "value").unwrap_or_default().to_owned();
         Some(match self.attr(*field, "type") {
-            Some("password") => FieldValue::Password {
-                empty: value.is_empty(),
-                secret: self.attribute(field, "data-secret"),
-            },
+            Some("password") => FieldValue::Password,
             _ => FieldValue::Text(value),
         })
+    }
+
+    fn password_shown(&self, field: &usize) -> Option<String> {
+        let empty = self.attr(*field, "value").unwrap_or_default().is_empty();
+        a11y::password_shown(empty, self.attribute(field, "data-secret"))
     }
 
     fn selected_text(&self, select: &usize) -> Option<String> {
@@ -837,11 +840,16 @@ fn fields_show_their_values_and_a_password_only_dots_or_its_secret() {
             ],
             vec![],
         ),
+        el(
+            "textarea",
+            &[("aria-label", "Note"), ("value", "hi")],
+            vec![],
+        ),
     ]);
     let text = page.text_of(all());
     assert_eq!(
         text,
-        "textbox \"Pass\" e1 =•••• \ntextbox \"Key\" e2 =API_KEY\ncombobox \"Size\" e3 =M\ncheckbox \"Ok\" e4 [checked] [disabled]\ncheckbox \"Drawn\" e5 [checked]\n"
+        "textbox \"Pass\" e1 =•••• \ntextbox \"Key\" e2 =API_KEY\ncombobox \"Size\" e3 =M\ncheckbox \"Ok\" e4 [checked] [disabled]\ncheckbox \"Drawn\" e5 [checked]\ntextbox \"Note\" e6 =hi\n"
             .replace(" \n", "\n")
     );
     assert!(!text.contains("hunter2"));

@@ -13,7 +13,10 @@ struct El {
     attrs: Vec<(&'static str, &'static str)>,
     parent: Option<usize>,
     name: &'static str,
-    shown: bool,
+    rendered: bool,
+    box_less: bool,
+    /// The host of the shadow root this element is the top of.
+    host: Option<usize>,
 }
 
 impl Fake {
@@ -29,7 +32,9 @@ impl Fake {
             attrs: attrs.to_vec(),
             parent,
             name,
-            shown: true,
+            rendered: true,
+            box_less: false,
+            host: None,
         });
         self.elements.len() - 1
     }
@@ -86,10 +91,40 @@ impl Elements for Fake {
 impl Frame for Fake {
     type Element = usize;
 
-    fn shown_elements(&self) -> Vec<usize> {
-        (0..self.elements.len())
-            .filter(|e| self.elements[*e].shown)
-            .collect()
+    fn rendered(&self, el: &usize) -> bool {
+        self.elements[*el].rendered
+    }
+    fn box_less(&self, el: &usize) -> bool {
+        assert!(
+            !self.elements[*el].rendered,
+            "a rendered element's box asked"
+        );
+        self.elements[*el].box_less
+    }
+    fn aria_hidden_in_tree(&self, el: &usize) -> bool {
+        // The climb is asked only of what the role engine may match.
+        let e = &self.elements[*el];
+        assert!(
+            e.rendered || e.box_less,
+            "aria-hidden asked of {el}, unseen"
+        );
+        let mut at = Some(*el);
+        while let Some(e) = at {
+            if self.attr(e, "aria-hidden") == Some("true") {
+                return true;
+            }
+            at = self.elements[e]
+                .parent
+                .filter(|_| self.elements[e].host.is_none());
+        }
+        false
+    }
+    fn host(&self, el: &usize) -> Option<usize> {
+        let mut at = *el;
+        while self.elements[at].host.is_none() {
+            at = self.elements[at].parent?;
+        }
+        self.elements[at].host
     }
     fn tag(&self, el: &usize) -> String {
         self.elements[*el].tag.to_owned()
@@ -175,7 +210,7 @@ fn what_get_by_role_cannot_find_is_picked_by_css_its_own_attributes_first() {
     let mut f = Fake::default();
     let body = f.add(None, "body", &[], "");
     let hidden = f.add(Some(body), "button", &[("data-testid", "later")], "Later");
-    f.elements[hidden].shown = false;
+    f.elements[hidden].rendered = false;
     let pick = element(&f, &hidden).expect("picked");
     assert_eq!(pick.query, css("[data-testid=\"later\"]"));
     assert_eq!(pick.matches, 1);
@@ -247,7 +282,7 @@ fn a_role_search_counts_every_match_and_lists_the_first() {
     }
     f.add(Some(body), "a", &[("href", "/x")], "Other");
     let hidden = f.add(Some(body), "a", &[("href", "/")], "Home");
-    f.elements[hidden].shown = false;
+    f.elements[hidden].rendered = false;
     let (found, total) = by_role_and_name(&f, "link", Some("  Home "), 2);
     assert_eq!(total, 3);
     assert_eq!(
@@ -279,4 +314,33 @@ fn an_iframe_is_picked_by_its_title_and_numbered_among_its_kind() {
         (pick.query, pick.nth, pick.matches),
         (css("iframe"), Some(2), 3)
     );
+}
+
+#[test]
+fn a_role_search_skips_what_is_not_rendered_or_inside_aria_hidden_across_shadow_roots() {
+    let mut f = Fake::default();
+    let body = f.add(None, "body", &[], "");
+    let shown = f.add(Some(body), "button", &[], "Go");
+    // `display: contents`: no box, but shown.
+    let contents = f.add(Some(body), "button", &[], "Go");
+    f.elements[contents].rendered = false;
+    f.elements[contents].box_less = true;
+    let gone = f.add(Some(body), "button", &[], "Go");
+    f.elements[gone].rendered = false;
+    let hidden = f.add(Some(body), "div", &[("aria-hidden", "true")], "");
+    f.add(Some(hidden), "button", &[], "Go");
+    // A shadow tree whose host is inside `aria-hidden`: hidden too, however deep.
+    let host = f.add(Some(hidden), "x-menu", &[], "");
+    let top = f.add(Some(host), "div", &[], "");
+    f.elements[top].host = Some(host);
+    f.add(Some(top), "button", &[], "Go");
+    // A shadow tree under a shown host: its own `aria-hidden="false"` hides nothing.
+    let open = f.add(Some(body), "x-menu", &[], "");
+    let top = f.add(Some(open), "div", &[("aria-hidden", "false")], "");
+    f.elements[top].host = Some(open);
+    let inner = f.add(Some(top), "button", &[], "Go");
+    let (found, total) = by_role_and_name(&f, "button", Some("Go"), 9);
+    let found: Vec<usize> = found.into_iter().map(|(e, _)| e).collect();
+    assert_eq!(found, [shown, contents, inner]);
+    assert_eq!(total, 3);
 }
