@@ -216,8 +216,8 @@ pub async fn remove_all<W: Windows>(w: &W, tabs: &[TabId]) {
 }
 
 /// Longest [`remove_all`] waits for the window's turn, then for the browser to close the tabs.
-pub const REMOVE_TURN_MS: u32 = 15_000;
-pub const REMOVE_MS: u32 = 10_000;
+const REMOVE_TURN_MS: u32 = 15_000;
+const REMOVE_MS: u32 = 10_000;
 
 #[cfg(test)]
 mod tests;

@@ -36,8 +36,8 @@
 //!   does for a key a page did not handle; [`key_press`]: a key press carried out;
 //!   [`drag_plan`]: a drag's drop point, path and end;
 //!   [`wheel`]: a scroll and a wheel turn carried out, and the box a turn the page left alone
-//!   moves; [`field_kind`]: which fields
-//!   take typed text; [`typed`], [`typing`]: typing decided, and carried out;
+//!   moves; [`field_kind`]: which fields take typed text; [`typed`], [`typing`]: typing
+//!   decided, and carried out;
 //!   [`edit_commit`]: when an edit is committed with `change`;
 //!   [`upload_plan`]: where an uploaded file goes.
 //! * [`request_log`]: each tab's network log, fed by [`request_events`]; [`redact`]: credentials

@@ -358,7 +358,7 @@ pub fn fold_row(depth: usize, lines: &str, name: &str) -> Option<String> {
 /// rule of names and the snapshot.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FieldValue {
-    /// A password field, its value not read (`page_names::password_shown` reads what the
+    /// A password field, its value not read (`page_names::shown_password` reads what the
     /// snapshot shows).
     Password,
     /// What the field holds, a typed secret's value shown as its name.
