@@ -63,20 +63,9 @@ struct Changes;
 impl Commits for Changes {
     type Element = Element;
 
-    /// The value of a text field, or a contenteditable's text as the page reads it: its lines
-    /// (block elements) separated by newlines, without the invisible characters editors keep in
-    /// the DOM for the caret (`\u{feff}`, `\u{200b}`).
+    /// What typing reads ([`Fields`]'s `value`).
     fn value(&self, element: &Element) -> Option<String> {
-        if let Some(input) = element.dyn_ref::<HtmlInputElement>() {
-            return Some(input.value());
-        }
-        if let Some(area) = element.dyn_ref::<HtmlTextAreaElement>() {
-            return Some(area.value());
-        }
-        element
-            .dyn_ref::<HtmlElement>()
-            .filter(|h| h.is_content_editable())
-            .map(|h| h.inner_text().replace(['\u{feff}', '\u{200b}'], ""))
+        Editor::value(&Fields, element)
     }
 
     fn hear_change(&self, el: &Element) -> Rc<Cell<bool>> {
