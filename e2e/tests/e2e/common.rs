@@ -387,7 +387,14 @@ fn finish(
     Err(format!("{error}\n--- Firefox log (last lines) ---\n{log}").into())
 }
 
-fn tail(text: &str, lines: usize) -> String {
-    let all: Vec<&str> = text.lines().collect();
-    all[all.len().saturating_sub(lines)..].join("\n")
+/// The last `lines` lines of Firefox's log that are not a page's `console.log` (one test's page
+/// can log hundreds of lines and push the browser's and our own warnings out of view).
+pub fn tail(text: &str, lines: usize) -> String {
+    let kept: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with("console.log: "))
+        .collect();
+    let skipped = text.lines().count() - kept.len();
+    let last = kept[kept.len().saturating_sub(lines)..].join("\n");
+    format!("({skipped} lines of pages' console.log left out)\n{last}")
 }

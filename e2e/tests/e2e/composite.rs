@@ -319,9 +319,7 @@ where
             Ok(Err(e)) => format!("{e:#}"),
             Err(_) => format!("hung for more than {TEST_LIMIT:?}"),
         };
-        let log = site.browser.log();
-        let lines: Vec<&str> = log.lines().collect();
-        let tail = lines[lines.len().saturating_sub(40)..].join("\n");
+        let tail = crate::common::tail(&site.browser.log(), 40);
         Err(format!("{error}\n--- Firefox log (last lines) ---\n{tail}").into())
     })
 }
