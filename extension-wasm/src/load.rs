@@ -32,15 +32,22 @@ struct Load {
     download: bool,
     /// Handed to the download manager (`NS_BINDING_RETARGETED`).
     retargeted: bool,
+    /// Its response asked to be saved, not shown ([`saved_as_file`]).
+    saved: bool,
     /// The response's HTTP status, once it began.
     status: Option<u16>,
 }
 
 impl Load {
     /// Could this load have ended leaving the page in place? A download or an empty answer
-    /// does; a page answered 200 that is not shown was replaced by another navigation.
+    /// does; a page answered 200 that is not shown was replaced by another navigation —
+    /// unless its answer asked to be saved: then it is a download whose claim has yet to be
+    /// heard (Firefox may tell of a small file's whole load before the download it became).
     fn leaves_page(&self) -> bool {
-        self.download || self.retargeted || matches!(self.status, None | Some(204 | 205))
+        self.download
+            || self.retargeted
+            || self.saved
+            || matches!(self.status, None | Some(204 | 205))
     }
 }
 
@@ -98,6 +105,7 @@ impl MainFrames {
             responded: false,
             download: false,
             retargeted: false,
+            saved: false,
             status: None,
         });
     }
@@ -157,9 +165,11 @@ impl MainFrames {
         }
     }
 
-    pub fn completed(&mut self, tab: TabId, id: &str) {
+    /// The load's response ended; `headers` are the response's (name, value).
+    pub fn completed(&mut self, tab: TabId, id: &str, headers: &[(String, String)]) {
         if let Some(load) = self.find(tab, id) {
             load.done = true;
+            load.saved = saved_as_file(headers);
         }
     }
 
@@ -254,6 +264,19 @@ impl MainFrames {
             _ => Reached::Elsewhere,
         }
     }
+}
+
+/// Does a response ask to be saved rather than shown? `Content-Disposition: attachment`, or
+/// the type that names no format (`application/octet-stream`): Firefox downloads both.
+pub fn saved_as_file(headers: &[(String, String)]) -> bool {
+    let value = |wanted: &'static str| {
+        headers
+            .iter()
+            .filter(move |(name, _)| name.eq_ignore_ascii_case(wanted))
+            .map(|(_, value)| value.split(';').next().unwrap_or("").trim())
+    };
+    value("content-disposition").any(|v| v.eq_ignore_ascii_case("attachment"))
+        || value("content-type").any(|v| v.eq_ignore_ascii_case("application/octet-stream"))
 }
 
 fn web_address(url: &str) -> bool {
@@ -581,7 +604,7 @@ mod tests {
         assert!(unrequested_error().contains("refused the address"));
         // A fragment of the page the tab is at needs no request.
         m.started(T, "9", "http://f/page");
-        m.completed(T, "9");
+        m.completed(T, "9", &[]);
         let mark = m.mark();
         assert_eq!(
             m.reached(T, mark, Some("http://f/page#b"), "http://f/page#b"),
@@ -621,7 +644,7 @@ mod tests {
             Reached::Arriving
         );
         m.redirected(T, "1", "http://x/b");
-        m.completed(T, "1");
+        m.completed(T, "1", &[]);
         assert_eq!(
             m.reached(T, mark, Some("http://X/a"), "http://x/b#top"),
             Reached::Asked
@@ -647,7 +670,7 @@ mod tests {
     fn a_download_leaves_the_page_in_place_and_is_not_asked_for_again() {
         let mut m = MainFrames::default();
         m.started(T, "0", "http://x/page");
-        m.completed(T, "0");
+        m.completed(T, "0", &[]);
         let mark = m.mark();
         m.started(T, "1", "http://x/report.bin");
         assert_eq!(
@@ -677,11 +700,55 @@ mod tests {
         let mut m = MainFrames::default();
         let mark = m.mark();
         m.started(T, "1", "http://x/report.bin");
-        m.completed(T, "1");
+        m.completed(T, "1", &[]);
         assert_eq!(
             m.reached(T, mark, Some("http://x/report.bin"), "about:blank"),
             Reached::Stayed
         );
+    }
+
+    #[test]
+    fn a_small_download_heard_whole_before_its_claim_is_not_asked_for_again() {
+        // Firefox told of the file's whole load (200, then its end) before the download it
+        // became: under load, the navigation was once asked again and downloaded twice.
+        let headers = |name: &str, value: &str| vec![(name.to_owned(), value.to_owned())];
+        for (name, value) in [
+            ("Content-Disposition", "attachment; filename=\"report.bin\""),
+            ("content-disposition", "ATTACHMENT"),
+            ("Content-Type", "application/octet-stream; charset=binary"),
+        ] {
+            let mut m = MainFrames::default();
+            m.started(T, "0", "http://x/page");
+            m.completed(T, "0", &[]);
+            let mark = m.mark();
+            m.started(T, "1", "http://x/report.bin");
+            m.responded(T, "1", 200);
+            m.completed(T, "1", &headers(name, value));
+            assert_eq!(
+                m.reached(T, mark, Some("http://x/report.bin"), "http://x/page"),
+                Reached::Stayed,
+                "{name}: {value}"
+            );
+        }
+        // Shown inline, or a page: lost to another navigation, as before.
+        for (name, value) in [
+            ("Content-Disposition", "inline; filename=attachment.pdf"),
+            ("Content-Type", "text/html"),
+            ("X-Note", "attachment"),
+        ] {
+            let mut m = MainFrames::default();
+            m.started(T, "0", "http://x/page");
+            m.completed(T, "0", &[]);
+            let mark = m.mark();
+            m.started(T, "1", "http://x/report.bin");
+            m.responded(T, "1", 200);
+            m.completed(T, "1", &headers(name, value));
+            assert_eq!(
+                m.reached(T, mark, Some("http://x/report.bin"), "http://x/page"),
+                Reached::Elsewhere,
+                "{name}: {value}"
+            );
+        }
     }
 
     #[test]
@@ -690,13 +757,13 @@ mod tests {
         // the mark), and its document won: ours was answered 200 and is not shown.
         let mut m = MainFrames::default();
         m.started(T, "0", "http://x/ticker");
-        m.completed(T, "0");
+        m.completed(T, "0", &[]);
         m.started(T, "1", "http://x/ticker?1");
         let mark = m.mark();
         m.started(T, "2", "http://x/other");
         m.responded(T, "2", 200);
-        m.completed(T, "2");
-        m.completed(T, "1");
+        m.completed(T, "2", &[]);
+        m.completed(T, "1", &[]);
         assert_eq!(
             m.reached(T, mark, Some("http://x/other"), "http://x/ticker?1"),
             Reached::Elsewhere
@@ -705,7 +772,7 @@ mod tests {
         let mark = m.mark();
         m.started(T, "3", "http://x/ping");
         m.responded(T, "3", 204);
-        m.completed(T, "3");
+        m.completed(T, "3", &[]);
         assert_eq!(
             m.reached(T, mark, Some("http://x/ping"), "http://x/ticker?1"),
             Reached::Stayed
@@ -717,7 +784,7 @@ mod tests {
         let mut m = MainFrames::default();
         let mark = m.mark();
         m.started(T, "1", "http://x/prev");
-        m.completed(T, "1");
+        m.completed(T, "1", &[]);
         assert_eq!(m.reached(T, mark, None, "http://x/prev"), Reached::Asked);
         let mark = m.mark();
         assert_eq!(
@@ -811,7 +878,7 @@ mod tests {
             Reached::Failed(_)
         ));
         assert!(!m.settled(T), "the newest load has not ended");
-        m.completed(T, "2");
+        m.completed(T, "2", &[]);
         assert!(m.settled(T));
         assert!(m.settled(TabId(99)), "a tab with no load waits for nothing");
     }

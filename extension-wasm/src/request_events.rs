@@ -95,11 +95,11 @@ impl Watchers<'_> {
                     .headers(tab, &r.request_id, Side::Request, &headers);
             }
             Event::Completed => {
+                let headers = pairs(r.response_headers);
                 if r.kind == MAIN_FRAME {
-                    self.main_frames.completed(tab, &r.request_id);
+                    self.main_frames.completed(tab, &r.request_id, &headers);
                 }
                 self.network.finished(tab, &r.request_id, now);
-                let headers = pairs(r.response_headers);
                 self.requests
                     .headers(tab, &r.request_id, Side::Response, &headers);
                 let status = Ok((r.status_code, r.response_size));

@@ -132,6 +132,44 @@ fn main_frame_loads_are_heard_when_they_end_or_first_answer() {
 }
 
 #[test]
+fn a_main_frame_answer_that_asks_to_be_saved_is_kept_as_a_download() {
+    let mut all = all();
+    all.hear(
+        Event::Started,
+        AGENTS,
+        request("1", MAIN_FRAME, "https://a.test/"),
+        0.0,
+    );
+    all.hear(
+        Event::Completed,
+        AGENTS,
+        request("1", MAIN_FRAME, "https://a.test/"),
+        1.0,
+    );
+    let mark = all.main_frames.mark();
+    let file = || request("2", MAIN_FRAME, "https://a.test/report.bin");
+    all.hear(Event::Started, AGENTS, file(), 2.0);
+    all.hear(Event::Responded, AGENTS, file(), 3.0);
+    let with_headers = Request {
+        response_headers: Some(vec![Header {
+            name: "Content-Disposition".into(),
+            value: Some("attachment".into()),
+        }]),
+        ..file()
+    };
+    all.hear(Event::Completed, AGENTS, with_headers, 4.0);
+    assert_eq!(
+        all.main_frames.reached(
+            AGENTS,
+            mark,
+            Some("https://a.test/report.bin"),
+            "https://a.test/"
+        ),
+        crate::load::Reached::Stayed
+    );
+}
+
+#[test]
 fn a_download_is_traced_to_the_agent_tab_that_asked_even_through_a_redirect() {
     let mut all = all();
     all.hear(
