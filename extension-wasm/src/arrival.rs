@@ -22,7 +22,7 @@ pub fn verdict(
         Reached::Pending => format!(
             "the page keeps loading pages of its own; the load of {asked} had not arrived yet"
         ),
-        Reached::Failed(why) => {
+        Reached::Failed(why) | Reached::Broke(why) => {
             return Err(ErrorBody::new(
                 ErrorCode::LoadFailed,
                 format!("tab {tab} could not load {asked}: {why}"),

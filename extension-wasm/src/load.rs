@@ -13,6 +13,9 @@ use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, percent_e
 /// (a port it blocks, a policy) and shows its error page.
 const NO_REQUEST: &str = "no request was made";
 
+/// The code of a load the browser failed for a reason of its own.
+const BROWSER_FAILURE: &str = "NS_ERROR_FAILURE";
+
 /// Main-frame loads remembered per tab, and redirects per load.
 const LOADS_KEPT: usize = 8;
 const REDIRECTS_KEPT: usize = 20;
@@ -39,6 +42,12 @@ struct Load {
 }
 
 impl Load {
+    /// Did the browser fail this load itself, before any answer? Its generic failure, not the
+    /// network's (a refused connection, an unknown host) nor a cancel.
+    fn broke(&self) -> bool {
+        !self.responded && self.error.as_deref() == Some(BROWSER_FAILURE)
+    }
+
     /// Could this load have ended leaving the page in place? A download or an empty answer
     /// does; a page answered 200 that is not shown was replaced by another navigation —
     /// unless its answer asked to be saved: then it is a download whose claim has yet to be
@@ -65,6 +74,10 @@ pub enum Reached {
     Asked,
     /// The load failed; the reason in words and the browser's code.
     Failed(String),
+    /// The browser failed the load itself before any answer came (`NS_ERROR_FAILURE`, seen
+    /// when tabs open a site at once in a busy browser): asked again, it may well load. The
+    /// reason in words and the code.
+    Broke(String),
     /// The tab is somewhere else: the page navigated on by itself, or the load was replaced.
     Elsewhere,
     /// The asked-for load is still on its way (another page finished first): wait on.
@@ -82,6 +95,14 @@ pub enum Reached {
     /// it was a same-document move the tab's older loads do not tell of. Only the page can
     /// say which.
     Unrequested,
+}
+
+impl Reached {
+    /// Is the asked load worth asking for again: the page's own navigation cancelled or
+    /// replaced it, or the browser broke it before any answer?
+    pub fn asks_again(&self) -> bool {
+        matches!(self, Self::Superseded | Self::Elsewhere | Self::Broke(_))
+    }
 }
 
 impl MainFrames {
@@ -242,6 +263,7 @@ impl MainFrames {
         }
         if ours.chain.iter().any(|u| same_page(u, now_url)) {
             return match &ours.error {
+                Some(e) if ours.broke() => Reached::Broke(net_error(e)),
                 Some(e) if !superseded(e) => Reached::Failed(net_error(e)),
                 _ if !ours.done && !ours.responded => Reached::Arriving,
                 _ => Reached::Asked,
@@ -253,7 +275,11 @@ impl MainFrames {
         match &ours.error {
             Some(e) if superseded(e) => Reached::Superseded,
             Some(e) if loads.last().is_some_and(|l| l.id == ours.id) => {
-                Reached::Failed(net_error(e))
+                if ours.broke() {
+                    Reached::Broke(net_error(e))
+                } else {
+                    Reached::Failed(net_error(e))
+                }
             }
             None if loads.last().is_some_and(|l| l.id == ours.id)
                 && self.was_at(tab, mark, now_url)
@@ -705,6 +731,35 @@ mod tests {
             m.reached(T, mark, Some("http://x/report.bin"), "about:blank"),
             Reached::Stayed
         );
+    }
+
+    #[test]
+    fn a_load_the_browser_broke_before_any_answer_is_told_from_a_failed_one() {
+        let ended = |error: &str, answered: bool| {
+            let mut m = MainFrames::default();
+            let mark = m.mark();
+            m.started(T, "1", "http://x/a");
+            if answered {
+                m.responded(T, "1", 200);
+            }
+            m.failed(T, "1", error);
+            (
+                m.reached(T, mark, Some("http://x/a"), "http://x/a"),
+                // Where the error page is not (yet) what the tab shows.
+                m.reached(T, mark, Some("http://x/a"), "about:blank"),
+            )
+        };
+        let broke = Reached::Broke(net_error("NS_ERROR_FAILURE"));
+        assert_eq!(ended("NS_ERROR_FAILURE", false), (broke.clone(), broke));
+        let failed = |code: &str| Reached::Failed(net_error(code));
+        assert_eq!(
+            ended("NS_ERROR_FAILURE", true),
+            (failed("NS_ERROR_FAILURE"), failed("NS_ERROR_FAILURE"))
+        );
+        let refused = "NS_ERROR_CONNECTION_REFUSED";
+        assert_eq!(ended(refused, false), (failed(refused), failed(refused)));
+        assert!(Reached::Broke(String::new()).asks_again());
+        assert!(!failed(refused).asks_again());
     }
 
     #[test]

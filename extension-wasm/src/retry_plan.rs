@@ -1,6 +1,6 @@
 //! When the background tries again, and for how long each try may last: a message to a frame
 //! whose document went away, a content script that did not start yet, a navigation the page's
-//! own replaced. Decided here, apart from the browser; `exchange.rs` and
+//! own replaced or the browser broke. Decided here, apart from the browser; `exchange.rs` and
 //! `background/tabs/navigation.rs` carry it out.
 
 use claudezilla_protocol::{ErrorBody, ErrorCode, TabId};
@@ -94,11 +94,12 @@ pub fn after_first(first: FirstTry, navigated: bool) -> AfterFirst {
     }
 }
 
-/// Whether a navigation is asked again: the page's own navigation cancelled or replaced ours
-/// (`replaced`), we asked for an address (not back, forward or reload), this was not the
-/// last of [`NAVIGATIONS`], and time is left.
-pub fn navigate_again(replaced: bool, to_address: bool, tries: u32, left_ms: f64) -> bool {
-    replaced && to_address && tries < NAVIGATIONS && left_ms > 0.0
+/// Whether a navigation is asked again: where it stands asks for it (`again`: the page's own
+/// navigation cancelled or replaced ours, or the browser broke it before any answer), we
+/// asked for an address (not back, forward or reload), this was not the last of
+/// [`NAVIGATIONS`], and time is left.
+pub fn navigate_again(again: bool, to_address: bool, tries: u32, left_ms: f64) -> bool {
+    again && to_address && tries < NAVIGATIONS && left_ms > 0.0
 }
 
 /// No answer from the page in `tab` within the call's `ms`.

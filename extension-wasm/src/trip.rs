@@ -1,11 +1,11 @@
 //! One navigation carried to its page: started, waited for past the loads the page makes of
-//! its own, asked again where the page's own navigation replaced it ([`retry_plan`] decides),
-//! and judged against what was asked — a failed load is an error, a page that moved on or a
-//! wait that ran out is said so. Written over [`Tabs`], so the flow is tested natively;
+//! its own, asked again where the page's own navigation replaced it or the browser broke it
+//! ([`retry_plan`] decides), and judged against what was asked — a failed load is an error, a
+//! page that moved on or a wait that ran out is said so. Written over [`Tabs`], so the flow is tested natively;
 //! `background/tabs/navigation.rs` is the browser's side.
 
 use claudezilla_protocol::args::NavAction;
-use claudezilla_protocol::reply::LoadState;
+use claudezilla_protocol::reply::{LoadState, TabReport};
 use claudezilla_protocol::{ErrorBody, ErrorCode, TabId};
 
 use crate::arrival;
@@ -96,19 +96,41 @@ pub const ARRIVING_MS: f64 = 1_000.0;
 pub const UNREQUESTED_MS: f64 = 250.0;
 
 /// Goes, waits until `load` is satisfied, asks again where the page's own navigation replaced
-/// ours (an address only, while time is left), and judges where the tab arrived.
+/// ours or the browser broke it (an address only, while time is left), and judges where the
+/// tab arrived.
 pub async fn go_and_wait<T: Tabs>(tabs: &T, go: Go<'_>, load: LoadWatch) -> Loaded {
     let asked = go.address();
     let mut tries = 0;
     loop {
         let (mark, loaded) = go_once(tabs, go, load).await?;
-        let replaced = matches!(&loaded, Ok(r)
-            if matches!(tabs.reached(mark, asked, &r.url), Reached::Superseded | Reached::Elsewhere));
+        let again = match &loaded {
+            Ok(r) => heard_of(tabs, mark, asked, r).await.asks_again(),
+            Err(_) => false,
+        };
         tries += 1;
-        if !retry_plan::navigate_again(replaced, asked.is_some(), tries, tabs.left_ms()) {
+        if !retry_plan::navigate_again(again, asked.is_some(), tries, tabs.left_ms()) {
             return arrived(tabs, asked, mark, loaded).await;
         }
     }
+}
+
+/// Where the tab, as `report`ed, stands against the asked load; for a finished load, once the
+/// network's word on it has come (an event, not a poll; a second at most): the tab's
+/// "complete" may come first, and a load the browser broke is only known by that word.
+async fn heard_of<T: Tabs>(
+    tabs: &T,
+    mark: u64,
+    asked: Option<&str>,
+    report: &TabReport,
+) -> Reached {
+    let reached = || tabs.reached(mark, asked, &report.url);
+    if report.load_state == LoadState::Complete {
+        while_unheard(tabs, ARRIVING_MS.min(tabs.left_ms()), || {
+            reached() == Reached::Arriving
+        })
+        .await;
+    }
+    reached()
 }
 
 /// One navigation and the wait for it: the mark its loads are counted from, and the outcome.

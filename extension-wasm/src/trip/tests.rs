@@ -10,6 +10,7 @@ use crate::at_once::run;
 pub(super) const ASKED: &str = "http://x/asked";
 const OWN: &str = "http://x/own";
 const ELSEWHERE: &str = "http://x/elsewhere";
+const BROKE: &str = "the page could not be loaded (NS_ERROR_FAILURE)";
 
 /// A tab whose loads end as scripted: each wait and each report answers the next page of its
 /// list; where the tab stands against the asked load is scripted per address, one step further
@@ -26,6 +27,8 @@ pub(super) struct Fake {
     left: Cell<f64>,
     /// The newest mark handed out: loads are judged from it.
     marks: Cell<u64>,
+    /// The tries (by their mark) whose load the browser broke before any answer.
+    pub(super) broken_tries: u64,
     clock: Cell<f64>,
     /// Shared with a fake window opening the tab: one log of the whole flow.
     pub(super) log: Rc<RefCell<Vec<String>>>,
@@ -41,6 +44,7 @@ pub(super) fn fake(finishes: Vec<Loaded>, reached: &[(&'static str, &[Reached])]
         scriptable: Some(true),
         left: Cell::new(10_000.0),
         marks: Cell::new(0),
+        broken_tries: 0,
         clock: Cell::new(0.0),
         log: Rc::default(),
     }
@@ -119,6 +123,9 @@ impl Tabs for Fake {
             self.go_was_to(),
             "judged against what was asked"
         );
+        if mark <= self.broken_tries {
+            return Reached::Broke(BROKE.into());
+        }
         let steps = &self.reached[url];
         steps[self.heard.get().min(steps.len() - 1)].clone()
     }
@@ -271,6 +278,52 @@ fn a_navigation_the_page_replaced_is_asked_again_three_times_at_most() {
     assert_eq!(
         tabs.log().iter().filter(|l| l.starts_with("go ")).count(),
         1
+    );
+}
+
+#[test]
+fn a_load_the_browser_broke_is_asked_again_and_said_when_it_keeps_breaking() {
+    let goes = |tabs: &Fake| tabs.log().iter().filter(|l| l.starts_with("go ")).count();
+    // Broken once, loaded at the second try: the page, and no word of the first.
+    let mut tabs = fake(
+        vec![loaded(ASKED), loaded(ASKED)],
+        &[(ASKED, &[Reached::Asked])],
+    );
+    tabs.broken_tries = 1;
+    let r = navigate(&tabs, Go::To(ASKED)).unwrap();
+    assert_eq!((goes(&tabs), r.url.as_str(), r.note), (2, ASKED, None));
+    // Broken every time: the failure, after the last try.
+    let tries = retry_plan::NAVIGATIONS;
+    let finishes = (0..tries).map(|_| loaded(ASKED));
+    let mut tabs = fake(finishes.collect(), &[(ASKED, &[Reached::Asked])]);
+    tabs.broken_tries = u64::from(tries);
+    let e = navigate(&tabs, Go::To(ASKED)).unwrap_err();
+    assert_eq!(goes(&tabs), tries as usize);
+    assert_eq!(e.code, ErrorCode::LoadFailed);
+    assert!(e.message.contains(BROKE), "{}", e.message);
+    // A reload is not asked again (it may send a form once more).
+    let mut tabs = fake(vec![loaded(ASKED)], &[(ASKED, &[Reached::Asked])]);
+    tabs.broken_tries = 1;
+    navigate(&tabs, Go::Reload).unwrap_err();
+    assert_eq!(goes(&tabs), 1);
+}
+
+#[test]
+fn a_late_word_that_the_load_was_replaced_asks_again() {
+    // The tab's "complete" came before the network's word; the word says the page's own
+    // navigation replaced ours: asked again, not reported as the page moving on.
+    let tabs = fake(
+        vec![loaded(ELSEWHERE), loaded(ASKED)],
+        &[
+            (ELSEWHERE, &[Reached::Arriving, Reached::Superseded]),
+            (ASKED, &[Reached::Asked]),
+        ],
+    );
+    let r = navigate(&tabs, Go::To(ASKED)).unwrap();
+    assert_eq!((r.url.as_str(), r.note), (ASKED, None));
+    assert_eq!(
+        tabs.log().iter().filter(|l| l.starts_with("go ")).count(),
+        2
     );
 }
 
