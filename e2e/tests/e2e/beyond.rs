@@ -151,7 +151,7 @@ pub async fn clicks_and_wheels_at_a_point(s: Arc<Shared>) -> anyhow::Result<()> 
     // Scrolling to a position still works as before.
     call(&a, "firefox_scroll", json!({"tabId": tab, "y": 0})).await?;
 
-    let shot = call(&a, "firefox_screenshot", json!({"tabId": tab})).await?;
+    let shot = crate::common::screenshot(&a, json!({"tabId": tab})).await?;
     ensure!(
         shot.text.contains("firefox_click {x: 0 + px / "),
         "the screenshot says how its pixels map to points: {shot:?}"

@@ -21,6 +21,20 @@ pub async fn call(a: &Agent, tool: &str, args: Value) -> anyhow::Result<ToolResu
         .with_context(|| tool.to_owned())
 }
 
+/// A screenshot that must succeed, taken as an agent would: when another test's capture holds
+/// the lock past the busy limit (`MUTEX_BUSY`, which a loaded machine reaches), asked again
+/// after the pause its hint names, a few times. The lock's own tests call the tool directly.
+pub async fn screenshot(a: &Agent, args: Value) -> anyhow::Result<ToolResult> {
+    for _ in 0..5 {
+        let r = a.call("firefox_screenshot", args.clone()).await?;
+        if !(r.is_error && r.text.starts_with("MUTEX_BUSY")) {
+            return r.ok();
+        }
+        tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+    }
+    a.call("firefox_screenshot", args).await?.ok()
+}
+
 /// The text a tool call that must succeed answers.
 pub async fn said(a: &Agent, tool: &str, args: Value) -> anyhow::Result<String> {
     Ok(call(a, tool, args).await?.text)

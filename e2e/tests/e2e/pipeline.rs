@@ -82,10 +82,7 @@ pub async fn reads_clicks_types_screenshots_and_closes(s: Arc<Shared>) -> anyhow
         echo.text
     );
 
-    let shot = a
-        .call("firefox_screenshot", json!({"tabId": tab}))
-        .await?
-        .ok()?;
+    let shot = crate::common::screenshot(&a, json!({"tabId": tab})).await?;
     let (mime, data) = shot.images.first().context("no image block")?;
     ensure!(mime == "image/jpeg", "mime {mime}");
     let bytes = base64::engine::general_purpose::STANDARD.decode(data)?;

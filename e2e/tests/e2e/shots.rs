@@ -100,7 +100,7 @@ fn picture(r: &ToolResult) -> anyhow::Result<Picture> {
 }
 
 async fn shot(a: &Agent, args: Value) -> anyhow::Result<ToolResult> {
-    a.call("firefox_screenshot", args).await?.ok()
+    crate::common::screenshot(a, args).await
 }
 
 async fn open(a: &Agent, s: &Shared, path: &str) -> anyhow::Result<u32> {
