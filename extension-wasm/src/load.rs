@@ -292,8 +292,9 @@ impl MainFrames {
     }
 }
 
-/// Does a response ask to be saved rather than shown? `Content-Disposition: attachment`, or
-/// the type that names no format (`application/octet-stream`): Firefox downloads both.
+/// Does a response ask to be saved rather than shown? `Content-Disposition: attachment`, or an
+/// `application/` type Firefox has no viewer for (`octet-stream`, archives, office files):
+/// Firefox downloads both.
 pub fn saved_as_file(headers: &[(String, String)]) -> bool {
     let value = |wanted: &'static str| {
         headers
@@ -302,7 +303,30 @@ pub fn saved_as_file(headers: &[(String, String)]) -> bool {
             .map(|(_, value)| value.split(';').next().unwrap_or("").trim())
     };
     value("content-disposition").any(|v| v.eq_ignore_ascii_case("attachment"))
-        || value("content-type").any(|v| v.eq_ignore_ascii_case("application/octet-stream"))
+        || value("content-type").any(|v| !shown_inline(&v.to_ascii_lowercase()))
+}
+
+/// The `application/` types Firefox shows in the tab (its XML, JSON and PDF viewers, scripts
+/// as text). Written out here: a MIME crate names types, not what one browser displays.
+const SHOWN_APPLICATION_TYPES: [&str; 7] = [
+    "xml",
+    "xhtml+xml",
+    "json",
+    "pdf",
+    "javascript",
+    "ecmascript",
+    "x-javascript",
+];
+
+/// Does Firefox show an answer of this type (lower case, no parameters) in the tab? Every
+/// type but `application/` ones (text, images, media, and what it sniffs) is taken as shown.
+fn shown_inline(essence: &str) -> bool {
+    let Some(subtype) = essence.strip_prefix("application/") else {
+        return true;
+    };
+    SHOWN_APPLICATION_TYPES.contains(&subtype)
+        || subtype.ends_with("+xml")
+        || subtype.ends_with("+json")
 }
 
 fn web_address(url: &str) -> bool {
@@ -771,6 +795,8 @@ mod tests {
             ("Content-Disposition", "attachment; filename=\"report.bin\""),
             ("content-disposition", "ATTACHMENT"),
             ("Content-Type", "application/octet-stream; charset=binary"),
+            ("Content-Type", "application/zip"),
+            ("content-type", "Application/VND.ms-excel"),
         ] {
             let mut m = MainFrames::default();
             m.started(T, "0", "http://x/page");
@@ -789,6 +815,10 @@ mod tests {
         for (name, value) in [
             ("Content-Disposition", "inline; filename=attachment.pdf"),
             ("Content-Type", "text/html"),
+            ("Content-Type", "application/pdf"),
+            ("Content-Type", "Application/JSON; charset=utf-8"),
+            ("Content-Type", "application/atom+xml"),
+            ("Content-Type", "image/png"),
             ("X-Note", "attachment"),
         ] {
             let mut m = MainFrames::default();
