@@ -456,6 +456,10 @@ fn main() {
             powers::the_allowlist_is_the_users,
         ),
         plain(
+            "powers::a_download_the_agents_list_refuses_lands_nowhere",
+            powers::a_download_the_agents_list_refuses_lands_nowhere,
+        ),
+        plain(
             "consent::popup_rows_stay_put_and_the_user_sets_the_allowlist",
             consent::popup_rows_stay_put_and_the_user_sets_the_allowlist,
         ),

@@ -130,6 +130,14 @@ pub fn pages() -> HashMap<&'static str, Page> {
             Page::redirect_to_localhost("/powers/build.rs"),
         ),
         ("/powers/bodies.html", Page::html(BODIES)),
+        (
+            "/powers/framed-file.html",
+            Page::html(
+                "<!doctype html><title>Framed file</title><iframe id=f></iframe><script>\
+                 document.getElementById('f').src = \
+                 'http://localhost:' + location.port + '/powers/build.rs';</script>",
+            ),
+        ),
     ]);
     pages.extend(credential_bodies());
     pages
@@ -461,6 +469,44 @@ pub async fn bodies_are_redacted_in_every_format(s: Arc<Shared>) -> anyhow::Resu
         "the long body is text: {shown}"
     );
     a.close().await?;
+    Ok(())
+}
+
+/// A download from outside the agent's own list (a frame of another site, which only the
+/// user's list keeps from loading) is cancelled and lands nowhere: not in the project, and not
+/// in the browser's folder either — a small file may finish before the cancel reaches it.
+pub async fn a_download_the_agents_list_refuses_lands_nowhere() -> anyhow::Result<()> {
+    let (browser, pages) = browser_with(&[]).await?;
+    let project = tempfile::tempdir()?;
+    let a = browser.agent_in("refused-download", project.path()).await?;
+    call(
+        &a,
+        "firefox_set_config",
+        json!({"allowedDomains": ["127.0.0.1"]}),
+    )
+    .await?;
+    a.open(&pages.url("/powers/framed-file.html")).await?;
+    eventually(
+        Duration::from_secs(10),
+        "the agent told of the cancel",
+        async || {
+            let r = call(&a, "firefox_get_tabs", json!({})).await.ok()?;
+            r.text
+                .contains("A download was cancelled (build.rs)")
+                .then_some(())
+        },
+    )
+    .await?;
+    // The browser's folder is looked at a while: a file landing late would show.
+    for _ in 0..10 {
+        let landed = crate::beyond::files_named(browser.path(), &["build"]);
+        ensure!(landed.is_empty(), "the refused file landed: {landed:?}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let listed = call(&a, "firefox_downloads", json!({})).await?;
+    ensure!(listed.text.starts_with("No download"), "{listed:?}");
+    a.close().await?;
+    drop(pages);
     Ok(())
 }
 
