@@ -43,6 +43,20 @@ pub fn pages() -> HashMap<&'static str, Page> {
             ),
         ),
         (
+            "/attack/foreign-fields.html",
+            Page::html(
+                r#"<!doctype html><title>Foreign fields</title>
+<button id=pay>Pay <math><input><textarea>t</textarea></math> now</button>
+<a id=go href=/attack/foreign-fields.html>Go <span id=in-svg></span> there</a>
+<script>
+const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+svg.appendChild(document.createElementNS('http://www.w3.org/2000/svg', 'input'));
+svg.appendChild(document.createElementNS('http://www.w3.org/2000/svg', 'select'));
+document.getElementById('in-svg').appendChild(svg);
+</script>"#,
+            ),
+        ),
+        (
             "/attack/odd-tree.html",
             Page::html(
                 "<!doctype html><title>Odd tree</title><main id=m></main><script>\
@@ -265,6 +279,31 @@ pub async fn files_stay_inside_the_allowed_folders(s: Arc<Shared>) -> anyhow::Re
 /// shadow root, a nested one and a slot, is read whole and right; a cell marked only by a state
 /// stays a cell of its row; 3,000 nested levels stop the walk with a cut, not a crash. The page
 /// also patches the DOM prototypes the reads go through: the snapshot reads the real tree.
+/// Elements named like form fields in another namespace (`<math><input>`, an SVG `select`)
+/// inside what is being named: the names are read, not thrown out of.
+pub async fn foreign_fields_in_a_name_do_not_break_reads(s: Arc<Shared>) -> anyhow::Result<()> {
+    let (a, tab) = s.agent_at("foreign", "/attack/foreign-fields.html").await?;
+    let snap = a
+        .call("firefox_snapshot", json!({"tabId": tab, "timeout": 5000}))
+        .await?
+        .ok()?
+        .text;
+    ensure!(
+        snap.contains("button \"Pay") && snap.contains("link \"Go"),
+        "{snap}"
+    );
+    let found = a
+        .call(
+            "firefox_find",
+            json!({"tabId": tab, "role": "button", "timeout": 5000}),
+        )
+        .await?
+        .ok()?
+        .text;
+    ensure!(found.contains("Pay"), "{found}");
+    Ok(())
+}
+
 pub async fn odd_trees_are_read_whole(s: Arc<Shared>) -> anyhow::Result<()> {
     let (a, tab) = s.agent_at("odd", "/attack/odd-tree.html").await?;
     let snap = a

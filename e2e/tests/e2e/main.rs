@@ -290,6 +290,10 @@ fn main() {
             attacks::odd_trees_are_read_whole,
         ),
         with_shared(
+            "attacks::foreign_fields_in_a_name_do_not_break_reads",
+            attacks::foreign_fields_in_a_name_do_not_break_reads,
+        ),
+        with_shared(
             "attacks::huge_answers_are_bounded",
             attacks::huge_answers_are_bounded,
         ),
