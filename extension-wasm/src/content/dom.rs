@@ -272,12 +272,16 @@ pub fn query_all_in(root: &Node, selector: &str) -> Vec<Element> {
         .unwrap_or_default()
 }
 
-/// What a `<slot>` shows: the nodes assigned to it, nested slots flattened.
+/// What a `<slot>` shows: the nodes assigned to it, nested slots flattened; none for an
+/// element named `slot` of another namespace (`<svg><slot>`, which a page may plant: it has no
+/// `assignedNodes`, and asking it would throw out of the walk).
 pub fn slotted(slot: &Element) -> js_sys::Array {
+    let Some(slot) = slot.dyn_ref::<web_sys::HtmlSlotElement>() else {
+        return js_sys::Array::new();
+    };
     let options = web_sys::AssignedNodesOptions::new();
     options.set_flatten(true);
-    slot.unchecked_ref::<web_sys::HtmlSlotElement>()
-        .assigned_nodes_with_options(&options)
+    slot.assigned_nodes_with_options(&options)
 }
 
 /// The page's DOM, as the composed tree's walks ([`crate::composed`]) read it.
