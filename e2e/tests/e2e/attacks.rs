@@ -69,6 +69,15 @@ document.getElementById('in-svg').appendChild(svg);
             ),
         ),
         (
+            "/attack/leaving-field.html",
+            Page::html(
+                r#"<!doctype html><title>Leaving field</title>
+<svg class="icon sprite" id=logo width=10 height=10><rect width=10 height=10 /></svg>
+<span id=l>Your name</span>
+<input id=i aria-labelledby=l onclick="this.remove()">"#,
+            ),
+        ),
+        (
             "/attack/odd-tree.html",
             Page::html(
                 "<!doctype html><title>Odd tree</title><main id=m></main><script>\
@@ -283,6 +292,30 @@ pub async fn files_stay_inside_the_allowed_folders(s: Arc<Shared>) -> anyhow::Re
     ensure!(std::fs::read(project.path().join("shot.jpg"))?.starts_with(&[0xFF, 0xD8]));
     a.close().await?;
     link_up(&s, &host).await
+}
+
+/// A selector missed on a page whose SVG has a class (its `className` is no string), and a
+/// labelled field that removes itself when clicked: both answered, neither left unanswered.
+pub async fn odd_elements_do_not_leave_a_call_unanswered(s: Arc<Shared>) -> anyhow::Result<()> {
+    let (a, tab) = s.agent_at("leaving", "/attack/leaving-field.html").await?;
+    let missed = a
+        .call(
+            "firefox_click",
+            json!({"tabId": tab, "selector": "#nowhere", "timeout": 5000}),
+        )
+        .await?;
+    ensure!(
+        missed.is_error && missed.text.starts_with("ELEMENT_NOT_FOUND"),
+        "a miss: {missed:?}"
+    );
+    let clicked = a
+        .call(
+            "firefox_click",
+            json!({"tabId": tab, "selector": "#i", "timeout": 5000}),
+        )
+        .await?;
+    ensure!(!clicked.text.starts_with("TIMEOUT"), "a click: {clicked:?}");
+    Ok(())
 }
 
 /// Elements named like HTML ones in another namespace (`<math><input>`, an SVG `select` or

@@ -52,7 +52,8 @@ impl Banners for Page {
     fn about(&self, el: &Element) -> [String; 3] {
         [
             el.id(),
-            el.class_name(),
+            // The attribute, not `className`: an SVG element's is an object, no string.
+            super::dom::attribute(el, "class").unwrap_or_default(),
             el.text_content().unwrap_or_default(),
         ]
     }

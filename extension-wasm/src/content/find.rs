@@ -121,7 +121,8 @@ impl Targets for ThisFrame {
             tag: el.local_name(),
             id: el.id(),
             name: el.get_attribute("name"),
-            class: el.class_name(),
+            // The attribute, not `className`: an SVG element's is an object, no string.
+            class: super::dom::attribute(&el, "class").unwrap_or_default(),
         });
         lookup::candidates(elements)
     }
