@@ -128,14 +128,11 @@ struct BadgeColor {
 /// The toolbar button says how many requests wait for the user.
 async fn show_badge() {
     let text = with_state(|s| s.approvals.badge());
-    let _ = web::call(web::browser_action_set_badge_background_color(&web::to_js(
-        &BadgeColor { color: "#d93025" },
-    )))
-    .await;
-    let _ = web::call(web::browser_action_set_badge_text(&web::to_js(&Badge {
-        text: &text,
-    })))
-    .await;
+    let color = web::to_js(&BadgeColor { color: "#d93025" });
+    let colored = web::browser_action_set_badge_background_color(&color);
+    web::call_logged("colour the toolbar badge", colored).await;
+    let shown = web::browser_action_set_badge_text(&web::to_js(&Badge { text: &text }));
+    web::call_logged("show the toolbar badge", shown).await;
 }
 
 /// The user's answer from the popup.

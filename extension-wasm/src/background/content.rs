@@ -171,6 +171,7 @@ pub async fn release(tab: TabId) {
         &to_content(&request),
         &every_frame,
     ));
+    // Silent: a frame without our script answers with an error, and so does a tab that went.
     let _ = web::with_deadline(2_000, asked).await;
 }
 
@@ -178,6 +179,7 @@ pub async fn release(tab: TabId) {
 /// captured from the start and the first command needs no injection. Failures (privileged
 /// pages) are fine: commands report them when they need the page.
 pub async fn preload(tab: AuthorizedTab) {
+    // Silent for that reason: every load of a privileged page would log.
     let _ = inject(tab.id(), None).await;
 }
 

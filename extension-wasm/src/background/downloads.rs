@@ -120,7 +120,7 @@ impl Downloader for Browser {
     }
 
     async fn cancel(&self, id: u32) {
-        let _ = web::call(web::downloads_cancel(id)).await;
+        web::call_logged(&format!("cancel download {id}"), web::downloads_cancel(id)).await;
     }
 
     fn notify(&self, agent: &AgentId, text: String) {
@@ -146,7 +146,8 @@ impl Downloader for Browser {
     }
 
     async fn remove_file(&self, id: u32) {
-        let _ = web::call(web::downloads_remove_file(id)).await;
+        let what = format!("delete the browser's copy of download {id}");
+        web::call_logged(&what, web::downloads_remove_file(id)).await;
     }
 
     fn next_change(&self) -> Self::Change {

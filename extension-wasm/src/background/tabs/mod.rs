@@ -145,7 +145,8 @@ impl Opener for NewTab<'_> {
             // Its slot is kept until the tab comes (a failure gave it back already).
             if let Ok(tab) = created {
                 with_state(|s| s.pool.let_go(&agent));
-                let _ = web::call(web::tabs_remove(&JsValue::from(tab.0))).await;
+                let removed = web::tabs_remove(&JsValue::from(tab.0));
+                web::call_logged(&format!("close abandoned tab {tab}"), removed).await;
             }
         });
     }
@@ -165,8 +166,13 @@ impl Opener for NewTab<'_> {
     }
 
     async fn close(&self, tab: TabId) {
-        if let Some(ours) = with_state(|s| s.pool.pool_tab(tab)) {
-            let _ = agents_window::close(&InBrowser, ours).await;
+        if let Some(ours) = with_state(|s| s.pool.pool_tab(tab))
+            && let Err(e) = agents_window::close(&InBrowser, ours).await
+        {
+            web::log(&format!(
+                "cannot close tab {tab}, given up on: {}",
+                e.message
+            ));
         }
     }
 
@@ -225,7 +231,8 @@ impl Windows for InBrowser {
     }
 
     async fn style_group(&self, group: u32, look: &GroupLook) {
-        let _ = web::call(web::tab_groups_update(group, &web::to_js(look))).await;
+        let styled = web::tab_groups_update(group, &web::to_js(look));
+        web::call_logged(&format!("style tab group {group}"), styled).await;
     }
 
     async fn remove_tab(&self, tab: TabId) -> Result<(), ErrorBody> {
@@ -235,11 +242,17 @@ impl Windows for InBrowser {
 
     async fn remove_tabs(&self, tabs: &[TabId]) {
         let ids: js_sys::Array = tabs.iter().map(|t| JsValue::from(t.0)).collect();
-        let _ = web::call(web::tabs_remove(&ids)).await;
+        let named: Vec<String> = tabs.iter().map(TabId::to_string).collect();
+        let what = format!("close tabs {}", named.join(", "));
+        web::call_logged(&what, web::tabs_remove(&ids)).await;
     }
 
     async fn remove_window(&self, window: u32) {
-        let _ = web::call(web::windows_remove(window)).await;
+        web::call_logged(
+            &format!("close window {window}"),
+            web::windows_remove(window),
+        )
+        .await;
     }
 
     fn turn(&self) -> impl Future<Output = Self::Turn> {
@@ -355,7 +368,12 @@ impl Adopter for Browser {
     }
 
     async fn close(&self, tab: TabId) {
-        let _ = web::call(web::tabs_remove(&JsValue::from(tab.0))).await;
+        let removed = web::tabs_remove(&JsValue::from(tab.0));
+        web::call_logged(
+            &format!("close tab {tab}, opened past its agent's share"),
+            removed,
+        )
+        .await;
     }
 
     fn take(&self, tab: &OpenedTab, owner: &AgentId) {
@@ -386,7 +404,8 @@ impl Adopter for Browser {
             window_id,
             index: -1,
         });
-        let _ = web::call(web::tabs_move(tab.0, &to)).await;
+        let what = format!("move tab {tab} to the agents' window {window_id}");
+        web::call_logged(&what, web::tabs_move(tab.0, &to)).await;
     }
 
     async fn group(&self, tab: TabId, window: u32) {
