@@ -160,11 +160,7 @@ pub fn give_back(tab: TabId) {
 
 /// Stops logging a tab given back to the user, and takes our hooks out of its page.
 pub fn forget(tab: TabId) {
-    with_state(|s| {
-        s.console_tabs.remove(&tab);
-        s.body_tabs.remove(&tab);
-        s.requests.forget(tab);
-    });
+    with_state(|s| s.given_back(tab));
     super::tabs_changed();
     wasm_bindgen_futures::spawn_local(content::release(tab));
 }

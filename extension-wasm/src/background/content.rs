@@ -86,13 +86,7 @@ pub async fn round_trip<T: DeserializeOwned>(
             t.page_us += reply.page_us;
             t.startup_us = t.startup_us.max(reply.startup_us);
         });
-        if !reply.notes.is_empty() {
-            with_state(|s| {
-                let notes = s.page_notes.entry(tab).or_default();
-                notes.extend(reply.notes);
-                notes.truncate(20);
-            });
-        }
+        with_state(|s| s.keep_notes(tab, reply.notes));
         reply.outcome
     };
     web::with_deadline(budget_ms, talk)
@@ -233,13 +227,7 @@ impl FrameAsk for Frames {
     }
 
     fn refused(&self, frame: u64) -> Option<String> {
-        with_state(|s| {
-            let refused = s.refused_frames.get(&self.tab.id())?;
-            refused
-                .iter()
-                .find(|(f, _)| *f == frame)
-                .map(|(_, why)| why.clone())
-        })
+        with_state(|s| s.refused_frame(self.tab.id(), frame))
     }
 
     async fn parent_id(&self, frame: u64) -> Result<f64, ErrorBody> {

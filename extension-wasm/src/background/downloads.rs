@@ -43,21 +43,13 @@ pub fn listen() {
 
 /// Wakes the calls waiting on downloads.
 fn changed() {
-    for waiter in with_state(|s| std::mem::take(&mut s.download_waiters)) {
-        let _ = waiter.send(());
-    }
+    with_state(|s| s.downloads_changed());
 }
 
 /// Ends at the next change of a download (made the agents', started, ended), for a call that
 /// reads the list after asking.
 fn next_change() -> futures_channel::oneshot::Receiver<()> {
-    let (waiter, change) = futures_channel::oneshot::channel();
-    with_state(|s| {
-        // Those of calls that ended without a change go, so a quiet browser keeps none.
-        s.download_waiters.retain(|w| !w.is_canceled());
-        s.download_waiters.push(waiter);
-    });
-    change
+    with_state(|s| s.next_download_change())
 }
 
 async fn claim(item: DownloadItem) {
@@ -92,12 +84,7 @@ impl Downloader for Browser {
     }
 
     fn container_of(&self, jar: &str) -> Option<AgentId> {
-        with_state(|s| {
-            s.containers
-                .iter()
-                .find(|(_, c)| c.cookie_store_id == jar)
-                .map(|(agent, _)| agent.clone())
-        })
+        with_state(|s| s.container_owner(jar))
     }
 
     async fn pages(&self) -> Option<Vec<TabPage>> {

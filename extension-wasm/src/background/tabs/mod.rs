@@ -12,12 +12,13 @@ use futures_util::lock::{Mutex, OwnedMutexGuard};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::{Shown, now, persist, with_state};
+use super::{now, persist, with_state};
 use crate::agents_window::{
     self, CreateTab, CreateWindow, GroupLook, GroupTabs, NewWindow, Windows,
 };
 use crate::load::LoadWatch;
 use crate::pool::{Opened, Pool};
+use crate::tab_wait::Shown;
 use crate::trip::adopt::{self, Adopted, Adopter, OpenedTab};
 use crate::trip::open::Opener;
 use crate::web::{self, Tab, Window};
@@ -270,22 +271,7 @@ pub fn listen() {
     web::TABS_ON_UPDATED.with(|e| e.add_listener(on_updated.as_ref().unchecked_ref()));
     on_updated.forget();
     let on_removed = Closure::<dyn FnMut(u32)>::new(|tab: u32| {
-        with_state(|s| {
-            // Dropping the senders tells waiters the tab is gone.
-            s.waiters.remove(&TabId(tab));
-            s.main_frame_waiters.remove(&TabId(tab));
-            s.title_waiters.remove(&TabId(tab));
-            s.refused_frames.remove(&TabId(tab));
-            s.frames.forget(TabId(tab));
-            s.network.forget(TabId(tab));
-            s.requests.forget(TabId(tab));
-            s.console_tabs.remove(&TabId(tab));
-            s.body_tabs.remove(&TabId(tab));
-            s.blocked.remove(&TabId(tab));
-            s.main_frames.forget(TabId(tab));
-            s.page_notes.remove(&TabId(tab));
-            s.pool.remove(TabId(tab));
-        });
+        with_state(|s| s.tab_removed(TabId(tab)));
         super::tabs_changed();
     });
     web::TABS_ON_REMOVED.with(|e| e.add_listener(on_removed.as_ref().unchecked_ref()));
@@ -384,7 +370,7 @@ impl Adopter for Browser {
     }
 
     fn tell_click(&self, opener: TabId, adopted: &Adopted) -> bool {
-        with_state(|s| opened::heard(s, opener, adopted))
+        with_state(|s| s.tell_click(opener, adopted))
     }
 
     fn changed(&self) {
@@ -438,17 +424,12 @@ pub(super) fn on_updated(tab: u32, change: JsValue, state: JsValue) {
             .update_page(tab, change.url.clone(), change.title.clone())
     });
     if let Some(title) = &change.title {
-        waits::titled(tab, title, &state.url);
+        with_state(|s| s.titled(tab, title, &state.url));
     }
     let shown = Shown {
         url: state.url.clone(),
         title: state.title.clone(),
     };
-    wake(
-        tab,
-        change.status.as_deref(),
-        change.url.as_deref(),
-        &state.status,
-        shown,
-    );
+    let (status, url) = (change.status.as_deref(), change.url.as_deref());
+    with_state(|s| s.wake(tab, status, url, &state.status, &shown, web::precise_ms));
 }

@@ -1,0 +1,302 @@
+use std::cell::Cell;
+
+use claudezilla_protocol::ErrorCode;
+
+use super::*;
+use crate::agent_config::AgentConfig;
+use crate::jars::Jar;
+
+const TAB: TabId = TabId(7);
+
+fn agent(n: u8) -> AgentId {
+    AgentId::new([n; 16], 100)
+}
+
+fn shown() -> Shown {
+    Shown {
+        url: "https://a.test/".into(),
+        title: "A".into(),
+    }
+}
+
+/// A precise clock that counts its reads: each waiter told reads it once.
+fn clock(reads: &Cell<u32>) -> impl Fn() -> f64 + '_ {
+    || {
+        reads.set(reads.get() + 1);
+        f64::from(reads.get()) * 10.0
+    }
+}
+
+/// A state whose pool has `TAB`, owned by agent 1.
+fn with_agent_tab() -> State {
+    let mut s = State::default();
+    s.pool.insert(TAB, agent(1), "https://a.test/".into());
+    s
+}
+
+#[test]
+fn an_event_ends_the_waits_it_satisfies_and_keeps_the_others() {
+    let mut s = State::default();
+    let mut done = s.watch(TAB, LoadWatch::NextComplete);
+    let mut moved = s.watch(TAB, LoadWatch::UrlChange);
+    let dropped = s.watch(TAB, LoadWatch::UrlChange);
+    drop(dropped);
+    let reads = Cell::new(0);
+    s.wake(
+        TAB,
+        Some("complete"),
+        None,
+        "complete",
+        &shown(),
+        clock(&reads),
+    );
+    let heard = done.try_recv().unwrap().expect("told");
+    assert_eq!(heard.page, Some(shown()));
+    assert_eq!(heard.at, 10.0);
+    assert_eq!(
+        reads.get(),
+        1,
+        "the clock is read for each waiter told, only"
+    );
+    assert_eq!(moved.try_recv().unwrap(), None, "still waiting");
+    // The waiter whose call went is not kept.
+    assert_eq!(s.waiters[&TAB].len(), 1);
+    s.wake(
+        TAB,
+        None,
+        Some("https://b.test/"),
+        "complete",
+        &shown(),
+        clock(&reads),
+    );
+    assert!(moved.try_recv().unwrap().is_some());
+    assert!(!s.waiters.contains_key(&TAB), "no empty list is kept");
+}
+
+#[test]
+fn a_settled_load_tells_every_waiter_with_no_page() {
+    let mut s = State::default();
+    let mut a = s.watch(TAB, LoadWatch::navigation());
+    let mut b = s.watch(TAB, LoadWatch::UrlChange);
+    let reads = Cell::new(0);
+    s.settle_loads(TAB, clock(&reads));
+    assert_eq!(a.try_recv().unwrap().unwrap().page, None);
+    assert_eq!(b.try_recv().unwrap().unwrap().at, 20.0);
+    assert!(!s.waiters.contains_key(&TAB));
+}
+
+#[test]
+fn only_a_real_title_ends_the_title_waits() {
+    let mut s = State::default();
+    let gone = s.title_update(TAB);
+    drop(gone);
+    let mut waiting = s.title_update(TAB);
+    assert_eq!(
+        s.title_waiters[&TAB].len(),
+        1,
+        "a wait that ended is dropped"
+    );
+    s.titled(TAB, "a.test/", "https://a.test/");
+    assert_eq!(
+        waiting.try_recv().unwrap(),
+        None,
+        "a placeholder ends nothing"
+    );
+    s.titled(TAB, "The page", "https://a.test/");
+    assert_eq!(waiting.try_recv().unwrap().as_deref(), Some("The page"));
+    assert!(!s.title_waiters.contains_key(&TAB));
+}
+
+#[test]
+fn the_networks_word_wakes_those_waiting_for_it() {
+    let mut s = State::default();
+    let mut news = s.main_frame_news(TAB);
+    assert_eq!(news.try_recv().unwrap(), None);
+    s.main_frame_heard(TAB);
+    assert_eq!(news.try_recv().unwrap(), Some(()));
+}
+
+#[test]
+fn a_tab_that_went_takes_everything_kept_of_it() {
+    let mut s = with_agent_tab();
+    let mut load = s.watch(TAB, LoadWatch::NextComplete);
+    let mut title = s.title_update(TAB);
+    let mut news = s.main_frame_news(TAB);
+    s.refuse_frame(TAB, 3, "refused".into());
+    s.console_tabs.insert(TAB);
+    s.body_tabs.insert(TAB);
+    s.blocked
+        .insert(TAB, ErrorBody::new(ErrorCode::Browser, "x"));
+    s.keep_notes(TAB, vec!["note".into()]);
+    s.tab_removed(TAB);
+    assert!(load.try_recv().is_err(), "its load waiters hear it went");
+    assert!(title.try_recv().is_err());
+    assert!(news.try_recv().is_err());
+    assert!(s.refused_frames.is_empty() && s.console_tabs.is_empty());
+    assert!(s.body_tabs.is_empty() && s.blocked.is_empty() && s.page_notes.is_empty());
+    assert!(!s.pool.contains(TAB));
+}
+
+#[test]
+fn a_load_the_lists_refuse_ends_the_navigation_with_the_refusal() {
+    let mut s = with_agent_tab();
+    s.user_domains = vec!["a.test".into()];
+    s.refuse_frame(TAB, 3, "old page's".into());
+    let mut waiting = s.watch(TAB, LoadWatch::navigation());
+    let reads = Cell::new(0);
+    assert_eq!(
+        s.refuse_load(TAB, "https://a.test/next", clock(&reads)),
+        None
+    );
+    assert!(
+        s.refused_frames.is_empty(),
+        "a new page: the old one's frames go"
+    );
+    assert_eq!(
+        waiting.try_recv().unwrap(),
+        None,
+        "an allowed load ends nothing"
+    );
+    let message = s
+        .refuse_load(TAB, "https://b.test/", clock(&reads))
+        .expect("refused");
+    assert_eq!(s.blocked[&TAB].message, message);
+    assert!(message.contains("b.test"), "{message}");
+    assert_eq!(waiting.try_recv().unwrap().unwrap().page, None);
+}
+
+#[test]
+fn a_user_tab_load_is_never_refused_but_forgets_its_frames() {
+    let mut s = State {
+        user_domains: vec!["a.test".into()],
+        ..State::default()
+    };
+    s.refuse_frame(TAB, 3, "x".into());
+    assert_eq!(s.refuse_load(TAB, "https://b.test/", || 0.0), None);
+    assert!(s.refused_frames.is_empty() && s.blocked.is_empty());
+}
+
+#[test]
+fn an_agents_own_list_narrows_the_users() {
+    let mut s = with_agent_tab();
+    let config = AgentConfig {
+        allowed_domains: vec!["c.test".into()],
+        handle_consent: true,
+    };
+    s.configs.insert(agent(1), config);
+    assert!(s.refusal(&agent(1), "https://b.test/").is_some());
+    assert!(s.refusal(&agent(1), "https://c.test/").is_none());
+    assert!(s.refusal(&agent(2), "https://b.test/").is_none());
+    assert!(s.handles_consent(TAB));
+    assert!(!s.handles_consent(TabId(8)));
+}
+
+#[test]
+fn the_environments_list_stands_before_the_popups() {
+    let mut s = State {
+        user_domains: vec!["a.test".into()],
+        ..State::default()
+    };
+    s.tuning.allowed_domains = vec!["b.test".into()];
+    assert!(s.user_allows("https://b.test/"));
+    assert!(!s.user_allows("https://a.test/"));
+}
+
+#[test]
+fn refused_frames_are_kept_to_be_named_up_to_a_bound() {
+    let mut s = with_agent_tab();
+    assert_eq!(
+        s.refuse_frame_load(TAB, 1, "https://b.test/"),
+        None,
+        "no list"
+    );
+    s.user_domains = vec!["a.test".into()];
+    assert_eq!(s.refuse_frame_load(TAB, 1, "https://a.test/"), None);
+    let why = s
+        .refuse_frame_load(TAB, 1, "https://b.test/")
+        .expect("refused");
+    assert_eq!(s.refused_frame(TAB, 1), Some(why));
+    assert_eq!(s.refused_frame(TAB, 2), None);
+    for frame in 2..40 {
+        s.refuse_frame_load(TAB, frame, "https://b.test/");
+    }
+    assert_eq!(s.refused_frames[&TAB].len(), MAX_REFUSED_FRAMES);
+    assert_eq!(s.refused_frame(TAB, 39), None, "refused, not named");
+}
+
+#[test]
+fn page_notes_are_kept_up_to_a_bound_and_taken_by_their_agent() {
+    let mut s = with_agent_tab();
+    s.pool.insert(TabId(8), agent(2), "https://a.test/".into());
+    s.keep_notes(TAB, Vec::new());
+    assert!(s.page_notes.is_empty(), "nothing said, nothing kept");
+    s.keep_notes(TAB, (0..15).map(|n| n.to_string()).collect());
+    s.keep_notes(TAB, (15..30).map(|n| n.to_string()).collect());
+    s.keep_notes(TabId(8), vec!["other's".into()]);
+    let notes = s.take_page_notes(&agent(1));
+    assert_eq!(notes.len(), MAX_PAGE_NOTES);
+    assert_eq!(
+        notes.last().map(String::as_str),
+        Some("19"),
+        "the first kept"
+    );
+    assert!(s.take_page_notes(&agent(1)).is_empty(), "taken");
+    assert_eq!(s.take_page_notes(&agent(2)), vec!["other's".to_owned()]);
+}
+
+#[test]
+fn a_capture_given_back_wakes_the_next_in_line() {
+    let mut s = State::default();
+    let first = s.capture.request(&agent(1), 0);
+    let next = s.capture.request(&agent(2), 0);
+    assert!(
+        s.capture
+            .verdict(first, 0, 10_000, 60_000)
+            .wait_ms()
+            .unwrap()
+            .is_none()
+    );
+    let (wake, mut woken) = oneshot::channel();
+    s.capture_wakers.insert(next, wake);
+    let (own, _) = oneshot::channel();
+    s.capture_wakers.insert(first, own);
+    let waker = s.capture_done(first, 1).expect("the next waits");
+    assert!(!s.capture_wakers.contains_key(&first), "its own waker goes");
+    waker.send(()).unwrap();
+    assert_eq!(woken.try_recv().unwrap(), Some(()));
+    assert!(s.capture_done(next, 2).is_none(), "none after it");
+}
+
+#[test]
+fn a_download_change_wakes_the_calls_waiting() {
+    let mut s = State::default();
+    let gone = s.next_download_change();
+    drop(gone);
+    let mut waiting = s.next_download_change();
+    assert_eq!(s.download_waiters.len(), 1, "a call that went is not kept");
+    s.downloads_changed();
+    assert_eq!(waiting.try_recv().unwrap(), Some(()));
+    assert!(s.download_waiters.is_empty());
+}
+
+#[test]
+fn a_container_is_its_agents() {
+    let mut s = State::default();
+    let jar = Jar {
+        cookie_store_id: "firefox-container-3".into(),
+        name: "Claudezilla".into(),
+        keep: false,
+    };
+    s.containers.insert(agent(1), jar);
+    assert_eq!(s.container_owner("firefox-container-3"), Some(agent(1)));
+    assert_eq!(s.container_owner("firefox-default"), None);
+}
+
+#[test]
+fn a_tab_given_back_is_no_longer_logged() {
+    let mut s = with_agent_tab();
+    s.console_tabs.insert(TAB);
+    s.body_tabs.insert(TAB);
+    s.given_back(TAB);
+    assert!(s.console_tabs.is_empty() && s.body_tabs.is_empty());
+}
