@@ -9,12 +9,15 @@ use claudezilla_protocol::envelope::Tuning;
 use claudezilla_protocol::{AgentId, TabId};
 use futures_channel::oneshot;
 
-use claudezilla_protocol::ErrorBody;
+use claudezilla_protocol::reply::Acted;
+use claudezilla_protocol::{ErrorBody, ErrorCode};
+use serde::Deserialize;
 
 use crate::allowlist;
+use crate::browser_tab::Tab;
 use crate::capture_lock::{CaptureLock, Ticket};
 use crate::load::{LoadWatch, placeholder_title};
-use crate::pool::Pool;
+use crate::pool::{Pool, Released};
 use crate::tab_wait::{Heard, Shown};
 use crate::trip::adopt::Adopted;
 
@@ -353,6 +356,120 @@ impl State {
         self.console_tabs.remove(&tab);
         self.body_tabs.remove(&tab);
         self.requests.forget(tab);
+    }
+}
+
+/// What a tab's update changed (`tabs.onUpdated`'s change info).
+#[derive(Debug, Default, Deserialize)]
+pub struct TabChange {
+    pub status: Option<String>,
+    pub url: Option<String>,
+    pub title: Option<String>,
+}
+
+/// A tab's update, a tab given back, an agent that leaves.
+impl State {
+    /// Firefox updated `tab` (`change`), which is now `after`: a complete load quiets its
+    /// network (at `now_ms`, the epoch clock, read only then), the pool keeps its page, a real
+    /// title ends the title waits, and its load waiters hear of it (`precise`, as in
+    /// [`State::wake`]).
+    pub fn tab_updated(
+        &mut self,
+        tab: TabId,
+        change: TabChange,
+        after: &Tab,
+        now_ms: impl FnOnce() -> f64,
+        precise: impl Fn() -> f64,
+    ) {
+        if change.status.as_deref() == Some("complete") {
+            self.network.loaded(tab, now_ms());
+        }
+        self.pool
+            .update_page(tab, change.url.clone(), change.title.clone());
+        if let Some(title) = &change.title {
+            self.titled(tab, title, &after.url);
+        }
+        let shown = Shown {
+            url: after.url.clone(),
+            title: after.title.clone(),
+        };
+        let (status, url) = (change.status.as_deref(), change.url.as_deref());
+        self.wake(tab, status, url, &after.status, &shown, precise);
+    }
+
+    /// `firefox_evaluate` and fulfilling what the browser runs are refused while the user's
+    /// switch is off, saying where it is.
+    pub fn code_switch(&self) -> Result<(), ErrorBody> {
+        if self.code_allowed() {
+            return Ok(());
+        }
+        Err(ErrorBody::new(
+            ErrorCode::Disabled,
+            "running JavaScript in pages is switched off",
+        )
+        .with_hint(
+            "the user can switch it on in the Claudezilla toolbar popup (\"Allow firefox_evaluate\"); \
+             until then, read pages with firefox_get_content or firefox_snapshot",
+        ))
+    }
+
+    /// An agent asked for `tab`'s response bodies: from now on they are read as they arrive
+    /// — never those of a tab attached from the user. True when the tab is read (its
+    /// listeners to follow).
+    pub fn read_bodies(&mut self, tab: TabId) -> bool {
+        if self.pool.is_attached(tab) {
+            return false;
+        }
+        self.body_tabs.insert(tab);
+        true
+    }
+
+    /// An agent takes the user's `tab` at `url` (at `now`): the log starts at the attachment,
+    /// since what the user browsed before is not the agent's.
+    pub fn attach_tab(
+        &mut self,
+        agent: &AgentId,
+        tab: TabId,
+        url: &str,
+        now: u64,
+    ) -> Result<(), ErrorBody> {
+        self.pool.admit(agent, now)?;
+        self.pool.attach(tab, agent, url.to_owned())?;
+        self.requests.forget(tab);
+        self.requests.claim(tab);
+        Ok(())
+    }
+
+    /// `agent` gives `tab` back (its hooks to be taken out of the page).
+    pub fn detach(&mut self, agent: &AgentId, tab: TabId) -> Result<Acted, ErrorBody> {
+        self.pool.detach(agent, tab)?;
+        Ok(Acted {
+            what: format!("Gave tab {tab} back to the user; it stays open."),
+        })
+    }
+
+    /// The user takes an attached `tab` back from the popup; false when it is no attached tab.
+    pub fn give_back(&mut self, tab: TabId) -> bool {
+        if !self.pool.is_attached(tab) {
+            return false;
+        }
+        self.pool.remove(tab);
+        true
+    }
+
+    /// `agent` leaves: its settings, loops and typed secrets go, and the pool lets its tabs go
+    /// (those to close, and the user's to give back).
+    pub fn agent_leaves(&mut self, agent: &AgentId) -> Released {
+        self.configs.remove(agent);
+        self.loops.release(agent);
+        self.typed.remove(agent);
+        self.pool.release(agent)
+    }
+
+    /// The agent, and its tab, that a download of `url` came from (at `now`, the epoch clock).
+    pub fn requested_by(&self, url: &str, now: f64) -> Option<(AgentId, TabId)> {
+        let tab = self.downloads.tab_that_requested(url, now)?;
+        Some((self.pool.owner(tab)?.clone(), tab))
     }
 }
 

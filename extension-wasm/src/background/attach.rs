@@ -83,15 +83,7 @@ impl Attacher for Browser<'_> {
     }
 
     fn take(&self, tab: TabId, url: &str) -> Result<(), ErrorBody> {
-        with_state(|s| {
-            s.pool.admit(self.agent, now())?;
-            s.pool.attach(tab, self.agent, url.to_owned())?;
-            // The log starts at the attachment: what the user browsed before is not the
-            // agent's.
-            s.requests.forget(tab);
-            s.requests.claim(tab);
-            Ok(())
-        })
+        with_state(|s| s.attach_tab(self.agent, tab, url, now()))
     }
 
     fn changed(&self) {
@@ -143,17 +135,14 @@ pub fn decide(request: u32, allow: bool) {
 }
 
 pub fn detach(agent: &AgentId, tab: TabId) -> Result<reply::Acted, ErrorBody> {
-    with_state(|s| s.pool.detach(agent, tab))?;
+    let acted = with_state(|s| s.detach(agent, tab))?;
     forget(tab);
-    Ok(reply::Acted {
-        what: format!("Gave tab {tab} back to the user; it stays open."),
-    })
+    Ok(acted)
 }
 
 /// The popup's "give back": the user ends an attachment.
 pub fn give_back(tab: TabId) {
-    if with_state(|s| s.pool.is_attached(tab)) {
-        with_state(|s| s.pool.remove(tab));
+    if with_state(|s| s.give_back(tab)) {
         forget(tab);
     }
 }

@@ -263,12 +263,7 @@ async fn grant(agent: &AgentId) -> Result<reply::Granted, ErrorBody> {
 /// Closes and forgets every tab of an agent that said goodbye, whose connection dropped, or
 /// that went silent.
 pub async fn release_agent(agent: &AgentId) -> u32 {
-    config::release(agent);
-    let released = with_state(|s| {
-        s.loops.release(agent);
-        s.typed.remove(agent);
-        s.pool.release(agent)
-    });
+    let released = with_state(|s| s.agent_leaves(agent));
     released.given_back.into_iter().for_each(attach::forget);
     agents_window::remove_all(&InBrowser, &released.closed).await;
     containers::release(agent, true).await;

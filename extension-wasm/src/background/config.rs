@@ -37,10 +37,6 @@ pub fn handles_consent(tab: TabId) -> bool {
     with_state(|s| s.handles_consent(tab))
 }
 
-pub fn release(agent: &AgentId) {
-    with_state(|s| s.configs.remove(agent));
-}
-
 /// The user set the popup's allowlist: in force at once, and kept for the next start.
 pub fn set_user_list(domains: Vec<String>) {
     with_state(|s| s.user_domains = domains.clone());

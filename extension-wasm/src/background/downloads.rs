@@ -77,10 +77,7 @@ impl Downloader for Browser {
     }
 
     fn requested_by(&self, url: &str) -> Option<(AgentId, TabId)> {
-        with_state(|s| {
-            let tab = s.downloads.tab_that_requested(url, web::now_ms())?;
-            Some((s.pool.owner(tab)?.clone(), tab))
-        })
+        with_state(|s| s.requested_by(url, web::now_ms()))
     }
 
     fn container_of(&self, jar: &str) -> Option<AgentId> {

@@ -300,3 +300,136 @@ fn a_tab_given_back_is_no_longer_logged() {
     s.given_back(TAB);
     assert!(s.console_tabs.is_empty() && s.body_tabs.is_empty());
 }
+
+fn tab_after(url: &str, title: &str, status: &str) -> Tab {
+    Tab {
+        id: TAB.0,
+        window_id: 1,
+        url: url.into(),
+        title: title.into(),
+        status: status.into(),
+        active: false,
+        group_id: None,
+        opener_tab_id: None,
+        incognito: false,
+        cookie_store_id: None,
+    }
+}
+
+fn change(status: Option<&str>, url: Option<&str>, title: Option<&str>) -> TabChange {
+    TabChange {
+        status: status.map(Into::into),
+        url: url.map(Into::into),
+        title: title.map(Into::into),
+    }
+}
+
+#[test]
+fn a_tabs_update_feeds_its_page_its_network_and_its_waits() {
+    let mut s = with_agent_tab();
+    let mut load = s.watch(TAB, LoadWatch::NextComplete);
+    let mut title = s.title_update(TAB);
+    let after = tab_after("https://a.test/next", "a.test/next", "loading");
+    let loading = change(Some("loading"), Some("https://a.test/next"), None);
+    let no_clock = || panic!("the epoch clock is read for a complete load only");
+    s.tab_updated(TAB, loading, &after, no_clock, || 1.0);
+    assert_eq!(load.try_recv().unwrap(), None);
+    assert_eq!(s.pool.entries(&agent(1))[0].url, "https://a.test/next");
+    let after = tab_after("https://a.test/next", "Next", "complete");
+    let complete = change(Some("complete"), None, Some("Next"));
+    s.tab_updated(TAB, complete, &after, || 1_000.0, || 2.0);
+    assert!(
+        !s.network.quiet(TAB, 1_000.0),
+        "a page just loaded is young"
+    );
+    assert_eq!(s.pool.entries(&agent(1))[0].title, "Next");
+    assert_eq!(title.try_recv().unwrap().as_deref(), Some("Next"));
+    let heard = load.try_recv().unwrap().expect("the load ended");
+    assert_eq!(heard.at, 2.0);
+    let page = heard.page.expect("the page shown");
+    assert_eq!(
+        (page.url.as_str(), page.title.as_str()),
+        ("https://a.test/next", "Next")
+    );
+}
+
+#[test]
+fn running_code_waits_for_the_users_switch() {
+    let mut s = State::default();
+    let refused = s.code_switch().unwrap_err();
+    assert_eq!(refused.code, ErrorCode::Disabled);
+    assert!(
+        refused.message.contains("switched off"),
+        "{}",
+        refused.message
+    );
+    s.evaluate_switch = true;
+    assert!(s.code_switch().is_ok());
+    s.evaluate_switch = false;
+    s.tuning.allow_evaluate = true;
+    assert!(s.code_switch().is_ok());
+}
+
+#[test]
+fn an_attached_tab_is_the_users_until_given_back() {
+    let mut s = State::default();
+    s.attach_tab(&agent(1), TAB, "https://u.test/", 0).unwrap();
+    assert!(
+        !s.read_bodies(TAB),
+        "an attached tab's bodies are never read"
+    );
+    assert!(s.body_tabs.is_empty());
+    assert!(s.attach_tab(&agent(2), TAB, "https://u.test/", 0).is_err());
+    let acted = s.detach(&agent(1), TAB).unwrap();
+    assert_eq!(acted.what, "Gave tab 7 back to the user; it stays open.");
+    assert!(!s.pool.contains(TAB));
+    assert!(!s.give_back(TAB), "given back already");
+    s.attach_tab(&agent(1), TAB, "https://u.test/", 0).unwrap();
+    assert!(s.give_back(TAB));
+    assert!(!s.pool.contains(TAB));
+}
+
+#[test]
+fn an_agent_tab_is_read_for_bodies_and_never_given_back_by_the_user() {
+    let mut s = with_agent_tab();
+    assert!(s.read_bodies(TAB));
+    assert!(s.body_tabs.contains(&TAB));
+    assert!(!s.give_back(TAB), "only an attached tab goes back");
+    assert!(s.pool.contains(TAB));
+    assert!(s.detach(&agent(1), TAB).is_err());
+}
+
+#[test]
+fn an_agent_that_leaves_takes_its_settings_and_lets_its_tabs_go() {
+    let mut s = with_agent_tab();
+    s.attach_tab(&agent(1), TabId(9), "https://u.test/", 0)
+        .unwrap();
+    s.pool.insert(TabId(8), agent(2), "https://a.test/".into());
+    s.configs.insert(agent(1), AgentConfig::default());
+    s.configs.insert(agent(2), AgentConfig::default());
+    s.typed.insert(agent(1), Default::default());
+    let released = s.agent_leaves(&agent(1));
+    assert_eq!(released.closed, vec![TAB]);
+    assert_eq!(released.given_back, vec![TabId(9)]);
+    assert!(!s.configs.contains_key(&agent(1)) && s.configs.contains_key(&agent(2)));
+    assert!(s.typed.is_empty());
+    assert!(s.pool.contains(TabId(8)));
+}
+
+#[test]
+fn a_download_is_the_agent_whose_tab_asked_for_it() {
+    let mut s = with_agent_tab();
+    s.downloads
+        .requested(TAB, true, "https://a.test/file.zip", 100.0);
+    s.downloads
+        .requested(TabId(8), true, "https://a.test/other.zip", 100.0);
+    assert_eq!(
+        s.requested_by("https://a.test/file.zip", 200.0),
+        Some((agent(1), TAB))
+    );
+    assert_eq!(
+        s.requested_by("https://a.test/other.zip", 200.0),
+        None,
+        "no agent's tab"
+    );
+}

@@ -16,9 +16,9 @@ use super::{now, persist, with_state};
 use crate::agents_window::{
     self, CreateTab, CreateWindow, GroupLook, GroupTabs, NewWindow, Windows,
 };
+use crate::background_state::TabChange;
 use crate::load::LoadWatch;
 use crate::pool::{Opened, Pool};
-use crate::tab_wait::Shown;
 use crate::trip::adopt::{self, Adopted, Adopter, OpenedTab};
 use crate::trip::open::Opener;
 use crate::web::{self, Tab, Window};
@@ -403,33 +403,10 @@ impl Adopter for Browser {
     }
 }
 
-#[derive(serde::Deserialize, Default)]
-pub(super) struct ChangeInfo {
-    status: Option<String>,
-    url: Option<String>,
-    title: Option<String>,
-}
-
 pub(super) fn on_updated(tab: u32, change: JsValue, state: JsValue) {
-    let tab = TabId(tab);
-    let change: ChangeInfo = serde_wasm_bindgen::from_value(change).unwrap_or_default();
+    let change: TabChange = serde_wasm_bindgen::from_value(change).unwrap_or_default();
     let Ok(state) = serde_wasm_bindgen::from_value::<Tab>(state) else {
         return;
     };
-    if change.status.as_deref() == Some("complete") {
-        with_state(|s| s.network.loaded(tab, web::now_ms()));
-    }
-    with_state(|s| {
-        s.pool
-            .update_page(tab, change.url.clone(), change.title.clone())
-    });
-    if let Some(title) = &change.title {
-        with_state(|s| s.titled(tab, title, &state.url));
-    }
-    let shown = Shown {
-        url: state.url.clone(),
-        title: state.title.clone(),
-    };
-    let (status, url) = (change.status.as_deref(), change.url.as_deref());
-    with_state(|s| s.wake(tab, status, url, &state.status, &shown, web::precise_ms));
+    with_state(|s| s.tab_updated(TabId(tab), change, &state, web::now_ms, web::precise_ms));
 }
