@@ -9,7 +9,8 @@ use claudezilla_protocol::envelope::Tuning;
 use claudezilla_protocol::{AgentId, TabId};
 use futures_channel::oneshot;
 
-use claudezilla_protocol::reply::Acted;
+use claudezilla_protocol::envelope::{ContentRequest, PageOp};
+use claudezilla_protocol::reply::{Acted, Granted};
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 use serde::Deserialize;
 
@@ -470,6 +471,42 @@ impl State {
     pub fn requested_by(&self, url: &str, now: f64) -> Option<(AgentId, TabId)> {
         let tab = self.downloads.tab_that_requested(url, now)?;
         Some((self.pool.owner(tab)?.clone(), tab))
+    }
+}
+
+/// What a command asks of the state before it goes to a page or the pool.
+impl State {
+    /// What goes to frame `alias` of `tab` for `op`, due by `until`: the frame's browser id
+    /// (refused for an alias the tab does not have), and the request — the console restarted
+    /// with a top frame's operation where its agent reads it, the secrets its agent typed
+    /// hidden ([`crate::hidden::to_hide`]).
+    pub fn content_request(
+        &mut self,
+        tab: TabId,
+        alias: u32,
+        until: u64,
+        op: PageOp,
+    ) -> Result<(u64, ContentRequest), ErrorBody> {
+        let frame = self.frames.frame(tab, alias)?;
+        let console = alias == 0 && self.console_tabs.contains(&tab);
+        let typing = op.secrets();
+        let hide = crate::hidden::to_hide(&mut self.typed, self.pool.owner(tab), &typing);
+        let request = ContentRequest {
+            console,
+            frame: alias,
+            until,
+            op,
+            hide,
+        };
+        Ok((frame, request))
+    }
+
+    /// `agent` gives its oldest tab's slot to the agent waiting longest (at `now`), reserved
+    /// for the tuning's time: the tab to close, and the answer.
+    pub fn grant(&mut self, agent: &AgentId, now: u64) -> Result<(TabId, Granted), ErrorBody> {
+        let reserved_ms = self.tuning.reservation_ms;
+        let grant = self.pool.grant(agent, now, reserved_ms)?;
+        Ok((grant.released, grant.answer(reserved_ms)))
     }
 }
 

@@ -252,12 +252,9 @@ async fn diagnose(agent: &AgentId) -> Result<ExtensionDiagnosis, ErrorBody> {
 }
 
 async fn grant(agent: &AgentId) -> Result<reply::Granted, ErrorBody> {
-    let (grant, reserved_ms) = with_state(|s| {
-        let reserved = s.tuning.reservation_ms;
-        s.pool.grant(agent, now(), reserved).map(|g| (g, reserved))
-    })?;
-    agents_window::remove_all(&InBrowser, &[grant.released]).await;
-    Ok(grant.answer(reserved_ms))
+    let (released, granted) = with_state(|s| s.grant(agent, now()))?;
+    agents_window::remove_all(&InBrowser, &[released]).await;
+    Ok(granted)
 }
 
 /// Closes and forgets every tab of an agent that said goodbye, whose connection dropped, or

@@ -2,7 +2,6 @@
 //! missing; and [`Frames`], the browser's side of the reads that span a tab's frames
 //! ([`tab_frames`]).
 
-use claudezilla_protocol::args::FilledSecret;
 use claudezilla_protocol::envelope::{ContentReply, ContentRequest, PageOp};
 use claudezilla_protocol::{Answer, ErrorBody, ErrorCode, TabId};
 use serde::Serialize;
@@ -56,16 +55,7 @@ pub async fn round_trip<T: DeserializeOwned>(
     budget_ms: u32,
 ) -> Result<T, ErrorBody> {
     let tab = authorized.id();
-    let frame = frame_id(tab, alias)?;
-    let console = alias == 0 && with_state(|s| s.console_tabs.contains(&tab));
-    let hide = typed_secrets(tab, &op);
-    let request = ContentRequest {
-        console,
-        frame: alias,
-        until,
-        op,
-        hide,
-    };
+    let (frame, request) = with_state(|s| s.content_request(tab, alias, until, op))?;
     let message = to_content(&request);
     let started = web::precise_ms();
     let talk = async {
@@ -92,13 +82,6 @@ pub async fn round_trip<T: DeserializeOwned>(
     web::with_deadline(budget_ms, talk)
         .await
         .unwrap_or_else(|| Err(retry_plan::no_answer(tab, budget_ms)))
-}
-
-/// What the frame hides, the secrets `op` types kept for the tab's agent
-/// ([`crate::hidden::to_hide`]).
-fn typed_secrets(tab: TabId, op: &PageOp) -> Vec<FilledSecret> {
-    let typing = op.secrets();
-    with_state(|s| crate::hidden::to_hide(&mut s.typed, s.pool.owner(tab), &typing))
 }
 
 /// One frame of an agent's tab, as the exchange with its content script asks it.

@@ -433,3 +433,48 @@ fn a_download_is_the_agent_whose_tab_asked_for_it() {
         "no agent's tab"
     );
 }
+
+#[test]
+fn a_content_request_carries_its_frame_its_console_and_its_agents_secrets() {
+    use claudezilla_protocol::args::{FilledSecret, SecretName};
+    let mut s = with_agent_tab();
+    let far = s.frames.alias(TAB, 40_000_000_001);
+    assert!(
+        s.content_request(TAB, far + 1, 9, PageOp::Performance)
+            .is_err()
+    );
+    let (frame, request) = s.content_request(TAB, 0, 9, PageOp::Performance).unwrap();
+    assert_eq!((frame, request.frame, request.until), (0, 0, 9));
+    assert!(!request.console && request.hide.is_empty());
+    s.console_tabs.insert(TAB);
+    let secret = FilledSecret {
+        name: SecretName::try_from("pin".to_owned()).unwrap(),
+        value: "1234".into(),
+        sites: Vec::new(),
+    };
+    crate::hidden::to_hide(&mut s.typed, Some(&agent(1)), &[&secret]);
+    let (_, top) = s.content_request(TAB, 0, 9, PageOp::Performance).unwrap();
+    assert!(top.console, "a top frame's operation restarts the console");
+    assert_eq!(top.hide.len(), 1, "what its agent typed is hidden");
+    let (frame, inner) = s.content_request(TAB, far, 9, PageOp::Performance).unwrap();
+    assert_eq!((frame, inner.frame), (40_000_000_001, far));
+    assert!(!inner.console, "only the top frame's");
+    let (_, other) = s
+        .content_request(TabId(8), 0, 9, PageOp::Performance)
+        .unwrap();
+    assert!(other.hide.is_empty(), "no agent's tab, nothing to hide");
+}
+
+#[test]
+fn a_grant_reserves_the_slot_for_the_tunings_time() {
+    let mut s = with_agent_tab();
+    s.tuning.reservation_ms = 7_000;
+    assert!(s.grant(&agent(1), 0).is_err(), "nobody waits");
+    for t in 20..22 {
+        s.pool.insert(TabId(t), agent(1), "https://a.test/".into());
+    }
+    s.pool.request_space(&agent(2), 0);
+    let (released, granted) = s.grant(&agent(1), 10).unwrap();
+    assert!(s.pool.owner(released).is_none(), "its tab left the pool");
+    assert_eq!(granted.reserved_ms, 7_000);
+}
