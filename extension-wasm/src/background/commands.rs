@@ -274,9 +274,8 @@ pub async fn release_agent(agent: &AgentId) -> u32 {
 pub async fn release_idle_agents_forever() {
     loop {
         let idle_ms = with_state(|s| s.tuning.idle_release_ms);
-        // Re-read each round: the host's welcome may change the limit, and a round of at most
-        // a second lets a shorter limit apply soon after it.
-        web::sleep((idle_ms / 4).clamp(250, 1_000) as u32).await;
+        // Re-read each round: the host's welcome may change the limit.
+        web::sleep(crate::pool::idle_round_ms(idle_ms)).await;
         let idle = with_state(|s| s.pool.idle_agents(now(), s.tuning.idle_release_ms));
         for agent in idle {
             let closed = release_agent(&agent).await;
