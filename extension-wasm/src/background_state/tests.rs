@@ -27,6 +27,22 @@ fn clock(reads: &Cell<u32>) -> impl Fn() -> f64 + '_ {
     }
 }
 
+/// What `tab`'s network log holds (every entry).
+fn logged(s: &State, tab: TabId) -> Vec<String> {
+    let all = crate::request_log::Filter {
+        limit: 100,
+        ..Default::default()
+    };
+    let (entries, _) = s.requests.query(tab, &all, 0.0);
+    entries.into_iter().map(|e| e.url).collect()
+}
+
+/// Starts request `id` of `tab` in its log at `now`.
+fn log_request(s: &mut State, tab: TabId, id: &str, now: f64) {
+    let url = format!("https://a.test/{id}");
+    s.requests.started(tab, id, "GET", &url, "xhr", now);
+}
+
 /// A state whose pool has `TAB`, owned by agent 1.
 fn with_agent_tab() -> State {
     let mut s = State::default();
@@ -128,6 +144,12 @@ fn a_tab_that_went_takes_everything_kept_of_it() {
     s.blocked
         .insert(TAB, ErrorBody::new(ErrorCode::Browser, "x"));
     s.keep_notes(TAB, vec!["note".into()]);
+    let alias = s.frames.alias(TAB, 5);
+    s.network.started(TAB, "r", 0.0);
+    s.requests.claim(TAB);
+    log_request(&mut s, TAB, "q", 0.0);
+    s.main_frames.started(TAB, "m", "https://a.test/");
+    assert!(!s.network.quiet(TAB, 1e6) && !s.main_frames.settled(TAB));
     s.tab_removed(TAB);
     assert!(load.try_recv().is_err(), "its load waiters hear it went");
     assert!(title.try_recv().is_err());
@@ -135,6 +157,13 @@ fn a_tab_that_went_takes_everything_kept_of_it() {
     assert!(s.refused_frames.is_empty() && s.console_tabs.is_empty());
     assert!(s.body_tabs.is_empty() && s.blocked.is_empty() && s.page_notes.is_empty());
     assert!(!s.pool.contains(TAB));
+    assert!(
+        s.frames.frame(TAB, alias).is_err(),
+        "its frames' aliases go"
+    );
+    assert!(s.network.quiet(TAB, 1e6), "its requests in flight go");
+    assert!(logged(&s, TAB).is_empty(), "its log goes");
+    assert!(s.main_frames.settled(TAB), "its main-frame loads go");
 }
 
 #[test]
@@ -184,11 +213,14 @@ fn an_agents_own_list_narrows_the_users() {
         handle_consent: true,
     };
     s.configs.insert(agent(1), config);
+    s.pool.insert(TabId(8), agent(2), "https://a.test/".into());
+    s.configs.insert(agent(2), AgentConfig::default());
     assert!(s.refusal(&agent(1), "https://b.test/").is_some());
     assert!(s.refusal(&agent(1), "https://c.test/").is_none());
     assert!(s.refusal(&agent(2), "https://b.test/").is_none());
     assert!(s.handles_consent(TAB));
-    assert!(!s.handles_consent(TabId(8)));
+    assert!(!s.handles_consent(TabId(8)), "its agent's setting is off");
+    assert!(!s.handles_consent(TabId(9)), "no agent's tab");
 }
 
 #[test]
@@ -280,6 +312,19 @@ fn a_download_change_wakes_the_calls_waiting() {
 }
 
 #[test]
+fn a_tab_opened_by_a_click_is_told_to_that_click() {
+    let mut s = State::default();
+    let (heard, mut hears) = futures_channel::mpsc::unbounded();
+    s.clicking.insert(TAB, heard);
+    let adopted: Adopted = Ok(TabId(9));
+    assert!(s.tell_click(TAB, &adopted));
+    assert_eq!(hears.try_recv().unwrap(), adopted);
+    assert!(!s.tell_click(TabId(8), &adopted), "no click on that opener");
+    drop(hears);
+    assert!(!s.tell_click(TAB, &adopted), "the click ended");
+}
+
+#[test]
 fn a_container_is_its_agents() {
     let mut s = State::default();
     let jar = Jar {
@@ -297,8 +342,11 @@ fn a_tab_given_back_is_no_longer_logged() {
     let mut s = with_agent_tab();
     s.console_tabs.insert(TAB);
     s.body_tabs.insert(TAB);
+    s.requests.claim(TAB);
+    log_request(&mut s, TAB, "q", 0.0);
     s.given_back(TAB);
     assert!(s.console_tabs.is_empty() && s.body_tabs.is_empty());
+    assert!(logged(&s, TAB).is_empty(), "its log goes");
 }
 
 fn tab_after(url: &str, title: &str, status: &str) -> Tab {
@@ -328,14 +376,17 @@ fn change(status: Option<&str>, url: Option<&str>, title: Option<&str>) -> TabCh
 fn a_tabs_update_feeds_its_page_its_network_and_its_waits() {
     let mut s = with_agent_tab();
     let mut load = s.watch(TAB, LoadWatch::NextComplete);
+    let mut moved = s.watch(TAB, LoadWatch::UrlChange);
     let mut title = s.title_update(TAB);
     let after = tab_after("https://a.test/next", "a.test/next", "loading");
     let loading = change(Some("loading"), Some("https://a.test/next"), None);
     let no_clock = || panic!("the epoch clock is read for a complete load only");
     s.tab_updated(TAB, loading, &after, no_clock, || 1.0);
     assert_eq!(load.try_recv().unwrap(), None);
+    assert!(moved.try_recv().unwrap().is_some(), "its address changed");
     assert_eq!(s.pool.entries(&agent(1))[0].url, "https://a.test/next");
-    let after = tab_after("https://a.test/next", "Next", "complete");
+    // The tab as read after the event may show an older title than the event's.
+    let after = tab_after("https://a.test/next", "Before", "complete");
     let complete = change(Some("complete"), None, Some("Next"));
     s.tab_updated(TAB, complete, &after, || 1_000.0, || 2.0);
     assert!(
@@ -349,20 +400,22 @@ fn a_tabs_update_feeds_its_page_its_network_and_its_waits() {
     let page = heard.page.expect("the page shown");
     assert_eq!(
         (page.url.as_str(), page.title.as_str()),
-        ("https://a.test/next", "Next")
+        ("https://a.test/next", "Before")
     );
 }
 
 #[test]
 fn running_code_waits_for_the_users_switch() {
     let mut s = State::default();
-    let refused = s.code_switch().unwrap_err();
-    assert_eq!(refused.code, ErrorCode::Disabled);
-    assert!(
-        refused.message.contains("switched off"),
-        "{}",
-        refused.message
+    let refused = ErrorBody::new(
+        ErrorCode::Disabled,
+        "running JavaScript in pages is switched off",
+    )
+    .with_hint(
+        "the user can switch it on in the Claudezilla toolbar popup (\"Allow firefox_evaluate\"); \
+         until then, read pages with firefox_get_content or firefox_snapshot",
     );
+    assert_eq!(s.code_switch(), Err(refused));
     s.evaluate_switch = true;
     assert!(s.code_switch().is_ok());
     s.evaluate_switch = false;
@@ -390,6 +443,18 @@ fn an_attached_tab_is_the_users_until_given_back() {
 }
 
 #[test]
+fn an_attached_tabs_log_starts_at_the_attachment() {
+    let mut s = State::default();
+    log_request(&mut s, TAB, "before", 0.0);
+    s.attach_tab(&agent(1), TAB, "https://u.test/", 0).unwrap();
+    assert!(logged(&s, TAB).is_empty(), "what the user browsed goes");
+    log_request(&mut s, TAB, "after", 0.0);
+    // Another tab's request long after: an unclaimed log would be forgotten by now.
+    log_request(&mut s, TabId(8), "other", 60_000.0);
+    assert_eq!(logged(&s, TAB), vec!["https://a.test/after".to_owned()]);
+}
+
+#[test]
 fn an_agent_tab_is_read_for_bodies_and_never_given_back_by_the_user() {
     let mut s = with_agent_tab();
     assert!(s.read_bodies(TAB));
@@ -408,11 +473,19 @@ fn an_agent_that_leaves_takes_its_settings_and_lets_its_tabs_go() {
     s.configs.insert(agent(1), AgentConfig::default());
     s.configs.insert(agent(2), AgentConfig::default());
     s.typed.insert(agent(1), Default::default());
+    let round = claudezilla_protocol::args::LoopArgs {
+        prompt: "work".into(),
+        max_iterations: 3,
+        completion_promise: None,
+        session_pid: 42,
+    };
+    s.loops.start(&agent(1), round, 0).unwrap();
     let released = s.agent_leaves(&agent(1));
     assert_eq!(released.closed, vec![TAB]);
     assert_eq!(released.given_back, vec![TabId(9)]);
     assert!(!s.configs.contains_key(&agent(1)) && s.configs.contains_key(&agent(2)));
     assert!(s.typed.is_empty());
+    assert!(!s.loops.status(&agent(1), 0).active, "its loop goes");
     assert!(s.pool.contains(TabId(8)));
 }
 
