@@ -5,13 +5,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use claudezilla_protocol::envelope::Tuning;
-use claudezilla_protocol::{AgentId, TabId};
-use futures_channel::oneshot;
-
-use claudezilla_protocol::envelope::{ContentRequest, PageOp};
+use claudezilla_protocol::envelope::{ContentRequest, PageOp, Tuning};
 use claudezilla_protocol::reply::{Acted, Granted};
-use claudezilla_protocol::{ErrorBody, ErrorCode};
+use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, TabId};
+use futures_channel::oneshot;
 use serde::Deserialize;
 
 use crate::allowlist;
@@ -28,6 +25,8 @@ pub struct LoadWaiter {
     pub done: oneshot::Sender<Heard>,
 }
 
+/// All the background keeps between events: the pool and what waits on its tabs, the logs and
+/// records of pages, and the agents' and the user's settings.
 #[derive(Default)]
 pub struct State {
     pub pool: Pool,
@@ -94,53 +93,6 @@ pub struct State {
     /// The secrets each agent has typed, which every frame of its tabs hides.
     pub typed: HashMap<AgentId, crate::hidden::Typed>,
 }
-
-/// Frames refused per tab that a read can name (more are refused, not named).
-pub const MAX_REFUSED_FRAMES: usize = 16;
-
-impl State {
-    /// Ends the waits for a load of `tab` that will bring no new page (it became a download,
-    /// or was refused): Firefox may not report the tab's load as finished then.
-    /// `now` is the precise clock, read as each waiter is told.
-    pub fn settle_loads(&mut self, tab: TabId, now: impl Fn() -> f64) {
-        for waiter in self.waiters.remove(&tab).unwrap_or_default() {
-            let _ = waiter.done.send(Heard {
-                at: now(),
-                page: None,
-            });
-        }
-    }
-
-    /// Keeps why `frame` of `tab` was not loaded, for a read of that frame to say.
-    pub fn refuse_frame(&mut self, tab: TabId, frame: u64, why: String) {
-        let refused = self.refused_frames.entry(tab).or_default();
-        if refused.len() < MAX_REFUSED_FRAMES {
-            refused.push((frame, why));
-        }
-    }
-
-    /// The user's evaluate switch is on (popup or environment): agents may run code in their
-    /// pages, by `firefox_evaluate` or by fulfilling what the browser runs.
-    pub fn code_allowed(&self) -> bool {
-        self.evaluate_switch || self.tuning.allow_evaluate
-    }
-
-    /// The notes of `agent`'s tabs' pages, taken.
-    pub fn take_page_notes(&mut self, agent: &AgentId) -> Vec<String> {
-        let tabs: Vec<TabId> = self
-            .page_notes
-            .keys()
-            .filter(|t| self.pool.owner(**t) == Some(agent))
-            .copied()
-            .collect();
-        tabs.into_iter()
-            .flat_map(|t| self.page_notes.remove(&t).unwrap_or_default())
-            .collect()
-    }
-}
-
-/// Page notes kept per tab until an answer carries them (the newest dropped past it).
-pub const MAX_PAGE_NOTES: usize = 20;
 
 /// A tab's load waiters, title waiters and network word, as its events end them.
 impl State {
@@ -220,6 +172,18 @@ impl State {
         }
     }
 
+    /// Ends the waits for a load of `tab` that will bring no new page (it became a download,
+    /// or was refused): Firefox may not report the tab's load as finished then.
+    /// `now` is the precise clock, read as each waiter is told.
+    pub fn settle_loads(&mut self, tab: TabId, now: impl Fn() -> f64) {
+        for waiter in self.waiters.remove(&tab).unwrap_or_default() {
+            let _ = waiter.done.send(Heard {
+                at: now(),
+                page: None,
+            });
+        }
+    }
+
     /// `tab` went: everything kept of it goes, and dropping its waiters' senders tells them.
     pub fn tab_removed(&mut self, tab: TabId) {
         self.waiters.remove(&tab);
@@ -237,6 +201,9 @@ impl State {
         self.pool.remove(tab);
     }
 }
+
+/// Frames refused per tab that a read can name (more are refused, not named).
+pub const MAX_REFUSED_FRAMES: usize = 16;
 
 /// The allowlists, as the blocking listeners and the commands ask them.
 impl State {
@@ -282,6 +249,14 @@ impl State {
         Some(message)
     }
 
+    /// Keeps why `frame` of `tab` was not loaded, for a read of that frame to say.
+    pub fn refuse_frame(&mut self, tab: TabId, frame: u64, why: String) {
+        let refused = self.refused_frames.entry(tab).or_default();
+        if refused.len() < MAX_REFUSED_FRAMES {
+            refused.push((frame, why));
+        }
+    }
+
     /// Why `frame` of `tab` was not loaded, if it was refused.
     pub fn refused_frame(&self, tab: TabId, frame: u64) -> Option<String> {
         let refused = self.refused_frames.get(&tab)?;
@@ -300,6 +275,9 @@ impl State {
     }
 }
 
+/// Page notes kept per tab until an answer carries them (the newest dropped past it).
+pub const MAX_PAGE_NOTES: usize = 20;
+
 /// What pages, captures, clicks and downloads leave for others to hear.
 impl State {
     /// Keeps what `tab`'s page did during an operation for its answer, the first
@@ -313,6 +291,19 @@ impl State {
         kept.truncate(MAX_PAGE_NOTES);
     }
 
+    /// The notes of `agent`'s tabs' pages, taken.
+    pub fn take_page_notes(&mut self, agent: &AgentId) -> Vec<String> {
+        let tabs: Vec<TabId> = self
+            .page_notes
+            .keys()
+            .filter(|t| self.pool.owner(**t) == Some(agent))
+            .copied()
+            .collect();
+        tabs.into_iter()
+            .flat_map(|t| self.page_notes.remove(&t).unwrap_or_default())
+            .collect()
+    }
+
     /// A screenshot's turn is given back (at `now`): the waker of the next in line, to wake.
     pub fn capture_done(&mut self, ticket: Ticket, now: u64) -> Option<oneshot::Sender<()>> {
         let next = self.capture.release(ticket, now);
@@ -322,7 +313,7 @@ impl State {
 
     /// Tells the click being answered on `opener` (if any) what became of a tab it opened;
     /// false when no click waits, so the agent hears of it in a note instead.
-    pub fn tell_click(&mut self, opener: TabId, adopted: &Adopted) -> bool {
+    pub fn tell_click(&self, opener: TabId, adopted: &Adopted) -> bool {
         self.clicking
             .get(&opener)
             .is_some_and(|heard| heard.unbounded_send(adopted.clone()).is_ok())
@@ -351,12 +342,30 @@ impl State {
             .find(|(_, c)| c.cookie_store_id == jar)
             .map(|(agent, _)| agent.clone())
     }
+}
 
-    /// `tab` goes back to the user: its console, bodies and log are no longer kept.
-    pub fn given_back(&mut self, tab: TabId) {
-        self.console_tabs.remove(&tab);
-        self.body_tabs.remove(&tab);
-        self.requests.forget(tab);
+/// The user's evaluate switch, as commands and routes ask it.
+impl State {
+    /// The user's evaluate switch is on (popup or environment): agents may run code in their
+    /// pages, by `firefox_evaluate` or by fulfilling what the browser runs.
+    pub fn code_allowed(&self) -> bool {
+        self.evaluate_switch || self.tuning.allow_evaluate
+    }
+
+    /// `firefox_evaluate` and fulfilling what the browser runs are refused while the user's
+    /// switch is off, saying where it is.
+    pub fn code_switch(&self) -> Result<(), ErrorBody> {
+        if self.code_allowed() {
+            return Ok(());
+        }
+        Err(ErrorBody::new(
+            ErrorCode::Disabled,
+            "running JavaScript in pages is switched off",
+        )
+        .with_hint(
+            "the user can switch it on in the Claudezilla toolbar popup (\"Allow firefox_evaluate\"); \
+             until then, read pages with firefox_get_content or firefox_snapshot",
+        ))
     }
 }
 
@@ -368,12 +377,12 @@ pub struct TabChange {
     pub title: Option<String>,
 }
 
-/// A tab's update, a tab given back, an agent that leaves.
+/// A tab's update, a user's tab attached and given back, an agent that leaves.
 impl State {
-    /// Firefox updated `tab` (`change`), which is now `after`: a complete load quiets its
-    /// network (at `now_ms`, the epoch clock, read only then), the pool keeps its page, a real
-    /// title ends the title waits, and its load waiters hear of it (`precise`, as in
-    /// [`State::wake`]).
+    /// Firefox updated `tab` (`change`), which is now `after`: a complete load starts its page's
+    /// young time, when no screenshot calls it quiet yet (at `now_ms`, the epoch clock, read
+    /// only then), the pool keeps its page, a real title ends the title waits, and its load
+    /// waiters hear of it (`precise`, as in [`State::wake`]).
     pub fn tab_updated(
         &mut self,
         tab: TabId,
@@ -396,22 +405,6 @@ impl State {
         };
         let (status, url) = (change.status.as_deref(), change.url.as_deref());
         self.wake(tab, status, url, &after.status, &shown, precise);
-    }
-
-    /// `firefox_evaluate` and fulfilling what the browser runs are refused while the user's
-    /// switch is off, saying where it is.
-    pub fn code_switch(&self) -> Result<(), ErrorBody> {
-        if self.code_allowed() {
-            return Ok(());
-        }
-        Err(ErrorBody::new(
-            ErrorCode::Disabled,
-            "running JavaScript in pages is switched off",
-        )
-        .with_hint(
-            "the user can switch it on in the Claudezilla toolbar popup (\"Allow firefox_evaluate\"); \
-             until then, read pages with firefox_get_content or firefox_snapshot",
-        ))
     }
 
     /// An agent asked for `tab`'s response bodies: from now on they are read as they arrive
@@ -450,12 +443,19 @@ impl State {
     }
 
     /// The user takes an attached `tab` back from the popup; false when it is no attached tab.
-    pub fn give_back(&mut self, tab: TabId) -> bool {
+    pub fn user_takes_back(&mut self, tab: TabId) -> bool {
         if !self.pool.is_attached(tab) {
             return false;
         }
         self.pool.remove(tab);
         true
+    }
+
+    /// `tab` goes back to the user: its console, bodies and log are no longer kept.
+    pub fn stop_logging(&mut self, tab: TabId) {
+        self.console_tabs.remove(&tab);
+        self.body_tabs.remove(&tab);
+        self.requests.forget(tab);
     }
 
     /// `agent` leaves: its settings, loops and typed secrets go, and the pool lets its tabs go

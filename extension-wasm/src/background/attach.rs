@@ -142,14 +142,14 @@ pub fn detach(agent: &AgentId, tab: TabId) -> Result<reply::Acted, ErrorBody> {
 
 /// The popup's "give back": the user ends an attachment.
 pub fn give_back(tab: TabId) {
-    if with_state(|s| s.give_back(tab)) {
+    if with_state(|s| s.user_takes_back(tab)) {
         forget(tab);
     }
 }
 
 /// Stops logging a tab given back to the user, and takes our hooks out of its page.
 pub fn forget(tab: TabId) {
-    with_state(|s| s.given_back(tab));
+    with_state(|s| s.stop_logging(tab));
     super::tabs_changed();
     wasm_bindgen_futures::spawn_local(content::release(tab));
 }

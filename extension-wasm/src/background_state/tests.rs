@@ -344,7 +344,7 @@ fn a_tab_given_back_is_no_longer_logged() {
     s.body_tabs.insert(TAB);
     s.requests.claim(TAB);
     log_request(&mut s, TAB, "q", 0.0);
-    s.given_back(TAB);
+    s.stop_logging(TAB);
     assert!(s.console_tabs.is_empty() && s.body_tabs.is_empty());
     assert!(logged(&s, TAB).is_empty(), "its log goes");
 }
@@ -436,9 +436,9 @@ fn an_attached_tab_is_the_users_until_given_back() {
     let acted = s.detach(&agent(1), TAB).unwrap();
     assert_eq!(acted.what, "Gave tab 7 back to the user; it stays open.");
     assert!(!s.pool.contains(TAB));
-    assert!(!s.give_back(TAB), "given back already");
+    assert!(!s.user_takes_back(TAB), "given back already");
     s.attach_tab(&agent(1), TAB, "https://u.test/", 0).unwrap();
-    assert!(s.give_back(TAB));
+    assert!(s.user_takes_back(TAB));
     assert!(!s.pool.contains(TAB));
 }
 
@@ -459,7 +459,7 @@ fn an_agent_tab_is_read_for_bodies_and_never_given_back_by_the_user() {
     let mut s = with_agent_tab();
     assert!(s.read_bodies(TAB));
     assert!(s.body_tabs.contains(&TAB));
-    assert!(!s.give_back(TAB), "only an attached tab goes back");
+    assert!(!s.user_takes_back(TAB), "only an attached tab goes back");
     assert!(s.pool.contains(TAB));
     assert!(s.detach(&agent(1), TAB).is_err());
 }
