@@ -122,9 +122,9 @@ async fn show_badge() {
     let text = with_state(|s| s.approvals.badge());
     let color = web::to_js(&BadgeColor { color: "#d93025" });
     let colored = web::browser_action_set_badge_background_color(&color);
-    web::call_logged("colour the toolbar badge", colored).await;
+    web::call_logged(|| "colour the toolbar badge".into(), colored).await;
     let shown = web::browser_action_set_badge_text(&web::to_js(&Badge { text: &text }));
-    web::call_logged("show the toolbar badge", shown).await;
+    web::call_logged(|| "show the toolbar badge".into(), shown).await;
 }
 
 /// The user's answer from the popup.

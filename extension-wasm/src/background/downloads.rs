@@ -104,7 +104,8 @@ impl Downloader for Browser {
     }
 
     async fn cancel(&self, id: u32) {
-        web::call_logged(&format!("cancel download {id}"), web::downloads_cancel(id)).await;
+        let cancelled = web::downloads_cancel(id);
+        web::call_logged(|| format!("cancel download {id}"), cancelled).await;
     }
 
     fn notify(&self, agent: &AgentId, text: String) {
@@ -130,8 +131,8 @@ impl Downloader for Browser {
     }
 
     async fn remove_file(&self, id: u32) {
-        let what = format!("delete the browser's copy of download {id}");
-        web::call_logged(&what, web::downloads_remove_file(id)).await;
+        let what = || format!("delete the browser's copy of download {id}");
+        web::call_logged(what, web::downloads_remove_file(id)).await;
     }
 
     fn next_change(&self) -> Self::Change {

@@ -286,10 +286,11 @@ pub async fn call(made: Result<Promise, JsValue>) -> Result<JsValue, ErrorBody> 
 }
 
 /// Awaits a browser call whose answer nothing needs (a cleanup, a mark, the badge): a refusal
-/// is logged with `what` was attempted, since no caller would hear of it otherwise.
-pub async fn call_logged(what: &str, made: Result<Promise, JsValue>) {
+/// is logged with `what` was attempted, since no caller would hear of it otherwise (`what`
+/// is worded only then).
+pub async fn call_logged(what: impl FnOnce() -> String, made: Result<Promise, JsValue>) {
     if let Err(e) = call(made).await {
-        log(&format!("cannot {what}: {}", e.message));
+        log(&format!("cannot {}: {}", what(), e.message));
     }
 }
 

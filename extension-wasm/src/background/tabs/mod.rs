@@ -147,7 +147,7 @@ impl Opener for NewTab<'_> {
             if let Ok(tab) = created {
                 with_state(|s| s.pool.let_go(&agent));
                 let removed = web::tabs_remove(&JsValue::from(tab.0));
-                web::call_logged(&format!("close abandoned tab {tab}"), removed).await;
+                web::call_logged(|| format!("close abandoned tab {tab}"), removed).await;
             }
         });
     }
@@ -233,7 +233,7 @@ impl Windows for InBrowser {
 
     async fn style_group(&self, group: u32, look: &GroupLook) {
         let styled = web::tab_groups_update(group, &web::to_js(look));
-        web::call_logged(&format!("style tab group {group}"), styled).await;
+        web::call_logged(|| format!("style tab group {group}"), styled).await;
     }
 
     async fn remove_tab(&self, tab: TabId) -> Result<(), ErrorBody> {
@@ -243,14 +243,16 @@ impl Windows for InBrowser {
 
     async fn remove_tabs(&self, tabs: &[TabId]) {
         let ids: js_sys::Array = tabs.iter().map(|t| JsValue::from(t.0)).collect();
-        let named: Vec<String> = tabs.iter().map(TabId::to_string).collect();
-        let what = format!("close tabs {}", named.join(", "));
-        web::call_logged(&what, web::tabs_remove(&ids)).await;
+        let what = || {
+            let named: Vec<String> = tabs.iter().map(TabId::to_string).collect();
+            format!("close tabs {}", named.join(", "))
+        };
+        web::call_logged(what, web::tabs_remove(&ids)).await;
     }
 
     async fn remove_window(&self, window: u32) {
         web::call_logged(
-            &format!("close window {window}"),
+            || format!("close window {window}"),
             web::windows_remove(window),
         )
         .await;
@@ -356,7 +358,7 @@ impl Adopter for Browser {
     async fn close(&self, tab: TabId) {
         let removed = web::tabs_remove(&JsValue::from(tab.0));
         web::call_logged(
-            &format!("close tab {tab}, opened past its agent's share"),
+            || format!("close tab {tab}, opened past its agent's share"),
             removed,
         )
         .await;
@@ -390,8 +392,8 @@ impl Adopter for Browser {
             window_id,
             index: -1,
         });
-        let what = format!("move tab {tab} to the agents' window {window_id}");
-        web::call_logged(&what, web::tabs_move(tab.0, &to)).await;
+        let what = || format!("move tab {tab} to the agents' window {window_id}");
+        web::call_logged(what, web::tabs_move(tab.0, &to)).await;
     }
 
     async fn group(&self, tab: TabId, window: u32) {
