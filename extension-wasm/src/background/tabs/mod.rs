@@ -171,7 +171,7 @@ impl Opener for NewTab<'_> {
             && let Err(e) = agents_window::close(&InBrowser, ours).await
         {
             web::log(&format!(
-                "cannot close tab {tab}, given up on: {}",
+                "cannot close tab {tab}, whose load was refused: {}",
                 e.message
             ));
         }
