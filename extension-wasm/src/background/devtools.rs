@@ -36,8 +36,9 @@ pub async fn restart_console(tab: AuthorizedTab, until: u64) {
         clear: false,
         limit: 0,
     };
-    // Silent: it runs after every load, where a page that went on already or takes no script
-    // fails it routinely; the agent's next console read restarts capture in the page.
+    // Silent: it runs after every load of a tab whose console is read, where a page that went
+    // on already or takes no script fails it routinely; the agent's next console read
+    // restarts capture in the page.
     let _ = content::round_trip::<Reply>(tab, 0, until, op, 5_000).await;
 }
 

@@ -14,8 +14,7 @@ use serde::Serialize;
 use crate::background::with_state;
 use crate::load::{LoadWatch, Reached};
 use crate::pool::AuthorizedTab;
-use crate::tab_wait::Heard;
-use crate::tab_wait::{self, Budget, TabWatch};
+use crate::tab_wait::{self, Budget, Heard, TabWatch};
 use crate::trip::{self, Go, Tabs};
 use crate::web;
 
