@@ -1,5 +1,5 @@
-//! The load waiters: registered per tab, fed every change of the tab's status and address
-//! (and the page's own word that it loaded), ended when their watch is satisfied.
+//! The browser's side of the load and title waits (`TabWatch`, `Titles`), and the page's own
+//! word that it loaded; the waiters are kept and woken in [`crate::background_state`].
 
 use claudezilla_protocol::{ErrorBody, TabId};
 use futures_channel::oneshot;
