@@ -509,29 +509,42 @@ fn a_download_is_the_agent_whose_tab_asked_for_it() {
 
 #[test]
 fn a_content_request_carries_its_frame_its_console_and_its_agents_secrets() {
-    use claudezilla_protocol::args::{FilledSecret, SecretName};
+    use claudezilla_protocol::args::{FilledSecret, FrameTarget, SecretName, Typing};
+    let pin = FilledSecret {
+        name: SecretName::try_from("pin".to_owned()).unwrap(),
+        value: "1234".into(),
+        sites: Vec::new(),
+    };
+    let typing = || PageOp::Type {
+        target: FrameTarget::Ref(1),
+        text: Typing::Secret(pin.clone()),
+        clear: false,
+    };
     let mut s = with_agent_tab();
     let far = s.frames.alias(TAB, 40_000_000_001);
+    assert!(s.content_request(TAB, far + 1, 9, typing()).is_err());
     assert!(
-        s.content_request(TAB, far + 1, 9, PageOp::Performance)
-            .is_err()
+        s.typed.is_empty(),
+        "nothing kept of a request that never goes"
     );
     let (frame, request) = s.content_request(TAB, 0, 9, PageOp::Performance).unwrap();
     assert_eq!((frame, request.frame, request.until), (0, 0, 9));
     assert!(!request.console && request.hide.is_empty());
     s.console_tabs.insert(TAB);
-    let secret = FilledSecret {
-        name: SecretName::try_from("pin".to_owned()).unwrap(),
-        value: "1234".into(),
-        sites: Vec::new(),
-    };
-    crate::hidden::to_hide(&mut s.typed, Some(&agent(1)), &[&secret]);
+    let (_, typed) = s.content_request(TAB, 0, 9, typing()).unwrap();
+    assert_eq!(typed.hide, vec![pin.clone()], "what it types is hidden");
+    assert_eq!(s.typed[&agent(1)].secrets(), [pin.clone()], "and kept");
     let (_, top) = s.content_request(TAB, 0, 9, PageOp::Performance).unwrap();
     assert!(top.console, "a top frame's operation restarts the console");
-    assert_eq!(top.hide.len(), 1, "what its agent typed is hidden");
+    assert_eq!(
+        top.hide,
+        vec![pin.clone()],
+        "what its agent typed is hidden"
+    );
     let (frame, inner) = s.content_request(TAB, far, 9, PageOp::Performance).unwrap();
     assert_eq!((frame, inner.frame), (40_000_000_001, far));
     assert!(!inner.console, "only the top frame's");
+    assert_eq!(inner.hide, vec![pin], "every frame of the tab hides them");
     let (_, other) = s
         .content_request(TabId(8), 0, 9, PageOp::Performance)
         .unwrap();
@@ -550,4 +563,6 @@ fn a_grant_reserves_the_slot_for_the_tunings_time() {
     let (released, granted) = s.grant(&agent(1), 10).unwrap();
     assert!(s.pool.owner(released).is_none(), "its tab left the pool");
     assert_eq!(granted.reserved_ms, 7_000);
+    let held = s.pool.slot_requests(&agent(2), 10).reserved[0].waited_ms;
+    assert_eq!(held, 7_000, "reserved for the tuning's time from now");
 }
