@@ -474,7 +474,7 @@ impl State {
     }
 }
 
-/// What a command asks of the state before it goes to a page or the pool.
+/// What a command takes from the state: a frame's request, a granted slot.
 impl State {
     /// What goes to frame `alias` of `tab` for `op`, due by `until`: the frame's browser id
     /// (refused for an alias the tab does not have), and the request — the console restarted

@@ -1223,7 +1223,7 @@ mod tests {
     }
 
     #[test]
-    fn idle_agents_are_looked_for_every_quarter_limit_within_a_second() {
+    fn idle_agents_are_looked_for_every_quarter_limit_between_a_quarter_and_a_whole_second() {
         assert_eq!(idle_round_ms(600_000), 1_000);
         assert_eq!(idle_round_ms(2_000), 500);
         assert_eq!(idle_round_ms(400), 250);
