@@ -533,7 +533,11 @@ fn a_content_request_carries_its_frame_its_console_and_its_agents_secrets() {
     s.console_tabs.insert(TAB);
     let (_, typed) = s.content_request(TAB, 0, 9, typing()).unwrap();
     assert_eq!(typed.hide, vec![pin.clone()], "what it types is hidden");
-    assert_eq!(s.typed[&agent(1)].secrets(), [pin.clone()], "and kept");
+    assert_eq!(
+        s.typed[&agent(1)].secrets(),
+        std::slice::from_ref(&pin),
+        "and kept"
+    );
     let (_, top) = s.content_request(TAB, 0, 9, PageOp::Performance).unwrap();
     assert!(top.console, "a top frame's operation restarts the console");
     assert_eq!(
