@@ -87,6 +87,10 @@
 //! * [`stitch`]: one snapshot or page text from every frame of a tab, under one size limit.
 //! * [`tab_frames`]: the reads that span a tab's frames, each frame asked within its share
 //!   (an audit's given axe-core first), and a locator's frames named up from the element's.
+//! * [`background_state`]: the background's state, and which waiters a tab's event ends, what
+//!   a tab that went or an agent that left takes with it, what the allowlists and the
+//!   evaluate switch refuse, how much is kept of it, what goes to a frame (its id, the
+//!   console's restart, the agent's typed secrets to hide) and a granted slot's reservation.
 //! * [`tab_listeners`]: which tabs' blocking listeners to add and take out as the pool changes.
 //! * [`browser_tab`]: a tab and a window as the browser gives them, a page's title cut.
 //! * [`tab_mark`]: the owner's mark an agent tab carries across a restart, and the pool a
@@ -112,6 +116,7 @@ pub mod arrival;
 mod at_once;
 pub mod attaching;
 pub mod axe_run;
+pub mod background_state;
 pub mod browser_tab;
 pub mod capture_lock;
 pub mod capture_plan;

@@ -736,6 +736,12 @@ impl Pool {
     }
 }
 
+/// How often idle agents are looked for under an idle limit of `idle_ms`: a quarter of it,
+/// from a quarter to a whole second, so a limit the host's welcome shortens applies soon.
+pub fn idle_round_ms(idle_ms: u64) -> u32 {
+    (idle_ms / 4).clamp(250, 1_000) as u32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1214,5 +1220,12 @@ mod tests {
         assert_eq!(idle.len(), 1);
         assert!(idle[0].is_placeholder());
         assert_ne!(fingerprint(&agent(1)), fingerprint(&agent(2)));
+    }
+
+    #[test]
+    fn idle_agents_are_looked_for_every_quarter_limit_between_a_quarter_and_a_whole_second() {
+        assert_eq!(idle_round_ms(600_000), 1_000);
+        assert_eq!(idle_round_ms(2_000), 500);
+        assert_eq!(idle_round_ms(400), 250);
     }
 }

@@ -83,15 +83,7 @@ impl Attacher for Browser<'_> {
     }
 
     fn take(&self, tab: TabId, url: &str) -> Result<(), ErrorBody> {
-        with_state(|s| {
-            s.pool.admit(self.agent, now())?;
-            s.pool.attach(tab, self.agent, url.to_owned())?;
-            // The log starts at the attachment: what the user browsed before is not the
-            // agent's.
-            s.requests.forget(tab);
-            s.requests.claim(tab);
-            Ok(())
-        })
+        with_state(|s| s.attach_tab(self.agent, tab, url, now()))
     }
 
     fn changed(&self) {
@@ -128,14 +120,11 @@ struct BadgeColor {
 /// The toolbar button says how many requests wait for the user.
 async fn show_badge() {
     let text = with_state(|s| s.approvals.badge());
-    let _ = web::call(web::browser_action_set_badge_background_color(&web::to_js(
-        &BadgeColor { color: "#d93025" },
-    )))
-    .await;
-    let _ = web::call(web::browser_action_set_badge_text(&web::to_js(&Badge {
-        text: &text,
-    })))
-    .await;
+    let color = web::to_js(&BadgeColor { color: "#d93025" });
+    let colored = web::browser_action_set_badge_background_color(&color);
+    web::call_logged(|| "colour the toolbar badge".into(), colored).await;
+    let shown = web::browser_action_set_badge_text(&web::to_js(&Badge { text: &text }));
+    web::call_logged(|| "show the toolbar badge".into(), shown).await;
 }
 
 /// The user's answer from the popup.
@@ -146,28 +135,21 @@ pub fn decide(request: u32, allow: bool) {
 }
 
 pub fn detach(agent: &AgentId, tab: TabId) -> Result<reply::Acted, ErrorBody> {
-    with_state(|s| s.pool.detach(agent, tab))?;
+    let acted = with_state(|s| s.detach(agent, tab))?;
     forget(tab);
-    Ok(reply::Acted {
-        what: format!("Gave tab {tab} back to the user; it stays open."),
-    })
+    Ok(acted)
 }
 
 /// The popup's "give back": the user ends an attachment.
 pub fn give_back(tab: TabId) {
-    if with_state(|s| s.pool.is_attached(tab)) {
-        with_state(|s| s.pool.remove(tab));
+    if with_state(|s| s.user_takes_back(tab)) {
         forget(tab);
     }
 }
 
 /// Stops logging a tab given back to the user, and takes our hooks out of its page.
 pub fn forget(tab: TabId) {
-    with_state(|s| {
-        s.console_tabs.remove(&tab);
-        s.body_tabs.remove(&tab);
-        s.requests.forget(tab);
-    });
+    with_state(|s| s.stop_logging(tab));
     super::tabs_changed();
     wasm_bindgen_futures::spawn_local(content::release(tab));
 }

@@ -24,12 +24,7 @@ struct Turn(Ticket);
 
 impl Drop for Turn {
     fn drop(&mut self) {
-        let next = with_state(|s| {
-            let next = s.capture.release(self.0, now());
-            s.capture_wakers.remove(&self.0);
-            next.and_then(|t| s.capture_wakers.remove(&t))
-        });
-        if let Some(wake) = next {
+        if let Some(wake) = with_state(|s| s.capture_done(self.0, now())) {
             let _ = wake.send(());
         }
     }

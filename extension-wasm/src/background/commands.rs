@@ -252,23 +252,15 @@ async fn diagnose(agent: &AgentId) -> Result<ExtensionDiagnosis, ErrorBody> {
 }
 
 async fn grant(agent: &AgentId) -> Result<reply::Granted, ErrorBody> {
-    let (grant, reserved_ms) = with_state(|s| {
-        let reserved = s.tuning.reservation_ms;
-        s.pool.grant(agent, now(), reserved).map(|g| (g, reserved))
-    })?;
-    agents_window::remove_all(&InBrowser, &[grant.released]).await;
-    Ok(grant.answer(reserved_ms))
+    let (released, granted) = with_state(|s| s.grant(agent, now()))?;
+    agents_window::remove_all(&InBrowser, &[released]).await;
+    Ok(granted)
 }
 
 /// Closes and forgets every tab of an agent that said goodbye, whose connection dropped, or
 /// that went silent.
 pub async fn release_agent(agent: &AgentId) -> u32 {
-    config::release(agent);
-    let released = with_state(|s| {
-        s.loops.release(agent);
-        s.typed.remove(agent);
-        s.pool.release(agent)
-    });
+    let released = with_state(|s| s.agent_leaves(agent));
     released.given_back.into_iter().for_each(attach::forget);
     agents_window::remove_all(&InBrowser, &released.closed).await;
     containers::release(agent, true).await;
@@ -282,9 +274,8 @@ pub async fn release_agent(agent: &AgentId) -> u32 {
 pub async fn release_idle_agents_forever() {
     loop {
         let idle_ms = with_state(|s| s.tuning.idle_release_ms);
-        // Re-read each round: the host's welcome may change the limit, and a round of at most
-        // a second lets a shorter limit apply soon after it.
-        web::sleep((idle_ms / 4).clamp(250, 1_000) as u32).await;
+        // Re-read each round: the host's welcome may change the limit.
+        web::sleep(crate::pool::idle_round_ms(idle_ms)).await;
         let idle = with_state(|s| s.pool.idle_agents(now(), s.tuning.idle_release_ms));
         for agent in idle {
             let closed = release_agent(&agent).await;

@@ -11,55 +11,30 @@ use claudezilla_protocol::{AgentId, ErrorBody, TabId};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
-use super::{State, with_state};
+use super::with_state;
+use crate::agent_config;
 use crate::web;
-use crate::{agent_config, allowlist};
 
 /// Where the popup's allowlist is kept (`storage.local`), so it outlives a restart.
 const STORED_KEY: &str = "userAllowedDomains";
 
-/// The user's allowlist in force: the environment's, else the popup's (empty: no limit).
-pub fn user_list(s: &State) -> &[String] {
-    allowlist::users(&s.tuning.allowed_domains, &s.user_domains)
-}
-
-/// Does the user's allowlist let agents' tabs load `url`?
-pub fn user_allows(s: &State, url: &str) -> bool {
-    allowlist::allows(user_list(s), url)
-}
-
 pub fn set(agent: &AgentId, a: SetConfigArgs) -> Result<reply::Config, ErrorBody> {
     with_state(|s| {
-        let user = user_list(s).to_vec();
+        let user = s.user_list().to_vec();
         agent_config::set(&mut s.configs, agent, &user, a)
     })
 }
 
 /// Refuses a URL outside the user's or the agent's allowlist, saying whose.
 pub fn check(agent: &AgentId, url: &str) -> Result<(), ErrorBody> {
-    with_state(|s| match refusal(s, agent, url) {
+    with_state(|s| match s.refusal(agent, url) {
         Some(e) => Err(e),
         None => Ok(()),
     })
 }
 
-/// Why `agent`'s tab may not load `url`, if it may not ([`allowlist::refusal`]).
-fn refusal(s: &State, agent: &AgentId, url: &str) -> Option<ErrorBody> {
-    let own = s.configs.get(agent).map(|c| c.allowed_domains.as_slice());
-    allowlist::refusal(user_list(s), own, url)
-}
-
 pub fn handles_consent(tab: TabId) -> bool {
-    with_state(|s| {
-        s.pool
-            .owner(tab)
-            .and_then(|o| s.configs.get(o))
-            .is_some_and(|c| c.handle_consent)
-    })
-}
-
-pub fn release(agent: &AgentId) {
-    with_state(|s| s.configs.remove(agent));
+    with_state(|s| s.handles_consent(tab))
 }
 
 /// The user set the popup's allowlist: in force at once, and kept for the next start.
@@ -132,17 +107,7 @@ pub fn listen() {
         let Some((tab, url, _)) = agent_request(d) else {
             return JsValue::UNDEFINED;
         };
-        let refused = with_state(|s| {
-            // A new page: the frames refused in the old one are gone with it.
-            s.refused_frames.remove(&tab);
-            let agent = s.pool.owner(tab)?.clone();
-            let error = refusal(s, &agent, &url)?;
-            let message = error.message.clone();
-            // A navigation waiting on this tab answers with the refusal now.
-            s.blocked.insert(tab, error);
-            s.settle_loads(tab);
-            Some(message)
-        });
+        let refused = with_state(|s| s.refuse_load(tab, &url, web::precise_ms));
         refused.map_or(JsValue::UNDEFINED, |m| cancel(&m))
     });
     add_blocking(&on_request, "main_frame");
@@ -162,7 +127,7 @@ fn add_blocking(listener: &Blocking, kind: &'static str) {
 /// While the user has an allowlist, a frame of an agent tab outside it is not loaded (and
 /// without one, no frame of any tab waits on us).
 pub fn sync_frames() {
-    let needed = with_state(|s| !user_list(s).is_empty());
+    let needed = with_state(|s| !s.user_list().is_empty());
     FRAMES.with(|f| {
         let mut f = f.borrow_mut();
         match (needed, f.is_some()) {
@@ -171,14 +136,8 @@ pub fn sync_frames() {
                     let Some((tab, url, frame)) = agent_request(d) else {
                         return JsValue::UNDEFINED;
                     };
-                    let Some(message) =
-                        with_state(|s| allowlist::frame_refusal(user_list(s), &url))
-                    else {
-                        return JsValue::UNDEFINED;
-                    };
-                    // Reading that frame later says why it is empty.
-                    with_state(|s| s.refuse_frame(tab, frame, message.clone()));
-                    cancel(&message)
+                    with_state(|s| s.refuse_frame_load(tab, frame, &url))
+                        .map_or(JsValue::UNDEFINED, |m| cancel(&m))
                 });
                 add_blocking(&listener, "sub_frame");
                 *f = Some(listener);

@@ -2,7 +2,6 @@
 //! missing; and [`Frames`], the browser's side of the reads that span a tab's frames
 //! ([`tab_frames`]).
 
-use claudezilla_protocol::args::FilledSecret;
 use claudezilla_protocol::envelope::{ContentReply, ContentRequest, PageOp};
 use claudezilla_protocol::{Answer, ErrorBody, ErrorCode, TabId};
 use serde::Serialize;
@@ -56,16 +55,7 @@ pub async fn round_trip<T: DeserializeOwned>(
     budget_ms: u32,
 ) -> Result<T, ErrorBody> {
     let tab = authorized.id();
-    let frame = frame_id(tab, alias)?;
-    let console = alias == 0 && with_state(|s| s.console_tabs.contains(&tab));
-    let hide = typed_secrets(tab, &op);
-    let request = ContentRequest {
-        console,
-        frame: alias,
-        until,
-        op,
-        hide,
-    };
+    let (frame, request) = with_state(|s| s.content_request(tab, alias, until, op))?;
     let message = to_content(&request);
     let started = web::precise_ms();
     let talk = async {
@@ -86,25 +76,12 @@ pub async fn round_trip<T: DeserializeOwned>(
             t.page_us += reply.page_us;
             t.startup_us = t.startup_us.max(reply.startup_us);
         });
-        if !reply.notes.is_empty() {
-            with_state(|s| {
-                let notes = s.page_notes.entry(tab).or_default();
-                notes.extend(reply.notes);
-                notes.truncate(20);
-            });
-        }
+        with_state(|s| s.keep_notes(tab, reply.notes));
         reply.outcome
     };
     web::with_deadline(budget_ms, talk)
         .await
         .unwrap_or_else(|| Err(retry_plan::no_answer(tab, budget_ms)))
-}
-
-/// What the frame hides, the secrets `op` types kept for the tab's agent
-/// ([`crate::hidden::to_hide`]).
-fn typed_secrets(tab: TabId, op: &PageOp) -> Vec<FilledSecret> {
-    let typing = op.secrets();
-    with_state(|s| crate::hidden::to_hide(&mut s.typed, s.pool.owner(tab), &typing))
 }
 
 /// One frame of an agent's tab, as the exchange with its content script asks it.
@@ -171,6 +148,7 @@ pub async fn release(tab: TabId) {
         &to_content(&request),
         &every_frame,
     ));
+    // Silent: a frame without our script answers with an error, and so does a tab that went.
     let _ = web::with_deadline(2_000, asked).await;
 }
 
@@ -178,6 +156,7 @@ pub async fn release(tab: TabId) {
 /// captured from the start and the first command needs no injection. Failures (privileged
 /// pages) are fine: commands report them when they need the page.
 pub async fn preload(tab: AuthorizedTab) {
+    // Silent for that reason: every load of a privileged page would log.
     let _ = inject(tab.id(), None).await;
 }
 
@@ -231,13 +210,7 @@ impl FrameAsk for Frames {
     }
 
     fn refused(&self, frame: u64) -> Option<String> {
-        with_state(|s| {
-            let refused = s.refused_frames.get(&self.tab.id())?;
-            refused
-                .iter()
-                .find(|(f, _)| *f == frame)
-                .map(|(_, why)| why.clone())
-        })
+        with_state(|s| s.refused_frame(self.tab.id(), frame))
     }
 
     async fn parent_id(&self, frame: u64) -> Result<f64, ErrorBody> {

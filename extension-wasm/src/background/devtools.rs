@@ -3,7 +3,7 @@
 use claudezilla_protocol::args::{ConsoleArgs, EvaluateArgs, NetworkArgs};
 use claudezilla_protocol::envelope::PageOp;
 use claudezilla_protocol::reply;
-use claudezilla_protocol::{ErrorBody, ErrorCode, Reply};
+use claudezilla_protocol::{ErrorBody, Reply};
 
 use super::{content, with_state};
 use crate::pool::AuthorizedTab;
@@ -36,6 +36,9 @@ pub async fn restart_console(tab: AuthorizedTab, until: u64) {
         clear: false,
         limit: 0,
     };
+    // Silent: it runs after every load of a tab whose console is read, where a page that went
+    // on already or takes no script fails it routinely; the agent's next console read
+    // restarts capture in the page.
     let _ = content::round_trip::<Reply>(tab, 0, until, op, 5_000).await;
 }
 
@@ -53,10 +56,7 @@ pub async fn network(tab: AuthorizedTab, a: &NetworkArgs) -> Result<reply::Netwo
         include_headers: a.include_headers,
         include_body: a.include_body,
     };
-    // Opt-in per tab: from now on, this tab's responses are read as they arrive — never
-    // those of a tab attached from the user.
-    if a.include_body && !with_state(|s| s.pool.is_attached(tab.id())) {
-        with_state(|s| s.body_tabs.insert(tab.id()));
+    if a.include_body && with_state(|s| s.read_bodies(tab.id())) {
         super::intercept::sync();
     }
     let (entries, total) = with_state(|s| s.requests.query(tab.id(), &filter, web::now_ms()));
@@ -69,16 +69,7 @@ pub async fn evaluate(
     until: u64,
     budget_ms: u32,
 ) -> Result<reply::Evaluated, ErrorBody> {
-    if !with_state(|s| s.code_allowed()) {
-        return Err(ErrorBody::new(
-            ErrorCode::Disabled,
-            "running JavaScript in pages is switched off",
-        )
-        .with_hint(
-            "the user can switch it on in the Claudezilla toolbar popup (\"Allow firefox_evaluate\"); \
-             until then, read pages with firefox_get_content or firefox_snapshot",
-        ));
-    }
+    with_state(|s| s.code_switch())?;
     let op = PageOp::Evaluate {
         expression: a.expression,
     };

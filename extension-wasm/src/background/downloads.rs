@@ -43,21 +43,13 @@ pub fn listen() {
 
 /// Wakes the calls waiting on downloads.
 fn changed() {
-    for waiter in with_state(|s| std::mem::take(&mut s.download_waiters)) {
-        let _ = waiter.send(());
-    }
+    with_state(|s| s.downloads_changed());
 }
 
 /// Ends at the next change of a download (made the agents', started, ended), for a call that
 /// reads the list after asking.
 fn next_change() -> futures_channel::oneshot::Receiver<()> {
-    let (waiter, change) = futures_channel::oneshot::channel();
-    with_state(|s| {
-        // Those of calls that ended without a change go, so a quiet browser keeps none.
-        s.download_waiters.retain(|w| !w.is_canceled());
-        s.download_waiters.push(waiter);
-    });
-    change
+    with_state(|s| s.next_download_change())
 }
 
 async fn claim(item: DownloadItem) {
@@ -85,19 +77,11 @@ impl Downloader for Browser {
     }
 
     fn requested_by(&self, url: &str) -> Option<(AgentId, TabId)> {
-        with_state(|s| {
-            let tab = s.downloads.tab_that_requested(url, web::now_ms())?;
-            Some((s.pool.owner(tab)?.clone(), tab))
-        })
+        with_state(|s| s.requested_by(url, web::now_ms()))
     }
 
     fn container_of(&self, jar: &str) -> Option<AgentId> {
-        with_state(|s| {
-            s.containers
-                .iter()
-                .find(|(_, c)| c.cookie_store_id == jar)
-                .map(|(agent, _)| agent.clone())
-        })
+        with_state(|s| s.container_owner(jar))
     }
 
     async fn pages(&self) -> Option<Vec<TabPage>> {
@@ -120,7 +104,8 @@ impl Downloader for Browser {
     }
 
     async fn cancel(&self, id: u32) {
-        let _ = web::call(web::downloads_cancel(id)).await;
+        let cancelled = web::downloads_cancel(id);
+        web::call_logged(|| format!("cancel download {id}"), cancelled).await;
     }
 
     fn notify(&self, agent: &AgentId, text: String) {
@@ -146,7 +131,8 @@ impl Downloader for Browser {
     }
 
     async fn remove_file(&self, id: u32) {
-        let _ = web::call(web::downloads_remove_file(id)).await;
+        let what = || format!("delete the browser's copy of download {id}");
+        web::call_logged(what, web::downloads_remove_file(id)).await;
     }
 
     fn next_change(&self) -> Self::Change {

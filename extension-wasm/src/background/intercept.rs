@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
-use super::{config, outbox, with_state};
+use super::{outbox, with_state};
 use crate::request_log::{self, Reading};
 use crate::request_routes::{self, Handling, Header, PendingHeaders, Verdict, fulfilled_headers};
 use crate::tab_listeners::PerTab;
@@ -97,7 +97,7 @@ struct NewHeaders {
 fn verdict_for(d: &Details) -> Option<(AgentId, TabId, Verdict)> {
     let tab = TabId(u32::try_from(d.tab_id).ok()?);
     with_state(|s| {
-        let owner = request_routes::routed_owner(&s.pool, tab, || config::user_allows(s, &d.url))?;
+        let owner = request_routes::routed_owner(&s.pool, tab, || s.user_allows(&d.url))?;
         let verdict = s.routes.hit(&owner, &d.url, &d.kind, s.code_allowed());
         Some((owner, tab, verdict))
     })

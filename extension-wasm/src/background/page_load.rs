@@ -38,6 +38,8 @@ async fn after_load(tab: TabId) {
     let until = now() + 5_000;
     super::devtools::restart_console(tab, until).await;
     if super::config::handles_consent(tab.id()) {
+        // Silent: after a load, a page that went on already or takes no script fails these
+        // routinely, and no call waits on them.
         let _ = super::content::round_trip::<claudezilla_protocol::Reply>(
             tab,
             0,

@@ -20,14 +20,15 @@ struct Populate {
 
 pub async fn mark_window(window: u32) {
     let mark = web::sessions_set_window_value(window, WINDOW_KEY, AGENTS_WINDOW);
-    let _ = web::call(mark).await;
+    web::call_logged(|| format!("mark window {window} as the agents'"), mark).await;
 }
 
 /// Marks a tab with its owner's fingerprint (the id itself is a secret and the session store
 /// is written to disk).
 pub async fn mark_tab(tab: u32, owner: &AgentId) {
     let mark = crate::tab_mark::of(owner);
-    let _ = web::call(web::sessions_set_tab_value(tab, OWNER_KEY, &mark)).await;
+    let marked = web::sessions_set_tab_value(tab, OWNER_KEY, &mark);
+    web::call_logged(|| format!("mark tab {tab} with its owner"), marked).await;
 }
 
 /// Finds the marked window and re-adopts its marked tabs with their owners

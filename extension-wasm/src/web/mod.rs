@@ -285,6 +285,15 @@ pub async fn call(made: Result<Promise, JsValue>) -> Result<JsValue, ErrorBody> 
         .map_err(refused)
 }
 
+/// Awaits a browser call whose answer nothing needs (a cleanup, a mark, the badge): a refusal
+/// is logged with `what` was attempted, since no caller would hear of it otherwise (`what`
+/// is worded only then).
+pub async fn call_logged(what: impl FnOnce() -> String, made: Result<Promise, JsValue>) {
+    if let Err(e) = call(made).await {
+        log(&format!("cannot {}: {}", what(), e.message));
+    }
+}
+
 /// Awaits a browser call and reads its result as `T`.
 pub async fn call_as<T: DeserializeOwned>(made: Result<Promise, JsValue>) -> Result<T, ErrorBody> {
     let value = call(made).await?;

@@ -12,10 +12,11 @@ use futures_util::lock::{Mutex, OwnedMutexGuard};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::{Shown, now, persist, with_state};
+use super::{now, persist, with_state};
 use crate::agents_window::{
     self, CreateTab, CreateWindow, GroupLook, GroupTabs, NewWindow, Windows,
 };
+use crate::background_state::TabChange;
 use crate::load::LoadWatch;
 use crate::pool::{Opened, Pool};
 use crate::trip::adopt::{self, Adopted, Adopter, OpenedTab};
@@ -145,7 +146,8 @@ impl Opener for NewTab<'_> {
             // Its slot is kept until the tab comes (a failure gave it back already).
             if let Ok(tab) = created {
                 with_state(|s| s.pool.let_go(&agent));
-                let _ = web::call(web::tabs_remove(&JsValue::from(tab.0))).await;
+                let removed = web::tabs_remove(&JsValue::from(tab.0));
+                web::call_logged(|| format!("close abandoned tab {tab}"), removed).await;
             }
         });
     }
@@ -165,8 +167,13 @@ impl Opener for NewTab<'_> {
     }
 
     async fn close(&self, tab: TabId) {
-        if let Some(ours) = with_state(|s| s.pool.pool_tab(tab)) {
-            let _ = agents_window::close(&InBrowser, ours).await;
+        if let Some(ours) = with_state(|s| s.pool.pool_tab(tab))
+            && let Err(e) = agents_window::close(&InBrowser, ours).await
+        {
+            web::log(&format!(
+                "cannot close tab {tab}, whose load was refused: {}",
+                e.message
+            ));
         }
     }
 
@@ -225,7 +232,8 @@ impl Windows for InBrowser {
     }
 
     async fn style_group(&self, group: u32, look: &GroupLook) {
-        let _ = web::call(web::tab_groups_update(group, &web::to_js(look))).await;
+        let styled = web::tab_groups_update(group, &web::to_js(look));
+        web::call_logged(|| format!("style tab group {group}"), styled).await;
     }
 
     async fn remove_tab(&self, tab: TabId) -> Result<(), ErrorBody> {
@@ -235,11 +243,19 @@ impl Windows for InBrowser {
 
     async fn remove_tabs(&self, tabs: &[TabId]) {
         let ids: js_sys::Array = tabs.iter().map(|t| JsValue::from(t.0)).collect();
-        let _ = web::call(web::tabs_remove(&ids)).await;
+        let what = || {
+            let named: Vec<String> = tabs.iter().map(TabId::to_string).collect();
+            format!("close tabs {}", named.join(", "))
+        };
+        web::call_logged(what, web::tabs_remove(&ids)).await;
     }
 
     async fn remove_window(&self, window: u32) {
-        let _ = web::call(web::windows_remove(window)).await;
+        web::call_logged(
+            || format!("close window {window}"),
+            web::windows_remove(window),
+        )
+        .await;
     }
 
     fn turn(&self) -> impl Future<Output = Self::Turn> {
@@ -257,22 +273,7 @@ pub fn listen() {
     web::TABS_ON_UPDATED.with(|e| e.add_listener(on_updated.as_ref().unchecked_ref()));
     on_updated.forget();
     let on_removed = Closure::<dyn FnMut(u32)>::new(|tab: u32| {
-        with_state(|s| {
-            // Dropping the senders tells waiters the tab is gone.
-            s.waiters.remove(&TabId(tab));
-            s.main_frame_waiters.remove(&TabId(tab));
-            s.title_waiters.remove(&TabId(tab));
-            s.refused_frames.remove(&TabId(tab));
-            s.frames.forget(TabId(tab));
-            s.network.forget(TabId(tab));
-            s.requests.forget(TabId(tab));
-            s.console_tabs.remove(&TabId(tab));
-            s.body_tabs.remove(&TabId(tab));
-            s.blocked.remove(&TabId(tab));
-            s.main_frames.forget(TabId(tab));
-            s.page_notes.remove(&TabId(tab));
-            s.pool.remove(TabId(tab));
-        });
+        with_state(|s| s.tab_removed(TabId(tab)));
         super::tabs_changed();
     });
     web::TABS_ON_REMOVED.with(|e| e.add_listener(on_removed.as_ref().unchecked_ref()));
@@ -355,7 +356,12 @@ impl Adopter for Browser {
     }
 
     async fn close(&self, tab: TabId) {
-        let _ = web::call(web::tabs_remove(&JsValue::from(tab.0))).await;
+        let removed = web::tabs_remove(&JsValue::from(tab.0));
+        web::call_logged(
+            || format!("close tab {tab}, opened past its agent's share"),
+            removed,
+        )
+        .await;
     }
 
     fn take(&self, tab: &OpenedTab, owner: &AgentId) {
@@ -366,7 +372,7 @@ impl Adopter for Browser {
     }
 
     fn tell_click(&self, opener: TabId, adopted: &Adopted) -> bool {
-        with_state(|s| opened::heard(s, opener, adopted))
+        with_state(|s| s.tell_click(opener, adopted))
     }
 
     fn changed(&self) {
@@ -386,7 +392,8 @@ impl Adopter for Browser {
             window_id,
             index: -1,
         });
-        let _ = web::call(web::tabs_move(tab.0, &to)).await;
+        let what = || format!("move tab {tab} to the agents' window {window_id}");
+        web::call_logged(what, web::tabs_move(tab.0, &to)).await;
     }
 
     async fn group(&self, tab: TabId, window: u32) {
@@ -398,38 +405,10 @@ impl Adopter for Browser {
     }
 }
 
-#[derive(serde::Deserialize, Default)]
-pub(super) struct ChangeInfo {
-    status: Option<String>,
-    url: Option<String>,
-    title: Option<String>,
-}
-
 pub(super) fn on_updated(tab: u32, change: JsValue, state: JsValue) {
-    let tab = TabId(tab);
-    let change: ChangeInfo = serde_wasm_bindgen::from_value(change).unwrap_or_default();
+    let change: TabChange = serde_wasm_bindgen::from_value(change).unwrap_or_default();
     let Ok(state) = serde_wasm_bindgen::from_value::<Tab>(state) else {
         return;
     };
-    if change.status.as_deref() == Some("complete") {
-        with_state(|s| s.network.loaded(tab, web::now_ms()));
-    }
-    with_state(|s| {
-        s.pool
-            .update_page(tab, change.url.clone(), change.title.clone())
-    });
-    if let Some(title) = &change.title {
-        waits::titled(tab, title, &state.url);
-    }
-    let shown = Shown {
-        url: state.url.clone(),
-        title: state.title.clone(),
-    };
-    wake(
-        tab,
-        change.status.as_deref(),
-        change.url.as_deref(),
-        &state.status,
-        shown,
-    );
+    with_state(|s| s.tab_updated(TabId(tab), change, &state, web::now_ms, web::precise_ms));
 }

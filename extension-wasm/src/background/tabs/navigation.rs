@@ -11,10 +11,10 @@ use claudezilla_protocol::{ErrorBody, TabId};
 use futures_channel::oneshot;
 use serde::Serialize;
 
-use crate::background::{Heard, with_state};
+use crate::background::with_state;
 use crate::load::{LoadWatch, Reached};
 use crate::pool::AuthorizedTab;
-use crate::tab_wait::{self, Budget, TabWatch};
+use crate::tab_wait::{self, Budget, Heard, TabWatch};
 use crate::trip::{self, Go, Tabs};
 use crate::web;
 
@@ -125,17 +125,13 @@ pub async fn main_frame_settled(tab: TabId, ms: f64) {
 /// Completes at the next word from the network on `tab`'s main-frame loads (or when the tab
 /// goes).
 pub(super) fn main_frame_news(tab: TabId) -> oneshot::Receiver<()> {
-    let (told, news) = oneshot::channel();
-    with_state(|s| s.main_frame_waiters.entry(tab).or_default().push(told));
-    news
+    with_state(|s| s.main_frame_news(tab))
 }
 
 /// The network spoke of a main-frame load of `tab` (it answered, failed or became a download):
 /// wakes whoever waits for that word.
 pub fn main_frame_heard(tab: TabId) {
-    for told in with_state(|s| s.main_frame_waiters.remove(&tab)).unwrap_or_default() {
-        let _ = told.send(());
-    }
+    with_state(|s| s.main_frame_heard(tab));
 }
 
 #[derive(Serialize)]

@@ -9,7 +9,7 @@ use futures_channel::mpsc::UnboundedReceiver;
 use futures_util::StreamExt;
 use serde::Serialize;
 
-use super::super::{State, now, with_state};
+use super::super::{now, with_state};
 use super::OneTab;
 use crate::pool::{AuthorizedTab, Opened};
 use crate::trip::adopt::Adopted;
@@ -31,14 +31,6 @@ pub async fn click(
     let clicking = super::super::content::answer::<Clicked>(tab, frame, until, op, budget_ms);
     let from = tab.id();
     clicked::click(&Click { agent, from }, clicking, until).await
-}
-
-/// Tells the click being answered on `opener` (if any) what became of a tab it opened; false
-/// when no click waits, so the agent hears of it in a note instead.
-pub(super) fn heard(s: &mut State, opener: TabId, adopted: &Adopted) -> bool {
-    s.clicking
-        .get(&opener)
-        .is_some_and(|heard| heard.unbounded_send(adopted.clone()).is_ok())
 }
 
 /// The pool and the browser, as a click of `agent`'s in tab `from` asks them.

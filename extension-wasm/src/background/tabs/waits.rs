@@ -1,10 +1,10 @@
-//! The load waiters: registered per tab, fed every change of the tab's status and address
-//! (and the page's own word that it loaded), ended when their watch is satisfied.
+//! The browser's side of the load and title waits (`TabWatch`, `Titles`), and the page's own
+//! word that it loaded; the waiters are kept and woken in [`crate::background_state`].
 
 use claudezilla_protocol::{ErrorBody, TabId};
 use futures_channel::oneshot;
 
-use crate::background::{LoadWaiter, with_state};
+use crate::background::with_state;
 use crate::load::LoadWatch;
 use crate::page_title::Titles;
 use crate::tab_wait::{self, Budget, Heard, Look, Shown, TabWatch, Waited};
@@ -14,14 +14,7 @@ use super::*;
 
 /// Registers a waiter for `tab`; its receiver completes when the watch is satisfied.
 pub(super) fn watch(tab: TabId, watch: LoadWatch) -> oneshot::Receiver<Heard> {
-    let (done, rx) = oneshot::channel();
-    with_state(|s| {
-        s.waiters
-            .entry(tab)
-            .or_default()
-            .push(LoadWaiter { watch, done })
-    });
-    rx
+    with_state(|s| s.watch(tab, watch))
 }
 
 /// Waits for `load` of `tab` within a budget of `budget_ms` from `started` (`web::now_ms`).
@@ -94,7 +87,7 @@ impl TabWatch for OneTab {
 
 /// Ends the waits for a load of `tab` that became a download (`State::settle_loads`).
 pub fn settle(tab: TabId) {
-    with_state(|s| s.settle_loads(tab));
+    with_state(|s| s.settle_loads(tab, web::precise_ms));
 }
 
 /// An agent tab's top document loaded, in its own word (`early.js`): a real response, heard
@@ -106,33 +99,15 @@ pub fn page_loaded(tab: TabId, url: String, title: &str) {
         title: crate::a11y::clean(title, crate::text::MAX_TITLE_CHARS),
         url: url.clone(),
     };
-    wake(tab, Some("complete"), None, "complete", shown);
-}
-
-/// Feeds a change of `tab` (`changed_*`; `status` after it) to its load waiters,
-/// ending those it satisfies; `seen` is the page as the event showed it.
-pub(super) fn wake(
-    tab: TabId,
-    changed_status: Option<&str>,
-    changed_url: Option<&str>,
-    status: &str,
-    seen: Shown,
-) {
     with_state(|s| {
-        let Some(waiters) = s.waiters.remove(&tab) else {
-            return;
-        };
-        let mut pending = Vec::new();
-        for mut w in waiters {
-            if w.watch.on_update(changed_status, changed_url, status) {
-                let _ = w.done.send(Heard::now(Some(seen.clone())));
-            } else if !w.done.is_canceled() {
-                pending.push(w);
-            }
-        }
-        if !pending.is_empty() {
-            s.waiters.insert(tab, pending);
-        }
+        s.wake(
+            tab,
+            Some("complete"),
+            None,
+            "complete",
+            &shown,
+            web::precise_ms,
+        )
     });
 }
 
@@ -141,7 +116,7 @@ impl Titles for OneTab {
     type Update = oneshot::Receiver<String>;
 
     fn update(&self) -> Self::Update {
-        title_update(self.tab)
+        with_state(|s| s.title_update(self.tab))
     }
 
     async fn shown(&self) -> Option<(String, String)> {
@@ -169,27 +144,5 @@ impl Titles for OneTab {
 
     fn now_ms(&self) -> f64 {
         web::now_ms()
-    }
-}
-
-/// Completes at `tab`'s next title that is not a placeholder (or when the tab goes).
-fn title_update(tab: TabId) -> oneshot::Receiver<String> {
-    let (told, update) = oneshot::channel();
-    with_state(|s| {
-        let waiting = s.title_waiters.entry(tab).or_default();
-        // Those whose wait ended another way go.
-        waiting.retain(|w| !w.is_canceled());
-        waiting.push(told);
-    });
-    update
-}
-
-/// Firefox updated `tab`'s title (at `url`): a real one ends the waits for it.
-pub(super) fn titled(tab: TabId, title: &str, url: &str) {
-    if crate::load::placeholder_title(title, url) {
-        return;
-    }
-    for told in with_state(|s| s.title_waiters.remove(&tab)).unwrap_or_default() {
-        let _ = told.send(title.to_owned());
     }
 }
