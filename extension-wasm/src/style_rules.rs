@@ -175,11 +175,12 @@ impl Mirroring {
         note
     }
 
-    /// Any other action rebuilds it only where the page's sheets changed since.
+    /// Any other action rebuilds it only where the page's sheets changed since. The signature
+    /// kept is the one after the rebuild, as [`Mirroring::force`] keeps: our sheet's rules count
+    /// in it, so the one before would tell the next action to rebuild again.
     pub fn refresh(&mut self, sheet: &impl StateSheet) {
-        let now = sheet.signature();
-        if std::mem::replace(&mut self.last, now) != now {
-            sheet.mirror();
+        if sheet.signature() != self.last {
+            self.force(sheet);
         }
     }
 }
@@ -533,6 +534,15 @@ mod tests {
         page.rules.set(6);
         mirroring.refresh(&page);
         assert_eq!(page.mirrors.get(), 2);
+    }
+
+    #[test]
+    fn the_first_action_mirrors_once_though_our_sheet_adds_rules() {
+        let (mut mirroring, page) = (Mirroring::default(), page(5));
+        mirroring.refresh(&page);
+        mirroring.refresh(&page);
+        mirroring.refresh(&page);
+        assert_eq!(page.mirrors.get(), 1);
     }
 
     #[test]
