@@ -288,7 +288,7 @@ impl<P: NamePage> NameSources for Sources<'_, P> {
 /// the type read first, so a password's characters are never read.
 pub fn field_value<P: NamePage>(page: &P, field: &P::Node, tag: &str) -> Option<FieldValue> {
     let value = match tag {
-        "input" if page.input_type(field).eq_ignore_ascii_case("password") => {
+        "input" if is_password(&page.input_type(field)) => {
             return Some(FieldValue::Password);
         }
         "input" => page.input_value(field),
@@ -297,6 +297,16 @@ pub fn field_value<P: NamePage>(page: &P, field: &P::Node, tag: &str) -> Option<
     };
     Some(FieldValue::Text(page.held(field).unwrap_or(value)))
 }
+
+/// Is an `<input>` of this type a password field (any case of the type)? The one rule for a
+/// field whose value nothing shows: names, the snapshot, and an audit's markup
+/// ([`PASSWORD_FIELDS`]).
+pub fn is_password(input_type: &str) -> bool {
+    input_type.eq_ignore_ascii_case("password")
+}
+
+/// [`is_password`]'s fields as a selector, for those under an element.
+pub const PASSWORD_FIELDS: &str = "input[type=password i]";
 
 /// What the snapshot shows of a password field ([`a11y::password_shown`]): nothing when empty,
 /// else its secret's name or dots.
