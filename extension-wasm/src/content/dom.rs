@@ -22,9 +22,10 @@ extern "C" {
     // through the content script's Xray view at about twenty times the cost.
     #[wasm_bindgen(js_namespace = claudezillaNative, js_name = visible)]
     fn native_visible(el: &Element, options: &JsValue) -> bool;
-    /// Does `el` match any of `selectors` (a selector list as a JS string)?
-    #[wasm_bindgen(js_namespace = claudezillaNative, js_name = matches)]
-    pub fn matches(el: &Element, selectors: &JsValue) -> bool;
+    /// Does `el` match any of `selectors` (a selector list as a JS string)? A selector the
+    /// browser refuses throws.
+    #[wasm_bindgen(catch, js_namespace = claudezillaNative, js_name = matches)]
+    pub fn matches(el: &Element, selectors: &JsValue) -> Result<bool, JsValue>;
     /// The element's attribute `name`, as `getAttribute` reads it.
     #[wasm_bindgen(js_namespace = claudezillaNative, js_name = attribute)]
     pub fn attribute(el: &Element, name: &str) -> Option<String>;
@@ -57,30 +58,34 @@ extern "C" {
 extern "C" {
     /// The shim's reader of a node's children (`content-shim.js`): the children after `after`
     /// (from the first when `None`), at most `facts.len()`, each with its [`Facts`] written
-    /// into `facts`. One call for all of them where each fact was a call of its own.
-    #[wasm_bindgen(js_name = claudezillaChildren)]
+    /// into `facts`. One call for all of them where each fact was a call of its own. Marked
+    /// `selectors` the browser refuses throw (as in [`facts_of`]).
+    #[wasm_bindgen(catch, js_name = claudezillaChildren)]
     fn children_after(
         parent: &Node,
         after: Option<&Node>,
         marked: &JsValue,
         facts: &mut [u32],
-    ) -> js_sys::Array;
-    /// One node's [`Facts`], as the reader gives them.
-    #[wasm_bindgen(js_name = claudezillaFacts)]
-    fn facts_of(node: &Node, marked: &JsValue) -> u32;
+    ) -> Result<js_sys::Array, JsValue>;
+    /// One node's [`Facts`], as the reader gives them; throws where `marked` is selectors the
+    /// browser refuses.
+    #[wasm_bindgen(catch, js_name = claudezillaFacts)]
+    fn facts_of(node: &Node, marked: &JsValue) -> Result<u32, JsValue>;
     /// The tag the reader numbered `index` (numbers start at 1).
     #[wasm_bindgen(js_name = claudezillaTag)]
     fn tag_numbered(index: u32) -> Option<String>;
     /// The elements under `root` matching `selectors`, as a set the reader looks an element up
-    /// in (one query for a whole tree, where `matches` is a read of each element).
-    #[wasm_bindgen(js_name = claudezillaMarkedIn)]
-    pub fn marked_in(root: &Node, selectors: &JsValue) -> JsValue;
+    /// in (one query for a whole tree, where `matches` is a read of each element); throws
+    /// where the browser refuses `selectors`.
+    #[wasm_bindgen(catch, js_name = claudezillaMarkedIn)]
+    pub fn marked_in(root: &Node, selectors: &JsValue) -> Result<JsValue, JsValue>;
 }
 
 /// A node's [`Facts`], as the reader gives them. What is marked is given to the reader as
-/// `marked`: selectors, or the set [`marked_in`] made of the node's tree.
+/// `marked`: selectors, or the set [`marked_in`] made of the node's tree. Our selectors
+/// refused leave the node unread (no facts), as a reader of none.
 pub fn facts(node: &Node, marked: &JsValue) -> Facts {
-    Facts::from_bits(facts_of(node, marked))
+    Facts::from_bits(facts_of(node, marked).unwrap_or(0))
 }
 
 /// The element's tag (`localName`): from the numbers already learnt, else asked once
@@ -113,8 +118,9 @@ impl Batches for Reader<'_> {
     type Node = Node;
     type Batch = js_sys::Array;
 
+    /// Our selectors refused end the children there.
     fn read(&self, after: Option<&Node>, facts: &mut [u32; BATCH]) -> js_sys::Array {
-        children_after(self.parent, after, self.marked, facts)
+        children_after(self.parent, after, self.marked, facts).unwrap_or_default()
     }
 
     fn len(&self, batch: &js_sys::Array) -> usize {

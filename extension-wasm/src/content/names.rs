@@ -98,7 +98,9 @@ impl NamePage for Dom {
     }
 
     fn naming(&self, el: &Node) -> bool {
-        NAMING.with(|naming| dom::matches(el.unchecked_ref(), naming))
+        NAMING
+            .with(|naming| dom::matches(el.unchecked_ref(), naming))
+            .unwrap_or(false)
     }
 
     fn child_element_count(&self, el: &Node) -> u32 {

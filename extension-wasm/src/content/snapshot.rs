@@ -110,8 +110,10 @@ impl Page for Dom {
         selectors(Selectors::Marked, JsValue::clone)
     }
 
+    /// Our selectors refused mark nothing.
     fn marked_in(&self, root: &Node) -> JsValue {
         selectors(Selectors::Marked, |m| dom::marked_in(root, m))
+            .unwrap_or_else(|_| js_sys::Set::new(&JsValue::UNDEFINED).into())
     }
 
     fn shadow_root(&self, el: &Element) -> Option<Node> {
@@ -137,8 +139,9 @@ impl Page for Dom {
         dom::text(node)
     }
 
+    /// Our selectors refused match nothing.
     fn matches(&self, el: &Element, which: Selectors) -> bool {
-        selectors(which, |s| dom::matches(el, s))
+        selectors(which, |s| dom::matches(el, s)).unwrap_or(false)
     }
 
     fn holds(&self, el: &Element, inside: Inside) -> bool {
