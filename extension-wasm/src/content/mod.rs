@@ -289,10 +289,10 @@ async fn run(
         }
         PageOp::Locate {
             target: Locatable::Element(target),
-        } => locate::element(&wait_for(&target, frame, until).await?).map(PageDone::Located),
+        } => locate::element(&wait_for(&target, frame, until).await?, frame).map(PageDone::Located),
         PageOp::Locate {
             target: Locatable::Frame(child),
-        } => locate::frame(child).map(PageDone::Located),
+        } => locate::frame(child, frame).map(PageDone::Located),
         PageOp::WaitFor { selector, text } => {
             read::wait_for(selector.as_deref(), text.as_deref(), until)
                 .await
