@@ -41,12 +41,7 @@ thread_local! {
 /// Applies `:hover` styles to `element` and its ancestors (through shadow hosts); says what it
 /// did when something is worth saying (stylesheets it could not read).
 pub fn force(element: &Element) -> String {
-    let report = MIRRORED.with(|m| {
-        let mut mirroring = m.take();
-        let report = mirroring.force(&Ours);
-        m.set(mirroring);
-        report
-    });
+    let report = mirroring(|m| m.force(&Ours));
     let mut chain = Vec::new();
     let mut at = Some(element.clone());
     while let Some(el) = at {
@@ -81,11 +76,15 @@ pub fn leave() {
 /// Mirrors the page's state rules again if its stylesheets changed since the last time (a
 /// count of sheets and rules: cheap enough for every action).
 pub fn refresh() {
-    MIRRORED.with(|m| {
-        let mut mirroring = m.take();
-        mirroring.refresh(&Ours);
-        m.set(mirroring);
-    });
+    mirroring(|m| m.refresh(&Ours));
+}
+
+/// `f` given when our sheet was last rebuilt, taken out meanwhile (`f` calls into the page).
+fn mirroring<T>(f: impl FnOnce(&mut Mirroring) -> T) -> T {
+    let mut mirroring = MIRRORED.take();
+    let out = f(&mut mirroring);
+    MIRRORED.set(mirroring);
+    out
 }
 
 /// Our stylesheet of the page's state rules, in this frame's document.
