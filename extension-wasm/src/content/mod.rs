@@ -53,14 +53,11 @@ pub fn content_start(
             .ok()
             .and_then(|m| m.as_string())
             .unwrap_or_default();
-        console::uncaught(&message);
-        read::record_error(crate::a11y::clean(&message, 300));
+        uncaught(&message);
     });
     let on_rejection = Closure::<dyn FnMut(web_sys::Event)>::new(|e: web_sys::Event| {
         let reason = js_sys::Reflect::get(&e, &"reason".into()).unwrap_or_default();
-        let message = format!("(in promise) {}", console::describe(&reason));
-        console::uncaught(&message);
-        read::record_error(crate::a11y::clean(&message, 300));
+        uncaught(&crate::console_ring::rejection(&console::describe(&reason)));
     });
     if let Some(window) = web_sys::window() {
         let _ = window.add_event_listener_with_callback("error", on_error.as_ref().unchecked_ref());
@@ -71,6 +68,13 @@ pub fn content_start(
     }
     on_error.forget();
     on_rejection.forget();
+}
+
+/// An uncaught error or unhandled rejection: in the console (while captured) and the page
+/// state.
+fn uncaught(message: &str) {
+    console::uncaught(message);
+    read::record_error(message);
 }
 
 thread_local! {
