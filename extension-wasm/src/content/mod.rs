@@ -53,11 +53,14 @@ pub fn content_start(
             .ok()
             .and_then(|m| m.as_string())
             .unwrap_or_default();
-        uncaught(&message);
+        console::uncaught(&message);
+        read::record_error(&message);
     });
     let on_rejection = Closure::<dyn FnMut(web_sys::Event)>::new(|e: web_sys::Event| {
         let reason = js_sys::Reflect::get(&e, &"reason".into()).unwrap_or_default();
-        uncaught(&crate::console_ring::rejection(&console::describe(&reason)));
+        let message = crate::console_ring::rejection(&console::describe(&reason));
+        console::uncaught(&message);
+        read::record_error(&message);
     });
     if let Some(window) = web_sys::window() {
         let _ = window.add_event_listener_with_callback("error", on_error.as_ref().unchecked_ref());
@@ -68,13 +71,6 @@ pub fn content_start(
     }
     on_error.forget();
     on_rejection.forget();
-}
-
-/// An uncaught error or unhandled rejection: in the console (while captured) and the page
-/// state.
-fn uncaught(message: &str) {
-    console::uncaught(message);
-    read::record_error(message);
 }
 
 thread_local! {
