@@ -486,9 +486,10 @@ mod tests {
         );
     }
 
-    /// A page whose sheets hold `rules` rules, and our sheet once mirrored (its `ours` rules
-    /// counted among them, as [`signature`] counts them).
+    /// A page of `sheets` sheets holding `rules` rules, and our sheet once mirrored: its rules
+    /// (half the page's when it was built) counted among them, as [`signature`] counts them.
     struct Page {
+        sheets: std::cell::Cell<usize>,
         rules: std::cell::Cell<u32>,
         ours: std::cell::Cell<Option<u32>>,
         mirrors: std::cell::Cell<u32>,
@@ -497,6 +498,7 @@ mod tests {
 
     fn page(rules: u32) -> Page {
         Page {
+            sheets: 1.into(),
             rules: rules.into(),
             ours: None.into(),
             mirrors: 0.into(),
@@ -507,12 +509,13 @@ mod tests {
     impl StateSheet for Page {
         fn signature(&self) -> Option<(usize, u32)> {
             let ours = self.ours.get().unwrap_or(0);
-            self.document.then(|| (1, self.rules.get() + ours))
+            let rules = self.rules.get() + ours;
+            self.document.then(|| (self.sheets.get(), rules))
         }
 
         fn mirror(&self) -> String {
             self.mirrors.set(self.mirrors.get() + 1);
-            self.ours.set(Some(2));
+            self.ours.set(Some(self.rules.get() / 2));
             "; noted".into()
         }
     }
@@ -533,7 +536,12 @@ mod tests {
         assert_eq!(page.mirrors.get(), 1);
         page.rules.set(6);
         mirroring.refresh(&page);
-        assert_eq!(page.mirrors.get(), 2);
+        mirroring.refresh(&page);
+        assert_eq!(page.mirrors.get(), 2, "not again for our own rules");
+        page.sheets.set(2);
+        mirroring.refresh(&page);
+        mirroring.refresh(&page);
+        assert_eq!(page.mirrors.get(), 3, "a sheet more is a change");
     }
 
     #[test]
