@@ -6,8 +6,8 @@
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 use wasm_bindgen::prelude::*;
 use web_sys::{
-    CssStyleDeclaration, Document, Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement,
-    Node,
+    CssStyleDeclaration, Document, Element, HtmlElement, HtmlInputElement, HtmlSelectElement,
+    HtmlTextAreaElement, Node,
 };
 
 use crate::child_batches::{self, BATCH, Batches};
@@ -129,6 +129,17 @@ impl Batches for Reader<'_> {
 
     fn get(&self, batch: &js_sys::Array, at: usize) -> Node {
         batch.get(at as u32).unchecked_into()
+    }
+}
+
+/// Is `el` the HTML form field `tag` names (`input`, `textarea`, `select`)? One of another
+/// namespace with such a tag (`<svg><input>`) is not.
+pub fn is_html_field(el: &JsValue, tag: &str) -> bool {
+    match tag {
+        "input" => el.has_type::<HtmlInputElement>(),
+        "textarea" => el.has_type::<HtmlTextAreaElement>(),
+        "select" => el.has_type::<HtmlSelectElement>(),
+        _ => false,
     }
 }
 

@@ -182,6 +182,10 @@ impl NamePage for Dom {
         index.numbered.set(item, &JsValue::from_f64(n as f64));
     }
 
+    fn is_html_field(&self, el: &Node, tag: &str) -> bool {
+        dom::is_html_field(el, tag)
+    }
+
     fn input_type(&self, input: &Node) -> String {
         input.unchecked_ref::<HtmlInputElement>().type_()
     }
@@ -230,9 +234,5 @@ impl NamePage for Dom {
 impl Described for Dom {
     fn inner_text(&self, el: &Node) -> Option<String> {
         el.dyn_ref::<HtmlElement>().map(HtmlElement::inner_text)
-    }
-
-    fn is_html_input(&self, el: &Node) -> bool {
-        el.has_type::<HtmlInputElement>()
     }
 }

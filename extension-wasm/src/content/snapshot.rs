@@ -5,7 +5,7 @@ use claudezilla_protocol::args::FrameTarget;
 use claudezilla_protocol::envelope::PageReply;
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 use wasm_bindgen::prelude::*;
-use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, Node};
+use web_sys::{Element, HtmlInputElement, HtmlSelectElement, Node};
 
 use super::dom::{self, Children, Dom, Reader, document};
 use super::find;
@@ -179,12 +179,7 @@ impl Page for Dom {
     }
 
     fn is_html_field(&self, el: &Element, tag: &str) -> bool {
-        match tag {
-            "input" => el.has_type::<HtmlInputElement>(),
-            "textarea" => el.has_type::<HtmlTextAreaElement>(),
-            "select" => el.has_type::<HtmlSelectElement>(),
-            _ => false,
-        }
+        dom::is_html_field(el, tag)
     }
 
     fn checked(&self, input: &Element) -> bool {
