@@ -216,11 +216,16 @@ fn the_last_ten_errors_are_kept_newest_last() {
 }
 
 #[test]
-fn an_error_is_kept_cleaned_and_cut() {
+fn an_error_is_kept_cleaned_hidden_and_cut() {
+    crate::hidden::learn([&claudezilla_protocol::args::FilledSecret {
+        name: "PW".to_owned().try_into().unwrap(),
+        value: "hunter2-long".into(),
+        sites: Vec::new(),
+    }]);
     let mut errors = Errors::new();
-    errors.record(&format!("  TypeError:\n{}", "x".repeat(400)));
+    errors.record(&format!("  TypeError:\nhunter2-long {}", "x".repeat(400)));
     let kept = &errors.list()[0];
-    assert!(kept.starts_with("TypeError: xxx"), "{kept}");
+    assert!(kept.starts_with("TypeError: <secret:PW> xxx"), "{kept}");
     assert!(kept.ends_with('…'));
     assert_eq!(kept.chars().count(), 300 + 1);
 }
