@@ -16,7 +16,7 @@ use crate::a11y::name::Named;
 use crate::composed;
 use crate::page_names::{self, Described, Kept, NamePage, SHOWN_NAME};
 use crate::showing::Showing;
-use crate::snapshot::Seen;
+use crate::snapshot::{self, Seen};
 use crate::style_rules;
 
 /// Bytes of text read for one name at most (names are cut far shorter).
@@ -24,9 +24,7 @@ const MAX_WORDS: usize = 400;
 
 thread_local! {
     /// The attributes `a11y::name::NAMING` lists, as one selector.
-    static NAMING: JsValue = JsValue::from_str(
-        &a11y::name::NAMING.iter().map(|a| format!("[{a}]")).collect::<Vec<_>>().join(","),
-    );
+    static NAMING: JsValue = JsValue::from_str(&snapshot::carrying(a11y::name::NAMING));
 }
 
 /// The element's words as the page shows them (through shadow roots and slots, without what
