@@ -306,8 +306,8 @@ pub fn field_value<P: NamePage>(page: &P, field: &P::Node, tag: &str) -> Option<
 }
 
 /// Is an `<input>` of this type a password field (any case of the type)? The one rule for a
-/// field whose value nothing shows: names, the snapshot, and an audit's markup
-/// ([`PASSWORD_FIELDS`]).
+/// field whose value nothing shows (names, the snapshot, and an audit's markup through
+/// [`PASSWORD_FIELDS`]) and for one a secret bound to login fields may go into.
 pub fn is_password(input_type: &str) -> bool {
     input_type.eq_ignore_ascii_case("password")
 }
