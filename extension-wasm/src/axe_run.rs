@@ -210,12 +210,13 @@ fn finding<A: Axe>(axe: &A, rule: &A::Value, per_rule: u32) -> Finding {
 /// under it: markup may hold its value), and axe's advice.
 fn flagged<A: Axe>(axe: &A, node: &A::Value) -> Option<Flagged> {
     let element = axe.element(node)?;
-    let html = match holds_password(axe, &element) {
-        true => format!(
+    let html = if holds_password(axe, &element) {
+        format!(
             "<{}> (holds a password field: markup not shown)",
             axe.tag(&element)
-        ),
-        false => clean(&axe.text(node, "html"), HTML_CHARS),
+        )
+    } else {
+        clean(&axe.text(node, "html"), HTML_CHARS)
     };
     Some(Flagged {
         element_ref: axe.ref_for(&element),
@@ -224,7 +225,7 @@ fn flagged<A: Axe>(axe: &A, node: &A::Value) -> Option<Flagged> {
     })
 }
 
-/// Is `element` a password field, or one under it ([`page_names::is_password`]'s rule)? Its
+/// Is `element` a password field, or one under it ([`is_password`]'s rule)? Its
 /// markup may hold the value.
 fn holds_password<A: Axe>(axe: &A, element: &A::Element) -> bool {
     axe.input_type(element).is_some_and(|t| is_password(&t)) || axe.holds(element, PASSWORD_FIELDS)
