@@ -82,8 +82,9 @@ extern "C" {
 }
 
 /// A node's [`Facts`], as the reader gives them. What is marked is given to the reader as
-/// `marked`: selectors, or the set [`marked_in`] made of the node's tree. Our selectors
-/// refused leave the node unread (no facts), as a reader of none.
+/// `marked`: selectors, or the set [`marked_in`] made of the node's tree. Where the reader
+/// throws (our selectors refused), the facts are none: the walk takes the node for one it
+/// does not show, and leaves it and its whole subtree out of the snapshot.
 pub fn facts(node: &Node, marked: &JsValue) -> Facts {
     Facts::from_bits(facts_of(node, marked).unwrap_or(0))
 }
@@ -118,7 +119,8 @@ impl Batches for Reader<'_> {
     type Node = Node;
     type Batch = js_sys::Array;
 
-    /// Our selectors refused end the children there.
+    /// Where the reader throws (our selectors refused, or any other error), the whole batch is
+    /// dropped, children already read in that call too, and the walk takes it for the last.
     fn read(&self, after: Option<&Node>, facts: &mut [u32; BATCH]) -> js_sys::Array {
         children_after(self.parent, after, self.marked, facts).unwrap_or_default()
     }
