@@ -99,7 +99,8 @@ fn hidden_cut(text: &str, max: usize) -> String {
         .to_owned()
 }
 
-/// An unhandled rejection as the console and the page state tell it, by its reason described.
+/// An unhandled rejection as the console and the page state tell it; `reason` is the
+/// rejection's reason as `page_value::describe` wrote it.
 pub fn rejection(reason: &str) -> String {
     format!("(in promise) {reason}")
 }
