@@ -50,6 +50,7 @@ pub trait Frame {
     fn element_ref(&self, el: &Self::Element) -> ElementRef;
     /// The browser frame ids of the frame's child frames (open shadow roots' too).
     fn child_frames(&self) -> Vec<u64>;
+    /// The clock, in ms, read once a search is done (its time).
     fn now_ms(&self) -> f64;
 }
 

@@ -136,7 +136,9 @@ impl Frame for Fake {
     fn role(&self, el: &usize, tag: &str) -> Option<&'static str> {
         role_of(self, el, tag, true).0
     }
+    /// Each name read takes the clock on 100 ms.
     fn full_name(&self, el: &usize) -> String {
+        self.clock.set(self.clock.get() + 100.0);
         super::super::clean(self.elements[*el].name, MAX_LOCATOR_NAME)
     }
     fn parent(&self, el: &usize) -> Option<usize> {
@@ -336,7 +338,8 @@ fn a_role_search_answers_refs_cut_names_the_child_frames_and_its_time() {
     assert!(long.starts_with(first.name.trim_end_matches('…')));
     assert_eq!(found.frames, [7, 9]);
     let searched = &found.searched;
-    assert_eq!((searched.chars, searched.frames, searched.ms), (0, 1, 5));
+    // The clock read after both names.
+    assert_eq!((searched.chars, searched.frames, searched.ms), (0, 1, 205));
     assert_eq!(searched.stopped, None);
 }
 
