@@ -10,6 +10,7 @@ use claudezilla_protocol::{ErrorBody, ErrorCode};
 use serde::Serialize;
 
 use crate::a11y::clean;
+use crate::page_names::{PASSWORD_FIELDS, is_password};
 use crate::text::cap;
 
 /// Characters of an element's markup, of axe's advice, of a rule's help shown at most.
@@ -63,8 +64,12 @@ pub trait Axe {
     fn item(&self, list: &Self::List, index: u32) -> Self::Value;
     /// The element a flagged node names, if it is one.
     fn element(&self, node: &Self::Value) -> Option<Self::Element>;
-    /// Its tag, when it is or holds a password field (its markup may hold the value).
-    fn holds_password(&self, el: &Self::Element) -> Option<String>;
+    /// The type of an HTML `<input>`; `None` for any other element.
+    fn input_type(&self, el: &Self::Element) -> Option<String>;
+    /// Does an element under `el` match `selectors`?
+    fn holds(&self, el: &Self::Element, selectors: &str) -> bool;
+    /// Its tag (`localName`).
+    fn tag(&self, el: &Self::Element) -> String;
     /// Its ref (handed out on first sight).
     fn ref_for(&self, el: &Self::Element) -> ElementRef;
     /// axe-core's version.
@@ -205,15 +210,25 @@ fn finding<A: Axe>(axe: &A, rule: &A::Value, per_rule: u32) -> Finding {
 /// under it: markup may hold its value), and axe's advice.
 fn flagged<A: Axe>(axe: &A, node: &A::Value) -> Option<Flagged> {
     let element = axe.element(node)?;
-    let html = match axe.holds_password(&element) {
-        Some(tag) => format!("<{tag}> (holds a password field: markup not shown)"),
-        None => clean(&axe.text(node, "html"), HTML_CHARS),
+    let html = if holds_password(axe, &element) {
+        format!(
+            "<{}> (holds a password field: markup not shown)",
+            axe.tag(&element)
+        )
+    } else {
+        clean(&axe.text(node, "html"), HTML_CHARS)
     };
     Some(Flagged {
         element_ref: axe.ref_for(&element),
         html,
         fix: clean(&axe.text(node, "failureSummary"), FIX_CHARS),
     })
+}
+
+/// Is `element` a password field, or one under it ([`is_password`]'s rule)? Its
+/// markup may hold the value.
+fn holds_password<A: Axe>(axe: &A, element: &A::Element) -> bool {
+    axe.input_type(element).is_some_and(|t| is_password(&t)) || axe.holds(element, PASSWORD_FIELDS)
 }
 
 /// axe refused to run or failed: its own words (a second audit while one runs is refused).

@@ -99,6 +99,12 @@ fn hidden_cut(text: &str, max: usize) -> String {
         .to_owned()
 }
 
+/// An unhandled rejection as the console and the page state tell it; `reason` is the
+/// rejection's reason as `page_value::describe` wrote it.
+pub fn rejection(reason: &str) -> String {
+    format!("(in promise) {reason}")
+}
+
 /// The content shim gave no console hook.
 pub fn no_hook() -> ErrorBody {
     ErrorBody::new(ErrorCode::Internal, "the console hook is missing")
@@ -206,6 +212,7 @@ mod tests {
         ring.called("warn".into(), &["a".into(), "{\"b\":1}".into()], 1.0);
         ring.called("trace".into(), &[], 2.0);
         ring.uncaught("TypeError: x is undefined", 3.0);
+        ring.uncaught(&rejection("Error: offline"), 4.0);
         let kept: Vec<_> = ring
             .entries
             .iter()
@@ -217,6 +224,7 @@ mod tests {
                 (ConsoleLevel::Warn, "a {\"b\":1}"),
                 (ConsoleLevel::Log, ""),
                 (ConsoleLevel::Error, "Uncaught TypeError: x is undefined"),
+                (ConsoleLevel::Error, "Uncaught (in promise) Error: offline"),
             ]
         );
         let missing = no_hook();

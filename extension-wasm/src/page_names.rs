@@ -62,6 +62,9 @@ pub trait NamePage {
     fn kept_labels(&self, index: &Self::Index, field: &Self::Node) -> Vec<Self::Node>;
     fn kept_number(&self, index: &Self::Index, item: &Self::Node) -> Option<i64>;
     fn keep_number(&self, index: &mut Self::Index, item: &Self::Node, n: i64);
+    /// Is the element the HTML form field its tag names (`input`, `textarea`)? One of another
+    /// namespace with such a tag (`<svg><input>`) is not, and reading its type or value throws.
+    fn is_html_field(&self, el: &Self::Node, tag: &str) -> bool;
     fn input_type(&self, input: &Self::Node) -> String;
     fn input_value(&self, input: &Self::Node) -> String;
     fn textarea_value(&self, area: &Self::Node) -> String;
@@ -80,8 +83,6 @@ pub trait NamePage {
 pub trait Described: NamePage {
     /// An HTML element's `innerText`; `None` for others (an `<svg>`).
     fn inner_text(&self, el: &Self::Node) -> Option<String>;
-    /// Is it HTML's `<input>` (not another namespace's)?
-    fn is_html_input(&self, el: &Self::Node) -> bool;
 }
 
 /// An element as answers show it (`button#save.primary "Save"`): a field by its name (its
@@ -107,7 +108,7 @@ pub fn describe<P: Described>(page: &P, el: &P::Node) -> String {
         .or_else(|| page.inner_text(el))
         .filter(|l| !l.trim().is_empty())
         .or_else(|| {
-            let unheld = page.is_html_input(el) && page.held(el).is_none();
+            let unheld = page.is_html_field(el, "input") && page.held(el).is_none();
             unheld.then(|| page.input_value(el))
         })
         .or_else(|| page.attribute(el, "title"))
@@ -268,9 +269,15 @@ impl<P: NamePage> NameSources for Sources<'_, P> {
         self.labels_of(n)
     }
 
-    /// A field's value in a name: never a password field's, not even its secret's name.
+    /// A field's value in a name: never a password field's, not even its secret's name; none
+    /// of another namespace's `input` or `textarea` (asked only of those two tags).
     fn value(&mut self, n: &P::Node) -> Option<String> {
-        match field_value(self.page, n, &self.page.local_name(n))? {
+        let tag = self.page.local_name(n);
+        let field = matches!(tag.as_str(), "input" | "textarea");
+        if !field || !self.page.is_html_field(n, &tag) {
+            return None;
+        }
+        match field_value(self.page, n, &tag)? {
             FieldValue::Text(value) => Some(value),
             FieldValue::Password => None,
         }
@@ -288,7 +295,7 @@ impl<P: NamePage> NameSources for Sources<'_, P> {
 /// the type read first, so a password's characters are never read.
 pub fn field_value<P: NamePage>(page: &P, field: &P::Node, tag: &str) -> Option<FieldValue> {
     let value = match tag {
-        "input" if page.input_type(field).eq_ignore_ascii_case("password") => {
+        "input" if is_password(&page.input_type(field)) => {
             return Some(FieldValue::Password);
         }
         "input" => page.input_value(field),
@@ -297,6 +304,16 @@ pub fn field_value<P: NamePage>(page: &P, field: &P::Node, tag: &str) -> Option<
     };
     Some(FieldValue::Text(page.held(field).unwrap_or(value)))
 }
+
+/// Is an `<input>` of this type a password field (any case of the type)? The one rule for a
+/// field whose value nothing shows (names, the snapshot, and an audit's markup through
+/// [`PASSWORD_FIELDS`]) and for one a secret bound to login fields may go into.
+pub fn is_password(input_type: &str) -> bool {
+    input_type.eq_ignore_ascii_case("password")
+}
+
+/// [`is_password`]'s fields as a selector, for those under an element.
+pub const PASSWORD_FIELDS: &str = "input[type=password i]";
 
 /// What the snapshot shows of a password field ([`a11y::password_shown`]): nothing when empty,
 /// else its secret's name or dots.

@@ -23,6 +23,8 @@ const BUTTONS: &str =
 const INPUTS: &str = "input:not([type=hidden]), select, textarea";
 const LANDMARKS: &str = "nav, main, header, footer, aside, [role=navigation], [role=main], [role=search], [role=banner], [role=contentinfo], [role=dialog]";
 
+/// Characters of an uncaught error's message kept.
+const MAX_ERROR_CHARS: usize = 300;
 /// Uncaught errors a page state lists at most, the newest.
 const MAX_ERRORS: usize = 10;
 
@@ -36,9 +38,10 @@ impl Errors {
         Self(Vec::new())
     }
 
-    /// Keeps `message`, forgetting the oldest past [`MAX_ERRORS`].
-    pub fn record(&mut self, message: String) {
-        self.0.push(message);
+    /// Keeps `message`, cleaned and cut at [`MAX_ERROR_CHARS`], forgetting the oldest past
+    /// [`MAX_ERRORS`].
+    pub fn record(&mut self, message: &str) {
+        self.0.push(clean(message, MAX_ERROR_CHARS));
         let over = self.0.len().saturating_sub(MAX_ERRORS);
         self.0.drain(..over);
     }

@@ -6,6 +6,7 @@ use claudezilla_protocol::args::{Fields, FilledSecret};
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 
 use crate::field_kind::Field;
+use crate::page_names::is_password;
 
 /// Input types a secret may be typed into with the user's `:any-field` (text a person types
 /// and nothing shows as a label).
@@ -34,7 +35,7 @@ pub fn check(
         Field::Input {
             kind, autocomplete, ..
         } if TEXT_TYPES.contains(&kind.to_ascii_lowercase().as_str()) => {
-            (kind.eq_ignore_ascii_case("password"), autocomplete)
+            (is_password(kind), autocomplete)
         }
         Field::TextArea { autocomplete, .. } => (false, autocomplete),
         Field::Input { .. } | Field::ContentEditable | Field::Other => {

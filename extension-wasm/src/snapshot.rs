@@ -12,7 +12,7 @@ use crate::a11y::name::Named;
 use crate::a11y::{self, FieldValue, States, role_of};
 
 mod page;
-pub use page::{Facts, Inside, Page, Seen, Selectors};
+pub use page::{Facts, Inside, Page, Seen, Selectors, carrying};
 
 /// Limits of one snapshot.
 pub struct Limits {

@@ -153,6 +153,38 @@ pub fn signature<S: Sheets>(sheets: &S, ours: impl FnOnce() -> bool) -> (usize, 
     (all.len().saturating_sub(usize::from(ours())), rules)
 }
 
+/// Our sheet of the page's state rules mirrored (`content/states.rs`).
+pub trait StateSheet {
+    /// The page's [`signature`] now; `None` where the frame has no document.
+    fn signature(&self) -> Option<(usize, u32)>;
+    /// Rebuilds our sheet from the page's state rules ([`mirrored`]); its [`Mirrored::note`].
+    fn mirror(&self) -> String;
+}
+
+/// When our sheet is rebuilt: the page's [`signature`] when it last was.
+#[derive(Default)]
+pub struct Mirroring {
+    last: Option<(usize, u32)>,
+}
+
+impl Mirroring {
+    /// A hover rebuilds our sheet whatever changed; says what was not mirrored.
+    pub fn force(&mut self, sheet: &impl StateSheet) -> String {
+        let note = sheet.mirror();
+        self.last = sheet.signature();
+        note
+    }
+
+    /// Any other action rebuilds it only where the page's sheets changed since. The signature
+    /// kept is the one after the rebuild, as [`Mirroring::force`] keeps: our sheet's rules count
+    /// in it, so the one before would tell the next action to rebuild again.
+    pub fn refresh(&mut self, sheet: &impl StateSheet) {
+        if sheet.signature() != self.last {
+            self.force(sheet);
+        }
+    }
+}
+
 fn counted<S: Sheets>(sheets: &S, list: &S::List, depth: usize) -> u32 {
     let own = sheets.len(list);
     if depth == MAX_DEPTH {
@@ -452,5 +484,83 @@ mod tests {
             read(1, true).note(),
             "; 1 stylesheet(s) could not be read (cross-origin): their :hover styles are not shown; only the first 2000 :hover and :focus rules are applied"
         );
+    }
+
+    /// A page of `sheets` sheets holding `rules` rules, and our sheet once mirrored: its rules
+    /// (half the page's when it was built) counted among them, as [`signature`] counts them.
+    struct Page {
+        sheets: std::cell::Cell<usize>,
+        rules: std::cell::Cell<u32>,
+        ours: std::cell::Cell<Option<u32>>,
+        mirrors: std::cell::Cell<u32>,
+        document: bool,
+    }
+
+    fn page(rules: u32) -> Page {
+        Page {
+            sheets: 1.into(),
+            rules: rules.into(),
+            ours: None.into(),
+            mirrors: 0.into(),
+            document: true,
+        }
+    }
+
+    impl StateSheet for Page {
+        fn signature(&self) -> Option<(usize, u32)> {
+            let ours = self.ours.get().unwrap_or(0);
+            let rules = self.rules.get() + ours;
+            self.document.then(|| (self.sheets.get(), rules))
+        }
+
+        fn mirror(&self) -> String {
+            self.mirrors.set(self.mirrors.get() + 1);
+            self.ours.set(Some(self.rules.get() / 2));
+            "; noted".into()
+        }
+    }
+
+    #[test]
+    fn a_hover_mirrors_every_time_and_says_what_was_left_out() {
+        let (mut mirroring, page) = (Mirroring::default(), page(5));
+        assert_eq!(mirroring.force(&page), "; noted");
+        assert_eq!(mirroring.force(&page), "; noted");
+        assert_eq!(page.mirrors.get(), 2);
+    }
+
+    #[test]
+    fn an_action_mirrors_again_only_when_the_page_changed() {
+        let (mut mirroring, page) = (Mirroring::default(), page(5));
+        mirroring.force(&page);
+        mirroring.refresh(&page);
+        assert_eq!(page.mirrors.get(), 1);
+        page.rules.set(6);
+        mirroring.refresh(&page);
+        mirroring.refresh(&page);
+        assert_eq!(page.mirrors.get(), 2, "not again for our own rules");
+        page.sheets.set(2);
+        mirroring.refresh(&page);
+        mirroring.refresh(&page);
+        assert_eq!(page.mirrors.get(), 3, "a sheet more is a change");
+    }
+
+    #[test]
+    fn the_first_action_mirrors_once_though_our_sheet_adds_rules() {
+        let (mut mirroring, page) = (Mirroring::default(), page(5));
+        mirroring.refresh(&page);
+        mirroring.refresh(&page);
+        mirroring.refresh(&page);
+        assert_eq!(page.mirrors.get(), 1);
+    }
+
+    #[test]
+    fn a_frame_without_a_document_is_never_mirrored_by_an_action() {
+        let mut mirroring = Mirroring::default();
+        let page = Page {
+            document: false,
+            ..page(5)
+        };
+        mirroring.refresh(&page);
+        assert_eq!(page.mirrors.get(), 0);
     }
 }

@@ -6,7 +6,8 @@
 //! The frame is read through [`Frame`]; the content script answers from the DOM
 //! (`content/locate.rs`), the tests from a page of their own.
 
-use claudezilla_protocol::reply::{Pick, Query};
+use claudezilla_protocol::args::ElementRef;
+use claudezilla_protocol::reply::{Found, FoundMatch, Pick, Query, Searched};
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 
 use super::locator::{self, Narrowed, Scope};
@@ -43,7 +44,18 @@ pub trait Frame {
     fn matches(&self, el: &Self::Element, selector: &str) -> bool;
     /// The element's CSS path ([`locator::css_path`]).
     fn css_path(&self, el: &Self::Element) -> String;
+    /// The browser frame id of the frame an `<iframe>` (or `<frame>`) holds.
+    fn frame_id(&self, iframe: &Self::Element) -> Option<u64>;
+    /// The element's ref (handed out on first sight).
+    fn element_ref(&self, el: &Self::Element) -> ElementRef;
+    /// The browser frame ids of the frame's child frames (open shadow roots' too).
+    fn child_frames(&self) -> Vec<u64>;
+    /// The clock, in ms, read once a search is done (its time).
+    fn now_ms(&self) -> f64;
 }
+
+/// Characters of a found element's name an answer shows.
+const FOUND_NAME: usize = 80;
 
 /// Every element Playwright's role engine may match, in its order: those not rendered (one
 /// with no box of its own is) or inside `aria-hidden` left out.
@@ -88,6 +100,53 @@ pub fn iframe<F: Frame>(frame: &F, iframes: &[F::Element], iframe: &F::Element) 
         nth: nth_of(iframe, &same),
         matches: same.len() as u32,
         query: Query::Css(selector),
+    }
+}
+
+/// How the `<iframe>` (or `<frame>`) of the child frame `child` (its browser frame id) is
+/// picked ([`iframe`]); an error when it left the page.
+pub fn child_frame<F: Frame>(frame: &F, child: u64) -> Result<Pick, ErrorBody> {
+    let iframes = frame.select("iframe, frame");
+    let Some(held) = iframes.iter().find(|f| frame.frame_id(f) == Some(child)) else {
+        return Err(ErrorBody::new(
+            ErrorCode::ElementNotFound,
+            "the frame's iframe left the page",
+        )
+        .with_hint("call firefox_snapshot again"));
+    };
+    Ok(iframe(frame, &iframes, held))
+}
+
+/// `firefox_find {role, name?}` in one frame, begun at `started`: the elements `getByRole`
+/// finds ([`by_role_and_name`]), `limit` listed with their refs, and the child frames for the
+/// background to search next.
+pub fn found<F: Frame>(
+    frame: &F,
+    role: &str,
+    name: Option<&str>,
+    limit: u32,
+    started: f64,
+) -> Found {
+    let (found, total) = by_role_and_name(frame, role, name, limit as usize);
+    let matches = found
+        .into_iter()
+        .map(|(el, name)| FoundMatch {
+            element_ref: frame.element_ref(&el),
+            role: role.to_owned(),
+            name: super::clean(&name, FOUND_NAME),
+            context: String::new(),
+        })
+        .collect();
+    Found {
+        matches,
+        total,
+        frames: frame.child_frames(),
+        searched: Searched {
+            chars: 0,
+            frames: 1,
+            ms: (frame.now_ms() - started) as u32,
+            stopped: None,
+        },
     }
 }
 

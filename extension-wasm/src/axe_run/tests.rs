@@ -6,7 +6,8 @@ use super::*;
 use crate::at_once::run;
 
 /// A frame whose axe answers `outcome` after `takes` ms; its results are JSON, each flagged
-/// node's `element` an object with the ref's index (and a `password` tag where it holds one).
+/// node's `element` an object with the ref's index, its `tag`, an input's `type`, and
+/// `holds_password` where a password field is under it.
 /// What is read of the frame, of axe and of a flagged node is logged in `asked`.
 struct Frame {
     loaded: bool,
@@ -99,11 +100,20 @@ impl Axe for Frame {
         node["element"].as_object().cloned()
     }
 
-    fn holds_password(&self, el: &Self::Element) -> Option<String> {
-        self.ask("password");
-        el.get("password")
-            .and_then(Value::as_str)
-            .map(str::to_owned)
+    fn input_type(&self, el: &Self::Element) -> Option<String> {
+        self.ask("input_type");
+        el.get("type").and_then(Value::as_str).map(str::to_owned)
+    }
+
+    fn holds(&self, el: &Self::Element, selectors: &str) -> bool {
+        self.ask("holds");
+        assert_eq!(selectors, "input[type=password i]");
+        el.get("holds_password") == Some(&Value::Bool(true))
+    }
+
+    fn tag(&self, el: &Self::Element) -> String {
+        self.ask("tag");
+        el["tag"].as_str().unwrap().to_owned()
     }
 
     fn ref_for(&self, el: &Self::Element) -> ElementRef {
@@ -199,13 +209,39 @@ fn a_rule_keeps_its_wcag_tags_and_its_first_elements() {
 #[test]
 fn a_password_fields_markup_is_never_shown() {
     let results = json!({"violations": [{"id": "label", "nodes": [
-        {"element": {"ref": 1, "password": "form"}, "html": "<form><input value=hunter2>"},
+        {"element": {"ref": 1, "tag": "form", "holds_password": true}, "html": "<form><input value=hunter2>"},
     ]}]});
     let audit = audited(&frame(results), 10).unwrap();
     assert_eq!(
         audit.violations[0].elements[0].html,
         "<form> (holds a password field: markup not shown)"
     );
+}
+
+#[test]
+fn a_password_input_is_known_by_the_names_rule_in_any_case_of_its_type() {
+    let results = json!({"violations": [{"id": "label", "nodes": [
+        {"element": {"ref": 1, "tag": "input", "type": "PassWord"}, "html": "<input value=hunter2>"},
+        {"element": {"ref": 2, "tag": "input", "type": "text"}, "html": "<input value=ann>"},
+    ]}]});
+    let f = frame(results);
+    let audit = audited(&f, 10).unwrap();
+    let shown: Vec<_> = audit.violations[0]
+        .elements
+        .iter()
+        .map(|e| &e.html)
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "<input> (holds a password field: markup not shown)",
+            "<input value=ann>"
+        ]
+    );
+    // A password input is not searched under.
+    let asked = f.asked.borrow();
+    let first = &asked[asked.iter().position(|a| a == "element").unwrap()..][..4];
+    assert_eq!(first, ["element", "input_type", "tag", "ref"]);
 }
 
 #[test]
@@ -287,7 +323,7 @@ fn the_frame_is_read_in_the_order_it_always_was() {
     let results = json!({
         "violations": [{"id": "image-alt", "nodes": [node(4, "<img>")]}],
         "incomplete": [{"id": "label", "nodes": [
-            {"element": {"ref": 5, "password": "form"}, "failureSummary": "Fix"},
+            {"element": {"ref": 5, "tag": "form", "holds_password": true}, "failureSummary": "Fix"},
         ]}],
     });
     let f = frame(results);
@@ -304,13 +340,16 @@ fn the_frame_is_read_in_the_order_it_always_was() {
             "violations",
             // The markup read before the ref is handed out.
             "element",
-            "password",
+            "input_type",
+            "holds",
             "html",
             "ref",
             "failureSummary",
             "incomplete",
             "element",
-            "password",
+            "input_type",
+            "holds",
+            "tag",
             "ref",
             "failureSummary",
         ]

@@ -16,9 +16,6 @@ use super::snapshot::child_frames;
 use crate::axe_run::{self, Axe, Options};
 use crate::web::{self, get};
 
-/// A password field (any case of the type), whose markup an answer never shows.
-const PASSWORD: &str = "input[type=password i]";
-
 /// Runs axe over this frame's document ([`axe_run::audit`]).
 pub async fn run(
     rules: &[RuleSet],
@@ -103,12 +100,18 @@ impl Axe for ThisFrame {
         get(node, "element").dyn_ref::<Element>().cloned()
     }
 
-    fn holds_password(&self, element: &Element) -> Option<String> {
-        let password = element
+    fn input_type(&self, element: &Element) -> Option<String> {
+        element
             .dyn_ref::<HtmlInputElement>()
-            .is_some_and(|i| i.type_().eq_ignore_ascii_case("password"))
-            || element.query_selector(PASSWORD).ok().flatten().is_some();
-        password.then(|| element.local_name())
+            .map(HtmlInputElement::type_)
+    }
+
+    fn holds(&self, element: &Element, selectors: &str) -> bool {
+        element.query_selector(selectors).ok().flatten().is_some()
+    }
+
+    fn tag(&self, element: &Element) -> String {
+        element.local_name()
     }
 
     fn ref_for(&self, element: &Element) -> ElementRef {

@@ -6,8 +6,8 @@
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 use wasm_bindgen::prelude::*;
 use web_sys::{
-    CssStyleDeclaration, Document, Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement,
-    Node,
+    CssStyleDeclaration, Document, Element, HtmlElement, HtmlInputElement, HtmlSelectElement,
+    HtmlTextAreaElement, Node,
 };
 
 use crate::child_batches::{self, BATCH, Batches};
@@ -22,9 +22,10 @@ extern "C" {
     // through the content script's Xray view at about twenty times the cost.
     #[wasm_bindgen(js_namespace = claudezillaNative, js_name = visible)]
     fn native_visible(el: &Element, options: &JsValue) -> bool;
-    /// Does `el` match any of `selectors` (a selector list as a JS string)?
-    #[wasm_bindgen(js_namespace = claudezillaNative, js_name = matches)]
-    pub fn matches(el: &Element, selectors: &JsValue) -> bool;
+    /// Does `el` match any of `selectors` (a selector list as a JS string)? A selector the
+    /// browser refuses throws.
+    #[wasm_bindgen(catch, js_namespace = claudezillaNative, js_name = matches)]
+    pub fn matches(el: &Element, selectors: &JsValue) -> Result<bool, JsValue>;
     /// The element's attribute `name`, as `getAttribute` reads it.
     #[wasm_bindgen(js_namespace = claudezillaNative, js_name = attribute)]
     pub fn attribute(el: &Element, name: &str) -> Option<String>;
@@ -57,30 +58,35 @@ extern "C" {
 extern "C" {
     /// The shim's reader of a node's children (`content-shim.js`): the children after `after`
     /// (from the first when `None`), at most `facts.len()`, each with its [`Facts`] written
-    /// into `facts`. One call for all of them where each fact was a call of its own.
-    #[wasm_bindgen(js_name = claudezillaChildren)]
+    /// into `facts`. One call for all of them where each fact was a call of its own. Marked
+    /// `selectors` the browser refuses throw (as in [`facts_of`]).
+    #[wasm_bindgen(catch, js_name = claudezillaChildren)]
     fn children_after(
         parent: &Node,
         after: Option<&Node>,
         marked: &JsValue,
         facts: &mut [u32],
-    ) -> js_sys::Array;
-    /// One node's [`Facts`], as the reader gives them.
-    #[wasm_bindgen(js_name = claudezillaFacts)]
-    fn facts_of(node: &Node, marked: &JsValue) -> u32;
+    ) -> Result<js_sys::Array, JsValue>;
+    /// One node's [`Facts`], as the reader gives them; throws where `marked` is selectors the
+    /// browser refuses.
+    #[wasm_bindgen(catch, js_name = claudezillaFacts)]
+    fn facts_of(node: &Node, marked: &JsValue) -> Result<u32, JsValue>;
     /// The tag the reader numbered `index` (numbers start at 1).
     #[wasm_bindgen(js_name = claudezillaTag)]
     fn tag_numbered(index: u32) -> Option<String>;
     /// The elements under `root` matching `selectors`, as a set the reader looks an element up
-    /// in (one query for a whole tree, where `matches` is a read of each element).
-    #[wasm_bindgen(js_name = claudezillaMarkedIn)]
-    pub fn marked_in(root: &Node, selectors: &JsValue) -> JsValue;
+    /// in (one query for a whole tree, where `matches` is a read of each element); throws
+    /// where the browser refuses `selectors`.
+    #[wasm_bindgen(catch, js_name = claudezillaMarkedIn)]
+    pub fn marked_in(root: &Node, selectors: &JsValue) -> Result<JsValue, JsValue>;
 }
 
 /// A node's [`Facts`], as the reader gives them. What is marked is given to the reader as
-/// `marked`: selectors, or the set [`marked_in`] made of the node's tree.
+/// `marked`: selectors, or the set [`marked_in`] made of the node's tree. Where the reader
+/// throws (our selectors refused), the facts are none: the walk takes the node for one it
+/// does not show, and leaves it and its whole subtree out of the snapshot.
 pub fn facts(node: &Node, marked: &JsValue) -> Facts {
-    Facts::from_bits(facts_of(node, marked))
+    Facts::from_bits(facts_of(node, marked).unwrap_or(0))
 }
 
 /// The element's tag (`localName`): from the numbers already learnt, else asked once
@@ -113,8 +119,10 @@ impl Batches for Reader<'_> {
     type Node = Node;
     type Batch = js_sys::Array;
 
+    /// Where the reader throws (our selectors refused, or any other error), the whole batch is
+    /// dropped, children already read in that call too, and the walk takes it for the last.
     fn read(&self, after: Option<&Node>, facts: &mut [u32; BATCH]) -> js_sys::Array {
-        children_after(self.parent, after, self.marked, facts)
+        children_after(self.parent, after, self.marked, facts).unwrap_or_default()
     }
 
     fn len(&self, batch: &js_sys::Array) -> usize {
@@ -123,6 +131,17 @@ impl Batches for Reader<'_> {
 
     fn get(&self, batch: &js_sys::Array, at: usize) -> Node {
         batch.get(at as u32).unchecked_into()
+    }
+}
+
+/// Is `el` the HTML form field `tag` names (`input`, `textarea`, `select`)? One of another
+/// namespace with such a tag (`<svg><input>`) is not.
+pub fn is_html_field(el: &JsValue, tag: &str) -> bool {
+    match tag {
+        "input" => el.has_type::<HtmlInputElement>(),
+        "textarea" => el.has_type::<HtmlTextAreaElement>(),
+        "select" => el.has_type::<HtmlSelectElement>(),
+        _ => false,
     }
 }
 

@@ -4,10 +4,11 @@
 
 use std::cell::RefCell;
 
-use claudezilla_protocol::reply::{Found, FoundMatch, Locator, Pick, Searched};
-use claudezilla_protocol::{ErrorBody, ErrorCode};
+use claudezilla_protocol::ErrorBody;
+use claudezilla_protocol::args::ElementRef;
+use claudezilla_protocol::reply::{Found, Locator, Pick};
 use wasm_bindgen::JsCast;
-use web_sys::{Element, ShadowRoot};
+use web_sys::{Document, Element, ShadowRoot};
 
 use super::dom::{self, box_less, document, is_visible};
 use super::find::{open_roots, query_all_in, ref_for};
@@ -16,56 +17,22 @@ use super::snapshot::{child_frames, css_path, frame_id_of, role_of};
 use crate::a11y::pick::{self, Frame};
 use crate::{a11y, web};
 
-/// The element's locator within this frame.
-pub fn element(el: &Element) -> Result<Box<Locator>, ErrorBody> {
-    Ok(located(pick::element(&ThisFrame::read()?, el)?))
+/// The element's locator within this frame (alias `frame`, which its refs carry).
+pub fn element(el: &Element, frame: u32) -> Result<Box<Locator>, ErrorBody> {
+    Ok(located(pick::element(&ThisFrame::read(frame)?, el)?))
 }
 
 /// The iframe (or frame) of the child frame `child` (the browser's frame id), by CSS.
-pub fn frame(child: u64) -> Result<Box<Locator>, ErrorBody> {
-    let this = ThisFrame::read()?;
-    let iframes = this.select("iframe, frame");
-    let iframe = iframes
-        .iter()
-        .find(|f| frame_id_of(f) == Some(child))
-        .ok_or_else(|| {
-            ErrorBody::new(
-                ErrorCode::ElementNotFound,
-                "the frame's iframe left the page",
-            )
-            .with_hint("call firefox_snapshot again")
-        })?;
-    Ok(located(pick::iframe(&this, &iframes, iframe)))
+pub fn frame(child: u64, frame: u32) -> Result<Box<Locator>, ErrorBody> {
+    Ok(located(pick::child_frame(&ThisFrame::read(frame)?, child)?))
 }
 
-/// `firefox_find {role, name?}` in this frame: the elements Playwright's `getByRole` finds
-/// (the same ones a locator is counted among), in its order, `limit` listed with their refs;
-/// and the child frames, for the background to search next.
+/// `firefox_find {role, name?}` in this frame ([`pick::found`]).
 pub fn find(role: &str, name: Option<&str>, limit: u32, frame: u32) -> Result<Found, ErrorBody> {
     a11y::locator::known_role(role)?;
     let started = web::now_ms();
-    let doc = document()?;
-    let (found, total) = pick::by_role_and_name(&ThisFrame::read()?, role, name, limit as usize);
-    let matches = found
-        .into_iter()
-        .map(|(el, name)| FoundMatch {
-            element_ref: ref_for(&el, frame),
-            role: role.to_owned(),
-            name: a11y::clean(&name, 80),
-            context: String::new(),
-        })
-        .collect();
-    Ok(Found {
-        matches,
-        total,
-        frames: child_frames(&doc),
-        searched: Searched {
-            chars: 0,
-            frames: 1,
-            ms: (web::now_ms() - started) as u32,
-            stopped: None,
-        },
-    })
+    let this = ThisFrame::read(frame)?;
+    Ok(pick::found(&this, role, name, limit, started))
 }
 
 fn located(element: Pick) -> Box<Locator> {
@@ -77,15 +44,21 @@ fn located(element: Pick) -> Box<Locator> {
 
 /// This frame's document and its open shadow roots, as picking reads them.
 struct ThisFrame {
+    doc: Document,
     roots: Vec<web_sys::Node>,
     labels: RefCell<Labels>,
+    /// The frame's alias, which its refs carry.
+    frame: u32,
 }
 
 impl ThisFrame {
-    fn read() -> Result<Self, ErrorBody> {
+    fn read(frame: u32) -> Result<Self, ErrorBody> {
+        let doc = document()?;
         Ok(Self {
-            roots: open_roots(&document()?),
+            roots: open_roots(&doc),
+            doc,
             labels: RefCell::default(),
+            frame,
         })
     }
 }
@@ -147,5 +120,21 @@ impl Frame for ThisFrame {
 
     fn css_path(&self, el: &Element) -> String {
         css_path(el)
+    }
+
+    fn frame_id(&self, iframe: &Element) -> Option<u64> {
+        frame_id_of(iframe)
+    }
+
+    fn element_ref(&self, el: &Element) -> ElementRef {
+        ref_for(el, self.frame)
+    }
+
+    fn child_frames(&self) -> Vec<u64> {
+        child_frames(&self.doc)
+    }
+
+    fn now_ms(&self) -> f64 {
+        web::now_ms()
     }
 }

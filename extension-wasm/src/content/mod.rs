@@ -54,13 +54,13 @@ pub fn content_start(
             .and_then(|m| m.as_string())
             .unwrap_or_default();
         console::uncaught(&message);
-        read::record_error(crate::a11y::clean(&message, 300));
+        read::record_error(&message);
     });
     let on_rejection = Closure::<dyn FnMut(web_sys::Event)>::new(|e: web_sys::Event| {
         let reason = js_sys::Reflect::get(&e, &"reason".into()).unwrap_or_default();
-        let message = format!("(in promise) {}", console::describe(&reason));
+        let message = crate::console_ring::rejection(&console::describe(&reason));
         console::uncaught(&message);
-        read::record_error(crate::a11y::clean(&message, 300));
+        read::record_error(&message);
     });
     if let Some(window) = web_sys::window() {
         let _ = window.add_event_listener_with_callback("error", on_error.as_ref().unchecked_ref());
@@ -289,10 +289,10 @@ async fn run(
         }
         PageOp::Locate {
             target: Locatable::Element(target),
-        } => locate::element(&wait_for(&target, frame, until).await?).map(PageDone::Located),
+        } => locate::element(&wait_for(&target, frame, until).await?, frame).map(PageDone::Located),
         PageOp::Locate {
             target: Locatable::Frame(child),
-        } => locate::frame(child).map(PageDone::Located),
+        } => locate::frame(child, frame).map(PageDone::Located),
         PageOp::WaitFor { selector, text } => {
             read::wait_for(selector.as_deref(), text.as_deref(), until)
                 .await

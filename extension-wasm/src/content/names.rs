@@ -16,7 +16,7 @@ use crate::a11y::name::Named;
 use crate::composed;
 use crate::page_names::{self, Described, Kept, NamePage, SHOWN_NAME};
 use crate::showing::Showing;
-use crate::snapshot::Seen;
+use crate::snapshot::{self, Seen};
 use crate::style_rules;
 
 /// Bytes of text read for one name at most (names are cut far shorter).
@@ -24,9 +24,7 @@ const MAX_WORDS: usize = 400;
 
 thread_local! {
     /// The attributes `a11y::name::NAMING` lists, as one selector.
-    static NAMING: JsValue = JsValue::from_str(
-        &a11y::name::NAMING.iter().map(|a| format!("[{a}]")).collect::<Vec<_>>().join(","),
-    );
+    static NAMING: JsValue = JsValue::from_str(&snapshot::carrying(a11y::name::NAMING));
 }
 
 /// The element's words as the page shows them (through shadow roots and slots, without what
@@ -98,7 +96,9 @@ impl NamePage for Dom {
     }
 
     fn naming(&self, el: &Node) -> bool {
-        NAMING.with(|naming| dom::matches(el.unchecked_ref(), naming))
+        NAMING
+            .with(|naming| dom::matches(el.unchecked_ref(), naming))
+            .unwrap_or(false)
     }
 
     fn child_element_count(&self, el: &Node) -> u32 {
@@ -187,6 +187,10 @@ impl NamePage for Dom {
         index.numbered.set(item, &JsValue::from_f64(n as f64));
     }
 
+    fn is_html_field(&self, el: &Node, tag: &str) -> bool {
+        dom::is_html_field(el, tag)
+    }
+
     fn input_type(&self, input: &Node) -> String {
         input.unchecked_ref::<HtmlInputElement>().type_()
     }
@@ -235,9 +239,5 @@ impl NamePage for Dom {
 impl Described for Dom {
     fn inner_text(&self, el: &Node) -> Option<String> {
         el.dyn_ref::<HtmlElement>().map(HtmlElement::inner_text)
-    }
-
-    fn is_html_input(&self, el: &Node) -> bool {
-        el.has_type::<HtmlInputElement>()
     }
 }

@@ -45,7 +45,7 @@ fn hidden_paths(root: &Element) -> js_sys::Set {
         .unwrap_or_else(|| js_sys::Set::new(&JsValue::UNDEFINED))
 }
 
-pub fn record_error(message: String) {
+pub fn record_error(message: &str) {
     ERRORS.with(|e| e.borrow_mut().record(message));
 }
 

@@ -5,7 +5,7 @@ use claudezilla_protocol::args::FrameTarget;
 use claudezilla_protocol::envelope::PageReply;
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 use wasm_bindgen::prelude::*;
-use web_sys::{Element, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement, Node};
+use web_sys::{Element, HtmlInputElement, HtmlSelectElement, Node};
 
 use super::dom::{self, Children, Dom, Reader, document};
 use super::find;
@@ -110,8 +110,10 @@ impl Page for Dom {
         selectors(Selectors::Marked, JsValue::clone)
     }
 
+    /// Our selectors refused mark nothing.
     fn marked_in(&self, root: &Node) -> JsValue {
         selectors(Selectors::Marked, |m| dom::marked_in(root, m))
+            .unwrap_or_else(|_| js_sys::Set::new(&JsValue::UNDEFINED).into())
     }
 
     fn shadow_root(&self, el: &Element) -> Option<Node> {
@@ -137,8 +139,9 @@ impl Page for Dom {
         dom::text(node)
     }
 
+    /// Our selectors refused match nothing.
     fn matches(&self, el: &Element, which: Selectors) -> bool {
-        selectors(which, |s| dom::matches(el, s))
+        selectors(which, |s| dom::matches(el, s)).unwrap_or(false)
     }
 
     fn holds(&self, el: &Element, inside: Inside) -> bool {
@@ -176,12 +179,7 @@ impl Page for Dom {
     }
 
     fn is_html_field(&self, el: &Element, tag: &str) -> bool {
-        match tag {
-            "input" => el.has_type::<HtmlInputElement>(),
-            "textarea" => el.has_type::<HtmlTextAreaElement>(),
-            "select" => el.has_type::<HtmlSelectElement>(),
-            _ => false,
-        }
+        dom::is_html_field(el, tag)
     }
 
     fn checked(&self, input: &Element) -> bool {

@@ -6,14 +6,14 @@
 //! attributes: we set the hover one on the hovered element and its ancestors until the pointer
 //! moves elsewhere, and the shim's focus hook sets the focus ones (`super::focus`).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use wasm_bindgen::JsCast;
 use web_sys::{CssStyleSheet, Element, HtmlStyleElement, MouseEvent, MouseEventInit};
 
 use super::dom::{self, document};
 use super::style_sheets::PageSheets;
-use crate::style_rules;
+use crate::style_rules::{self, Mirroring, StateSheet};
 
 /// The attribute standing in for `:hover`.
 const ATTR: &str = "data-claudezilla-hover";
@@ -34,15 +34,14 @@ const SHEET_ID: &str = "claudezilla-state-rules";
 thread_local! {
     /// The hovered element and its ancestors, innermost first.
     static HOVERED: RefCell<Vec<Element>> = const { RefCell::new(Vec::new()) };
-    /// What the page's stylesheets looked like when last mirrored (sheets, rules).
-    static MIRRORED: std::cell::Cell<Option<(usize, u32)>> = const { std::cell::Cell::new(None) };
+    /// When our sheet was last rebuilt ([`style_rules::Mirroring`]).
+    static MIRRORED: Cell<Mirroring> = Cell::default();
 }
 
 /// Applies `:hover` styles to `element` and its ancestors (through shadow hosts); says what it
 /// did when something is worth saying (stylesheets it could not read).
 pub fn force(element: &Element) -> String {
-    let report = mirror();
-    MIRRORED.with(|m| m.set(signature()));
+    let report = mirroring(|m| m.force(&Ours));
     let mut chain = Vec::new();
     let mut at = Some(element.clone());
     while let Some(el) = at {
@@ -77,17 +76,30 @@ pub fn leave() {
 /// Mirrors the page's state rules again if its stylesheets changed since the last time (a
 /// count of sheets and rules: cheap enough for every action).
 pub fn refresh() {
-    let now = signature();
-    if MIRRORED.with(|m| m.replace(now)) != now {
-        mirror();
-    }
+    mirroring(|m| m.refresh(&Ours));
 }
 
-/// How many stylesheets and rules the page has ([`style_rules::signature`]).
-fn signature() -> Option<(usize, u32)> {
-    let doc = document().ok()?;
-    let ours = || doc.get_element_by_id(SHEET_ID).is_some();
-    Some(style_rules::signature(&PageSheets, ours))
+/// `f` given when our sheet was last rebuilt, taken out meanwhile (`f` calls into the page).
+fn mirroring<T>(f: impl FnOnce(&mut Mirroring) -> T) -> T {
+    let mut mirroring = MIRRORED.take();
+    let out = f(&mut mirroring);
+    MIRRORED.set(mirroring);
+    out
+}
+
+/// Our stylesheet of the page's state rules, in this frame's document.
+struct Ours;
+
+impl StateSheet for Ours {
+    fn signature(&self) -> Option<(usize, u32)> {
+        let doc = document().ok()?;
+        let ours = || doc.get_element_by_id(SHEET_ID).is_some();
+        Some(style_rules::signature(&PageSheets, ours))
+    }
+
+    fn mirror(&self) -> String {
+        mirror()
+    }
 }
 
 /// Rebuilds our stylesheet from the page's state rules (the page may have changed them).

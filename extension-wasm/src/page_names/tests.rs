@@ -89,6 +89,12 @@ impl Fake {
         name(self, kept, &el, tag, facts, Named::Shown, SHOWN_NAME)
     }
 
+    /// Another namespace's `input` or `textarea` has no type or value: the browser throws.
+    fn foreign_throws(&self, field: usize) {
+        let foreign = self.attribute(&field, "xmlns").is_some();
+        assert!(!foreign, "the type or value of foreign {field} read");
+    }
+
     /// The logged reads that start with `what`.
     fn reads(&self, what: &str) -> usize {
         self.log
@@ -215,16 +221,23 @@ impl NamePage for Fake {
     fn keep_number(&self, index: &mut Index, item: &usize, n: i64) {
         index.numbers.insert(*item, n);
     }
+    /// An element with an `xmlns` is of another namespace.
+    fn is_html_field(&self, el: &usize, tag: &str) -> bool {
+        self.nodes[*el].tag == Some(tag) && self.attribute(el, "xmlns").is_none()
+    }
     fn input_type(&self, input: &usize) -> String {
+        self.foreign_throws(*input);
         self.log.say(format!("type of {input}"));
         self.attribute(input, "type")
             .unwrap_or_else(|| "text".into())
     }
     fn input_value(&self, input: &usize) -> String {
+        self.foreign_throws(*input);
         self.log.say(format!("value of {input}"));
         self.nodes[*input].value.clone()
     }
     fn textarea_value(&self, area: &usize) -> String {
+        self.foreign_throws(*area);
         self.log.say(format!("value of {area}"));
         self.nodes[*area].value.clone()
     }
@@ -431,9 +444,6 @@ impl Described for Fake {
             .map(|n| self.nodes[n].text.clone());
         (self.nodes[*el].tag != Some("svg")).then(|| words.collect())
     }
-    fn is_html_input(&self, el: &usize) -> bool {
-        self.nodes[*el].tag == Some("input") && self.attribute(el, "xmlns").is_none()
-    }
 }
 
 #[test]
@@ -624,4 +634,21 @@ fn the_chosen_options_are_a_selects_else_those_marked_selected() {
     };
     assert_eq!(sources.selected(&select), [first]);
     assert_eq!(sources.selected(&listbox), [chosen]);
+}
+
+#[test]
+fn another_namespaces_field_inside_a_name_is_never_asked_its_value() {
+    // `<button>Pay <math><input></math></button>`: the browser throws on such a type or value.
+    let mut page = Fake::new();
+    let button = page.add(0, "button", &[]);
+    page.add_text(button, "Pay ");
+    for tag in ["input", "textarea"] {
+        let foreign = page.add(button, tag, &[("xmlns", "math")]);
+        page.nodes[foreign].value = "v".into();
+    }
+    assert_eq!(page.name(&mut Kept::default(), button, None), "Pay");
+    // An HTML field there gives its value, as AccName's embedded control does.
+    let field = page.add(button, "textarea", &[]);
+    page.nodes[field].value = "4".into();
+    assert_eq!(page.name(&mut Kept::default(), button, None), "Pay 4");
 }

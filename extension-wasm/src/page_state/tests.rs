@@ -206,11 +206,26 @@ fn long_words_and_addresses_are_cut() {
 fn the_last_ten_errors_are_kept_newest_last() {
     let mut errors = Errors::new();
     for n in 0..12 {
-        errors.record(format!("e{n}"));
+        errors.record(&format!("e{n}"));
     }
     let kept: Vec<String> = (2..12).map(|n| format!("e{n}")).collect();
     assert_eq!(errors.list(), kept);
     let mut few = Errors::new();
-    few.record("only".into());
+    few.record("only");
     assert_eq!(few.list(), ["only"]);
+}
+
+#[test]
+fn an_error_is_kept_cleaned_hidden_and_cut() {
+    crate::hidden::learn([&claudezilla_protocol::args::FilledSecret {
+        name: "PW".to_owned().try_into().unwrap(),
+        value: "hunter2-long".into(),
+        sites: Vec::new(),
+    }]);
+    let mut errors = Errors::new();
+    errors.record(&format!("  TypeError:\nhunter2-long {}", "x".repeat(400)));
+    let kept = &errors.list()[0];
+    assert!(kept.starts_with("TypeError: <secret:PW> xxx"), "{kept}");
+    assert!(kept.ends_with('…'));
+    assert_eq!(kept.chars().count(), 300 + 1);
 }

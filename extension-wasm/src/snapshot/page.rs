@@ -142,24 +142,26 @@ impl Selectors {
 
     /// The selector list, as CSS writes it.
     pub fn text(self) -> String {
-        let of = |attributes: &mut dyn Iterator<Item = &&str>| {
-            attributes
-                .map(|a| format!("[{a}]"))
-                .collect::<Vec<_>>()
-                .join(",")
-        };
         match self {
-            Selectors::Marked => of(&mut SHAPING
-                .iter()
-                .chain(a11y::name::NAMING)
-                .chain(&STATE_ATTRIBUTES)),
-            Selectors::Shaping => of(&mut SHAPING.iter()),
-            Selectors::Stateful => of(&mut STATE_ATTRIBUTES.iter()),
+            Selectors::Marked => carrying(
+                SHAPING
+                    .iter()
+                    .chain(a11y::name::NAMING)
+                    .chain(&STATE_ATTRIBUTES),
+            ),
+            Selectors::Shaping => carrying(&SHAPING),
+            Selectors::Stateful => carrying(&STATE_ATTRIBUTES),
             Selectors::MaybeOutsideMonth => "[class*=onth],[class*=ay]".to_owned(),
-            Selectors::AuthorNamed => of(&mut AUTHOR_NAMES.iter()),
-            Selectors::AuthorNamedOrTitled => of(&mut AUTHOR_NAMES.iter().chain(&["title"])),
+            Selectors::AuthorNamed => carrying(&AUTHOR_NAMES),
+            Selectors::AuthorNamedOrTitled => carrying(AUTHOR_NAMES.iter().chain(&["title"])),
         }
     }
+}
+
+/// Elements carrying any of `attributes` (each `name` or `name=value`), as CSS writes it.
+pub fn carrying<'a>(attributes: impl IntoIterator<Item = &'a &'a str>) -> String {
+    let each = attributes.into_iter().map(|a| format!("[{a}]"));
+    each.collect::<Vec<_>>().join(",")
 }
 
 const AUTHOR_NAMES: [&str; 3] = ["aria-label", "aria-labelledby", "aria-labeledby"];

@@ -521,6 +521,35 @@ fn selectors_are_numbered_as_listed() {
     assert!(Selectors::Marked.text().contains("[draggable=true]"));
 }
 
+/// Is `item` `[name]`, `[name=value]` or `[name*=value]`, with a name and value of the
+/// characters those allow unquoted?
+fn attribute_selector(item: &str) -> bool {
+    let word = |w: &str| {
+        let allowed = |c: char| c.is_ascii_alphanumeric() || c == '-';
+        !w.is_empty() && !w.starts_with(|c: char| c.is_ascii_digit()) && w.chars().all(allowed)
+    };
+    let Some(inner) = item.strip_prefix('[').and_then(|i| i.strip_suffix(']')) else {
+        return false;
+    };
+    match inner.split_once('=') {
+        None => word(inner),
+        Some((name, value)) => word(name.strip_suffix('*').unwrap_or(name)) && word(value),
+    }
+}
+
+/// Our own selector lists reach bindings whose refusal is silent (nothing marked, nothing
+/// matched): each must be one the browser takes.
+#[test]
+fn our_selector_lists_are_attribute_selectors_the_browser_takes() {
+    let naming = carrying(crate::a11y::name::NAMING);
+    let lists = Selectors::ALL.map(Selectors::text);
+    for list in lists.iter().chain([&naming]) {
+        assert!(list.split(',').all(attribute_selector), "{list}");
+    }
+    assert!(!attribute_selector("[aria label]") && !attribute_selector("[title"));
+    assert!(!attribute_selector("[class*=]") && !attribute_selector("[1a]"));
+}
+
 #[test]
 fn controls_get_refs_text_is_quoted_and_the_hidden_is_left_out() {
     let page = Fake::page(vec![

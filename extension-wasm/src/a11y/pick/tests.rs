@@ -6,6 +6,7 @@ use crate::a11y::{Elements, role_of};
 #[derive(Default)]
 struct Fake {
     elements: Vec<El>,
+    clock: std::cell::Cell<f64>,
 }
 
 struct El {
@@ -135,7 +136,9 @@ impl Frame for Fake {
     fn role(&self, el: &usize, tag: &str) -> Option<&'static str> {
         role_of(self, el, tag, true).0
     }
+    /// Each name read takes the clock on 100 ms.
     fn full_name(&self, el: &usize) -> String {
+        self.clock.set(self.clock.get() + 100.0);
         super::super::clean(self.elements[*el].name, MAX_LOCATOR_NAME)
     }
     fn parent(&self, el: &usize) -> Option<usize> {
@@ -158,6 +161,24 @@ impl Frame for Fake {
             Some(id) => format!("#{id}"),
             None => self.elements[*el].tag.to_owned(),
         }
+    }
+    /// An iframe's frame id is its `data-frame` attribute.
+    fn frame_id(&self, iframe: &usize) -> Option<u64> {
+        self.attr(*iframe, "data-frame")?.parse().ok()
+    }
+    fn element_ref(&self, el: &usize) -> ElementRef {
+        ElementRef {
+            frame: 3,
+            index: *el as u32,
+        }
+    }
+    fn child_frames(&self) -> Vec<u64> {
+        vec![7, 9]
+    }
+    /// Each read of the clock 5 ms after the last.
+    fn now_ms(&self) -> f64 {
+        self.clock.set(self.clock.get() + 5.0);
+        self.clock.get()
     }
 }
 
@@ -294,6 +315,46 @@ fn a_role_search_counts_every_match_and_lists_the_first() {
     );
     let (_, all) = by_role_and_name(&f, "link", None, 0);
     assert_eq!(all, 4);
+}
+
+#[test]
+fn a_role_search_answers_refs_cut_names_the_child_frames_and_its_time() {
+    let mut f = Fake::default();
+    let body = f.add(None, "body", &[], "");
+    let long = "Home ".repeat(30);
+    let long: &'static str = long.leak().trim_end();
+    f.add(Some(body), "a", &[("href", "/")], long);
+    f.add(Some(body), "a", &[("href", "/")], "Home");
+    let found = found(&f, "link", None, 1, 0.0);
+    assert_eq!(found.total, 2);
+    assert_eq!(found.matches.len(), 1);
+    let first = &found.matches[0];
+    assert_eq!(
+        first.element_ref.to_string(),
+        ElementRef { frame: 3, index: 1 }.to_string()
+    );
+    assert_eq!((first.role.as_str(), first.context.as_str()), ("link", ""));
+    assert_eq!(first.name.chars().count(), 80);
+    assert!(long.starts_with(first.name.trim_end_matches('…')));
+    assert_eq!(found.frames, [7, 9]);
+    let searched = &found.searched;
+    // The clock read after both names.
+    assert_eq!((searched.chars, searched.frames, searched.ms), (0, 1, 205));
+    assert_eq!(searched.stopped, None);
+}
+
+#[test]
+fn a_child_frame_is_found_by_its_frame_id_and_picked_among_the_iframes() {
+    let mut f = Fake::default();
+    let body = f.add(None, "body", &[], "");
+    f.add(Some(body), "iframe", &[("data-frame", "4")], "");
+    let second = f.add(Some(body), "frame", &[("data-frame", "8")], "");
+    let pick = child_frame(&f, 8).unwrap();
+    assert_eq!(pick, iframe(&f, &[1, second], &second));
+    let e = child_frame(&f, 5).unwrap_err();
+    assert_eq!(e.code, ErrorCode::ElementNotFound);
+    assert_eq!(e.message, "the frame's iframe left the page");
+    assert_eq!(e.hint.as_deref(), Some("call firefox_snapshot again"));
 }
 
 #[test]
