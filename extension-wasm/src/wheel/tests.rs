@@ -234,6 +234,21 @@ fn a_scroll_to_a_point_keeps_the_coordinate_not_given() {
     assert_eq!(page.steps.all()[1], "page to 5, 40, smooth true");
 }
 
+/// A page scrolled to a fraction of a pixel (a zoomed page, a smooth scroll stopped midway)
+/// keeps its nearest pixel, as a point given to a click, a hover or a wheel turn is rounded.
+#[test]
+fn a_kept_coordinate_rounds_to_the_nearest_pixel() {
+    let page = fake(&[("html", true, true)]);
+    page.at.borrow_mut()[1] = (30.6, 40.4);
+    scroll(&page, None, None, Some(300), false);
+    assert_eq!(page.steps.all()[1], "page to 31, 300, smooth false");
+    scroll(&page, None, Some(5), None, false);
+    assert_eq!(page.steps.all()[4], "page to 5, 300, smooth false");
+    page.at.borrow_mut()[1] = (30.6, 40.5);
+    scroll(&page, None, Some(5), None, false);
+    assert_eq!(page.steps.all()[7], "page to 5, 41, smooth false");
+}
+
 #[test]
 fn a_scroll_to_an_element_names_it_after_scrolling_as_asked() {
     let page = fake(&[("html", true, true), ("h2", false, false)]);
