@@ -1,12 +1,16 @@
 use std::cell::{Cell, RefCell};
 
+use claudezilla_protocol::ErrorCode;
+
 use super::*;
 use crate::at_once::run;
 use crate::drag_plan::{REST_MS, STEPS};
 
-/// A page laid out along x: the dragged item left of 50, a gap to 150, the target beyond.
-/// The page puts the item in place at the `placed_at`-th look (never: none). Pauses and
-/// sleeps move the clock; every event is logged.
+/// A page laid out along x: the dragged item left of 50, a gap to 150, the target beyond,
+/// nothing from 1000; each box 20 high, a sibling's 100 wide from where it starts. The page
+/// puts the item in place (the target's next, before it; its previous, after it) at the
+/// `placed_at`-th look at the item's next sibling (never: none). Pauses and sleeps move the
+/// clock; every event and read of the page is logged.
 struct Page {
     placed_at: Option<u32>,
     looks: Cell<u32>,
@@ -43,11 +47,52 @@ impl Page {
 impl Hand for Page {
     type Element = &'static str;
 
-    fn under(&self, at: (i32, i32), _fallback: &&'static str) -> &'static str {
-        match at.0 {
-            ..50 => "item",
-            50..150 => "gap",
-            _ => "target",
+    fn scroll_into_view(&self, el: &&'static str) {
+        self.said(format!("into view {el}"));
+    }
+
+    fn leave(&self) {
+        self.said("leave".into());
+    }
+
+    fn rect(&self, el: &&'static str) -> Rect {
+        self.said(format!("box of {el}"));
+        let left = match *el {
+            "item" => 0.0,
+            "gap" => 50.0,
+            _ => 150.0,
+        };
+        Rect {
+            left,
+            top: 0.0,
+            width: 100.0,
+            height: 20.0,
+        }
+    }
+
+    fn previous(&self, el: &&'static str) -> Option<&'static str> {
+        self.said(format!("before {el}"));
+        (*el == "target").then_some("gap")
+    }
+
+    fn next(&self, el: &&'static str) -> Option<&'static str> {
+        if *el == "item" {
+            self.looks.set(self.looks.get() + 1);
+        }
+        let placed = self.placed_at.is_some_and(|n| self.looks.get() >= n);
+        match (*el, placed) {
+            ("item", true) => Some("target"),
+            ("target", true) => Some("item"),
+            _ => None,
+        }
+    }
+
+    fn element_at(&self, x: f64, _y: f64) -> Result<&'static str, ErrorBody> {
+        match x {
+            ..50.0 => Ok("item"),
+            50.0..150.0 => Ok("gap"),
+            150.0..1000.0 => Ok("target"),
+            _ => Err(ErrorBody::new(ErrorCode::PageError, "nothing there")),
         }
     }
 
@@ -82,11 +127,6 @@ impl Hand for Page {
 
     fn now(&self) -> f64 {
         self.clock.get()
-    }
-
-    fn placed(&self, _dragged: &&'static str, _target: &&'static str, _at: DropPosition) -> bool {
-        self.looks.set(self.looks.get() + 1);
-        self.placed_at.is_some_and(|n| self.looks.get() >= n)
     }
 
     fn describe(&self, el: &&'static str) -> String {
@@ -211,4 +251,46 @@ fn a_drop_onto_an_element_drops_at_the_end_of_the_travel() {
     let said = drag_on(&page, Some(DropPosition::Onto));
     assert_eq!(said, "Dragged «item» onto «target».");
     assert_eq!(page.count("move"), 2 + STEPS as usize);
+}
+
+/// Drags the item to `to` by the whole flow, the ends found first.
+fn drag_landing(page: &Page, to: Landing<&'static str>) -> Result<String, ErrorBody> {
+    run(drag_to(page, &"item", &to))
+}
+
+#[test]
+fn a_drag_to_a_point_where_nothing_is_refuses_before_any_event() {
+    let page = page();
+    let point = Point::new(1500.0, 10.0).unwrap();
+    let refused = drag_landing(&page, Landing::At(point)).unwrap_err();
+    assert_eq!(refused.message, "nothing there");
+    assert_eq!(page.log(), ["into view item", "leave", "box of item"]);
+}
+
+#[test]
+fn a_drop_on_a_target_aims_inside_it_reading_its_siblings_first() {
+    let page = page();
+    let said = drag_landing(&page, Landing::On("target", DropPosition::Before)).unwrap();
+    assert!(
+        said.starts_with("Dragged «item» before «target»."),
+        "{said}"
+    );
+    let log = page.log();
+    // The gap before the target stands level with it: a row, the first quarter of its width.
+    assert_eq!(
+        log[..7],
+        [
+            "into view item",
+            "leave",
+            "box of item",
+            "before target",
+            "box of target",
+            "box of gap",
+            "pointerover item (50, 10) 1",
+        ]
+    );
+    assert!(
+        log.iter().any(|l| l == "move target (175, 10) 1"),
+        "{log:?}"
+    );
 }
