@@ -3,8 +3,8 @@
 //! with mouse, pointer and drag events at each (leaving and entering only where what is under
 //! the pointer changes), the rest at the drop point, then the drop and the release; before it
 //! (`drag_to`), the dragged element scrolled into view and the ends of the drag found: its
-//! centre, and the drop point on the target or the point given (once something is found
-//! there). The plan's pieces are [`super`]'s.
+//! centre, and the drop point on the target or the point given (rounded, as a click's is,
+//! once something is found there). The plan's pieces are [`super`]'s.
 
 use claudezilla_protocol::ErrorBody;
 use claudezilla_protocol::args::{DropPosition, Point};
@@ -72,7 +72,7 @@ pub async fn drag_to<H: Hand>(
         Landing::At(point) => {
             let (x, y) = (point.x(), point.y());
             hand.element_at(x, y)?;
-            ((x as i32, y as i32), None)
+            ((x.round() as i32, y.round() as i32), None)
         }
     };
     Ok(drag(hand, from, start, end, aim).await)
