@@ -5,7 +5,7 @@
 //! caret then where the pointer is; when nothing does, whatever had focus loses it); then the
 //! words for how it pressed. On it, a click on an element (`click_now`: refused while the
 //! element is disabled, else scrolled into view and pressed where a pointer aimed at its
-//! visible centre lands), a click at a point (`click_at`: on what is there, the click's watch
+//! visible centre lands, the click's watch armed once that is found), a click at a point (`click_at`: on what is there, the click's watch
 //! armed only once it is found enabled), and hovering an element or a point (`hover`,
 //! `hover_at`). Over
 //! [`Presser`], which `content/act/pointer.rs` implements; tested on a page of the tests' own.
@@ -87,23 +87,27 @@ pub fn enabled<P: Presser>(page: &P, el: &P::Element) -> Result<(), ErrorBody> {
     Ok(())
 }
 
-/// The click itself, on what is under the pointer at the element's visible centre: how the
-/// element is named, and the catch of a new tab its link asks for.
-pub fn click_now<P: Presser>(
+/// The click itself, on what is under the pointer at the element's visible centre: refused
+/// while the element is disabled; else, once the pointer's landing is found, `watch` armed
+/// (what Firefox refuses the click), then the catch of a new tab its link asks for, then the
+/// press. How the element is named, with the catch and the watch.
+pub fn click_now<P: Presser, W>(
     page: &P,
     el: &P::Element,
     clicks: u8,
     button: MouseButton,
     modifiers: Modifiers,
-) -> Result<(String, Option<P::Catch>), ErrorBody> {
+    watch: impl FnOnce() -> W,
+) -> Result<(String, Option<P::Catch>, W), ErrorBody> {
     enabled(page, el)?;
     page.scroll_into_view(el);
     let at = page.visible_centre(el);
     let target = hit_test::landing(page, el, at)?;
+    let watch = watch();
     let catch = page.arm(&target, button, modifiers);
     let how = press(page, &target, at, false, clicks, button, modifiers);
     // Named as the agent knows it, whatever inner part the pointer is over.
-    Ok((format!("{}{how}", page.describe(el)), catch))
+    Ok((format!("{}{how}", page.describe(el)), catch, watch))
 }
 
 /// A click at a point of the viewport (CSS pixels), on whatever is there: refused when that is

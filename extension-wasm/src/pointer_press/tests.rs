@@ -208,17 +208,22 @@ fn a_double_click_focuses_once_and_says_how_it_pressed() {
 }
 
 #[test]
-fn a_click_on_an_element_lands_where_aimed_after_its_catch_is_armed() {
+fn a_click_on_an_element_lands_where_aimed_after_its_watch_then_its_catch_is_armed() {
     let page = Fake {
         top: Some("b"),
         ..Fake::default()
     };
     let plain = Modifiers::default();
-    let (name, catch) = click_now(&page, &"button", 1, MouseButton::Left, plain).unwrap();
+    let watch = || page.steps.say("watch");
+    let (name, catch, ()) =
+        click_now(&page, &"button", 1, MouseButton::Left, plain, watch).unwrap();
     // Named as the agent knows it, whatever inner part the pointer is over.
     assert_eq!((name.as_str(), catch), ("<button>", Some("b")));
     let steps = page.steps.all();
-    assert_eq!(steps[..3], ["scroll button into view", "arm on b", "leave"]);
+    assert_eq!(
+        steps[..4],
+        ["scroll button into view", "watch", "arm on b", "leave"]
+    );
     assert!(
         steps.contains(&"click() 1 on b at (3, 4)".to_owned()),
         "{steps:?}"
@@ -226,14 +231,22 @@ fn a_click_on_an_element_lands_where_aimed_after_its_catch_is_armed() {
 }
 
 #[test]
-fn a_disabled_element_is_neither_clicked_nor_scrolled_to() {
+fn a_disabled_element_is_neither_clicked_nor_scrolled_to_nor_watched() {
     let page = Fake {
         disabled: vec!["button"],
         ..Fake::default()
     };
-    let refused = click_now(&page, &"button", 1, MouseButton::Left, Modifiers::default())
-        .map(|_| ())
-        .unwrap_err();
+    let never = || panic!("a watch armed for a click refused");
+    let refused = click_now(
+        &page,
+        &"button",
+        1,
+        MouseButton::Left,
+        Modifiers::default(),
+        never,
+    )
+    .map(|_| ())
+    .unwrap_err();
     assert_eq!(refused.code, ErrorCode::PageError);
     assert_eq!(refused.message, "<button> is disabled");
     assert_eq!(

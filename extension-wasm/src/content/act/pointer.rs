@@ -112,12 +112,13 @@ fn take(element: &Element, step: ClickStep, p: Press) -> bool {
 
 /// A plain left click, part of another action (a form's submit button, Enter on a link).
 pub fn click(element: &Element) -> Result<reply::Clicked, ErrorBody> {
-    let (element, _) = pointer_press::click_now(
+    let (element, ..) = pointer_press::click_now(
         &Hit::new(),
         element,
         1,
         MouseButton::Left,
         Modifiers::default(),
+        || (),
     )?;
     Ok(reply::Clicked {
         element,
@@ -136,9 +137,8 @@ pub async fn click_with(
     button: MouseButton,
     modifiers: Modifiers,
 ) -> Result<reply::Clicked, ErrorBody> {
-    let watch = Watch::arm();
-    let (element, catch) =
-        pointer_press::click_now(&Hit::new(), element, clicks, button, modifiers)?;
+    let (element, catch, watch) =
+        pointer_press::click_now(&Hit::new(), element, clicks, button, modifiers, Watch::arm)?;
     Ok(clicked(element, catch, watch).await)
 }
 
