@@ -18,6 +18,7 @@ use crate::content::dom::{document, field_of};
 use crate::content::find::describe;
 use crate::content::secrets;
 use crate::edit_commit::{self, Commits, Current};
+use crate::field_kind::Field;
 use crate::typed::Entry;
 use crate::typing::{self, Editor};
 
@@ -118,8 +119,8 @@ pub(super) struct TextFields;
 impl Editor for TextFields {
     type Element = Element;
 
-    fn check_editable(&self, el: &Element) -> Result<(), ErrorBody> {
-        field_of(el).check_typing(&describe(el))
+    fn field(&self, el: &Element) -> Field {
+        field_of(el)
     }
 
     /// Is focus on `element`, or (an editor) inside it?
