@@ -74,14 +74,6 @@ impl Hand for PageHand {
         web::sleep(ms)
     }
 
-    /// Real time passes in ticks (a timer would wait a second in a background tab).
-    async fn pause(&self, ms: f64) {
-        let from = web::precise_ms();
-        while web::precise_ms() - from < ms {
-            web::tick().await;
-        }
-    }
-
     fn now(&self) -> f64 {
         web::precise_ms()
     }

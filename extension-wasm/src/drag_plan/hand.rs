@@ -47,8 +47,7 @@ pub trait Hand {
     /// One task of the page's queued work runs.
     fn tick(&self) -> impl Future<Output = ()>;
     fn sleep(&self, ms: u32) -> impl Future<Output = ()>;
-    /// Lets `ms` of real time pass, the page's work running meanwhile.
-    fn pause(&self, ms: f64) -> impl Future<Output = ()>;
+    /// The clock, precise (`performance.now()`).
     fn now(&self) -> f64;
     fn describe(&self, el: &Self::Element) -> String;
 }
@@ -84,6 +83,15 @@ fn drop_point<H: Hand>(hand: &H, target: &H::Element, position: DropPosition) ->
     let siblings = [hand.previous(target), hand.next(target)];
     let tops = siblings.into_iter().flatten().map(|s| hand.rect(&s).top);
     super::drop_point(hand.rect(target), tops, position)
+}
+
+/// Lets `ms` of real time pass in ticks, the page's work running meanwhile (a timer would
+/// wait a second in a background tab).
+async fn pause<H: Hand>(hand: &H, ms: f64) {
+    let from = hand.now();
+    while hand.now() - from < ms {
+        hand.tick().await;
+    }
 }
 
 /// What the pointer is over at `at`: the point's element, else `fallback`.
@@ -145,7 +153,7 @@ pub async fn drag<H: Hand>(
             hand.drag_event(&now, "dragover", at);
         }
         over = now;
-        hand.pause(super::FRAME_MS).await;
+        pause(hand, super::FRAME_MS).await;
         let placed_now = aim.is_some_and(|(target, position)| placed(hand, from, target, position));
         let rested = match step >= super::STEPS {
             true => hand.now() - *resting_since.get_or_insert_with(|| hand.now()),

@@ -115,14 +115,12 @@ impl Hand for Page {
         !(kind == "dragstart" && self.cancels_start)
     }
 
-    async fn tick(&self) {}
+    async fn tick(&self) {
+        self.clock.set(self.clock.get() + TICK_MS);
+    }
 
     async fn sleep(&self, ms: u32) {
         self.clock.set(self.clock.get() + f64::from(ms));
-    }
-
-    async fn pause(&self, ms: f64) {
-        self.clock.set(self.clock.get() + ms);
     }
 
     fn now(&self) -> f64 {
@@ -133,6 +131,12 @@ impl Hand for Page {
         format!("«{el}»")
     }
 }
+
+/// A tick of the page's work, on the fake's clock: a frame is four.
+const TICK_MS: f64 = 4.0;
+/// The ticks of a drag outside its travel: after the press, after each nudge, after the
+/// release.
+const OTHER_TICKS_MS: f64 = 4.0 * TICK_MS;
 
 const START: (i32, i32) = (10, 10);
 const END: (i32, i32) = (200, 10);
@@ -178,7 +182,7 @@ fn a_drag_presses_nudges_starts_travels_then_drops_and_lets_go() {
     assert_eq!(page.count("move"), 2 + STEPS as usize);
     assert_eq!(
         page.now(),
-        f64::from(super::super::START_MS) + 16.0 * f64::from(STEPS)
+        f64::from(super::super::START_MS) + 16.0 * f64::from(STEPS) + OTHER_TICKS_MS
     );
 }
 
@@ -236,7 +240,8 @@ fn a_drop_beside_the_page_never_makes_rests_at_the_point_then_says_so() {
     let page = page();
     let said = drag_on(&page, Some(DropPosition::After));
     assert!(said.starts_with("Dragged «item» after «target». The page did not put it there"));
-    let rested = page.now() - f64::from(super::super::START_MS) - 16.0 * f64::from(STEPS);
+    let rested =
+        page.now() - f64::from(super::super::START_MS) - 16.0 * f64::from(STEPS) - OTHER_TICKS_MS;
     assert!(
         (REST_MS..REST_MS + 40.0).contains(&rested),
         "rested {rested} ms"
@@ -312,4 +317,13 @@ fn a_drop_on_a_target_aims_inside_it_reading_its_siblings_first() {
         log.iter().any(|l| l == "move target (175, 10) 1"),
         "{log:?}"
     );
+}
+
+#[test]
+fn a_pause_lasts_its_time_at_least_in_whole_ticks() {
+    let page = page();
+    run(pause(&page, 10.0));
+    assert_eq!(page.now(), 12.0);
+    run(pause(&page, 0.0));
+    assert_eq!(page.now(), 12.0, "no time, no tick");
 }
