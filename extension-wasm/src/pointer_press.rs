@@ -7,20 +7,24 @@
 //! element is disabled, else scrolled into view and pressed where a pointer aimed at its
 //! visible centre lands, the click's watch armed once that is found), a click at a point (`click_at`: on what is there, the click's watch
 //! armed only once it is found enabled), and hovering an element or a point (`hover`,
-//! `hover_at`). Over
-//! [`Presser`], which `content/act/pointer.rs` implements; tested on a page of the tests' own.
+//! `hover_at`), and a click's answer (`clicked`: its new tab, and what Firefox refused it,
+//! waited for a moment). Over [`Presser`], which `content/act/pointer.rs` implements, the
+//! catch as [`Caught`] and the watch as [`Refusals`]; tested on a page of the tests' own.
 
 use claudezilla_protocol::args::MouseButton;
 use claudezilla_protocol::keys::Modifiers;
-use claudezilla_protocol::{ErrorBody, ErrorCode};
+use claudezilla_protocol::{ErrorBody, ErrorCode, reply};
 
 use crate::hit_test::{self, PointerPage};
 use crate::input_plan::{self, ClickStep};
 
+/// Longest wait after a click for a refused promise's answer (clipboard, fullscreen).
+const PROMISE_WAIT_MS: f64 = 150.0;
+
 /// What a press asks of the page, beyond what hit-testing reads.
 pub trait Presser: PointerPage {
-    /// What a click on a link that opens a new tab leaves to catch.
-    type Catch;
+    /// What a click on a link that opens a new tab leaves to catch; disarmed when dropped.
+    type Catch: Caught;
 
     /// Matches `:disabled`.
     fn disabled(&self, el: &Self::Element) -> bool;
@@ -45,6 +49,46 @@ pub trait Presser: PointerPage {
     fn blur(&self);
     /// Puts the caret of a field just focused where the pointer pressed (`caret::pressed`).
     fn caret_at(&self, el: &Self::Element, at: (i32, i32));
+    fn now(&self) -> f64;
+    fn sleep(&self, ms: u32) -> impl Future<Output = ()>;
+}
+
+/// A click's catch of the new tab its link asks for.
+pub trait Caught {
+    /// The address to open, if the click reached the window with its default intact.
+    fn taken(&self) -> Option<String>;
+}
+
+/// What Firefox refused the page while a click ran, watched; disarmed when dropped.
+pub trait Refusals {
+    /// A refused promise's answer is still awaited.
+    fn pending(&self) -> bool;
+    /// What was refused, and the address of a popup the page did open.
+    fn heard(self) -> (Vec<String>, Option<String>);
+}
+
+/// A click's answer, for the element named `element`: the new tab its link asked for (the
+/// catch disarmed before anything is awaited) or the popup the page's own `window.open`
+/// opened, and what was refused, once a refused promise has answered (at most
+/// [`PROMISE_WAIT_MS`]).
+pub async fn clicked<P: Presser, W: Refusals>(
+    page: &P,
+    element: String,
+    catch: Option<P::Catch>,
+    watch: W,
+) -> reply::Clicked {
+    let asked = catch.as_ref().and_then(Caught::taken);
+    drop(catch);
+    let until = page.now() + PROMISE_WAIT_MS;
+    while watch.pending() && page.now() < until {
+        page.sleep(10).await;
+    }
+    let (refused, popped) = watch.heard();
+    reply::Clicked {
+        element,
+        new_tab: crate::click_refusals::new_tab(asked, popped),
+        refused,
+    }
 }
 
 /// The pointer arrives at `at` over `el` and presses `clicks` times; the words for how it

@@ -1,18 +1,22 @@
+use std::cell::Cell;
+
 use claudezilla_protocol::args::MouseButton;
 use claudezilla_protocol::keys::Modifiers;
 
 use super::*;
+use crate::at_once::run;
 use crate::steps::Steps;
 
 /// A page of named elements: a `b` inside a button (focusable), a span in no focusable
 /// element, `top` at every point; a page handler cancels `mousedown` where asked; the
-/// elements `disabled` match `:disabled`.
+/// elements `disabled` match `:disabled`; sleeps move the clock.
 #[derive(Default)]
 struct Fake {
     steps: Steps,
     cancels_down: bool,
     top: Option<&'static str>,
     disabled: Vec<&'static str>,
+    clock: Cell<f64>,
 }
 
 impl PointerPage for Fake {
@@ -97,6 +101,37 @@ impl Presser for Fake {
     }
     fn caret_at(&self, el: &&'static str, at: (i32, i32)) {
         self.steps.say(format!("caret in {el} at {at:?}"));
+    }
+    fn now(&self) -> f64 {
+        self.clock.get()
+    }
+    async fn sleep(&self, ms: u32) {
+        self.clock.set(self.clock.get() + f64::from(ms));
+    }
+}
+
+/// A catch on a link the click took (`taken`), or one it left to the page.
+impl Caught for &'static str {
+    fn taken(&self) -> Option<String> {
+        (*self == "taken").then(|| "https://asked.example/".into())
+    }
+}
+
+/// A watch whose refused promise answers at `answers_at` on the page's clock (never: none);
+/// the page opened a popup where `popped`.
+struct Watching<'a> {
+    clock: &'a Cell<f64>,
+    answers_at: Option<f64>,
+    popped: bool,
+}
+
+impl Refusals for Watching<'_> {
+    fn pending(&self) -> bool {
+        self.answers_at.is_none_or(|at| self.clock.get() < at)
+    }
+    fn heard(self) -> (Vec<String>, Option<String>) {
+        let popup = self.popped.then(|| "https://popup.example/".into());
+        (vec![format!("refused at {}", self.clock.get())], popup)
     }
 }
 
@@ -345,4 +380,45 @@ fn a_click_at_a_disabled_thing_or_outside_arms_no_watch() {
         "{}",
         outside.message
     );
+}
+
+#[test]
+fn a_clicks_answer_waits_for_a_refused_promise_a_moment_at_most() {
+    let page = Fake::default();
+    let watch = |answers_at| Watching {
+        clock: &page.clock,
+        answers_at,
+        popped: false,
+    };
+    let answer = run(clicked(&page, "<b>".into(), None, watch(Some(25.0))));
+    assert_eq!(answer.refused, ["refused at 30"], "heard once answered");
+    assert_eq!(answer.element, "<b>");
+    page.clock.set(0.0);
+    let answer = run(clicked(&page, "<b>".into(), None, watch(None)));
+    assert_eq!(
+        answer.refused,
+        ["refused at 150"],
+        "never answered: 150 ms at most"
+    );
+}
+
+#[test]
+fn a_clicks_new_tab_is_the_one_its_link_asked_for_else_the_pages_popup() {
+    let page = Fake::default();
+    let watch = |popped| Watching {
+        clock: &page.clock,
+        answers_at: Some(0.0),
+        popped,
+    };
+    let asked = reply::NewTab::Asked {
+        url: "https://asked.example/".into(),
+    };
+    let popped = reply::NewTab::Popped {
+        url: "https://popup.example/".into(),
+    };
+    let new_tab = |catch, popped| run(clicked(&page, "a".into(), catch, watch(popped))).new_tab;
+    assert_eq!(new_tab(Some("taken"), true), Some(asked));
+    assert_eq!(new_tab(Some("left"), true), Some(popped));
+    assert_eq!(new_tab(None, false), None);
+    assert_eq!(page.now(), 0.0, "nothing pending, nothing waited");
 }

@@ -137,22 +137,10 @@ pub async fn click_with(
     button: MouseButton,
     modifiers: Modifiers,
 ) -> Result<reply::Clicked, ErrorBody> {
+    let page = Hit::new();
     let (element, catch, watch) =
-        pointer_press::click_now(&Hit::new(), element, clicks, button, modifiers, Watch::arm)?;
-    Ok(clicked(element, catch, watch).await)
-}
-
-/// The click's answer: the new tab its link asks for (its default stopped, see
-/// [`NewTabCatch`]) or the popup the page's own `window.open` opened, and what was refused.
-async fn clicked(element: String, catch: Option<NewTabCatch>, watch: Watch) -> reply::Clicked {
-    let asked = catch.as_ref().and_then(NewTabCatch::taken);
-    drop(catch);
-    let (refused, popped) = watch.heard().await;
-    reply::Clicked {
-        element,
-        new_tab: crate::click_refusals::new_tab(asked, popped),
-        refused,
-    }
+        pointer_press::click_now(&page, element, clicks, button, modifiers, Watch::arm)?;
+    Ok(pointer_press::clicked(&page, element, catch, watch).await)
 }
 
 pub(super) fn viewport() -> (f64, f64) {
@@ -320,6 +308,14 @@ impl Presser for Hit {
             None => {}
         }
     }
+
+    fn now(&self) -> f64 {
+        crate::web::now_ms()
+    }
+
+    fn sleep(&self, ms: u32) -> impl Future<Output = ()> {
+        crate::web::sleep(ms)
+    }
 }
 
 /// Clicks whatever is at a point of the viewport (CSS pixels), as a user clicking there
@@ -339,7 +335,7 @@ pub async fn click_at(
         modifiers,
         Watch::arm,
     )?;
-    Ok(clicked(name, catch, watch).await)
+    Ok(pointer_press::clicked(&page, name, catch, watch).await)
 }
 
 /// The innermost element at a viewport point, through open shadow roots
