@@ -1,15 +1,17 @@
 //! One press of the pointer carried out on an element, as a hand makes it: the hover left, the
 //! edit in progress committed (unless it is the element's own), the click's steps
-//! ([`input_plan::click`]) taken in order, and after a `mousedown` no handler cancelled, focus
-//! moved as a press moves it ([`hit_test::press_focuses`]: what it focuses takes focus, the
-//! caret then where the pointer is; when nothing does, whatever had focus loses it); then the
-//! words for how it pressed. On it, a click on an element (`click_now`: refused while the
-//! element is disabled, else scrolled into view and pressed where a pointer aimed at its
-//! visible centre lands, the click's watch armed once that is found), a click at a point (`click_at`: on what is there, the click's watch
-//! armed only once it is found enabled), and hovering an element or a point (`hover`,
-//! `hover_at`), and a click's answer (`clicked`: its new tab, and what Firefox refused it,
-//! waited for a moment). Over [`Presser`], which `content/act/pointer.rs` implements, the
-//! catch as [`Caught`] and the watch as [`Refusals`]; tested on a page of the tests' own.
+//! ([`input_plan::click`]) taken in order (an element without `click()` given the click
+//! event), and after a `mousedown` no handler cancelled, focus moved as a press moves it
+//! ([`hit_test::press_focuses`]: what it focuses takes focus, the caret then where the pointer
+//! is; when nothing does, whatever had focus loses it); then the words for how it pressed. On
+//! it, a click on an element (`click_now`: refused while the element is disabled, else
+//! scrolled into view and pressed where a pointer aimed at its visible centre lands, the
+//! click's watch armed once that is found), a click at a point (`click_at`: on what is there,
+//! the click's watch armed only once it is found enabled), hovering an element or a point
+//! (`hover`, `hover_at`: the pointer's arrival, then its `:hover` styles), and a click's answer
+//! (`clicked`: its new tab, and what Firefox refused it, waited for a moment). Over
+//! [`Presser`], which `content/act/pointer.rs` implements, the catch as [`Caught`] and the
+//! watch as [`Refusals`]; tested on a page of the tests' own.
 
 use claudezilla_protocol::args::MouseButton;
 use claudezilla_protocol::keys::Modifiers;
@@ -33,16 +35,21 @@ pub trait Presser: PointerPage {
     fn visible_centre(&self, el: &Self::Element) -> (i32, i32);
     /// Armed before a click on `el` when it (or its link) opens a new tab.
     fn arm(&self, el: &Self::Element, button: MouseButton, m: Modifiers) -> Option<Self::Catch>;
-    /// The pointer arrives at `at` over `el`, whose `:hover` styles then apply; what the
-    /// answer says of those styles.
-    fn point_over(&self, el: &Self::Element, at: (i32, i32)) -> String;
+    /// Applies `el`'s `:hover` styles (to it and its ancestors) until the pointer leaves; what
+    /// the answer says of them.
+    fn force_hover(&self, el: &Self::Element) -> String;
     /// The pointer leaves what it was over (the `:hover` styles forced there go).
     fn leave(&self);
     /// Commits the edit in progress (its `change`), unless it is `el`'s own.
     fn commit(&self, el: &Self::Element);
-    /// Carries out one step of the click at `at`; false when a handler cancelled its mouse
-    /// event.
-    fn take(&self, el: &Self::Element, step: ClickStep, at: (i32, i32), m: Modifiers) -> bool;
+    /// Dispatches a pointer event of a click at `at`, with the modifiers held.
+    fn pointer(&self, el: &Self::Element, e: input_plan::Press, at: (i32, i32), m: Modifiers);
+    /// Dispatches a mouse event of a click at `at`; false when a handler cancelled it.
+    fn mouse(&self, el: &Self::Element, e: input_plan::Press, at: (i32, i32), m: Modifiers)
+    -> bool;
+    /// `HTMLElement.click()`: the click event and the browser's default action; false where
+    /// the element has none (SVG).
+    fn activate(&self, el: &Self::Element) -> bool;
     /// Moves focus to it, as a press of the pointer does.
     fn focus(&self, el: &Self::Element);
     /// Whatever has focus loses it.
@@ -107,7 +114,7 @@ pub fn press<P: Presser>(
     page.leave();
     page.commit(el);
     for step in input_plan::click(clicks, button, modifiers, exact) {
-        let unstopped = page.take(el, step, at, modifiers);
+        let unstopped = take(page, el, step, at, modifiers);
         if let ClickStep::Down { focuses: true, .. } = step
             && unstopped
         {
@@ -183,7 +190,7 @@ pub fn hover<P: Presser>(page: &P, el: &P::Element) -> Result<String, ErrorBody>
     page.scroll_into_view(el);
     let at = page.visible_centre(el);
     let target = hit_test::landing(page, el, at)?;
-    let styles = page.point_over(&target, at);
+    let styles = point_over(page, &target, at);
     Ok(format!("Hovered over {}{styles}.", page.describe(el)))
 }
 
@@ -192,13 +199,46 @@ pub fn hover_at<P: Presser>(page: &P, x: f64, y: f64) -> Result<String, ErrorBod
     let el = hit_test::element_at(page, x, y)?;
     page.leave();
     let at = (x.round() as i32, y.round() as i32);
-    let styles = page.point_over(&el, at);
+    let styles = point_over(page, &el, at);
     Ok(format!(
         "Hovered over {} at ({}, {}){styles}.",
         page.describe(&el),
         at.0,
         at.1
     ))
+}
+
+/// Carries out one step of a click ([`input_plan::click`]); false when a handler cancelled
+/// its mouse event. An element without `click()` gets the click event the step describes.
+fn take<P: Presser>(
+    page: &P,
+    el: &P::Element,
+    step: ClickStep,
+    at: (i32, i32),
+    m: Modifiers,
+) -> bool {
+    match step {
+        ClickStep::Pointer(e) => {
+            page.pointer(el, e, at, m);
+            true
+        }
+        ClickStep::Mouse(e) | ClickStep::Down { press: e, .. } => page.mouse(el, e, at, m),
+        ClickStep::Activate(e) => {
+            if !page.activate(el) {
+                page.mouse(el, e, at, m);
+            }
+            true
+        }
+    }
+}
+
+/// The pointer arrives at `at` over `el` as a moving mouse announces itself
+/// ([`input_plan::arrival`]), and its `:hover` styles apply; what the answer says of them.
+fn point_over<P: Presser>(page: &P, el: &P::Element, at: (i32, i32)) -> String {
+    for step in input_plan::arrival() {
+        take(page, el, step, at, Modifiers::default());
+    }
+    page.force_hover(el)
 }
 
 /// What a press of the pointer on `el` does to focus: what it focuses takes focus and, in a

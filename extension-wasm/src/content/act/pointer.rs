@@ -19,7 +19,7 @@ use crate::caret::{self, Pressed};
 use crate::content::dom::document;
 use crate::content::find::describe;
 use crate::hit_test::{self, PointerPage};
-use crate::input_plan::{self, ClickStep, event_shape};
+use crate::input_plan::{self, event_shape};
 use crate::pointer_press::{self, Presser};
 
 use super::*;
@@ -83,30 +83,14 @@ pub(in crate::content) fn pointer_then_mouse(element: &Element, action: &str, p:
     mouse(element, &format!("mouse{action}"), p)
 }
 
-/// Carries out one step of a click ([`input_plan`]); false when a handler cancelled its
-/// mouse event.
-fn take(element: &Element, step: ClickStep, p: Press) -> bool {
-    let at = |e: input_plan::Press| Press {
+/// A click's event `e` at `at`, with the modifiers held.
+fn press(e: input_plan::Press, at: (i32, i32), modifiers: Modifiers) -> Press {
+    Press {
+        at,
         button: e.button,
         buttons: e.buttons,
         detail: e.detail,
-        ..p
-    };
-    match step {
-        ClickStep::Pointer(e) => {
-            pointer(element, e.kind, at(e));
-            true
-        }
-        ClickStep::Mouse(e) | ClickStep::Down { press: e, .. } => mouse(element, e.kind, at(e)),
-        ClickStep::Activate(e) => {
-            match element.dyn_ref::<HtmlElement>() {
-                Some(html) => html.click(),
-                None => {
-                    mouse(element, e.kind, at(e));
-                }
-            }
-            true
-        }
+        modifiers,
     }
 }
 
@@ -237,15 +221,7 @@ impl Presser for Hit {
         NewTabCatch::arm(el, button, m)
     }
 
-    /// The pointer arrives as a moving mouse announces itself.
-    fn point_over(&self, el: &Element, at: (i32, i32)) -> String {
-        let p = Press {
-            at,
-            ..Press::default()
-        };
-        for step in input_plan::arrival() {
-            take(el, step, p);
-        }
+    fn force_hover(&self, el: &Element) -> String {
         crate::content::states::force(el)
     }
 
@@ -257,13 +233,18 @@ impl Presser for Hit {
         commit(Some(el));
     }
 
-    fn take(&self, el: &Element, step: ClickStep, at: (i32, i32), modifiers: Modifiers) -> bool {
-        let p = Press {
-            at,
-            modifiers,
-            ..Press::default()
-        };
-        take(el, step, p)
+    fn pointer(&self, el: &Element, e: input_plan::Press, at: (i32, i32), m: Modifiers) {
+        pointer(el, e.kind, press(e, at, m));
+    }
+
+    fn mouse(&self, el: &Element, e: input_plan::Press, at: (i32, i32), m: Modifiers) -> bool {
+        mouse(el, e.kind, press(e, at, m))
+    }
+
+    fn activate(&self, el: &Element) -> bool {
+        el.dyn_ref::<HtmlElement>()
+            .map(HtmlElement::click)
+            .is_some()
     }
 
     fn focus(&self, el: &Element) {
