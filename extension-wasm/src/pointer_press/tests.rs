@@ -1,4 +1,5 @@
 use std::cell::Cell;
+use std::rc::Rc;
 
 use claudezilla_protocol::args::MouseButton;
 use claudezilla_protocol::keys::Modifiers;
@@ -12,7 +13,8 @@ use crate::steps::Steps;
 /// elements `disabled` match `:disabled`; sleeps move the clock.
 #[derive(Default)]
 struct Fake {
-    steps: Steps,
+    /// Shared with the catches, which say when they are disarmed.
+    steps: Rc<Steps>,
     cancels_down: bool,
     top: Option<&'static str>,
     disabled: Vec<&'static str>,
@@ -56,7 +58,7 @@ impl PointerPage for Fake {
 }
 
 impl Presser for Fake {
-    type Catch = &'static str;
+    type Catch = Catch;
 
     fn disabled(&self, el: &&'static str) -> bool {
         self.disabled.contains(el)
@@ -67,9 +69,9 @@ impl Presser for Fake {
     fn visible_centre(&self, _: &&'static str) -> (i32, i32) {
         (3, 4)
     }
-    fn arm(&self, el: &&'static str, _: MouseButton, _: Modifiers) -> Option<&'static str> {
+    fn arm(&self, el: &&'static str, _: MouseButton, _: Modifiers) -> Option<Catch> {
         self.steps.say(format!("arm on {el}"));
-        Some(el)
+        Some(self.catch(el))
     }
     fn force_hover(&self, el: &&'static str) -> String {
         self.steps.say(format!("styled {el}"));
@@ -112,14 +114,37 @@ impl Presser for Fake {
         self.clock.get()
     }
     async fn sleep(&self, ms: u32) {
+        self.steps.say(format!("sleep {ms}"));
         self.clock.set(self.clock.get() + f64::from(ms));
     }
 }
 
-/// A catch on a link the click took (`taken`), or one it left to the page.
-impl Caught for &'static str {
+impl Fake {
+    /// A catch armed on `on`.
+    fn catch(&self, on: &'static str) -> Catch {
+        Catch {
+            on,
+            steps: Rc::clone(&self.steps),
+        }
+    }
+}
+
+/// A catch armed on `on`: on a link the click took (`taken`), or one it left to the page;
+/// dropped, it says it is disarmed.
+struct Catch {
+    on: &'static str,
+    steps: Rc<Steps>,
+}
+
+impl Caught for Catch {
     fn taken(&self) -> Option<String> {
-        (*self == "taken").then(|| "https://asked.example/".into())
+        (self.on == "taken").then(|| "https://asked.example/".into())
+    }
+}
+
+impl Drop for Catch {
+    fn drop(&mut self) {
+        self.steps.say("disarmed");
     }
 }
 
@@ -259,7 +284,10 @@ fn a_click_on_an_element_lands_where_aimed_after_its_watch_then_its_catch_is_arm
     let (name, catch, ()) =
         click_now(&page, &"button", 1, MouseButton::Left, plain, watch).unwrap();
     // Named as the agent knows it, whatever inner part the pointer is over.
-    assert_eq!((name.as_str(), catch), ("<button>", Some("b")));
+    assert_eq!(
+        (name.as_str(), catch.as_ref().map(|c| c.on)),
+        ("<button>", Some("b"))
+    );
     let steps = page.steps.all();
     assert_eq!(
         steps[..4],
@@ -343,7 +371,8 @@ fn a_click_at_a_point_arms_its_watch_then_its_catch_and_keeps_its_coordinates() 
     let plain = Modifiers::default();
     let (name, catch, ()) =
         click_at(&page, (10.4, 20.6), 1, MouseButton::Left, plain, watch).unwrap();
-    assert_eq!((name.as_str(), catch), ("<span> at (10, 21)", Some("span")));
+    let on = catch.as_ref().map(|c| c.on);
+    assert_eq!((name.as_str(), on), ("<span> at (10, 21)", Some("span")));
     let steps = pressed(&page);
     assert_eq!(
         steps[..4],
@@ -418,11 +447,32 @@ fn a_clicks_new_tab_is_the_one_its_link_asked_for_else_the_pages_popup() {
     let popped = reply::NewTab::Popped {
         url: "https://popup.example/".into(),
     };
-    let new_tab = |catch, popped| run(clicked(&page, "a".into(), catch, watch(popped))).new_tab;
+    let new_tab = |on: Option<_>, popped| {
+        let catch = on.map(|on| page.catch(on));
+        run(clicked(&page, "a".into(), catch, watch(popped))).new_tab
+    };
     assert_eq!(new_tab(Some("taken"), true), Some(asked));
     assert_eq!(new_tab(Some("left"), true), Some(popped));
     assert_eq!(new_tab(None, false), None);
     assert_eq!(page.now(), 0.0, "nothing pending, nothing waited");
+}
+
+#[test]
+fn a_clicks_catch_is_disarmed_before_its_answer_is_waited_for() {
+    let page = Fake::default();
+    let watch = Watching {
+        clock: &page.clock,
+        answers_at: Some(15.0),
+        popped: false,
+    };
+    let answer = run(clicked(
+        &page,
+        "<a>".into(),
+        Some(page.catch("taken")),
+        watch,
+    ));
+    assert!(answer.new_tab.is_some(), "asked for, then disarmed");
+    assert_eq!(page.steps.all(), ["disarmed", "sleep 10", "sleep 10"]);
 }
 
 #[test]
