@@ -323,6 +323,28 @@ fn a_disabled_element_is_neither_clicked_nor_scrolled_to_nor_watched() {
 }
 
 #[test]
+fn a_covered_element_is_said_not_clicked_nor_watched() {
+    let page = Fake {
+        top: Some("span"),
+        ..Fake::default()
+    };
+    let never = || panic!("a watch armed for a click refused");
+    let plain = Modifiers::default();
+    let covered = click_now(&page, &"button", 1, MouseButton::Left, plain, never)
+        .map(|_| ())
+        .unwrap_err();
+    assert!(
+        covered
+            .message
+            .starts_with("<button> is covered at its centre (3, 4) by <span>"),
+        "{}",
+        covered.message
+    );
+    let steps = ["scroll button into view", "name button", "name span"];
+    assert_eq!(page.steps.all(), steps);
+}
+
+#[test]
 fn hovering_says_what_it_is_over_and_where() {
     let page = Fake {
         top: Some("span"),
