@@ -238,15 +238,18 @@ fn a_scroll_to_a_point_keeps_the_coordinate_not_given() {
 /// keeps its nearest pixel, as a point given to a click, a hover or a wheel turn is rounded.
 #[test]
 fn a_kept_coordinate_rounds_to_the_nearest_pixel() {
-    let page = fake(&[("html", true, true)]);
-    page.at.borrow_mut()[1] = (30.6, 40.4);
-    scroll(&page, None, None, Some(300), false);
-    assert_eq!(page.steps.all()[1], "page to 31, 300, smooth false");
-    scroll(&page, None, Some(5), None, false);
-    assert_eq!(page.steps.all()[4], "page to 5, 300, smooth false");
-    page.at.borrow_mut()[1] = (30.6, 40.5);
-    scroll(&page, None, Some(5), None, false);
-    assert_eq!(page.steps.all()[7], "page to 5, 41, smooth false");
+    // The scroll asked of a page scrolled to `at`.
+    let kept = |at, x, y| {
+        let page = fake(&[("html", true, true)]);
+        page.at.borrow_mut()[1] = at;
+        scroll(&page, None, x, y, false);
+        page.steps.all()[1].clone()
+    };
+    let to = |x, y| format!("page to {x}, {y}, smooth false");
+    assert_eq!(kept((30.6, 40.4), None, Some(300)), to(31, 300));
+    assert_eq!(kept((30.4, 40.4), None, Some(300)), to(30, 300));
+    assert_eq!(kept((30.4, 40.4), Some(5), None), to(5, 40));
+    assert_eq!(kept((30.6, 40.5), Some(5), None), to(5, 41));
 }
 
 #[test]
