@@ -266,9 +266,9 @@ fn drag_landing(page: &Page, to: Landing<&'static str>) -> Result<String, ErrorB
 #[test]
 fn a_drag_to_a_point_rounds_it_as_a_click_does() {
     let page = page();
-    let point = Point::new(199.6, 10.5).unwrap();
+    let point = Point::new(199.4, 10.5).unwrap();
     let said = drag_landing(&page, Landing::At(point)).unwrap();
-    assert_eq!(said, "Dragged «item» to the point 200, 11 («target»).");
+    assert_eq!(said, "Dragged «item» to the point 199, 11 («target»).");
     let log = page.log();
     assert_eq!(
         log[..4],
@@ -279,7 +279,7 @@ fn a_drag_to_a_point_rounds_it_as_a_click_does() {
             "pointerover item (50, 10) 1"
         ]
     );
-    assert_eq!(log.last().unwrap(), "up target (200, 11) 0");
+    assert_eq!(log.last().unwrap(), "up target (199, 11) 0");
 }
 
 #[test]
