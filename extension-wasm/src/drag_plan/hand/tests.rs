@@ -7,13 +7,14 @@ use crate::at_once::run;
 use crate::drag_plan::{REST_MS, STEPS};
 
 /// A page laid out along x: the dragged item left of 50, a gap to 150, the target beyond,
-/// nothing from 1000; each box 20 high, a sibling's 100 wide from where it starts. The page
+/// nothing from 1000 (nor, with a `hole`, from 100 to 120); each box 20 high, a sibling's 100 wide from where it starts. The page
 /// puts the item in place (the target's next, before it; its previous, after it) at the
 /// `placed_at`-th look at the item's next sibling (never: none). Pauses and sleeps move the
 /// clock; every event and read of the page is logged.
 struct Page {
     placed_at: Option<u32>,
     looks: Cell<u32>,
+    hole: bool,
     /// Whether a handler cancels `dragstart` (the page does not take an HTML5 drag).
     cancels_start: bool,
     clock: Cell<f64>,
@@ -24,6 +25,7 @@ fn page() -> Page {
     Page {
         placed_at: None,
         looks: Cell::new(0),
+        hole: false,
         cancels_start: false,
         clock: Cell::new(0.0),
         log: RefCell::default(),
@@ -89,6 +91,7 @@ impl Hand for Page {
 
     fn element_at(&self, x: f64, _y: f64) -> Result<&'static str, ErrorBody> {
         match x {
+            100.0..120.0 if self.hole => Err(ErrorBody::new(ErrorCode::PageError, "a hole")),
             ..50.0 => Ok("item"),
             50.0..150.0 => Ok("gap"),
             150.0..1000.0 => Ok("target"),
@@ -186,29 +189,41 @@ fn a_drag_presses_nudges_starts_travels_then_drops_and_lets_go() {
     );
 }
 
+/// The drag's leaving and entering, in order.
+fn crossings(page: &Page) -> Vec<String> {
+    page.log()
+        .into_iter()
+        .filter(|l| l.starts_with("dragleave") || l.starts_with("dragenter"))
+        .collect()
+}
+
+const CROSSINGS: [&str; 4] = [
+    "dragleave item",
+    "dragenter gap",
+    "dragleave gap",
+    "dragenter target",
+];
+
 #[test]
 fn leaving_and_entering_are_sent_only_where_what_is_under_changes() {
     let page = page();
     drag_on(&page, None);
-    let crossings: Vec<_> = page
-        .log()
-        .into_iter()
-        .filter(|l| l.starts_with("dragleave") || l.starts_with("dragenter"))
-        .collect();
-    assert_eq!(
-        crossings,
-        [
-            "dragleave item",
-            "dragenter gap",
-            "dragleave gap",
-            "dragenter target"
-        ]
-    );
+    assert_eq!(crossings(&page), CROSSINGS);
     assert_eq!(
         page.count("dragover"),
         STEPS as usize + 1,
         "each step, and before the drop"
     );
+}
+
+#[test]
+fn where_nothing_is_found_the_pointer_stays_over_what_it_was_over() {
+    let mut page = page();
+    page.hole = true;
+    drag_on(&page, None);
+    let log = page.log();
+    assert!(log.iter().any(|l| l == "move gap (105, 10) 1"), "{log:?}");
+    assert_eq!(crossings(&page), CROSSINGS, "none at the hole");
 }
 
 #[test]
