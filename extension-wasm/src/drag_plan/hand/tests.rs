@@ -7,14 +7,17 @@ use crate::at_once::run;
 use crate::drag_plan::{REST_MS, STEPS};
 
 /// A page laid out along x: the dragged item left of 50, a gap to 150, the target beyond,
-/// nothing from 1000 (nor, with a `hole`, from 100 to 120); each box 20 high, a sibling's 100 wide from where it starts. The page
-/// puts the item in place (the target's next, before it; its previous, after it) at the
-/// `placed_at`-th look at the item's next sibling (never: none). Pauses and sleeps move the
-/// clock; every event and read of the page is logged.
+/// nothing from 1000 (nor, with a `hole`, from 100 to 120); each box 20 high and 100 wide
+/// from where it starts, the gap before the target and, with a `tail`, one more after it,
+/// level with it. The page puts the item in place at the `placed_at`-th look at the item's
+/// next sibling (never: none): from then on, the item is the target's next and the target the
+/// item's. Pauses and sleeps move the clock; every event and read of the page but its names
+/// and clock is logged.
 struct Page {
     placed_at: Option<u32>,
     looks: Cell<u32>,
     hole: bool,
+    tail: bool,
     /// Whether a handler cancels `dragstart` (the page does not take an HTML5 drag).
     cancels_start: bool,
     clock: Cell<f64>,
@@ -26,6 +29,7 @@ fn page() -> Page {
         placed_at: None,
         looks: Cell::new(0),
         hole: false,
+        tail: false,
         cancels_start: false,
         clock: Cell::new(0.0),
         log: RefCell::default(),
@@ -78,6 +82,7 @@ impl Hand for Page {
     }
 
     fn next(&self, el: &&'static str) -> Option<&'static str> {
+        self.said(format!("after {el}"));
         if *el == "item" {
             self.looks.set(self.looks.get() + 1);
         }
@@ -85,11 +90,13 @@ impl Hand for Page {
         match (*el, placed) {
             ("item", true) => Some("target"),
             ("target", true) => Some("item"),
+            ("target", false) if self.tail => Some("tail"),
             _ => None,
         }
     }
 
-    fn element_at(&self, x: f64, _y: f64) -> Result<&'static str, ErrorBody> {
+    fn element_at(&self, x: f64, y: f64) -> Result<&'static str, ErrorBody> {
+        self.said(format!("what is at ({x}, {y})"));
         match x {
             100.0..120.0 if self.hole => Err(ErrorBody::new(ErrorCode::PageError, "a hole")),
             ..50.0 => Ok("item"),
@@ -286,11 +293,12 @@ fn a_drag_to_a_point_rounds_it_as_a_click_does() {
     assert_eq!(said, "Dragged «item» to the point 199, 11 («target»).");
     let log = page.log();
     assert_eq!(
-        log[..4],
+        log[..5],
         [
             "into view item",
             "leave",
             "box of item",
+            "what is at (199.4, 10.5)",
             "pointerover item (50, 10) 1"
         ]
     );
@@ -303,7 +311,13 @@ fn a_drag_to_a_point_where_nothing_is_refuses_before_any_event() {
     let point = Point::new(1500.0, 10.0).unwrap();
     let refused = drag_landing(&page, Landing::At(point)).unwrap_err();
     assert_eq!(refused.message, "nothing there");
-    assert_eq!(page.log(), ["into view item", "leave", "box of item"]);
+    let looked = [
+        "into view item",
+        "leave",
+        "box of item",
+        "what is at (1500, 10)",
+    ];
+    assert_eq!(page.log(), looked);
 }
 
 #[test]
@@ -317,12 +331,13 @@ fn a_drop_on_a_target_aims_inside_it_reading_its_siblings_first() {
     let log = page.log();
     // The gap before the target stands level with it: a row, the first quarter of its width.
     assert_eq!(
-        log[..7],
+        log[..8],
         [
             "into view item",
             "leave",
             "box of item",
             "before target",
+            "after target",
             "box of target",
             "box of gap",
             "pointerover item (50, 10) 1",
@@ -332,6 +347,16 @@ fn a_drop_on_a_target_aims_inside_it_reading_its_siblings_first() {
         log.iter().any(|l| l == "move target (175, 10) 1"),
         "{log:?}"
     );
+}
+
+#[test]
+fn a_siblings_box_is_read_only_while_none_before_it_stood_level() {
+    let mut page = page();
+    page.tail = true;
+    drag_landing(&page, Landing::On("target", DropPosition::After)).unwrap();
+    let log = page.log();
+    let boxes: Vec<_> = log.iter().filter(|l| l.starts_with("box of")).collect();
+    assert_eq!(boxes, ["box of item", "box of target", "box of gap"]);
 }
 
 #[test]
