@@ -29,6 +29,16 @@ pub struct Rect {
     pub height: f64,
 }
 
+impl Rect {
+    /// Its centre, in whole pixels.
+    pub fn centre(&self) -> (i32, i32) {
+        (
+            (self.left + self.width / 2.0) as i32,
+            (self.top + self.height / 2.0) as i32,
+        )
+    }
+}
+
 /// The point to drop at for `position` on `target`: its centre, or inside its first or last
 /// quarter along the way its list runs — along a row when a sibling (`sibling_tops`) stands
 /// level with it, else down a column.

@@ -54,14 +54,16 @@ impl Field {
         }
     }
 
-    /// Whether typing into it can go ahead; `name` (its description) says which it is if not.
-    pub fn check_typing(&self, name: &str) -> Result<(), ErrorBody> {
-        let refused = |message: String| ErrorBody::new(ErrorCode::PageError, message);
+    /// Whether typing into it can go ahead; `name` (its description, made only then) says
+    /// which it is if not.
+    pub fn check_typing(&self, name: impl FnOnce() -> String) -> Result<(), ErrorBody> {
+        let refused =
+            |why: String| ErrorBody::new(ErrorCode::PageError, format!("{} {why}", name()));
         let (disabled, read_only) = match self {
             Field::Input { kind, .. } if !is_text_input(kind) => {
                 let kind = kind.to_ascii_lowercase();
                 return Err(refused(format!(
-                    "{name} is an input of type {kind:?}, which takes no typed text"
+                    "is an input of type {kind:?}, which takes no typed text"
                 ))
                 .with_hint("use firefox_click for checkboxes, radios and buttons, firefox_upload_file for files"));
             }
@@ -77,13 +79,13 @@ impl Field {
             } => (*disabled, *read_only),
             Field::ContentEditable => return Ok(()),
             Field::Other => {
-                return Err(refused(format!("{name} is not editable"))
+                return Err(refused("is not editable".into())
                     .with_hint("select an input, a textarea or a contenteditable element"));
             }
         };
         match (disabled, read_only) {
-            (true, _) => Err(refused(format!("{name} is disabled"))),
-            (false, true) => Err(refused(format!("{name} is read-only"))),
+            (true, _) => Err(refused("is disabled".into())),
+            (false, true) => Err(refused("is read-only".into())),
             (false, false) => Ok(()),
         }
     }
@@ -239,23 +241,26 @@ mod tests {
     fn text_inputs_textareas_and_editors_take_text() {
         for kind in ["", "text", "EMAIL", "number", "datetime-local", "password"] {
             assert!(input(kind).takes_text(), "{kind}");
-            assert!(input(kind).check_typing("x").is_ok(), "{kind}");
+            assert!(input(kind).check_typing(|| "x".into()).is_ok(), "{kind}");
         }
         for kind in [
             "checkbox", "radio", "file", "submit", "color", "range", "hidden",
         ] {
             assert!(!input(kind).takes_text(), "{kind}");
-            let e = input(kind).check_typing("the box").unwrap_err();
+            let e = input(kind).check_typing(|| "the box".into()).unwrap_err();
             assert!(
                 e.message.contains("which takes no typed text"),
                 "{}",
                 e.message
             );
         }
-        assert!(Field::ContentEditable.check_typing("x").is_ok());
+        assert!(Field::ContentEditable.check_typing(|| "x".into()).is_ok());
         assert!(!Field::Other.takes_text());
         assert_eq!(
-            Field::Other.check_typing("the div").unwrap_err().message,
+            Field::Other
+                .check_typing(|| "the div".into())
+                .unwrap_err()
+                .message,
             "the div is not editable"
         );
     }
@@ -269,14 +274,14 @@ mod tests {
         };
         assert_eq!(
             area(true, true)
-                .check_typing("the note")
+                .check_typing(|| "the note".into())
                 .unwrap_err()
                 .message,
             "the note is disabled"
         );
         assert_eq!(
             area(false, true)
-                .check_typing("the note")
+                .check_typing(|| "the note".into())
                 .unwrap_err()
                 .message,
             "the note is read-only"
@@ -289,7 +294,7 @@ mod tests {
             autocomplete: None,
         };
         assert_eq!(
-            locked.check_typing("q").unwrap_err().code,
+            locked.check_typing(|| "q".into()).unwrap_err().code,
             ErrorCode::PageError
         );
     }

@@ -321,7 +321,9 @@ pub fn opens_new_tab(link: Link<'_>, button: MouseButton, m: Modifiers) -> bool 
     blank || button == MouseButton::Middle || m.ctrl || m.meta || m.shift
 }
 
-/// The event a click with `button` ends in, whose default follows a link.
+/// The event whose default follows a link a click opens in a new tab ([`opens_new_tab`]):
+/// `auxclick` for the middle button, `click` for the left. The right button opens none (its
+/// press ends in `contextmenu`); `click` answers it only to keep the function total.
 pub fn default_event(button: MouseButton) -> &'static str {
     match button {
         MouseButton::Middle => "auxclick",
@@ -485,7 +487,7 @@ mod tests {
     }
 
     #[test]
-    fn a_middle_click_ends_in_auxclick_the_others_in_click() {
+    fn a_new_tab_follows_auxclick_for_the_middle_button_click_for_the_left() {
         assert_eq!(default_event(MouseButton::Middle), "auxclick");
         assert_eq!(default_event(MouseButton::Left), "click");
         assert_eq!(default_event(MouseButton::Right), "click");

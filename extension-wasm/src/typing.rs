@@ -1,4 +1,5 @@
-//! Typing carried out on a field, with [`typed`]'s decisions: the field focused first where
+//! Typing carried out on a field, with [`typed`]'s decisions: a field that takes no typed text
+//! refused ([`Field::check_typing`]), the field focused first where
 //! focus is elsewhere (the caret then at its end), the edit remembered for its `change`, the
 //! text put in by the editor's own command, else by script; then the value read again until
 //! an editor that applies input in its own update has settled, and the answer. Over
@@ -6,14 +7,15 @@
 
 use claudezilla_protocol::{ErrorBody, reply};
 
+use crate::field_kind::Field;
 use crate::typed::{self, Edit, Entry, Settle};
 
 /// What typing asks of the page.
 pub trait Editor {
     type Element;
 
-    /// Refuses a field that takes no typed text, saying why.
-    fn check_editable(&self, el: &Self::Element) -> Result<(), ErrorBody>;
+    /// What kind of field it is, as typing sees it.
+    fn field(&self, el: &Self::Element) -> Field;
     /// Whether focus is on the field, or (an editor) inside it.
     fn holds_focus(&self, el: &Self::Element) -> bool;
     /// Moves focus to it, as a press of the pointer does.
@@ -48,7 +50,8 @@ pub fn set_text<E: Editor>(
     text: &str,
     clear: bool,
 ) -> Result<(usize, Entry), ErrorBody> {
-    page.check_editable(el)?;
+    // Named only to refuse it: the answer names it once, after typing.
+    page.field(el).check_typing(|| page.describe(el))?;
     // Typed where the caret is (or over the selection) when the field has focus already, as a
     // person types; otherwise the field is focused with the caret at its end.
     let had_focus = page.holds_focus(el);

@@ -43,7 +43,7 @@ pub trait Wheel: Boxes {
 }
 
 /// Scrolls `target` into view, else the page to (`x`, `y`) (a coordinate not given stays
-/// where the page is); the answer's words.
+/// where the page is, to its nearest pixel); the answer's words.
 pub fn scroll<W: Wheel>(
     page: &W,
     target: Option<&W::Element>,
@@ -58,7 +58,9 @@ pub fn scroll<W: Wheel>(
             page.describe(el)
         }
         None => {
-            let (left, top) = (x.unwrap_or(before.0 as i32), y.unwrap_or(before.1 as i32));
+            // Rounded as a point given to a click, a hover or a wheel turn is.
+            let kept = |v: f64| v.round() as i32;
+            let (left, top) = (x.unwrap_or(kept(before.0)), y.unwrap_or(kept(before.1)));
             page.scroll_to(left, top, smooth);
             point_named(x, y)
         }

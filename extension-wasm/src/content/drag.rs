@@ -1,47 +1,20 @@
-//! Dragging as a hand drags, on the page: the drop point and what is under the pointer read
-//! from the page, the events dispatched. The sequence — press, nudges, `dragstart`, the
-//! travel in steps, the rest and the drop — is [`drag_plan::hand`]'s.
+//! Dragging as a hand drags, on the page: boxes and what is at a point read from the page, the
+//! events dispatched. The sequence — the ends found, the press, nudges, `dragstart`, the travel
+//! in steps, the rest and the drop — is [`drag_plan::hand`]'s.
 
 use claudezilla_protocol::ErrorBody;
-use claudezilla_protocol::args::{DropPosition, Point};
 use claudezilla_protocol::reply::Acted;
 use web_sys::{DataTransfer, Element};
 
 use super::act::{
-    Press, acted, centre, drag_event, element_at, page_error, pointer, pointer_then_mouse,
-    scroll_into_view,
+    Press, acted, drag_event, element_at, page_error, pointer, pointer_then_mouse, scroll_into_view,
 };
 use super::find::describe;
 use crate::drag_plan::{self, hand::Hand};
 use crate::web;
 
-/// Where a drag ends.
-pub enum Landing {
-    On(Element, DropPosition),
-    At(Point),
-}
-
-/// The drop point for `position` on `target` ([`drag_plan::drop_point`]).
-fn drop_point(target: &Element, position: DropPosition) -> (i32, i32) {
-    let sibling_tops = [
-        target.previous_element_sibling(),
-        target.next_element_sibling(),
-    ]
-    .into_iter()
-    .flatten()
-    .map(|s| s.get_bounding_client_rect().top());
-    drag_plan::drop_point(rect(target), sibling_tops, position)
-}
-
-fn rect(el: &Element) -> drag_plan::Rect {
-    let r = el.get_bounding_client_rect();
-    drag_plan::Rect {
-        left: r.left(),
-        top: r.top(),
-        width: r.width(),
-        height: r.height(),
-    }
-}
+/// Where a drag ends ([`drag_plan::hand::Landing`]).
+pub type Landing = drag_plan::hand::Landing<Element>;
 
 /// The content script's page, as a dragging hand acts on it ([`drag_plan::hand`]).
 struct PageHand {
@@ -51,8 +24,34 @@ struct PageHand {
 impl Hand for PageHand {
     type Element = Element;
 
-    fn under(&self, at: (i32, i32), fallback: &Element) -> Element {
-        element_at(f64::from(at.0), f64::from(at.1)).unwrap_or_else(|_| fallback.clone())
+    fn scroll_into_view(&self, el: &Element) {
+        scroll_into_view(el, false);
+    }
+
+    fn leave(&self) {
+        super::states::leave();
+    }
+
+    fn rect(&self, el: &Element) -> drag_plan::Rect {
+        let r = el.get_bounding_client_rect();
+        drag_plan::Rect {
+            left: r.left(),
+            top: r.top(),
+            width: r.width(),
+            height: r.height(),
+        }
+    }
+
+    fn previous(&self, el: &Element) -> Option<Element> {
+        el.previous_element_sibling()
+    }
+
+    fn next(&self, el: &Element) -> Option<Element> {
+        el.next_element_sibling()
+    }
+
+    fn element_at(&self, x: f64, y: f64) -> Result<Element, ErrorBody> {
+        element_at(x, y)
     }
 
     fn pointer(&self, el: &Element, kind: &'static str, at: (i32, i32), buttons: u16) {
@@ -75,24 +74,8 @@ impl Hand for PageHand {
         web::sleep(ms)
     }
 
-    /// Real time passes in ticks (a timer would wait a second in a background tab).
-    async fn pause(&self, ms: f64) {
-        let from = web::precise_ms();
-        while web::precise_ms() - from < ms {
-            web::tick().await;
-        }
-    }
-
     fn now(&self) -> f64 {
         web::precise_ms()
-    }
-
-    fn placed(&self, dragged: &Element, target: &Element, position: DropPosition) -> bool {
-        drag_plan::placed(
-            position,
-            dragged.next_element_sibling().as_ref() == Some(target),
-            target.next_element_sibling().as_ref() == Some(dragged),
-        )
     }
 
     fn describe(&self, el: &Element) -> String {
@@ -109,18 +92,7 @@ fn press(at: (i32, i32), buttons: u16) -> Press {
 }
 
 pub async fn drag(from: &Element, to: Landing) -> Result<Acted, ErrorBody> {
-    scroll_into_view(from, false);
-    super::states::leave();
-    let start = centre(from);
-    let (end, aim) = match &to {
-        Landing::On(target, position) => (drop_point(target, *position), Some((target, *position))),
-        Landing::At(point) => {
-            let (x, y) = (point.x(), point.y());
-            element_at(x, y)?;
-            ((x as i32, y as i32), None)
-        }
-    };
+    // The drag's data, made first: nothing of the page is read for it.
     let transfer = DataTransfer::new().map_err(|e| page_error(web::js_error_message(&e)))?;
-    let hand = PageHand { transfer };
-    acted(drag_plan::hand::drag(&hand, from, start, end, aim).await)
+    acted(drag_plan::hand::drag_to(&PageHand { transfer }, from, &to).await?)
 }

@@ -1,18 +1,24 @@
+use std::cell::Cell;
+use std::rc::Rc;
+
 use claudezilla_protocol::args::MouseButton;
 use claudezilla_protocol::keys::Modifiers;
 
 use super::*;
+use crate::at_once::run;
 use crate::steps::Steps;
 
 /// A page of named elements: a `b` inside a button (focusable), a span in no focusable
 /// element, `top` at every point; a page handler cancels `mousedown` where asked; the
-/// elements `disabled` match `:disabled`.
+/// elements `disabled` match `:disabled`; sleeps move the clock.
 #[derive(Default)]
 struct Fake {
-    steps: Steps,
+    /// Shared with the catches, which say when they are disarmed.
+    steps: Rc<Steps>,
     cancels_down: bool,
     top: Option<&'static str>,
     disabled: Vec<&'static str>,
+    clock: Cell<f64>,
 }
 
 impl PointerPage for Fake {
@@ -52,7 +58,7 @@ impl PointerPage for Fake {
 }
 
 impl Presser for Fake {
-    type Catch = &'static str;
+    type Catch = Catch;
 
     fn disabled(&self, el: &&'static str) -> bool {
         self.disabled.contains(el)
@@ -63,12 +69,12 @@ impl Presser for Fake {
     fn visible_centre(&self, _: &&'static str) -> (i32, i32) {
         (3, 4)
     }
-    fn arm(&self, el: &&'static str, _: MouseButton, _: Modifiers) -> Option<&'static str> {
+    fn arm(&self, el: &&'static str, _: MouseButton, _: Modifiers) -> Option<Catch> {
         self.steps.say(format!("arm on {el}"));
-        Some(el)
+        Some(self.catch(el))
     }
-    fn point_over(&self, el: &&'static str, at: (i32, i32)) -> String {
-        self.steps.say(format!("over {el} at {at:?}"));
+    fn force_hover(&self, el: &&'static str) -> String {
+        self.steps.say(format!("styled {el}"));
         " (its :hover styles)".into()
     }
     fn leave(&self) {
@@ -77,17 +83,23 @@ impl Presser for Fake {
     fn commit(&self, el: &&'static str) {
         self.steps.say(format!("commit unless {el}"));
     }
-    fn take(&self, el: &&'static str, step: ClickStep, at: (i32, i32), m: Modifiers) -> bool {
-        let (kind, detail) = match step {
-            ClickStep::Pointer(p) | ClickStep::Mouse(p) | ClickStep::Down { press: p, .. } => {
-                (p.kind, p.detail)
-            }
-            ClickStep::Activate(p) => ("click()", p.detail),
-        };
+    fn pointer(&self, el: &&'static str, e: input_plan::Press, at: (i32, i32), m: Modifiers) {
+        self.mouse(el, e, at, m);
+    }
+    fn mouse(&self, el: &&'static str, e: input_plan::Press, at: (i32, i32), m: Modifiers) -> bool {
         let shift = if m.shift { " shift" } else { "" };
+        let (kind, detail) = (e.kind, e.detail);
         self.steps
             .say(format!("{kind} {detail} on {el} at {at:?}{shift}"));
         !(self.cancels_down && kind == "mousedown")
+    }
+    /// An `svg` has no `click()`.
+    fn activate(&self, el: &&'static str) -> bool {
+        let html = *el != "svg";
+        if html {
+            self.steps.say(format!("click() on {el}"));
+        }
+        html
     }
     fn focus(&self, el: &&'static str) {
         self.steps.say(format!("focus {el}"));
@@ -97,6 +109,60 @@ impl Presser for Fake {
     }
     fn caret_at(&self, el: &&'static str, at: (i32, i32)) {
         self.steps.say(format!("caret in {el} at {at:?}"));
+    }
+    fn now(&self) -> f64 {
+        self.clock.get()
+    }
+    async fn sleep(&self, ms: u32) {
+        self.steps.say(format!("sleep {ms}"));
+        self.clock.set(self.clock.get() + f64::from(ms));
+    }
+}
+
+impl Fake {
+    /// A catch armed on `on`.
+    fn catch(&self, on: &'static str) -> Catch {
+        Catch {
+            on,
+            steps: Rc::clone(&self.steps),
+        }
+    }
+}
+
+/// A catch armed on `on`: on a link the click took (`taken`), or one it left to the page;
+/// dropped, it says it is disarmed.
+struct Catch {
+    on: &'static str,
+    steps: Rc<Steps>,
+}
+
+impl Caught for Catch {
+    fn taken(&self) -> Option<String> {
+        (self.on == "taken").then(|| "https://asked.example/".into())
+    }
+}
+
+impl Drop for Catch {
+    fn drop(&mut self) {
+        self.steps.say("disarmed");
+    }
+}
+
+/// A watch whose refused promise answers at `answers_at` on the page's clock (never: none);
+/// the page opened a popup where `popped`.
+struct Watching<'a> {
+    clock: &'a Cell<f64>,
+    answers_at: Option<f64>,
+    popped: bool,
+}
+
+impl Refusals for Watching<'_> {
+    fn pending(&self) -> bool {
+        self.answers_at.is_none_or(|at| self.clock.get() < at)
+    }
+    fn heard(self) -> (Vec<String>, Option<String>) {
+        let popup = self.popped.then(|| "https://popup.example/".into());
+        (vec![format!("refused at {}", self.clock.get())], popup)
     }
 }
 
@@ -133,7 +199,7 @@ fn a_click_presses_then_focuses_what_the_press_focuses_with_the_caret_there() {
             "caret in button at (3, 4)",
             "pointerup 1 on b at (3, 4)",
             "mouseup 1 on b at (3, 4)",
-            "click() 1 on b at (3, 4)",
+            "click() on b",
         ]
     );
 }
@@ -208,32 +274,45 @@ fn a_double_click_focuses_once_and_says_how_it_pressed() {
 }
 
 #[test]
-fn a_click_on_an_element_lands_where_aimed_after_its_catch_is_armed() {
+fn a_click_on_an_element_lands_where_aimed_after_its_watch_then_its_catch_is_armed() {
     let page = Fake {
         top: Some("b"),
         ..Fake::default()
     };
     let plain = Modifiers::default();
-    let (name, catch) = click_now(&page, &"button", 1, MouseButton::Left, plain).unwrap();
+    let watch = || page.steps.say("watch");
+    let (name, catch, ()) =
+        click_now(&page, &"button", 1, MouseButton::Left, plain, watch).unwrap();
     // Named as the agent knows it, whatever inner part the pointer is over.
-    assert_eq!((name.as_str(), catch), ("<button>", Some("b")));
-    let steps = page.steps.all();
-    assert_eq!(steps[..3], ["scroll button into view", "arm on b", "leave"]);
-    assert!(
-        steps.contains(&"click() 1 on b at (3, 4)".to_owned()),
-        "{steps:?}"
+    assert_eq!(
+        (name.as_str(), catch.as_ref().map(|c| c.on)),
+        ("<button>", Some("b"))
     );
+    let steps = page.steps.all();
+    assert_eq!(
+        steps[..4],
+        ["scroll button into view", "watch", "arm on b", "leave"]
+    );
+    assert!(steps.contains(&"click() on b".to_owned()), "{steps:?}");
 }
 
 #[test]
-fn a_disabled_element_is_neither_clicked_nor_scrolled_to() {
+fn a_disabled_element_is_neither_clicked_nor_scrolled_to_nor_watched() {
     let page = Fake {
         disabled: vec!["button"],
         ..Fake::default()
     };
-    let refused = click_now(&page, &"button", 1, MouseButton::Left, Modifiers::default())
-        .map(|_| ())
-        .unwrap_err();
+    let never = || panic!("a watch armed for a click refused");
+    let refused = click_now(
+        &page,
+        &"button",
+        1,
+        MouseButton::Left,
+        Modifiers::default(),
+        never,
+    )
+    .map(|_| ())
+    .unwrap_err();
     assert_eq!(refused.code, ErrorCode::PageError);
     assert_eq!(refused.message, "<button> is disabled");
     assert_eq!(
@@ -241,6 +320,28 @@ fn a_disabled_element_is_neither_clicked_nor_scrolled_to() {
         Some("wait for the page to enable it (fill required fields first)")
     );
     assert_eq!(page.steps.all(), ["name button"]);
+}
+
+#[test]
+fn a_covered_element_is_said_not_clicked_nor_watched() {
+    let page = Fake {
+        top: Some("span"),
+        ..Fake::default()
+    };
+    let never = || panic!("a watch armed for a click refused");
+    let plain = Modifiers::default();
+    let covered = click_now(&page, &"button", 1, MouseButton::Left, plain, never)
+        .map(|_| ())
+        .unwrap_err();
+    assert!(
+        covered
+            .message
+            .starts_with("<button> is covered at its centre (3, 4) by <span>"),
+        "{}",
+        covered.message
+    );
+    let steps = ["scroll button into view", "name button", "name span"];
+    assert_eq!(page.steps.all(), steps);
 }
 
 #[test]
@@ -254,14 +355,12 @@ fn hovering_says_what_it_is_over_and_where() {
         "Hovered over <span> (its :hover styles)."
     );
     assert_eq!(
-        page.steps.all(),
-        [
-            "leave",
-            "scroll span into view",
-            "over span at (3, 4)",
-            "name span"
-        ]
+        pressed(&page),
+        ["leave", "scroll span into view", "styled span", "name span"]
     );
+    let arrived = page.steps.all()[2..8].to_vec();
+    assert_eq!(arrived[0], "pointerover 0 on span at (3, 4)");
+    assert_eq!(arrived[5], "mousemove 0 on span at (3, 4)");
     // At a point: what is there, the hover left first, the point rounded.
     let page = Fake {
         top: Some("span"),
@@ -271,8 +370,9 @@ fn hovering_says_what_it_is_over_and_where() {
         hover_at(&page, 10.4, 20.6).unwrap(),
         "Hovered over <span> at (10, 21) (its :hover styles)."
     );
-    let steps = ["leave", "over span at (10, 21)", "name span"];
-    assert_eq!(page.steps.all(), steps);
+    let steps = ["leave", "styled span", "name span"];
+    assert_eq!(pressed(&page), steps);
+    assert_eq!(page.steps.all()[1], "pointerover 0 on span at (10, 21)");
     let outside = hover_at(&page, 900.0, 20.0).unwrap_err();
     assert!(
         outside
@@ -293,7 +393,8 @@ fn a_click_at_a_point_arms_its_watch_then_its_catch_and_keeps_its_coordinates() 
     let plain = Modifiers::default();
     let (name, catch, ()) =
         click_at(&page, (10.4, 20.6), 1, MouseButton::Left, plain, watch).unwrap();
-    assert_eq!((name.as_str(), catch), ("<span> at (10, 21)", Some("span")));
+    let on = catch.as_ref().map(|c| c.on);
+    assert_eq!((name.as_str(), on), ("<span> at (10, 21)", Some("span")));
     let steps = pressed(&page);
     assert_eq!(
         steps[..4],
@@ -332,4 +433,82 @@ fn a_click_at_a_disabled_thing_or_outside_arms_no_watch() {
         "{}",
         outside.message
     );
+}
+
+#[test]
+fn a_clicks_answer_waits_for_a_refused_promise_a_moment_at_most() {
+    let page = Fake::default();
+    let watch = |answers_at| Watching {
+        clock: &page.clock,
+        answers_at,
+        popped: false,
+    };
+    let answer = run(clicked(&page, "<b>".into(), None, watch(Some(25.0))));
+    assert_eq!(answer.refused, ["refused at 30"], "heard once answered");
+    assert_eq!(answer.element, "<b>");
+    page.clock.set(0.0);
+    let answer = run(clicked(&page, "<b>".into(), None, watch(None)));
+    assert_eq!(
+        answer.refused,
+        ["refused at 150"],
+        "never answered: 150 ms at most"
+    );
+}
+
+#[test]
+fn a_clicks_new_tab_is_the_one_its_link_asked_for_else_the_pages_popup() {
+    let page = Fake::default();
+    let watch = |popped| Watching {
+        clock: &page.clock,
+        answers_at: Some(0.0),
+        popped,
+    };
+    let asked = reply::NewTab::Asked {
+        url: "https://asked.example/".into(),
+    };
+    let popped = reply::NewTab::Popped {
+        url: "https://popup.example/".into(),
+    };
+    let new_tab = |on: Option<_>, popped| {
+        let catch = on.map(|on| page.catch(on));
+        run(clicked(&page, "a".into(), catch, watch(popped))).new_tab
+    };
+    assert_eq!(new_tab(Some("taken"), true), Some(asked));
+    assert_eq!(new_tab(Some("left"), true), Some(popped));
+    assert_eq!(new_tab(None, false), None);
+    assert_eq!(page.now(), 0.0, "nothing pending, nothing waited");
+}
+
+#[test]
+fn a_clicks_catch_is_disarmed_before_its_answer_is_waited_for() {
+    let page = Fake::default();
+    let watch = Watching {
+        clock: &page.clock,
+        answers_at: Some(15.0),
+        popped: false,
+    };
+    let answer = run(clicked(
+        &page,
+        "<a>".into(),
+        Some(page.catch("taken")),
+        watch,
+    ));
+    assert!(answer.new_tab.is_some(), "asked for, then disarmed");
+    assert_eq!(page.steps.all(), ["disarmed", "sleep 10", "sleep 10"]);
+}
+
+#[test]
+fn an_element_without_click_gets_the_click_event_as_the_step_describes() {
+    let page = Fake::default();
+    press(
+        &page,
+        &"svg",
+        (3, 4),
+        false,
+        1,
+        MouseButton::Left,
+        Modifiers::default(),
+    );
+    assert_eq!(pressed(&page).last().unwrap(), "click 1 on svg at (3, 4)");
+    assert!(!page.steps.all().iter().any(|s| s.starts_with("click()")));
 }

@@ -1,7 +1,5 @@
 use std::cell::{Cell, RefCell};
 
-use claudezilla_protocol::ErrorCode;
-
 use super::*;
 use crate::at_once::run;
 
@@ -16,6 +14,8 @@ struct Fake {
     max: Option<usize>,
     late: Option<(f64, &'static str)>,
     editable: bool,
+    /// How many times it was named.
+    named: Cell<u32>,
     clock: Cell<f64>,
     log: RefCell<Vec<String>>,
 }
@@ -30,6 +30,7 @@ impl Default for Fake {
             max: None,
             late: None,
             editable: true,
+            named: Cell::new(0),
             clock: Cell::new(0.0),
             log: RefCell::default(),
         }
@@ -57,13 +58,16 @@ impl Fake {
 impl Editor for Fake {
     type Element = ();
 
-    fn check_editable(&self, _: &()) -> Result<(), ErrorBody> {
-        match self.editable {
-            true => Ok(()),
-            false => Err(ErrorBody::new(
-                ErrorCode::PageError,
-                "a checkbox takes no text",
-            )),
+    fn field(&self, _: &()) -> Field {
+        let kind = match self.editable {
+            true => "text",
+            false => "checkbox",
+        };
+        Field::Input {
+            kind: kind.into(),
+            disabled: false,
+            read_only: false,
+            autocomplete: None,
         }
     }
 
@@ -129,6 +133,7 @@ impl Editor for Fake {
     }
 
     fn describe(&self, _: &()) -> String {
+        self.named.set(self.named.get() + 1);
         "textbox \"Name\"".into()
     }
 }
@@ -205,8 +210,21 @@ fn a_field_that_takes_no_text_is_refused_before_anything_happens() {
         ..Fake::default()
     };
     let error = run(type_into(&page, &(), "cd", false)).unwrap_err();
-    assert_eq!(error.message, "a checkbox takes no text");
+    assert_eq!(
+        error.message,
+        "textbox \"Name\" is an input of type \"checkbox\", which takes no typed text"
+    );
     assert!(page.log().is_empty());
+}
+
+#[test]
+fn a_field_is_named_once_for_the_answer_not_to_check_it() {
+    let page = Fake::default();
+    assert!(set_text(&page, &(), "cd", false).is_ok());
+    assert_eq!(page.named.get(), 0, "set_text names nothing");
+    let typed = run(type_into(&page, &(), "cd", false)).unwrap();
+    assert_eq!(typed.element, "textbox \"Name\"");
+    assert_eq!(page.named.get(), 1);
 }
 
 #[test]

@@ -234,6 +234,24 @@ fn a_scroll_to_a_point_keeps_the_coordinate_not_given() {
     assert_eq!(page.steps.all()[1], "page to 5, 40, smooth true");
 }
 
+/// A page scrolled to a fraction of a pixel (a zoomed page, a smooth scroll stopped midway)
+/// keeps its nearest pixel, as a point given to a click, a hover or a wheel turn is rounded.
+#[test]
+fn a_kept_coordinate_rounds_to_the_nearest_pixel() {
+    // The scroll asked of a page scrolled to `at`.
+    let kept = |at, x, y| {
+        let page = fake(&[("html", true, true)]);
+        page.at.borrow_mut()[1] = at;
+        scroll(&page, None, x, y, false);
+        page.steps.all()[1].clone()
+    };
+    let to = |x, y| format!("page to {x}, {y}, smooth false");
+    assert_eq!(kept((30.6, 40.4), None, Some(300)), to(31, 300));
+    assert_eq!(kept((30.4, 40.4), None, Some(300)), to(30, 300));
+    assert_eq!(kept((30.4, 40.4), Some(5), None), to(5, 40));
+    assert_eq!(kept((30.6, 40.5), Some(5), None), to(5, 41));
+}
+
 #[test]
 fn a_scroll_to_an_element_names_it_after_scrolling_as_asked() {
     let page = fake(&[("html", true, true), ("h2", false, false)]);

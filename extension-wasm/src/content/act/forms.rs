@@ -77,7 +77,7 @@ pub fn upload(
 ) -> Result<reply::Acted, ErrorBody> {
     let described = describe(element);
     let what = upload_plan::file_named(name, bytes.len());
-    let Some((input, way)) = upload_plan::field(&Fields, element) else {
+    let Some((input, way)) = upload_plan::field(&FileFields, element) else {
         return drop_file(element, &what, name, mime, bytes);
     };
     let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
@@ -169,9 +169,9 @@ fn page_transfer(name: &str, mime: &str, bytes: &[u8]) -> Result<DataTransfer, J
 }
 
 /// The page's file fields as an upload finds them ([`upload_plan::Picker`]).
-struct Fields;
+struct FileFields;
 
-impl Picker for Fields {
+impl Picker for FileFields {
     type Element = Element;
     type Field = HtmlInputElement;
 

@@ -46,7 +46,7 @@ impl Keyboard for Keys {
     type Element = Element;
 
     fn holds_focus(&self, el: &Element) -> bool {
-        Fields.holds_focus(el)
+        TextFields.holds_focus(el)
     }
 
     fn focus(&self, el: &Element, keyboard: bool) {
@@ -113,11 +113,11 @@ impl Keyboard for Keys {
     }
 
     fn select_all_text(&self, el: &Element) {
-        Fields.place_caret(el, true);
+        TextFields.place_caret(el, true);
     }
 
     fn edit(&self, command: &str, value: &str) -> bool {
-        Fields.edit(command, value)
+        TextFields.edit(command, value)
     }
 
     fn commit(&self) {
@@ -125,7 +125,7 @@ impl Keyboard for Keys {
     }
 
     fn append_by_script(&self, el: &Element, text: &str) {
-        Fields.set_by_script(el, text, false);
+        TextFields.set_by_script(el, text, false);
     }
 
     fn activate(&self, el: &Element) {

@@ -13,6 +13,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Element, Event, HtmlAnchorElement, HtmlAreaElement};
 
 use crate::input_plan::{self, Link};
+use crate::pointer_press::Caught;
 
 /// Longest link address opened for the agent (longer ones are left to the page).
 const MAX_ADDRESS: usize = 8 * 1024;
@@ -58,9 +59,10 @@ impl NewTabCatch {
             taken,
         })
     }
+}
 
-    /// The address to open, if the click reached the window with its default intact.
-    pub fn taken(&self) -> Option<String> {
+impl Caught for NewTabCatch {
+    fn taken(&self) -> Option<String> {
         self.taken.borrow().clone()
     }
 }

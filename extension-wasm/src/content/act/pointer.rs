@@ -19,7 +19,7 @@ use crate::caret::{self, Pressed};
 use crate::content::dom::document;
 use crate::content::find::describe;
 use crate::hit_test::{self, PointerPage};
-use crate::input_plan::{self, ClickStep, event_shape};
+use crate::input_plan::{self, event_shape};
 use crate::pointer_press::{self, Presser};
 
 use super::*;
@@ -83,41 +83,26 @@ pub(in crate::content) fn pointer_then_mouse(element: &Element, action: &str, p:
     mouse(element, &format!("mouse{action}"), p)
 }
 
-/// Carries out one step of a click ([`input_plan`]); false when a handler cancelled its
-/// mouse event.
-fn take(element: &Element, step: ClickStep, p: Press) -> bool {
-    let at = |e: input_plan::Press| Press {
+/// A click's event `e` at `at`, with the modifiers held.
+fn press(e: input_plan::Press, at: (i32, i32), modifiers: Modifiers) -> Press {
+    Press {
+        at,
         button: e.button,
         buttons: e.buttons,
         detail: e.detail,
-        ..p
-    };
-    match step {
-        ClickStep::Pointer(e) => {
-            pointer(element, e.kind, at(e));
-            true
-        }
-        ClickStep::Mouse(e) | ClickStep::Down { press: e, .. } => mouse(element, e.kind, at(e)),
-        ClickStep::Activate(e) => {
-            match element.dyn_ref::<HtmlElement>() {
-                Some(html) => html.click(),
-                None => {
-                    mouse(element, e.kind, at(e));
-                }
-            }
-            true
-        }
+        modifiers,
     }
 }
 
 /// A plain left click, part of another action (a form's submit button, Enter on a link).
 pub fn click(element: &Element) -> Result<reply::Clicked, ErrorBody> {
-    let (element, _) = pointer_press::click_now(
+    let (element, ..) = pointer_press::click_now(
         &Hit::new(),
         element,
         1,
         MouseButton::Left,
         Modifiers::default(),
+        || (),
     )?;
     Ok(reply::Clicked {
         element,
@@ -136,23 +121,10 @@ pub async fn click_with(
     button: MouseButton,
     modifiers: Modifiers,
 ) -> Result<reply::Clicked, ErrorBody> {
-    let watch = Watch::arm();
-    let (element, catch) =
-        pointer_press::click_now(&Hit::new(), element, clicks, button, modifiers)?;
-    Ok(clicked(element, catch, watch).await)
-}
-
-/// The click's answer: the new tab its link asks for (its default stopped, see
-/// [`NewTabCatch`]) or the popup the page's own `window.open` opened, and what was refused.
-async fn clicked(element: String, catch: Option<NewTabCatch>, watch: Watch) -> reply::Clicked {
-    let asked = catch.as_ref().and_then(NewTabCatch::taken);
-    drop(catch);
-    let (refused, popped) = watch.heard().await;
-    reply::Clicked {
-        element,
-        new_tab: crate::click_refusals::new_tab(asked, popped),
-        refused,
-    }
+    let page = Hit::new();
+    let (element, catch, watch) =
+        pointer_press::click_now(&page, element, clicks, button, modifiers, Watch::arm)?;
+    Ok(pointer_press::clicked(&page, element, catch, watch).await)
 }
 
 pub(super) fn viewport() -> (f64, f64) {
@@ -249,15 +221,7 @@ impl Presser for Hit {
         NewTabCatch::arm(el, button, m)
     }
 
-    /// The pointer arrives as a moving mouse announces itself.
-    fn point_over(&self, el: &Element, at: (i32, i32)) -> String {
-        let p = Press {
-            at,
-            ..Press::default()
-        };
-        for step in input_plan::arrival() {
-            take(el, step, p);
-        }
+    fn force_hover(&self, el: &Element) -> String {
         crate::content::states::force(el)
     }
 
@@ -269,13 +233,18 @@ impl Presser for Hit {
         commit(Some(el));
     }
 
-    fn take(&self, el: &Element, step: ClickStep, at: (i32, i32), modifiers: Modifiers) -> bool {
-        let p = Press {
-            at,
-            modifiers,
-            ..Press::default()
-        };
-        take(el, step, p)
+    fn pointer(&self, el: &Element, e: input_plan::Press, at: (i32, i32), m: Modifiers) {
+        pointer(el, e.kind, press(e, at, m));
+    }
+
+    fn mouse(&self, el: &Element, e: input_plan::Press, at: (i32, i32), m: Modifiers) -> bool {
+        mouse(el, e.kind, press(e, at, m))
+    }
+
+    fn activate(&self, el: &Element) -> bool {
+        el.dyn_ref::<HtmlElement>()
+            .map(HtmlElement::click)
+            .is_some()
     }
 
     fn focus(&self, el: &Element) {
@@ -320,6 +289,14 @@ impl Presser for Hit {
             None => {}
         }
     }
+
+    fn now(&self) -> f64 {
+        crate::web::now_ms()
+    }
+
+    fn sleep(&self, ms: u32) -> impl Future<Output = ()> {
+        crate::web::sleep(ms)
+    }
 }
 
 /// Clicks whatever is at a point of the viewport (CSS pixels), as a user clicking there
@@ -339,7 +316,7 @@ pub async fn click_at(
         modifiers,
         Watch::arm,
     )?;
-    Ok(clicked(name, catch, watch).await)
+    Ok(pointer_press::clicked(&page, name, catch, watch).await)
 }
 
 /// The innermost element at a viewport point, through open shadow roots

@@ -18,9 +18,7 @@ use web_sys::{Event, EventTarget, HtmlInputElement};
 use crate::click_refusals::{self, Seen};
 use crate::content::find::describe;
 use crate::content::page_world::{self, Method};
-
-/// Longest wait after the click for a refused promise's answer (clipboard, fullscreen).
-const PROMISE_WAIT_MS: u32 = 150;
+use crate::pointer_press::Refusals;
 
 type Shared = Rc<RefCell<Seen>>;
 
@@ -126,14 +124,14 @@ impl Watch {
             });
         }
     }
+}
 
-    /// What was refused during the click, and the address of a popup the page did open;
-    /// waits a moment for a refused promise's answer.
-    pub async fn heard(self) -> (Vec<String>, Option<String>) {
-        let until = crate::web::now_ms() + f64::from(PROMISE_WAIT_MS);
-        while self.seen.borrow().pending() && crate::web::now_ms() < until {
-            crate::web::sleep(10).await;
-        }
+impl Refusals for Watch {
+    fn pending(&self) -> bool {
+        self.seen.borrow().pending()
+    }
+
+    fn heard(self) -> (Vec<String>, Option<String>) {
         self.seen.borrow_mut().heard()
     }
 }

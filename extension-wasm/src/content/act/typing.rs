@@ -1,5 +1,5 @@
 //! Typing text into fields and editors as the editor would take it ([`crate::typing`]
-//! decides, over the page as [`Fields`] reaches it), and the `change` a committed edit fires
+//! decides, over the page as [`TextFields`] reaches it), and the `change` a committed edit fires
 //! ([`edit_commit`] decides, over [`Changes`]).
 
 use std::cell::Cell;
@@ -18,6 +18,7 @@ use crate::content::dom::{document, field_of};
 use crate::content::find::describe;
 use crate::content::secrets;
 use crate::edit_commit::{self, Commits, Current};
+use crate::field_kind::Field;
 use crate::typed::Entry;
 use crate::typing::{self, Editor};
 
@@ -63,9 +64,9 @@ struct Changes;
 impl Commits for Changes {
     type Element = Element;
 
-    /// What typing reads ([`Fields`]'s `value`).
+    /// What typing reads ([`TextFields`]'s `value`).
     fn value(&self, element: &Element) -> Option<String> {
-        Editor::value(&Fields, element)
+        Editor::value(&TextFields, element)
     }
 
     fn hear_change(&self, el: &Element) -> Rc<Cell<bool>> {
@@ -94,7 +95,7 @@ pub(super) fn set_text(
     text: &str,
     clear: bool,
 ) -> Result<(usize, Entry), ErrorBody> {
-    typing::set_text(&Fields, element, text, clear)
+    typing::set_text(&TextFields, element, text, clear)
 }
 
 /// Types text, or a secret once its site is checked (remembered so that answers show its name).
@@ -104,22 +105,22 @@ pub async fn type_typing(
     clear: bool,
 ) -> Result<reply::Typed, ErrorBody> {
     match typing {
-        Typing::Text(text) => typing::type_into(&Fields, element, text, clear).await,
+        Typing::Text(text) => typing::type_into(&TextFields, element, text, clear).await,
         Typing::Secret(secret) => {
             secrets::admit(secret, element)?;
-            typing::type_into(&Fields, element, &secret.value, clear).await
+            typing::type_into(&TextFields, element, &secret.value, clear).await
         }
     }
 }
 
-/// The page's fields as typing reaches them ([`typing::Editor`]).
-pub(super) struct Fields;
+/// The page's text fields and editors as typing reaches them ([`typing::Editor`]).
+pub(super) struct TextFields;
 
-impl Editor for Fields {
+impl Editor for TextFields {
     type Element = Element;
 
-    fn check_editable(&self, el: &Element) -> Result<(), ErrorBody> {
-        field_of(el).check_typing(&describe(el))
+    fn field(&self, el: &Element) -> Field {
+        field_of(el)
     }
 
     /// Is focus on `element`, or (an editor) inside it?

@@ -1,15 +1,23 @@
 use std::cell::{Cell, RefCell};
 
+use claudezilla_protocol::ErrorCode;
+
 use super::*;
 use crate::at_once::run;
 use crate::drag_plan::{REST_MS, STEPS};
 
-/// A page laid out along x: the dragged item left of 50, a gap to 150, the target beyond.
-/// The page puts the item in place at the `placed_at`-th look (never: none). Pauses and
-/// sleeps move the clock; every event is logged.
+/// A page laid out along x: the dragged item left of 50, a gap to 150, the target beyond,
+/// nothing from 1000 (nor, with a `hole`, from 100 to 120); each box 20 high and 100 wide
+/// from where it starts, the gap before the target and, with a `tail`, one more after it,
+/// level with it. The page puts the item in place at the `placed_at`-th look at the item's
+/// next sibling (never: none): from then on, the item is the target's next and the target the
+/// item's. Pauses and sleeps move the clock; every event and read of the page but its names
+/// and clock is logged.
 struct Page {
     placed_at: Option<u32>,
     looks: Cell<u32>,
+    hole: bool,
+    tail: bool,
     /// Whether a handler cancels `dragstart` (the page does not take an HTML5 drag).
     cancels_start: bool,
     clock: Cell<f64>,
@@ -20,6 +28,8 @@ fn page() -> Page {
     Page {
         placed_at: None,
         looks: Cell::new(0),
+        hole: false,
+        tail: false,
         cancels_start: false,
         clock: Cell::new(0.0),
         log: RefCell::default(),
@@ -43,11 +53,56 @@ impl Page {
 impl Hand for Page {
     type Element = &'static str;
 
-    fn under(&self, at: (i32, i32), _fallback: &&'static str) -> &'static str {
-        match at.0 {
-            ..50 => "item",
-            50..150 => "gap",
-            _ => "target",
+    fn scroll_into_view(&self, el: &&'static str) {
+        self.said(format!("into view {el}"));
+    }
+
+    fn leave(&self) {
+        self.said("leave".into());
+    }
+
+    fn rect(&self, el: &&'static str) -> Rect {
+        self.said(format!("box of {el}"));
+        let left = match *el {
+            "item" => 0.0,
+            "gap" => 50.0,
+            _ => 150.0,
+        };
+        Rect {
+            left,
+            top: 0.0,
+            width: 100.0,
+            height: 20.0,
+        }
+    }
+
+    fn previous(&self, el: &&'static str) -> Option<&'static str> {
+        self.said(format!("before {el}"));
+        (*el == "target").then_some("gap")
+    }
+
+    fn next(&self, el: &&'static str) -> Option<&'static str> {
+        self.said(format!("after {el}"));
+        if *el == "item" {
+            self.looks.set(self.looks.get() + 1);
+        }
+        let placed = self.placed_at.is_some_and(|n| self.looks.get() >= n);
+        match (*el, placed) {
+            ("item", true) => Some("target"),
+            ("target", true) => Some("item"),
+            ("target", false) if self.tail => Some("tail"),
+            _ => None,
+        }
+    }
+
+    fn element_at(&self, x: f64, y: f64) -> Result<&'static str, ErrorBody> {
+        self.said(format!("what is at ({x}, {y})"));
+        match x {
+            100.0..120.0 if self.hole => Err(ErrorBody::new(ErrorCode::PageError, "a hole")),
+            ..50.0 => Ok("item"),
+            50.0..150.0 => Ok("gap"),
+            150.0..1000.0 => Ok("target"),
+            _ => Err(ErrorBody::new(ErrorCode::PageError, "nothing there")),
         }
     }
 
@@ -70,29 +125,28 @@ impl Hand for Page {
         !(kind == "dragstart" && self.cancels_start)
     }
 
-    async fn tick(&self) {}
+    async fn tick(&self) {
+        self.clock.set(self.clock.get() + TICK_MS);
+    }
 
     async fn sleep(&self, ms: u32) {
         self.clock.set(self.clock.get() + f64::from(ms));
-    }
-
-    async fn pause(&self, ms: f64) {
-        self.clock.set(self.clock.get() + ms);
     }
 
     fn now(&self) -> f64 {
         self.clock.get()
     }
 
-    fn placed(&self, _dragged: &&'static str, _target: &&'static str, _at: DropPosition) -> bool {
-        self.looks.set(self.looks.get() + 1);
-        self.placed_at.is_some_and(|n| self.looks.get() >= n)
-    }
-
     fn describe(&self, el: &&'static str) -> String {
         format!("«{el}»")
     }
 }
+
+/// A tick of the page's work, on the fake's clock: a frame is four.
+const TICK_MS: f64 = 4.0;
+/// The ticks of a drag outside its travel: after the press, after each nudge, after the
+/// release.
+const OTHER_TICKS_MS: f64 = 4.0 * TICK_MS;
 
 const START: (i32, i32) = (10, 10);
 const END: (i32, i32) = (200, 10);
@@ -138,33 +192,45 @@ fn a_drag_presses_nudges_starts_travels_then_drops_and_lets_go() {
     assert_eq!(page.count("move"), 2 + STEPS as usize);
     assert_eq!(
         page.now(),
-        f64::from(super::super::START_MS) + 16.0 * f64::from(STEPS)
+        f64::from(super::super::START_MS) + 16.0 * f64::from(STEPS) + OTHER_TICKS_MS
     );
 }
+
+/// The drag's leaving and entering, in order.
+fn crossings(page: &Page) -> Vec<String> {
+    page.log()
+        .into_iter()
+        .filter(|l| l.starts_with("dragleave") || l.starts_with("dragenter"))
+        .collect()
+}
+
+const CROSSINGS: [&str; 4] = [
+    "dragleave item",
+    "dragenter gap",
+    "dragleave gap",
+    "dragenter target",
+];
 
 #[test]
 fn leaving_and_entering_are_sent_only_where_what_is_under_changes() {
     let page = page();
     drag_on(&page, None);
-    let crossings: Vec<_> = page
-        .log()
-        .into_iter()
-        .filter(|l| l.starts_with("dragleave") || l.starts_with("dragenter"))
-        .collect();
-    assert_eq!(
-        crossings,
-        [
-            "dragleave item",
-            "dragenter gap",
-            "dragleave gap",
-            "dragenter target"
-        ]
-    );
+    assert_eq!(crossings(&page), CROSSINGS);
     assert_eq!(
         page.count("dragover"),
         STEPS as usize + 1,
         "each step, and before the drop"
     );
+}
+
+#[test]
+fn where_nothing_is_found_the_pointer_stays_over_what_it_was_over() {
+    let mut page = page();
+    page.hole = true;
+    drag_on(&page, None);
+    let log = page.log();
+    assert!(log.iter().any(|l| l == "move gap (105, 10) 1"), "{log:?}");
+    assert_eq!(crossings(&page), CROSSINGS, "none at the hole");
 }
 
 #[test]
@@ -196,7 +262,8 @@ fn a_drop_beside_the_page_never_makes_rests_at_the_point_then_says_so() {
     let page = page();
     let said = drag_on(&page, Some(DropPosition::After));
     assert!(said.starts_with("Dragged «item» after «target». The page did not put it there"));
-    let rested = page.now() - f64::from(super::super::START_MS) - 16.0 * f64::from(STEPS);
+    let rested =
+        page.now() - f64::from(super::super::START_MS) - 16.0 * f64::from(STEPS) - OTHER_TICKS_MS;
     assert!(
         (REST_MS..REST_MS + 40.0).contains(&rested),
         "rested {rested} ms"
@@ -211,4 +278,92 @@ fn a_drop_onto_an_element_drops_at_the_end_of_the_travel() {
     let said = drag_on(&page, Some(DropPosition::Onto));
     assert_eq!(said, "Dragged «item» onto «target».");
     assert_eq!(page.count("move"), 2 + STEPS as usize);
+}
+
+/// Drags the item to `to` by the whole flow, the ends found first.
+fn drag_landing(page: &Page, to: Landing<&'static str>) -> Result<String, ErrorBody> {
+    run(drag_to(page, &"item", &to))
+}
+
+#[test]
+fn a_drag_to_a_point_rounds_it_as_a_click_does() {
+    let page = page();
+    let point = Point::new(199.4, 10.5).unwrap();
+    let said = drag_landing(&page, Landing::At(point)).unwrap();
+    assert_eq!(said, "Dragged «item» to the point 199, 11 («target»).");
+    let log = page.log();
+    assert_eq!(
+        log[..5],
+        [
+            "into view item",
+            "leave",
+            "box of item",
+            "what is at (199.4, 10.5)",
+            "pointerover item (50, 10) 1"
+        ]
+    );
+    assert_eq!(log.last().unwrap(), "up target (199, 11) 0");
+}
+
+#[test]
+fn a_drag_to_a_point_where_nothing_is_refuses_before_any_event() {
+    let page = page();
+    let point = Point::new(1500.0, 10.0).unwrap();
+    let refused = drag_landing(&page, Landing::At(point)).unwrap_err();
+    assert_eq!(refused.message, "nothing there");
+    let looked = [
+        "into view item",
+        "leave",
+        "box of item",
+        "what is at (1500, 10)",
+    ];
+    assert_eq!(page.log(), looked);
+}
+
+#[test]
+fn a_drop_on_a_target_aims_inside_it_reading_its_siblings_first() {
+    let page = page();
+    let said = drag_landing(&page, Landing::On("target", DropPosition::Before)).unwrap();
+    assert!(
+        said.starts_with("Dragged «item» before «target»."),
+        "{said}"
+    );
+    let log = page.log();
+    // The gap before the target stands level with it: a row, the first quarter of its width.
+    assert_eq!(
+        log[..8],
+        [
+            "into view item",
+            "leave",
+            "box of item",
+            "before target",
+            "after target",
+            "box of target",
+            "box of gap",
+            "pointerover item (50, 10) 1",
+        ]
+    );
+    assert!(
+        log.iter().any(|l| l == "move target (175, 10) 1"),
+        "{log:?}"
+    );
+}
+
+#[test]
+fn a_siblings_box_is_read_only_while_none_before_it_stood_level() {
+    let mut page = page();
+    page.tail = true;
+    drag_landing(&page, Landing::On("target", DropPosition::After)).unwrap();
+    let log = page.log();
+    let boxes: Vec<_> = log.iter().filter(|l| l.starts_with("box of")).collect();
+    assert_eq!(boxes, ["box of item", "box of target", "box of gap"]);
+}
+
+#[test]
+fn a_pause_lasts_its_time_at_least_in_whole_ticks() {
+    let page = page();
+    run(pause(&page, 10.0));
+    assert_eq!(page.now(), 12.0);
+    run(pause(&page, 0.0));
+    assert_eq!(page.now(), 12.0, "no time, no tick");
 }
