@@ -43,9 +43,10 @@ struct Load {
 
 impl Load {
     /// Did the browser fail this load itself, before any answer? Its generic failure, not the
-    /// network's (a refused connection, an unknown host) nor a cancel.
+    /// network's (a refused connection, an unknown host) nor a cancel; and not after a
+    /// redirect, which was an answer (asking again would repeat its request).
     fn broke(&self) -> bool {
-        !self.responded && self.error.as_deref() == Some(BROWSER_FAILURE)
+        !self.responded && self.chain.len() == 1 && self.error.as_deref() == Some(BROWSER_FAILURE)
     }
 
     /// Could this load have ended leaving the page in place? A download or an empty answer
@@ -307,8 +308,8 @@ pub fn saved_as_file(headers: &[(String, String)]) -> bool {
 }
 
 /// The `application/` types Firefox shows in the tab (its XML, JSON and PDF viewers, scripts
-/// as text). Written out here: a MIME crate names types, not what one browser displays.
-const SHOWN_APPLICATION_TYPES: [&str; 7] = [
+/// as text, Ogg media). Written out here: a MIME crate names types, not what one browser displays.
+const SHOWN_APPLICATION_TYPES: [&str; 8] = [
     "xml",
     "xhtml+xml",
     "json",
@@ -316,6 +317,7 @@ const SHOWN_APPLICATION_TYPES: [&str; 7] = [
     "javascript",
     "ecmascript",
     "x-javascript",
+    "ogg",
 ];
 
 /// Does Firefox show an answer of this type (lower case, no parameters) in the tab? Every
@@ -782,6 +784,16 @@ mod tests {
         );
         let refused = "NS_ERROR_CONNECTION_REFUSED";
         assert_eq!(ended(refused, false), (failed(refused), failed(refused)));
+        // After a redirect (an answer): failed, not asked again.
+        let mut m = MainFrames::default();
+        let mark = m.mark();
+        m.started(T, "1", "http://x/a");
+        m.redirected(T, "1", "http://x/b");
+        m.failed(T, "1", "NS_ERROR_FAILURE");
+        assert_eq!(
+            m.reached(T, mark, Some("http://x/a"), "http://x/b"),
+            failed("NS_ERROR_FAILURE")
+        );
         assert!(Reached::Broke(String::new()).asks_again());
         assert!(!failed(refused).asks_again());
     }
@@ -819,6 +831,7 @@ mod tests {
             ("Content-Type", "Application/JSON; charset=utf-8"),
             ("Content-Type", "application/atom+xml"),
             ("Content-Type", "image/png"),
+            ("Content-Type", "application/ogg"),
             ("X-Note", "attachment"),
         ] {
             let mut m = MainFrames::default();

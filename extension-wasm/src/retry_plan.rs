@@ -15,7 +15,8 @@ pub const RETRY_PAUSE_MS: u32 = 100;
 /// two (a navigation committing leaves the frame between documents for a moment).
 pub const INJECTIONS: u32 = 2;
 pub const INJECT_PAUSE_MS: u32 = 150;
-/// Navigations asked at most when the page's own navigation replaces ours.
+/// Navigations asked at most when the page's own navigation replaces ours or the browser
+/// breaks it.
 pub const NAVIGATIONS: u32 = 3;
 
 /// Answer this long before the caller's own timeout, so a slow page yields a report, not a

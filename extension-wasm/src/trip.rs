@@ -103,9 +103,10 @@ pub async fn go_and_wait<T: Tabs>(tabs: &T, go: Go<'_>, load: LoadWatch) -> Load
     let mut tries = 0;
     loop {
         let (mark, loaded) = go_once(tabs, go, load).await?;
-        let again = match &loaded {
-            Ok(r) => heard_of(tabs, mark, asked, r).await.asks_again(),
-            Err(_) => false,
+        // Only an address is asked again: back, forward and reload are judged once, after.
+        let again = match (&loaded, asked) {
+            (Ok(r), Some(_)) => heard_of(tabs, mark, asked, r).await.asks_again(),
+            _ => false,
         };
         tries += 1;
         if !retry_plan::navigate_again(again, asked.is_some(), tries, tabs.left_ms()) {

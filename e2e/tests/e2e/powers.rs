@@ -505,6 +505,8 @@ pub async fn a_download_the_agents_list_refuses_lands_nowhere() -> anyhow::Resul
     }
     let listed = call(&a, "firefox_downloads", json!({})).await?;
     ensure!(listed.text.starts_with("No download"), "{listed:?}");
+    let in_project = crate::beyond::files_named(project.path(), &["build"]);
+    ensure!(in_project.is_empty(), "in the project: {in_project:?}");
     a.close().await?;
     drop(pages);
     Ok(())
