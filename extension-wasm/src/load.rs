@@ -802,13 +802,35 @@ mod tests {
     fn a_small_download_heard_whole_before_its_claim_is_not_asked_for_again() {
         // Firefox told of the file's whole load (200, then its end) before the download it
         // became: under load, the navigation was once asked again and downloaded twice.
-        let headers = |name: &str, value: &str| vec![(name.to_owned(), value.to_owned())];
-        for (name, value) in [
-            ("Content-Disposition", "attachment; filename=\"report.bin\""),
-            ("content-disposition", "ATTACHMENT"),
-            ("Content-Type", "application/octet-stream; charset=binary"),
-            ("Content-Type", "application/zip"),
-            ("content-type", "Application/VND.ms-excel"),
+        // Saved: a download whose claim comes later. Shown inline, or a page: lost to another
+        // navigation, as before.
+        let (saved, shown) = (Reached::Stayed, Reached::Elsewhere);
+        for (name, value, reached) in [
+            (
+                "Content-Disposition",
+                "attachment; filename=\"report.bin\"",
+                &saved,
+            ),
+            ("content-disposition", "ATTACHMENT", &saved),
+            (
+                "Content-Type",
+                "application/octet-stream; charset=binary",
+                &saved,
+            ),
+            ("Content-Type", "application/zip", &saved),
+            ("content-type", "Application/VND.ms-excel", &saved),
+            (
+                "Content-Disposition",
+                "inline; filename=attachment.pdf",
+                &shown,
+            ),
+            ("Content-Type", "text/html", &shown),
+            ("Content-Type", "application/pdf", &shown),
+            ("Content-Type", "Application/JSON; charset=utf-8", &shown),
+            ("Content-Type", "application/atom+xml", &shown),
+            ("Content-Type", "image/png", &shown),
+            ("Content-Type", "application/ogg", &shown),
+            ("X-Note", "attachment", &shown),
         ] {
             let mut m = MainFrames::default();
             m.started(T, "0", "http://x/page");
@@ -816,34 +838,10 @@ mod tests {
             let mark = m.mark();
             m.started(T, "1", "http://x/report.bin");
             m.responded(T, "1", 200);
-            m.completed(T, "1", &headers(name, value));
+            m.completed(T, "1", &[(name.to_owned(), value.to_owned())]);
             assert_eq!(
-                m.reached(T, mark, Some("http://x/report.bin"), "http://x/page"),
-                Reached::Stayed,
-                "{name}: {value}"
-            );
-        }
-        // Shown inline, or a page: lost to another navigation, as before.
-        for (name, value) in [
-            ("Content-Disposition", "inline; filename=attachment.pdf"),
-            ("Content-Type", "text/html"),
-            ("Content-Type", "application/pdf"),
-            ("Content-Type", "Application/JSON; charset=utf-8"),
-            ("Content-Type", "application/atom+xml"),
-            ("Content-Type", "image/png"),
-            ("Content-Type", "application/ogg"),
-            ("X-Note", "attachment"),
-        ] {
-            let mut m = MainFrames::default();
-            m.started(T, "0", "http://x/page");
-            m.completed(T, "0", &[]);
-            let mark = m.mark();
-            m.started(T, "1", "http://x/report.bin");
-            m.responded(T, "1", 200);
-            m.completed(T, "1", &headers(name, value));
-            assert_eq!(
-                m.reached(T, mark, Some("http://x/report.bin"), "http://x/page"),
-                Reached::Elsewhere,
+                &m.reached(T, mark, Some("http://x/report.bin"), "http://x/page"),
+                reached,
                 "{name}: {value}"
             );
         }
