@@ -103,9 +103,8 @@ impl Downloader for Browser {
         super::config::check(agent, url)
     }
 
-    async fn cancel(&self, id: u32) {
-        let cancelled = web::downloads_cancel(id);
-        web::call_logged(|| format!("cancel download {id}"), cancelled).await;
+    async fn cancel(&self, id: u32) -> bool {
+        web::call(web::downloads_cancel(id)).await.is_ok()
     }
 
     fn notify(&self, agent: &AgentId, text: String) {

@@ -41,7 +41,8 @@ pub trait Downloader {
     fn pages(&self) -> impl Future<Output = Option<Vec<TabPage>>>;
     /// The allowlists' refusal of `url` for `agent`.
     fn check(&self, agent: &AgentId, url: &str) -> Result<(), ErrorBody>;
-    fn cancel(&self, id: u32) -> impl Future<Output = ()>;
+    /// Whether the browser cancelled download `id`: it refuses one already complete.
+    fn cancel(&self, id: u32) -> impl Future<Output = bool>;
     fn notify(&self, agent: &AgentId, text: String);
     /// Makes download `id` `agent`'s, and wakes the calls waiting on downloads.
     fn own(&self, id: u32, agent: &AgentId);
@@ -70,8 +71,11 @@ pub async fn claim<D: Downloader>(d: &D, item: DownloadItem) {
         return;
     };
     if let Some(refused) = outside_allowlist(d, &agent, &item) {
-        // Not the agent's to have: the file never lands, in the project or anywhere.
-        d.cancel(item.id).await;
+        // Not the agent's to have: the file never lands, in the project or anywhere. A small
+        // file can be whole before the cancel: then its file is deleted.
+        if !d.cancel(item.id).await {
+            d.remove_file(item.id).await;
+        }
         d.notify(&agent, refused);
         return;
     }

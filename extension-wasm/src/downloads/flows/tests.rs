@@ -18,6 +18,8 @@ struct Fake {
     /// The allowlists refuse every source, with these words.
     refuse: Option<&'static str>,
     downloaded: bool,
+    /// The download is whole already: the browser refuses to cancel it.
+    complete: bool,
     /// Each read of the list answers the next (the last repeats).
     lists: RefCell<VecDeque<Vec<DownloadInfo>>>,
     /// Each wait for a change: whether the time runs out first.
@@ -38,6 +40,7 @@ fn fake() -> Fake {
         pages: None,
         refuse: None,
         downloaded: false,
+        complete: false,
         lists: RefCell::default(),
         runs_out: RefCell::default(),
         clock: Cell::new(1_000),
@@ -90,8 +93,9 @@ impl Downloader for Fake {
         }
     }
 
-    async fn cancel(&self, id: u32) {
+    async fn cancel(&self, id: u32) -> bool {
         self.log.say(format!("cancel {id}"));
+        !self.complete
     }
 
     fn notify(&self, agent: &AgentId, text: String) {
@@ -197,6 +201,24 @@ fn a_download_from_outside_the_allowlists_is_cancelled_and_said() {
             "container firefox-container-3".to_owned(),
             format!("check https://x/report.pdf for {me}"),
             "cancel 4".to_owned(),
+            format!("tell {me}: A download was cancelled (report.pdf): x is not on your allowlist"),
+        ]
+    );
+}
+
+#[test]
+fn a_refused_download_whole_before_its_cancel_has_its_file_deleted() {
+    let mut d = fake();
+    d.container = Some(agent(2));
+    d.refuse = Some("x is not on your allowlist");
+    d.complete = true;
+    run(claim(&d, item("https://x/report.pdf")));
+    let me = agent(2);
+    assert_eq!(
+        d.log.all()[3..],
+        [
+            "cancel 4".to_owned(),
+            "remove file 4".to_owned(),
             format!("tell {me}: A download was cancelled (report.pdf): x is not on your allowlist"),
         ]
     );
