@@ -76,6 +76,11 @@ function claudezillaMarkedIn(root, selectors) {
 function claudezillaTag(number) {
   return claudezillaTagNames[number - 1];
 }
+// One poll of a request: a throw out of the wasm is caught here, where the backstop hears it
+// (content/mod.rs).
+function claudezillaTry(poll) {
+  poll();
+}
 if (!window.claudezillaContent) {
   const bindgen = wasm_bindgen;
   // Console capture needs a variadic function installed in the page's own world, which Rust

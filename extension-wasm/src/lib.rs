@@ -97,6 +97,8 @@
 //!   restart finds by the marks.
 //! * [`window_plan`]: sizing an agent's viewport, and what the answer says of it.
 //! * [`composed`]: walks over the composed tree (shadow roots, slots) as the page shows it.
+//! * [`backstop`]: a content request answered, and its hooks in the page undone, when the
+//!   page's document throws out of it.
 //! * [`showing`]: how an element shows to the readers of a page's words (rendered, invisible,
 //!   box-less, not rendered).
 //!
@@ -117,6 +119,7 @@ mod at_once;
 pub mod attaching;
 pub mod axe_run;
 pub mod background_state;
+pub mod backstop;
 pub mod browser_tab;
 pub mod capture_lock;
 pub mod capture_plan;

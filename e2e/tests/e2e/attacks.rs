@@ -14,7 +14,7 @@ use claudezilla_e2e::{Agent, Browser, PageServer, RawClient, eventually};
 use claudezilla_protocol::{AgentId, Command, ErrorCode, HostMessage, Reply};
 use serde_json::json;
 
-use crate::common::{Shared, runtime_linked_to, text_of};
+use crate::common::{Shared, call, runtime_linked_to, text_of};
 
 use claudezilla_protocol::POOL_LIMIT;
 
@@ -75,6 +75,18 @@ document.getElementById('in-svg').appendChild(svg);
 <svg class="icon sprite" id=logo width=10 height=10><rect width=10 height=10 /></svg>
 <span id=l>Your name</span>
 <input id=i aria-labelledby=l onclick="this.remove()">"#,
+            ),
+        ),
+        (
+            "/attack/deep-name.html",
+            Page::html(
+                "<!doctype html><title>Deep name</title><main id=m></main><script>\
+                 const link = document.createElement('a'); link.href = '#x'; link.id = 'deep';\
+                 let at = link; for (let i = 0; i < 5000; i++) { const s = document.createElement('span'); at.append(s); at = s; }\
+                 at.textContent = 'bottom words';\
+                 document.getElementById('m').append(link);\
+                 const b = document.createElement('button'); b.textContent = 'Plain'; document.getElementById('m').append(b);\
+                 </script>",
             ),
         ),
         (
@@ -292,6 +304,29 @@ pub async fn files_stay_inside_the_allowed_folders(s: Arc<Shared>) -> anyhow::Re
     ensure!(std::fs::read(project.path().join("shot.jpg"))?.starts_with(&[0xFF, 0xD8]));
     a.close().await?;
     link_up(&s, &host).await
+}
+
+/// A link whose words lie 5,000 elements deep (past what a name reads): every read and a
+/// click on it answer.
+pub async fn deep_names_are_answered(s: Arc<Shared>) -> anyhow::Result<()> {
+    let (a, tab) = s.agent_at("deep-name", "/attack/deep-name.html").await?;
+    let snap = call(&a, "firefox_snapshot", json!({"tabId": tab})).await?;
+    ensure!(
+        snap.text.contains("link e1") && snap.text.contains("button \"Plain\""),
+        "{snap:?}"
+    );
+    let found = call(&a, "firefox_find", json!({"tabId": tab, "role": "link"})).await?;
+    ensure!(found.text.starts_with("1 of 1"), "{found:?}");
+    let text = call(&a, "firefox_get_content", json!({"tabId": tab})).await?;
+    ensure!(text.text.contains("Plain"), "{text:?}");
+    let clicked = call(
+        &a,
+        "firefox_click",
+        json!({"tabId": tab, "selector": "#deep"}),
+    )
+    .await?;
+    ensure!(clicked.text.starts_with("Clicked a#deep"), "{clicked:?}");
+    Ok(())
 }
 
 /// A selector missed on a page whose SVG has a class (its `className` is no string), and a

@@ -294,6 +294,10 @@ fn main() {
             attacks::foreign_fields_in_a_name_do_not_break_reads,
         ),
         with_shared(
+            "attacks::deep_names_are_answered",
+            attacks::deep_names_are_answered,
+        ),
+        with_shared(
             "attacks::odd_elements_do_not_leave_a_call_unanswered",
             attacks::odd_elements_do_not_leave_a_call_unanswered,
         ),

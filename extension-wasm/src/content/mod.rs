@@ -32,6 +32,8 @@ use claudezilla_protocol::envelope::{
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 use wasm_bindgen::prelude::*;
 
+use crate::backstop::{Catcher, Guarded};
+
 /// Called once per frame by the shim after the wasm has loaded, with the shim's console and
 /// focus hooks and its way to give a Rust method its receiver.
 #[wasm_bindgen]
@@ -41,6 +43,10 @@ pub fn content_start(
     hook_focus: js_sys::Function,
     receiving: js_sys::Function,
 ) {
+    // Under `panic = "abort"` a panic traps with no words: they are logged first.
+    std::panic::set_hook(Box::new(|p| {
+        crate::web::log(&format!("content panicked: {p}"))
+    }));
     page_world::set_receiving(receiving);
     dialogs::install();
     focus::set_hook(hook_focus);
@@ -153,7 +159,7 @@ fn early_field(of: &JsValue, name: &str) -> JsValue {
 pub async fn content_handle(request: JsValue) -> JsValue {
     let started = crate::web::precise_ms();
     let outcome = match serde_wasm_bindgen::from_value::<ContentRequest>(request) {
-        Ok(request) => run(request).await,
+        Ok(request) => Guarded::new(run(request), InPage).await,
         Err(e) => Err(ErrorBody::new(
             ErrorCode::Malformed,
             format!("content request: {e}"),
@@ -166,6 +172,28 @@ pub async fn content_handle(request: JsValue) -> JsValue {
         startup_us: startup_us(),
     };
     crate::web::to_js(&reply)
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// The shim's `try` around one poll of a request.
+    #[wasm_bindgen(catch, js_name = claudezillaTry)]
+    fn try_poll(poll: &mut dyn FnMut()) -> Result<(), JsValue>;
+}
+
+/// Catches a throw out of a request's poll, and logs it: the page's console no longer shows it.
+struct InPage;
+
+impl Catcher for InPage {
+    fn attempt(&self, poll: &mut dyn FnMut()) -> Result<(), String> {
+        try_poll(&mut || poll()).map_err(|e| {
+            let name = crate::web::get(&e, "name").as_string().unwrap_or_default();
+            let words = format!("{name}: {}", crate::web::js_error_message(&e));
+            let stack = crate::web::get(&e, "stack").as_string().unwrap_or_default();
+            crate::web::log(&format!("a content request threw: {words}\n{stack}"));
+            words
+        })
+    }
 }
 
 // Dispatch: every operation is named, so a new one is placed by the compiler.

@@ -7,6 +7,7 @@ use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{DataTransfer, Element, HtmlInputElement, HtmlOptionElement, HtmlSelectElement};
 
+use crate::backstop::Armed;
 use crate::content::find::describe;
 use crate::content::secrets;
 use crate::field_kind::{self, Fill, Select};
@@ -209,12 +210,19 @@ impl Picker for FileFields {
             e.prevent_default();
             *keep.borrow_mut() = Some(input);
         });
-        let callback = listener.as_ref().unchecked_ref();
         window
-            .add_event_listener_with_callback_and_bool(CLICK, callback, true)
+            .add_event_listener_with_callback_and_bool(
+                CLICK,
+                listener.as_ref().unchecked_ref(),
+                true,
+            )
             .ok()?;
+        let listening = Armed::new(move || {
+            let callback = listener.as_ref().unchecked_ref();
+            let _ = window.remove_event_listener_with_callback_and_bool(CLICK, callback, true);
+        });
         let clicked = click(element);
-        let _ = window.remove_event_listener_with_callback_and_bool(CLICK, callback, true);
+        drop(listening);
         clicked.ok()?;
         caught.take()
     }

@@ -12,6 +12,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Element, Event, HtmlAnchorElement, HtmlAreaElement};
 
+use crate::backstop::Armed;
 use crate::input_plan::{self, Link};
 use crate::pointer_press::Caught;
 
@@ -20,8 +21,7 @@ const MAX_ADDRESS: usize = 8 * 1024;
 
 /// Armed for one click; disarmed when dropped.
 pub struct NewTabCatch {
-    kind: &'static str,
-    listener: Closure<dyn FnMut(Event)>,
+    _listening: Armed,
     taken: Rc<RefCell<Option<String>>>,
 }
 
@@ -53,9 +53,12 @@ impl NewTabCatch {
         window
             .add_event_listener_with_callback(kind, listener.as_ref().unchecked_ref())
             .ok()?;
+        let listening = Armed::new(move || {
+            let callback = listener.as_ref().unchecked_ref();
+            let _ = window.remove_event_listener_with_callback(kind, callback);
+        });
         Some(Self {
-            kind,
-            listener,
+            _listening: listening,
             taken,
         })
     }
@@ -64,17 +67,6 @@ impl NewTabCatch {
 impl Caught for NewTabCatch {
     fn taken(&self) -> Option<String> {
         self.taken.borrow().clone()
-    }
-}
-
-impl Drop for NewTabCatch {
-    fn drop(&mut self) {
-        if let Some(window) = web_sys::window() {
-            let _ = window.remove_event_listener_with_callback(
-                self.kind,
-                self.listener.as_ref().unchecked_ref(),
-            );
-        }
     }
 }
 

@@ -15,6 +15,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Event, EventTarget, HtmlInputElement};
 
+use crate::backstop::Armed;
 use crate::click_refusals::{self, Seen};
 use crate::content::find::describe;
 use crate::content::page_world::{self, Method};
@@ -22,25 +23,13 @@ use crate::pointer_press::Refusals;
 
 type Shared = Rc<RefCell<Seen>>;
 
-/// Our listener on the window, to remove.
-type Listening = (EventTarget, Closure<dyn FnMut(Event)>);
-
-/// One wrapped page function, to put back.
-struct Wrapped {
-    owner: JsValue,
-    name: &'static str,
-    original: JsValue,
-    /// The page had it as its own property (not only through its prototype).
-    own: bool,
-    _wrapper: Method,
-}
-
 /// Armed for one click; the page's functions are put back and our listener removed when
 /// dropped.
 pub struct Watch {
-    wrapped: Vec<Wrapped>,
+    /// Each page function wrapped, put back when dropped.
+    wrapped: Vec<Armed>,
     seen: Shared,
-    chooser: Option<Listening>,
+    _chooser: Option<Armed>,
 }
 
 impl Watch {
@@ -48,7 +37,7 @@ impl Watch {
         let seen = Shared::default();
         let mut watch = Self {
             wrapped: Vec::new(),
-            chooser: hear_file_chooser(&seen),
+            _chooser: hear_file_chooser(&seen),
             seen,
         };
         let Some(page) = page_world::global() else {
@@ -114,15 +103,19 @@ impl Watch {
             &name.into(),
         )
         .is_ok_and(|d| !d.is_undefined());
-        if Reflect::set(owner, &name.into(), &exported).unwrap_or(false) {
-            self.wrapped.push(Wrapped {
-                owner: owner.clone(),
-                name,
-                original: original.into(),
-                own,
-                _wrapper: wrapper,
-            });
+        if !Reflect::set(owner, &name.into(), &exported).unwrap_or(false) {
+            return;
         }
+        let (owner, original) = (owner.clone(), JsValue::from(original));
+        self.wrapped.push(Armed::new(move || {
+            let _ = match own {
+                true => Reflect::set(&owner, &name.into(), &original),
+                false => {
+                    Reflect::delete_property(owner.unchecked_ref::<js_sys::Object>(), &name.into())
+                }
+            };
+            drop(wrapper);
+        }));
     }
 }
 
@@ -136,32 +129,11 @@ impl Refusals for Watch {
     }
 }
 
-impl Drop for Watch {
-    fn drop(&mut self) {
-        if let Some((target, listener)) = &self.chooser {
-            let _ = target.remove_event_listener_with_callback_and_bool(
-                CLICK,
-                listener.as_ref().unchecked_ref(),
-                true,
-            );
-        }
-        for w in &self.wrapped {
-            let _ = match w.own {
-                true => Reflect::set(&w.owner, &w.name.into(), &w.original),
-                false => Reflect::delete_property(
-                    w.owner.unchecked_ref::<js_sys::Object>(),
-                    &w.name.into(),
-                ),
-            };
-        }
-    }
-}
-
 const CLICK: &str = "click";
 
 /// Hears a file field's click during ours (the page's `input.click()`, or ours on the field):
 /// Firefox opens no chooser without user activation.
-fn hear_file_chooser(seen: &Shared) -> Option<Listening> {
+fn hear_file_chooser(seen: &Shared) -> Option<Armed> {
     let window: EventTarget = web_sys::window()?.into();
     let seen = seen.clone();
     let listener = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
@@ -178,7 +150,10 @@ fn hear_file_chooser(seen: &Shared) -> Option<Listening> {
     window
         .add_event_listener_with_callback_and_bool(CLICK, listener.as_ref().unchecked_ref(), true)
         .ok()?;
-    Some((window, listener))
+    Some(Armed::new(move || {
+        let callback = listener.as_ref().unchecked_ref();
+        let _ = window.remove_event_listener_with_callback_and_bool(CLICK, callback, true);
+    }))
 }
 
 /// Hears how a promise of the page's ends: a rejection is kept, in `said`'s words (given the
