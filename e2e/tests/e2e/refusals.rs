@@ -522,6 +522,20 @@ document.getElementById('go').onclick = () => hello('example').login({{display: 
     )
 }
 
+/// A page that opens its popup blank and sends it on after a second and a half (as a sign-in
+/// library does once it has fetched the provider's settings).
+fn slow_shop(provider: &str) -> String {
+    format!(
+        r#"<!doctype html><title>Slow shop</title><button id=go>Sign in with Example</button>
+<script>
+document.getElementById('go').onclick = () => {{
+  const popup = window.open('');
+  setTimeout(() => popup.location = '{provider}/popup/authorize.html?slow=1', 1500);
+}};
+</script>"#
+    )
+}
+
 const HELLO_CALLBACK: &str = r#"<!doctype html><title>Signing in</title>
 <script src="/w/node_modules/hellojs/dist/hello.js"></script>"#;
 
@@ -545,6 +559,7 @@ async fn sign_in_sites() -> anyhow::Result<(PageServer, PageServer)> {
         ),
         ("/popup/hello.html", Page::html(hello_shop(&origin))),
         ("/popup/hello-callback.html", Page::html(HELLO_CALLBACK)),
+        ("/popup/slow.html", Page::html(slow_shop(&origin))),
     ]))
     .await?;
     Ok((provider, shop))
@@ -577,7 +592,8 @@ pub async fn sign_in_popups_the_blocker_refuses_are_said(s: Arc<Shared>) -> anyh
 /// Where the user allows popups (the popup blocker off), a sign-in library's popup opens as the
 /// agent's own tab, named in the click's own answer: the agent drives the provider's page in
 /// it, and the library's way back to the page through `window.opener` still works
-/// (oidc-client-ts posts a message to it, hello.js calls a function of it).
+/// (oidc-client-ts posts a message to it, hello.js calls a function of it). A popup the page
+/// sends on a second and a half after opening it blank is named by where it went.
 pub async fn popups_the_user_allows_open_as_the_agents_tabs() -> anyhow::Result<()> {
     let (_provider, shop) = sign_in_sites().await?;
     let browser = claudezilla_e2e::Browser::start_with_options(claudezilla_e2e::browser::Options {
@@ -622,6 +638,14 @@ pub async fn popups_the_user_allows_open_as_the_agents_tabs() -> anyhow::Result<
         )
         .await?;
     }
+    let tab = a.open(&shop.url("/popup/slow.html")).await?;
+    let sign_in = ref_when(&a, tab, "button \"Sign in with Example\"").await?;
+    let clicked = call(&a, "firefox_click", json!({"tabId": tab, "ref": sign_in})).await?;
+    ensure!(
+        clicked.text.contains("/popup/authorize.html?slow=1"),
+        "a popup sent on late is named by where it went: {}",
+        clicked.text
+    );
     a.close().await?;
     Ok(())
 }

@@ -18,6 +18,11 @@ use crate::text::{MAX_URL_CHARS, cap};
 /// Longest wait after a click for Firefox to report the tab it opened.
 pub const ADOPT_WAIT_MS: u32 = 1_000;
 
+/// Longest wait for where a page sends the popup it opened blank. Sign-in libraries open it
+/// at the click, then work out the address: a key made, the provider's settings fetched (over
+/// the network, where they are not given). A second was too short on a loaded machine.
+pub const SENT_ON_WAIT_MS: u32 = 3_000;
+
 /// The tab clicked in, as a tab its link opens is placed beside it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClickedTab {
@@ -135,7 +140,7 @@ async fn first_address<T: TabWatch>(tab: &T, until: u64) -> String {
     if !load::is_blank(&now) {
         return now;
     }
-    let left = (until as f64 - tab.now_ms()).clamp(0.0, f64::from(ADOPT_WAIT_MS));
+    let left = (until as f64 - tab.now_ms()).clamp(0.0, f64::from(SENT_ON_WAIT_MS));
     let _: Waited = tab.wait(moved, left as u32).await;
     address(tab).await
 }

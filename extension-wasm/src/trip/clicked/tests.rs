@@ -389,7 +389,7 @@ fn a_failed_click_stops_listening_and_tells_the_tabs_its_page_opened_in_notes() 
 }
 
 #[test]
-fn a_blank_popup_waits_a_second_at_most_for_where_the_page_sends_it() {
+fn a_blank_popup_waits_three_seconds_at_most_for_where_the_page_sends_it() {
     let f = fake(agents());
     f.adoptions.borrow_mut().push_back(Some(Ok(TabId(8))));
     f.addresses.borrow_mut().push("about:blank");
@@ -404,5 +404,5 @@ fn a_blank_popup_waits_a_second_at_most_for_where_the_page_sends_it() {
             url: "about:blank".into()
         })
     );
-    assert!(f.log.all().contains(&"wait 1000".to_owned()));
+    assert!(f.log.all().contains(&"wait 3000".to_owned()));
 }
