@@ -32,7 +32,9 @@ use claudezilla_protocol::envelope::{
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 use wasm_bindgen::prelude::*;
 
-use crate::backstop::{Catcher, Guarded};
+use std::cell::Cell;
+
+use crate::backstop::{Catcher, Guarded, Thrown};
 
 /// Called once per frame by the shim after the wasm has loaded, with the shim's console and
 /// focus hooks and its way to give a Rust method its receiver.
@@ -43,10 +45,8 @@ pub fn content_start(
     hook_focus: js_sys::Function,
     receiving: js_sys::Function,
 ) {
-    // Under `panic = "abort"` a panic traps with no words: they are logged first.
-    std::panic::set_hook(Box::new(|p| {
-        crate::web::log(&format!("content panicked: {p}"))
-    }));
+    // Once per frame: a second `set_hook` after a trap would panic itself.
+    std::panic::set_hook(Box::new(on_panic));
     page_world::set_receiving(receiving);
     dialogs::install();
     focus::set_hook(hook_focus);
@@ -81,7 +81,7 @@ pub fn content_start(
 
 thread_local! {
     /// When the module was ready to answer (the page's clock), until the first answer says it.
-    static READY_AT: std::cell::Cell<Option<f64>> = const { std::cell::Cell::new(None) };
+    static READY_AT: Cell<Option<f64>> = const { Cell::new(None) };
 }
 
 /// In the document's first answer: from its first byte (the navigation's `responseStart`) to
@@ -154,24 +154,34 @@ fn early_field(of: &JsValue, name: &str) -> JsValue {
     js_sys::Reflect::get(of, &name.into()).unwrap_or_default()
 }
 
-/// Runs one request (a `ContentRequest` object) and returns its `ContentReply` object.
+/// Runs one request (a `ContentRequest` object) and returns its `ContentReply` object. The
+/// whole answer is built inside the backstop; only the answer to a throw is built outside it.
 #[wasm_bindgen]
 pub async fn content_handle(request: JsValue) -> JsValue {
     let started = crate::web::precise_ms();
+    Guarded::new(answer(request, started), InPage)
+        .await
+        .unwrap_or_else(|thrown| reply(Err(thrown), Vec::new(), started))
+}
+
+async fn answer(request: JsValue, started: f64) -> Result<JsValue, ErrorBody> {
     let outcome = match serde_wasm_bindgen::from_value::<ContentRequest>(request) {
-        Ok(request) => Guarded::new(run(request), InPage).await,
+        Ok(request) => run(request).await,
         Err(e) => Err(ErrorBody::new(
             ErrorCode::Malformed,
             format!("content request: {e}"),
         )),
     };
-    let reply = ContentReply {
+    Ok(reply(outcome, dialogs::untold(), started))
+}
+
+fn reply(outcome: Result<PageReply, ErrorBody>, notes: Vec<String>, started: f64) -> JsValue {
+    crate::web::to_js(&ContentReply {
         outcome,
-        notes: dialogs::untold(),
+        notes,
         page_us: ((crate::web::precise_ms() - started) * 1e3) as u64,
         startup_us: startup_us(),
-    };
-    crate::web::to_js(&reply)
+    })
 }
 
 #[wasm_bindgen]
@@ -181,17 +191,39 @@ extern "C" {
     fn try_poll(poll: &mut dyn FnMut()) -> Result<(), JsValue>;
 }
 
+thread_local! {
+    /// The words of our last panic, which traps with none (`panic = "abort"`).
+    static PANICKED: Cell<Option<String>> = const { Cell::new(None) };
+}
+
+/// Keeps a panic's words for the backstop's answer, and logs them. Takes no borrow: the
+/// panic may come while one is held.
+fn on_panic(p: &std::panic::PanicHookInfo) {
+    let words = p.to_string();
+    crate::web::log(&format!("content panicked: {words}"));
+    PANICKED.set(Some(words));
+}
+
 /// Catches a throw out of a request's poll, and logs it: the page's console no longer shows it.
 struct InPage;
 
 impl Catcher for InPage {
-    fn attempt(&self, poll: &mut dyn FnMut()) -> Result<(), String> {
+    fn attempt(&self, poll: &mut dyn FnMut()) -> Result<(), Thrown> {
         try_poll(&mut || poll()).map_err(|e| {
             let name = crate::web::get(&e, "name").as_string().unwrap_or_default();
-            let words = format!("{name}: {}", crate::web::js_error_message(&e));
+            let message = crate::web::get(&e, "message").as_string();
+            let words = match (PANICKED.take(), message) {
+                (Some(panic), _) => format!("our content script panicked: {panic}"),
+                (None, Some(m)) if name.is_empty() => m,
+                (None, Some(m)) => format!("{name}: {m}"),
+                (None, None) => "a thrown value that is no error".to_owned(),
+            };
             let stack = crate::web::get(&e, "stack").as_string().unwrap_or_default();
             crate::web::log(&format!("a content request threw: {words}\n{stack}"));
-            words
+            // A trap, or a recursion cut short at some function's entry: our own memory may
+            // be half written.
+            let spent = matches!(name.as_str(), "RuntimeError" | "InternalError");
+            Thrown { words, spent }
         })
     }
 }
