@@ -129,9 +129,15 @@ impl Downloader for Browser {
         with_state(|s| s.downloads.moved(agent, id, path))
     }
 
-    async fn remove_file(&self, id: u32) {
-        let what = || format!("delete the browser's copy of download {id}");
-        web::call_logged(what, web::downloads_remove_file(id)).await;
+    async fn remove_file(&self, id: u32) -> bool {
+        let removed = web::call(web::downloads_remove_file(id)).await;
+        if let Err(e) = &removed {
+            web::log(&format!(
+                "cannot delete the browser's copy of download {id}: {}",
+                e.message
+            ));
+        }
+        removed.is_ok()
     }
 
     fn next_change(&self) -> Self::Change {

@@ -52,8 +52,9 @@ pub trait Downloader {
     fn settle(&self, tab: TabId);
     /// Whether the MCP server's copy of `agent`'s download `id` at `path` is taken note of.
     fn moved(&self, agent: &AgentId, id: u32, path: &str) -> bool;
-    /// Deletes the browser's copy of download `id` (its entry stays in the Library).
-    fn remove_file(&self, id: u32) -> impl Future<Output = ()>;
+    /// Deletes the browser's copy of download `id` (its entry stays in the Library); whether
+    /// the browser did (it refuses for a download not complete).
+    fn remove_file(&self, id: u32) -> impl Future<Output = bool>;
     fn next_change(&self) -> Self::Change;
     fn change(&self, change: Self::Change) -> impl Future<Output = ()>;
     /// `agent`'s downloads as the browser sees them now, newest first.
@@ -70,13 +71,21 @@ pub async fn claim<D: Downloader>(d: &D, item: DownloadItem) {
     let Some((agent, tab)) = owner(d, &item).await else {
         return;
     };
-    if let Some(refused) = outside_allowlist(d, &agent, &item) {
+    if let Some(why) = outside_allowlist(d, &agent, &item) {
         // Not the agent's to have: the file never lands, in the project or anywhere. A small
         // file can be whole before the cancel: then its file is deleted.
-        if !d.cancel(item.id).await {
-            d.remove_file(item.id).await;
-        }
-        d.notify(&agent, refused);
+        let stopped = d.cancel(item.id).await || d.remove_file(item.id).await;
+        let name = item.file_name();
+        d.notify(
+            &agent,
+            match stopped {
+                true => format!("A download was cancelled ({name}): {why}"),
+                false => format!(
+                    "A download was refused ({name}): {why}; Firefox would neither cancel it nor \
+                     delete its file: it may be in the browser's downloads folder."
+                ),
+            },
+        );
         return;
     }
     d.own(item.id, &agent);
@@ -98,12 +107,7 @@ pub async fn claim<D: Downloader>(d: &D, item: DownloadItem) {
 /// Why `agent` may not have this download: it comes from outside the user's or the agent's
 /// allowlist ([`DownloadItem::source`]).
 fn outside_allowlist<D: Downloader>(d: &D, agent: &AgentId, item: &DownloadItem) -> Option<String> {
-    let refused = d.check(agent, item.source()?).err()?;
-    Some(format!(
-        "A download was cancelled ({}): {}",
-        item.file_name(),
-        refused.message
-    ))
+    Some(d.check(agent, item.source()?).err()?.message)
 }
 
 /// The agent whose tab fetched the file (and that tab), whose own container it was downloaded
@@ -151,7 +155,7 @@ pub async fn list<D: Downloader>(
         if d.moved(agent, m.id, &m.path) {
             // The file was copied out: the browser's copy goes (its entry stays in the
             // Library, so the user sees what agents downloaded).
-            d.remove_file(m.id).await;
+            let _ = d.remove_file(m.id).await;
         }
     }
     if !a.args.wait {

@@ -20,6 +20,8 @@ struct Fake {
     downloaded: bool,
     /// The download is whole already: the browser refuses to cancel it.
     complete: bool,
+    /// The browser refuses to delete the download's file.
+    unremovable: bool,
     /// Each read of the list answers the next (the last repeats).
     lists: RefCell<VecDeque<Vec<DownloadInfo>>>,
     /// Each wait for a change: whether the time runs out first.
@@ -41,6 +43,7 @@ fn fake() -> Fake {
         refuse: None,
         downloaded: false,
         complete: false,
+        unremovable: false,
         lists: RefCell::default(),
         runs_out: RefCell::default(),
         clock: Cell::new(1_000),
@@ -120,8 +123,9 @@ impl Downloader for Fake {
         id == 4
     }
 
-    async fn remove_file(&self, id: u32) {
+    async fn remove_file(&self, id: u32) -> bool {
         self.log.say(format!("remove file {id}"));
+        !self.unremovable
     }
 
     fn next_change(&self) {
@@ -221,6 +225,24 @@ fn a_refused_download_whole_before_its_cancel_has_its_file_deleted() {
             "remove file 4".to_owned(),
             format!("tell {me}: A download was cancelled (report.pdf): x is not on your allowlist"),
         ]
+    );
+}
+
+#[test]
+fn a_refused_download_the_browser_would_not_stop_is_said() {
+    let mut d = fake();
+    d.container = Some(agent(2));
+    d.refuse = Some("x is not on your allowlist");
+    d.complete = true;
+    d.unremovable = true;
+    run(claim(&d, item("https://x/report.pdf")));
+    let told = d.log.all().last().unwrap().clone();
+    assert!(
+        told.ends_with(
+            "A download was refused (report.pdf): x is not on your allowlist; Firefox would \
+             neither cancel it nor delete its file: it may be in the browser's downloads folder."
+        ),
+        "{told}"
     );
 }
 
