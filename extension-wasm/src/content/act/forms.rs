@@ -1,11 +1,17 @@
 //! Form controls: choosing options of a select, filling fields by kind, attaching files
 //! (where a file goes is [`upload_plan`]'s).
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use claudezilla_protocol::ErrorBody;
 use claudezilla_protocol::args::FieldEntry;
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{DataTransfer, Element, HtmlInputElement, HtmlOptionElement, HtmlSelectElement};
+use web_sys::{
+    DataTransfer, Element, Event, EventTarget, HtmlInputElement, HtmlOptionElement,
+    HtmlSelectElement,
+};
 
 use crate::backstop::Armed;
 use crate::content::find::describe;
@@ -177,9 +183,7 @@ impl Picker for FileFields {
     type Field = HtmlInputElement;
 
     fn itself(&self, el: &Element) -> Option<HtmlInputElement> {
-        el.dyn_ref::<HtmlInputElement>()
-            .filter(|i| i.type_().eq_ignore_ascii_case("file"))
-            .cloned()
+        file_field(el).cloned()
     }
 
     fn labelled(&self, el: &Element) -> Option<HtmlInputElement> {
@@ -196,31 +200,12 @@ impl Picker for FileFields {
     /// chooser that click opens (its `click()` on the field, heard on the way down), stopping the
     /// chooser itself.
     fn chooser_of(&self, element: &Element) -> Option<HtmlInputElement> {
-        let window = web_sys::window()?;
-        let caught: std::rc::Rc<std::cell::RefCell<Option<HtmlInputElement>>> = Default::default();
+        let caught: Rc<RefCell<Option<HtmlInputElement>>> = Default::default();
         let keep = caught.clone();
-        let listener = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
-            let Some(input) = e
-                .target()
-                .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
-                .filter(|i| i.type_().eq_ignore_ascii_case("file"))
-            else {
-                return;
-            };
+        let listening = file_field_clicks(move |e, field| {
             e.prevent_default();
-            *keep.borrow_mut() = Some(input);
-        });
-        window
-            .add_event_listener_with_callback_and_bool(
-                CLICK,
-                listener.as_ref().unchecked_ref(),
-                true,
-            )
-            .ok()?;
-        let listening = Armed::new(move || {
-            let callback = listener.as_ref().unchecked_ref();
-            let _ = window.remove_event_listener_with_callback_and_bool(CLICK, callback, true);
-        });
+            *keep.borrow_mut() = Some(field.clone());
+        })?;
         let clicked = click(element);
         drop(listening);
         clicked.ok()?;
@@ -228,4 +213,31 @@ impl Picker for FileFields {
     }
 }
 
+/// `target` when it is a file field.
+fn file_field(target: &impl JsCast) -> Option<&HtmlInputElement> {
+    target
+        .dyn_ref::<HtmlInputElement>()
+        .filter(|i| i.type_().eq_ignore_ascii_case("file"))
+}
+
 const CLICK: &str = "click";
+
+/// Hears, until dropped, each click on a file field of the page on its way down (before the
+/// page's own handlers): `heard` is given the click and the field.
+pub(super) fn file_field_clicks(
+    mut heard: impl FnMut(&Event, &HtmlInputElement) + 'static,
+) -> Option<Armed> {
+    let window: EventTarget = web_sys::window()?.into();
+    let listener = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
+        if let Some(field) = e.target().as_ref().and_then(file_field) {
+            heard(&e, field);
+        }
+    });
+    window
+        .add_event_listener_with_callback_and_bool(CLICK, listener.as_ref().unchecked_ref(), true)
+        .ok()?;
+    Some(Armed::new(move || {
+        let callback = listener.as_ref().unchecked_ref();
+        let _ = window.remove_event_listener_with_callback_and_bool(CLICK, callback, true);
+    }))
+}
