@@ -1,5 +1,6 @@
-//! Form controls: choosing options of a select, filling fields by kind, attaching files
-//! (where a file goes is [`upload_plan`]'s).
+//! Form controls: choosing options of a select, filling fields by kind, attaching files (an
+//! upload's order of steps, where the file goes and the words are [`upload_plan`]'s, over the
+//! page as [`FileFields`] reaches it).
 
 use std::cell::RefCell;
 use std::rc::Rc;
