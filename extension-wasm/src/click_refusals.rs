@@ -2,9 +2,9 @@
 //! blocked, a clipboard write or copy refused, fullscreen refused, a file chooser not opened
 //! (a synthetic click carries no user activation). Over plain data: the content script's
 //! `content/act/refused.rs` wraps the page's functions for the click and tells [`Seen`] what
-//! each call did, and `content/act/pointer.rs` asks [`new_tab`] when it answers the click;
-//! the refusals' words, their bound, the popup kept and the new tab the answer names are
-//! decided here.
+//! each call did, and `pointer_press::clicked` asks [`new_tab`] when it answers the click; the
+//! refusals' words, their bound, the popup kept and the new tab the answer names are decided
+//! here.
 
 use claudezilla_protocol::reply;
 

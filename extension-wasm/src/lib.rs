@@ -39,7 +39,7 @@
 //!   moves; [`field_kind`]: which fields take typed text; [`typed`], [`typing`]: typing
 //!   decided, and carried out;
 //!   [`edit_commit`]: when an edit is committed with `change`;
-//!   [`upload_plan`]: where an uploaded file goes.
+//!   [`upload_plan`]: an upload carried out, and where the file goes.
 //! * [`request_log`]: each tab's network log, fed by [`request_events`]; [`redact`]: credentials
 //!   out of what is shown.
 //! * [`request_routes`]: each agent's routes, what of them needs the evaluate switch, whose

@@ -42,9 +42,10 @@ pub trait Presser: PointerPage {
     fn leave(&self);
     /// Commits the edit in progress (its `change`), unless it is `el`'s own.
     fn commit(&self, el: &Self::Element);
-    /// Dispatches a pointer event of a click at `at`, with the modifiers held.
+    /// Dispatches the pointer event `e` at `at`, with the modifiers held.
     fn pointer(&self, el: &Self::Element, e: input_plan::Press, at: (i32, i32), m: Modifiers);
-    /// Dispatches a mouse event of a click at `at`; false when a handler cancelled it.
+    /// Dispatches the mouse event `e` at `at`, with the modifiers held; false when a handler
+    /// cancelled it.
     fn mouse(&self, el: &Self::Element, e: input_plan::Press, at: (i32, i32), m: Modifiers)
     -> bool;
     /// `HTMLElement.click()`: the click event and the browser's default action; false where
@@ -56,7 +57,9 @@ pub trait Presser: PointerPage {
     fn blur(&self);
     /// Puts the caret of a field just focused where the pointer pressed (`caret::pressed`).
     fn caret_at(&self, el: &Self::Element, at: (i32, i32));
+    /// The clock a click's answer waits by (`Date.now()`), in ms.
     fn now(&self) -> f64;
+    /// Waits `ms` on a timer.
     fn sleep(&self, ms: u32) -> impl Future<Output = ()>;
 }
 

@@ -7,7 +7,8 @@ use claudezilla_protocol::reply::Acted;
 use web_sys::{DataTransfer, Element};
 
 use super::act::{
-    Press, acted, drag_event, element_at, page_error, pointer, pointer_then_mouse, scroll_into_view,
+    Press, acted, drag_event, element_at, page_error, pointer, pointer_then_mouse, rect,
+    scroll_into_view,
 };
 use super::find::describe;
 use crate::drag_plan::{self, hand::Hand};
@@ -33,13 +34,7 @@ impl Hand for PageHand {
     }
 
     fn rect(&self, el: &Element) -> drag_plan::Rect {
-        let r = el.get_bounding_client_rect();
-        drag_plan::Rect {
-            left: r.left(),
-            top: r.top(),
-            width: r.width(),
-            height: r.height(),
-        }
+        rect(el)
     }
 
     fn previous(&self, el: &Element) -> Option<Element> {

@@ -84,20 +84,28 @@ impl Presser for Fake {
         self.steps.say(format!("commit unless {el}"));
     }
     fn pointer(&self, el: &&'static str, e: input_plan::Press, at: (i32, i32), m: Modifiers) {
-        self.mouse(el, e, at, m);
+        assert!(
+            e.kind.starts_with("pointer"),
+            "{} as a pointer event",
+            e.kind
+        );
+        self.event(el, e, at, m);
     }
     fn mouse(&self, el: &&'static str, e: input_plan::Press, at: (i32, i32), m: Modifiers) -> bool {
-        let shift = if m.shift { " shift" } else { "" };
-        let (kind, detail) = (e.kind, e.detail);
-        self.steps
-            .say(format!("{kind} {detail} on {el} at {at:?}{shift}"));
-        !(self.cancels_down && kind == "mousedown")
+        assert!(
+            !e.kind.starts_with("pointer"),
+            "{} as a mouse event",
+            e.kind
+        );
+        self.event(el, e, at, m);
+        !(self.cancels_down && e.kind == "mousedown")
     }
     /// An `svg` has no `click()`.
     fn activate(&self, el: &&'static str) -> bool {
         let html = *el != "svg";
-        if html {
-            self.steps.say(format!("click() on {el}"));
+        match html {
+            true => self.steps.say(format!("click() on {el}")),
+            false => self.steps.say(format!("no click() on {el}")),
         }
         html
     }
@@ -120,6 +128,13 @@ impl Presser for Fake {
 }
 
 impl Fake {
+    /// A pointer or mouse event, logged alike (each kind says which it is).
+    fn event(&self, el: &&'static str, e: input_plan::Press, at: (i32, i32), m: Modifiers) {
+        let shift = if m.shift { " shift" } else { "" };
+        self.steps
+            .say(format!("{} {} on {el} at {at:?}{shift}", e.kind, e.detail));
+    }
+
     /// A catch armed on `on`.
     fn catch(&self, on: &'static str) -> Catch {
         Catch {
@@ -256,10 +271,13 @@ fn a_double_click_focuses_once_and_says_how_it_pressed() {
     assert_eq!(how, " (double-clicked)");
     let steps = page.steps.all();
     assert_eq!(steps.iter().filter(|s| s.starts_with("focus")).count(), 1);
-    assert!(
-        steps.contains(&"dblclick 2 on b at (5, 6) shift".to_owned()),
-        "{steps:?}"
-    );
+    // The modifiers held reach pointer events as well as mouse events.
+    for held in [
+        "pointerdown 1 on b at (5, 6) shift",
+        "dblclick 2 on b at (5, 6) shift",
+    ] {
+        assert!(steps.contains(&held.to_owned()), "{steps:?}");
+    }
     let right = Fake::default();
     let how = press(
         &right,
@@ -346,21 +364,35 @@ fn a_covered_element_is_said_not_clicked_nor_watched() {
 
 #[test]
 fn hovering_says_what_it_is_over_and_where() {
+    // The pointer lands on the button's inner `b`, which the answer names as the agent knows it.
     let page = Fake {
-        top: Some("span"),
+        top: Some("b"),
         ..Fake::default()
     };
     assert_eq!(
-        hover(&page, &"span").unwrap(),
-        "Hovered over <span> (its :hover styles)."
+        hover(&page, &"button").unwrap(),
+        "Hovered over <button> (its :hover styles)."
     );
     assert_eq!(
         pressed(&page),
-        ["leave", "scroll span into view", "styled span", "name span"]
+        [
+            "leave",
+            "scroll button into view",
+            "styled b",
+            "name button"
+        ]
     );
-    let arrived = page.steps.all()[2..8].to_vec();
-    assert_eq!(arrived[0], "pointerover 0 on span at (3, 4)");
-    assert_eq!(arrived[5], "mousemove 0 on span at (3, 4)");
+    assert_eq!(
+        page.steps.all()[2..8],
+        [
+            "pointerover 0 on b at (3, 4)",
+            "pointerenter 0 on b at (3, 4)",
+            "mouseover 0 on b at (3, 4)",
+            "mouseenter 0 on b at (3, 4)",
+            "pointermove 0 on b at (3, 4)",
+            "mousemove 0 on b at (3, 4)",
+        ]
+    );
     // At a point: what is there, the hover left first, the point rounded.
     let page = Fake {
         top: Some("span"),
@@ -509,6 +541,8 @@ fn an_element_without_click_gets_the_click_event_as_the_step_describes() {
         MouseButton::Left,
         Modifiers::default(),
     );
-    assert_eq!(pressed(&page).last().unwrap(), "click 1 on svg at (3, 4)");
-    assert!(!page.steps.all().iter().any(|s| s.starts_with("click()")));
+    let steps = pressed(&page);
+    // `click()` asked for first; the event only where the element has none.
+    let last = ["no click() on svg", "click 1 on svg at (3, 4)"];
+    assert_eq!(steps[steps.len() - 2..], last);
 }

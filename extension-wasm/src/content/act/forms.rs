@@ -1,17 +1,24 @@
-//! Form controls: choosing options of a select, filling fields by kind, attaching files
-//! (where a file goes is [`upload_plan`]'s).
+//! Form controls: choosing options of a select, filling fields by kind, attaching files (an
+//! upload's order of steps, where the file goes and the words are [`upload_plan`]'s, over the
+//! page as [`FileFields`] reaches it).
+
+use std::cell::RefCell;
+use std::rc::Rc;
 
 use claudezilla_protocol::ErrorBody;
 use claudezilla_protocol::args::FieldEntry;
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{DataTransfer, Element, HtmlInputElement, HtmlOptionElement, HtmlSelectElement};
+use web_sys::{
+    DataTransfer, Element, Event, EventTarget, HtmlInputElement, HtmlOptionElement,
+    HtmlSelectElement,
+};
 
 use crate::backstop::Armed;
 use crate::content::find::describe;
 use crate::content::secrets;
 use crate::field_kind::{self, Fill, Select};
-use crate::upload_plan::{self, DropZone, Picker};
+use crate::upload_plan::{self, Picker, Upload, Uploads};
 
 use super::*;
 
@@ -70,85 +77,21 @@ pub fn fill(element: &Element, value: &FieldEntry) -> Result<String, ErrorBody> 
     }
 }
 
+/// Attaches a file to a file field, or drops it on a zone ([`upload_plan::upload`]).
 pub fn upload(
     element: &Element,
     name: &str,
     mime: &str,
     bytes: &[u8],
 ) -> Result<reply::Acted, ErrorBody> {
-    let described = describe(element);
-    let what = upload_plan::file_named(name, bytes.len());
-    let Some((input, way)) = upload_plan::field(&FileFields, element) else {
-        return drop_file(element, &what, name, mime, bytes);
-    };
-    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
-    let options = web_sys::FilePropertyBag::new();
-    options.set_type(mime);
-    let file = web_sys::File::new_with_u8_array_sequence_and_options(&parts, name, &options)
-        .map_err(|e| {
-            page_error(format!(
-                "cannot make the file: {}",
-                crate::web::js_error_message(&e)
-            ))
-        })?;
-    let transfer = DataTransfer::new().map_err(|e| page_error(crate::web::js_error_message(&e)))?;
-    transfer
-        .items()
-        .add_with_file(&file)
-        .map_err(|e| page_error(crate::web::js_error_message(&e)))?;
-    input.set_files(transfer.files().as_ref());
-    input_event(input.as_ref(), None);
-    event(input.as_ref(), "change");
-    acted(upload_plan::attached(&what, &described, way))
-}
-
-/// No file field to set: the file is dropped on `element` as a drag from the desktop drops it
-/// (`dragenter`, `dragover`, `drop` at its centre with a `DataTransfer` holding the file), for
-/// a zone that only takes drops. A zone says it takes a drop by cancelling `dragover`; one
-/// that does not is told, and nothing is dropped.
-fn drop_file(
-    element: &Element,
-    what: &str,
-    name: &str,
-    mime: &str,
-    bytes: &[u8],
-) -> Result<reply::Acted, ErrorBody> {
-    let transfer = page_transfer(name, mime, bytes).map_err(|e| {
-        page_error(format!(
-            "cannot make the dropped file {what} in the page: {}",
-            crate::web::js_error_message(&e)
-        ))
-    })?;
-    scroll_into_view(element, false);
-    let zone = Zone {
-        at: centre(element),
-        transfer,
-    };
-    acted(upload_plan::drop_on(&zone, element, what)?)
-}
-
-/// The element a file is dropped on, at its centre ([`upload_plan::DropZone`]).
-struct Zone {
-    at: (i32, i32),
-    transfer: DataTransfer,
-}
-
-impl DropZone for Zone {
-    type Element = Element;
-
-    fn drag_event(&self, el: &Element, kind: &'static str) -> bool {
-        drag_event(el, kind, self.at, &self.transfer)
-    }
-
-    fn describe(&self, el: &Element) -> String {
-        describe(el)
-    }
+    let file = Upload { name, mime, bytes };
+    acted(upload_plan::upload(&FileFields, element, &file)?)
 }
 
 /// A `DataTransfer` holding the file, made by the page's own constructors and filled by its
 /// own `items.add`: Firefox shows a page only the files its own principal put in a transfer
 /// (measured: a file an extension adds reads as `files.length` 0 to the page's drop handler).
-fn page_transfer(name: &str, mime: &str, bytes: &[u8]) -> Result<DataTransfer, JsValue> {
+fn page_transfer(&Upload { name, mime, bytes }: &Upload) -> Result<DataTransfer, JsValue> {
     use crate::content::page_world;
     let page = page_world::global().ok_or_else(|| JsValue::from_str("no page world"))?;
     let parts = page_world::copy(&js_sys::Array::of1(&js_sys::Uint8Array::from(bytes)), &page)?;
@@ -177,9 +120,7 @@ impl Picker for FileFields {
     type Field = HtmlInputElement;
 
     fn itself(&self, el: &Element) -> Option<HtmlInputElement> {
-        el.dyn_ref::<HtmlInputElement>()
-            .filter(|i| i.type_().eq_ignore_ascii_case("file"))
-            .cloned()
+        file_field(el).cloned()
     }
 
     fn labelled(&self, el: &Element) -> Option<HtmlInputElement> {
@@ -196,31 +137,12 @@ impl Picker for FileFields {
     /// chooser that click opens (its `click()` on the field, heard on the way down), stopping the
     /// chooser itself.
     fn chooser_of(&self, element: &Element) -> Option<HtmlInputElement> {
-        let window = web_sys::window()?;
-        let caught: std::rc::Rc<std::cell::RefCell<Option<HtmlInputElement>>> = Default::default();
+        let caught: Rc<RefCell<Option<HtmlInputElement>>> = Default::default();
         let keep = caught.clone();
-        let listener = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
-            let Some(input) = e
-                .target()
-                .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
-                .filter(|i| i.type_().eq_ignore_ascii_case("file"))
-            else {
-                return;
-            };
+        let listening = file_field_clicks(move |e, field| {
             e.prevent_default();
-            *keep.borrow_mut() = Some(input);
-        });
-        window
-            .add_event_listener_with_callback_and_bool(
-                CLICK,
-                listener.as_ref().unchecked_ref(),
-                true,
-            )
-            .ok()?;
-        let listening = Armed::new(move || {
-            let callback = listener.as_ref().unchecked_ref();
-            let _ = window.remove_event_listener_with_callback_and_bool(CLICK, callback, true);
-        });
+            *keep.borrow_mut() = Some(field.clone());
+        })?;
         let clicked = click(element);
         drop(listening);
         clicked.ok()?;
@@ -228,4 +150,90 @@ impl Picker for FileFields {
     }
 }
 
+/// The file and its handing over ([`upload_plan::Uploads`]).
+impl Uploads for FileFields {
+    type File = web_sys::File;
+    type Transfer = DataTransfer;
+
+    fn describe(&self, el: &Element) -> String {
+        describe(el)
+    }
+
+    fn make_file(&self, &Upload { name, mime, bytes }: &Upload) -> Result<web_sys::File, String> {
+        let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+        let options = web_sys::FilePropertyBag::new();
+        options.set_type(mime);
+        web_sys::File::new_with_u8_array_sequence_and_options(&parts, name, &options)
+            .map_err(|e| crate::web::js_error_message(&e))
+    }
+
+    fn holding(&self, file: &web_sys::File) -> Result<DataTransfer, String> {
+        let transfer = DataTransfer::new().map_err(|e| crate::web::js_error_message(&e))?;
+        let added = transfer.items().add_with_file(file);
+        added.map_err(|e| crate::web::js_error_message(&e))?;
+        Ok(transfer)
+    }
+
+    fn set_files(&self, field: &HtmlInputElement, transfer: &DataTransfer) {
+        field.set_files(transfer.files().as_ref());
+    }
+
+    fn input(&self, field: &HtmlInputElement) {
+        input_event(field, None);
+    }
+
+    fn change(&self, field: &HtmlInputElement) {
+        event(field, "change");
+    }
+
+    fn page_holding(&self, file: &Upload) -> Result<DataTransfer, String> {
+        page_transfer(file).map_err(|e| crate::web::js_error_message(&e))
+    }
+
+    fn scroll_into_view(&self, el: &Element) {
+        scroll_into_view(el, false);
+    }
+
+    fn centre(&self, el: &Element) -> (i32, i32) {
+        centre(el)
+    }
+
+    fn drag_event(
+        &self,
+        el: &Element,
+        kind: &'static str,
+        at: (i32, i32),
+        transfer: &DataTransfer,
+    ) -> bool {
+        drag_event(el, kind, at, transfer)
+    }
+}
+
+/// `target` when it is a file field.
+fn file_field(target: &impl JsCast) -> Option<&HtmlInputElement> {
+    target
+        .dyn_ref::<HtmlInputElement>()
+        .filter(|i| i.type_().eq_ignore_ascii_case("file"))
+}
+
 const CLICK: &str = "click";
+
+/// Hears, until dropped, each click on a file field of the page on its way down (before the
+/// page's own handlers): `heard` is given the click and the field.
+pub(super) fn file_field_clicks(
+    mut heard: impl FnMut(&Event, &HtmlInputElement) + 'static,
+) -> Option<Armed> {
+    let window: EventTarget = web_sys::window()?.into();
+    let listener = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
+        if let Some(field) = e.target().as_ref().and_then(file_field) {
+            heard(&e, field);
+        }
+    });
+    window
+        .add_event_listener_with_callback_and_bool(CLICK, listener.as_ref().unchecked_ref(), true)
+        .ok()?;
+    Some(Armed::new(move || {
+        let callback = listener.as_ref().unchecked_ref();
+        let _ = window.remove_event_listener_with_callback_and_bool(CLICK, callback, true);
+    }))
+}

@@ -1,6 +1,7 @@
 //! Acting on the page as a user would: click, type, keys, scroll, hover, select, fill, upload
-//! (dragging is `super::drag`). Synthetic events are untrusted, so where the browser would do something on a real
-//! user's action (submit a form on Enter, follow a link), we do it ourselves and say so.
+//! (dragging is `super::drag`). Synthetic events are untrusted, so where the browser would do
+//! something on a real user's action (submit a form on Enter, follow a link), we do it
+//! ourselves and say so.
 
 use claudezilla_protocol::reply;
 use claudezilla_protocol::{ErrorBody, ErrorCode};
@@ -8,6 +9,8 @@ use web_sys::{
     Element, Event, EventInit, InputEvent, InputEventInit, ScrollBehavior, ScrollIntoViewOptions,
     ScrollLogicalPosition,
 };
+
+use crate::drag_plan::Rect;
 
 mod forms;
 mod keyboard;
@@ -47,12 +50,20 @@ pub(super) fn behavior(smooth: bool) -> ScrollBehavior {
     }
 }
 
-pub(in crate::content) fn centre(element: &Element) -> (i32, i32) {
+/// The element's box in the viewport.
+pub(in crate::content) fn rect(element: &Element) -> Rect {
     let r = element.get_bounding_client_rect();
-    (
-        (r.left() + r.width() / 2.0) as i32,
-        (r.top() + r.height() / 2.0) as i32,
-    )
+    Rect {
+        left: r.left(),
+        top: r.top(),
+        width: r.width(),
+        height: r.height(),
+    }
+}
+
+/// The centre of the element's box, in whole pixels ([`Rect::centre`]).
+pub(in crate::content) fn centre(element: &Element) -> (i32, i32) {
+    rect(element).centre()
 }
 
 pub(super) fn event(element: &Element, kind: &str) {

@@ -83,7 +83,7 @@ pub(in crate::content) fn pointer_then_mouse(element: &Element, action: &str, p:
     mouse(element, &format!("mouse{action}"), p)
 }
 
-/// A click's event `e` at `at`, with the modifiers held.
+/// The event `e` at `at`, with the modifiers held.
 fn press(e: input_plan::Press, at: (i32, i32), modifiers: Modifiers) -> Press {
     Press {
         at,

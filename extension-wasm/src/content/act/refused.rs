@@ -13,13 +13,14 @@ use std::rc::Rc;
 use js_sys::{Array, Function, Reflect};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
-use web_sys::{Event, EventTarget, HtmlInputElement};
 
 use crate::backstop::Armed;
 use crate::click_refusals::{self, Seen};
 use crate::content::find::describe;
 use crate::content::page_world::{self, Method};
 use crate::pointer_press::Refusals;
+
+use super::forms::file_field_clicks;
 
 type Shared = Rc<RefCell<Seen>>;
 
@@ -129,31 +130,14 @@ impl Refusals for Watch {
     }
 }
 
-const CLICK: &str = "click";
-
 /// Hears a file field's click during ours (the page's `input.click()`, or ours on the field):
 /// Firefox opens no chooser without user activation.
 fn hear_file_chooser(seen: &Shared) -> Option<Armed> {
-    let window: EventTarget = web_sys::window()?.into();
     let seen = seen.clone();
-    let listener = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
-        let Some(field) = e
-            .target()
-            .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
-            .filter(|i| i.type_().eq_ignore_ascii_case("file"))
-        else {
-            return;
-        };
-        let field = describe(&field);
+    file_field_clicks(move |_, field| {
+        let field = describe(field);
         seen.borrow_mut().file_chooser(&field);
-    });
-    window
-        .add_event_listener_with_callback_and_bool(CLICK, listener.as_ref().unchecked_ref(), true)
-        .ok()?;
-    Some(Armed::new(move || {
-        let callback = listener.as_ref().unchecked_ref();
-        let _ = window.remove_event_listener_with_callback_and_bool(CLICK, callback, true);
-    }))
+    })
 }
 
 /// Hears how a promise of the page's ends: a rejection is kept, in `said`'s words (given the

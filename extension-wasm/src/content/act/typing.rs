@@ -1,5 +1,5 @@
-//! Typing text into fields and editors as the editor would take it ([`crate::typing`]
-//! decides, over the page as [`TextFields`] reaches it), and the `change` a committed edit fires
+//! Typing text into fields and editors as the editor would take it ([`crate::typing`] decides,
+//! over the page as [`TextFields`] reaches it), and the `change` a committed edit fires
 //! ([`edit_commit`] decides, over [`Changes`]).
 
 use std::cell::Cell;
