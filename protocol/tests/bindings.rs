@@ -20,14 +20,19 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Each function a `#[wasm_bindgen(…)]` attribute declares in `source`: the attribute and the
-/// declaration to its `;`, each on one line.
-fn bindings(source: &str) -> Vec<(&str, String)> {
+/// Each function a `#[wasm_bindgen(…)]` attribute declares in `source`: the attribute (over as
+/// many lines as it takes) and the declaration to its `;`, each on one line.
+fn bindings(source: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut lines = source.lines().map(str::trim);
     while let Some(line) = lines.next() {
         if !line.starts_with("#[wasm_bindgen(") {
             continue;
+        }
+        let mut attribute = line.to_owned();
+        while !attribute.ends_with(")]") {
+            let Some(next) = lines.next() else { break };
+            attribute.push_str(next);
         }
         let mut declaration = String::new();
         for next in lines.by_ref() {
@@ -39,12 +44,20 @@ fn bindings(source: &str) -> Vec<(&str, String)> {
                 break;
             }
         }
-        let function = declaration.starts_with("fn ") || declaration.starts_with("pub fn ");
-        if function && declaration.ends_with(';') {
-            out.push((line, declaration));
+        if is_function(&declaration) && declaration.ends_with(';') {
+            out.push((attribute, declaration));
         }
     }
     out
+}
+
+/// Does `declaration` declare a function, of any visibility (none, `pub`, `pub(…)`)?
+fn is_function(declaration: &str) -> bool {
+    let unscoped = match declaration.strip_prefix("pub(") {
+        Some(scoped) => scoped.split_once(')').map_or("", |(_, rest)| rest),
+        None => declaration.strip_prefix("pub").unwrap_or(declaration),
+    };
+    unscoped.trim_start().starts_with("fn ")
 }
 
 /// Is the binding given selectors (`selector`, `selectors`, or `marked`: what the snapshot's
@@ -107,5 +120,34 @@ fn a_binding_given_selectors_not_catch_would_be_caught() {
     assert_eq!(
         throwing(source),
         ["pub fn matches(el: &Element, selectors: &JsValue) -> bool;"]
+    );
+}
+
+#[test]
+fn a_binding_over_several_lines_or_scoped_is_read() {
+    let source = r#"
+        #[wasm_bindgen]
+        extern "C" {
+            #[wasm_bindgen(
+                js_namespace = page,
+                js_name = matches
+            )]
+            fn matches(el: &Element, selectors: &JsValue) -> bool;
+            #[wasm_bindgen(js_name = closest)]
+            pub(super) fn closest(el: &Element, selector: &str) -> Option<Element>;
+            #[wasm_bindgen(
+                catch,
+                js_name = all
+            )]
+            pub(crate) fn all(root: &Node, selector: &str) -> Result<JsValue, JsValue>;
+        }
+    "#;
+    assert_eq!(bindings(source).len(), 3);
+    assert_eq!(
+        throwing(source),
+        [
+            "fn matches(el: &Element, selectors: &JsValue) -> bool;",
+            "pub(super) fn closest(el: &Element, selector: &str) -> Option<Element>;",
+        ]
     );
 }
