@@ -87,6 +87,9 @@ impl Elements for Fake {
     fn text_content(&self, el: &usize) -> Option<String> {
         Some(self.elements[*el].name.to_owned())
     }
+    fn input_type(&self, input: &usize) -> Option<String> {
+        Some(self.attr(*input, "type").unwrap_or_default().to_owned())
+    }
 }
 
 impl Frame for Fake {
