@@ -20,35 +20,51 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Each function a `#[wasm_bindgen(…)]` attribute declares in `source`: the attribute (over as
-/// many lines as it takes) and the declaration to its `;`, each on one line.
+/// Each function an `extern "C"` block declares in `source`: its `#[wasm_bindgen…]` attribute
+/// (over as many lines as it takes; empty where it has none) and the declaration to its `;`,
+/// each on one line.
 fn bindings(source: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut lines = source.lines().map(str::trim);
+    let mut inside = false;
+    let mut attribute = String::new();
     while let Some(line) = lines.next() {
-        if !line.starts_with("#[wasm_bindgen(") {
+        if line.starts_with("extern \"C\"") {
+            inside = true;
             continue;
         }
-        let mut attribute = line.to_owned();
-        while !attribute.ends_with(")]") {
-            let Some(next) = lines.next() else { break };
-            attribute.push_str(next);
+        if !inside || line.is_empty() || line.starts_with("//") {
+            continue;
         }
-        let mut declaration = String::new();
-        for next in lines.by_ref() {
-            if next.starts_with("///") || next.starts_with("#[") {
-                continue;
+        if line == "}" {
+            inside = false;
+        } else if line.starts_with("#[wasm_bindgen") {
+            attribute = line.to_owned();
+            while !closed(&attribute) {
+                let Some(next) = lines.next() else { break };
+                attribute.push_str(next);
             }
-            declaration.push_str(next);
-            if next.ends_with(';') || next.ends_with('{') {
-                break;
+        } else if !line.starts_with("#[") {
+            let mut declaration = line.to_owned();
+            while !declaration.ends_with(';') && !declaration.ends_with('{') {
+                let Some(next) = lines.next() else { break };
+                declaration.push_str(next);
             }
-        }
-        if is_function(&declaration) && declaration.ends_with(';') {
-            out.push((attribute, declaration));
+            if is_function(&declaration) && declaration.ends_with(';') {
+                out.push((attribute.clone(), declaration));
+            }
+            attribute.clear();
         }
     }
     out
+}
+
+/// Is the attribute whole: its brackets and parentheses closed?
+fn closed(attribute: &str) -> bool {
+    let depth = |open: char, close: char| {
+        attribute.matches(open).count() == attribute.matches(close).count()
+    };
+    depth('(', ')') && depth('[', ']')
 }
 
 /// Does `declaration` declare a function, of any visibility (none, `pub`, `pub(…)`)?
@@ -124,10 +140,12 @@ fn a_binding_given_selectors_not_catch_would_be_caught() {
 }
 
 #[test]
-fn a_binding_over_several_lines_or_scoped_is_read() {
+fn a_binding_over_several_lines_scoped_or_bare_is_read() {
     let source = r#"
         #[wasm_bindgen]
         extern "C" {
+            // A comment, then a blank line.
+
             #[wasm_bindgen(
                 js_namespace = page,
                 js_name = matches
@@ -140,14 +158,16 @@ fn a_binding_over_several_lines_or_scoped_is_read() {
                 js_name = all
             )]
             pub(crate) fn all(root: &Node, selector: &str) -> Result<JsValue, JsValue>;
+            fn pick(selectors: &str) -> Element;
         }
     "#;
-    assert_eq!(bindings(source).len(), 3);
+    assert_eq!(bindings(source).len(), 4);
     assert_eq!(
         throwing(source),
         [
             "fn matches(el: &Element, selectors: &JsValue) -> bool;",
             "pub(super) fn closest(el: &Element, selector: &str) -> Option<Element>;",
+            "fn pick(selectors: &str) -> Element;",
         ]
     );
 }
