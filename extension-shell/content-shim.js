@@ -26,6 +26,9 @@ const claudezillaNative = (() => {
     matches: (el, selectors) => matches.call(el, selectors),
     attribute: (el, name) => getAttribute.call(el, name),
     hasAttribute: (el, name) => hasAttribute.call(el, name),
+    // An `<svg><input>` is no HTML input: null, where an HTML one's missing type is "".
+    inputType: (el) =>
+      el instanceof HTMLInputElement ? (getAttribute.call(el, "type") ?? "") : null,
     text: (node) => textContent.call(node),
     childElementCount: (el) => childElementCount.call(el),
     nodeType: (node) => nodeType.call(node),

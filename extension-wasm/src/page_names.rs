@@ -17,6 +17,8 @@ use crate::snapshot::Facts;
 /// The DOM's node types a name tells apart.
 const ELEMENT_NODE: u16 = 1;
 const TEXT_NODE: u16 = 3;
+const DOCUMENT_NODE: u16 = 9;
+const DOCUMENT_FRAGMENT_NODE: u16 = 11;
 
 /// Characters of a name as the snapshot, a search and descriptions show it.
 pub const SHOWN_NAME: usize = 80;
@@ -41,9 +43,10 @@ pub trait NamePage {
     fn has_shadow_root(&self, el: &Self::Node) -> bool;
     /// The nodes the page shows under `n` ([`crate::composed::shown_children`]).
     fn shown_children(&self, n: &Self::Node) -> Vec<Self::Node>;
-    /// The node's tree: its document, or the shadow root it is in.
+    /// The node's tree: its document, or the shadow root it is in (an element the page
+    /// removed is its own).
     fn root(&self, n: &Self::Node) -> Self::Node;
-    /// The element of the tree `root` with this id.
+    /// The element with this id in `root`, a document or a shadow root (`getElementById`).
     fn by_id(&self, root: &Self::Node, id: &str) -> Option<Self::Node>;
     fn showing(&self, el: &Self::Node) -> Showing;
     /// A property of the element's computed style (`pseudo` empty) or of a pseudo-element's.
@@ -241,7 +244,11 @@ impl<P: NamePage> NameSources for Sources<'_, P> {
     }
 
     fn by_id(&mut self, n: &P::Node, id: &str) -> Option<P::Node> {
-        self.page.by_id(&self.page.root(n), id)
+        let root = self.page.root(n);
+        // An element the page removed is its own root: no `getElementById` to ask.
+        let tree = self.page.node_type(&root);
+        let tree = matches!(tree, DOCUMENT_NODE | DOCUMENT_FRAGMENT_NODE);
+        tree.then(|| self.page.by_id(&root, id)).flatten()
     }
 
     fn shown(&mut self, n: &P::Node) -> Shown {

@@ -20,31 +20,60 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Each function a `#[wasm_bindgen(…)]` attribute declares in `source`: the attribute and the
-/// declaration to its `;`, each on one line.
-fn bindings(source: &str) -> Vec<(&str, String)> {
+/// Each function an `extern "C"` block declares in `source`: its `#[wasm_bindgen…]` attribute
+/// (over as many lines as it takes; empty where it has none) and the declaration to its `;`,
+/// each on one line.
+fn bindings(source: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut lines = source.lines().map(str::trim);
+    let mut inside = false;
+    let mut attribute = String::new();
     while let Some(line) = lines.next() {
-        if !line.starts_with("#[wasm_bindgen(") {
+        if line.starts_with("extern \"C\"") {
+            inside = true;
             continue;
         }
-        let mut declaration = String::new();
-        for next in lines.by_ref() {
-            if next.starts_with("///") || next.starts_with("#[") {
-                continue;
-            }
-            declaration.push_str(next);
-            if next.ends_with(';') || next.ends_with('{') {
-                break;
-            }
+        if !inside || line.is_empty() || line.starts_with("//") {
+            continue;
         }
-        let function = declaration.starts_with("fn ") || declaration.starts_with("pub fn ");
-        if function && declaration.ends_with(';') {
-            out.push((line, declaration));
+        if line == "}" {
+            inside = false;
+        } else if line.starts_with("#[wasm_bindgen") {
+            attribute = line.to_owned();
+            while !closed(&attribute) {
+                let Some(next) = lines.next() else { break };
+                attribute.push_str(next);
+            }
+        } else if !line.starts_with("#[") {
+            let mut declaration = line.to_owned();
+            while !declaration.ends_with(';') && !declaration.ends_with('{') {
+                let Some(next) = lines.next() else { break };
+                declaration.push_str(next);
+            }
+            if is_function(&declaration) && declaration.ends_with(';') {
+                out.push((attribute.clone(), declaration));
+            }
+            attribute.clear();
         }
     }
     out
+}
+
+/// Is the attribute whole: its brackets and parentheses closed?
+fn closed(attribute: &str) -> bool {
+    let depth = |open: char, close: char| {
+        attribute.matches(open).count() == attribute.matches(close).count()
+    };
+    depth('(', ')') && depth('[', ']')
+}
+
+/// Does `declaration` declare a function, of any visibility (none, `pub`, `pub(…)`)?
+fn is_function(declaration: &str) -> bool {
+    let unscoped = match declaration.strip_prefix("pub(") {
+        Some(scoped) => scoped.split_once(')').map_or("", |(_, rest)| rest),
+        None => declaration.strip_prefix("pub").unwrap_or(declaration),
+    };
+    unscoped.trim_start().starts_with("fn ")
 }
 
 /// Is the binding given selectors (`selector`, `selectors`, or `marked`: what the snapshot's
@@ -107,5 +136,38 @@ fn a_binding_given_selectors_not_catch_would_be_caught() {
     assert_eq!(
         throwing(source),
         ["pub fn matches(el: &Element, selectors: &JsValue) -> bool;"]
+    );
+}
+
+#[test]
+fn a_binding_over_several_lines_scoped_or_bare_is_read() {
+    let source = r#"
+        #[wasm_bindgen]
+        extern "C" {
+            // A comment, then a blank line.
+
+            #[wasm_bindgen(
+                js_namespace = page,
+                js_name = matches
+            )]
+            fn matches(el: &Element, selectors: &JsValue) -> bool;
+            #[wasm_bindgen(js_name = closest)]
+            pub(super) fn closest(el: &Element, selector: &str) -> Option<Element>;
+            #[wasm_bindgen(
+                catch,
+                js_name = all
+            )]
+            pub(crate) fn all(root: &Node, selector: &str) -> Result<JsValue, JsValue>;
+            fn pick(selectors: &str) -> Element;
+        }
+    "#;
+    assert_eq!(bindings(source).len(), 4);
+    assert_eq!(
+        throwing(source),
+        [
+            "fn matches(el: &Element, selectors: &JsValue) -> bool;",
+            "pub(super) fn closest(el: &Element, selector: &str) -> Option<Element>;",
+            "fn pick(selectors: &str) -> Element;",
+        ]
     );
 }

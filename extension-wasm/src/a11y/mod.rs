@@ -15,6 +15,9 @@ pub struct ElementFacts<'a> {
     pub role_attr: Option<&'a str>,
     /// `type` of an input or button.
     pub input_type: Option<&'a str>,
+    /// An `input` of another namespace (`<svg><input>`): no HTML field, so its tag gives it
+    /// no role, and it is not focusable.
+    pub foreign: bool,
     pub has_href: bool,
     pub contenteditable: bool,
     /// A tabindex (even -1: focusable by a click), an inline onclick, or `draggable`: what
@@ -33,6 +36,9 @@ pub trait Elements {
     fn child_element_count(&self, el: &Self::Element) -> u32;
     /// The element's `textContent`.
     fn text_content(&self, el: &Self::Element) -> Option<String>;
+    /// An `<input>`'s `type` attribute, empty without one; none when it is of another
+    /// namespace (`<svg><input>`). One read, as the attribute's was.
+    fn input_type(&self, input: &Self::Element) -> Option<String>;
 }
 
 /// Is this a control a script made: focusable by the keyboard (tabindex ≥ 0), clicked
@@ -61,13 +67,16 @@ pub fn role_of<E: Elements>(
     marked: bool,
 ) -> (Option<&'static str>, bool) {
     let role_attr = marked.then(|| page.attribute(el, "role")).flatten();
-    let input_type = (tag == "input" || tag == "button")
-        .then(|| page.attribute(el, "type"))
-        .flatten();
+    let input_type = match tag {
+        "input" => page.input_type(el),
+        "button" => page.attribute(el, "type"),
+        _ => None,
+    };
     let facts = ElementFacts {
         tag,
         role_attr: role_attr.as_deref(),
         input_type: input_type.as_deref(),
+        foreign: tag == "input" && input_type.is_none(),
         has_href: tag == "a" && page.has_attribute(el, "href"),
         contenteditable: marked
             && page
@@ -91,6 +100,7 @@ pub fn role(f: &ElementFacts) -> Option<&'static str> {
         // presentational roles conflict resolution).
         let ignored = matches!(known, Some("none" | "presentation"))
             && name::natively_focusable(f.tag, f.has_href)
+            && !f.foreign
             && !f.disabled;
         if !ignored {
             // ARIA 1.3's name for an image.
@@ -103,7 +113,7 @@ pub fn role(f: &ElementFacts) -> Option<&'static str> {
         "summary" => "button",
         "select" => "combobox",
         "textarea" => "textbox",
-        "input" => input_role(f.input_type.unwrap_or("text"))?,
+        "input" if !f.foreign => input_role(f.input_type.unwrap_or("text"))?,
         "h1" => "h1",
         "h2" => "h2",
         "h3" => "h3",

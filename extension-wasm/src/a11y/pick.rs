@@ -48,8 +48,6 @@ pub trait Frame {
     fn frame_id(&self, iframe: &Self::Element) -> Option<u64>;
     /// The element's ref (handed out on first sight).
     fn element_ref(&self, el: &Self::Element) -> ElementRef;
-    /// The browser frame ids of the frame's child frames (open shadow roots' too).
-    fn child_frames(&self) -> Vec<u64>;
     /// The clock, in ms, read once a search is done (its time).
     fn now_ms(&self) -> f64;
 }
@@ -106,7 +104,7 @@ pub fn iframe<F: Frame>(frame: &F, iframes: &[F::Element], iframe: &F::Element) 
 /// How the `<iframe>` (or `<frame>`) of the child frame `child` (its browser frame id) is
 /// picked ([`iframe`]); an error when it left the page.
 pub fn child_frame<F: Frame>(frame: &F, child: u64) -> Result<Pick, ErrorBody> {
-    let iframes = frame.select("iframe, frame");
+    let iframes = frame.select(FRAMES);
     let Some(held) = iframes.iter().find(|f| frame.frame_id(f) == Some(child)) else {
         return Err(ErrorBody::new(
             ErrorCode::ElementNotFound,
@@ -115,6 +113,16 @@ pub fn child_frame<F: Frame>(frame: &F, child: u64) -> Result<Pick, ErrorBody> {
         .with_hint("call firefox_snapshot again"));
     };
     Ok(iframe(frame, &iframes, held))
+}
+
+/// The elements that hold a child frame.
+const FRAMES: &str = "iframe, frame";
+
+/// The browser frame ids of the frame's child frames, in [`Frame::select`]'s order (open
+/// shadow roots' too): its trees as read once, not walked again.
+fn child_frames<F: Frame>(frame: &F) -> Vec<u64> {
+    let iframes = frame.select(FRAMES);
+    iframes.iter().filter_map(|f| frame.frame_id(f)).collect()
 }
 
 /// `firefox_find {role, name?}` in one frame, begun at `started`: the elements `getByRole`
@@ -140,7 +148,7 @@ pub fn found<F: Frame>(
     Found {
         matches,
         total,
-        frames: frame.child_frames(),
+        frames: child_frames(frame),
         searched: Searched {
             chars: 0,
             frames: 1,

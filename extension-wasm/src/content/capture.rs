@@ -4,7 +4,6 @@
 use claudezilla_protocol::args::FrameTarget;
 use claudezilla_protocol::envelope::PageReply;
 use claudezilla_protocol::reply;
-use claudezilla_protocol::reply::PageMetrics;
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 use js_sys::{Function, Promise, Reflect};
 use wasm_bindgen::prelude::*;
@@ -13,7 +12,7 @@ use web_sys::{Element, HtmlImageElement};
 
 use super::dom::{self, document, is_visible};
 use super::find::{self, describe, ref_for};
-use crate::page_marks::{self, Marked};
+use crate::page_marks::{self, Marked, Measured};
 use crate::shot::settle::Settling;
 use crate::web;
 
@@ -85,19 +84,20 @@ fn pending_images() -> Result<u32, ErrorBody> {
 }
 
 fn in_view(el: &Element) -> bool {
+    let b = client_box(el);
+    let [w, h] = web_sys::window().map_or([0.0; 2], |w| viewport(&w));
+    page_marks::overlaps(b, [0.0, 0.0, w, h])
+}
+
+/// `innerWidth`, `innerHeight`.
+fn viewport(window: &web_sys::Window) -> [f64; 2] {
+    let num = |v: Result<JsValue, JsValue>| v.ok().and_then(|v| v.as_f64()).unwrap_or(0.0);
+    [num(window.inner_width()), num(window.inner_height())]
+}
+
+fn client_box(el: &Element) -> page_marks::Rect {
     let r = el.get_bounding_client_rect();
-    let (w, h) = web_sys::window()
-        .map(|w| {
-            (
-                w.inner_width().ok().and_then(|v| v.as_f64()).unwrap_or(0.0),
-                w.inner_height()
-                    .ok()
-                    .and_then(|v| v.as_f64())
-                    .unwrap_or(0.0),
-            )
-        })
-        .unwrap_or_default();
-    r.bottom() > 0.0 && r.right() > 0.0 && r.top() < h && r.left() < w
+    [r.left(), r.top(), r.width(), r.height()]
 }
 
 pub(super) async fn animation_frame() -> Result<(), ErrorBody> {
@@ -126,64 +126,35 @@ async fn idle() -> Result<(), ErrorBody> {
     Ok(())
 }
 
-/// Viewport, scroll, page size, the target's box and the badge targets, in CSS pixels.
+/// Viewport, scroll, page size, the target's box and the badge targets, in CSS pixels
+/// ([`page_marks::metrics`]).
 pub fn metrics(
     target: Option<&FrameTarget>,
     marks: bool,
     frame: u32,
 ) -> Result<PageReply, ErrorBody> {
-    let window = window()?;
-    let doc = document()?;
-    let num = |v: Result<JsValue, JsValue>| v.ok().and_then(|v| v.as_f64()).unwrap_or(0.0);
-    let (sx, sy) = (
-        window.scroll_x().unwrap_or(0.0),
-        window.scroll_y().unwrap_or(0.0),
-    );
-    let viewport = [num(window.inner_width()), num(window.inner_height())];
-    let root = doc.document_element();
-    let size = |f: fn(&Element) -> i32| {
-        root.as_ref()
-            .map_or(0, f)
-            .max(doc.body().as_ref().map_or(0, |b| f(b))) as f64
+    let page = Measures {
+        window: window()?,
+        doc: document()?,
+        frame,
     };
-    let page = [size(Element::scroll_width), size(Element::scroll_height)];
-    let boxes = Boxes { sx, sy, frame };
-    let element = match target {
-        Some(t) => {
-            let el = find::resolve(t, frame)?;
-            Some(page_marks::captured(boxes.rect(&el), || describe(&el))?)
-        }
-        None => None,
-    };
-    let mut found = Vec::new();
-    if marks {
-        let candidates = dom::matching(&doc, page_marks::INTERACTIVE)
-            .map_err(|e| ErrorBody::new(ErrorCode::Internal, web::js_error_message(&e)))?;
-        let view = [sx, sy, viewport[0], viewport[1]];
-        found = page_marks::marks(&boxes, candidates, view, element.is_some());
-    }
-    Ok(PageReply::Metrics(PageMetrics {
-        viewport,
-        scroll: [sx, sy],
-        page,
-        element,
-        marks: found,
-    }))
+    Ok(PageReply::Metrics(page_marks::metrics(
+        &page, target, marks,
+    )?))
 }
 
-/// The frame's elements as badges mark them, their boxes in the page's coordinates.
-struct Boxes {
-    sx: f64,
-    sy: f64,
+/// The frame as a screenshot measures it.
+struct Measures {
+    window: web_sys::Window,
+    doc: web_sys::Document,
     frame: u32,
 }
 
-impl Marked for Boxes {
+impl Marked for Measures {
     type Element = Element;
 
     fn rect(&self, el: &Element) -> page_marks::Rect {
-        let r = el.get_bounding_client_rect();
-        [r.left() + self.sx, r.top() + self.sy, r.width(), r.height()]
+        client_box(el)
     }
 
     fn visible(&self, el: &Element) -> bool {
@@ -192,5 +163,45 @@ impl Marked for Boxes {
 
     fn label(&self, el: &Element) -> String {
         format!("{} {}", ref_for(el, self.frame), describe(el))
+    }
+}
+
+impl Measured for Measures {
+    fn scroll(&self) -> [f64; 2] {
+        let w = &self.window;
+        [w.scroll_x().unwrap_or(0.0), w.scroll_y().unwrap_or(0.0)]
+    }
+
+    fn viewport(&self) -> [f64; 2] {
+        viewport(&self.window)
+    }
+
+    fn document_element(&self) -> Option<Element> {
+        self.doc.document_element()
+    }
+
+    fn body(&self) -> Option<Element> {
+        self.doc.body().map(Element::from)
+    }
+
+    fn scroll_width(&self, el: &Element) -> i32 {
+        el.scroll_width()
+    }
+
+    fn scroll_height(&self, el: &Element) -> i32 {
+        el.scroll_height()
+    }
+
+    fn resolve(&self, target: &FrameTarget) -> Result<Element, ErrorBody> {
+        find::resolve(target, self.frame)
+    }
+
+    fn describe(&self, el: &Element) -> String {
+        describe(el)
+    }
+
+    fn interactive(&self) -> Result<impl Iterator<Item = Element>, String> {
+        let all = dom::matching(&self.doc, page_marks::INTERACTIVE);
+        all.map_err(|e| web::js_error_message(&e))
     }
 }

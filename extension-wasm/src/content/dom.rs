@@ -31,6 +31,10 @@ extern "C" {
     pub fn attribute(el: &Element, name: &str) -> Option<String>;
     #[wasm_bindgen(js_namespace = claudezillaNative, js_name = hasAttribute)]
     pub fn has_attribute(el: &Element, name: &str) -> bool;
+    /// An HTML `<input>`'s `type` attribute (empty without one); none for an element of
+    /// another namespace (`<svg><input>`). One call, as the attribute's read was.
+    #[wasm_bindgen(js_namespace = claudezillaNative, js_name = inputType)]
+    pub fn input_type(el: &Element) -> Option<String>;
     #[wasm_bindgen(js_namespace = claudezillaNative, js_name = hasAttribute)]
     fn has_attribute_named(el: &Element, name: &JsValue) -> bool;
     /// The node's `textContent`.

@@ -8,12 +8,12 @@ use claudezilla_protocol::ErrorBody;
 use claudezilla_protocol::args::ElementRef;
 use claudezilla_protocol::reply::{Found, Locator, Pick};
 use wasm_bindgen::JsCast;
-use web_sys::{Document, Element, ShadowRoot};
+use web_sys::{Element, ShadowRoot};
 
 use super::dom::{self, box_less, document, is_visible};
 use super::find::{open_roots, query_all_in, ref_for};
 use super::names::{self, Labels};
-use super::snapshot::{child_frames, css_path, frame_id_of, role_of};
+use super::snapshot::{css_path, frame_id_of, role_of};
 use crate::a11y::pick::{self, Frame};
 use crate::{a11y, web};
 
@@ -44,7 +44,6 @@ fn located(element: Pick) -> Box<Locator> {
 
 /// This frame's document and its open shadow roots, as picking reads them.
 struct ThisFrame {
-    doc: Document,
     roots: Vec<web_sys::Node>,
     labels: RefCell<Labels>,
     /// The frame's alias, which its refs carry.
@@ -53,10 +52,8 @@ struct ThisFrame {
 
 impl ThisFrame {
     fn read(frame: u32) -> Result<Self, ErrorBody> {
-        let doc = document()?;
         Ok(Self {
-            roots: open_roots(&doc),
-            doc,
+            roots: open_roots(&document()?),
             labels: RefCell::default(),
             frame,
         })
@@ -128,10 +125,6 @@ impl Frame for ThisFrame {
 
     fn element_ref(&self, el: &Element) -> ElementRef {
         ref_for(el, self.frame)
-    }
-
-    fn child_frames(&self) -> Vec<u64> {
-        child_frames(&self.doc)
     }
 
     fn now_ms(&self) -> f64 {

@@ -118,13 +118,6 @@ impl NamePage for Dom {
     }
 
     fn by_id(&self, root: &Node, id: &str) -> Option<Node> {
-        // An element the page removed is its own root: no `getElementById` to ask.
-        if !matches!(
-            dom::node_type(root),
-            Node::DOCUMENT_NODE | Node::DOCUMENT_FRAGMENT_NODE
-        ) {
-            return None;
-        }
         let root = root.unchecked_ref::<web_sys::DocumentFragment>();
         root.get_element_by_id(id).map(Node::from)
     }

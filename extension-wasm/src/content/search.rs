@@ -7,11 +7,12 @@ use claudezilla_protocol::reply::Found;
 use wasm_bindgen::JsCast;
 use web_sys::{CharacterData, Element, Node};
 
-use super::dom::{document, showing};
+use super::dom::{Dom, document, showing};
 use super::find::ref_for;
 use super::names::{self, Labels};
 use super::snapshot::{frame_id_of, role_of};
 use crate::a11y::name::Named;
+use crate::composed::Tree;
 use crate::search::walk::{self, Child};
 use crate::showing::Showing;
 use crate::web;
@@ -44,16 +45,6 @@ fn child(node: Node) -> Child<Element, CharacterData> {
     }
 }
 
-fn children_of(parent: &Node) -> Vec<Child<Element, CharacterData>> {
-    let mut out = Vec::new();
-    let mut at = parent.first_child();
-    while let Some(node) = at {
-        at = node.next_sibling();
-        out.push(child(node));
-    }
-    out
-}
-
 impl walk::Page for Frame {
     type Element = Element;
     type Text = CharacterData;
@@ -73,11 +64,11 @@ impl walk::Page for Frame {
     fn frame_id(&self, iframe: &Element) -> Option<u64> {
         frame_id_of(iframe)
     }
+    /// Read through the page's native getters ([`Dom`]'s children).
     fn children(&self, el: &Element) -> Vec<Child<Element, CharacterData>> {
-        match el.shadow_root() {
-            Some(shadow) => children_of(&shadow),
-            None => children_of(el),
-        }
+        let shadow = el.shadow_root().map(Node::from);
+        let children = Dom.children(shadow.as_ref().unwrap_or(el));
+        children.into_iter().map(child).collect()
     }
     fn slotted(&self, slot: &Element) -> Vec<Child<Element, CharacterData>> {
         let assigned = names::slotted(slot);

@@ -75,6 +75,10 @@ impl Elements for Dom {
     fn text_content(&self, el: &Element) -> Option<String> {
         dom::text(el)
     }
+
+    fn input_type(&self, input: &Element) -> Option<String> {
+        dom::input_type(input)
+    }
 }
 
 impl Page for Dom {

@@ -162,6 +162,7 @@ impl NamePage for Fake {
         self.nodes[*n].root
     }
     fn by_id(&self, root: &usize, id: &str) -> Option<usize> {
+        self.log.say(format!("by id {root}"));
         let mut all = (0..self.nodes.len()).filter(|n| self.nodes[*n].root == *root);
         all.find(|n| self.attribute(n, "id").as_deref() == Some(id))
     }
@@ -651,4 +652,23 @@ fn another_namespaces_field_inside_a_name_is_never_asked_its_value() {
     let field = page.add(button, "textarea", &[]);
     page.nodes[field].value = "4".into();
     assert_eq!(page.name(&mut Kept::default(), button, None), "Pay 4");
+}
+
+#[test]
+fn an_element_the_page_removed_looks_up_no_id() {
+    let mut page = Fake::new();
+    let words = page.add(0, "span", &[("id", "words")]);
+    page.add_text(words, "Shown words");
+    let named = page.add(0, "button", &[("aria-labelledby", "words")]);
+    page.add_text(named, "Own");
+    assert_eq!(page.name(&mut Kept::default(), named, None), "Shown words");
+    assert_eq!(page.reads("by id 0"), 1);
+    // Removed: its own root, an element, with no `getElementById`.
+    page.nodes[named].root = named;
+    assert_eq!(page.name(&mut Kept::default(), named, None), "Own");
+    assert_eq!(
+        page.reads("by id"),
+        1,
+        "no id looked up in a removed element"
+    );
 }

@@ -246,6 +246,12 @@ impl Elements for Fake {
     fn text_content(&self, el: &usize) -> Option<String> {
         Some(self.words(*el))
     }
+
+    fn input_type(&self, input: &usize) -> Option<String> {
+        // `xmlns` stands for an element of another namespace (`<svg><input>`).
+        let html = self.attr(*input, "xmlns").is_none();
+        html.then(|| self.attr(*input, "type").unwrap_or_default().to_owned())
+    }
 }
 
 impl Page for Fake {
@@ -815,6 +821,26 @@ fn a_script_control_by_tabindex_or_onclick_and_a_cell_gives_way_to_its_buttons()
     assert_eq!(
         page.text_of(all()),
         "clickable \"Focusable\" e1\nclickable \"Go\" e2\nbutton \"Day 3\" e3\n"
+    );
+}
+
+#[test]
+fn an_input_of_another_namespace_is_no_field() {
+    // `<svg><input>`: no textbox (named, it shows as what it is, with no ref), and not
+    // focusable, so `role="none"` holds for it.
+    let page = Fake::page(vec![
+        el(
+            "input",
+            &[("xmlns", "svg"), ("aria-label", "Drawn")],
+            vec![],
+        ),
+        el("input", &[("xmlns", "svg"), ("role", "none")], vec![]),
+        el("input", &[("aria-label", "Typed")], vec![]),
+        el("input", &[("role", "none"), ("aria-label", "Kept")], vec![]),
+    ]);
+    assert_eq!(
+        page.text_of(all()),
+        "input \"Drawn\"\ntextbox \"Typed\" e1\ntextbox \"Kept\" e2\n"
     );
 }
 

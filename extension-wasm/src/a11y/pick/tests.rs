@@ -87,6 +87,9 @@ impl Elements for Fake {
     fn text_content(&self, el: &usize) -> Option<String> {
         Some(self.elements[*el].name.to_owned())
     }
+    fn input_type(&self, input: &usize) -> Option<String> {
+        Some(self.attr(*input, "type").unwrap_or_default().to_owned())
+    }
 }
 
 impl Frame for Fake {
@@ -171,9 +174,6 @@ impl Frame for Fake {
             frame: 3,
             index: *el as u32,
         }
-    }
-    fn child_frames(&self) -> Vec<u64> {
-        vec![7, 9]
     }
     /// Each read of the clock 5 ms after the last.
     fn now_ms(&self) -> f64 {
@@ -325,6 +325,10 @@ fn a_role_search_answers_refs_cut_names_the_child_frames_and_its_time() {
     let long: &'static str = long.leak().trim_end();
     f.add(Some(body), "a", &[("href", "/")], long);
     f.add(Some(body), "a", &[("href", "/")], "Home");
+    // The child frames in tree order; a frame the browser gives no id is left out.
+    f.add(Some(body), "iframe", &[("data-frame", "9")], "");
+    f.add(Some(body), "iframe", &[], "");
+    f.add(Some(body), "frame", &[("data-frame", "7")], "");
     let found = found(&f, "link", None, 1, 0.0);
     assert_eq!(found.total, 2);
     assert_eq!(found.matches.len(), 1);
@@ -336,7 +340,7 @@ fn a_role_search_answers_refs_cut_names_the_child_frames_and_its_time() {
     assert_eq!((first.role.as_str(), first.context.as_str()), ("link", ""));
     assert_eq!(first.name.chars().count(), 80);
     assert!(long.starts_with(first.name.trim_end_matches('…')));
-    assert_eq!(found.frames, [7, 9]);
+    assert_eq!(found.frames, [9, 7]);
     let searched = &found.searched;
     // The clock read after both names.
     assert_eq!((searched.chars, searched.frames, searched.ms), (0, 1, 205));
