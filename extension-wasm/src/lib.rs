@@ -44,7 +44,8 @@
 //!   out of what is shown.
 //! * [`request_routes`]: each agent's routes, what of them needs the evaluate switch, whose
 //!   routes a request meets and what the background does with it, and which tabs the
-//!   blocking listeners hear.
+//!   blocking listeners hear; [`request_intercept`]: what the listeners do with one request
+//!   and its response's headers.
 //! * [`early_mark`]: how the early script tells an agent tab's documents apart, and which of
 //!   its loads count; [`early_kept`]: what it kept while the page loaded, taken over.
 //! * [`allowlist`], [`glob`]: the user's and the agents' domain lists; URL globs;
@@ -170,6 +171,7 @@ pub mod popup_status;
 pub mod redact;
 pub mod refusal;
 pub mod request_events;
+pub mod request_intercept;
 pub mod request_log;
 pub mod request_routes;
 pub mod retry_plan;
