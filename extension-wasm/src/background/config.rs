@@ -13,6 +13,7 @@ use wasm_bindgen::prelude::*;
 
 use super::with_state;
 use crate::agent_config;
+use crate::tab_listeners::WhileNeeded;
 use crate::web;
 
 /// Where the popup's allowlist is kept (`storage.local`), so it outlives a restart.
@@ -85,7 +86,8 @@ type Blocking = Closure<dyn FnMut(JsValue) -> JsValue>;
 
 thread_local! {
     /// The frames' listener, registered only while the user has an allowlist.
-    static FRAMES: std::cell::RefCell<Option<Blocking>> = const { std::cell::RefCell::new(None) };
+    static FRAMES: std::cell::RefCell<WhileNeeded<Blocking>> =
+        std::cell::RefCell::new(WhileNeeded::default());
 }
 
 /// An agent tab's request, as the blocking listeners see it: the tab, the address, the frame.
@@ -128,27 +130,23 @@ fn add_blocking(listener: &Blocking, kind: &'static str) {
 /// without one, no frame of any tab waits on us).
 pub fn sync_frames() {
     let needed = with_state(|s| !s.user_list().is_empty());
-    FRAMES.with(|f| {
-        let mut f = f.borrow_mut();
-        match (needed, f.is_some()) {
-            (true, false) => {
-                let listener = Blocking::new(|d: JsValue| {
-                    let Some((tab, url, frame)) = agent_request(d) else {
-                        return JsValue::UNDEFINED;
-                    };
-                    with_state(|s| s.refuse_frame_load(tab, frame, &url))
-                        .map_or(JsValue::UNDEFINED, |m| cancel(&m))
-                });
-                add_blocking(&listener, "sub_frame");
-                *f = Some(listener);
-            }
-            (false, true) => {
-                if let Some(old) = f.take() {
-                    web::WEB_REQUEST_ON_BEFORE_REQUEST
-                        .with(|e| e.remove_listener(old.as_ref().unchecked_ref()));
-                }
-            }
-            _ => {}
-        }
+    FRAMES.with_borrow_mut(|f| {
+        f.follow(needed, frames_listener, |old| {
+            web::WEB_REQUEST_ON_BEFORE_REQUEST
+                .with(|e| e.remove_listener(old.as_ref().unchecked_ref()));
+        })
     });
+}
+
+/// Cancels a frame's load of an agent tab outside the allowlists.
+fn frames_listener() -> Blocking {
+    let listener = Blocking::new(|d: JsValue| {
+        let Some((tab, url, frame)) = agent_request(d) else {
+            return JsValue::UNDEFINED;
+        };
+        with_state(|s| s.refuse_frame_load(tab, frame, &url))
+            .map_or(JsValue::UNDEFINED, |m| cancel(&m))
+    });
+    add_blocking(&listener, "sub_frame");
+    listener
 }
