@@ -113,18 +113,34 @@ mod tests {
     #[test]
     fn a_lone_listener_is_added_once_needed_and_taken_out_once_not() {
         let mut lone = WhileNeeded::default();
-        let (mut added, mut removed) = (0, Vec::new());
+        let steps = std::cell::RefCell::new(Vec::new());
+        let mut added = 0;
         for needed in [false, true, true, false, false, true] {
+            steps.borrow_mut().push(format!("needed: {needed}"));
             lone.follow(
                 needed,
                 || {
                     added += 1;
+                    steps.borrow_mut().push(format!("add {added}"));
                     added
                 },
-                |l| removed.push(l),
+                |l| steps.borrow_mut().push(format!("remove {l}")),
             );
         }
-        assert_eq!((added, removed), (2, vec![1]));
+        assert_eq!(
+            steps.into_inner(),
+            [
+                "needed: false",
+                "needed: true",
+                "add 1",
+                "needed: true",
+                "needed: false",
+                "remove 1",
+                "needed: false",
+                "needed: true",
+                "add 2",
+            ]
+        );
     }
 
     proptest! {
