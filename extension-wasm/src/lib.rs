@@ -91,7 +91,8 @@
 //! * [`background_state`]: the background's state, and which waiters a tab's event ends, what
 //!   a tab that went or an agent that left takes with it, what the allowlists and the
 //!   evaluate switch refuse, how much is kept of it, what goes to a frame (its id, the
-//!   console's restart, the agent's typed secrets to hide) and a granted slot's reservation.
+//!   console's restart, the agent's typed secrets to hide; a tab given back, its hooks out)
+//!   and a granted slot's reservation.
 //! * [`tab_listeners`]: which tabs' blocking listeners to add and take out as the pool changes.
 //! * [`browser_tab`]: a tab and a window as the browser gives them, a page's title cut.
 //! * [`tab_mark`]: the owner's mark an agent tab carries across a restart, and the pool a
