@@ -9,6 +9,7 @@ use claudezilla_protocol::reply::BrowserTab;
 use claudezilla_protocol::{AgentId, ErrorBody, ErrorCode, TabId};
 
 use crate::allowlist::origin;
+use crate::browser_tab::Tab;
 use crate::pool::Pool;
 
 /// Requests waiting at once; more are refused at once (an agent cannot flood the popup).
@@ -59,11 +60,12 @@ impl Approvals {
     }
 
     /// The toolbar button's badge: how many wait.
-    pub fn badge(&self) -> String {
-        match self.pending.len() {
+    pub fn badge(&self) -> Badge {
+        let text = match self.pending.len() {
             0 => String::new(),
             n => n.to_string(),
-        }
+        };
+        Badge { text }
     }
 }
 
@@ -96,12 +98,38 @@ pub fn seen_by(
     }
 }
 
+/// The toolbar button's badge text (`browserAction.setBadgeText`).
+#[derive(Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Badge {
+    pub text: String,
+}
+
+/// The badge's colour (`browserAction.setBadgeBackgroundColor`).
+#[derive(Debug, serde::Serialize)]
+pub struct BadgeColor {
+    color: &'static str,
+}
+
+/// Red: a request waits for the user.
+pub const BADGE_COLOR: BadgeColor = BadgeColor { color: "#d93025" };
+
 /// A browser tab as `tabs.query` gives it, the fields a listing shows.
 pub struct ListedTab {
     pub id: TabId,
     pub window_id: u32,
     pub title: String,
     pub url: String,
+}
+
+impl From<Tab> for ListedTab {
+    fn from(t: Tab) -> Self {
+        Self {
+            id: TabId(t.id),
+            window_id: t.window_id,
+            title: t.title,
+            url: t.url,
+        }
+    }
 }
 
 /// Every tab of the browser as `agent` sees it (`firefox_list_all_tabs`): whose it is (its
@@ -147,6 +175,34 @@ mod tests {
 
     fn agent(n: u8) -> AgentId {
         AgentId::new([n; 16], 100)
+    }
+
+    #[test]
+    fn the_badge_and_a_listed_tab_read_as_the_browser_gives_and_takes_them() {
+        let mut a = Approvals::default();
+        a.ask("agent_1", TabId(4), "Mail", "https://mail.example", false);
+        assert_eq!(
+            serde_json::to_value(a.badge()).unwrap(),
+            serde_json::json!({"text": "1"})
+        );
+        assert_eq!(
+            serde_json::to_value(BADGE_COLOR).unwrap(),
+            serde_json::json!({"color": "#d93025"})
+        );
+        let tab: Tab = serde_json::from_value(serde_json::json!({
+            "id": 3, "windowId": 13, "title": "page 3", "url": "https://a.test/3", "status": "loading",
+        }))
+        .unwrap();
+        let listed = ListedTab::from(tab);
+        assert_eq!(
+            (
+                listed.id,
+                listed.window_id,
+                listed.title.as_str(),
+                listed.url.as_str()
+            ),
+            (TabId(3), 13, "page 3", "https://a.test/3")
+        );
     }
 
     fn any(id: u32) -> ListedTab {
@@ -241,10 +297,10 @@ mod tests {
                 .is_none(),
             "one request per tab"
         );
-        assert_eq!(a.badge(), "1");
+        assert_eq!(a.badge().text, "1");
         assert!(a.settle(first));
         assert!(!a.settle(first), "settled once");
-        assert_eq!(a.badge(), "");
+        assert_eq!(a.badge().text, "");
         for n in 0..MAX_PENDING as u32 {
             assert!(a.ask("agent_1", TabId(10 + n), "t", "o", false).is_some());
         }

@@ -11,6 +11,7 @@ use claudezilla_protocol::{ErrorBody, ErrorCode, TabId};
 
 use crate::allowlist::origin;
 use crate::approvals::still_the_site;
+use crate::browser_tab::Tab;
 
 /// The longest an agent waits for the user's answer.
 const APPROVAL_WAIT_MS: u32 = 120_000;
@@ -24,6 +25,17 @@ pub struct UserTab {
     pub complete: bool,
     /// It is in a private window.
     pub private: bool,
+}
+
+impl From<Tab> for UserTab {
+    fn from(t: Tab) -> Self {
+        Self {
+            url: t.url,
+            title: t.title,
+            complete: t.status == "complete",
+            private: t.incognito,
+        }
+    }
 }
 
 /// What attaching asks of the pool, the popup and the browser, for one agent.

@@ -226,6 +226,25 @@ impl State {
         allowlist::refusal(self.user_list(), own, url)
     }
 
+    /// The refusal of `load`, a top-level load, where it is an agent tab's
+    /// ([`State::refuse_load`]); a load of any other tab is none of ours.
+    pub fn refuse_top_load(&mut self, load: &Load, now: impl Fn() -> f64) -> Option<String> {
+        let tab = self.agent_tab(load)?;
+        self.refuse_load(tab, &load.url, now)
+    }
+
+    /// The refusal of `load`, a frame's, where it is an agent tab's
+    /// ([`State::refuse_frame_load`]).
+    pub fn refuse_frame_of(&mut self, load: &Load) -> Option<String> {
+        let tab = self.agent_tab(load)?;
+        self.refuse_frame_load(tab, load.frame_id, &load.url)
+    }
+
+    fn agent_tab(&self, load: &Load) -> Option<TabId> {
+        let tab = TabId(u32::try_from(load.tab_id).ok()?);
+        self.pool.contains(tab).then_some(tab)
+    }
+
     /// A top-level load of agent tab `tab` begins: the frames refused in the old page go with
     /// it, and a load its agent's lists refuse is refused here for the navigation waiting on
     /// the tab (its waits ended; `now` as in [`State::settle_loads`]). The refusal's words, to
@@ -472,6 +491,32 @@ impl State {
         let tab = self.downloads.tab_that_requested(url, now)?;
         Some((self.pool.owner(tab)?.clone(), tab))
     }
+}
+
+/// Longest a tab given back to the user waits on its frames to take our hooks out.
+pub const RELEASE_MS: u32 = 2_000;
+
+/// What every frame of a tab given back to the user is told, at `now`: take our hooks out
+/// (dialogs, console), within [`RELEASE_MS`].
+pub fn release_request(now: u64) -> ContentRequest {
+    ContentRequest {
+        console: false,
+        frame: 0,
+        until: now + u64::from(RELEASE_MS),
+        op: PageOp::Release,
+        hide: Vec::new(),
+    }
+}
+
+/// A load as the allowlists' blocking listeners hear of it (webRequest's details).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Load {
+    tab_id: i64,
+    url: String,
+    /// For a frame's own load, the id that frame has.
+    #[serde(default)]
+    frame_id: u64,
 }
 
 /// What a command takes from the state: a frame's request, a granted slot.

@@ -44,7 +44,8 @@
 //!   out of what is shown.
 //! * [`request_routes`]: each agent's routes, what of them needs the evaluate switch, whose
 //!   routes a request meets and what the background does with it, and which tabs the
-//!   blocking listeners hear.
+//!   blocking listeners hear; [`request_intercept`]: what the listeners do with one request
+//!   and its response's headers.
 //! * [`early_mark`]: how the early script tells an agent tab's documents apart, and which of
 //!   its loads count; [`early_kept`]: what it kept while the page loaded, taken over.
 //! * [`allowlist`], [`glob`]: the user's and the agents' domain lists; URL globs;
@@ -90,7 +91,8 @@
 //! * [`background_state`]: the background's state, and which waiters a tab's event ends, what
 //!   a tab that went or an agent that left takes with it, what the allowlists and the
 //!   evaluate switch refuse, how much is kept of it, what goes to a frame (its id, the
-//!   console's restart, the agent's typed secrets to hide) and a granted slot's reservation.
+//!   console's restart, the agent's typed secrets to hide; a tab given back, its hooks out)
+//!   and a granted slot's reservation.
 //! * [`tab_listeners`]: which tabs' blocking listeners to add and take out as the pool changes.
 //! * [`browser_tab`]: a tab and a window as the browser gives them, a page's title cut.
 //! * [`tab_mark`]: the owner's mark an agent tab carries across a restart, and the pool a
@@ -170,6 +172,7 @@ pub mod popup_status;
 pub mod redact;
 pub mod refusal;
 pub mod request_events;
+pub mod request_intercept;
 pub mod request_log;
 pub mod request_routes;
 pub mod retry_plan;

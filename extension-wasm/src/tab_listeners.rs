@@ -1,7 +1,8 @@
 //! Listeners kept for one tab each: the blocking webRequest listeners are added with a
 //! `tabId` filter for the agent tabs that need them, so a request of the user's own tabs never
 //! waits on the background. Which listeners to add and take out as the tabs change is kept
-//! here; adding and removing them is the caller's.
+//! here; adding and removing them is the caller's. The same for one listener of every tab,
+//! kept only while it is needed ([`WhileNeeded`]: the frames' allowlist listener).
 
 use std::collections::HashMap;
 
@@ -47,6 +48,30 @@ impl<L> PerTab<L> {
     }
 }
 
+/// One listener, there while it is needed and only then (`L`: what takes it out again).
+pub struct WhileNeeded<L>(Option<L>);
+
+impl<L> Default for WhileNeeded<L> {
+    fn default() -> Self {
+        Self(None)
+    }
+}
+
+impl<L> WhileNeeded<L> {
+    /// Follows `needed`: `add` makes the listener where there is none, `remove` takes out the
+    /// one no longer needed; otherwise it stays as it is.
+    pub fn follow(&mut self, needed: bool, add: impl FnOnce() -> L, remove: impl FnOnce(L)) {
+        self.0 = match (needed, self.0.take()) {
+            (true, None) => Some(add()),
+            (false, Some(old)) => {
+                remove(old);
+                None
+            }
+            (_, kept) => kept,
+        };
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -85,7 +110,59 @@ mod tests {
         assert!(per_tab.is_empty());
     }
 
+    #[test]
+    fn a_lone_listener_is_added_once_needed_and_taken_out_once_not() {
+        let mut lone = WhileNeeded::default();
+        let steps = std::cell::RefCell::new(Vec::new());
+        let mut added = 0;
+        for needed in [false, true, true, false, false, true] {
+            steps.borrow_mut().push(format!("needed: {needed}"));
+            lone.follow(
+                needed,
+                || {
+                    added += 1;
+                    steps.borrow_mut().push(format!("add {added}"));
+                    added
+                },
+                |l| steps.borrow_mut().push(format!("remove {l}")),
+            );
+        }
+        assert_eq!(
+            steps.into_inner(),
+            [
+                "needed: false",
+                "needed: true",
+                "add 1",
+                "needed: true",
+                "needed: false",
+                "remove 1",
+                "needed: false",
+                "needed: true",
+                "add 2",
+            ]
+        );
+    }
+
     proptest! {
+        /// However the need changes, a listener is there exactly while needed, each one
+        /// taken out once.
+        #[test]
+        fn a_lone_listener_follows_the_need(needs in proptest::collection::vec(any::<bool>(), 1..20)) {
+            let mut lone = WhileNeeded::default();
+            let live = std::cell::Cell::new(None);
+            let mut made = 0;
+            for needed in needs {
+                lone.follow(needed, || {
+                    made += 1;
+                    assert_eq!(live.replace(Some(made)), None, "added over another");
+                    made
+                }, |l| {
+                    assert_eq!(live.take(), Some(l), "took out another");
+                });
+                prop_assert_eq!(live.get().is_some(), needed);
+            }
+        }
+
         /// Whatever the tabs do, each wanted tab has one listener, no other tab has one, and
         /// every listener added is taken out once it is no longer wanted.
         #[test]

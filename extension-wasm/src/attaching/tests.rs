@@ -281,3 +281,26 @@ fn a_tab_that_left_the_site_or_closed_meanwhile_is_not_taken() {
     );
     assert_eq!(e.hint, None);
 }
+
+#[test]
+fn a_users_tab_is_complete_once_loaded_and_private_in_a_private_window() {
+    let tab = |status: &str, incognito: bool| -> UserTab {
+        let t: Tab = serde_json::from_value(serde_json::json!({
+            "id": 3, "windowId": 1, "url": "https://a.test/", "title": "A",
+            "status": status, "incognito": incognito,
+        }))
+        .unwrap();
+        UserTab::from(t)
+    };
+    assert_eq!(
+        tab("complete", true),
+        UserTab {
+            url: "https://a.test/".into(),
+            title: "A".into(),
+            complete: true,
+            private: true,
+        }
+    );
+    let loading = tab("loading", false);
+    assert!(!loading.complete && !loading.private);
+}

@@ -17,13 +17,8 @@ struct AnyTab {}
 
 pub async fn list_all(agent: &AgentId) -> Result<reply::AllTabs, ErrorBody> {
     let tabs: Vec<Tab> = web::call_as(web::tabs_query(&web::to_js(&AnyTab {}))).await?;
-    let tabs = tabs.into_iter().map(|t| approvals::ListedTab {
-        id: TabId(t.id),
-        window_id: t.window_id,
-        title: t.title,
-        url: t.url,
-    });
-    let tabs = with_state(|s| approvals::listing(&s.pool, agent, tabs.collect()));
+    let tabs = tabs.into_iter().map(approvals::ListedTab::from).collect();
+    let tabs = with_state(|s| approvals::listing(&s.pool, agent, tabs));
     Ok(reply::AllTabs { tabs })
 }
 
@@ -35,12 +30,7 @@ struct Browser<'a> {
 impl Attacher for Browser<'_> {
     async fn look(&self, tab: TabId) -> Result<UserTab, ErrorBody> {
         let t: Tab = web::call_as(web::tabs_get(tab.0)).await?;
-        Ok(UserTab {
-            url: t.url,
-            title: t.title,
-            complete: t.status == "complete",
-            private: t.incognito,
-        })
+        Ok(UserTab::from(t))
     }
 
     fn allowed(&self, url: &str) -> Result<(), ErrorBody> {
@@ -107,23 +97,13 @@ pub async fn attach(agent: &AgentId, tab: TabId, budget_ms: u32) -> Result<TabRe
     attaching::attach(&Browser { agent }, tab, budget_ms).await
 }
 
-#[derive(Serialize)]
-struct Badge<'a> {
-    text: &'a str,
-}
-
-#[derive(Serialize)]
-struct BadgeColor {
-    color: &'static str,
-}
-
 /// The toolbar button says how many requests wait for the user.
 async fn show_badge() {
-    let text = with_state(|s| s.approvals.badge());
-    let color = web::to_js(&BadgeColor { color: "#d93025" });
+    let badge = with_state(|s| s.approvals.badge());
+    let color = web::to_js(&approvals::BADGE_COLOR);
     let colored = web::browser_action_set_badge_background_color(&color);
     web::call_logged(|| "colour the toolbar badge".into(), colored).await;
-    let shown = web::browser_action_set_badge_text(&web::to_js(&Badge { text: &text }));
+    let shown = web::browser_action_set_badge_text(&web::to_js(&badge));
     web::call_logged(|| "show the toolbar badge".into(), shown).await;
 }
 

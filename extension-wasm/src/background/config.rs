@@ -8,11 +8,13 @@
 use claudezilla_protocol::args::SetConfigArgs;
 use claudezilla_protocol::reply;
 use claudezilla_protocol::{AgentId, ErrorBody, TabId};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::with_state;
 use crate::agent_config;
+use crate::background_state::{Load, State};
+use crate::tab_listeners::WhileNeeded;
 use crate::web;
 
 /// Where the popup's allowlist is kept (`storage.local`), so it outlives a restart.
@@ -70,29 +72,21 @@ struct Filter {
     types: [&'static str; 1],
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Details {
-    tab_id: i64,
-    url: String,
-    /// For a frame's own load, the id that frame has.
-    #[serde(default)]
-    frame_id: u64,
-}
-
 /// A blocking webRequest listener.
 type Blocking = Closure<dyn FnMut(JsValue) -> JsValue>;
 
 thread_local! {
     /// The frames' listener, registered only while the user has an allowlist.
-    static FRAMES: std::cell::RefCell<Option<Blocking>> = const { std::cell::RefCell::new(None) };
+    static FRAMES: std::cell::RefCell<WhileNeeded<Blocking>> =
+        std::cell::RefCell::new(WhileNeeded::default());
 }
 
-/// An agent tab's request, as the blocking listeners see it: the tab, the address, the frame.
-fn agent_request(d: JsValue) -> Option<(TabId, String, u64)> {
-    let d = serde_wasm_bindgen::from_value::<Details>(d).ok()?;
-    let tab = TabId(u32::try_from(d.tab_id).ok()?);
-    with_state(|s| s.pool.contains(tab)).then_some((tab, d.url, d.frame_id))
+/// A blocking listener's answer to a load: cancelled where `refuse` says why.
+fn refused(d: JsValue, refuse: impl FnOnce(&mut State, &Load) -> Option<String>) -> JsValue {
+    let Ok(load) = serde_wasm_bindgen::from_value::<Load>(d) else {
+        return JsValue::UNDEFINED;
+    };
+    with_state(|s| refuse(s, &load)).map_or(JsValue::UNDEFINED, |m| cancel(&m))
 }
 
 fn cancel(message: &str) -> JsValue {
@@ -103,13 +97,8 @@ fn cancel(message: &str) -> JsValue {
 /// Cancels an agent tab's top-level load outside the user's or its agent's list, whatever
 /// started it (a link, a redirect, a script).
 pub fn listen() {
-    let on_request = Blocking::new(|d: JsValue| {
-        let Some((tab, url, _)) = agent_request(d) else {
-            return JsValue::UNDEFINED;
-        };
-        let refused = with_state(|s| s.refuse_load(tab, &url, web::precise_ms));
-        refused.map_or(JsValue::UNDEFINED, |m| cancel(&m))
-    });
+    let on_request =
+        Blocking::new(|d: JsValue| refused(d, |s, load| s.refuse_top_load(load, web::precise_ms)));
     add_blocking(&on_request, "main_frame");
     on_request.forget();
 }
@@ -128,27 +117,17 @@ fn add_blocking(listener: &Blocking, kind: &'static str) {
 /// without one, no frame of any tab waits on us).
 pub fn sync_frames() {
     let needed = with_state(|s| !s.user_list().is_empty());
-    FRAMES.with(|f| {
-        let mut f = f.borrow_mut();
-        match (needed, f.is_some()) {
-            (true, false) => {
-                let listener = Blocking::new(|d: JsValue| {
-                    let Some((tab, url, frame)) = agent_request(d) else {
-                        return JsValue::UNDEFINED;
-                    };
-                    with_state(|s| s.refuse_frame_load(tab, frame, &url))
-                        .map_or(JsValue::UNDEFINED, |m| cancel(&m))
-                });
-                add_blocking(&listener, "sub_frame");
-                *f = Some(listener);
-            }
-            (false, true) => {
-                if let Some(old) = f.take() {
-                    web::WEB_REQUEST_ON_BEFORE_REQUEST
-                        .with(|e| e.remove_listener(old.as_ref().unchecked_ref()));
-                }
-            }
-            _ => {}
-        }
+    FRAMES.with_borrow_mut(|f| {
+        f.follow(needed, frames_listener, |old| {
+            web::WEB_REQUEST_ON_BEFORE_REQUEST
+                .with(|e| e.remove_listener(old.as_ref().unchecked_ref()));
+        })
     });
+}
+
+/// Cancels a frame's load of an agent tab outside the allowlists.
+fn frames_listener() -> Blocking {
+    let listener = Blocking::new(|d: JsValue| refused(d, State::refuse_frame_of));
+    add_blocking(&listener, "sub_frame");
+    listener
 }

@@ -9,6 +9,7 @@ use serde::de::DeserializeOwned;
 use wasm_bindgen::JsValue;
 
 use super::with_state;
+use crate::background_state;
 use crate::exchange;
 use crate::pool::AuthorizedTab;
 use crate::retry_plan;
@@ -135,13 +136,7 @@ async fn inject(tab: TabId, frame: Option<u64>) -> Result<(), ErrorBody> {
 /// The tab goes back to the user: every frame takes its hooks out (dialogs, console). Best
 /// effort: a frame without our script has nothing to take out.
 pub async fn release(tab: TabId) {
-    let request = ContentRequest {
-        console: false,
-        frame: 0,
-        until: super::now() + 2_000,
-        op: PageOp::Release,
-        hide: Vec::new(),
-    };
+    let request = background_state::release_request(super::now());
     let every_frame = JsValue::UNDEFINED;
     let asked = web::call(web::tabs_send_message(
         tab.0,
@@ -149,7 +144,7 @@ pub async fn release(tab: TabId) {
         &every_frame,
     ));
     // Silent: a frame without our script answers with an error, and so does a tab that went.
-    let _ = web::with_deadline(2_000, asked).await;
+    let _ = web::with_deadline(background_state::RELEASE_MS, asked).await;
 }
 
 /// After a page load: start the content script in every frame, so dialogs and errors are

@@ -14,11 +14,10 @@
 use std::cell::RefCell;
 
 use claudezilla_protocol::TabId;
-use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 use super::with_state;
-use crate::early_mark;
+use crate::early_mark::{self, Headers, Loaded, Sender};
 use crate::tab_listeners::PerTab;
 use crate::web;
 
@@ -37,64 +36,6 @@ thread_local! {
     static MARKERS: RefCell<PerTab<Marker>> = RefCell::new(PerTab::default());
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Register {
-    matches: [&'static str; 2],
-    js: [Code; 2],
-    run_at: &'static str,
-    all_frames: bool,
-}
-
-#[derive(Serialize)]
-#[serde(untagged)]
-enum Code {
-    Code { code: String },
-    File { file: &'static str },
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Filter {
-    urls: [&'static str; 1],
-    types: [&'static str; 2],
-    tab_id: u32,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Headers {
-    #[serde(default)]
-    response_headers: Vec<serde_json::Value>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Changed {
-    response_headers: Vec<serde_json::Value>,
-}
-
-/// What the script says when its top document has loaded.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Loaded {
-    claudezilla_loaded: String,
-    #[serde(default)]
-    title: String,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Sender {
-    tab: Option<SenderTab>,
-    frame_id: Option<i64>,
-}
-
-#[derive(Deserialize)]
-struct SenderTab {
-    id: u32,
-}
-
 /// The script's word that an agent tab's top document loaded (only the script sends it: a
 /// page cannot reach `runtime.sendMessage`).
 fn on_message(message: JsValue, sender: JsValue) -> JsValue {
@@ -104,7 +45,7 @@ fn on_message(message: JsValue, sender: JsValue) -> JsValue {
     ) else {
         return JsValue::UNDEFINED;
     };
-    if let Some(tab) = early_mark::top_load(sender.tab.map(|t| t.id), sender.frame_id) {
+    if let Some(tab) = sender.top_load() {
         super::tabs::page_loaded(tab, loaded.claudezilla_loaded, &loaded.title);
     }
     JsValue::UNDEFINED
@@ -116,18 +57,7 @@ pub fn listen() {
     web::RUNTIME_ON_MESSAGE.with(|e| e.add_listener(loaded.as_ref().unchecked_ref()));
     loaded.forget();
     let secret = SECRET.with(Clone::clone);
-    let register = Register {
-        matches: ["http://*/*", "https://*/*"],
-        js: [
-            Code::Code {
-                code: early_mark::prelude(&secret),
-            },
-            Code::File { file: "/early.js" },
-        ],
-        run_at: "document_start",
-        all_frames: true,
-    };
-    let made = web::content_scripts_register(&web::to_js(&register));
+    let made = web::content_scripts_register(&web::to_js(&early_mark::registration(&secret)));
     wasm_bindgen_futures::spawn_local(async move {
         if let Err(e) = web::call(made).await {
             crate::web::log(&format!("cannot register the early script: {}", e.message));
@@ -151,7 +81,7 @@ pub fn sync() {
 /// The listener marking the responses of `tab`'s documents, added for that tab alone.
 fn marker(tab: TabId) -> Marker {
     let mark = Marker::new(move |details: JsValue| {
-        let Ok(h) = serde_wasm_bindgen::from_value::<Headers>(details) else {
+        let Ok(headers) = serde_wasm_bindgen::from_value::<Headers>(details) else {
             return JsValue::UNDEFINED;
         };
         // Removed as the tab leaves the pool; until then, a user's tab again is not marked.
@@ -159,15 +89,9 @@ fn marker(tab: TabId) -> Marker {
             return JsValue::UNDEFINED;
         }
         let secret = SECRET.with(Clone::clone);
-        web::to_js(&Changed {
-            response_headers: early_mark::marked(h.response_headers, &secret),
-        })
+        web::to_js(&early_mark::marked(headers, &secret))
     });
-    let filter = web::to_js(&Filter {
-        urls: ["<all_urls>"],
-        types: ["main_frame", "sub_frame"],
-        tab_id: tab.0,
-    });
+    let filter = web::to_js(&early_mark::documents_of(tab));
     let extra = web::to_js(&["blocking", "responseHeaders"]);
     web::WEB_REQUEST_ON_HEADERS_RECEIVED
         .with(|e| e.add_listener_with_extra(mark.as_ref().unchecked_ref(), &filter, &extra));

@@ -14,13 +14,13 @@ use std::collections::HashMap;
 
 use claudezilla_protocol::args::{RouteArgs, UnrouteArgs};
 use claudezilla_protocol::{AgentId, ErrorBody, TabId};
-use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
 use super::{outbox, with_state};
+use crate::request_intercept::{self, Answer, Request, Response};
 use crate::request_log::{self, Reading};
-use crate::request_routes::{self, Handling, Header, PendingHeaders, Verdict, fulfilled_headers};
+use crate::request_routes::{self, PendingHeaders};
 use crate::tab_listeners::PerTab;
 use crate::web::{self, Cancel, TabUrls};
 
@@ -65,80 +65,32 @@ fn list(agent: &AgentId) -> Result<reply::Routes, ErrorBody> {
     })
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Details {
-    tab_id: i64,
-    url: String,
-    request_id: String,
-    #[serde(default, rename = "type")]
-    kind: String,
-    /// For a frame's own load, the id that frame has.
-    #[serde(default)]
-    frame_id: u64,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Response {
-    request_id: String,
-    #[serde(default)]
-    response_headers: Vec<Header>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct NewHeaders {
-    response_headers: Vec<Header>,
-}
-
-/// What a request of an agent tab meets, and whose tab it is (whether routes apply:
-/// [`request_routes::routed_owner`]).
-fn verdict_for(d: &Details) -> Option<(AgentId, TabId, Verdict)> {
-    let tab = TabId(u32::try_from(d.tab_id).ok()?);
-    with_state(|s| {
-        let owner = request_routes::routed_owner(&s.pool, tab, || s.user_allows(&d.url))?;
-        let verdict = s.routes.hit(&owner, &d.url, &d.kind, s.code_allowed());
-        Some((owner, tab, verdict))
-    })
-}
-
+/// Answers a request of a listened tab as [`request_intercept::intercept`] says.
 fn on_request(d: JsValue) -> JsValue {
-    let Ok(d) = serde_wasm_bindgen::from_value::<Details>(d) else {
+    let Ok(d) = serde_wasm_bindgen::from_value::<Request>(d) else {
         return JsValue::UNDEFINED;
     };
-    let Some((agent, tab, verdict)) = verdict_for(&d) else {
-        capture_if_asked(&d);
-        return JsValue::UNDEFINED;
-    };
-    let handling = request_routes::handling(verdict, &d.kind, &d.url);
-    if handling.goes_on() {
-        capture_if_asked(&d);
+    let intercepted = with_state(|s| request_intercept::intercept(s, &d, web::now_ms));
+    if let Some(tab) = intercepted.read_body {
+        capture_if_asked(tab, &d);
     }
-    match handling {
-        Handling::Cancel { frame_note } => {
-            if let Some(why) = frame_note {
-                with_state(|s| s.refuse_frame(tab, d.frame_id, why));
-            }
-            web::to_js(&Cancel { cancel: true })
+    match intercepted.answer {
+        Answer::Go => JsValue::UNDEFINED,
+        Answer::Notify { agent, notice } => {
+            outbox::notify(&agent, notice);
+            JsValue::UNDEFINED
         }
-        Handling::Delay(ms) => wasm_bindgen_futures::future_to_promise(async move {
+        Answer::Cancel => web::to_js(&Cancel { cancel: true }),
+        Answer::Delay(ms) => wasm_bindgen_futures::future_to_promise(async move {
             web::sleep(ms).await;
             Ok(js_sys::Object::new().into())
         })
         .into(),
-        Handling::Fulfill { body, headers } => {
-            with_state(|s| s.activity.replaced(&agent, tab, &d.url, web::now_ms()));
+        Answer::Fulfil { body, headers } => {
             if let Some(body) = body {
                 replace_body(&d.request_id, body.into_bytes());
             }
             HEADERS.with_borrow_mut(|h| h.hold(d.request_id, headers));
-            JsValue::UNDEFINED
-        }
-        Handling::Pass { notice } => {
-            if let Some(notice) = notice {
-                outbox::notify(&agent, notice);
-            }
             JsValue::UNDEFINED
         }
     }
@@ -160,18 +112,14 @@ fn replace_body(request_id: &str, body: Vec<u8>) {
         .set_onstart(&start);
 }
 
-/// Sets a fulfilled response's headers; its length is ours now, so the server's goes.
+/// Sets a fulfilled response's headers ([`request_intercept::headers`]).
 fn on_headers(r: JsValue) -> JsValue {
     let Ok(r) = serde_wasm_bindgen::from_value::<Response>(r) else {
         return JsValue::UNDEFINED;
     };
-    let Some(set) = HEADERS.with_borrow_mut(|h| h.take(&r.request_id)) else {
-        return JsValue::UNDEFINED;
-    };
-    let headers = fulfilled_headers(r.response_headers, set);
-    web::to_js(&NewHeaders {
-        response_headers: headers,
-    })
+    HEADERS
+        .with_borrow_mut(|h| request_intercept::headers(h, r))
+        .map_or(JsValue::UNDEFINED, |set| web::to_js(&set))
 }
 
 /// The closures of each body being read, dropped once it ends.
@@ -184,10 +132,7 @@ thread_local! {
 
 /// Reads the response of a request of a tab whose agent asked for bodies
 /// ([`request_log::reads_body`]), passing every byte on unchanged.
-fn capture_if_asked(d: &Details) {
-    let Ok(tab) = u32::try_from(d.tab_id).map(TabId) else {
-        return;
-    };
+fn capture_if_asked(tab: TabId, d: &Request) {
     let of_tab = || with_state(|s| (s.body_tabs.contains(&tab), s.pool.is_attached(tab)));
     let reading = READING.with(|m| m.borrow().len());
     if !request_log::reads_body(&d.url, of_tab, reading) {

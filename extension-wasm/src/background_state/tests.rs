@@ -570,3 +570,52 @@ fn a_grant_reserves_the_slot_for_the_tunings_time() {
     let held = s.pool.slot_requests(&agent(2), 10).reserved[0].waited_ms;
     assert_eq!(held, 7_000, "reserved for the tuning's time from now");
 }
+
+/// A load of `tab` (`frameId` 2) as webRequest tells of it.
+fn load(tab: i64, url: &str) -> Load {
+    serde_json::from_value(serde_json::json!({
+        "tabId": tab, "url": url, "frameId": 2, "type": "sub_frame",
+    }))
+    .unwrap()
+}
+
+#[test]
+fn the_allowlists_listeners_refuse_only_an_agent_tabs_loads() {
+    let mut s = with_agent_tab();
+    s.user_domains = vec!["a.test".into()];
+    s.refuse_frame(TabId(8), 3, "kept".into());
+    let unread = || -> f64 { panic!("the clock was read") };
+    for tab in [8, -1] {
+        assert_eq!(
+            s.refuse_top_load(&load(tab, "https://b.test/"), unread),
+            None
+        );
+        assert_eq!(s.refuse_frame_of(&load(tab, "https://b.test/")), None);
+    }
+    assert_eq!(
+        s.refused_frames.len(),
+        1,
+        "another tab's frames are not ours"
+    );
+    let reads = Cell::new(0);
+    let refused = s.refuse_top_load(&load(7, "https://b.test/"), clock(&reads));
+    assert_eq!(refused, Some(s.blocked[&TAB].message.clone()));
+    let why = s.refuse_frame_of(&load(7, "https://b.test/ad"));
+    assert_eq!(s.refused_frame(TAB, 2), why);
+    assert!(why.is_some());
+}
+
+#[test]
+fn a_load_reads_as_webrequest_tells_it() {
+    let top: Load =
+        serde_json::from_value(serde_json::json!({"tabId": 7, "url": "https://a.test/"})).unwrap();
+    assert_eq!(top.frame_id, 0);
+}
+
+#[test]
+fn a_tab_given_back_has_every_frame_take_its_hooks_out_within_the_bound() {
+    let request = release_request(10_000);
+    assert_eq!(request.until, 12_000);
+    assert!(matches!(request.op, PageOp::Release));
+    assert!(!request.console && request.frame == 0 && request.hide.is_empty());
+}

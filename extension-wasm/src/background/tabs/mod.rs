@@ -19,7 +19,7 @@ use crate::agents_window::{
 use crate::background_state::TabChange;
 use crate::load::LoadWatch;
 use crate::pool::{Opened, Pool};
-use crate::trip::adopt::{self, Adopted, Adopter, OpenedTab};
+use crate::trip::adopt::{self, Adopted, Adopter, MoveTo, NavigationTarget, OpenedTab};
 use crate::trip::open::Opener;
 use crate::web::{self, Tab, Window};
 
@@ -280,16 +280,20 @@ pub fn listen() {
     on_removed.forget();
     let on_created = Closure::<dyn FnMut(JsValue)>::new(|tab: JsValue| {
         if let Ok(tab) = serde_wasm_bindgen::from_value::<Tab>(tab)
-            && let Some(opener) = tab.opener_tab_id.map(TabId)
+            && let Some((tab, opener)) = adopt::created(tab)
         {
-            wasm_bindgen_futures::spawn_local(adopt_opened(tab, opener));
+            wasm_bindgen_futures::spawn_local(
+                async move { adopt::adopt(&Browser, tab, opener).await },
+            );
         }
     });
     web::TABS_ON_CREATED.with(|e| e.add_listener(on_created.as_ref().unchecked_ref()));
     on_created.forget();
     let on_target = Closure::<dyn FnMut(JsValue)>::new(|target: JsValue| {
         if let Ok(target) = serde_wasm_bindgen::from_value::<NavigationTarget>(target) {
-            wasm_bindgen_futures::spawn_local(adopt_popup(target));
+            wasm_bindgen_futures::spawn_local(async move {
+                adopt::navigation_target(&Browser, target).await;
+            });
         }
     });
     web::NAVIGATION_TARGET_CREATED.with(|e| e.add_listener(on_target.as_ref().unchecked_ref()));
@@ -302,43 +306,6 @@ pub fn listen() {
     on_window_removed.forget();
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(super) struct MoveTo {
-    window_id: u32,
-    index: i32,
-}
-
-/// `webNavigation.onCreatedNavigationTarget`: a tab or window made for a page's navigation.
-#[derive(serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct NavigationTarget {
-    source_tab_id: u32,
-    tab_id: u32,
-}
-
-/// A popup window a page opened (`window.open` with window features): Firefox gives its tab
-/// no opener, so only the navigation's source says whose page opened it.
-async fn adopt_popup(target: NavigationTarget) {
-    // Gone already, or with an opener (adopted when it was created).
-    let Ok(tab) = web::call_as::<Tab>(web::tabs_get(target.tab_id)).await else {
-        return;
-    };
-    if tab.opener_tab_id.is_none() {
-        adopt_opened(tab, TabId(target.source_tab_id)).await;
-    }
-}
-
-/// A tab opened by an agent's page becomes the agent's (`crate::trip::adopt`).
-pub(super) async fn adopt_opened(tab: Tab, opener: TabId) {
-    let opened = OpenedTab {
-        id: TabId(tab.id),
-        url: tab.url,
-        window: tab.window_id,
-    };
-    adopt::adopt(&Browser, opened, opener).await;
-}
-
 /// The pool and the browser, as taking an opened tab in asks them.
 struct Browser;
 
@@ -349,6 +316,10 @@ impl Adopter for Browser {
                 .then(|| s.pool.opened_from(opener))
                 .flatten()
         })
+    }
+
+    async fn look(&self, tab: TabId) -> Option<Tab> {
+        web::call_as(web::tabs_get(tab.0)).await.ok()
     }
 
     fn admit(&self, owner: &AgentId) -> Result<(), ErrorBody> {
@@ -388,10 +359,7 @@ impl Adopter for Browser {
     }
 
     async fn move_to(&self, tab: TabId, window_id: u32) {
-        let to = web::to_js(&MoveTo {
-            window_id,
-            index: -1,
-        });
+        let to = web::to_js(&MoveTo::end_of(window_id));
         let what = || format!("move tab {tab} to the agents' window {window_id}");
         web::call_logged(what, web::tabs_move(tab.0, &to)).await;
     }

@@ -11,6 +11,8 @@ struct Fake {
     /// A click on the opener waits for what it opened.
     clicking: bool,
     window: Option<u32>,
+    /// The tab as the browser has it when looked at (none: gone).
+    looked: Option<Tab>,
     log: Steps,
 }
 
@@ -25,6 +27,7 @@ fn fake(opened: Option<Opened>) -> Fake {
         admit: Ok(()),
         clicking: false,
         window: Some(7),
+        looked: None,
         log: Steps::default(),
     }
 }
@@ -37,11 +40,22 @@ fn popup(window: u32) -> OpenedTab {
     }
 }
 
-impl Fake {}
+/// Tab 9 at the popup's address in window 3, opened by `opener` where given.
+fn browser_tab(opener: Option<u32>) -> Tab {
+    serde_json::from_value(serde_json::json!({
+        "id": 9, "windowId": 3, "url": "https://example.com/popup", "openerTabId": opener,
+    }))
+    .unwrap()
+}
 
 impl Adopter for Fake {
     fn opened_from(&self, _tab: TabId, _opener: TabId) -> Option<Opened> {
         self.opened.clone()
+    }
+
+    async fn look(&self, tab: TabId) -> Option<Tab> {
+        self.log.say(format!("look {tab}"));
+        self.looked.clone()
     }
 
     fn admit(&self, owner: &AgentId) -> Result<(), ErrorBody> {
@@ -192,4 +206,57 @@ fn a_tab_already_in_the_pool_or_from_no_pool_tab_is_left_alone() {
     let a = fake(None);
     run(adopt(&a, popup(3), TabId(2)));
     assert!(a.log.all().is_empty());
+}
+
+#[test]
+fn a_made_tab_is_a_pages_by_its_opener() {
+    assert_eq!(created(browser_tab(Some(2))), Some((popup(3), TabId(2))));
+    assert_eq!(created(browser_tab(None)), None);
+}
+
+#[test]
+fn a_popup_window_without_an_opener_is_its_navigations_sources() {
+    let a = Fake {
+        looked: Some(browser_tab(None)),
+        ..fake(Some(Opened::Agents(agent(0xaa))))
+    };
+    let target =
+        serde_json::json!({"sourceTabId": 2, "tabId": 9, "url": "https://example.com/popup"});
+    run(navigation_target(
+        &a,
+        serde_json::from_value(target).unwrap(),
+    ));
+    assert_eq!(
+        a.log.all()[..4],
+        [
+            "look 9",
+            "admit agent_aaaaaaaa",
+            "take 9 for agent_aaaaaaaa at https://example.com/popup",
+            "tell click on 2: Ok(TabId(9))",
+        ]
+    );
+}
+
+#[test]
+fn a_navigations_tab_gone_or_with_an_opener_is_left_alone() {
+    for looked in [None, Some(browser_tab(Some(2)))] {
+        let a = Fake {
+            looked,
+            ..fake(Some(Opened::Agents(agent(0xaa))))
+        };
+        let target = serde_json::json!({"sourceTabId": 2, "tabId": 9});
+        run(navigation_target(
+            &a,
+            serde_json::from_value(target).unwrap(),
+        ));
+        assert_eq!(a.log.all(), ["look 9"]);
+    }
+}
+
+#[test]
+fn a_tab_moves_to_the_end_of_the_agents_window() {
+    assert_eq!(
+        serde_json::to_value(MoveTo::end_of(7)).unwrap(),
+        serde_json::json!({"windowId": 7, "index": -1})
+    );
 }
