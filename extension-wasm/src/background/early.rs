@@ -29,7 +29,11 @@ thread_local! {
     /// to the script (it could only affect itself, but no guessing needed).
     static SECRET: String = {
         let mut bytes = [0u8; 16];
-        let _ = web::fill_random(&mut bytes);
+        if let Err(e) = web::fill_random(&mut bytes) {
+            // Never all zeros, which a page could guess: a weaker source rather than none.
+            web::log(&format!("no cryptographic random source: {}", web::js_error_message(&e)));
+            bytes.fill_with(|| (js_sys::Math::random() * 256.0) as u8);
+        }
         early_mark::secret_hex(&bytes)
     };
     /// The marking listener of each agent tab, by tab.
