@@ -14,6 +14,7 @@ const claudezillaNative = (() => {
   const { checkVisibility, matches, getAttribute, hasAttribute, hasAttributes } = element;
   const node = Node.prototype;
   const { getRootNode } = node;
+  const InputElement = HTMLInputElement;
   const [firstChild, nextSibling, nodeType, textContent] =
     ["firstChild", "nextSibling", "nodeType", "textContent"].map((name) => getter(node, name));
   const [localName, shadowRoot, childElementCount] =
@@ -28,7 +29,7 @@ const claudezillaNative = (() => {
     hasAttribute: (el, name) => hasAttribute.call(el, name),
     // An `<svg><input>` is no HTML input: null, where an HTML one's missing type is "".
     inputType: (el) =>
-      el instanceof HTMLInputElement ? (getAttribute.call(el, "type") ?? "") : null,
+      el instanceof InputElement ? (getAttribute.call(el, "type") ?? "") : null,
     text: (node) => textContent.call(node),
     childElementCount: (el) => childElementCount.call(el),
     nodeType: (node) => nodeType.call(node),

@@ -122,6 +122,8 @@ impl NamePage for Fake {
         match self.nodes[*n].tag {
             Some(_) => 1,
             None if self.nodes[*n].parent.is_some() => 3,
+            // Node 0 is the document; any other root a shadow root.
+            None if *n == 0 => 9,
             None => 11,
         }
     }

@@ -225,6 +225,10 @@ pub(super) fn file_field_clicks(
 ) -> Option<Armed> {
     let window: EventTarget = web_sys::window()?.into();
     let listener = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
+        // A person's own click meanwhile is theirs: their chooser opens.
+        if e.is_trusted() {
+            return;
+        }
         if let Some(field) = e.target().as_ref().and_then(file_field) {
             heard(&e, field);
         }
