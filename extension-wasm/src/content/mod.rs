@@ -209,6 +209,8 @@ struct InPage;
 
 impl Catcher for InPage {
     fn attempt(&self, poll: &mut dyn FnMut()) -> Result<(), Thrown> {
+        // A panic heard outside a request (in a listener of ours) is not this poll's.
+        PANICKED.take();
         try_poll(&mut || poll()).map_err(|e| {
             let name = crate::web::get(&e, "name").as_string().unwrap_or_default();
             let message = crate::web::get(&e, "message").as_string();
