@@ -201,3 +201,40 @@ fn a_fulfilled_responses_headers_are_set_once_with_its_own_length_gone() {
     let bare: Response = serde_json::from_value(json!({"requestId": "r2"})).unwrap();
     assert_eq!(headers(&mut pending, bare), None, "not fulfilled");
 }
+
+#[test]
+fn with_the_users_evaluate_switch_on_a_document_route_is_fulfilled() {
+    let mut s = routed("**", fulfil(Some("<p>mock</p>")));
+    s.evaluate_switch = true;
+    let page = request(1, "https://a.test/", "main_frame");
+    let got = intercept(&mut s, &page, || 5.0);
+    assert!(
+        matches!(got.answer, Answer::Fulfil { .. }),
+        "{:?}",
+        got.answer
+    );
+}
+
+#[test]
+fn one_agents_routes_never_touch_another_agents_tab() {
+    let mut s = routed("**", Rule::Abort);
+    s.pool.insert(TabId(5), agent(2), "https://c.test/".into());
+    let got = intercept(&mut s, &request(5, "https://a.test/x", "script"), unread);
+    let untouched = Intercepted {
+        read_body: Some(TabId(5)),
+        answer: Answer::Go,
+    };
+    assert_eq!(got, untouched);
+    assert_eq!(s.routes.list(&agent(1))[0].hits, 0, "no route met");
+}
+
+#[test]
+fn a_routed_tabs_request_no_route_matches_still_has_its_body_read() {
+    let mut s = routed("https://a.test/api/**", Rule::Abort);
+    let got = intercept(&mut s, &request(1, "https://a.test/page", "script"), unread);
+    let read = Intercepted {
+        read_body: Some(TabId(1)),
+        answer: Answer::Go,
+    };
+    assert_eq!(got, read);
+}
