@@ -4,10 +4,12 @@
 //! (`navigator.clipboard.writeText` rejects with `NotAllowedError`, `execCommand('copy')`
 //! answers false), fullscreen (`requestFullscreen()` rejects) and a file chooser (a file
 //! field's click shows none). The page's functions are wrapped for the click only (Firefox's
-//! `exportFunction`), then put back; the listener is removed with them. What each call
+//! `exportFunction`), once for all the clicks in flight in the frame, then put back when the
+//! last ends; the listener is removed with them. What each call
 //! means for the answer, and the words, are [`click_refusals`]'s.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use js_sys::{Array, Function, Reflect};
@@ -24,13 +26,30 @@ use super::forms::file_field_clicks;
 
 type Shared = Rc<RefCell<Seen>>;
 
+/// The clicks that hear a wrapped function's calls, by their watch's number.
+type Hearers = Rc<RefCell<Vec<(u64, Shared)>>>;
+
 /// Armed for one click; the page's functions are put back and our listener removed when
 /// dropped.
 pub struct Watch {
-    /// Each page function wrapped, put back when dropped.
+    /// This click's hearing of each page function wrapped, ended when dropped.
     wrapped: Vec<Armed>,
     seen: Shared,
     _chooser: Option<Armed>,
+}
+
+/// One page function wrapped for the clicks in flight.
+struct Wrapped {
+    hearers: Hearers,
+    put_back: Box<dyn FnOnce()>,
+}
+
+thread_local! {
+    /// Each page function wrapped, by name: one wrapper a function, heard by every click in
+    /// flight, put back when the last of them ends. (Two clicks at once each wrapping it would
+    /// put their wrappers back out of order, and leave the page a dead one.)
+    static WRAPPED: RefCell<HashMap<&'static str, Wrapped>> = RefCell::default();
+    static WATCHES: Cell<u64> = const { Cell::new(0) };
 }
 
 impl Watch {
@@ -52,71 +71,110 @@ impl Watch {
                 .filter(JsValue::is_object)
         };
         if let Some(window) = at(&[]) {
-            watch.wrap(&window, "open", |seen, args, opened| {
+            watch.hear(&window, "open", |seen, args, opened| {
                 let address = args.get(0).as_string();
                 seen.borrow_mut().window_open(address, !opened.is_null());
             });
         }
         if let Some(document) = at(&["document"]) {
-            watch.wrap(&document, "execCommand", |seen, args, done| {
+            watch.hear(&document, "execCommand", |seen, args, done| {
                 let command = args.get(0).as_string().unwrap_or_default();
                 seen.borrow_mut()
                     .exec_command(&command, *done == JsValue::FALSE);
             });
         }
         if let Some(clipboard) = at(&["navigator", "clipboard"]) {
-            watch.wrap(&clipboard, "writeText", |seen, args, written| {
+            watch.hear(&clipboard, "writeText", |seen, args, written| {
                 let text = args.get(0).as_string().unwrap_or_default();
                 on_refusal(seen, written, click_refusals::clipboard_write(&text));
             });
         }
         if let Some(element) = at(&["Element", "prototype"]) {
-            watch.wrap(&element, "requestFullscreen", |seen, _, requested| {
+            watch.hear(&element, "requestFullscreen", |seen, _, requested| {
                 on_refusal(seen, requested, click_refusals::fullscreen);
             });
         }
         watch
     }
 
-    /// Puts a wrapper in the page's place of `owner.name` that calls the page's own function,
-    /// then lets `judge` see its arguments and result.
-    fn wrap(
+    /// Hears the page's calls of `owner.name` while the click runs, through the one wrapper
+    /// of it (made now if no click in flight made it).
+    fn hear(
         &mut self,
         owner: &JsValue,
         name: &'static str,
         judge: impl Fn(&Shared, &Array, &JsValue) + 'static,
     ) {
-        let Some(original) = function(owner, name) else {
+        let made = WRAPPED.with(|w| w.borrow().get(name).map(|w| w.hearers.clone()));
+        let Some(hearers) = made.or_else(|| wrap(owner, name, judge)) else {
             return;
         };
-        let (seen, call) = (self.seen.clone(), original.clone());
-        let wrapper = Method::new(move |this: JsValue, args: Array| {
-            // What the page's own function throws reaches the page as it would have.
-            let result = Reflect::apply(&call, &this, &args)?;
-            judge(&seen, &args, &result);
-            Ok(result)
-        });
-        let Some(exported) = wrapper.exported() else {
-            return;
-        };
-        let own = Reflect::get_own_property_descriptor(
-            owner.unchecked_ref::<js_sys::Object>(),
-            &name.into(),
-        )
-        .is_ok_and(|d| !d.is_undefined());
-        if !Reflect::set(owner, &name.into(), &exported).unwrap_or(false) {
-            return;
+        let number = WATCHES.replace(WATCHES.get() + 1);
+        hearers.borrow_mut().push((number, self.seen.clone()));
+        self.wrapped
+            .push(Armed::new(move || stop_hearing(name, number)));
+    }
+}
+
+/// Puts a wrapper in the page's place of `owner.name` that calls the page's own function,
+/// then lets `judge` see its arguments and result for each click that hears it.
+fn wrap(
+    owner: &JsValue,
+    name: &'static str,
+    judge: impl Fn(&Shared, &Array, &JsValue) + 'static,
+) -> Option<Hearers> {
+    let original = function(owner, name)?;
+    let hearers = Hearers::default();
+    let (heard, call) = (hearers.clone(), original.clone());
+    let wrapper = Method::new(move |this: JsValue, args: Array| {
+        // What the page's own function throws reaches the page as it would have.
+        let result = Reflect::apply(&call, &this, &args)?;
+        let seen: Vec<Shared> = heard.borrow().iter().map(|(_, s)| s.clone()).collect();
+        for seen in &seen {
+            judge(seen, &args, &result);
         }
-        let (owner, original) = (owner.clone(), JsValue::from(original));
-        self.wrapped.push(Armed::new(move || {
-            let _ = match own {
-                true => Reflect::set(&owner, &name.into(), &original),
-                false => {
-                    Reflect::delete_property(owner.unchecked_ref::<js_sys::Object>(), &name.into())
-                }
-            };
-            drop(wrapper);
-        }));
+        Ok(result)
+    });
+    let exported = wrapper.exported()?;
+    let own =
+        Reflect::get_own_property_descriptor(owner.unchecked_ref::<js_sys::Object>(), &name.into())
+            .is_ok_and(|d| !d.is_undefined());
+    if !Reflect::set(owner, &name.into(), &exported).unwrap_or(false) {
+        return None;
+    }
+    let (owner, original) = (owner.clone(), JsValue::from(original));
+    let put_back = Box::new(move || {
+        let _ = match own {
+            true => Reflect::set(&owner, &name.into(), &original),
+            false => {
+                Reflect::delete_property(owner.unchecked_ref::<js_sys::Object>(), &name.into())
+            }
+        };
+        drop(wrapper);
+    });
+    let made = Wrapped {
+        hearers: hearers.clone(),
+        put_back,
+    };
+    WRAPPED.with(|w| w.borrow_mut().insert(name, made));
+    Some(hearers)
+}
+
+/// Click `number` no longer hears `name`; the last to leave puts the page's function back.
+fn stop_hearing(name: &'static str, number: u64) {
+    let last = WRAPPED.with(|w| {
+        let mut wrapped = w.borrow_mut();
+        let hearers = wrapped.get(name)?.hearers.clone();
+        hearers.borrow_mut().retain(|(n, _)| *n != number);
+        hearers
+            .borrow()
+            .is_empty()
+            .then(|| wrapped.remove(name))
+            .flatten()
+    });
+    // Put back with the registry free: the page's setter may call us.
+    if let Some(last) = last {
+        (last.put_back)();
     }
 }
 
