@@ -130,14 +130,8 @@ impl Downloader for Browser {
     }
 
     async fn remove_file(&self, id: u32) -> bool {
-        let removed = web::call(web::downloads_remove_file(id)).await;
-        if let Err(e) = &removed {
-            web::log(&format!(
-                "cannot delete the browser's copy of download {id}: {}",
-                e.message
-            ));
-        }
-        removed.is_ok()
+        let what = || format!("delete the browser's copy of download {id}");
+        web::call_logged(what, web::downloads_remove_file(id)).await
     }
 
     fn next_change(&self) -> Self::Change {

@@ -287,11 +287,13 @@ pub async fn call(made: Result<Promise, JsValue>) -> Result<JsValue, ErrorBody> 
 
 /// Awaits a browser call whose answer nothing needs (a cleanup, a mark, the badge): a refusal
 /// is logged with `what` was attempted, since no caller would hear of it otherwise (`what`
-/// is worded only then).
-pub async fn call_logged(what: impl FnOnce() -> String, made: Result<Promise, JsValue>) {
-    if let Err(e) = call(made).await {
+/// is worded only then). Says whether the browser did it.
+pub async fn call_logged(what: impl FnOnce() -> String, made: Result<Promise, JsValue>) -> bool {
+    let done = call(made).await;
+    if let Err(e) = &done {
         log(&format!("cannot {}: {}", what(), e.message));
     }
+    done.is_ok()
 }
 
 /// Awaits a browser call and reads its result as `T`.
