@@ -17,11 +17,14 @@ const claudezillaNative = (() => {
   const InputElement = HTMLInputElement;
   const [firstChild, nextSibling, nodeType, textContent] =
     ["firstChild", "nextSibling", "nodeType", "textContent"].map((name) => getter(node, name));
-  const [localName, shadowRoot, childElementCount] =
-    ["localName", "shadowRoot", "childElementCount"].map((name) => getter(element, name));
+  const [localName, shadowRoot, childElementCount, namespaceURI] =
+    ["localName", "shadowRoot", "childElementCount", "namespaceURI"].map((name) =>
+      getter(element, name));
+  const isHtml = (el) => namespaceURI.call(el) === "http://www.w3.org/1999/xhtml";
   return {
     // The reader's own.
     get: { firstChild, nextSibling, nodeType, localName, shadowRoot, hasAttributes, matches },
+    isHtml,
     // What wasm asks (content/dom.rs).
     visible: (el, options) => checkVisibility.call(el, options),
     matches: (el, selectors) => matches.call(el, selectors),
@@ -62,7 +65,8 @@ function claudezillaFacts(node, marked) {
   const isMarked = typeof marked === "string"
     ? native.hasAttributes.call(node) && native.matches.call(node, marked)
     : marked.has(node);
-  return 1 | (isMarked ? 4 : 0) | (native.shadowRoot.call(node) ? 8 : 0) | ((number || 0) << 8);
+  return 1 | (isMarked ? 4 : 0) | (native.shadowRoot.call(node) ? 8 : 0) |
+    (claudezillaNative.isHtml(node) ? 0 : 16) | ((number || 0) << 8);
 }
 function claudezillaChildren(parent, after, marked, facts) {
   const { firstChild, nextSibling } = claudezillaNative.get;

@@ -10,7 +10,7 @@
 
 use crate::a11y::generated::{generated_text, html_integer, list_marker, ordinals};
 use crate::a11y::name::{Generated, NameSources, Named, Shown};
-use crate::a11y::{self, FieldValue};
+use crate::a11y::{self, FieldValue, Namespace};
 use crate::showing::Showing;
 use crate::snapshot::Facts;
 
@@ -65,9 +65,9 @@ pub trait NamePage {
     fn kept_labels(&self, index: &Self::Index, field: &Self::Node) -> Vec<Self::Node>;
     fn kept_number(&self, index: &Self::Index, item: &Self::Node) -> Option<i64>;
     fn keep_number(&self, index: &mut Self::Index, item: &Self::Node, n: i64);
-    /// Is the element the HTML form field its tag names (`input`, `textarea`)? One of another
-    /// namespace with such a tag (`<svg><input>`) is not, and reading its type or value throws.
-    fn is_html_field(&self, el: &Self::Node, tag: &str) -> bool;
+    /// Is the element of HTML's namespace? One of another namespace with a field's tag
+    /// (`<svg><input>`) is no field, and reading its type or value throws.
+    fn is_html(&self, el: &Self::Node) -> bool;
     fn input_type(&self, input: &Self::Node) -> String;
     fn input_value(&self, input: &Self::Node) -> String;
     fn textarea_value(&self, area: &Self::Node) -> String;
@@ -111,7 +111,7 @@ pub fn describe<P: Described>(page: &P, el: &P::Node) -> String {
         .or_else(|| page.inner_text(el))
         .filter(|l| !l.trim().is_empty())
         .or_else(|| {
-            let unheld = page.is_html_field(el, "input") && page.held(el).is_none();
+            let unheld = tag == "input" && page.is_html(el) && page.held(el).is_none();
             unheld.then(|| page.input_value(el))
         })
         .or_else(|| page.attribute(el, "title"))
@@ -214,6 +214,13 @@ impl<P: NamePage> NameSources for Sources<'_, P> {
         (self.page.node_type(n) == ELEMENT_NODE).then(|| self.page.local_name(n))
     }
 
+    fn html(&mut self, n: &P::Node) -> bool {
+        match self.known(n) {
+            Some(facts) => facts.namespace() == Namespace::Html,
+            None => self.page.is_html(n),
+        }
+    }
+
     fn text(&mut self, n: &P::Node) -> Option<String> {
         (self.page.node_type(n) == TEXT_NODE).then(|| self.page.text(n).unwrap_or_default())
     }
@@ -281,7 +288,7 @@ impl<P: NamePage> NameSources for Sources<'_, P> {
     fn value(&mut self, n: &P::Node) -> Option<String> {
         let tag = self.page.local_name(n);
         let field = matches!(tag.as_str(), "input" | "textarea");
-        if !field || !self.page.is_html_field(n, &tag) {
+        if !field || !self.html(n) {
             return None;
         }
         match field_value(self.page, n, &tag)? {

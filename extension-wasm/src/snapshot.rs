@@ -9,7 +9,7 @@
 use claudezilla_protocol::envelope::{FramePlace, SnapshotPart};
 
 use crate::a11y::name::Named;
-use crate::a11y::{self, FieldValue, States, role_of};
+use crate::a11y::{self, FieldValue, Namespace, States, role_of};
 
 mod page;
 pub use page::{Facts, Inside, Page, Seen, Selectors, carrying};
@@ -338,7 +338,7 @@ impl<P: Page> Walker<'_, P> {
         if !hidden && tag != "option" {
             return self.element(seen, 0);
         }
-        let (role, _) = role_of(page, el, tag, true);
+        let (role, _) = role_of(page, el, tag, true, seen.facts.namespace());
         let role = role.unwrap_or(if tag == "option" { "option" } else { "generic" });
         let how = match hidden {
             true => Named::Hidden,
@@ -391,7 +391,7 @@ impl<P: Page> Walker<'_, P> {
         if !showing.text_seen() {
             return self.children(seen, depth);
         }
-        let (role, interactive) = role_of(page, el, tag, marked);
+        let (role, interactive) = role_of(page, el, tag, marked, seen.facts.namespace());
         if role == Some("row") {
             // A grid's row: its cells on one line, each with its ref, as a table's row.
             return self.row(seen, depth);
@@ -439,11 +439,13 @@ impl<P: Page> Walker<'_, P> {
             }
             Some("none" | "presentation") => self.children(seen, depth),
             // An element of no role that an author named or titled: by its tag, or the role a
-            // name gives it (a named section is a region).
+            // name gives it (a named section is a region, a named SVG or MathML element a
+            // group: its tag may be an HTML control's it is not).
             Some("generic") | None
                 if marked && page.matches(el, Selectors::AuthorNamedOrTitled) =>
             {
                 let role = match tag {
+                    _ if seen.facts.namespace() == Namespace::Foreign => "group",
                     "section" => "region",
                     "dl" => "list",
                     _ => tag,
@@ -646,8 +648,8 @@ fn states<P: Page>(page: &P, seen: Seen<P::Element>, role: &str) -> States {
         },
         false => States::default(),
     };
-    // The tag first: most controls are none of these, and each field's read is a call to JS.
-    let field = matches!(tag, "input" | "textarea" | "select") && page.is_html_field(el, tag);
+    let field =
+        matches!(tag, "input" | "textarea" | "select") && seen.facts.namespace() == Namespace::Html;
     if !field {
         // Anything else (an `<svg><input>` too) is as checked as its ARIA says.
         s.checked = stateful && page.attribute(el, "aria-checked").as_deref() == Some("true");

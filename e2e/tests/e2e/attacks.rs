@@ -69,6 +69,28 @@ document.getElementById('in-svg').appendChild(svg);
             ),
         ),
         (
+            "/attack/foreign-controls.html",
+            Page::html(
+                r##"<!doctype html><title>Foreign controls</title>
+<p>Shapes</p>
+<svg width=200 height=60>
+<button aria-label="Svg button">Delete</button>
+<select aria-label="Svg select"></select>
+<textarea aria-label="Svg text"></textarea>
+<nav aria-label="Svg nav"></nav>
+<summary>Svg summary</summary>
+<a href="#drawn"><text x=5 y=20>Drawn link</text></a>
+</svg>
+<math><mi>x</mi><label>Math label</label></math>
+<button>Real</button>
+<script>
+const h = document.createElementNS('http://www.w3.org/2000/svg', 'h2');
+h.textContent = 'Svg heading';
+document.querySelector('svg').append(h);
+</script>"##,
+            ),
+        ),
+        (
             "/attack/leaving-field.html",
             Page::html(
                 r#"<!doctype html><title>Leaving field</title>
@@ -392,6 +414,49 @@ pub async fn foreign_fields_in_a_name_do_not_break_reads(s: Arc<Shared>) -> anyh
             .with_context(|| format!("the text of {page}"))?;
         ensure!(text.text.contains("Pay"), "{page}: {text:?}");
     }
+    Ok(())
+}
+
+/// Elements of SVG or MathML named like HTML's controls (`<svg><button>`, `<svg><select>`) are
+/// no controls: a page cannot list a fake button the agent is given a ref to click. SVG's own
+/// link keeps its role (SVG-AAM), and so does MathML's `math`.
+pub async fn foreign_elements_are_not_html_controls(s: Arc<Shared>) -> anyhow::Result<()> {
+    let (a, tab) = s
+        .agent_at("foreign-ctl", "/attack/foreign-controls.html")
+        .await?;
+    let snap = call(&a, "firefox_snapshot", json!({"tabId": tab}))
+        .await?
+        .text;
+    ensure!(snap.contains("button \"Real\" e"), "{snap}");
+    ensure!(snap.contains("link \"Drawn link\" e"), "{snap}");
+    for fake in [
+        "Svg button",
+        "Svg select",
+        "Svg text",
+        "Svg nav",
+        "Svg summary",
+        "Svg heading",
+        "Math label",
+    ] {
+        // Named by their author, they are groups; else only their words show. No ref.
+        let line = snap.lines().find(|l| l.contains(fake)).map(str::trim);
+        let quoted = format!("\"{fake}\"");
+        ensure!(
+            line.is_some_and(|l| l == quoted || l == format!("group {quoted}")),
+            "{fake} listed as {line:?}: {snap}"
+        );
+    }
+    let found = call(&a, "firefox_find", json!({"tabId": tab, "role": "button"}))
+        .await?
+        .text;
+    ensure!(
+        found.starts_with("1 of 1") && found.contains("Real"),
+        "{found}"
+    );
+    let fields = a
+        .call("firefox_find", json!({"tabId": tab, "role": "combobox"}))
+        .await?;
+    ensure!(!fields.text.contains("Svg"), "{fields:?}");
     Ok(())
 }
 

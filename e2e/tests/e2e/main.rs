@@ -294,6 +294,10 @@ fn main() {
             attacks::foreign_fields_in_a_name_do_not_break_reads,
         ),
         with_shared(
+            "attacks::foreign_elements_are_not_html_controls",
+            attacks::foreign_elements_are_not_html_controls,
+        ),
+        with_shared(
             "attacks::deep_names_are_answered",
             attacks::deep_names_are_answered,
         ),

@@ -13,10 +13,11 @@ pub struct ElementFacts<'a> {
     pub tag: &'a str,
     /// The `role` attribute, if any.
     pub role_attr: Option<&'a str>,
-    /// `type` of an input or button.
+    /// `type` of an input.
     pub input_type: Option<&'a str>,
-    /// An `input` of another namespace (`<svg><input>`): no HTML field, so its tag gives it
-    /// no role, and it is not focusable.
+    /// An element of another namespace than HTML's (`<svg><button>`, `<math><label>`): its
+    /// tag gives it no HTML role (SVG's `svg` and `a`, MathML's `math` keep theirs), and it is
+    /// not natively focusable.
     pub foreign: bool,
     pub has_href: bool,
     pub contenteditable: bool,
@@ -39,6 +40,17 @@ pub trait Elements {
     /// An `<input>`'s `type` attribute, empty without one; none when it is of another
     /// namespace (`<svg><input>`). One read, as the attribute's was.
     fn input_type(&self, input: &Self::Element) -> Option<String>;
+    /// Is the element of HTML's namespace (not `<svg><button>`)?
+    fn is_html(&self, el: &Self::Element) -> bool;
+}
+
+/// Whether an element is of HTML's namespace: known from the walk's facts, or not yet read
+/// (then asked only where its tag's role hangs on it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Namespace {
+    Html,
+    Foreign,
+    Unread,
 }
 
 /// Is this a control a script made: focusable by the keyboard (tabindex ≥ 0), clicked
@@ -65,18 +77,23 @@ pub fn role_of<E: Elements>(
     el: &E::Element,
     tag: &str,
     marked: bool,
+    namespace: Namespace,
 ) -> (Option<&'static str>, bool) {
     let role_attr = marked.then(|| page.attribute(el, "role")).flatten();
-    let input_type = match tag {
-        "input" => page.input_type(el),
-        "button" => page.attribute(el, "type"),
+    let input_type = match (tag, namespace) {
+        ("input", Namespace::Html | Namespace::Unread) => page.input_type(el),
         _ => None,
     };
-    let facts = ElementFacts {
+    let mut facts = ElementFacts {
         tag,
         role_attr: role_attr.as_deref(),
         input_type: input_type.as_deref(),
-        foreign: tag == "input" && input_type.is_none(),
+        foreign: match namespace {
+            Namespace::Html => false,
+            Namespace::Foreign => true,
+            // The input's own read said it.
+            Namespace::Unread => tag == "input" && input_type.is_none(),
+        },
         has_href: tag == "a" && page.has_attribute(el, "href"),
         contenteditable: marked
             && page
@@ -85,8 +102,21 @@ pub fn role_of<E: Elements>(
         focusable: marked && scripted_control(page, el),
         disabled: marked && page.has_attribute(el, "disabled"),
     };
+    if namespace == Namespace::Unread && tag != "input" && by_namespace(&facts) {
+        facts.foreign = !page.is_html(el);
+    }
     let role = role(&facts);
     (role, is_interactive(role, &facts))
+}
+
+/// Would the element read otherwise were it of another namespace? Most tags (`div`, SVG's
+/// `path`) would not, and their namespace is not asked.
+fn by_namespace(f: &ElementFacts) -> bool {
+    let other = ElementFacts {
+        foreign: !f.foreign,
+        ..f.clone()
+    };
+    role(f) != role(&other)
 }
 
 /// The role an element plays, after ARIA rules (explicit role first, then the tag's).
@@ -106,6 +136,16 @@ pub fn role(f: &ElementFacts) -> Option<&'static str> {
             // ARIA 1.3's name for an image.
             return known.map(|r| if r == "image" { "img" } else { r });
         }
+    }
+    if f.foreign {
+        // SVG-AAM's link, the root `svg` as an image, MathML's `math`: the only tags of other
+        // namespaces that mean what HTML's do.
+        return match f.tag {
+            "a" if f.has_href => Some("link"),
+            "svg" => Some("img"),
+            "math" => Some("math"),
+            _ => None,
+        };
     }
     Some(match f.tag {
         "a" | "area" if f.has_href => "link",

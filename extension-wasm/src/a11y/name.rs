@@ -53,6 +53,8 @@ pub trait NameSources {
     fn value(&mut self, n: &Self::Node) -> Option<String>;
     /// The chosen options of a `select` or an ARIA listbox or combobox.
     fn selected(&mut self, n: &Self::Node) -> Vec<Self::Node>;
+    /// Is the element of HTML's namespace (not `<svg><button>`)?
+    fn html(&mut self, n: &Self::Node) -> bool;
 }
 
 /// Most nodes one name visits, and most characters it gathers: names are cut far shorter, and
@@ -654,6 +656,15 @@ fn role_of<S: NameSources>(src: &mut S, m: Marked<'_, S::Node>, tag: &str) -> Op
             return Some(explicit);
         }
     }
+    let role = tag_role_of(src, n, tag)?;
+    // An element of another namespace takes no role from its tag (`<svg><button>`); SVG's
+    // `a` and MathML's `math` mean what HTML's do.
+    let html = matches!(tag, "a" | "math") || src.html(n);
+    html.then_some(role)
+}
+
+/// The role an HTML element's tag (and its type, href or size) gives it.
+fn tag_role_of<S: NameSources>(src: &mut S, n: &S::Node, tag: &str) -> Option<&'static str> {
     let kind = |src: &mut S| {
         src.attribute(n, "type")
             .unwrap_or_default()
@@ -971,6 +982,30 @@ mod tests {
         fn selected(&mut self, _: &usize) -> Vec<usize> {
             Vec::new()
         }
+        /// An element with an `xmlns` is of another namespace.
+        fn html(&mut self, n: &usize) -> bool {
+            self.asked += 1;
+            match &self.nodes[*n] {
+                Fake::El { attrs, .. } => attrs.iter().all(|(k, _)| *k != "xmlns"),
+                Fake::Text(_) => false,
+            }
+        }
+    }
+
+    #[test]
+    fn an_element_of_another_namespace_takes_no_role_from_its_tag() {
+        // `<svg><h2>` is no heading: a dialog's title is the first HTML heading; an `<svg><a>`
+        // with an href is a link, and names from its content.
+        let mut t = Tree::default();
+        let dialog = t.el("dialog", &[]);
+        let fake = t.child(dialog, "h2", &[("xmlns", "svg")]);
+        t.text(fake, "Fake");
+        let real = t.child(dialog, "h3", &[]);
+        t.text(real, "Real");
+        assert_eq!(t.name(dialog), "Real");
+        let link = t.el("a", &[("xmlns", "svg"), ("href", "#")]);
+        t.text(link, "Drawn");
+        assert_eq!(t.name(link), "Drawn");
     }
 
     #[test]

@@ -6,8 +6,8 @@
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 use wasm_bindgen::prelude::*;
 use web_sys::{
-    CssStyleDeclaration, Document, Element, HtmlElement, HtmlInputElement, HtmlSelectElement,
-    HtmlTextAreaElement, Node,
+    CssStyleDeclaration, Document, Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement,
+    Node,
 };
 
 use crate::child_batches::{self, BATCH, Batches};
@@ -35,6 +35,9 @@ extern "C" {
     /// another namespace (`<svg><input>`). One call, as the attribute's read was.
     #[wasm_bindgen(js_namespace = claudezillaNative, js_name = inputType)]
     pub fn input_type(el: &Element) -> Option<String>;
+    /// Is the element of HTML's namespace (not `<svg><button>`)?
+    #[wasm_bindgen(js_namespace = claudezillaNative, js_name = isHtml)]
+    pub fn is_html(el: &Element) -> bool;
     #[wasm_bindgen(js_namespace = claudezillaNative, js_name = hasAttribute)]
     fn has_attribute_named(el: &Element, name: &JsValue) -> bool;
     /// The node's `textContent`.
@@ -135,17 +138,6 @@ impl Batches for Reader<'_> {
 
     fn get(&self, batch: &js_sys::Array, at: usize) -> Node {
         batch.get(at as u32).unchecked_into()
-    }
-}
-
-/// Is `el` the HTML form field `tag` names (`input`, `textarea`, `select`)? One of another
-/// namespace with such a tag (`<svg><input>`) is not.
-pub fn is_html_field(el: &JsValue, tag: &str) -> bool {
-    match tag {
-        "input" => el.has_type::<HtmlInputElement>(),
-        "textarea" => el.has_type::<HtmlTextAreaElement>(),
-        "select" => el.has_type::<HtmlSelectElement>(),
-        _ => false,
     }
 }
 

@@ -180,8 +180,8 @@ impl NamePage for Dom {
         index.numbered.set(item, &JsValue::from_f64(n as f64));
     }
 
-    fn is_html_field(&self, el: &Node, tag: &str) -> bool {
-        dom::is_html_field(el, tag)
+    fn is_html(&self, el: &Node) -> bool {
+        dom::is_html(el.unchecked_ref())
     }
 
     fn input_type(&self, input: &Node) -> String {

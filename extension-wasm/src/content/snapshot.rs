@@ -11,7 +11,7 @@ use super::dom::{self, Children, Dom, Reader, document};
 use super::find;
 use super::names::{self, Labels};
 use crate::a11y::name::Named;
-use crate::a11y::{Elements, FieldValue};
+use crate::a11y::{Elements, FieldValue, Namespace};
 use crate::page_names;
 use crate::showing::Showing;
 use crate::snapshot::{self, Facts, Inside, Limits, Page, Seen, Selectors, Start};
@@ -54,7 +54,7 @@ pub fn snapshot(
 
 /// An element's role, and whether an agent acts on it ([`crate::a11y::role_of`]).
 pub(super) fn role_of(el: &Element, tag: &str, marked: bool) -> (Option<&'static str>, bool) {
-    crate::a11y::role_of(&Dom, el, tag, marked)
+    crate::a11y::role_of(&Dom, el, tag, marked, Namespace::Unread)
 }
 
 impl Elements for Dom {
@@ -78,6 +78,10 @@ impl Elements for Dom {
 
     fn input_type(&self, input: &Element) -> Option<String> {
         dom::input_type(input)
+    }
+
+    fn is_html(&self, el: &Element) -> bool {
+        dom::is_html(el)
     }
 }
 
@@ -180,10 +184,6 @@ impl Page for Dom {
 
     fn flat_text(&self, el: &Element, max: usize) -> String {
         names::flat_text(el, max)
-    }
-
-    fn is_html_field(&self, el: &Element, tag: &str) -> bool {
-        dom::is_html_field(el, tag)
     }
 
     fn checked(&self, input: &Element) -> bool {

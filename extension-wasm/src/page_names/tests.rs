@@ -225,8 +225,9 @@ impl NamePage for Fake {
         index.numbers.insert(*item, n);
     }
     /// An element with an `xmlns` is of another namespace.
-    fn is_html_field(&self, el: &usize, tag: &str) -> bool {
-        self.nodes[*el].tag == Some(tag) && self.attribute(el, "xmlns").is_none()
+    fn is_html(&self, el: &usize) -> bool {
+        self.log.say(format!("namespace of {el}"));
+        self.attribute(el, "xmlns").is_none()
     }
     fn input_type(&self, input: &usize) -> String {
         self.foreign_throws(*input);

@@ -1,12 +1,12 @@
 //! The page as the snapshot reads it ([`Page`]), and what it reads with each node.
 
 use crate::a11y::name::Named;
-use crate::a11y::{self, Elements, FieldValue};
+use crate::a11y::{self, Elements, FieldValue, Namespace};
 use crate::showing::Showing;
 
 /// What a walk reads of a node with the node itself: element, text or other; for an element,
-/// whether it is marked ([`Selectors::Marked`]), whether it hosts an open shadow root, and the
-/// number the reader gave its tag (0 when it numbers no more tags). The layout is the
+/// whether it is marked ([`Selectors::Marked`]), whether it hosts an open shadow root, whether it
+/// is of another namespace than HTML's, and the number the reader gave its tag (0 when it numbers no more tags). The layout is the
 /// content shim's (`claudezillaFacts`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Facts(u32);
@@ -16,6 +16,7 @@ impl Facts {
     const TEXT: u32 = 2;
     const MARKED: u32 = 4;
     const SHADOWED: u32 = 8;
+    const FOREIGN: u32 = 16;
     const TAG_SHIFT: u32 = 8;
 
     /// The facts as the shim wrote them.
@@ -29,6 +30,12 @@ impl Facts {
         let marked = if marked { Self::MARKED } else { 0 };
         let shadowed = if shadowed { Self::SHADOWED } else { 0 };
         Self(Self::ELEMENT | marked | shadowed)
+    }
+
+    /// The same element's facts, of another namespace than HTML's (a fake page's).
+    #[cfg(test)]
+    pub fn foreign(self) -> Self {
+        Self(self.0 | Self::FOREIGN)
     }
 
     /// A text node's facts (a fake page's).
@@ -58,6 +65,14 @@ impl Facts {
     /// It hosts an open shadow root.
     pub fn shadowed(self) -> bool {
         self.0 & Self::SHADOWED != 0
+    }
+
+    /// The element's namespace, HTML's or another (`<svg><button>`).
+    pub fn namespace(self) -> Namespace {
+        match self.0 & Self::FOREIGN {
+            0 => Namespace::Html,
+            _ => Namespace::Foreign,
+        }
     }
 
     /// The number the reader gave the element's tag, if it gave one.
@@ -239,9 +254,6 @@ pub trait Page: Elements {
     fn css_path(&self, el: &Self::Element) -> String;
     /// The words shown under an element, at most `max` characters read.
     fn flat_text(&self, el: &Self::Element, max: usize) -> String;
-    /// Is the element the HTML form field its tag names (`input`, `textarea`, `select`)? An
-    /// element of another namespace with such a tag (`<svg><input>`) is not.
-    fn is_html_field(&self, el: &Self::Element, tag: &str) -> bool;
     /// An `<input>`'s checkedness.
     fn checked(&self, input: &Self::Element) -> bool;
     /// An HTML `<input>`'s or `<textarea>`'s value, as `tag` says

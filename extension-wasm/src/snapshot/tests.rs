@@ -1,8 +1,8 @@
 use std::cell::RefCell;
 
 use super::*;
-use crate::a11y::Elements;
 use crate::a11y::name::{Generated, NameSources, Shown, accessible_name};
+use crate::a11y::{Elements, Namespace};
 use crate::showing::Showing;
 
 /// A page of the tests' own: elements with attributes (`style` says what the layout would:
@@ -252,6 +252,10 @@ impl Elements for Fake {
         let html = self.attr(*input, "xmlns").is_none();
         html.then(|| self.attr(*input, "type").unwrap_or_default().to_owned())
     }
+
+    fn is_html(&self, el: &usize) -> bool {
+        self.attr(*el, "xmlns").is_none()
+    }
 }
 
 impl Page for Fake {
@@ -272,10 +276,16 @@ impl Page for Fake {
 
     fn facts(&self, node: &usize, _: &()) -> Facts {
         match &self.nodes[*node].kind {
-            Kind::Element { shadow, .. } => Facts::element(
-                self.matches_list(*node, &Selectors::Marked.text()),
-                shadow.is_some(),
-            ),
+            Kind::Element { shadow, .. } => {
+                let facts = Facts::element(
+                    self.matches_list(*node, &Selectors::Marked.text()),
+                    shadow.is_some(),
+                );
+                match self.is_html(node) {
+                    true => facts,
+                    false => facts.foreign(),
+                }
+            }
             Kind::Text(_) => Facts::text(),
             Kind::Comment | Kind::Shadow(_) => Facts::other(),
         }
@@ -416,11 +426,6 @@ impl Page for Fake {
         words.chars().take(max).collect()
     }
 
-    fn is_html_field(&self, el: &usize, _: &str) -> bool {
-        // `xmlns` stands for an element of another namespace (`<svg><input>`).
-        self.attr(*el, "xmlns").is_none()
-    }
-
     fn checked(&self, input: &usize) -> bool {
         self.attr(*input, "checked").is_some()
     }
@@ -512,6 +517,9 @@ impl NameSources for Names<'_> {
     }
     fn selected(&mut self, _: &usize) -> Vec<usize> {
         Vec::new()
+    }
+    fn html(&mut self, n: &usize) -> bool {
+        self.0.is_html(n)
     }
 }
 
@@ -826,7 +834,7 @@ fn a_script_control_by_tabindex_or_onclick_and_a_cell_gives_way_to_its_buttons()
 
 #[test]
 fn an_input_of_another_namespace_is_no_field() {
-    // `<svg><input>`: no textbox (named, it shows as what it is, with no ref), and not
+    // `<svg><input>`: no textbox (named, it shows as a group, with no ref), and not
     // focusable, so `role="none"` holds for it.
     let page = Fake::page(vec![
         el(
@@ -840,8 +848,94 @@ fn an_input_of_another_namespace_is_no_field() {
     ]);
     assert_eq!(
         page.text_of(all()),
-        "input \"Drawn\"\ntextbox \"Typed\" e1\ntextbox \"Kept\" e2\n"
+        "group \"Drawn\"\ntextbox \"Typed\" e1\ntextbox \"Kept\" e2\n"
     );
+}
+
+#[test]
+fn elements_of_another_namespace_take_no_role_from_their_tags() {
+    // `<svg><button>`, `<svg><select>`…: no controls, no refs, no landmarks; SVG's own link
+    // and root, and MathML's `math`, keep the roles they have there.
+    let foreign = |tag| el(tag, &[("xmlns", "svg"), ("aria-label", "Fake")], vec![]);
+    let mut body: Vec<Html> = [
+        "button", "select", "textarea", "summary", "nav", "h2", "label",
+    ]
+    .into_iter()
+    .map(foreign)
+    .collect();
+    body.extend([
+        el(
+            "a",
+            &[("xmlns", "svg"), ("href", "#"), ("aria-label", "Drawn")],
+            vec![],
+        ),
+        el("svg", &[("xmlns", "svg"), ("aria-label", "Chart")], vec![]),
+        el("math", &[("xmlns", "math"), ("aria-label", "Sum")], vec![]),
+        el(
+            "button",
+            &[("xmlns", "svg"), ("role", "button"), ("aria-label", "Said")],
+            vec![],
+        ),
+        el("button", &[("aria-label", "Real")], vec![]),
+    ]);
+    let page = Fake::page(body);
+    assert_eq!(
+        page.text_of(all()),
+        format!(
+            "{}link \"Drawn\" e1\nimg \"Chart\"\nmath \"Sum\"\nbutton \"Said\" e2\nbutton \"Real\" e3\n",
+            "group \"Fake\"\n".repeat(7)
+        )
+    );
+}
+
+#[test]
+fn a_single_elements_namespace_is_asked_only_where_its_tag_gives_a_role() {
+    let page = Fake::page(vec![
+        el("button", &[("xmlns", "svg")], vec![]),
+        el("path", &[("xmlns", "svg")], vec![]),
+        el("a", &[("xmlns", "svg"), ("href", "#")], vec![]),
+        el("input", &[("xmlns", "svg")], vec![]),
+        el("h2", &[], vec![]),
+    ]);
+    let asked = RefCell::new(Vec::new());
+    let role = |el: usize| {
+        let tag = page.tag_of(el).unwrap_or_default();
+        let (role, _) = role_of(&Asking(&page, &asked), &el, tag, true, Namespace::Unread);
+        role
+    };
+    assert_eq!(
+        [1, 2, 3, 4, 5].map(role),
+        [None, None, Some("link"), None, Some("h2")]
+    );
+    // The button and the heading; the input's own read says it is no HTML field.
+    assert_eq!(*asked.borrow(), [1, 5]);
+}
+
+/// The fake page, logging which elements' namespaces are asked.
+struct Asking<'a>(&'a Fake, &'a RefCell<Vec<usize>>);
+
+impl Elements for Asking<'_> {
+    type Element = usize;
+
+    fn attribute(&self, el: &usize, name: &str) -> Option<String> {
+        self.0.attribute(el, name)
+    }
+    fn has_attribute(&self, el: &usize, name: &str) -> bool {
+        self.0.has_attribute(el, name)
+    }
+    fn child_element_count(&self, el: &usize) -> u32 {
+        self.0.child_element_count(el)
+    }
+    fn text_content(&self, el: &usize) -> Option<String> {
+        self.0.text_content(el)
+    }
+    fn input_type(&self, input: &usize) -> Option<String> {
+        self.0.input_type(input)
+    }
+    fn is_html(&self, el: &usize) -> bool {
+        self.1.borrow_mut().push(*el);
+        self.0.is_html(el)
+    }
 }
 
 #[test]
@@ -1041,7 +1135,7 @@ fn a_role_comes_from_the_tag_or_an_author_and_unmarked_elements_are_not_asked() 
     ]);
     let role = |el: usize, marked: bool| {
         let tag = page.tag_of(el).unwrap_or_default();
-        role_of(&page, &el, tag, marked)
+        role_of(&page, &el, tag, marked, Namespace::Unread)
     };
     let [a, link, div, range] = [1, 2, 3, 4];
     assert!(!role(a, false).1);

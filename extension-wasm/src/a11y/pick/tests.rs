@@ -1,5 +1,5 @@
 use super::*;
-use crate::a11y::{Elements, role_of};
+use crate::a11y::{Elements, Namespace, role_of};
 
 /// A frame of the tests' own: elements with a parent, attributes, a name and whether they
 /// are shown. Selectors: `*`, a tag, `#id`, `tag.class`, `[a="v"]`, `tag[a="v"]`, and lists.
@@ -90,6 +90,10 @@ impl Elements for Fake {
     fn input_type(&self, input: &usize) -> Option<String> {
         Some(self.attr(*input, "type").unwrap_or_default().to_owned())
     }
+
+    fn is_html(&self, _: &usize) -> bool {
+        true
+    }
 }
 
 impl Frame for Fake {
@@ -137,7 +141,7 @@ impl Frame for Fake {
         Elements::attribute(self, el, name)
     }
     fn role(&self, el: &usize, tag: &str) -> Option<&'static str> {
-        role_of(self, el, tag, true).0
+        role_of(self, el, tag, true, Namespace::Unread).0
     }
     /// Each name read takes the clock on 100 ms.
     fn full_name(&self, el: &usize) -> String {
