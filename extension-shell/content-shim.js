@@ -20,13 +20,20 @@ const claudezillaNative = (() => {
   const [localName, shadowRoot, childElementCount, namespaceURI] =
     ["localName", "shadowRoot", "childElementCount", "namespaceURI"].map((name) =>
       getter(element, name));
+  const seenOptions = { visibilityProperty: true };
+  const computedStyle = window.getComputedStyle.bind(window);
   const isHtml = (el) => namespaceURI.call(el) === "http://www.w3.org/1999/xhtml";
   return {
     // The reader's own.
     get: { firstChild, nextSibling, nodeType, localName, shadowRoot, hasAttributes, matches },
     isHtml,
     // What wasm asks (content/dom.rs).
-    visible: (el, options) => checkVisibility.call(el, options),
+    visible: (el) => checkVisibility.call(el),
+    // An element whose content is skipped (`content-visibility: hidden`) shows an empty box:
+    // `checkVisibility` hides what is inside it, not its own text. The style is asked only of
+    // elements otherwise seen.
+    seen: (el) =>
+      checkVisibility.call(el, seenOptions) && computedStyle(el).contentVisibility !== "hidden",
     matches: (el, selectors) => matches.call(el, selectors),
     attribute: (el, name) => getAttribute.call(el, name),
     hasAttribute: (el, name) => hasAttribute.call(el, name),

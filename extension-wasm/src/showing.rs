@@ -9,7 +9,8 @@ pub enum Showing {
     /// Rendered, with a box of its own, and its own text seen.
     Rendered,
     /// Rendered with `visibility: hidden` (or `collapse`): its own text is not seen, though a
-    /// child of its may be (`visibility: visible` inside it).
+    /// child of its may be (`visibility: visible` inside it). Also an element whose content is
+    /// skipped (`content-visibility: hidden`): an empty box, each child not rendered.
     Invisible,
     /// No box of its own (`display: contents`, every slot by default), inside elements that
     /// are rendered: what it holds shows in its place; `seen` says whether its own text is.
@@ -37,7 +38,9 @@ pub trait Probe {
     /// What [`Probe::box_less`] read of an element, asked again for its own text.
     type Style;
 
-    /// Rendered and not made invisible (`checkVisibility` counting `visibility` too).
+    /// Rendered, not made invisible (`checkVisibility` counting `visibility` too), and its
+    /// content not skipped (`content-visibility: hidden`, which `checkVisibility` says of
+    /// what is inside, not of the element's own text).
     fn seen(&self, el: &Self::Element) -> bool;
     /// Rendered (`checkVisibility`): for an element without a box, false even where what it
     /// holds shows.

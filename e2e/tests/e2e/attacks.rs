@@ -159,6 +159,9 @@ document.querySelector('svg').append(h);
                  <div class=ghost>TRAP-PATH-GHOST<x-card></x-card></div></section>\
                  <iframe src=/attack/frame-words.html></iframe><iframe class=ghost src=/attack/frame-trap.html></iframe>\
                  <div id=gone-root class=gone>TRAP-ROOT <span style=display:contents>TRAP-ROOT-CONTENTS</span></div>\
+                 <div style=content-visibility:hidden>TRAP-SKIPPED <a href=/z>TRAP-SKIPPED-LINK</a></div>\
+                 <div style=content-visibility:hidden>TRAP-SKIPPED-PATH<x-card></x-card></div>\
+                 <div hidden=until-found>TRAP-UNTIL-FOUND</div>\
                  <script>for (const card of document.querySelectorAll('x-card'))\
                  card.attachShadow({mode: 'open'}).innerHTML = '<i>TRAP-CARD</i>';</script>",
             ),

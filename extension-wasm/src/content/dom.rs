@@ -21,7 +21,11 @@ extern "C" {
     // (the shim's `claudezillaNative`): the same answers as web-sys's property reads, which go
     // through the content script's Xray view at about twenty times the cost.
     #[wasm_bindgen(js_namespace = claudezillaNative, js_name = visible)]
-    fn native_visible(el: &Element, options: &JsValue) -> bool;
+    fn native_visible(el: &Element) -> bool;
+    /// Rendered, not made invisible, and its content not skipped (`content-visibility:
+    /// hidden`: its box shows, empty).
+    #[wasm_bindgen(js_namespace = claudezillaNative, js_name = seen)]
+    fn native_seen(el: &Element) -> bool;
     /// Does `el` match any of `selectors` (a selector list as a JS string)? A selector the
     /// browser refuses throws.
     #[wasm_bindgen(catch, js_namespace = claudezillaNative, js_name = matches)]
@@ -187,7 +191,7 @@ pub fn has_hidden_attribute(el: &Element) -> bool {
 
 /// False for elements not rendered (display: none, content-visibility hidden, …).
 pub fn is_visible(el: &Element) -> bool {
-    native_visible(el, &JsValue::UNDEFINED)
+    native_visible(el)
 }
 
 /// `display: contents` (a grid's header row laid out by its cells): no box of its own, so
@@ -205,15 +209,6 @@ fn is_box_less(style: &CssStyleDeclaration) -> bool {
     style
         .get_property_value("display")
         .is_ok_and(|d| d == "contents")
-}
-
-thread_local! {
-    /// `checkVisibility`'s options that count `visibility: hidden` as hidden.
-    static VISIBILITY_TOO: JsValue = {
-        let options = js_sys::Object::new();
-        let _ = js_sys::Reflect::set(&options, &"visibilityProperty".into(), &JsValue::TRUE);
-        options.into()
-    };
 }
 
 /// The node's parent in the composed tree: its parent element, or its shadow root's host.
@@ -237,7 +232,7 @@ impl crate::showing::Probe for Dom {
     type Style = CssStyleDeclaration;
 
     fn seen(&self, el: &Element) -> bool {
-        VISIBILITY_TOO.with(|o| native_visible(el, o))
+        native_seen(el)
     }
 
     fn rendered(&self, el: &Element) -> bool {
