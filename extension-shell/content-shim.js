@@ -20,20 +20,29 @@ const claudezillaNative = (() => {
   const [localName, shadowRoot, childElementCount, namespaceURI] =
     ["localName", "shadowRoot", "childElementCount", "namespaceURI"].map((name) =>
       getter(element, name));
+  const isHtml = (el) => namespaceURI.call(el) === "http://www.w3.org/1999/xhtml";
   const seenOptions = { visibilityProperty: true };
   const computedStyle = window.getComputedStyle.bind(window);
-  const isHtml = (el) => namespaceURI.call(el) === "http://www.w3.org/1999/xhtml";
+  // Is the content of `el`, which `checkVisibility` says is seen, skipped
+  // (`content-visibility: hidden`: an empty box)? `checkVisibility` says so of what is inside
+  // it, so only its own words (or its shadow root's) need the style, asked last: a child
+  // element seen answers no.
+  const skipped = (el) => {
+    let words = false;
+    for (let at = firstChild.call(shadowRoot.call(el) ?? el); at; at = nextSibling.call(at)) {
+      const type = nodeType.call(at);
+      if (type === 1 && checkVisibility.call(at)) return false;
+      words ||= type === 3 && /\S/.test(textContent.call(at));
+    }
+    return words && computedStyle(el).contentVisibility === "hidden";
+  };
   return {
     // The reader's own.
     get: { firstChild, nextSibling, nodeType, localName, shadowRoot, hasAttributes, matches },
     isHtml,
     // What wasm asks (content/dom.rs).
     visible: (el) => checkVisibility.call(el),
-    // An element whose content is skipped (`content-visibility: hidden`) shows an empty box:
-    // `checkVisibility` hides what is inside it, not its own text. The style is asked only of
-    // elements otherwise seen.
-    seen: (el) =>
-      checkVisibility.call(el, seenOptions) && computedStyle(el).contentVisibility !== "hidden",
+    seen: (el) => checkVisibility.call(el, seenOptions) && !skipped(el),
     matches: (el, selectors) => matches.call(el, selectors),
     attribute: (el, name) => getAttribute.call(el, name),
     hasAttribute: (el, name) => hasAttribute.call(el, name),

@@ -186,7 +186,8 @@ impl<P: Page> Walker<'_, P> {
             held: None,
             parent_shows: true,
         };
-        self.nodes_under(&shadow, None, depth, holder);
+        // Words directly in a shadow root are the host's: shown as it shows.
+        self.nodes_under(&shadow, Some(parent.el), depth, holder);
         self.marked.pop();
     }
 

@@ -161,9 +161,11 @@ document.querySelector('svg').append(h);
                  <div id=gone-root class=gone>TRAP-ROOT <span style=display:contents>TRAP-ROOT-CONTENTS</span></div>\
                  <div style=content-visibility:hidden>TRAP-SKIPPED <a href=/z>TRAP-SKIPPED-LINK</a></div>\
                  <div style=content-visibility:hidden>TRAP-SKIPPED-PATH<x-card></x-card></div>\
+                 <p>Before the host <x-words style=display:block;content-visibility:hidden></x-words></p>\
                  <div hidden=until-found>TRAP-UNTIL-FOUND</div>\
                  <script>for (const card of document.querySelectorAll('x-card'))\
-                 card.attachShadow({mode: 'open'}).innerHTML = '<i>TRAP-CARD</i>';</script>",
+                 card.attachShadow({mode: 'open'}).innerHTML = '<i>TRAP-CARD</i>';\
+                 document.querySelector('x-words').attachShadow({mode: 'open'}).textContent = 'TRAP-SHADOW-WORDS';</script>",
             ),
         ),
         (

@@ -1025,6 +1025,21 @@ fn a_shadow_tree_shows_with_its_slots_filled() {
 }
 
 #[test]
+fn words_directly_in_a_shadow_root_show_as_its_host_shows() {
+    let host = |words| Html::Host("x-words", vec![], vec![t(words)]);
+    let page = Fake::page(vec![
+        el("div", &[("style", "display:none")], vec![host("Gone")]),
+        el(
+            "div",
+            &[("style", "visibility:hidden")],
+            vec![host("Ghost")],
+        ),
+        host("Shown"),
+    ]);
+    assert_eq!(page.text_of(all()), "\"Shown\"\n");
+}
+
+#[test]
 fn frames_are_placeholders_where_they_are() {
     let page = Fake::page(vec![
         el("button", &[], vec![t("Before")]),
