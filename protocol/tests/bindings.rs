@@ -4,6 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
+use proc_macro2::TokenTree;
+use quote::ToTokens;
+use syn::visit::Visit;
+
 fn content() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../extension-wasm/src/content")
 }
@@ -20,79 +24,64 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Each function an `extern "C"` block declares in `source`: its `#[wasm_bindgen…]` attribute
-/// (over as many lines as it takes; empty where it has none) and the declaration to its `;`,
-/// each on one line.
-fn bindings(source: &str) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    let mut lines = source.lines().map(str::trim);
-    let mut inside = false;
-    let mut attribute = String::new();
-    while let Some(line) = lines.next() {
-        if line.starts_with("extern \"C\"") {
-            inside = true;
-            continue;
-        }
-        if !inside || line.is_empty() || line.starts_with("//") {
-            continue;
-        }
-        if line == "}" {
-            inside = false;
-        } else if line.starts_with("#[wasm_bindgen") {
-            attribute = line.to_owned();
-            while !closed(&attribute) {
-                let Some(next) = lines.next() else { break };
-                attribute.push_str(next);
-            }
-        } else if !line.starts_with("#[") {
-            let mut declaration = line.to_owned();
-            while !declaration.ends_with(';') && !declaration.ends_with('{') {
-                let Some(next) = lines.next() else { break };
-                declaration.push_str(next);
-            }
-            if is_function(&declaration) && declaration.ends_with(';') {
-                out.push((attribute.clone(), declaration));
-            }
-            attribute.clear();
+/// A function an `extern` block of `source` declares (`unsafe extern` too, in a module or a
+/// function's body): its name, whether a `#[wasm_bindgen(…)]` attribute makes it `catch`,
+/// and its parameters' names.
+struct Binding {
+    name: String,
+    catch: bool,
+    params: Vec<String>,
+}
+
+fn bindings(source: &str) -> Vec<Binding> {
+    struct Blocks(Vec<Binding>);
+    impl<'ast> Visit<'ast> for Blocks {
+        fn visit_foreign_item_fn(&mut self, f: &'ast syn::ForeignItemFn) {
+            let catch = f.attrs.iter().any(|a| {
+                a.path().is_ident("wasm_bindgen")
+                    && a.meta.to_token_stream().into_iter().any(|t| is_catch(&t))
+            });
+            let params = f.sig.inputs.iter().filter_map(|input| match input {
+                syn::FnArg::Typed(typed) => match &*typed.pat {
+                    syn::Pat::Ident(p) => Some(p.ident.to_string()),
+                    _ => None,
+                },
+                syn::FnArg::Receiver(_) => None,
+            });
+            self.0.push(Binding {
+                name: f.sig.ident.to_string(),
+                catch,
+                params: params.collect(),
+            });
         }
     }
-    out
+    let file = syn::parse_file(source).expect("a source syn reads");
+    let mut blocks = Blocks(Vec::new());
+    blocks.visit_file(&file);
+    blocks.0
 }
 
-/// Is the attribute whole: its brackets and parentheses closed?
-fn closed(attribute: &str) -> bool {
-    let depth = |open: char, close: char| {
-        attribute.matches(open).count() == attribute.matches(close).count()
-    };
-    depth('(', ')') && depth('[', ']')
+/// Is the token `catch`, at any depth of the attribute's parentheses?
+fn is_catch(token: &TokenTree) -> bool {
+    match token {
+        TokenTree::Ident(ident) => ident == "catch",
+        TokenTree::Group(group) => group.stream().into_iter().any(|t| is_catch(&t)),
+        _ => false,
+    }
 }
 
-/// Does `declaration` declare a function, of any visibility (none, `pub`, `pub(…)`)?
-fn is_function(declaration: &str) -> bool {
-    let unscoped = match declaration.strip_prefix("pub(") {
-        Some(scoped) => scoped.split_once(')').map_or("", |(_, rest)| rest),
-        None => declaration.strip_prefix("pub").unwrap_or(declaration),
-    };
-    unscoped.trim_start().starts_with("fn ")
-}
-
-/// Is the binding given selectors (`selector`, `selectors`, or `marked`: what the snapshot's
-/// reader matches)?
-fn given_selectors(declaration: &str) -> bool {
-    let params = declaration.split_once('(').map_or("", |(_, p)| p);
-    ["selector:", "selectors:", "marked:"]
-        .iter()
-        .any(|p| params.contains(p))
-}
-
-/// The bindings of `source` given selectors and not `catch`.
+/// The bindings of `source` given selectors (`selector`, `selectors`, or `marked`: what the
+/// snapshot's reader matches) and not `catch`.
 fn throwing(source: &str) -> Vec<String> {
+    let given_selectors = |b: &Binding| {
+        b.params
+            .iter()
+            .any(|p| matches!(p.as_str(), "selector" | "selectors" | "marked"))
+    };
     bindings(source)
         .into_iter()
-        .filter(|(attribute, declaration)| {
-            given_selectors(declaration) && !attribute.contains("catch")
-        })
-        .map(|(_, declaration)| declaration)
+        .filter(|b| given_selectors(b) && !b.catch)
+        .map(|b| b.name)
         .collect()
 }
 
@@ -133,14 +122,11 @@ fn a_binding_given_selectors_not_catch_would_be_caught() {
         }
     "#;
     assert_eq!(bindings(source).len(), 3);
-    assert_eq!(
-        throwing(source),
-        ["pub fn matches(el: &Element, selectors: &JsValue) -> bool;"]
-    );
+    assert_eq!(throwing(source), ["matches"]);
 }
 
 #[test]
-fn a_binding_over_several_lines_scoped_or_bare_is_read() {
+fn a_binding_over_several_lines_scoped_bare_or_unsafe_is_read() {
     let source = r#"
         #[wasm_bindgen]
         extern "C" {
@@ -160,14 +146,23 @@ fn a_binding_over_several_lines_scoped_or_bare_is_read() {
             pub(crate) fn all(root: &Node, selector: &str) -> Result<JsValue, JsValue>;
             fn pick(selectors: &str) -> Element;
         }
+        mod inner {
+            #[wasm_bindgen]
+            unsafe extern "C" {
+                #[wasm_bindgen(js_name = first)]
+                fn first(marked: &JsValue) -> Node;
+            }
+        }
+        fn body() {
+            #[wasm_bindgen]
+            extern "C" {
+                fn last(selector: &str) -> Node;
+            }
+        }
     "#;
-    assert_eq!(bindings(source).len(), 4);
+    assert_eq!(bindings(source).len(), 6);
     assert_eq!(
         throwing(source),
-        [
-            "fn matches(el: &Element, selectors: &JsValue) -> bool;",
-            "pub(super) fn closest(el: &Element, selector: &str) -> Option<Element>;",
-            "fn pick(selectors: &str) -> Element;",
-        ]
+        ["matches", "closest", "pick", "first", "last"]
     );
 }

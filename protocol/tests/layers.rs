@@ -10,7 +10,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use regex_lite::Regex;
+use petgraph::algo::tarjan_scc;
+use petgraph::graphmap::DiGraphMap;
+use proc_macro2::TokenTree;
+use quote::ToTokens;
+use syn::visit::Visit;
 
 /// The crates whose modules are checked, by their `src/` folder.
 const CRATES: [&str; 4] = ["protocol/src", "host/src", "mcp/src", "extension-wasm/src"];
@@ -66,56 +70,117 @@ fn modules(src: &Path) -> Vec<(Vec<String>, String)> {
     out
 }
 
-/// The code of a file without comments and without its inline test module (whose `super`
-/// is the file itself, not its parent).
-fn code(text: &str) -> String {
-    let text = match text.find("#[cfg(test)]\nmod tests {") {
-        Some(at) => &text[..at],
-        None => text,
+/// The paths a file names from `crate::`, `super::` or `self::` (in `use`s, in code, and in
+/// macros' tokens), each resolved to an absolute module path. An inline test module is left
+/// out: its `super` is the file itself, not its parent.
+fn named_paths(module: &[String], text: &str) -> Vec<Vec<String>> {
+    let file = syn::parse_file(text).expect("a source syn reads");
+    let mut named = Named {
+        module: module.to_vec(),
+        out: Vec::new(),
     };
-    text.lines()
-        .map(|line| line.split("//").next().unwrap_or_default())
-        .collect::<Vec<_>>()
-        .join("\n")
+    named.visit_file(&file);
+    named.out
 }
 
-/// The paths a file names from `crate::` or `super::` (groups in braces spread out), each
-/// resolved to an absolute module path.
-fn named_paths(module: &[String], code: &str) -> Vec<Vec<String>> {
-    let path = Regex::new(r"\b((?:crate|super|self)(?:::super)*)::((?:[a-z_][a-z0-9_]*::)*)(\{[^}]*\}|[a-z_][a-z0-9_]*)").unwrap();
-    let mut out = Vec::new();
-    for caps in path.captures_iter(code) {
-        // `self` and `super` start at the file's own module; each `super` climbs one.
-        let mut base: Vec<String> = match caps[1].starts_with("crate") {
-            true => Vec::new(),
-            false => module.to_vec(),
+struct Named {
+    /// The module being read: the file's, and an inline module's inside it.
+    module: Vec<String>,
+    out: Vec<Vec<String>>,
+}
+
+impl Named {
+    /// `segments` from the module being read, when they start at `crate`, `self` or `super`.
+    fn resolve(&mut self, segments: &[String]) {
+        let mut base = match segments.first().map(String::as_str) {
+            Some("crate") => Vec::new(),
+            Some("self" | "super") => self.module.clone(),
+            _ => return,
         };
-        for _ in 0..caps[1].matches("super").count() {
+        let mut rest = &segments[usize::from(segments[0] != "super")..];
+        while let Some(("super", after)) = rest.split_first().map(|(s, r)| (s.as_str(), r)) {
             base.pop();
+            rest = after;
         }
-        let middle: Vec<String> = caps[2]
-            .split("::")
-            .filter(|s| !s.is_empty())
-            .map(str::to_owned)
-            .collect();
-        let last = &caps[3];
-        let tails: Vec<String> = match last.strip_prefix('{') {
-            Some(group) => group
-                .trim_end_matches('}')
-                .split(',')
-                .map(|s| s.trim().split("::").next().unwrap_or_default().to_owned())
-                .filter(|s| !s.is_empty() && s != "self")
-                .collect(),
-            None => vec![last.to_owned()],
-        };
-        for tail in tails {
-            let mut full = base.clone();
-            full.extend(middle.iter().cloned());
-            full.push(tail);
-            out.push(full);
+        base.extend(rest.iter().filter(|s| *s != "self").cloned());
+        self.out.push(base);
+    }
+
+    /// Each path a `use` tree names (groups spread out).
+    fn tree(&mut self, prefix: &mut Vec<String>, tree: &syn::UseTree) {
+        match tree {
+            syn::UseTree::Path(p) => {
+                prefix.push(p.ident.to_string());
+                self.tree(prefix, &p.tree);
+                prefix.pop();
+            }
+            syn::UseTree::Name(n) => self.leaf(prefix, &n.ident),
+            syn::UseTree::Rename(r) => self.leaf(prefix, &r.ident),
+            syn::UseTree::Glob(_) => self.resolve(prefix),
+            syn::UseTree::Group(g) => g.items.iter().for_each(|t| self.tree(prefix, t)),
         }
     }
-    out
+
+    fn leaf(&mut self, prefix: &mut Vec<String>, ident: &syn::Ident) {
+        prefix.push(ident.to_string());
+        self.resolve(prefix);
+        prefix.pop();
+    }
+
+    /// The paths in a macro's tokens (`thread_local!`, `format!`): runs of `ident ::`.
+    fn tokens(&mut self, tokens: proc_macro2::TokenStream) {
+        let mut run: Vec<String> = Vec::new();
+        let mut colons = 0;
+        for token in tokens {
+            match token {
+                TokenTree::Ident(ident) => {
+                    if colons != 2 {
+                        self.resolve(&std::mem::take(&mut run));
+                    }
+                    run.push(ident.to_string());
+                    colons = 0;
+                }
+                TokenTree::Punct(p) if p.as_char() == ':' && colons < 2 => colons += 1,
+                other => {
+                    self.resolve(&std::mem::take(&mut run));
+                    colons = 0;
+                    if let TokenTree::Group(group) = other {
+                        self.tokens(group.stream());
+                    }
+                }
+            }
+        }
+        self.resolve(&run);
+    }
+}
+
+impl<'ast> Visit<'ast> for Named {
+    fn visit_item_mod(&mut self, m: &'ast syn::ItemMod) {
+        let test = m.attrs.iter().any(|a| {
+            a.path().is_ident("cfg") && a.meta.to_token_stream().to_string().contains("test")
+        });
+        if test {
+            return;
+        }
+        self.module.push(m.ident.to_string());
+        syn::visit::visit_item_mod(self, m);
+        self.module.pop();
+    }
+
+    fn visit_item_use(&mut self, u: &'ast syn::ItemUse) {
+        self.tree(&mut Vec::new(), &u.tree);
+    }
+
+    fn visit_path(&mut self, path: &'ast syn::Path) {
+        let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        self.resolve(&segments);
+        syn::visit::visit_path(self, path);
+    }
+
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        self.tokens(mac.tokens.clone());
+        syn::visit::visit_macro(self, mac);
+    }
 }
 
 /// Edges between sibling modules: `folder → (from, to)`, where `folder` is the module whose
@@ -125,7 +190,7 @@ fn sibling_edges(krate: &str, src: &Path) -> BTreeMap<String, BTreeSet<(String, 
     let known: BTreeSet<Vec<String>> = files.iter().map(|(m, _)| m.clone()).collect();
     let mut edges: BTreeMap<String, BTreeSet<(String, String)>> = BTreeMap::new();
     for (module, text) in &files {
-        for named in named_paths(module, &code(text)) {
+        for named in named_paths(module, text) {
             // The longest known module the path names.
             let Some(target) = (0..=named.len())
                 .rev()
@@ -156,70 +221,23 @@ fn sibling_edges(krate: &str, src: &Path) -> BTreeMap<String, BTreeSet<(String, 
     edges
 }
 
-/// The strongly connected groups of more than one module (Tarjan's algorithm).
+/// The strongly connected groups of more than one module, each sorted.
 fn cycles(edges: &BTreeSet<(String, String)>) -> Vec<Vec<String>> {
-    struct Walk<'a> {
-        next: BTreeMap<&'a str, Vec<&'a str>>,
-        index: BTreeMap<&'a str, usize>,
-        low: BTreeMap<&'a str, usize>,
-        stack: Vec<&'a str>,
-        on_stack: BTreeSet<&'a str>,
-        found: Vec<Vec<String>>,
-    }
-    impl<'a> Walk<'a> {
-        fn visit(&mut self, v: &'a str) {
-            let i = self.index.len();
-            self.index.insert(v, i);
-            self.low.insert(v, i);
-            self.stack.push(v);
-            self.on_stack.insert(v);
-            for w in self.next.get(v).cloned().unwrap_or_default() {
-                if !self.index.contains_key(w) {
-                    self.visit(w);
-                    let low = self.low[v].min(self.low[w]);
-                    self.low.insert(v, low);
-                } else if self.on_stack.contains(w) {
-                    let low = self.low[v].min(self.index[w]);
-                    self.low.insert(v, low);
-                }
-            }
-            if self.low[v] == self.index[v] {
-                let mut group = Vec::new();
-                while let Some(w) = self.stack.pop() {
-                    self.on_stack.remove(w);
-                    group.push(w.to_owned());
-                    if w == v {
-                        break;
-                    }
-                }
-                if group.len() > 1 {
-                    group.sort();
-                    self.found.push(group);
-                }
-            }
-        }
-    }
-    let mut walk = Walk {
-        next: BTreeMap::new(),
-        index: BTreeMap::new(),
-        low: BTreeMap::new(),
-        stack: Vec::new(),
-        on_stack: BTreeSet::new(),
-        found: Vec::new(),
-    };
-    for (a, b) in edges {
-        walk.next.entry(a).or_default().push(b);
-    }
-    let nodes: BTreeSet<&str> = edges
+    let graph: DiGraphMap<&str, ()> = edges
         .iter()
-        .flat_map(|(a, b)| [a.as_str(), b.as_str()])
+        .map(|(a, b)| (a.as_str(), b.as_str()))
         .collect();
-    for v in nodes {
-        if !walk.index.contains_key(v) {
-            walk.visit(v);
-        }
-    }
-    walk.found
+    let mut found: Vec<Vec<String>> = tarjan_scc(&graph)
+        .into_iter()
+        .filter(|group| group.len() > 1)
+        .map(|group| {
+            let mut group: Vec<String> = group.into_iter().map(str::to_owned).collect();
+            group.sort();
+            group
+        })
+        .collect();
+    found.sort();
+    found
 }
 
 fn all_edges() -> BTreeMap<String, BTreeSet<(String, String)>> {
@@ -266,4 +284,20 @@ fn the_reader_sees_cycles_it_is_shown() {
     let edges = sibling_edges("demo", &repo().join("protocol/tests/layers_demo"));
     let found = cycles(&edges["demo::app"]);
     assert_eq!(found, [vec!["a".to_owned(), "b".to_owned()]], "{edges:?}");
+}
+
+#[test]
+fn the_reader_follows_macros_inline_modules_and_skips_tests() {
+    let module = ["app".to_owned(), "a".to_owned()];
+    let source = r#"
+        thread_local! { static KEPT: RefCell<crate::store::Kept> = RefCell::default(); }
+        mod inner { fn f() { super::super::b::go(); } }
+        #[cfg(test)]
+        mod tests { use super::super::c::Only; }
+    "#;
+    let named = named_paths(&module, source);
+    let names: Vec<String> = named.iter().map(|p| p.join("::")).collect();
+    assert!(names.contains(&"store::Kept".to_owned()), "{names:?}");
+    assert!(names.contains(&"app::b::go".to_owned()), "{names:?}");
+    assert!(!names.iter().any(|n| n.contains("Only")), "{names:?}");
 }

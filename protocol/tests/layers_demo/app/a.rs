@@ -1,2 +1,2 @@
-use super::b::Thing;
-use super::shared; // a folder's own state: not an edge
+// A group inside a group: the reader follows `b` past the inner one's brace.
+use crate::app::{c::{Leaf}, b::Thing};
