@@ -337,7 +337,7 @@ impl crate::composed::Words for Dom {
         use crate::composed::Kind;
         match node_type(node) {
             Node::TEXT_NODE => Kind::Text(text(node).unwrap_or_default()),
-            Node::ELEMENT_NODE => Kind::Element(node.unchecked_ref::<Element>().local_name()),
+            Node::ELEMENT_NODE => Kind::Element(local_name(node.unchecked_ref())),
             _ => Kind::Other,
         }
     }

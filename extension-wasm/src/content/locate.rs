@@ -81,7 +81,7 @@ impl Frame for ThisFrame {
     }
 
     fn tag(&self, el: &Element) -> String {
-        el.local_name()
+        dom::local_name(el)
     }
 
     fn attribute(&self, el: &Element, name: &str) -> Option<String> {
@@ -93,7 +93,7 @@ impl Frame for ThisFrame {
     }
 
     fn full_name(&self, el: &Element) -> String {
-        names::full_name(el, &el.local_name(), &mut self.labels.borrow_mut())
+        names::full_name(el, &dom::local_name(el), &mut self.labels.borrow_mut())
     }
 
     fn parent(&self, el: &Element) -> Option<Element> {

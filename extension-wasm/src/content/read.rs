@@ -75,7 +75,7 @@ impl markdown::Source for Page {
     type Element = Element;
 
     fn tag(&self, el: &Element) -> String {
-        el.local_name()
+        dom::local_name(el)
     }
     fn has_attribute(&self, el: &Element, name: &str) -> bool {
         dom::has_attribute(el, name)

@@ -7,7 +7,7 @@ use claudezilla_protocol::reply::Found;
 use wasm_bindgen::JsCast;
 use web_sys::{CharacterData, Element, Node};
 
-use super::dom::{Dom, document, showing};
+use super::dom::{self, Dom, document, showing};
 use super::find::ref_for;
 use super::names::{self, Labels};
 use super::snapshot::{frame_id_of, role_of};
@@ -50,7 +50,7 @@ impl walk::Page for Frame {
     type Text = CharacterData;
 
     fn tag(&self, el: &Element) -> String {
-        el.local_name()
+        dom::local_name(el)
     }
     fn showing(&self, el: &Element) -> Showing {
         showing(el)
@@ -88,14 +88,14 @@ impl walk::Page for Frame {
         super::dom::composed_parent(el)
     }
     fn role(&self, el: &Element) -> (Option<&'static str>, bool) {
-        role_of(el, &el.local_name(), true)
+        role_of(el, &dom::local_name(el), true)
     }
     fn element_ref(&self, el: &Element) -> ElementRef {
         ref_for(el, self.frame)
     }
     fn name(&self, el: &Element, how: Named) -> String {
         let labels = &mut self.labels.borrow_mut();
-        names::name_as(el, &el.local_name(), labels, how)
+        names::name_as(el, &dom::local_name(el), labels, how)
     }
     fn now_ms(&self) -> f64 {
         web::now_ms()
