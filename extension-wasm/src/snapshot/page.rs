@@ -5,9 +5,9 @@ use crate::a11y::{self, Elements, FieldValue, Namespace};
 use crate::showing::Showing;
 
 /// What a walk reads of a node with the node itself: element, text or other; for an element,
-/// whether it is marked ([`Selectors::Marked`]), whether it hosts an open shadow root, whether it
-/// is of another namespace than HTML's, and the number the reader gave its tag (0 when it numbers no more tags). The layout is the
-/// content shim's (`claudezillaFacts`).
+/// whether it is marked ([`Selectors::Marked`]), whether it hosts an open shadow root, whether
+/// it is of another namespace than HTML's, and the number the reader gave its tag (0 when it
+/// numbers no more tags). The layout is the content shim's (`claudezillaFacts`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Facts(u32);
 
