@@ -80,6 +80,7 @@ document.getElementById('in-svg').appendChild(svg);
 <nav aria-label="Svg nav"></nav>
 <summary>Svg summary</summary>
 <a href="#drawn"><text x=5 y=20>Drawn link</text></a>
+<a xlink:href="#old"><text x=5 y=40>Old link</text></a>
 </svg>
 <math><mi>x</mi><label>Math label</label></math>
 <button>Real</button>
@@ -434,6 +435,7 @@ pub async fn foreign_elements_are_not_html_controls(s: Arc<Shared>) -> anyhow::R
         .text;
     ensure!(snap.contains("button \"Real\" e"), "{snap}");
     ensure!(snap.contains("link \"Drawn link\" e"), "{snap}");
+    ensure!(snap.contains("link \"Old link\" e"), "{snap}");
     for fake in [
         "Svg button",
         "Svg select",

@@ -94,7 +94,10 @@ pub fn role_of<E: Elements>(
             // The input's own read said it.
             Namespace::Unread => tag == "input" && input_type.is_none(),
         },
-        has_href: tag == "a" && page.has_attribute(el, "href"),
+        // SVG's links may still name their target the SVG 1.1 way.
+        has_href: tag == "a"
+            && (page.has_attribute(el, "href")
+                || namespace != Namespace::Html && page.has_attribute(el, "xlink:href")),
         contenteditable: marked
             && page
                 .attribute(el, "contenteditable")

@@ -649,7 +649,7 @@ fn role_of<S: NameSources>(src: &mut S, m: Marked<'_, S::Node>, tag: &str) -> Op
     }) {
         let presentational = matches!(explicit, "none" | "presentation");
         let focusable = presentational && {
-            let href = matches!(tag, "a" | "area") && src.attribute(n, "href").is_some();
+            let href = linked(src, n, tag);
             natively_focusable(tag, href) && src.attribute(n, "disabled").is_none()
         };
         if !focusable {
@@ -663,6 +663,14 @@ fn role_of<S: NameSources>(src: &mut S, m: Marked<'_, S::Node>, tag: &str) -> Op
     html.then_some(role)
 }
 
+/// Does the `a` or `area` link somewhere? SVG's `a` may still say where the SVG 1.1 way
+/// (`xlink:href`).
+fn linked<S: NameSources>(src: &mut S, n: &S::Node, tag: &str) -> bool {
+    matches!(tag, "a" | "area")
+        && (src.attribute(n, "href").is_some()
+            || tag == "a" && src.attribute(n, "xlink:href").is_some())
+}
+
 /// The role an HTML element's tag (and its type, href or size) gives it.
 fn tag_role_of<S: NameSources>(src: &mut S, n: &S::Node, tag: &str) -> Option<&'static str> {
     let kind = |src: &mut S| {
@@ -672,7 +680,7 @@ fn tag_role_of<S: NameSources>(src: &mut S, n: &S::Node, tag: &str) -> Option<&'
             .to_ascii_lowercase()
     };
     Some(match tag {
-        "a" | "area" if src.attribute(n, "href").is_some() => "link",
+        "a" | "area" if linked(src, n, tag) => "link",
         "button" | "summary" => "button",
         "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => "heading",
         "img" => "img",
@@ -1006,6 +1014,9 @@ mod tests {
         let link = t.el("a", &[("xmlns", "svg"), ("href", "#")]);
         t.text(link, "Drawn");
         assert_eq!(t.name(link), "Drawn");
+        let old = t.el("a", &[("xmlns", "svg"), ("xlink:href", "#")]);
+        t.text(old, "Old");
+        assert_eq!(t.name(old), "Old");
     }
 
     #[test]

@@ -869,6 +869,12 @@ fn elements_of_another_namespace_take_no_role_from_their_tags() {
             &[("xmlns", "svg"), ("href", "#"), ("aria-label", "Drawn")],
             vec![],
         ),
+        el(
+            "a",
+            &[("xmlns", "svg"), ("xlink:href", "#"), ("aria-label", "Old")],
+            vec![],
+        ),
+        el("a", &[("xlink:href", "#"), ("aria-label", "Not")], vec![]),
         el("svg", &[("xmlns", "svg"), ("aria-label", "Chart")], vec![]),
         el("math", &[("xmlns", "math"), ("aria-label", "Sum")], vec![]),
         el(
@@ -882,7 +888,7 @@ fn elements_of_another_namespace_take_no_role_from_their_tags() {
     assert_eq!(
         page.text_of(all()),
         format!(
-            "{}link \"Drawn\" e1\nimg \"Chart\"\nmath \"Sum\"\nbutton \"Said\" e2\nbutton \"Real\" e3\n",
+            "{}link \"Drawn\" e1\nlink \"Old\" e2\na \"Not\"\nimg \"Chart\"\nmath \"Sum\"\nbutton \"Said\" e3\nbutton \"Real\" e4\n",
             "group \"Fake\"\n".repeat(7)
         )
     );
