@@ -34,8 +34,15 @@ const claudezillaNative = (() => {
       if (type === 1 && checkVisibility.call(at)) return false;
       words ||= type === 3 && /\S/.test(textContent.call(at));
     }
-    return words && computedStyle(el).contentVisibility === "hidden";
+    if (!words) return false;
+    const style = computedStyle(el);
+    return style.contentVisibility === "hidden" && containable(style.display);
   };
+  // Does `content-visibility` apply to a box so displayed? Not to an inline box, ruby, or a
+  // table's parts but its cells (CSS Containment): Firefox shows their words whatever it says.
+  const containable = (display) =>
+    display !== "inline" && !display.startsWith("ruby") &&
+    !(display.startsWith("table-") && display !== "table-cell" && display !== "table-caption");
   return {
     // The reader's own.
     get: { firstChild, nextSibling, nodeType, localName, shadowRoot, hasAttributes, matches },

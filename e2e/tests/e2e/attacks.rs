@@ -163,6 +163,7 @@ document.querySelector('svg').append(h);
                  <div style=content-visibility:hidden>TRAP-SKIPPED <a href=/z>TRAP-SKIPPED-LINK</a></div>\
                  <div style=content-visibility:hidden>TRAP-SKIPPED-PATH<x-card></x-card></div>\
                  <p>Before the host <x-words style=display:block;content-visibility:hidden></x-words></p>\
+                 <p>An inline box <span style=content-visibility:hidden>inline words</span> shows its words.</p>\
                  <div hidden=until-found>TRAP-UNTIL-FOUND</div>\
                  <script>for (const card of document.querySelectorAll('x-card'))\
                  card.attachShadow({mode: 'open'}).innerHTML = '<i>TRAP-CARD</i>';\
@@ -1106,7 +1107,13 @@ pub async fn text_the_page_hides_is_not_read(s: Arc<Shared>) -> anyhow::Result<(
         !snapshot.contains("TRAP"),
         "the snapshot read hidden words: {snapshot}"
     );
-    for shown in ["Plain words", "back in view", "Row words", "Summary words"] {
+    for shown in [
+        "Plain words",
+        "back in view",
+        "Row words",
+        "Summary words",
+        "inline words",
+    ] {
         ensure!(
             snapshot.contains(shown),
             "the snapshot lacks {shown}: {snapshot}"
@@ -1123,6 +1130,7 @@ pub async fn text_the_page_hides_is_not_read(s: Arc<Shared>) -> anyhow::Result<(
             "Heading words",
             "Row words",
             "Summary words",
+            "inline words",
         ] {
             // find marks its match: "Plain «words»".
             let marked = shown

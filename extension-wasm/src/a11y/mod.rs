@@ -17,7 +17,7 @@ pub struct ElementFacts<'a> {
     pub input_type: Option<&'a str>,
     /// An element of another namespace than HTML's (`<svg><button>`, `<math><label>`): its
     /// tag gives it no HTML role (SVG's `svg` and `a`, MathML's `math` keep theirs), and it is
-    /// not natively focusable.
+    /// not natively focusable (SVG's link is).
     pub foreign: bool,
     pub has_href: bool,
     pub contenteditable: bool,
@@ -94,10 +94,12 @@ pub fn role_of<E: Elements>(
             // The input's own read said it.
             Namespace::Unread => tag == "input" && input_type.is_none(),
         },
-        // SVG's links may still name their target the SVG 1.1 way.
+        // SVG's links may still name their target the SVG 1.1 way; HTML's may not.
         has_href: tag == "a"
             && (page.has_attribute(el, "href")
-                || namespace != Namespace::Html && page.has_attribute(el, "xlink:href")),
+                || namespace != Namespace::Html
+                    && page.has_attribute(el, "xlink:href")
+                    && (namespace == Namespace::Foreign || !page.is_html(el))),
         contenteditable: marked
             && page
                 .attribute(el, "contenteditable")
@@ -133,7 +135,7 @@ pub fn role(f: &ElementFacts) -> Option<&'static str> {
         // presentational roles conflict resolution).
         let ignored = matches!(known, Some("none" | "presentation"))
             && name::natively_focusable(f.tag, f.has_href)
-            && !f.foreign
+            && (!f.foreign || f.tag == "a")
             && !f.disabled;
         if !ignored {
             // ARIA 1.3's name for an image.

@@ -668,7 +668,7 @@ fn role_of<S: NameSources>(src: &mut S, m: Marked<'_, S::Node>, tag: &str) -> Op
 fn linked<S: NameSources>(src: &mut S, n: &S::Node, tag: &str) -> bool {
     matches!(tag, "a" | "area")
         && (src.attribute(n, "href").is_some()
-            || tag == "a" && src.attribute(n, "xlink:href").is_some())
+            || tag == "a" && src.attribute(n, "xlink:href").is_some() && !src.html(n))
 }
 
 /// The role an HTML element's tag (and its type, href or size) gives it.
@@ -1017,6 +1017,10 @@ mod tests {
         let old = t.el("a", &[("xmlns", "svg"), ("xlink:href", "#")]);
         t.text(old, "Old");
         assert_eq!(t.name(old), "Old");
+        // HTML's `a` links only by `href`: no name from its content.
+        let not = t.el("a", &[("xlink:href", "#")]);
+        t.text(not, "Not");
+        assert_eq!(t.name(not), "");
     }
 
     #[test]

@@ -902,6 +902,12 @@ fn a_single_elements_namespace_is_asked_only_where_its_tag_gives_a_role() {
         el("a", &[("xmlns", "svg"), ("href", "#")], vec![]),
         el("input", &[("xmlns", "svg")], vec![]),
         el("h2", &[], vec![]),
+        el("a", &[("xlink:href", "#")], vec![]),
+        el(
+            "a",
+            &[("xmlns", "svg"), ("href", "#"), ("role", "none")],
+            vec![],
+        ),
     ]);
     let asked = RefCell::new(Vec::new());
     let role = |el: usize| {
@@ -909,12 +915,22 @@ fn a_single_elements_namespace_is_asked_only_where_its_tag_gives_a_role() {
         let (role, _) = role_of(&Asking(&page, &asked), &el, tag, true, Namespace::Unread);
         role
     };
+    // HTML's `a` links only by `href`; SVG's link stays one under `role="none"`: a person
+    // tabs to it.
     assert_eq!(
-        [1, 2, 3, 4, 5].map(role),
-        [None, None, Some("link"), None, Some("h2")]
+        [1, 2, 3, 4, 5, 6, 7].map(role),
+        [
+            None,
+            None,
+            Some("link"),
+            None,
+            Some("h2"),
+            None,
+            Some("link")
+        ]
     );
-    // The button and the heading; the input's own read says it is no HTML field.
-    assert_eq!(*asked.borrow(), [1, 5]);
+    // The button, the heading, the `xlink:href`; the input's own read says it is no field.
+    assert_eq!(*asked.borrow(), [1, 5, 6]);
 }
 
 /// The fake page, logging which elements' namespaces are asked.
