@@ -34,9 +34,11 @@ const claudezillaNative = (() => {
       if (type === 1 && checkVisibility.call(at)) return false;
       words ||= type === 3 && /\S/.test(textContent.call(at));
     }
-    if (!words) return false;
+    return words && !contentShown(el);
+  };
+  const contentShown = (el) => {
     const style = computedStyle(el);
-    return style.contentVisibility === "hidden" && containable(style.display);
+    return style.contentVisibility !== "hidden" || !containable(style.display);
   };
   // Does `content-visibility` apply to a box so displayed? Not to an inline box, ruby, or a
   // table's parts but its cells (CSS Containment): Firefox shows their words whatever it says.
@@ -50,6 +52,7 @@ const claudezillaNative = (() => {
     // What wasm asks (content/dom.rs).
     visible: (el) => checkVisibility.call(el),
     seen: (el) => checkVisibility.call(el, seenOptions) && !skipped(el),
+    contentShown,
     matches: (el, selectors) => matches.call(el, selectors),
     attribute: (el, name) => getAttribute.call(el, name),
     hasAttribute: (el, name) => hasAttribute.call(el, name),

@@ -10,7 +10,8 @@ pub enum Showing {
     Rendered,
     /// Rendered with `visibility: hidden` (or `collapse`): its own text is not seen, though a
     /// child of its may be (`visibility: visible` inside it). Also an element whose content is
-    /// skipped (`content-visibility: hidden`): an empty box, each child not rendered.
+    /// skipped (`content-visibility: hidden`) and that holds words of its own: an empty box,
+    /// each child not rendered (one without words shows as `Rendered`, its children hidden).
     Invisible,
     /// No box of its own (`display: contents`, every slot by default), inside elements that
     /// are rendered: what it holds shows in its place; `seen` says whether its own text is.
@@ -45,6 +46,10 @@ pub trait Probe {
     /// Rendered (`checkVisibility`): for an element without a box, false even where what it
     /// holds shows.
     fn rendered(&self, el: &Self::Element) -> bool;
+    /// A rendered element's content is not skipped (`content-visibility: hidden`, where it
+    /// applies), which `checkVisibility` says of the elements inside it but not of a box-less
+    /// one's words.
+    fn content_shown(&self, el: &Self::Element) -> bool;
     /// Its style, if it has no box of its own (`display: contents`); none for any other
     /// element.
     fn box_less(&self, el: &Self::Element) -> Option<Self::Style>;
@@ -80,7 +85,7 @@ fn boxed_ancestor_rendered<P: Probe>(probe: &P, el: &P::Element) -> bool {
     let mut up = probe.parent(el);
     while let Some(at) = up {
         if probe.rendered(&at) {
-            return true;
+            return probe.content_shown(&at);
         }
         if probe.box_less(&at).is_none() {
             return false;

@@ -165,6 +165,7 @@ document.querySelector('svg').append(h);
                  <p>Before the host <x-words style=display:block;content-visibility:hidden></x-words></p>\
                  <p>An inline box <span style=content-visibility:hidden>inline words</span> shows its words.</p>\
                  <div hidden=until-found>TRAP-UNTIL-FOUND</div>\
+                 <div style=content-visibility:hidden><span style=display:contents>TRAP-SKIPPED-CONTENTS</span></div>\
                  <script>for (const card of document.querySelectorAll('x-card'))\
                  card.attachShadow({mode: 'open'}).innerHTML = '<i>TRAP-CARD</i>';\
                  document.querySelector('x-words').attachShadow({mode: 'open'}).textContent = 'TRAP-SHADOW-WORDS';</script>",

@@ -26,6 +26,9 @@ extern "C" {
     /// hidden`: its box shows, empty).
     #[wasm_bindgen(js_namespace = claudezillaNative, js_name = seen)]
     fn native_seen(el: &Element) -> bool;
+    /// Its content not skipped (`content-visibility: hidden`, where it applies).
+    #[wasm_bindgen(js_namespace = claudezillaNative, js_name = contentShown)]
+    fn content_shown(el: &Element) -> bool;
     /// Does `el` match any of `selectors` (a selector list as a JS string)? A selector the
     /// browser refuses throws.
     #[wasm_bindgen(catch, js_namespace = claudezillaNative, js_name = matches)]
@@ -237,6 +240,10 @@ impl crate::showing::Probe for Dom {
 
     fn rendered(&self, el: &Element) -> bool {
         is_visible(el)
+    }
+
+    fn content_shown(&self, el: &Element) -> bool {
+        content_shown(el)
     }
 
     fn box_less(&self, el: &Element) -> Option<CssStyleDeclaration> {

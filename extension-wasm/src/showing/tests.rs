@@ -15,6 +15,8 @@ struct Page {
 struct Element {
     seen: bool,
     rendered: bool,
+    /// `content-visibility: hidden`.
+    skips: bool,
     box_less: Option<bool>,
     parent: Option<&'static str>,
 }
@@ -22,6 +24,7 @@ struct Element {
 const SEEN: Element = Element {
     seen: true,
     rendered: true,
+    skips: false,
     box_less: None,
     parent: None,
 };
@@ -67,6 +70,10 @@ impl Probe for Page {
     fn rendered(&self, el: &&'static str) -> bool {
         self.ask("rendered", el);
         self.elements[el].rendered
+    }
+    fn content_shown(&self, el: &&'static str) -> bool {
+        self.ask("content", el);
+        !self.elements[el].skips
     }
     fn box_less(&self, el: &&'static str) -> Option<&'static str> {
         self.ask("display", el);
@@ -115,6 +122,20 @@ fn a_box_less_element_shows_as_its_nearest_boxed_ancestor_does() {
 }
 
 #[test]
+fn a_box_less_element_inside_skipped_content_shows_nothing() {
+    // `<div style="content-visibility: hidden"><span style="display: contents">`: the div
+    // is seen (an empty box), and `checkVisibility` says nothing of the span's words.
+    let skipping = Element {
+        skips: true,
+        ..SEEN
+    };
+    let page = Page::default()
+        .with("div", skipping, None)
+        .with("span", CONTENTS, Some("div"));
+    assert_eq!(showing(&page, &"span"), Showing::NotRendered);
+}
+
+#[test]
 fn the_walk_asks_ancestors_only_how_they_display_and_the_element_its_visibility_last() {
     let page = Page::default()
         .with("main", SEEN, None)
@@ -132,6 +153,7 @@ fn the_walk_asks_ancestors_only_how_they_display_and_the_element_its_visibility_
             "rendered row",
             "display row",
             "rendered main",
+            "content main",
             "visibility cells",
         ]
     );
