@@ -1,7 +1,6 @@
 //! One press of the pointer carried out on an element, as a hand makes it: the hover left, the
 //! edit in progress committed (unless it is the element's own), the click's steps
-//! ([`input_plan::click`]) taken in order (an element without `click()` given the click
-//! event), and after a `mousedown` no handler cancelled, focus moved as a press moves it
+//! ([`input_plan::click`]) taken in order, and after a `mousedown` no handler cancelled, focus moved as a press moves it
 //! ([`hit_test::press_focuses`]: what it focuses takes focus, the caret then where the pointer
 //! is; when nothing does, whatever had focus loses it); then the words for how it pressed. On
 //! it, a click on an element (`click_now`: refused while the element is disabled, else
@@ -48,9 +47,6 @@ pub trait Presser: PointerPage {
     /// cancelled it.
     fn mouse(&self, el: &Self::Element, e: input_plan::Press, at: (i32, i32), m: Modifiers)
     -> bool;
-    /// `HTMLElement.click()`: the click event and the browser's default action; false where
-    /// the element has none (SVG).
-    fn activate(&self, el: &Self::Element) -> bool;
     /// Moves focus to it, as a press of the pointer does.
     fn focus(&self, el: &Self::Element);
     /// Whatever has focus loses it.
@@ -102,21 +98,18 @@ pub async fn clicked<P: Presser, W: Refusals>(
 }
 
 /// The pointer arrives at `at` over `el` and presses `clicks` times; the words for how it
-/// pressed (" (double-clicked)"), empty for a plain click. An `exact` click keeps its
-/// coordinates on the `click` event too (a canvas reads them); otherwise `HTMLElement.click()`
-/// makes it.
+/// pressed (" (double-clicked)"), empty for a plain click.
 pub fn press<P: Presser>(
     page: &P,
     el: &P::Element,
     at: (i32, i32),
-    exact: bool,
     clicks: u8,
     button: MouseButton,
     modifiers: Modifiers,
 ) -> String {
     page.leave();
     page.commit(el);
-    for step in input_plan::click(clicks, button, modifiers, exact) {
+    for step in input_plan::click(clicks, button) {
         let unstopped = take(page, el, step, at, modifiers);
         if let ClickStep::Down { focuses: true, .. } = step
             && unstopped
@@ -159,7 +152,7 @@ pub fn click_now<P: Presser, W>(
     let target = hit_test::landing(page, el, at)?;
     let watch = watch();
     let catch = page.arm(&target, button, modifiers);
-    let how = press(page, &target, at, false, clicks, button, modifiers);
+    let how = press(page, &target, at, clicks, button, modifiers);
     // Named as the agent knows it, whatever inner part the pointer is over.
     Ok((format!("{}{how}", page.describe(el)), catch, watch))
 }
@@ -181,7 +174,7 @@ pub fn click_at<P: Presser, W>(
     let at = (x.round() as i32, y.round() as i32);
     let watch = watch();
     let catch = page.arm(&el, button, modifiers);
-    let how = press(page, &el, at, true, clicks, button, modifiers);
+    let how = press(page, &el, at, clicks, button, modifiers);
     let name = format!("{}{how} at ({}, {})", page.describe(&el), at.0, at.1);
     Ok((name, catch, watch))
 }
@@ -212,7 +205,7 @@ pub fn hover_at<P: Presser>(page: &P, x: f64, y: f64) -> Result<String, ErrorBod
 }
 
 /// Carries out one step of a click ([`input_plan::click`]); false when a handler cancelled
-/// its mouse event. An element without `click()` gets the click event the step describes.
+/// its mouse event.
 fn take<P: Presser>(
     page: &P,
     el: &P::Element,
@@ -226,12 +219,6 @@ fn take<P: Presser>(
             true
         }
         ClickStep::Mouse(e) | ClickStep::Down { press: e, .. } => page.mouse(el, e, at, m),
-        ClickStep::Activate(e) => {
-            if !page.activate(el) {
-                page.mouse(el, e, at, m);
-            }
-            true
-        }
     }
 }
 

@@ -417,8 +417,10 @@ impl<P: Page> Walker<'_, P> {
                     self.push(line, el);
                 }
             }
+            // Pictures are no controls: only a link drawn inside one is listed.
+            Some("img") if self.limits.interactive_only => self.children(seen, depth),
             Some("img") if tag == "svg" => self.named(seen, "img", depth),
-            Some("img") if !self.limits.interactive_only => {
+            Some("img") => {
                 let name = page.name(&mut self.labels, seen, Named::Shown);
                 if !name.is_empty() && self.within_depth(depth) {
                     self.push(

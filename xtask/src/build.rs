@@ -42,7 +42,8 @@ pub fn for_tests() -> Result {
     ]
     .concat();
     sh::run(linted(cmd("cargo", &args)))?;
-    extension()
+    extension()?;
+    glue_extension()
 }
 
 /// A cargo command whose build is also clippy's lint, warnings denied: cargo runs clippy's
@@ -98,6 +99,32 @@ fn extension() -> Result {
     }
     bundle_content(&out)?;
     vendor_axe(&out)
+}
+
+/// The test extension that runs the content glue's unit tests in Firefox
+/// (`e2e/tests/glue.rs` installs it): the content module built with them (feature
+/// `glue-tests`, `content/glue_run.rs`), bundled with the shim as the extension's own is,
+/// under `e2e/glue-extension/manifest.json`. Not shrunk: it is loaded once per run.
+pub const GLUE_EXTENSION: &str = "target/glue-extension";
+
+fn glue_extension() -> Result {
+    let dir = root().join(GLUE_EXTENSION);
+    let out = dir.join("wasm");
+    if dir.exists() {
+        fs::remove_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let only = ["--no-default-features", "--features", "glue-tests"];
+    sh::run(cmd("cargo", &[&["build"][..], &WASM_BUILD, &only].concat()))?;
+    let wasm = root().join(format!(
+        "target/wasm32-unknown-unknown/wasm/{WASM_CRATE}.wasm"
+    ));
+    bindgen(&wasm, "content", &out)?;
+    bundle_content(&out)?;
+    let manifest = root().join("e2e/glue-extension/manifest.json");
+    fs::copy(&manifest, dir.join("manifest.json"))
+        .map(drop)
+        .map_err(|e| format!("{}: {e}", manifest.display()))
 }
 
 /// The JS glue and the module wasm-bindgen makes of `wasm`, as `out/{module}.js` and

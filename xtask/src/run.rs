@@ -66,10 +66,11 @@ pub fn test(filter: &[String]) -> Result {
     // The native crates are linted as they are built (`build::linted`): the workspace's by
     // `build::for_tests`, xtask's by its tests below (its test build holds all its code; an
     // item only its tests use is not flagged as dead there).
+    // Both modules and the content glue's tests in Firefox (`glue-tests`) in one check.
     let wasm_clippy = [
         &["clippy"][..],
         &build::WASM_BUILD,
-        &["--", "-D", "warnings"],
+        &["--features", "glue-tests", "--", "-D", "warnings"],
     ]
     .concat();
     sh::run(cmd("cargo", &wasm_clippy))?;

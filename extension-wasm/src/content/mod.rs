@@ -12,6 +12,10 @@ mod drag;
 mod evaluate;
 mod find;
 mod focus;
+#[cfg(feature = "glue-tests")]
+mod glue_run;
+#[cfg(feature = "glue-tests")]
+mod glue_tests;
 mod locate;
 mod names;
 mod page_world;
@@ -77,6 +81,8 @@ pub fn content_start(
     }
     on_error.forget();
     on_rejection.forget();
+    #[cfg(feature = "glue-tests")]
+    glue_run::start(glue_tests::all());
 }
 
 thread_local! {

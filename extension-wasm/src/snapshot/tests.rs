@@ -740,6 +740,7 @@ fn an_invisible_element_asked_for_is_listed_hidden_with_what_shows_inside() {
 fn interactive_only_lists_controls_alone_and_refs_stay_the_elements() {
     let page = Fake::page(vec![
         el("p", &[], vec![t("Intro")]),
+        el("img", &[("alt", "Picture")], vec![]),
         el("button", &[("id", "a")], vec![t("One")]),
         el("button", &[("id", "b")], vec![t("Two")]),
     ]);
@@ -751,7 +752,7 @@ fn interactive_only_lists_controls_alone_and_refs_stay_the_elements() {
     // A second walk gives each element the ref it had.
     assert_eq!(
         page.text_of(all()),
-        "\"Intro\"\nbutton \"One\" e1\nbutton \"Two\" e2\n"
+        "\"Intro\"\nimg \"Picture\"\nbutton \"One\" e1\nbutton \"Two\" e2\n"
     );
 }
 

@@ -55,25 +55,37 @@ pub(super) fn mouse_init(init: &MouseEventInit, kind: &str, p: Press) {
     }
 }
 
-/// Dispatches a mouse event; false when a handler cancelled it.
+/// Dispatches a mouse event; false when a handler cancelled it. A click, auxclick or
+/// contextmenu is a pointer event, as Firefox makes a person's (pages read its
+/// `pointerType`).
 pub(super) fn mouse(element: &Element, kind: &str, p: Press) -> bool {
-    let init = MouseEventInit::new();
-    mouse_init(&init, kind, p);
-    MouseEvent::new_with_mouse_event_init_dict(kind, &init)
+    let event = match kind {
+        "click" | "auxclick" | "contextmenu" => pointer_event(kind, p).map(Event::from),
+        _ => {
+            let init = MouseEventInit::new();
+            mouse_init(&init, kind, p);
+            MouseEvent::new_with_mouse_event_init_dict(kind, &init).map(Event::from)
+        }
+    };
+    event
         .map(|e| element.dispatch_event(&e).unwrap_or(true))
         .unwrap_or(true)
 }
 
 /// The pointer event that goes before each mouse event (modern pages listen to these).
 pub(in crate::content) fn pointer(element: &Element, kind: &str, p: Press) {
+    if let Ok(e) = pointer_event(kind, p) {
+        let _ = element.dispatch_event(&e);
+    }
+}
+
+fn pointer_event(kind: &str, p: Press) -> Result<PointerEvent, wasm_bindgen::JsValue> {
     let init = PointerEventInit::new();
     mouse_init(init.unchecked_ref(), kind, p);
     init.set_pointer_id(1);
     init.set_pointer_type("mouse");
     init.set_is_primary(true);
-    if let Ok(e) = PointerEvent::new_with_event_init_dict(kind, &init) {
-        let _ = element.dispatch_event(&e);
-    }
+    PointerEvent::new_with_event_init_dict(kind, &init)
 }
 
 /// A pointer event, then the mouse event it stands for (`action`: `down`, `move`, `up`):
@@ -239,12 +251,6 @@ impl Presser for Hit {
 
     fn mouse(&self, el: &Element, e: input_plan::Press, at: (i32, i32), m: Modifiers) -> bool {
         mouse(el, e.kind, press(e, at, m))
-    }
-
-    fn activate(&self, el: &Element) -> bool {
-        el.dyn_ref::<HtmlElement>()
-            .map(HtmlElement::click)
-            .is_some()
     }
 
     fn focus(&self, el: &Element) {
