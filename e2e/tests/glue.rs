@@ -25,12 +25,19 @@ fn main() {
         .context("no runtime")
         .and_then(|rt| rt.block_on(run_in_firefox()));
     let trials = match ran {
-        Ok(said) => said
-            .into_iter()
-            .map(|(name, failure)| {
-                Trial::test(name, move || failure.map_or(Ok(()), |f| Err(f.into())))
-            })
-            .collect(),
+        Ok(said) => {
+            let whole = every_file_ran(&said);
+            let mut trials: Vec<Trial> = said
+                .into_iter()
+                .map(|(name, failure)| {
+                    Trial::test(name, move || failure.map_or(Ok(()), |f| Err(f.into())))
+                })
+                .collect();
+            trials.push(Trial::test("content::every_test_file_ran", move || {
+                whole.map_err(Into::into)
+            }));
+            trials
+        }
         Err(e) => vec![Trial::test("content::glue_tests_ran", move || {
             Err(format!("{e:#}").into())
         })],
@@ -76,9 +83,66 @@ async fn run_in_firefox() -> anyhow::Result<Said> {
             read["value"].as_str().map(str::to_owned)
         },
     )
-    .await
-    .with_context(|| format!("Firefox log:\n{}", browser.log()))?;
+    .await;
+    let Ok(results) = results else {
+        // Which test never ended: the runner marks the one it is running.
+        let running = m
+            .command(
+                "WebDriver:ExecuteScript",
+                json!({"script": "return document.documentElement.dataset.glueRunning;", "args": []}),
+            )
+            .await
+            .map(|r| r["value"].to_string())
+            .unwrap_or_default();
+        bail!(
+            "the glue tests did not finish within 120 s (running: {running})\nFirefox log:\n{}",
+            browser.log()
+        );
+    };
     said(&results)
+}
+
+/// Whether every test file under `glue_tests/` ran tests, and no name ran twice: a file
+/// dropped from its parent's list, or never compiled in, fails here as the file it is.
+fn every_file_ran(said: &Said) -> Result<(), String> {
+    let ran: Vec<&str> = said
+        .iter()
+        .filter_map(|(name, _)| name.rsplit_once("::").map(|(module, _)| module))
+        .collect();
+    let dir = root().join("extension-wasm/src/content/glue_tests");
+    let silent: Vec<String> = test_modules(&dir, "content")
+        .into_iter()
+        .filter(|module| !ran.contains(&module.as_str()))
+        .collect();
+    if !silent.is_empty() {
+        return Err(format!("test files that ran no test: {silent:?}"));
+    }
+    let mut names: Vec<&str> = said.iter().map(|(n, _)| n.as_str()).collect();
+    names.sort_unstable();
+    match names.windows(2).find(|w| w[0] == w[1]) {
+        Some(twice) => Err(format!("{} ran twice", twice[0])),
+        None => Ok(()),
+    }
+}
+
+/// The modules of the `.rs` files under `dir`, as the runner names them (`content::act`,
+/// `content::act::pointer`).
+fn test_modules(dir: &std::path::Path, module: &str) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            out.extend(test_modules(&entry.path(), &format!("{module}::{name}")));
+        } else if name == "mod.rs" {
+            out.push(module.to_owned());
+        } else if let Some(stem) = name.strip_suffix(".rs") {
+            out.push(format!("{module}::{stem}"));
+        }
+    }
+    out
 }
 
 /// The runner's JSON: `[{"name", "failure", "ms"}]`.

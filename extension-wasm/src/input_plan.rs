@@ -208,10 +208,38 @@ pub struct Focused {
     pub text_field: bool,
     /// A textarea or an editor: Enter is a newline.
     pub multiline: bool,
-    /// A button, link, summary, checkbox or radio: Enter and Space activate it.
-    pub button_like: bool,
+    /// Which keys activate it (a button, summary, checkbox or radio), or whether Firefox
+    /// does (a link).
+    pub activation: Activation,
     /// An input inside a form: Enter submits the form.
     pub in_form: bool,
+}
+
+/// Which keys activate an element, as the browser's own activation behaviour has it (an
+/// element a page made a button with `role=button` has none: the page answers its keys, and a
+/// click added to its handler's would act twice).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Activation {
+    #[default]
+    None,
+    /// A link: Firefox clicks it on the Enter key's own `keypress`, a synthetic one too
+    /// (measured), so nothing is added; Space scrolls the page.
+    Link,
+    /// A checkbox or radio: Space toggles it; Enter submits its form.
+    Space,
+    /// A button or summary: both.
+    EnterAndSpace,
+}
+
+impl Activation {
+    /// Whether `key` activates it by our `click()`.
+    fn by(self, key: &str) -> bool {
+        match self {
+            Activation::None | Activation::Link => false,
+            Activation::Space => key == " ",
+            Activation::EnterAndSpace => key == "Enter" || key == " ",
+        }
+    }
 }
 
 /// What the browser does for a real key press that synthetic events do not trigger.
@@ -224,8 +252,11 @@ pub enum KeyAction {
     /// A shortcut the browser has no default for here.
     NoShortcutDefault,
     NewLine,
-    /// Enter on a button or link: `click()`, without the pointer.
+    /// Enter on a button, Space on a button, checkbox or radio: `click()`, without the
+    /// pointer (a keyboard's click says `detail: 0`, at no point).
     Activate,
+    /// Enter on a link, which Firefox clicked on the key's `keypress`.
+    FollowedLink,
     /// Enter in a form's field: the form is submitted as the browser would.
     Submit,
     /// Enter in a field outside any form.
@@ -233,8 +264,6 @@ pub enum KeyAction {
     MoveFocus {
         backwards: bool,
     },
-    /// Space on a button-like element: a whole click.
-    Click,
     /// `delete` or `forwardDelete` in a text field.
     Delete(&'static str),
     Type(String),
@@ -262,11 +291,11 @@ pub fn key_action(key: &Key, m: Modifiers, on: Focused) -> KeyAction {
     }
     match key.key.as_str() {
         "Enter" if on.multiline => KeyAction::NewLine,
-        "Enter" if on.button_like => KeyAction::Activate,
+        k if on.activation.by(k) => KeyAction::Activate,
+        "Enter" if on.activation == Activation::Link => KeyAction::FollowedLink,
         "Enter" if on.in_form => KeyAction::Submit,
         "Enter" => KeyAction::NotInAForm,
         "Tab" => KeyAction::MoveFocus { backwards: m.shift },
-        " " if on.button_like => KeyAction::Click,
         "Backspace" if on.text_field => KeyAction::Delete("delete"),
         "Delete" if on.text_field => KeyAction::Delete("forwardDelete"),
         k if key.types() && on.text_field => KeyAction::Type(k.to_owned()),
@@ -656,7 +685,16 @@ mod tests {
             ..Focused::default()
         };
         let button = Focused {
-            button_like: true,
+            activation: Activation::EnterAndSpace,
+            ..Focused::default()
+        };
+        let link = Focused {
+            activation: Activation::Link,
+            ..Focused::default()
+        };
+        let checkbox_in_form = Focused {
+            activation: Activation::Space,
+            in_form: true,
             ..Focused::default()
         };
         let nothing = Focused::default();
@@ -674,7 +712,11 @@ mod tests {
             act("Shift+Tab", field),
             KeyAction::MoveFocus { backwards: true }
         );
-        assert_eq!(act("Space", button), KeyAction::Click);
+        assert_eq!(act("Space", button), KeyAction::Activate);
+        assert_eq!(act("Enter", link), KeyAction::FollowedLink);
+        assert_eq!(act("Space", link), KeyAction::Nothing);
+        assert_eq!(act("Space", checkbox_in_form), KeyAction::Activate);
+        assert_eq!(act("Enter", checkbox_in_form), KeyAction::Submit);
         assert_eq!(act("Space", field), KeyAction::Type(" ".into()));
         assert_eq!(act("Backspace", field), KeyAction::Delete("delete"));
         assert_eq!(act("Delete", nothing), KeyAction::Nothing);

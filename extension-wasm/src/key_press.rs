@@ -9,7 +9,7 @@
 use claudezilla_protocol::keys::{Chord, Key, Modifiers};
 use claudezilla_protocol::{ErrorBody, ErrorCode};
 
-use crate::input_plan::{self, Focused, KeyAction, KeyKind};
+use crate::input_plan::{self, Activation, Focused, KeyAction, KeyKind};
 
 /// What a key press asks of the page.
 pub trait Keyboard {
@@ -25,8 +25,8 @@ pub trait Keyboard {
     fn takes_text(&self, el: &Self::Element) -> bool;
     /// Inside an editor (`isContentEditable`).
     fn editable(&self, el: &Self::Element) -> bool;
-    /// Enter and Space activate it ([`button_like`]).
-    fn is_button_like(&self, el: &Self::Element) -> bool;
+    /// Which keys activate it ([`activation`]).
+    fn activation(&self, el: &Self::Element) -> Activation;
     /// The form an input belongs to.
     fn form(&self, el: &Self::Element) -> Option<Self::Element>;
     fn is_textarea(&self, el: &Self::Element) -> bool;
@@ -40,8 +40,6 @@ pub trait Keyboard {
     fn append_by_script(&self, el: &Self::Element, text: &str);
     /// Its own `click()`: the activation behaviour, without the pointer.
     fn activate(&self, el: &Self::Element);
-    /// A whole click, as a hand makes one.
-    fn click(&self, el: &Self::Element) -> Result<(), ErrorBody>;
     /// Types text at the caret, as the editor takes it.
     fn type_text(&self, el: &Self::Element, text: &str) -> Result<(), ErrorBody>;
     /// The first HTML element inside `within` that matches `selector`.
@@ -104,7 +102,7 @@ fn default_action<K: Keyboard>(
     let on = Focused {
         text_field: page.takes_text(element),
         multiline: page.is_textarea(element) || page.editable(element),
-        button_like: page.is_button_like(element),
+        activation: page.activation(element),
         in_form: form.is_some(),
     };
     // An implicit submission (and a focus move) commits the field first, as the browser does.
@@ -136,6 +134,7 @@ fn default_action<K: Keyboard>(
             page.activate(element);
             "activated it".into()
         }
+        KeyAction::FollowedLink => "Firefox clicked the link (a link takes Enter itself)".into(),
         KeyAction::Submit => {
             page.commit();
             form.map_or_else(String::new, |form| submit(page, &form))
@@ -147,10 +146,6 @@ fn default_action<K: Keyboard>(
         KeyAction::MoveFocus { backwards } => {
             page.commit();
             move_focus(page, element, backwards)
-        }
-        KeyAction::Click => {
-            page.click(element)?;
-            "activated it".into()
         }
         KeyAction::Delete(command) => match page.edit(command, "") {
             true => "deleted a character".into(),
@@ -205,12 +200,16 @@ fn move_focus<K: Keyboard>(page: &K, from: &K::Element, backwards: bool) -> Stri
     }
 }
 
-/// Whether Enter and Space activate an element (`local_name`, its `role`, an input's
-/// `type`): a button, link, summary, checkbox or radio.
-pub fn button_like(local_name: &str, role: Option<&str>, input_type: Option<&str>) -> bool {
-    matches!(local_name, "button" | "a" | "summary")
-        || role == Some("button")
-        || input_type.is_some_and(|t| matches!(t, "button" | "submit" | "checkbox" | "radio"))
+/// Which keys activate an element (`local_name`, an input's `type`, whether it has an
+/// `href`): Space a checkbox or radio, both a button or summary; a link Firefox activates.
+pub fn activation(local_name: &str, input_type: Option<&str>, href: bool) -> Activation {
+    match (local_name, input_type) {
+        ("button" | "summary", _) => Activation::EnterAndSpace,
+        ("input", Some("button" | "submit" | "reset" | "image")) => Activation::EnterAndSpace,
+        ("input", Some("checkbox" | "radio")) => Activation::Space,
+        ("a" | "area", _) if href => Activation::Link,
+        _ => Activation::None,
+    }
 }
 
 #[cfg(test)]

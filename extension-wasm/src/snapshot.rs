@@ -116,9 +116,10 @@ impl<P: Page> Walker<'_, P> {
         if assigned.is_empty() {
             return self.children(slot, depth);
         }
-        // A slot has no box of its own: its text shows when what holds it does.
+        // A slot has no box of its own: its text shows when what holds it does, the host
+        // for a slot at the top of a shadow root.
         let with_text = !self.limits.interactive_only && !self.in_label;
-        let shown_by = page.parent_element(slot.el);
+        let shown_by = page.text_owner(&page.as_node(slot.el));
         let mut holder = Holding {
             carrier: shown_by
                 .as_ref()

@@ -105,7 +105,7 @@ fn extension() -> Result {
 /// (`e2e/tests/glue.rs` installs it): the content module built with them (feature
 /// `glue-tests`, `content/glue_run.rs`), bundled with the shim as the extension's own is,
 /// under `e2e/glue-extension/manifest.json`. Not shrunk: it is loaded once per run.
-pub const GLUE_EXTENSION: &str = "target/glue-extension";
+const GLUE_EXTENSION: &str = "target/glue-extension";
 
 fn glue_extension() -> Result {
     let dir = root().join(GLUE_EXTENSION);

@@ -120,6 +120,10 @@ async fn run(test: Test) -> Said {
     if let Ok(body) = body() {
         body.set_inner_html("");
     }
+    // Said by the harness if this test never ends.
+    if let Some(root) = doc().ok().and_then(|d| d.document_element()) {
+        let _ = root.set_attribute("data-glue-running", &test.name);
+    }
     let started = crate::web::precise_ms();
     // Inside the backstop, as a request is: a throw out of the glue fails the test, with its
     // words, and after a trap every later test says the module is spent.
@@ -198,11 +202,25 @@ pub(crate) async fn ask_within(op: PageOp, ms: u64) -> Result<PageDone, ErrorBod
 }
 
 /// The events of `types` that reach `target`, in order, as `type` or `type:detail` where
-/// [`Events::with`] says what to add.
+/// [`Events::with`] says what to add; listening until dropped, so no test's listener hears
+/// the next test's events (or is called after its closure is gone).
 pub(crate) struct Events {
     seen: Rc<RefCell<Vec<String>>>,
-    // Kept for as long as the test listens: a dropped closure cannot be called.
-    _listeners: Vec<Closure<dyn FnMut(web_sys::Event)>>,
+    target: EventTarget,
+    /// Each event type with its listener.
+    listeners: Vec<(String, Listener)>,
+}
+
+type Listener = Closure<dyn FnMut(web_sys::Event)>;
+
+impl Drop for Events {
+    fn drop(&mut self) {
+        for (kind, listener) in &self.listeners {
+            let _ = self
+                .target
+                .remove_event_listener_with_callback(kind, listener.as_ref().unchecked_ref());
+        }
+    }
 }
 
 impl Events {
@@ -222,23 +240,23 @@ impl Events {
             .iter()
             .map(|kind| {
                 let seen = seen.clone();
-                let listener =
-                    Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
-                        let more = what(&e);
-                        let line = match more.is_empty() {
-                            true => e.type_(),
-                            false => format!("{}:{more}", e.type_()),
-                        };
-                        seen.borrow_mut().push(line);
-                    });
+                let listener = Listener::new(move |e: web_sys::Event| {
+                    let more = what(&e);
+                    let line = match more.is_empty() {
+                        true => e.type_(),
+                        false => format!("{}:{more}", e.type_()),
+                    };
+                    seen.borrow_mut().push(line);
+                });
                 let _ = target
                     .add_event_listener_with_callback(kind, listener.as_ref().unchecked_ref());
-                listener
+                ((*kind).to_owned(), listener)
             })
             .collect();
         Self {
             seen,
-            _listeners: listeners,
+            target: target.clone(),
+            listeners,
         }
     }
 

@@ -74,8 +74,11 @@ impl Keyboard for Fake {
         self.editors.contains(el)
     }
 
-    fn is_button_like(&self, el: &&'static str) -> bool {
-        self.buttons.contains(el)
+    fn activation(&self, el: &&'static str) -> Activation {
+        match self.buttons.contains(el) {
+            true => Activation::EnterAndSpace,
+            false => Activation::None,
+        }
     }
 
     fn form(&self, el: &&'static str) -> Option<&'static str> {
@@ -105,11 +108,6 @@ impl Keyboard for Fake {
 
     fn activate(&self, el: &&'static str) {
         self.did(format!("activate {el}"));
-    }
-
-    fn click(&self, el: &&'static str) -> Result<(), ErrorBody> {
-        self.did(format!("click {el}"));
-        Ok(())
     }
 
     fn type_text(&self, el: &&'static str, text: &str) -> Result<(), ErrorBody> {
@@ -346,7 +344,7 @@ fn undo_says_whether_there_was_an_edit() {
 }
 
 #[test]
-fn space_on_a_button_clicks_it() {
+fn space_on_a_button_activates_it_as_a_keyboard_does() {
     let page = Fake {
         buttons: vec!["button"],
         ..Fake::default()
@@ -355,18 +353,25 @@ fn space_on_a_button_clicks_it() {
         press(&page, "button", "Space"),
         Ok("Pressed Space on <button>: activated it.".into())
     );
-    assert!(page.log().contains(&"click button".to_owned()));
+    assert!(page.log().contains(&"activate button".to_owned()));
 }
 
 #[test]
-fn buttons_links_summaries_checkboxes_and_radios_are_button_like() {
-    assert!(button_like("button", None, None));
-    assert!(button_like("a", None, None));
-    assert!(button_like("summary", None, None));
-    assert!(button_like("div", Some("button"), None));
-    for t in ["button", "submit", "checkbox", "radio"] {
-        assert!(button_like("input", None, Some(t)));
+fn firefox_follows_links_space_toggles_boxes_and_both_keys_press_buttons() {
+    use Activation as A;
+    assert_eq!(activation("button", None, false), A::EnterAndSpace);
+    assert_eq!(activation("summary", None, false), A::EnterAndSpace);
+    for t in ["button", "submit", "reset", "image"] {
+        assert_eq!(activation("input", Some(t), false), A::EnterAndSpace);
     }
-    assert!(!button_like("input", None, Some("text")));
-    assert!(!button_like("div", Some("link"), None));
+    for t in ["checkbox", "radio"] {
+        assert_eq!(activation("input", Some(t), false), A::Space);
+    }
+    assert_eq!(activation("a", None, true), A::Link);
+    assert_eq!(activation("area", None, true), A::Link);
+    // No href: no link, and nothing a key activates.
+    assert_eq!(activation("a", None, false), A::None);
+    assert_eq!(activation("input", Some("text"), false), A::None);
+    // A page's own button (`role=button`) answers its keys itself.
+    assert_eq!(activation("div", None, false), A::None);
 }

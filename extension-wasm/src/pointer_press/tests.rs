@@ -225,7 +225,7 @@ fn a_press_on_nothing_focusable_blurs_and_a_cancelled_one_moves_no_focus() {
     assert_eq!(
         steps.last().unwrap(),
         "click 1 on span at (1, 1)",
-        "an exact click"
+        "the click at the point pressed"
     );
     let cancelling = Fake {
         cancels_down: true,

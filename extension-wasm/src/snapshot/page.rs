@@ -231,7 +231,7 @@ pub trait Page: Elements {
     /// What a slot shows: the nodes assigned to it, nested slots flattened.
     fn slotted(&self, slot: &Self::Element) -> Vec<Self::Node>;
     fn parent_element(&self, el: &Self::Element) -> Option<Self::Element>;
-    /// The element a text node shows in: its parent, or the host of the shadow root it is in.
+    /// The element a node shows in: its parent, or the host of the shadow root it is in.
     fn text_owner(&self, node: &Self::Node) -> Option<Self::Element>;
     /// A text node's words.
     fn text(&self, node: &Self::Node) -> Option<String>;

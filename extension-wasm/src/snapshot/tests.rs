@@ -1046,6 +1046,21 @@ fn words_directly_in_a_shadow_root_show_as_its_host_shows() {
 }
 
 #[test]
+fn words_slotted_at_a_shadow_roots_top_show_as_its_host_shows() {
+    let host = |words| Html::Host("x-slotted", vec![t(words)], vec![el("slot", &[], vec![])]);
+    let page = Fake::page(vec![
+        el("div", &[("style", "display:none")], vec![host("Gone")]),
+        el(
+            "div",
+            &[("style", "visibility:hidden")],
+            vec![host("Ghost")],
+        ),
+        host("Shown"),
+    ]);
+    assert_eq!(page.text_of(all()), "\"Shown\"\n");
+}
+
+#[test]
 fn frames_are_placeholders_where_they_are() {
     let page = Fake::page(vec![
         el("button", &[], vec![t("Before")]),

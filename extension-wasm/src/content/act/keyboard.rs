@@ -12,7 +12,7 @@ use web_sys::{
 
 use crate::content::dom::document;
 use crate::content::find::describe;
-use crate::input_plan::{self, KeyKind};
+use crate::input_plan::{self, Activation, KeyKind};
 use crate::key_press::{self, Keyboard};
 use crate::typing::Editor;
 
@@ -94,12 +94,12 @@ impl Keyboard for Keys {
             .is_some_and(HtmlElement::is_content_editable)
     }
 
-    fn is_button_like(&self, el: &Element) -> bool {
+    fn activation(&self, el: &Element) -> Activation {
         let input = el.dyn_ref::<HtmlInputElement>();
-        key_press::button_like(
+        key_press::activation(
             &el.local_name(),
-            el.get_attribute("role").as_deref(),
             input.map(HtmlInputElement::type_).as_deref(),
+            el.has_attribute("href"),
         )
     }
 
@@ -132,10 +132,6 @@ impl Keyboard for Keys {
         if let Some(html) = el.dyn_ref::<HtmlElement>() {
             html.click();
         }
-    }
-
-    fn click(&self, el: &Element) -> Result<(), ErrorBody> {
-        click(el).map(drop)
     }
 
     fn type_text(&self, el: &Element, text: &str) -> Result<(), ErrorBody> {

@@ -5,7 +5,7 @@ use claudezilla_protocol::ErrorCode;
 use claudezilla_protocol::args::ContentFormat;
 use claudezilla_protocol::envelope::PageLimits;
 
-use crate::content::glue_run::{Outcome, body, check, check_eq, element, page, shadow, tests};
+use crate::content::glue_run::{Outcome, check, check_eq, element, page, shadow, tests};
 use crate::content::read::{get_content, get_element, page_state, wait_for};
 
 tests![
@@ -140,12 +140,11 @@ async fn the_page_state_lists_what_a_person_sees() -> Outcome {
 }
 
 async fn a_wait_ends_when_the_words_appear() -> Outcome {
-    page("<p>before</p>", "p")?;
-    wasm_bindgen_futures::spawn_local(async {
+    let words = page("<p>before</p>", "p")?;
+    // Written into this test's own element: once the next test has its body, nowhere seen.
+    wasm_bindgen_futures::spawn_local(async move {
         crate::web::sleep(150).await;
-        if let Ok(body) = body() {
-            body.set_inner_html("<p>Order placed</p>");
-        }
+        words.set_text_content(Some("Order placed"));
     });
     let until = crate::web::now_ms() as u64 + 3000;
     let waited = wait_for(None, Some("Order placed"), until)

@@ -5,13 +5,14 @@ use claudezilla_protocol::args::FrameTarget;
 use claudezilla_protocol::envelope::{PageReply, SnapshotPart};
 
 use crate::content::find::resolve;
-use crate::content::glue_run::{Outcome, check, check_eq, element, page, tests};
+use crate::content::glue_run::{Outcome, check, check_eq, element, page, shadow, tests};
 use crate::content::snapshot::{css_path, snapshot};
 use crate::snapshot::Limits;
 
 tests![
     controls_get_refs_that_resolve_to_them,
     what_is_hidden_is_left_out,
+    words_slotted_into_a_hidden_host_are_left_out,
     a_snapshot_of_a_selector_starts_there,
     only_interactive_keeps_controls_and_the_headings_around_them,
     a_css_path_finds_its_element_again,
@@ -85,6 +86,24 @@ async fn what_is_hidden_is_left_out() -> Outcome {
     Ok(())
 }
 
+/// A slot at the top of a shadow root has no parent element: its words show as the host
+/// does.
+async fn words_slotted_into_a_hidden_host_are_left_out() -> Outcome {
+    page(
+        "<div style='visibility:hidden'><x-a id=ghost>Ghost words</x-a></div>\
+         <x-a id=shown>Shown words</x-a>",
+        "#shown",
+    )?;
+    // Each host's shadow root a slot alone: its light words show through it.
+    for host in ["#ghost", "#shown"] {
+        shadow(&element(host)?)?.set_inner_html("<slot></slot>");
+    }
+    let part = part(snapshot(0, None, limits(false)))?;
+    check!(part.text.contains("Shown words"), "{}", part.text);
+    check!(!part.text.contains("Ghost"), "{}", part.text);
+    Ok(())
+}
+
 async fn a_snapshot_of_a_selector_starts_there() -> Outcome {
     page(
         "<p>Outside</p><section id=s><button>Inside</button></section>",
@@ -102,9 +121,11 @@ async fn a_snapshot_of_a_selector_starts_there() -> Outcome {
 
 async fn only_interactive_keeps_controls_and_the_headings_around_them() -> Outcome {
     page(
-        "<h2>Heading words</h2><p>Prose</p><img alt=Picture src=data:,><a href=/x>A link</a>",
+        "<h2>Heading words</h2><p>Prose</p><img alt=Picture width=20 height=20 src=data:,><a href=/x>A link</a>",
         "a",
     )?;
+    let whole = part(snapshot(0, None, limits(false)))?;
+    check!(whole.text.contains("img \"Picture\""), "{}", whole.text);
     let part = part(snapshot(0, None, limits(true)))?;
     check!(part.text.contains("link \"A link\""), "{}", part.text);
     check!(part.text.contains("h2 \"Heading words\""), "{}", part.text);

@@ -103,6 +103,5 @@ async fn a_field_that_rewrites_its_value_is_told() -> Outcome {
         !said.is_empty(),
         "nothing said of the refused letters: {typed:?}"
     );
-    check!(value("#n")? != "12ab", "a number field holds letters");
     Ok(())
 }
