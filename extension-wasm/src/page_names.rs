@@ -276,7 +276,14 @@ impl<P: NamePage> NameSources for Sources<'_, P> {
         if !self.may_generate(n, k) {
             return None;
         }
-        self.page.style(n, pseudo, "content")
+        let content = self.page.style(n, pseudo, "content")?;
+        if matches!(content.as_str(), "none" | "normal") {
+            return Some(content);
+        }
+        // `content-visibility: hidden` skips the element's contents, its generated words
+        // among them (its showing says so only of an element with words of its own).
+        let skipped = self.page.style(n, "", "content-visibility").as_deref() == Some("hidden");
+        (!skipped).then_some(content)
     }
 
     fn labels(&mut self, n: &P::Node) -> Vec<P::Node> {

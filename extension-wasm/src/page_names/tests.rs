@@ -376,6 +376,19 @@ fn generated_words_are_asked_only_where_a_rule_may_give_them() {
 }
 
 #[test]
+fn generated_words_of_skipped_content_are_not_read() {
+    let mut page = Fake::new();
+    page.generating = [Some(".icon".into()), None];
+    let icon = page.add(0, "button", &[("class", "icon")]);
+    page.set_style(icon, "::before", "content", "\"Secret\"");
+    let mut kept = Kept::default();
+    assert_eq!(page.name(&mut kept, icon, None), "Secret");
+    page.set_style(icon, "", "content-visibility", "hidden");
+    let mut kept = Kept::default();
+    assert_eq!(page.name(&mut kept, icon, None), "");
+}
+
+#[test]
 fn a_trees_labels_are_found_once_and_a_shadow_roots_apart() {
     let mut page = Fake::new();
     let name = page.add(0, "input", &[("id", "n")]);

@@ -9,6 +9,7 @@ tests![
     words_are_read_through_shadow_roots_and_slots_without_aria_hidden,
     a_hidden_element_is_named_by_its_labels_not_its_hidden_content,
     generated_words_are_part_of_a_name,
+    generated_words_of_skipped_content_are_no_name,
 ];
 
 async fn a_field_is_named_by_its_label_and_a_labelledby_chain() -> Outcome {
@@ -62,5 +63,18 @@ async fn generated_words_are_part_of_a_name() -> Outcome {
     )?;
     let mut labels = Labels::default();
     check_eq!(full_name(&b, "button", &mut labels), "Open menu now");
+    Ok(())
+}
+
+async fn generated_words_of_skipped_content_are_no_name() -> Outcome {
+    let b = page(
+        "<style>.g::before{content:'Secret'}</style>\
+         <button id=b class=g style=content-visibility:hidden></button>\
+         <button id=c class=g></button>",
+        "#b",
+    )?;
+    let mut labels = Labels::default();
+    check_eq!(full_name(&element("#c")?, "button", &mut labels), "Secret");
+    check_eq!(full_name(&b, "button", &mut labels), "");
     Ok(())
 }
