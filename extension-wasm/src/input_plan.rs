@@ -215,9 +215,7 @@ pub struct Focused {
     pub in_form: bool,
 }
 
-/// Which keys activate an element, as the browser's own activation behaviour has it (an
-/// element a page made a button with `role=button` has none: the page answers its keys, and a
-/// click added to its handler's would act twice).
+/// Which keys activate an element, as the browser's own activation behaviour has it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Activation {
     #[default]
@@ -229,13 +227,17 @@ pub enum Activation {
     Space,
     /// A button or summary: both.
     EnterAndSpace,
+    /// An element a page made a button (`role=button`): the browser gives it no activation;
+    /// the page's own key handlers answer Enter and Space, and a click added to theirs would
+    /// act twice.
+    PageButton,
 }
 
 impl Activation {
     /// Whether `key` activates it by our `click()`.
     fn by(self, key: &str) -> bool {
         match self {
-            Activation::None | Activation::Link => false,
+            Activation::None | Activation::Link | Activation::PageButton => false,
             Activation::Space => key == " ",
             Activation::EnterAndSpace => key == "Enter" || key == " ",
         }
@@ -257,6 +259,8 @@ pub enum KeyAction {
     Activate,
     /// Enter on a link, which Firefox clicked on the key's `keypress`.
     FollowedLink,
+    /// Enter or Space on a page's own button, which only its handlers answer.
+    PageButton,
     /// Enter in a form's field: the form is submitted as the browser would.
     Submit,
     /// Enter in a field outside any form.
@@ -293,6 +297,7 @@ pub fn key_action(key: &Key, m: Modifiers, on: Focused) -> KeyAction {
         "Enter" if on.multiline => KeyAction::NewLine,
         k if on.activation.by(k) => KeyAction::Activate,
         "Enter" if on.activation == Activation::Link => KeyAction::FollowedLink,
+        "Enter" | " " if on.activation == Activation::PageButton => KeyAction::PageButton,
         "Enter" if on.in_form => KeyAction::Submit,
         "Enter" => KeyAction::NotInAForm,
         "Tab" => KeyAction::MoveFocus { backwards: m.shift },
@@ -717,6 +722,13 @@ mod tests {
         assert_eq!(act("Space", link), KeyAction::Nothing);
         assert_eq!(act("Space", checkbox_in_form), KeyAction::Activate);
         assert_eq!(act("Enter", checkbox_in_form), KeyAction::Submit);
+        let page_button = Focused {
+            activation: Activation::PageButton,
+            in_form: true,
+            ..Focused::default()
+        };
+        assert_eq!(act("Enter", page_button), KeyAction::PageButton);
+        assert_eq!(act("Space", page_button), KeyAction::PageButton);
         assert_eq!(act("Space", field), KeyAction::Type(" ".into()));
         assert_eq!(act("Backspace", field), KeyAction::Delete("delete"));
         assert_eq!(act("Delete", nothing), KeyAction::Nothing);

@@ -135,6 +135,10 @@ fn default_action<K: Keyboard>(
             "activated it".into()
         }
         KeyAction::FollowedLink => "Firefox clicked the link (a link takes Enter itself)".into(),
+        KeyAction::PageButton => {
+            page.commit();
+            "dispatched the key events: a role=button element acts only by its page's own key handlers; if nothing changed, click it".into()
+        }
         KeyAction::Submit => {
             page.commit();
             form.map_or_else(String::new, |form| submit(page, &form))
@@ -200,14 +204,22 @@ fn move_focus<K: Keyboard>(page: &K, from: &K::Element, backwards: bool) -> Stri
     }
 }
 
-/// Which keys activate an element (`local_name`, an input's `type`, whether it has an
-/// `href`): Space a checkbox or radio, both a button or summary; a link Firefox activates.
-pub fn activation(local_name: &str, input_type: Option<&str>, href: bool) -> Activation {
+/// Which keys activate an element (`local_name`, an input's `type`, whether it is a link —
+/// `:any-link`, an SVG `xlink:href` too —, whether its `role` is `button`): Space a checkbox
+/// or radio, both a button or summary; a link Firefox activates; a page's own button its
+/// page.
+pub fn activation(
+    local_name: &str,
+    input_type: Option<&str>,
+    link: bool,
+    role_button: bool,
+) -> Activation {
     match (local_name, input_type) {
         ("button" | "summary", _) => Activation::EnterAndSpace,
         ("input", Some("button" | "submit" | "reset" | "image")) => Activation::EnterAndSpace,
         ("input", Some("checkbox" | "radio")) => Activation::Space,
-        ("a" | "area", _) if href => Activation::Link,
+        _ if link => Activation::Link,
+        (_, None) if role_button => Activation::PageButton,
         _ => Activation::None,
     }
 }

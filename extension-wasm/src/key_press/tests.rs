@@ -359,19 +359,26 @@ fn space_on_a_button_activates_it_as_a_keyboard_does() {
 #[test]
 fn firefox_follows_links_space_toggles_boxes_and_both_keys_press_buttons() {
     use Activation as A;
-    assert_eq!(activation("button", None, false), A::EnterAndSpace);
-    assert_eq!(activation("summary", None, false), A::EnterAndSpace);
+    assert_eq!(activation("button", None, false, false), A::EnterAndSpace);
+    assert_eq!(activation("summary", None, false, true), A::EnterAndSpace);
     for t in ["button", "submit", "reset", "image"] {
-        assert_eq!(activation("input", Some(t), false), A::EnterAndSpace);
+        assert_eq!(activation("input", Some(t), false, false), A::EnterAndSpace);
     }
     for t in ["checkbox", "radio"] {
-        assert_eq!(activation("input", Some(t), false), A::Space);
+        assert_eq!(activation("input", Some(t), false, false), A::Space);
     }
-    assert_eq!(activation("a", None, true), A::Link);
-    assert_eq!(activation("area", None, true), A::Link);
+    assert_eq!(activation("a", None, true, false), A::Link);
+    assert_eq!(activation("area", None, true, false), A::Link);
+    assert_eq!(
+        activation("a", None, true, true),
+        A::Link,
+        "Firefox clicks it"
+    );
     // No href: no link, and nothing a key activates.
-    assert_eq!(activation("a", None, false), A::None);
-    assert_eq!(activation("input", Some("text"), false), A::None);
+    assert_eq!(activation("a", None, false, false), A::None);
+    assert_eq!(activation("input", Some("text"), false, false), A::None);
+    assert_eq!(activation("input", Some("text"), false, true), A::None);
     // A page's own button (`role=button`) answers its keys itself.
-    assert_eq!(activation("div", None, false), A::None);
+    assert_eq!(activation("div", None, false, true), A::PageButton);
+    assert_eq!(activation("div", None, false, false), A::None);
 }

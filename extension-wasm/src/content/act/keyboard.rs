@@ -99,7 +99,8 @@ impl Keyboard for Keys {
         key_press::activation(
             &el.local_name(),
             input.map(HtmlInputElement::type_).as_deref(),
-            el.has_attribute("href"),
+            el.matches(":any-link").unwrap_or(false),
+            el.get_attribute("role").as_deref() == Some("button"),
         )
     }
 

@@ -112,6 +112,17 @@ async fn each_key_clicks_what_it_activates_once() -> Outcome {
         ("<details><summary id=t>S</summary>x</details>", "Space", 1),
         ("<input id=t type=radio>", "Space", 1),
         ("<div id=t role=button tabindex=0>Own</div>", "Enter", 0),
+        ("<input id=t type=submit form=none>", "Space", 1),
+        (
+            "<map><area id=t href='#followed' shape=default></map>",
+            "Enter",
+            1,
+        ),
+        (
+            "<svg><a id=t xlink:href='#followed'><text>S</text></a></svg>",
+            "Enter",
+            1,
+        ),
     ];
     for (html, key, times) in cases {
         let target = page(html, "#t")?;
