@@ -24,9 +24,9 @@ pub struct Press {
 pub enum ClickStep {
     /// A pointer event (pages cannot stop the mouse event after it by cancelling it).
     Pointer(Press),
-    /// A mouse event. A `click` runs the browser's default action (follows the link, toggles
-    /// the box, submits the form), dispatched by script as well: measured in Firefox by the
-    /// content glue's tests in Firefox (`content/glue_tests/act/pointer.rs`).
+    /// A mouse event. A `click` dispatched by script runs the element's activation behaviour
+    /// too (follows the link, toggles the box, submits the form), as measured by the content
+    /// glue's tests in Firefox (`content/glue_tests/act/pointer.rs`).
     Mouse(Press),
     /// `mousedown`: unless a handler cancels it, the press moves focus (`focuses`).
     Down { press: Press, focuses: bool },
@@ -208,8 +208,8 @@ pub struct Focused {
     pub text_field: bool,
     /// A textarea or an editor: Enter is a newline.
     pub multiline: bool,
-    /// Which keys activate it (a button, summary, checkbox or radio), or whether Firefox
-    /// does (a link).
+    /// Which keys activate it (a button, summary, checkbox or radio), or who does (Firefox a
+    /// link, the page its own `role=button`).
     pub activation: Activation,
     /// An input inside a form: Enter submits the form.
     pub in_form: bool,
